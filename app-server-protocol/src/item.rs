@@ -1,0 +1,337 @@
+//! Thread items (messages, reasoning, commands, file changes, plans) and user input.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// One unit of a turn's content, with its lifecycle times. The payload stays flat on the wire:
+/// `{"type": "agentMessage", "id": …, …, "startedAtMs": …, "completedAtMs": …}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadItem {
+    /// The item's kind and content.
+    #[serde(flatten)]
+    pub details: ThreadItemDetails,
+    /// When the item started (Unix milliseconds).
+    #[serde(default)]
+    pub started_at_ms: Option<i64>,
+    /// When the item completed (Unix milliseconds); `null` while in progress.
+    #[serde(default)]
+    pub completed_at_ms: Option<i64>,
+}
+
+/// The kind and content of a thread item (tagged by `type`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum ThreadItemDetails {
+    /// A message from the user.
+    UserMessage {
+        /// Item id (UUIDv7).
+        id: String,
+        /// Client-chosen id of the message (`clientUserMessageId`).
+        #[serde(default)]
+        client_id: Option<String>,
+        /// The inputs, echoed with defaults filled in.
+        content: Vec<UserInput>,
+    },
+    /// A message from the agent; its text streams as `item/agentMessage/delta`.
+    AgentMessage {
+        /// Moderation result; always `null` in Tandem.
+        #[serde(default)]
+        moderation: Option<serde_json::Value>,
+        /// Item id, as given by the model stream (for example `msg_2`).
+        id: String,
+        /// The full text so far (`""` in `item/started`).
+        text: String,
+        /// Whether this is commentary or the final answer, when the model says so.
+        #[serde(default)]
+        phase: Option<MessagePhase>,
+        /// Memory citation; always `null` in Tandem.
+        #[serde(default)]
+        memory_citation: Option<serde_json::Value>,
+        /// Delivery mode; always `null` in Tandem.
+        #[serde(default)]
+        delivery: Option<String>,
+        /// Questions attached to the message; always `null` in Tandem.
+        #[serde(default)]
+        questions: Option<serde_json::Value>,
+    },
+    /// The agent's plan as text.
+    Plan {
+        /// Item id.
+        id: String,
+        /// The plan.
+        text: String,
+    },
+    /// The model's reasoning: summary parts and raw reasoning text.
+    Reasoning {
+        /// Item id, as given by the model stream (for example `rs_8`).
+        id: String,
+        /// Summary parts (`item/reasoning/summaryTextDelta`).
+        #[serde(default)]
+        summary: Vec<String>,
+        /// Raw reasoning parts (`item/reasoning/textDelta`).
+        #[serde(default)]
+        content: Vec<String>,
+    },
+    /// A shell command run by the agent.
+    CommandExecution {
+        /// Item id: the model's `call_id`.
+        id: String,
+        /// Plugin that ran the command; always `null` in Tandem.
+        #[serde(default)]
+        plugin_id: Option<String>,
+        /// Script path; always `null` in Tandem.
+        #[serde(default)]
+        script_path: Option<String>,
+        /// The command, shell-joined (`/bin/bash -c '…'`).
+        command: String,
+        /// Working directory (absolute).
+        cwd: String,
+        /// Process id once the command runs.
+        #[serde(default)]
+        process_id: Option<String>,
+        /// What started the command.
+        #[serde(default)]
+        source: CommandExecutionSource,
+        /// Lifecycle status.
+        status: CommandExecutionStatus,
+        /// What the command does, as far as it could be parsed.
+        command_actions: Vec<CommandAction>,
+        /// stdout and stderr interleaved; `null` until the command ran.
+        #[serde(default)]
+        aggregated_output: Option<String>,
+        /// Exit code; `null` until the command ran.
+        #[serde(default)]
+        exit_code: Option<i32>,
+        /// Run time in milliseconds; `null` until the command ran.
+        #[serde(default)]
+        duration_ms: Option<i64>,
+    },
+    /// A set of file edits (from `apply_patch`).
+    FileChange {
+        /// Item id: the model's `call_id`.
+        id: String,
+        /// One entry per file.
+        changes: Vec<FileUpdateChange>,
+        /// Lifecycle status.
+        status: PatchApplyStatus,
+    },
+    /// The agent looked at an image.
+    ImageView {
+        /// Item id.
+        id: String,
+        /// Absolute path of the image.
+        path: String,
+    },
+    /// The conversation history was compacted.
+    ContextCompaction {
+        /// Item id.
+        id: String,
+    },
+}
+
+/// Whether agent text is commentary, a partial answer or the final answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum MessagePhase {
+    /// Commentary while working.
+    Commentary,
+    /// Part of an answer.
+    PartialAnswer,
+    /// The final answer.
+    FinalAnswer,
+}
+
+/// One piece of user input (tagged by `type`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum UserInput {
+    /// Plain text.
+    Text {
+        /// The text.
+        text: String,
+        /// Ranges of the text that stand for UI elements (snake_case on the wire).
+        #[serde(
+            rename = "text_elements",
+            default,
+            skip_serializing_if = "Option::is_none"
+        )]
+        #[ts(rename = "text_elements", optional)]
+        text_elements: Option<Vec<TextElement>>,
+    },
+    /// An image by URL (including `data:` URLs).
+    Image {
+        /// The image URL.
+        url: String,
+        /// Requested detail level.
+        #[serde(default)]
+        #[ts(optional = nullable)]
+        detail: Option<ImageDetail>,
+    },
+    /// An image file on the server's machine.
+    LocalImage {
+        /// Requested detail level.
+        #[serde(default)]
+        #[ts(optional = nullable)]
+        detail: Option<ImageDetail>,
+        /// Path of the image file.
+        path: String,
+    },
+}
+
+/// A range of a text input that stands for a UI element.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TextElement {
+    /// Byte range in the text.
+    pub byte_range: ByteRange,
+    /// Placeholder shown for the element.
+    #[serde(default)]
+    #[ts(optional = nullable)]
+    pub placeholder: Option<String>,
+}
+
+/// A half-open byte range.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct ByteRange {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+/// Detail level for image inputs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ImageDetail {
+    /// Let the model choose.
+    Auto,
+    /// Low detail.
+    Low,
+    /// High detail.
+    High,
+    /// Original resolution.
+    Original,
+}
+
+/// What a command does, as parsed from its text (tagged by `type`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum CommandAction {
+    /// Reads a file.
+    Read {
+        /// The (sub)command.
+        command: String,
+        /// File name.
+        name: String,
+        /// File path.
+        path: String,
+    },
+    /// Lists files.
+    ListFiles {
+        /// The (sub)command.
+        command: String,
+        /// Directory listed.
+        #[serde(default)]
+        path: Option<String>,
+    },
+    /// Searches files.
+    Search {
+        /// The (sub)command.
+        command: String,
+        /// Search query.
+        #[serde(default)]
+        query: Option<String>,
+        /// Where it searches.
+        #[serde(default)]
+        path: Option<String>,
+    },
+    /// Anything else.
+    Unknown {
+        /// The (sub)command.
+        command: String,
+    },
+}
+
+/// Lifecycle status of a command item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum CommandExecutionStatus {
+    /// Waiting for approval or running.
+    InProgress,
+    /// Ran to completion (any exit code).
+    Completed,
+    /// Could not run, or the approval request failed.
+    Failed,
+    /// The user declined it.
+    Declined,
+}
+
+/// What started a command.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum CommandExecutionSource {
+    /// The agent (model tool call).
+    #[default]
+    Agent,
+    /// The user's own shell command.
+    UserShell,
+    /// The start of a unified-exec session.
+    UnifiedExecStartup,
+    /// Input written to a running unified-exec session.
+    UnifiedExecInteraction,
+}
+
+/// The change to one file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct FileUpdateChange {
+    /// Absolute path of the file.
+    pub path: String,
+    /// Add, delete or update.
+    pub kind: PatchChangeKind,
+    /// For `add` the new content, for `delete` the old content, for `update` a unified hunk.
+    pub diff: String,
+}
+
+/// Kind of a file change (tagged by `type`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum PatchChangeKind {
+    /// A new file.
+    Add,
+    /// A removed file.
+    Delete,
+    /// An edited file, possibly moved.
+    Update {
+        /// New path when the file is moved (snake_case on the wire).
+        #[serde(default)]
+        move_path: Option<String>,
+    },
+}
+
+/// Lifecycle status of a file-change item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum PatchApplyStatus {
+    /// Waiting for approval or being applied.
+    InProgress,
+    /// Applied.
+    Completed,
+    /// Could not be applied.
+    Failed,
+    /// The user declined it.
+    Declined,
+}

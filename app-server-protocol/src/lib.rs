@@ -1,0 +1,28 @@
+//! Wire types and method tables of the Tandem app-server protocol.
+//!
+//! Tandem speaks the Codex app-server v2 protocol as observed on codex-cli 0.169.0: JSONL over
+//! stdio, JSON-RPC 2.0 shapes without the `jsonrpc` field. This crate is pure data (serde,
+//! ts-rs and schemars types plus the method tables) and does no I/O.
+//!
+//! Conventions: params accept omitted and `null` optional fields alike and ignore unknown
+//! fields; results and notifications serialize every field, with explicit `null`s.
+
+#[macro_use]
+mod macros;
+
+pub mod export;
+pub mod initialize;
+pub mod item;
+pub mod jsonrpc;
+pub mod notifications;
+pub mod policy;
+pub mod server_requests;
+pub mod tables;
+pub mod tables_meta;
+pub mod thread;
+pub mod thread_requests;
+pub mod turn_requests;
+pub mod utility;
+
+/// The Codex app-server version whose wire this crate implements; clients gate features on it.
+pub const PROTOCOL_VERSION: &str = "0.169.0";

@@ -1,0 +1,192 @@
+//! Approval and sandbox policies, reasoning settings and other small enums shared by many
+//! requests.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// When the agent must ask the client before acting.
+///
+/// Wire values are kebab-case (`"on-request"`), unlike most of the protocol.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub enum AskForApproval {
+    /// Ask for everything that is not known to be safe.
+    #[serde(rename = "untrusted")]
+    Untrusted,
+    /// The model decides when to ask (for example, to run outside the sandbox).
+    #[serde(rename = "on-request")]
+    OnRequest,
+    /// Never ask; actions the sandbox blocks fail.
+    #[serde(rename = "never")]
+    Never,
+}
+
+/// Sandbox mode chosen for a thread (`thread/start.sandbox`); kebab-case on the wire.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum SandboxMode {
+    /// Commands may read anything and write nothing.
+    ReadOnly,
+    /// Commands may write inside the workspace and configured writable roots.
+    WorkspaceWrite,
+    /// No sandbox at all.
+    DangerFullAccess,
+}
+
+/// Network access for an externally sandboxed process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum NetworkAccess {
+    /// No network.
+    Restricted,
+    /// Network allowed.
+    Enabled,
+}
+
+/// The sandbox a command runs under, in its full object form (tagged by `type`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum SandboxPolicy {
+    /// No sandbox: commands can read and write anything and use the network.
+    DangerFullAccess,
+    /// Read anywhere, write nowhere.
+    ReadOnly {
+        /// Whether commands may use the network.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        network_access: Option<bool>,
+    },
+    /// The process is already sandboxed by its host.
+    ExternalSandbox {
+        /// Network access granted by the host sandbox.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        network_access: Option<NetworkAccess>,
+    },
+    /// Write inside the workspace (cwd) and the writable roots; `.git` stays read-only.
+    WorkspaceWrite {
+        /// Extra absolute directories that commands may write to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        writable_roots: Option<Vec<String>>,
+        /// Whether commands may use the network.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        network_access: Option<bool>,
+        /// Do not make `$TMPDIR` writable.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        exclude_tmpdir_env_var: Option<bool>,
+        /// Do not make `/tmp` writable.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        exclude_slash_tmp: Option<bool>,
+    },
+}
+
+/// Who reviews approval requests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ApprovalsReviewer {
+    /// The user, through the client.
+    User,
+    /// An automatic reviewer.
+    AutoReview,
+    /// Legacy name of `auto_review`, accepted for compatibility.
+    GuardianSubagent,
+}
+
+/// How hard the model should think.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ReasoningEffort {
+    /// No reasoning.
+    None,
+    /// Minimal reasoning.
+    Minimal,
+    /// Fast responses with lighter reasoning.
+    Low,
+    /// Balanced speed and depth.
+    Medium,
+    /// Greater depth for complex problems.
+    High,
+    /// Extra high depth.
+    Xhigh,
+    /// Maximum depth.
+    Max,
+    /// Maximum depth with delegation.
+    Ultra,
+}
+
+/// How the model's reasoning is summarised.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ReasoningSummary {
+    /// Let the model choose.
+    Auto,
+    /// A short summary.
+    Concise,
+    /// A detailed summary.
+    Detailed,
+    /// No summary.
+    None,
+}
+
+/// Deprecated personality setting; accepted and echoed, with no effect on style.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Personality {
+    /// No personality.
+    None,
+    /// Friendly.
+    Friendly,
+    /// Pragmatic.
+    Pragmatic,
+}
+
+/// Sort direction for paginated lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum SortDirection {
+    /// Oldest first.
+    Asc,
+    /// Newest first (the default).
+    Desc,
+}
+
+/// A collaboration mode: `default`, or `plan`, in which the model may ask the user questions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct CollaborationMode {
+    /// Which mode.
+    pub mode: ModeKind,
+    /// Settings applied in this mode.
+    pub settings: CollaborationModeSettings,
+}
+
+/// The kind of collaboration mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum ModeKind {
+    /// Planning: the model may call `request_user_input`.
+    Plan,
+    /// The default mode.
+    Default,
+}
+
+/// Settings of a collaboration mode (snake_case on the wire).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[ts(optional_fields = nullable)]
+pub struct CollaborationModeSettings {
+    /// Model used in this mode.
+    pub model: String,
+    /// Reasoning effort used in this mode.
+    #[serde(default)]
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// Extra developer instructions for this mode.
+    #[serde(default)]
+    pub developer_instructions: Option<String>,
+}

@@ -1,0 +1,45 @@
+//! What the method tables know about each method, for dispatch gating, docs and export.
+
+use schemars::JsonSchema;
+use ts_rs::TS;
+
+/// Whether a method belongs to the stable or the experimental surface.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Stability {
+    /// Always available.
+    Stable,
+    /// Only for connections that set `capabilities.experimentalApi`.
+    Experimental,
+}
+
+/// One entry of a method table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MethodSpec {
+    /// Wire name, such as `thread/start`.
+    pub method: &'static str,
+    /// Enum variant name, such as `ThreadStart`.
+    pub variant: &'static str,
+    /// Name of the params type.
+    pub params: &'static str,
+    /// Name of the response type; `None` for notifications.
+    pub response: Option<&'static str>,
+    /// Stable or experimental.
+    pub stability: Stability,
+    /// The entry's doc comment.
+    pub doc: &'static str,
+}
+
+/// Receives every params and response type of a table, so that exporters can generate schemas
+/// and bindings without a hand-written list of types.
+pub trait TypeVisitor {
+    /// A request's params and response types.
+    fn request<P, R>(&mut self, spec: &MethodSpec)
+    where
+        P: TS + JsonSchema + 'static,
+        R: TS + JsonSchema + 'static;
+
+    /// A notification's params type.
+    fn notification<P>(&mut self, spec: &MethodSpec)
+    where
+        P: TS + JsonSchema + 'static;
+}

@@ -1,0 +1,477 @@
+//! Params and responses of the `thread/*` methods.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use crate::policy::{
+    ApprovalsReviewer, AskForApproval, CollaborationMode, Personality, ReasoningEffort,
+    SandboxMode, SandboxPolicy, SortDirection,
+};
+use crate::thread::{Thread, Turn, TurnItemsView};
+
+/// Parameters of `thread/start`. Every field is optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ThreadStartParams {
+    /// Model slug; defaults to the configured model.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Model provider id; unknown ids are rejected.
+    #[serde(default)]
+    pub model_provider: Option<String>,
+    /// Service tier passed to the provider.
+    #[serde(default)]
+    pub service_tier: Option<String>,
+    /// Working directory; a relative path is resolved against the server's cwd.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// Approval policy for the thread.
+    #[serde(default)]
+    pub approval_policy: Option<AskForApproval>,
+    /// Who reviews approvals.
+    #[serde(default)]
+    pub approvals_reviewer: Option<ApprovalsReviewer>,
+    /// Sandbox mode for the thread.
+    #[serde(default)]
+    pub sandbox: Option<SandboxMode>,
+    /// Config overrides (dotted keys of config.toml) for this thread.
+    #[serde(default)]
+    pub config: Option<BTreeMap<String, serde_json::Value>>,
+    /// Service name reported to the provider.
+    #[serde(default)]
+    pub service_name: Option<String>,
+    /// Replaces the built-in base instructions.
+    #[serde(default)]
+    pub base_instructions: Option<String>,
+    /// Extra developer instructions.
+    #[serde(default)]
+    pub developer_instructions: Option<String>,
+    /// Deprecated; accepted and ignored.
+    #[serde(default)]
+    pub personality: Option<Personality>,
+    /// Ephemeral threads are never written to disk.
+    #[serde(default)]
+    pub ephemeral: Option<bool>,
+    /// Why the session started.
+    #[serde(default)]
+    pub session_start_source: Option<ThreadStartSource>,
+    /// Free-form label stored as `thread.threadSource`.
+    #[serde(default)]
+    pub thread_source: Option<String>,
+}
+
+/// Why a session started.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ThreadStartSource {
+    /// Application start-up.
+    Startup,
+    /// The user cleared the previous conversation.
+    Clear,
+}
+
+/// Result of `thread/start` (and the base of the resume and fork results).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadStartResponse {
+    /// The new thread.
+    pub thread: Thread,
+    /// Model in effect.
+    pub model: String,
+    /// Model provider in effect.
+    pub model_provider: String,
+    /// Service tier in effect.
+    #[serde(default)]
+    pub service_tier: Option<String>,
+    /// Disabled plugin ids; always empty in Tandem.
+    #[serde(default)]
+    pub disabled_plugin_ids: Vec<String>,
+    /// Working directory (absolute).
+    pub cwd: String,
+    /// Files the instructions came from.
+    #[serde(default)]
+    pub instruction_sources: Vec<String>,
+    /// Approval policy in effect.
+    pub approval_policy: AskForApproval,
+    /// Who reviews approvals.
+    pub approvals_reviewer: ApprovalsReviewer,
+    /// Sandbox in effect, in object form.
+    pub sandbox: SandboxPolicy,
+    /// Reasoning effort in effect.
+    #[serde(default)]
+    pub reasoning_effort: Option<ReasoningEffort>,
+}
+
+/// Parameters of `thread/resume`: load a stored thread and subscribe to its events.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ThreadResumeParams {
+    /// Thread to resume.
+    pub thread_id: String,
+    /// Model override.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Model provider override.
+    #[serde(default)]
+    pub model_provider: Option<String>,
+    /// Service tier override.
+    #[serde(default)]
+    pub service_tier: Option<String>,
+    /// Working-directory override.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// Approval-policy override.
+    #[serde(default)]
+    pub approval_policy: Option<AskForApproval>,
+    /// Reviewer override.
+    #[serde(default)]
+    pub approvals_reviewer: Option<ApprovalsReviewer>,
+    /// Sandbox override.
+    #[serde(default)]
+    pub sandbox: Option<SandboxMode>,
+    /// Config overrides.
+    #[serde(default)]
+    pub config: Option<BTreeMap<String, serde_json::Value>>,
+    /// Base-instructions override.
+    #[serde(default)]
+    pub base_instructions: Option<String>,
+    /// Developer-instructions override.
+    #[serde(default)]
+    pub developer_instructions: Option<String>,
+    /// Deprecated; accepted and ignored.
+    #[serde(default)]
+    pub personality: Option<Personality>,
+    /// Leave `thread.turns` empty (page with `thread/turns/list` instead).
+    #[serde(default)]
+    pub exclude_turns: Option<bool>,
+}
+
+/// Result of `thread/resume`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadResumeResponse {
+    /// The resumed thread, with its turns unless `excludeTurns`.
+    pub thread: Thread,
+    /// Model in effect.
+    pub model: String,
+    /// Model provider in effect.
+    pub model_provider: String,
+    /// Service tier in effect.
+    #[serde(default)]
+    pub service_tier: Option<String>,
+    /// Disabled plugin ids; always empty in Tandem.
+    #[serde(default)]
+    pub disabled_plugin_ids: Vec<String>,
+    /// Working directory (absolute).
+    pub cwd: String,
+    /// Files the instructions came from.
+    #[serde(default)]
+    pub instruction_sources: Vec<String>,
+    /// Approval policy in effect.
+    pub approval_policy: AskForApproval,
+    /// Who reviews approvals.
+    pub approvals_reviewer: ApprovalsReviewer,
+    /// Sandbox in effect, in object form.
+    pub sandbox: SandboxPolicy,
+    /// Reasoning effort in effect.
+    #[serde(default)]
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// Collaboration mode in effect.
+    #[serde(default)]
+    pub collaboration_mode: Option<CollaborationMode>,
+    /// Cursor for paging older turns with `thread/turns/list`.
+    #[serde(default)]
+    pub turns_backwards_cursor: Option<String>,
+    /// Cursor for paging older items.
+    #[serde(default)]
+    pub items_backwards_cursor: Option<String>,
+}
+
+/// Parameters of `thread/fork`: copy a stored thread's history into a new thread.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ThreadForkParams {
+    /// Thread to fork.
+    pub thread_id: String,
+    /// Fork after this turn (default: after the last turn).
+    #[serde(default)]
+    pub last_turn_id: Option<String>,
+    /// Model override.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// Model provider override.
+    #[serde(default)]
+    pub model_provider: Option<String>,
+    /// Service tier override.
+    #[serde(default)]
+    pub service_tier: Option<String>,
+    /// Working-directory override.
+    #[serde(default)]
+    pub cwd: Option<String>,
+    /// Approval-policy override.
+    #[serde(default)]
+    pub approval_policy: Option<AskForApproval>,
+    /// Reviewer override.
+    #[serde(default)]
+    pub approvals_reviewer: Option<ApprovalsReviewer>,
+    /// Sandbox override.
+    #[serde(default)]
+    pub sandbox: Option<SandboxMode>,
+    /// Config overrides.
+    #[serde(default)]
+    pub config: Option<BTreeMap<String, serde_json::Value>>,
+    /// Base-instructions override.
+    #[serde(default)]
+    pub base_instructions: Option<String>,
+    /// Developer-instructions override.
+    #[serde(default)]
+    pub developer_instructions: Option<String>,
+    /// Make the fork ephemeral (requires `excludeTurns: true`).
+    #[serde(default)]
+    pub ephemeral: Option<bool>,
+    /// Leave `thread.turns` empty.
+    #[serde(default)]
+    pub exclude_turns: Option<bool>,
+    /// Free-form label stored as `thread.threadSource`.
+    #[serde(default)]
+    pub thread_source: Option<String>,
+}
+
+/// Parameters of `thread/list`. Every field is optional.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ThreadListParams {
+    /// Opaque cursor from a previous page's `nextCursor`.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// Page size (at least 1); omitted means every thread.
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Sort key (default `created_at`).
+    #[serde(default)]
+    pub sort_key: Option<ThreadSortKey>,
+    /// Sort direction (default `desc`, newest first).
+    #[serde(default)]
+    pub sort_direction: Option<SortDirection>,
+    /// Only threads of these providers.
+    #[serde(default)]
+    pub model_providers: Option<Vec<String>>,
+    /// Only threads from these sources; omitted or empty means interactive ones (`cli`, `vscode`).
+    #[serde(default)]
+    pub source_kinds: Option<Vec<ThreadSourceKind>>,
+    /// Only threads created by these clients (`clientInfo.name`).
+    #[serde(default)]
+    pub originators: Option<Vec<String>>,
+    /// `true`: archived threads only; otherwise non-archived only.
+    #[serde(default)]
+    pub archived: Option<bool>,
+    /// Only threads with this working directory (or one of these).
+    #[serde(default)]
+    pub cwd: Option<ThreadListCwdFilter>,
+    /// Case-sensitive substring of the name or preview.
+    #[serde(default)]
+    pub search_term: Option<String>,
+    /// Threads to leave out.
+    #[serde(default)]
+    pub excluded_thread_ids: Option<Vec<String>>,
+}
+
+/// One working directory or several.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(untagged)]
+pub enum ThreadListCwdFilter {
+    /// A single directory.
+    One(String),
+    /// Any of these directories.
+    Many(Vec<String>),
+}
+
+/// Sort key of `thread/list` (snake_case on the wire).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum ThreadSortKey {
+    /// Creation time.
+    CreatedAt,
+    /// Last update time.
+    UpdatedAt,
+}
+
+/// Source kinds for filtering `thread/list`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ThreadSourceKind {
+    /// Command-line sessions.
+    Cli,
+    /// IDE sessions (every app-server thread).
+    Vscode,
+    /// Non-interactive exec runs.
+    Exec,
+    /// App-server sessions.
+    AppServer,
+    /// Sub-agent threads.
+    SubAgent,
+    /// Review sub-agents.
+    SubAgentReview,
+    /// Compaction sub-agents.
+    SubAgentCompact,
+    /// Spawned sub-agent threads.
+    SubAgentThreadSpawn,
+    /// Other sub-agents.
+    SubAgentOther,
+    /// Unknown source.
+    Unknown,
+}
+
+/// Result of `thread/list`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadListResponse {
+    /// One page of threads, with `turns: []`.
+    pub data: Vec<Thread>,
+    /// Cursor of the next page; `null` on the last page.
+    #[serde(default)]
+    pub next_cursor: Option<String>,
+    /// Cursor for fetching newer threads.
+    #[serde(default)]
+    pub backwards_cursor: Option<String>,
+}
+
+/// Parameters of `thread/read`: a thread's metadata (and turns) without loading it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ThreadReadParams {
+    /// Thread to read.
+    pub thread_id: String,
+    /// Fill `thread.turns` (every item).
+    #[serde(default)]
+    pub include_turns: Option<bool>,
+}
+
+/// Result of `thread/read`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadReadResponse {
+    /// The thread.
+    pub thread: Thread,
+}
+
+/// Parameters of `thread/turns/list`: a page of a thread's turns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ThreadTurnsListParams {
+    /// Thread whose turns to list.
+    pub thread_id: String,
+    /// Opaque cursor from a previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// Page size.
+    #[serde(default)]
+    pub limit: Option<u32>,
+    /// Order (default `desc`, newest first).
+    #[serde(default)]
+    pub sort_direction: Option<SortDirection>,
+    /// Which items to include (default `summary`).
+    #[serde(default)]
+    pub items_view: Option<TurnItemsView>,
+}
+
+/// Result of `thread/turns/list`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadTurnsListResponse {
+    /// One page of turns.
+    pub data: Vec<Turn>,
+    /// Cursor of the next page; `null` on the last page.
+    #[serde(default)]
+    pub next_cursor: Option<String>,
+    /// Cursor for paging in the other direction.
+    #[serde(default)]
+    pub backwards_cursor: Option<String>,
+}
+
+/// Parameters of `thread/archive`, `thread/unarchive` and `thread/unsubscribe`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadIdParams {
+    /// The thread.
+    pub thread_id: String,
+}
+
+/// An empty result, `{}`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct EmptyResponse {}
+
+/// Result of `thread/unarchive`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadUnarchiveResponse {
+    /// The restored thread.
+    pub thread: Thread,
+}
+
+/// Parameters of `thread/name/set`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadSetNameParams {
+    /// The thread.
+    pub thread_id: String,
+    /// New name; must not be empty.
+    pub name: String,
+}
+
+/// Parameters of `thread/loaded/list`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct ThreadLoadedListParams {
+    /// Opaque cursor from a previous page.
+    #[serde(default)]
+    pub cursor: Option<String>,
+    /// Page size.
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+/// Result of `thread/loaded/list`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadLoadedListResponse {
+    /// Ids of the threads loaded in this server.
+    pub data: Vec<String>,
+    /// Cursor of the next page; `null` on the last page.
+    #[serde(default)]
+    pub next_cursor: Option<String>,
+}
+
+/// Result of `thread/unsubscribe`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ThreadUnsubscribeResponse {
+    /// What happened.
+    pub status: ThreadUnsubscribeStatus,
+}
+
+/// Outcome of `thread/unsubscribe`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ThreadUnsubscribeStatus {
+    /// The connection no longer receives the thread's events.
+    Unsubscribed,
+    /// The connection was not subscribed.
+    NotSubscribed,
+    /// The thread is not loaded.
+    NotLoaded,
+}
+
+/// Empty params, `{}`; may be omitted.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct EmptyParams {}
