@@ -430,10 +430,17 @@ fn finish_ts_file(contents: &str) -> String {
 fn ts_index(files: &BTreeMap<String, String>) -> String {
     let mut out = String::from(TS_HEADER);
     out.push('\n');
-    for path in files.keys() {
+    for (path, contents) in files {
         let module = path.trim_end_matches(".ts");
-        let name = module.rsplit('/').next().unwrap_or(module);
-        out.push_str(&format!("export type {{ {name} }} from \"./{module}\";\n"));
+        let names: Vec<&str> = contents
+            .lines()
+            .filter_map(|line| line.strip_prefix("export type "))
+            .filter_map(|rest| rest.split([' ', '<', '=']).next())
+            .collect();
+        out.push_str(&format!(
+            "export type {{ {} }} from \"./{module}\";\n",
+            names.join(", ")
+        ));
     }
     out
 }
