@@ -1,0 +1,1 @@
+//! Retries with backoff around a single model request.
