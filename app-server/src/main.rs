@@ -1,30 +1,32 @@
 //! The `tandem` command line: the app-server, binding generators and (later) the MCP adapter.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
-// The engine modules are being wired into the server; until then parts are unused.
-#![allow(dead_code, unused_imports, reason = "modules land before the server that uses them")]
 
 mod cli;
 mod codegen;
 mod config;
+mod engine;
 mod model;
+mod outgoing;
+mod processor;
+mod server;
 mod store;
+mod transport;
 
 use std::process::ExitCode;
 
 use clap::Parser;
 
 use crate::cli::{AppServerCommand, Cli, Command};
+use crate::config::Config;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::AppServer(app_server) => match app_server.command {
             Some(AppServerCommand::GenerateTs(args)) => codegen::generate_ts(&args),
-            Some(AppServerCommand::GenerateJsonSchema(args)) => {
-                codegen::generate_json_schema(&args)
-            }
-            None => app_server_skeleton(),
+            Some(AppServerCommand::GenerateJsonSchema(args)) => codegen::generate_json_schema(&args),
+            None => run_app_server(&app_server.listen, &cli.config_overrides),
         },
     };
     match result {
@@ -36,14 +38,29 @@ fn main() -> ExitCode {
     }
 }
 
-#[allow(
-    clippy::print_stderr,
-    reason = "the CLI reports fatal errors on stderr"
-)]
+#[allow(clippy::print_stderr, reason = "the CLI reports fatal errors on stderr")]
 fn report_error(error: &anyhow::Error) {
     eprintln!("tandem: error: {error:#}");
 }
 
-fn app_server_skeleton() -> anyhow::Result<()> {
-    Ok(())
+fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
+    if listen != "stdio://" {
+        anyhow::bail!("unsupported --listen `{listen}`: only `stdio://` is supported");
+    }
+    // Configuration errors stop the process before it serves anything.
+    let config = Config::load(None, overrides)?;
+    init_logging();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    runtime.block_on(server::serve_stdio(config))
+}
+
+/// Logs go to stderr (stdout is the protocol); `RUST_LOG` filters, default `warn`.
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .try_init();
 }

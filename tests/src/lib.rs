@@ -1,1 +1,3 @@
-//! Integration tests live in `tests/`; this crate has no library code.
+//! Shared test support: the mock model server and the typed client that drives the real binary.
+pub mod mock_model;
+pub mod server;

@@ -1,23 +1,399 @@
 //! The offline `demo` provider: a deterministic scripted agent.
+//!
+//! No network and no model: for each request the demo looks at the last user message, picks
+//! the first rule of [`SCRIPT`] that applies, and streams that rule's steps as the events a
+//! Responses stream would produce. A rule is a list of [`DemoStep`]s, so tool-call steps
+//! (a command, a patch, a plan, a question) can be added as new step kinds and new rules.
 
-use crate::model::{ModelClient, ModelListFuture, ModelRequest, ModelStream};
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use app_server_protocol::thread::TokenUsageBreakdown;
+
+use crate::model::{
+    ContentItem, ModelClient, ModelError, ModelEvent, ModelListFuture, ModelRequest, ModelStream,
+    ReasoningSummaryPart, ResponseItem,
+};
+
+/// Pause before each streamed delta, so clients see the answer arrive.
+const DELTA_DELAY: Duration = Duration::from_millis(10);
+
+/// Roughly how many deltas the answer is streamed in.
+const MESSAGE_DELTAS: usize = 10;
+
+/// Roughly how many deltas the reasoning summary is streamed in.
+const REASONING_DELTAS: usize = 3;
+
+/// Longest echo of the user's request, in characters.
+const MAX_ECHO_CHARS: usize = 200;
 
 /// The scripted demo model.
-pub struct DemoClient {}
+pub struct DemoClient {
+    /// Pause before each delta ([`DELTA_DELAY`]; zero in tests).
+    delta_delay: Duration,
+}
+
+/// What the demo sees of a request.
+struct DemoContext<'a> {
+    /// The text of the last user message (without the environment context).
+    request_text: &'a str,
+}
+
+/// One step of a scripted response.
+enum DemoStep {
+    /// A reasoning item with this summary.
+    Reasoning {
+        /// The summary text.
+        summary: String,
+    },
+    /// An assistant message.
+    Message {
+        /// The answer text.
+        text: String,
+    },
+}
+
+/// A rule of the script: when it applies, and what the demo then does.
+struct DemoRule {
+    /// Whether the rule handles this request.
+    applies: fn(&DemoContext<'_>) -> bool,
+    /// The steps of the response.
+    steps: fn(&DemoContext<'_>) -> Vec<DemoStep>,
+}
+
+/// The script, tried in order; the last rule always applies.
+const SCRIPT: &[DemoRule] = &[DemoRule {
+    applies: |_| true,
+    steps: plain_reply,
+}];
 
 impl DemoClient {
     /// Builds the demo client.
     pub fn new() -> Self {
-        Self {}
+        Self {
+            delta_delay: DELTA_DELAY,
+        }
+    }
+}
+
+impl Default for DemoClient {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
 impl ModelClient for DemoClient {
-    fn stream(&self, _request: ModelRequest) -> ModelStream {
-        Box::pin(futures::stream::empty())
+    fn stream(&self, request: ModelRequest) -> ModelStream {
+        let events = scripted_events(&request, self.delta_delay);
+        Box::pin(futures::stream::unfold(events, |mut events| async move {
+            let (delay, event) = events.pop_front()?;
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            Some((Ok::<_, ModelError>(event), events))
+        }))
     }
 
     fn list_models(&self) -> ModelListFuture<'_> {
         Box::pin(async { Ok(vec!["demo".to_string()]) })
+    }
+}
+
+/// The plain answer: a short plan, then a message that says what the demo is.
+fn plain_reply(context: &DemoContext<'_>) -> Vec<DemoStep> {
+    let echo = echo(context.request_text);
+    vec![
+        DemoStep::Reasoning {
+            summary: format!("Planning a reply to: {echo}"),
+        },
+        DemoStep::Message {
+            text: format!(
+                "This is Tandem's scripted demo provider: no model is involved, so I can only echo your request. You asked: \u{201c}{echo}\u{201d}. Configure a real model provider in config.toml to get actual answers."
+            ),
+        },
+    ]
+}
+
+/// The events of the scripted response to `request`, each with the pause before it.
+fn scripted_events(
+    request: &ModelRequest,
+    delta_delay: Duration,
+) -> VecDeque<(Duration, ModelEvent)> {
+    let request_text = last_user_text(&request.input);
+    let context = DemoContext {
+        request_text: &request_text,
+    };
+    let steps = SCRIPT
+        .iter()
+        .find(|rule| (rule.applies)(&context))
+        .map(|rule| (rule.steps)(&context))
+        .unwrap_or_default();
+    // Ids come from the request's position in the conversation: deterministic, and distinct
+    // between the requests of one thread.
+    let position = request.input.len();
+    let mut events = VecDeque::new();
+    let mut output_tokens = 0;
+    let mut reasoning_tokens = 0;
+    for step in steps {
+        match step {
+            DemoStep::Reasoning { summary } => {
+                let id = format!("rs_demo_{position}");
+                events.push_back((
+                    Duration::ZERO,
+                    ModelEvent::OutputItemAdded(ResponseItem::Reasoning {
+                        id: id.clone(),
+                        summary: Vec::new(),
+                        content: None,
+                        encrypted_content: None,
+                    }),
+                ));
+                events.push_back((
+                    Duration::ZERO,
+                    ModelEvent::ReasoningSummaryPartAdded {
+                        item_id: id.clone(),
+                        summary_index: 0,
+                    },
+                ));
+                for delta in word_chunks(&summary, REASONING_DELTAS) {
+                    reasoning_tokens += 1;
+                    events.push_back((
+                        delta_delay,
+                        ModelEvent::ReasoningSummaryTextDelta {
+                            item_id: id.clone(),
+                            summary_index: 0,
+                            delta,
+                        },
+                    ));
+                }
+                events.push_back((
+                    Duration::ZERO,
+                    ModelEvent::OutputItemDone(ResponseItem::Reasoning {
+                        id,
+                        summary: vec![ReasoningSummaryPart::SummaryText { text: summary }],
+                        content: None,
+                        encrypted_content: None,
+                    }),
+                ));
+            }
+            DemoStep::Message { text } => {
+                let id = format!("msg_demo_{position}");
+                events.push_back((
+                    Duration::ZERO,
+                    ModelEvent::OutputItemAdded(ResponseItem::Message {
+                        id: Some(id.clone()),
+                        role: "assistant".to_string(),
+                        content: Vec::new(),
+                    }),
+                ));
+                for delta in word_chunks(&text, MESSAGE_DELTAS) {
+                    output_tokens += 1;
+                    events.push_back((
+                        delta_delay,
+                        ModelEvent::OutputTextDelta {
+                            item_id: id.clone(),
+                            delta,
+                        },
+                    ));
+                }
+                events.push_back((
+                    Duration::ZERO,
+                    ModelEvent::OutputItemDone(ResponseItem::Message {
+                        id: Some(id),
+                        role: "assistant".to_string(),
+                        content: vec![ContentItem::OutputText { text }],
+                    }),
+                ));
+            }
+        }
+    }
+    let input_tokens = estimated_tokens(request);
+    let output_tokens = output_tokens + reasoning_tokens;
+    events.push_back((
+        Duration::ZERO,
+        ModelEvent::Completed {
+            response_id: format!("resp_demo_{position}"),
+            usage: Some(TokenUsageBreakdown {
+                total_tokens: input_tokens + output_tokens,
+                input_tokens,
+                cached_input_tokens: 0,
+                cache_write_input_tokens: 0,
+                output_tokens,
+                reasoning_output_tokens: reasoning_tokens,
+            }),
+        },
+    ));
+    events
+}
+
+/// The text of the last user message that is not the environment context.
+fn last_user_text(input: &[ResponseItem]) -> String {
+    input
+        .iter()
+        .rev()
+        .filter_map(|item| match item {
+            ResponseItem::Message { role, content, .. } if role == "user" => {
+                let texts: Vec<&str> = content
+                    .iter()
+                    .filter_map(|part| match part {
+                        ContentItem::InputText { text } => Some(text.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                Some(texts.join(" "))
+            }
+            _ => None,
+        })
+        .find(|text| !text.trim_start().starts_with("<environment_context>"))
+        .unwrap_or_default()
+}
+
+/// The request on one line, shortened.
+fn echo(request_text: &str) -> String {
+    let line = request_text
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    if line.is_empty() {
+        return "(an empty message)".to_string();
+    }
+    match line.char_indices().nth(MAX_ECHO_CHARS) {
+        Some((cut, _)) => format!("{}…", &line[..cut]),
+        None => line,
+    }
+}
+
+/// `text` cut at word boundaries into about `count` pieces that concatenate back to it.
+fn word_chunks(text: &str, count: usize) -> Vec<String> {
+    let words: Vec<&str> = text.split_inclusive(' ').collect();
+    let per_chunk = words.len().div_ceil(count.max(1)).max(1);
+    words
+        .chunks(per_chunk)
+        .map(|chunk| chunk.concat())
+        .collect()
+}
+
+/// About four characters per token, like the usual rule of thumb.
+fn estimated_tokens(request: &ModelRequest) -> i64 {
+    let characters: usize = request.instructions.len()
+        + request
+            .input
+            .iter()
+            .map(|item| serde_json::to_string(item).map_or(0, |json| json.len()))
+            .sum::<usize>();
+    i64::try_from(characters / 4).unwrap_or(i64::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use futures::StreamExt;
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    fn request(input: Vec<ResponseItem>) -> ModelRequest {
+        ModelRequest {
+            model: "demo".to_string(),
+            instructions: "be nice".to_string(),
+            input,
+            tools: Vec::new(),
+            effort: None,
+            summary: None,
+            output_schema: None,
+            thread_id: "thread".to_string(),
+            turn_id: "turn".to_string(),
+        }
+    }
+
+    fn user(text: &str) -> ResponseItem {
+        ResponseItem::Message {
+            id: None,
+            role: "user".to_string(),
+            content: vec![ContentItem::InputText {
+                text: text.to_string(),
+            }],
+        }
+    }
+
+    #[tokio::test]
+    async fn scripted_reply_echoes_the_request() {
+        let input = vec![
+            user("<environment_context>\n  <cwd>/tmp</cwd>\n</environment_context>"),
+            user("Say hello."),
+        ];
+        let events: Vec<ModelEvent> = DemoClient {
+            delta_delay: Duration::ZERO,
+        }
+        .stream(request(input))
+        .map(|event| event.unwrap())
+        .collect()
+        .await;
+
+        let summary: String = events
+            .iter()
+            .filter_map(|event| match event {
+                ModelEvent::ReasoningSummaryTextDelta { item_id, delta, .. } => {
+                    assert_eq!(item_id, "rs_demo_2");
+                    Some(delta.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(summary, "Planning a reply to: Say hello.");
+
+        let deltas: Vec<&str> = events
+            .iter()
+            .filter_map(|event| match event {
+                ModelEvent::OutputTextDelta { item_id, delta } => {
+                    assert_eq!(item_id, "msg_demo_2");
+                    Some(delta.as_str())
+                }
+                _ => None,
+            })
+            .collect();
+        assert!((8..=12).contains(&deltas.len()), "{deltas:?}");
+        let text = deltas.concat();
+        assert!(text.contains("scripted demo provider"), "{text}");
+        assert!(text.contains("no model is involved"), "{text}");
+        assert!(text.contains("\u{201c}Say hello.\u{201d}"), "{text}");
+
+        assert_eq!(
+            events.iter().find(|event| matches!(
+                event,
+                ModelEvent::OutputItemDone(ResponseItem::Message { .. })
+            )),
+            Some(&ModelEvent::OutputItemDone(ResponseItem::Message {
+                id: Some("msg_demo_2".to_string()),
+                role: "assistant".to_string(),
+                content: vec![ContentItem::OutputText { text }],
+            }))
+        );
+        assert!(matches!(
+            events.first(),
+            Some(ModelEvent::OutputItemAdded(ResponseItem::Reasoning { .. }))
+        ));
+        assert!(matches!(
+            events.last(),
+            Some(ModelEvent::Completed { usage: Some(usage), .. }) if usage.input_tokens > 0 && usage.output_tokens > 0
+        ));
+    }
+
+    #[tokio::test]
+    async fn scripted_reply_is_deterministic() {
+        let input = vec![user("one"), user("two three")];
+        let first: Vec<_> = DemoClient::new()
+            .stream(request(input.clone()))
+            .collect()
+            .await;
+        let second: Vec<_> = DemoClient::new().stream(request(input)).collect().await;
+        assert_eq!(first, second);
+    }
+
+    #[test]
+    fn chunks_concatenate_back() {
+        let text = "a b c d e f g h i j k l m n o p q r s t u v w";
+        let chunks = word_chunks(text, 10);
+        assert_eq!(chunks.concat(), text);
+        assert!(chunks.len() <= 10);
+        assert_eq!(word_chunks("", 10), Vec::<String>::new());
     }
 }

@@ -9,6 +9,9 @@ pub mod demo;
 pub mod error;
 pub mod responses;
 pub mod retry;
+mod sse;
+#[cfg(test)]
+mod test_support;
 
 use std::pin::Pin;
 use std::sync::Arc;

@@ -1,24 +1,912 @@
-//! OpenAI Responses API client (streaming SSE).
+//! OpenAI Responses API client (streaming SSE), as in `spec/model-wire.md` §1.
+//!
+//! The request carries the whole conversation every time (`store: false`), and the stream's
+//! `response.*` events map one to one onto [`ModelEvent`]s.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+
+use app_server_protocol::policy::ReasoningSummary;
+use app_server_protocol::thread::TokenUsageBreakdown;
+use eventsource_stream::Event;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
 
 use crate::config::ProviderConfig;
-use crate::model::{ModelClient, ModelError, ModelListFuture, ModelRequest, ModelStream};
+use crate::model::sse::{Flow, HttpProvider, SseDecoder, error_fields, sse_model_stream};
+use crate::model::{
+    ModelClient, ModelError, ModelEvent, ModelListFuture, ModelRequest, ModelStream, ResponseItem,
+};
 
 /// Client for `POST {base_url}/responses`.
-pub struct ResponsesClient {}
+pub struct ResponsesClient {
+    http: Arc<HttpProvider>,
+}
 
 impl ResponsesClient {
     /// Builds a client for `provider`.
-    pub fn new(_provider: &ProviderConfig) -> Result<Self, ModelError> {
-        Err(ModelError::Other("responses client not built yet".into()))
+    pub fn new(provider: &ProviderConfig) -> Result<Self, ModelError> {
+        Ok(Self {
+            http: Arc::new(HttpProvider::new(provider)?),
+        })
     }
 }
 
 impl ModelClient for ResponsesClient {
-    fn stream(&self, _request: ModelRequest) -> ModelStream {
-        Box::pin(futures::stream::empty())
+    fn stream(&self, request: ModelRequest) -> ModelStream {
+        let body = request_body(&request);
+        sse_model_stream(
+            self.http.clone(),
+            "responses",
+            request.model,
+            body,
+            ResponsesDecoder,
+        )
     }
 
     fn list_models(&self) -> ModelListFuture<'_> {
-        Box::pin(async { Ok(Vec::new()) })
+        Box::pin(async { Ok(self.http.list_models().await) })
+    }
+}
+
+/// The JSON body of `POST /responses` (§1.1).
+fn request_body(request: &ModelRequest) -> Value {
+    let tools: Vec<Value> = request
+        .tools
+        .iter()
+        .map(|tool| {
+            json!({
+                "type": "function",
+                "name": tool.name,
+                "description": tool.description,
+                "strict": false,
+                "parameters": tool.parameters,
+            })
+        })
+        .collect();
+    let mut body = Map::new();
+    body.insert("model".into(), json!(request.model));
+    if !request.instructions.is_empty() {
+        body.insert("instructions".into(), json!(request.instructions));
+    }
+    body.insert("input".into(), json!(request.input));
+    body.insert("tools".into(), Value::Array(tools));
+    body.insert("tool_choice".into(), json!("auto"));
+    body.insert("parallel_tool_calls".into(), json!(true));
+    let mut reasoning = Map::new();
+    if let Some(effort) = request.effort {
+        reasoning.insert("effort".into(), json!(effort));
+    }
+    if let Some(summary) = request.summary
+        && summary != ReasoningSummary::None
+    {
+        reasoning.insert("summary".into(), json!(summary));
+    }
+    let has_reasoning = !reasoning.is_empty();
+    if has_reasoning {
+        body.insert("reasoning".into(), Value::Object(reasoning));
+    }
+    body.insert("store".into(), json!(false));
+    if has_reasoning {
+        body.insert("include".into(), json!(["reasoning.encrypted_content"]));
+    }
+    body.insert("prompt_cache_key".into(), json!(request.thread_id));
+    body.insert("stream".into(), json!(true));
+    if let Some(schema) = &request.output_schema {
+        body.insert(
+            "text".into(),
+            json!({
+                "format": {
+                    "type": "json_schema",
+                    "name": "codex_output_schema",
+                    "schema": schema,
+                    "strict": true,
+                }
+            }),
+        );
+    }
+    Value::Object(body)
+}
+
+/// The fields of a `response.*` event the engine uses (§1.2).
+#[derive(Deserialize)]
+struct StreamEvent {
+    #[serde(rename = "type")]
+    kind: Option<String>,
+    item: Option<Value>,
+    item_id: Option<String>,
+    delta: Option<String>,
+    summary_index: Option<i64>,
+    content_index: Option<i64>,
+    response: Option<Value>,
+    /// Top-level fields of an `error` event.
+    code: Option<Value>,
+    message: Option<String>,
+}
+
+/// Maps Responses SSE events to model events.
+struct ResponsesDecoder;
+
+impl SseDecoder for ResponsesDecoder {
+    fn on_event(
+        &mut self,
+        event: Event,
+        out: &mut VecDeque<ModelEvent>,
+    ) -> Result<Flow, ModelError> {
+        let data: StreamEvent = match serde_json::from_str(&event.data) {
+            Ok(data) => data,
+            Err(error) => {
+                tracing::debug!(event = %event.event, %error, "ignoring an SSE event that is not a JSON object");
+                return Ok(Flow::Continue);
+            }
+        };
+        let kind = data.kind.as_deref().unwrap_or(&event.event);
+        match kind {
+            "response.output_item.added" => {
+                if let Some(item) = output_item(kind, data.item)? {
+                    out.push_back(ModelEvent::OutputItemAdded(item));
+                }
+            }
+            "response.output_item.done" => {
+                if let Some(item) = output_item(kind, data.item)? {
+                    out.push_back(ModelEvent::OutputItemDone(item));
+                }
+            }
+            "response.output_text.delta" => {
+                out.push_back(ModelEvent::OutputTextDelta {
+                    item_id: required(kind, "item_id", data.item_id)?,
+                    delta: required(kind, "delta", data.delta)?,
+                });
+            }
+            "response.reasoning_summary_part.added" => {
+                out.push_back(ModelEvent::ReasoningSummaryPartAdded {
+                    item_id: required(kind, "item_id", data.item_id)?,
+                    summary_index: data.summary_index.unwrap_or(0),
+                });
+            }
+            "response.reasoning_summary_text.delta" => {
+                out.push_back(ModelEvent::ReasoningSummaryTextDelta {
+                    item_id: required(kind, "item_id", data.item_id)?,
+                    summary_index: data.summary_index.unwrap_or(0),
+                    delta: required(kind, "delta", data.delta)?,
+                });
+            }
+            "response.reasoning_text.delta" => {
+                out.push_back(ModelEvent::ReasoningTextDelta {
+                    item_id: required(kind, "item_id", data.item_id)?,
+                    content_index: data.content_index.unwrap_or(0),
+                    delta: required(kind, "delta", data.delta)?,
+                });
+            }
+            "response.completed" => {
+                let response = data.response.unwrap_or(Value::Null);
+                out.push_back(ModelEvent::Completed {
+                    response_id: response
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
+                    usage: response.get("usage").and_then(usage),
+                });
+                return Ok(Flow::Complete);
+            }
+            "response.failed" => {
+                let response = data.response.unwrap_or(Value::Null);
+                let (message, code) = error_fields(response.get("error").unwrap_or(&Value::Null));
+                return Err(ModelError::ResponseFailed {
+                    code,
+                    message: message.unwrap_or_else(|| "response.failed".to_string()),
+                });
+            }
+            "response.incomplete" => {
+                let response = data.response.unwrap_or(Value::Null);
+                let reason = response
+                    .pointer("/incomplete_details/reason")
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown");
+                return Err(ModelError::ResponseFailed {
+                    code: Some("incomplete".to_string()),
+                    message: format!("incomplete response returned, reason: {reason}"),
+                });
+            }
+            "error" => {
+                let code = data.code.and_then(|code| match code {
+                    Value::String(code) => Some(code),
+                    Value::Number(code) => Some(code.to_string()),
+                    _ => None,
+                });
+                return Err(ModelError::ResponseFailed {
+                    code,
+                    message: data.message.unwrap_or_else(|| "error event".to_string()),
+                });
+            }
+            other => tracing::debug!(event = other, "ignoring Responses event"),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn on_end(&mut self, _out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError> {
+        Err(ModelError::StreamDisconnected {
+            detail: "stream closed before response.completed".to_string(),
+            transport_error: None,
+        })
+    }
+}
+
+/// A required field of a known event.
+fn required(kind: &str, field: &str, value: Option<String>) -> Result<String, ModelError> {
+    value.ok_or_else(|| ModelError::InvalidResponse {
+        detail: format!("`{kind}` event without `{field}`"),
+    })
+}
+
+/// The item of an `output_item.*` event; `None` for item types the engine does not handle.
+fn output_item(kind: &str, item: Option<Value>) -> Result<Option<ResponseItem>, ModelError> {
+    let Some(mut item) = item else {
+        return Err(ModelError::InvalidResponse {
+            detail: format!("`{kind}` event without `item`"),
+        });
+    };
+    let item_type = item.get("type").and_then(Value::as_str).unwrap_or_default();
+    match item_type {
+        "message" => keep_known_content(&mut item),
+        "reasoning" | "function_call" | "custom_tool_call" => {}
+        other => {
+            tracing::debug!(item_type = other, "ignoring output item");
+            return Ok(None);
+        }
+    }
+    serde_json::from_value(item)
+        .map(Some)
+        .map_err(|error| ModelError::InvalidResponse {
+            detail: format!("bad item in `{kind}`: {error}"),
+        })
+}
+
+/// Keeps the content parts of a message that [`crate::model::ContentItem`] knows; a
+/// `refusal` part becomes output text so the user sees it.
+fn keep_known_content(message: &mut Value) {
+    let Some(parts) = message.get_mut("content").and_then(Value::as_array_mut) else {
+        return;
+    };
+    parts.retain_mut(|part| {
+        let part_type = part.get("type").and_then(Value::as_str).unwrap_or_default();
+        match part_type {
+            "output_text" | "input_text" | "input_image" => true,
+            "refusal" => {
+                let text = part.get("refusal").cloned().unwrap_or_default();
+                *part = json!({"type": "output_text", "text": text});
+                true
+            }
+            other => {
+                tracing::debug!(part_type = other, "ignoring message content part");
+                false
+            }
+        }
+    });
+}
+
+/// `response.usage` → [`TokenUsageBreakdown`] (§1.3).
+fn usage(usage: &Value) -> Option<TokenUsageBreakdown> {
+    if !usage.is_object() {
+        return None;
+    }
+    let number = |pointer: &str| usage.pointer(pointer).and_then(Value::as_i64).unwrap_or(0);
+    let input_tokens = number("/input_tokens");
+    let output_tokens = number("/output_tokens");
+    let total_tokens = usage
+        .get("total_tokens")
+        .and_then(Value::as_i64)
+        .unwrap_or(input_tokens + output_tokens);
+    Some(TokenUsageBreakdown {
+        total_tokens,
+        input_tokens,
+        cached_input_tokens: number("/input_tokens_details/cached_tokens"),
+        cache_write_input_tokens: 0,
+        output_tokens,
+        reasoning_output_tokens: number("/output_tokens_details/reasoning_tokens"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use app_server_protocol::policy::ReasoningEffort;
+    use app_server_protocol::thread::CodexErrorInfo;
+    use futures::StreamExt;
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+    use crate::config::WireApi;
+    use crate::model::error::StatusError;
+    use crate::model::test_support::{Reply, TestServer, provider, responses_frame};
+    use crate::model::{ContentItem, ReasoningContentPart, ReasoningSummaryPart, ToolSpec};
+
+    fn request() -> ModelRequest {
+        ModelRequest {
+            model: "mock-model".to_string(),
+            instructions: "You are a test.".to_string(),
+            input: vec![ResponseItem::Message {
+                id: None,
+                role: "user".to_string(),
+                content: vec![ContentItem::InputText {
+                    text: "Say hello.".to_string(),
+                }],
+            }],
+            tools: vec![ToolSpec {
+                name: "exec_command".to_string(),
+                description: "Runs a command.".to_string(),
+                parameters: json!({"type": "object", "properties": {"cmd": {"type": "string"}}, "required": ["cmd"]}),
+            }],
+            effort: None,
+            summary: None,
+            output_schema: None,
+            thread_id: "thread-1".to_string(),
+            turn_id: "turn-1".to_string(),
+        }
+    }
+
+    fn created() -> String {
+        responses_frame(json!({"type": "response.created", "response": {"id": "resp_1"}}))
+    }
+
+    fn completed() -> String {
+        responses_frame(
+            json!({"type": "response.completed", "response": {"id": "resp_1", "usage": {
+            "input_tokens": 100, "input_tokens_details": {"cached_tokens": 40},
+            "output_tokens": 8, "output_tokens_details": {"reasoning_tokens": 3}, "total_tokens": 108}}}),
+        )
+    }
+
+    fn usage_108() -> Option<TokenUsageBreakdown> {
+        Some(TokenUsageBreakdown {
+            total_tokens: 108,
+            input_tokens: 100,
+            cached_input_tokens: 40,
+            cache_write_input_tokens: 0,
+            output_tokens: 8,
+            reasoning_output_tokens: 3,
+        })
+    }
+
+    async fn run(replies: Vec<Reply>) -> (Vec<Result<ModelEvent, ModelError>>, TestServer) {
+        let server = TestServer::start(replies).await;
+        let client = ResponsesClient::new(&provider(&server.base_url, WireApi::Responses)).unwrap();
+        let events = client.stream(request()).collect().await;
+        (events, server)
+    }
+
+    async fn run_error(reply: Reply) -> ModelError {
+        let (events, _server) = run(vec![reply]).await;
+        match events.last() {
+            Some(Err(error)) => error.clone(),
+            other => panic!("expected an error, got {other:?}"),
+        }
+    }
+
+    fn message(id: &str, text: &str) -> ResponseItem {
+        ResponseItem::Message {
+            id: Some(id.to_string()),
+            role: "assistant".to_string(),
+            content: if text.is_empty() {
+                Vec::new()
+            } else {
+                vec![ContentItem::OutputText {
+                    text: text.to_string(),
+                }]
+            },
+        }
+    }
+
+    #[tokio::test]
+    async fn text_stream() {
+        let (events, _server) = run(vec![Reply::Sse(vec![
+            created(),
+            responses_frame(json!({"type": "response.in_progress", "response": {"id": "resp_1"}})),
+            responses_frame(json!({"type": "response.output_item.added", "output_index": 0,
+                "item": {"type": "message", "role": "assistant", "id": "msg_2", "status": "in_progress", "content": []}})),
+            responses_frame(json!({"type": "response.output_text.delta", "item_id": "msg_2", "output_index": 0, "content_index": 0, "delta": "tok0 "})),
+            responses_frame(json!({"type": "response.output_text.delta", "item_id": "msg_2", "output_index": 0, "content_index": 0, "delta": "tok1 "})),
+            responses_frame(json!({"type": "response.output_text.done", "item_id": "msg_2", "text": "tok0 tok1 "})),
+            responses_frame(json!({"type": "response.output_item.done", "output_index": 0,
+                "item": {"type": "message", "role": "assistant", "id": "msg_2", "status": "completed",
+                    "content": [{"type": "output_text", "text": "tok0 tok1 ", "annotations": []}]}})),
+            responses_frame(json!({"type": "response.output_item.done", "output_index": 1,
+                "item": {"type": "web_search_call", "id": "ws_1"}})),
+            completed(),
+        ])])
+        .await;
+        assert_eq!(
+            events,
+            vec![
+                Ok(ModelEvent::OutputItemAdded(message("msg_2", ""))),
+                Ok(ModelEvent::OutputTextDelta {
+                    item_id: "msg_2".to_string(),
+                    delta: "tok0 ".to_string()
+                }),
+                Ok(ModelEvent::OutputTextDelta {
+                    item_id: "msg_2".to_string(),
+                    delta: "tok1 ".to_string()
+                }),
+                Ok(ModelEvent::OutputItemDone(message("msg_2", "tok0 tok1 "))),
+                Ok(ModelEvent::Completed {
+                    response_id: "resp_1".to_string(),
+                    usage: usage_108()
+                }),
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn reasoning_summary_and_raw() {
+        let (events, _server) = run(vec![Reply::Sse(vec![
+            created(),
+            responses_frame(json!({"type": "response.output_item.added", "output_index": 0, "item": {"type": "reasoning", "id": "rs_8", "summary": []}})),
+            responses_frame(json!({"type": "response.reasoning_summary_part.added", "item_id": "rs_8", "output_index": 0, "summary_index": 0})),
+            responses_frame(json!({"type": "response.reasoning_summary_text.delta", "item_id": "rs_8", "output_index": 0, "summary_index": 0, "delta": "think0 "})),
+            responses_frame(json!({"type": "response.output_item.done", "output_index": 0, "item": {"type": "reasoning", "id": "rs_8",
+                "summary": [{"type": "summary_text", "text": "think0 "}], "encrypted_content": "opaque"}})),
+            responses_frame(json!({"type": "response.output_item.added", "output_index": 1, "item": {"type": "reasoning", "id": "rs_90", "summary": []}})),
+            responses_frame(json!({"type": "response.reasoning_text.delta", "item_id": "rs_90", "output_index": 1, "content_index": 0, "delta": "raw0 "})),
+            responses_frame(json!({"type": "response.output_item.done", "output_index": 1, "item": {"type": "reasoning", "id": "rs_90",
+                "summary": [], "content": [{"type": "reasoning_text", "text": "raw0 "}]}})),
+            completed(),
+        ])])
+        .await;
+        let reasoning = |id: &str| ResponseItem::Reasoning {
+            id: id.to_string(),
+            summary: Vec::new(),
+            content: None,
+            encrypted_content: None,
+        };
+        assert_eq!(
+            events,
+            vec![
+                Ok(ModelEvent::OutputItemAdded(reasoning("rs_8"))),
+                Ok(ModelEvent::ReasoningSummaryPartAdded {
+                    item_id: "rs_8".to_string(),
+                    summary_index: 0
+                }),
+                Ok(ModelEvent::ReasoningSummaryTextDelta {
+                    item_id: "rs_8".to_string(),
+                    summary_index: 0,
+                    delta: "think0 ".to_string()
+                }),
+                Ok(ModelEvent::OutputItemDone(ResponseItem::Reasoning {
+                    id: "rs_8".to_string(),
+                    summary: vec![ReasoningSummaryPart::SummaryText {
+                        text: "think0 ".to_string()
+                    }],
+                    content: None,
+                    encrypted_content: Some("opaque".to_string()),
+                })),
+                Ok(ModelEvent::OutputItemAdded(reasoning("rs_90"))),
+                Ok(ModelEvent::ReasoningTextDelta {
+                    item_id: "rs_90".to_string(),
+                    content_index: 0,
+                    delta: "raw0 ".to_string()
+                }),
+                Ok(ModelEvent::OutputItemDone(ResponseItem::Reasoning {
+                    id: "rs_90".to_string(),
+                    summary: Vec::new(),
+                    content: Some(vec![ReasoningContentPart::ReasoningText {
+                        text: "raw0 ".to_string()
+                    }]),
+                    encrypted_content: None,
+                })),
+                Ok(ModelEvent::Completed {
+                    response_id: "resp_1".to_string(),
+                    usage: usage_108()
+                }),
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn function_call() {
+        let arguments = r#"{"cmd": "for i in 1 2 3; do echo line$i; done", "yield_time_ms": 2000}"#;
+        let (events, _server) = run(vec![Reply::Sse(vec![
+            created(),
+            responses_frame(json!({"type": "response.output_item.added", "output_index": 0,
+                "item": {"type": "function_call", "id": "fc_4", "call_id": "call_5", "name": "exec_command", "arguments": "", "status": "in_progress"}})),
+            responses_frame(json!({"type": "response.function_call_arguments.delta", "item_id": "fc_4", "delta": "{\"cmd\""})),
+            responses_frame(json!({"type": "response.output_item.done", "output_index": 0,
+                "item": {"type": "function_call", "id": "fc_4", "call_id": "call_5", "name": "exec_command", "arguments": arguments, "status": "completed"}})),
+            completed(),
+        ])])
+        .await;
+        let call = |arguments: &str| ResponseItem::FunctionCall {
+            id: Some("fc_4".to_string()),
+            call_id: "call_5".to_string(),
+            name: "exec_command".to_string(),
+            arguments: arguments.to_string(),
+        };
+        assert_eq!(
+            events,
+            vec![
+                Ok(ModelEvent::OutputItemAdded(call(""))),
+                Ok(ModelEvent::OutputItemDone(call(arguments))),
+                Ok(ModelEvent::Completed {
+                    response_id: "resp_1".to_string(),
+                    usage: usage_108()
+                }),
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn long_stream() {
+        let mut frames = vec![created()];
+        frames.push(responses_frame(
+            json!({"type": "response.output_item.added", "output_index": 0,
+            "item": {"type": "message", "role": "assistant", "id": "msg_2", "content": []}}),
+        ));
+        // Several frames per chunk, as a fast server sends them.
+        for batch in 0..2_000 {
+            let chunk: String = (0..10)
+                .map(|index| {
+                    responses_frame(json!({"type": "response.output_text.delta", "item_id": "msg_2",
+                        "output_index": 0, "content_index": 0, "delta": format!("tok{} ", batch * 10 + index)}))
+                })
+                .collect();
+            frames.push(chunk);
+        }
+        frames.push(completed());
+        let started = std::time::Instant::now();
+        let (events, _server) = run(vec![Reply::Sse(frames)]).await;
+        let deltas = events
+            .iter()
+            .filter(|event| matches!(event, Ok(ModelEvent::OutputTextDelta { .. })))
+            .count();
+        assert_eq!(deltas, 20_000);
+        assert!(matches!(
+            events.last(),
+            Some(Ok(ModelEvent::Completed { .. }))
+        ));
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+    }
+
+    #[tokio::test]
+    async fn response_failed() {
+        let error = run_error(Reply::Sse(vec![
+            created(),
+            responses_frame(
+                json!({"type": "response.failed", "response": {"id": "resp_1",
+                "error": {"code": "server_error", "message": "mock failure"}}}),
+            ),
+        ]))
+        .await;
+        assert_eq!(
+            error,
+            ModelError::ResponseFailed {
+                code: Some("server_error".to_string()),
+                message: "mock failure".to_string()
+            }
+        );
+        assert!(!error.is_retryable());
+        assert_eq!(
+            error.to_turn_error().message,
+            "stream disconnected before completion: mock failure"
+        );
+        assert_eq!(
+            error.to_turn_error().codex_error_info,
+            Some(CodexErrorInfo::Other)
+        );
+
+        let error = run_error(Reply::Sse(vec![
+            created(),
+            responses_frame(
+                json!({"type": "response.incomplete", "response": {"id": "resp_1",
+                "incomplete_details": {"reason": "max_output_tokens"}}}),
+            ),
+        ]))
+        .await;
+        assert_eq!(
+            error,
+            ModelError::ResponseFailed {
+                code: Some("incomplete".to_string()),
+                message: "incomplete response returned, reason: max_output_tokens".to_string(),
+            }
+        );
+    }
+
+    fn status_reply(status: u16, body: &str) -> Reply {
+        Reply::Status {
+            status,
+            body: body.to_string(),
+            headers: Vec::new(),
+        }
+    }
+
+    #[tokio::test]
+    async fn http_errors() {
+        let error = run_error(Reply::Status {
+            status: 500,
+            body: r#"{"error":{"message":"upstream exploded","code":null}}"#.to_string(),
+            headers: vec![("retry-after".to_string(), "2".to_string())],
+        })
+        .await;
+        assert_eq!(
+            error,
+            ModelError::Status(Box::new(StatusError {
+                status: 500,
+                message: "upstream exploded".to_string(),
+                code: None,
+                retry_after: Some(std::time::Duration::from_secs(2)),
+                provider: "Mock".to_string(),
+                model: "mock-model".to_string(),
+                env_key: None,
+            }))
+        );
+        assert!(error.is_retryable());
+        let turn_error = error.to_turn_error();
+        assert_eq!(
+            turn_error.message,
+            "We’re currently experiencing high demand, which may cause temporary errors."
+        );
+        assert_eq!(
+            turn_error.codex_error_info,
+            Some(CodexErrorInfo::InternalServerError)
+        );
+
+        let error = run_error(status_reply(
+            401,
+            r#"{"error":{"message":"Incorrect API key provided","code":"invalid_api_key"}}"#,
+        ))
+        .await;
+        assert!(!error.is_retryable());
+        assert_eq!(
+            error.to_turn_error().codex_error_info,
+            Some(CodexErrorInfo::Unauthorized)
+        );
+
+        let error = run_error(status_reply(404, r#"{"error":{"message":"The model `mock-model` does not exist","code":"model_not_found"}}"#)).await;
+        let turn_error = error.to_turn_error();
+        assert_eq!(
+            turn_error.codex_error_info,
+            Some(CodexErrorInfo::ModelNotFound)
+        );
+        assert_eq!(
+            turn_error.message,
+            "model `mock-model` not found at provider Mock: The model `mock-model` does not exist"
+        );
+
+        let error = run_error(status_reply(400, r#"{"error":{"message":"Your input exceeds the context window of this model.","code":"context_length_exceeded"}}"#)).await;
+        assert_eq!(
+            error.to_turn_error().codex_error_info,
+            Some(CodexErrorInfo::ContextWindowExceeded)
+        );
+
+        let error = run_error(status_reply(400, "not json at all")).await;
+        assert_eq!(
+            error.to_turn_error().codex_error_info,
+            Some(CodexErrorInfo::BadRequest)
+        );
+        assert!(
+            matches!(error, ModelError::Status(ref status) if status.message == "not json at all")
+        );
+    }
+
+    #[tokio::test]
+    async fn dropped_stream() {
+        // The connection closes mid-body (chunked, without the final chunk).
+        let (events, _server) = run(vec![Reply::SseThenDrop(vec![
+            created(),
+            responses_frame(
+                json!({"type": "response.output_item.added", "output_index": 0,
+                "item": {"type": "message", "role": "assistant", "id": "msg_2", "content": []}}),
+            ),
+        ])])
+        .await;
+        assert_eq!(events.len(), 2);
+        assert_eq!(
+            events[0],
+            Ok(ModelEvent::OutputItemAdded(message("msg_2", "")))
+        );
+        let Err(error) = &events[1] else {
+            panic!("expected an error: {events:?}")
+        };
+        assert!(
+            matches!(
+                error,
+                ModelError::StreamDisconnected {
+                    transport_error: Some(_),
+                    ..
+                }
+            ),
+            "{error:?}"
+        );
+        assert!(error.is_retryable());
+        let turn_error = error.to_turn_error();
+        assert!(
+            turn_error
+                .message
+                .starts_with("stream disconnected before completion: "),
+            "{turn_error:?}"
+        );
+        assert_eq!(
+            turn_error.codex_error_info,
+            Some(CodexErrorInfo::ResponseStreamDisconnected {
+                http_status_code: None
+            })
+        );
+
+        // The body ends cleanly, but without `response.completed`.
+        let error = run_error(Reply::Sse(vec![created()])).await;
+        assert_eq!(
+            error,
+            ModelError::StreamDisconnected {
+                detail: "stream closed before response.completed".to_string(),
+                transport_error: None,
+            }
+        );
+    }
+
+    #[tokio::test]
+    async fn idle_timeout() {
+        let server = TestServer::start(vec![Reply::SseThenStall(vec![created()])]).await;
+        let mut config = provider(&server.base_url, WireApi::Responses);
+        config.stream_idle_timeout_ms = 150;
+        let client = ResponsesClient::new(&config).unwrap();
+        let started = std::time::Instant::now();
+        let events: Vec<_> = client.stream(request()).collect().await;
+        assert_eq!(
+            events,
+            vec![Err(ModelError::IdleTimeout { timeout_ms: 150 })]
+        );
+        assert!(started.elapsed() < std::time::Duration::from_secs(2));
+        assert_eq!(
+            events[0].as_ref().unwrap_err().to_turn_error().message,
+            "stream disconnected before completion: no data received for 150 ms"
+        );
+    }
+
+    #[tokio::test]
+    async fn connection_refused() {
+        // Bind and release a port, so nothing listens on it.
+        let port = {
+            let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            listener.local_addr().unwrap().port()
+        };
+        let client = ResponsesClient::new(&provider(
+            &format!("http://127.0.0.1:{port}/v1"),
+            WireApi::Responses,
+        ))
+        .unwrap();
+        let events: Vec<_> = client.stream(request()).collect().await;
+        assert_eq!(events.len(), 1);
+        let Err(error) = &events[0] else {
+            panic!("expected an error: {events:?}")
+        };
+        assert!(matches!(error, ModelError::Connection { .. }), "{error:?}");
+        assert!(error.is_retryable());
+        let turn_error = error.to_turn_error();
+        assert_eq!(
+            turn_error.codex_error_info,
+            Some(CodexErrorInfo::HttpConnectionFailed {
+                http_status_code: None
+            })
+        );
+        assert!(turn_error.additional_details.is_some());
+    }
+
+    #[tokio::test]
+    async fn https_goes_through_rustls() {
+        // A server that answers plain text to an https URL: the TLS handshake must be
+        // attempted (and fail), which shows the crypto provider is installed.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        tokio::spawn(async move {
+            use tokio::io::AsyncWriteExt;
+            let (mut socket, _) = listener.accept().await.unwrap();
+            let _ = socket.write_all(b"HTTP/1.1 400 Bad Request\r\n\r\n").await;
+        });
+        let url = format!("https://127.0.0.1:{port}/v1");
+        let client = ResponsesClient::new(&provider(&url, WireApi::Responses)).unwrap();
+        let events: Vec<_> = client.stream(request()).collect().await;
+        let [Err(ModelError::Connection { detail, .. })] = events.as_slice() else {
+            panic!("expected a connection error: {events:?}");
+        };
+        assert!(detail.contains("corrupt message"), "{detail}");
+    }
+
+    #[tokio::test]
+    async fn request_body_and_headers() {
+        let server = TestServer::start(vec![
+            Reply::Sse(vec![completed()]),
+            Reply::Sse(vec![completed()]),
+        ])
+        .await;
+        let mut config = provider(&server.base_url, WireApi::Responses);
+        config.http_headers = BTreeMap::from([("X-Extra".to_string(), "yes".to_string())]);
+        let client = ResponsesClient::new(&config).unwrap();
+        let events: Vec<_> = client.stream(request()).collect().await;
+        assert_eq!(events.len(), 1);
+
+        let mut with_reasoning = request();
+        with_reasoning.effort = Some(ReasoningEffort::High);
+        with_reasoning.summary = Some(ReasoningSummary::Auto);
+        with_reasoning.output_schema = Some(json!({"type": "object"}));
+        let _: Vec<_> = client.stream(with_reasoning).collect().await;
+
+        let requests = server.requests();
+        assert_eq!(requests[0].method, "POST");
+        assert_eq!(requests[0].path, "/v1/responses");
+        assert_eq!(requests[0].headers["accept"], "text/event-stream");
+        assert_eq!(requests[0].headers["content-type"], "application/json");
+        assert_eq!(requests[0].headers["x-extra"], "yes");
+        assert!(!requests[0].headers.contains_key("authorization"));
+        assert_eq!(
+            requests[0].body,
+            json!({
+                "model": "mock-model",
+                "instructions": "You are a test.",
+                "input": [{"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Say hello."}]}],
+                "tools": [{"type": "function", "name": "exec_command", "description": "Runs a command.", "strict": false,
+                    "parameters": {"type": "object", "properties": {"cmd": {"type": "string"}}, "required": ["cmd"]}}],
+                "tool_choice": "auto",
+                "parallel_tool_calls": true,
+                "store": false,
+                "prompt_cache_key": "thread-1",
+                "stream": true,
+            })
+        );
+        let body = &requests[1].body;
+        assert_eq!(
+            body["reasoning"],
+            json!({"effort": "high", "summary": "auto"})
+        );
+        assert_eq!(body["include"], json!(["reasoning.encrypted_content"]));
+        assert_eq!(
+            body["text"],
+            json!({"format": {"type": "json_schema", "name": "codex_output_schema", "schema": {"type": "object"}, "strict": true}})
+        );
+    }
+
+    #[tokio::test]
+    async fn missing_api_key() {
+        let mut config = provider("http://127.0.0.1:9/v1", WireApi::Responses);
+        config.env_key = Some("TANDEM_TEST_KEY_THAT_IS_NEVER_SET".to_string());
+        let client = ResponsesClient::new(&config).unwrap();
+        let events: Vec<_> = client.stream(request()).collect().await;
+        assert_eq!(
+            events,
+            vec![Err(ModelError::MissingApiKey {
+                provider: "Mock".to_string(),
+                env_key: "TANDEM_TEST_KEY_THAT_IS_NEVER_SET".to_string(),
+            })]
+        );
+    }
+
+    #[tokio::test]
+    async fn list_models() {
+        let server = TestServer::start(vec![
+            Reply::Status {
+                status: 200,
+                body: r#"{"object":"list","data":[{"id":"a"},{"id":"b"}]}"#.to_string(),
+                headers: Vec::new(),
+            },
+            status_reply(404, "no models endpoint"),
+        ])
+        .await;
+        let client = ResponsesClient::new(&provider(&server.base_url, WireApi::Responses)).unwrap();
+        assert_eq!(
+            client.list_models().await.unwrap(),
+            vec!["a".to_string(), "b".to_string()]
+        );
+        assert_eq!(
+            client.list_models().await.unwrap(),
+            vec!["configured-model".to_string()]
+        );
+        let requests = server.requests();
+        assert_eq!(
+            (requests[0].method.as_str(), requests[0].path.as_str()),
+            ("GET", "/v1/models")
+        );
     }
 }

@@ -1,4 +1,576 @@
 //! The SQLite thread index and the [`Store`] facade.
+//!
+//! The rollouts are the source of truth. `state.sqlite` holds one row per thread: the columns
+//! `thread/list` filters and sorts on, plus the whole [`ThreadMeta`] as JSON so that listed rows
+//! convert back without opening their rollouts. When the database is missing, unreadable, fails
+//! `PRAGMA quick_check` or has another schema version, it is moved aside and rebuilt from the
+//! rollouts.
+
+#[path = "cursor.rs"]
+mod cursor;
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;
+
+use std::ffi::OsString;
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use app_server_protocol::policy::SortDirection;
+use app_server_protocol::thread_requests::ThreadSortKey;
+use rusqlite::types::{Type, Value};
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params, params_from_iter};
+
+use crate::store::rollout::{self, RolloutWriter, io_error};
+use crate::store::{ListPage, ListQuery, StoreError, StoredThread, ThreadMeta};
 
 /// Thread storage: rollouts plus the index.
-pub struct Store {}
+///
+/// Every method is synchronous and quick (index lookups, one file read or move); the
+/// connection sits behind a mutex so that the store can be shared between tasks.
+pub struct Store {
+    sessions_dir: PathBuf,
+    archived_dir: PathBuf,
+    connection: Mutex<Connection>,
+}
+
+/// Directory of live rollouts, below the home.
+const SESSIONS_DIR: &str = "sessions";
+/// Directory of archived rollouts (flat), below the home.
+const ARCHIVED_DIR: &str = "archived_sessions";
+/// The index database, below the home.
+const DATABASE_FILE: &str = "state.sqlite";
+/// Where an unusable database is moved before the rebuild, for post-mortems.
+const DISCARDED_DATABASE_FILE: &str = "state.sqlite.corrupt";
+
+/// Version of [`SCHEMA`], kept in `PRAGMA user_version`. Bump it whenever the schema or the
+/// serialized form of [`ThreadMeta`] changes: a database with another version is rebuilt.
+const SCHEMA_VERSION: i64 = 1;
+
+/// The index schema. The two indexes serve `thread/list`'s filter on `archived` and its
+/// keyset pagination on `(sort key, id)` in either direction.
+const SCHEMA: &str = "
+CREATE TABLE threads (
+    id TEXT PRIMARY KEY NOT NULL,
+    rollout_path TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    updated_at_ms INTEGER NOT NULL,
+    cwd TEXT NOT NULL,
+    model_provider TEXT NOT NULL,
+    source TEXT NOT NULL,
+    originator TEXT,
+    preview TEXT NOT NULL,
+    name TEXT,
+    archived INTEGER NOT NULL,
+    meta_json TEXT NOT NULL
+);
+CREATE INDEX threads_archived_created ON threads (archived, created_at, id);
+CREATE INDEX threads_archived_updated ON threads (archived, updated_at_ms, id);
+";
+
+impl Store {
+    /// Opens the store in `home`, creating `sessions/` and `archived_sessions/`, and opens the
+    /// index, rebuilding it from the rollouts when it is missing or unusable.
+    pub fn open(home: &Path) -> Result<Store, StoreError> {
+        let sessions_dir = home.join(SESSIONS_DIR);
+        let archived_dir = home.join(ARCHIVED_DIR);
+        for directory in [&sessions_dir, &archived_dir] {
+            fs::create_dir_all(directory).map_err(|source| io_error(directory, source))?;
+        }
+        let database = home.join(DATABASE_FILE);
+        let connection = match open_existing(&database)? {
+            Ok(connection) => connection,
+            Err(reason) => {
+                let (connection, threads) = rebuild(&database, &sessions_dir, &archived_dir)?;
+                match reason {
+                    RebuildReason::Missing if threads == 0 => {
+                        tracing::debug!(path = %database.display(), "created thread index");
+                    }
+                    reason => tracing::warn!(
+                        path = %database.display(),
+                        threads,
+                        "rebuilt thread index from the rollouts: {reason}"
+                    ),
+                }
+                connection
+            }
+        };
+        Ok(Store {
+            sessions_dir,
+            archived_dir,
+            connection: Mutex::new(connection),
+        })
+    }
+
+    /// Where a new thread's rollout goes:
+    /// `sessions/YYYY/MM/DD/rollout-YYYY-MM-DDTHH-MM-SS-<id>.jsonl` (UTC, from `created_at`).
+    pub fn rollout_path_for(&self, id: &str, created_at: i64) -> PathBuf {
+        self.sessions_dir
+            .join(rollout::rollout_date_dir(created_at))
+            .join(rollout::rollout_file_name(id, created_at))
+    }
+
+    /// Creates the rollout at `meta.rollout_path` with its header and adds the index row.
+    pub fn create(&self, meta: &ThreadMeta) -> Result<RolloutWriter, StoreError> {
+        let writer = RolloutWriter::create(meta)?;
+        write_row(&self.connection(), meta)?;
+        Ok(writer)
+    }
+
+    /// Opens the existing, non-archived rollout of thread `id` for appending.
+    pub fn append_writer(&self, id: &str) -> Result<RolloutWriter, StoreError> {
+        let Some(path) = self.locate(id, false)? else {
+            return Err(StoreError::NotFound(id.to_owned()));
+        };
+        RolloutWriter::open_append(&path)
+    }
+
+    /// Reads thread `id` back from its rollout (live or archived).
+    pub fn load(&self, id: &str) -> Result<StoredThread, StoreError> {
+        if let Some((path, archived)) = self.indexed_location(id)? {
+            if path.is_file() {
+                return rollout::read_rollout(&path, archived);
+            }
+        }
+        let found = match rollout::find_rollout(&self.sessions_dir, true, id)? {
+            Some(path) => Some((path, false)),
+            None => rollout::find_rollout(&self.archived_dir, false, id)?.map(|path| (path, true)),
+        };
+        let Some((path, archived)) = found else {
+            return Err(StoreError::NotFound(id.to_owned()));
+        };
+        let thread = rollout::read_rollout(&path, archived)?;
+        // The index lost track of this rollout (no row, or a stale path): record where it is.
+        write_row(&self.connection(), &thread.meta)?;
+        Ok(thread)
+    }
+
+    /// The indexed metadata of thread `id`, if it has a row.
+    pub fn find(&self, id: &str) -> Result<Option<ThreadMeta>, StoreError> {
+        let connection = self.connection();
+        let mut statement =
+            connection.prepare_cached("SELECT meta_json FROM threads WHERE id = ?1")?;
+        let meta = statement
+            .query_row([id], |row| meta_from_row(row, 0))
+            .optional()?;
+        Ok(meta)
+    }
+
+    /// Inserts or updates the index row of `meta.id` (new preview, update time, name or
+    /// settings). The rollout's location (`archived`, `rollout_path`) belongs to the store:
+    /// an existing row keeps its own, so that a stale copy of the metadata cannot undo an
+    /// archive.
+    pub fn update_meta(&self, meta: &ThreadMeta) -> Result<(), StoreError> {
+        let mut connection = self.connection();
+        let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let location = location_of(&transaction, &meta.id)?;
+        match location {
+            Some((rollout_path, archived))
+                if rollout_path != meta.rollout_path || archived != meta.archived =>
+            {
+                let meta = ThreadMeta {
+                    rollout_path,
+                    archived,
+                    ..meta.clone()
+                };
+                write_row(&transaction, &meta)?;
+            }
+            _ => write_row(&transaction, meta)?,
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// One page of `thread/list`: filtered, sorted by `(sort key, id)`, continuing after the
+    /// cursor.
+    pub fn list(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
+        let ListStatement { sql, values, limit } = list_statement(query)?;
+        let connection = self.connection();
+        let mut statement = connection.prepare_cached(&sql)?;
+        let mut rows = statement.query(params_from_iter(values))?;
+        let mut threads: Vec<ThreadMeta> = Vec::new();
+        let mut last_key = 0;
+        let mut next_cursor = None;
+        while let Some(row) = rows.next()? {
+            if limit.is_some_and(|limit| threads.len() >= limit) {
+                // There is a row after the page, so the page's last thread starts the next.
+                next_cursor = threads
+                    .last()
+                    .map(|meta| cursor::encode(query.sort_key, last_key, &meta.id));
+                break;
+            }
+            threads.push(meta_from_row(row, 1)?);
+            last_key = row.get(0)?;
+        }
+        Ok(ListPage {
+            threads,
+            next_cursor,
+        })
+    }
+
+    /// Moves the rollout of thread `id` from `sessions/…` to `archived_sessions/` and marks
+    /// the row archived. [`StoreError::NotFound`] when the thread has no live rollout.
+    pub fn archive(&self, id: &str) -> Result<ThreadMeta, StoreError> {
+        let Some(source) = self.locate(id, false)? else {
+            return Err(StoreError::NotFound(id.to_owned()));
+        };
+        let Some(file_name) = source.file_name() else {
+            return Err(StoreError::NotFound(id.to_owned()));
+        };
+        let target = self.archived_dir.join(file_name);
+        let meta = self.meta_for_move(id, &source, false)?;
+        move_rollout(&source, &target)?;
+        let meta = ThreadMeta {
+            archived: true,
+            rollout_path: target,
+            ..meta
+        };
+        write_row(&self.connection(), &meta)?;
+        Ok(meta)
+    }
+
+    /// Moves the rollout of thread `id` from `archived_sessions/` back to its dated
+    /// `sessions/` path and marks the row live. [`StoreError::NotArchived`] when the thread
+    /// has no archived rollout.
+    pub fn unarchive(&self, id: &str) -> Result<ThreadMeta, StoreError> {
+        let Some(source) = self.locate(id, true)? else {
+            return Err(StoreError::NotArchived(id.to_owned()));
+        };
+        let meta = self.meta_for_move(id, &source, true)?;
+        let target = self.rollout_path_for(id, meta.created_at);
+        move_rollout(&source, &target)?;
+        let meta = ThreadMeta {
+            archived: false,
+            rollout_path: target,
+            ..meta
+        };
+        write_row(&self.connection(), &meta)?;
+        Ok(meta)
+    }
+
+    /// The connection. A panic while it was held cannot leave a half-done change behind
+    /// (every change is one statement or one transaction), so a poisoned lock is still good.
+    fn connection(&self) -> MutexGuard<'_, Connection> {
+        self.connection
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The rollout path and archived flag recorded for thread `id`.
+    fn indexed_location(&self, id: &str) -> Result<Option<(PathBuf, bool)>, StoreError> {
+        location_of(&self.connection(), id)
+    }
+
+    /// The rollout of thread `id` in `archived_sessions/` (`archived`) or `sessions/`: the
+    /// indexed path when the file is there, otherwise whatever a directory scan finds.
+    fn locate(&self, id: &str, archived: bool) -> Result<Option<PathBuf>, StoreError> {
+        if let Some((path, indexed_archived)) = self.indexed_location(id)? {
+            if indexed_archived == archived && path.is_file() {
+                return Ok(Some(path));
+            }
+        }
+        if archived {
+            rollout::find_rollout(&self.archived_dir, false, id)
+        } else {
+            rollout::find_rollout(&self.sessions_dir, true, id)
+        }
+    }
+
+    /// The metadata of a thread about to move: its index row, or its rollout when the index
+    /// has no row.
+    fn meta_for_move(
+        &self,
+        id: &str,
+        path: &Path,
+        archived: bool,
+    ) -> Result<ThreadMeta, StoreError> {
+        match self.find(id)? {
+            Some(meta) => Ok(meta),
+            None => Ok(rollout::read_rollout(path, archived)?.meta),
+        }
+    }
+
+    /// Adds index rows for many threads in one transaction, as a rebuild does; for tests
+    /// that need thousands of threads without thousands of files.
+    #[cfg(test)]
+    fn insert_rows(&self, metas: &[ThreadMeta]) -> Result<(), StoreError> {
+        let mut connection = self.connection();
+        let transaction = connection.transaction()?;
+        for meta in metas {
+            write_row(&transaction, meta)?;
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+}
+
+/// Why the index is being rebuilt.
+#[derive(Debug)]
+enum RebuildReason {
+    /// There was no database file.
+    Missing,
+    /// The database could not be used; the text says why.
+    Unusable(String),
+}
+
+impl std::fmt::Display for RebuildReason {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RebuildReason::Missing => formatter.write_str("the index database was missing"),
+            RebuildReason::Unusable(reason) => write!(formatter, "{reason}"),
+        }
+    }
+}
+
+/// Opens and checks an existing index. The inner `Err` says why it must be rebuilt; an
+/// unusable database has been moved aside by then.
+fn open_existing(database: &Path) -> Result<Result<Connection, RebuildReason>, StoreError> {
+    let exists = database
+        .try_exists()
+        .map_err(|source| io_error(database, source))?;
+    if !exists {
+        // A leftover write-ahead log must not be replayed into the new database.
+        remove_sidecars(database)?;
+        return Ok(Err(RebuildReason::Missing));
+    }
+    match open_checked(database) {
+        Ok(connection) => Ok(Ok(connection)),
+        Err(reason) => {
+            discard(database)?;
+            Ok(Err(RebuildReason::Unusable(reason)))
+        }
+    }
+}
+
+/// Opens the database and checks its integrity and schema version.
+fn open_checked(database: &Path) -> Result<Connection, String> {
+    let connection = Connection::open(database).map_err(|error| error.to_string())?;
+    configure(&connection).map_err(|error| error.to_string())?;
+    let check: String = connection
+        .query_row("PRAGMA quick_check", [], |row| row.get(0))
+        .map_err(|error| format!("quick_check failed: {error}"))?;
+    if check != "ok" {
+        return Err(format!("quick_check failed: {check}"));
+    }
+    let version: i64 = connection
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .map_err(|error| error.to_string())?;
+    if version != SCHEMA_VERSION {
+        return Err(format!(
+            "schema version {version}, expected {SCHEMA_VERSION}"
+        ));
+    }
+    Ok(connection)
+}
+
+/// Connection settings: WAL (readers never wait for the writer), `synchronous=NORMAL` (the
+/// index can be rebuilt, so it need not survive a power cut), and a busy timeout for a second
+/// process on the same home.
+fn configure(connection: &Connection) -> Result<(), rusqlite::Error> {
+    connection.busy_timeout(Duration::from_secs(5))?;
+    let _mode: String =
+        connection.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
+    connection.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(())
+}
+
+/// Creates a new database at `database` and fills it from every rollout, in one transaction.
+/// Returns the connection and the number of threads indexed.
+fn rebuild(
+    database: &Path,
+    sessions_dir: &Path,
+    archived_dir: &Path,
+) -> Result<(Connection, usize), StoreError> {
+    let mut connection = Connection::open(database)?;
+    configure(&connection)?;
+    let transaction = connection.transaction()?;
+    transaction.execute_batch(SCHEMA)?;
+    let mut threads = 0;
+    // Live rollouts come last so that they win over an archived copy of the same thread.
+    for (directory, archived) in [(archived_dir, true), (sessions_dir, false)] {
+        for path in rollout::all_rollouts(directory, !archived)? {
+            match rollout::read_rollout(&path, archived) {
+                Ok(thread) => {
+                    write_row(&transaction, &thread.meta)?;
+                    threads += 1;
+                }
+                Err(error) => {
+                    tracing::warn!("leaving an unreadable rollout out of the thread index: {error}")
+                }
+            }
+        }
+    }
+    // Set last, inside the transaction: an interrupted rebuild leaves version 0 behind and is
+    // redone on the next start.
+    transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+    transaction.commit()?;
+    Ok((connection, threads))
+}
+
+/// Moves an unusable database aside (or deletes it) together with its journal files.
+fn discard(database: &Path) -> Result<(), StoreError> {
+    let aside = database.with_file_name(DISCARDED_DATABASE_FILE);
+    if fs::rename(database, &aside).is_err() {
+        fs::remove_file(database).map_err(|source| io_error(database, source))?;
+    }
+    remove_sidecars(database)
+}
+
+/// Deletes the `-wal`, `-shm` and `-journal` files of `database`, if any.
+fn remove_sidecars(database: &Path) -> Result<(), StoreError> {
+    for suffix in ["-wal", "-shm", "-journal"] {
+        let mut name = OsString::from(database.as_os_str());
+        name.push(suffix);
+        let path = PathBuf::from(name);
+        match fs::remove_file(&path) {
+            Ok(()) => {}
+            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+            Err(source) => return Err(io_error(&path, source)),
+        }
+    }
+    Ok(())
+}
+
+/// Inserts or replaces the row of `meta.id`.
+fn write_row(connection: &Connection, meta: &ThreadMeta) -> Result<(), StoreError> {
+    let meta_json =
+        serde_json::to_string(meta).map_err(|error| io_error(&meta.rollout_path, error.into()))?;
+    let mut statement = connection.prepare_cached(
+        "INSERT INTO threads (id, rollout_path, created_at, updated_at_ms, cwd, model_provider,
+             source, originator, preview, name, archived, meta_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+         ON CONFLICT (id) DO UPDATE SET rollout_path = excluded.rollout_path,
+             created_at = excluded.created_at, updated_at_ms = excluded.updated_at_ms,
+             cwd = excluded.cwd, model_provider = excluded.model_provider,
+             source = excluded.source, originator = excluded.originator,
+             preview = excluded.preview, name = excluded.name, archived = excluded.archived,
+             meta_json = excluded.meta_json",
+    )?;
+    statement.execute(params![
+        meta.id,
+        meta.rollout_path.to_string_lossy(),
+        meta.created_at,
+        meta.updated_at_ms,
+        meta.cwd,
+        meta.model_provider,
+        meta.source,
+        meta.originator,
+        meta.preview,
+        meta.name,
+        meta.archived,
+        meta_json,
+    ])?;
+    Ok(())
+}
+
+/// The rollout path and archived flag in the row of thread `id`.
+fn location_of(connection: &Connection, id: &str) -> Result<Option<(PathBuf, bool)>, StoreError> {
+    let mut statement =
+        connection.prepare_cached("SELECT rollout_path, archived FROM threads WHERE id = ?1")?;
+    let location = statement
+        .query_row([id], |row| {
+            Ok((PathBuf::from(row.get::<_, String>(0)?), row.get(1)?))
+        })
+        .optional()?;
+    Ok(location)
+}
+
+/// Decodes the `meta_json` column at `index`.
+fn meta_from_row(row: &Row<'_>, index: usize) -> Result<ThreadMeta, rusqlite::Error> {
+    let text = row.get_ref(index)?.as_str()?;
+    serde_json::from_str(text).map_err(|error| {
+        rusqlite::Error::FromSqlConversionFailure(index, Type::Text, Box::new(error))
+    })
+}
+
+/// A `thread/list` query as SQL.
+struct ListStatement {
+    /// `SELECT <sort key>, meta_json …`.
+    sql: String,
+    /// The values of the `?` placeholders, in order.
+    values: Vec<Value>,
+    /// Page size (at least 1); the SQL asks for one row more.
+    limit: Option<usize>,
+}
+
+/// Builds the SQL of a `thread/list` query: filters, keyset pagination after the cursor on
+/// `(sort key, id)`, and the order of the matching index, so that SQLite walks the index and
+/// stops after the page.
+fn list_statement(query: &ListQuery) -> Result<ListStatement, StoreError> {
+    let sort_column = match query.sort_key {
+        ThreadSortKey::CreatedAt => "created_at",
+        ThreadSortKey::UpdatedAt => "updated_at_ms",
+    };
+    let (order, after) = match query.sort_direction {
+        SortDirection::Desc => ("DESC", "<"),
+        SortDirection::Asc => ("ASC", ">"),
+    };
+    let mut sql = format!("SELECT {sort_column}, meta_json FROM threads WHERE archived = ?");
+    let mut values = vec![Value::Integer(i64::from(query.archived))];
+    push_membership(
+        &mut sql,
+        &mut values,
+        "model_provider IN",
+        &query.model_providers,
+    );
+    push_membership(&mut sql, &mut values, "source IN", &query.sources);
+    push_membership(&mut sql, &mut values, "originator IN", &query.originators);
+    push_membership(&mut sql, &mut values, "cwd IN", &query.cwds);
+    push_membership(&mut sql, &mut values, "id NOT IN", &query.excluded_ids);
+    if let Some(term) = &query.search_term {
+        // `instr` is case-sensitive; `LIKE` would not be.
+        sql.push_str(" AND (instr(name, ?) > 0 OR instr(preview, ?) > 0)");
+        values.push(Value::Text(term.clone()));
+        values.push(Value::Text(term.clone()));
+    }
+    if let Some(cursor) = &query.cursor {
+        let position = cursor::decode(query.sort_key, cursor)?;
+        sql.push_str(&format!(" AND ({sort_column}, id) {after} (?, ?)"));
+        values.push(Value::Integer(position.key));
+        values.push(Value::Text(position.id));
+    }
+    sql.push_str(&format!(" ORDER BY {sort_column} {order}, id {order}"));
+    // The caller clamps the limit to at least 1; do it here too rather than return an empty
+    // page with a cursor.
+    let limit = query.limit.map(|limit| limit.max(1));
+    if let Some(limit) = limit {
+        // One row more than the page tells whether there is a next page.
+        sql.push_str(" LIMIT ?");
+        values.push(Value::Integer(
+            i64::try_from(limit.saturating_add(1)).unwrap_or(i64::MAX),
+        ));
+    }
+    Ok(ListStatement { sql, values, limit })
+}
+
+/// Appends ` AND <column_and_operator> (?, ?, …)` for a non-empty list.
+fn push_membership(
+    sql: &mut String,
+    values: &mut Vec<Value>,
+    column_and_operator: &str,
+    members: &[String],
+) {
+    if members.is_empty() {
+        return;
+    }
+    let placeholders = vec!["?"; members.len()].join(", ");
+    sql.push_str(&format!(" AND {column_and_operator} ({placeholders})"));
+    values.extend(members.iter().cloned().map(Value::Text));
+}
+
+/// Renames a rollout to `target`, creating its directory; refuses to overwrite a file.
+fn move_rollout(source: &Path, target: &Path) -> Result<(), StoreError> {
+    if target
+        .try_exists()
+        .map_err(|source| io_error(target, source))?
+    {
+        return Err(io_error(target, io::ErrorKind::AlreadyExists.into()));
+    }
+    if let Some(parent) = target.parent() {
+        fs::create_dir_all(parent).map_err(|source| io_error(parent, source))?;
+    }
+    fs::rename(source, target).map_err(|source_error| io_error(source, source_error))
+}

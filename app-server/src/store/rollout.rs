@@ -1,4 +1,486 @@
 //! Rollout files: append-only JSONL, one per thread.
+//!
+//! Every line is `{"timestamp":"<RFC 3339 ms>Z","type":<kind>,"payload":{…}}`, the first one a
+//! `session_meta` header. Lines are written whole with one `write_all` each, so a killed process
+//! leaves at most one partial line at the end of the file; the reader skips such a line and
+//! [`RolloutWriter`] cuts it off before appending again.
+
+use std::collections::HashMap;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use app_server_protocol::item::{ThreadItem, ThreadItemDetails, UserInput};
+use app_server_protocol::thread::{Turn, TurnItemsView, TurnStatus};
+use serde::{Deserialize, Serialize};
+
+use crate::store::{ROLLOUT_VERSION, RolloutRecord, StoreError, StoredThread, ThreadMeta};
 
 /// Appends records to one rollout file.
-pub struct RolloutWriter {}
+#[derive(Debug)]
+pub struct RolloutWriter {
+    path: PathBuf,
+    file: File,
+}
+
+impl RolloutWriter {
+    /// Appends one record as a line and hands it to the OS, so that a killed process loses at
+    /// most the line being written. Call [`RolloutWriter::sync`] to make it durable.
+    pub fn append(&mut self, record: &RolloutRecord) -> Result<(), StoreError> {
+        let line = encode_line(record, now_ms()).map_err(|source| io_error(&self.path, source))?;
+        self.file
+            .write_all(&line)
+            .map_err(|source| io_error(&self.path, source))
+    }
+
+    /// Flushes the file's data to disk (at turn end).
+    pub fn sync(&mut self) -> Result<(), StoreError> {
+        self.file
+            .sync_data()
+            .map_err(|source| io_error(&self.path, source))
+    }
+
+    /// The rollout file this writer appends to.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Creates a new rollout at `meta.rollout_path` (and its parent directories) and writes the
+    /// `session_meta` header. Fails if the file already exists.
+    pub(super) fn create(meta: &ThreadMeta) -> Result<RolloutWriter, StoreError> {
+        let path = meta.rollout_path.clone();
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(|source| io_error(parent, source))?;
+        }
+        let file = OpenOptions::new()
+            .append(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|source| io_error(&path, source))?;
+        let mut writer = RolloutWriter { path, file };
+        writer.append(&RolloutRecord::SessionMeta {
+            version: ROLLOUT_VERSION,
+            meta: meta.clone(),
+        })?;
+        Ok(writer)
+    }
+
+    /// Opens an existing rollout for appending. A partial last line (the previous process died
+    /// while writing it) is cut off first, so that the next record does not glue onto it and
+    /// turn it into a corrupt line in the middle of the file.
+    pub(super) fn open_append(path: &Path) -> Result<RolloutWriter, StoreError> {
+        let mut file = OpenOptions::new()
+            .read(true)
+            .append(true)
+            .open(path)
+            .map_err(|source| io_error(path, source))?;
+        repair_tail(&mut file, path).map_err(|source| io_error(path, source))?;
+        Ok(RolloutWriter {
+            path: path.to_path_buf(),
+            file,
+        })
+    }
+}
+
+/// The line envelope as written.
+#[derive(Serialize)]
+struct LineOut<'a> {
+    timestamp: String,
+    #[serde(flatten)]
+    record: &'a RolloutRecord,
+}
+
+/// The line envelope as read; unknown keys (such as Codex's `ordinal`) are ignored.
+#[derive(Deserialize)]
+struct LineIn {
+    timestamp: String,
+    #[serde(flatten)]
+    record: RolloutRecord,
+}
+
+/// Serializes one record with its envelope, newline included.
+fn encode_line(record: &RolloutRecord, timestamp_ms: i64) -> Result<Vec<u8>, io::Error> {
+    let mut line = serde_json::to_vec(&LineOut {
+        timestamp: format_rfc3339_millis(timestamp_ms),
+        record,
+    })?;
+    line.push(b'\n');
+    Ok(line)
+}
+
+/// Decodes one line into its timestamp (Unix milliseconds) and record.
+fn decode_line(line: &[u8]) -> Result<(i64, RolloutRecord), String> {
+    let decoded: LineIn = serde_json::from_slice(line).map_err(|error| error.to_string())?;
+    let Some(timestamp_ms) = parse_rfc3339_millis(&decoded.timestamp) else {
+        return Err(format!("invalid timestamp {:?}", decoded.timestamp));
+    };
+    Ok((timestamp_ms, decoded.record))
+}
+
+/// Reads a rollout and rebuilds the thread from its records. `archived` says which directory
+/// the file is in; together with `path` it overrides the location recorded in the file.
+pub(super) fn read_rollout(path: &Path, archived: bool) -> Result<StoredThread, StoreError> {
+    let bytes = fs::read(path).map_err(|source| io_error(path, source))?;
+    let lines: Vec<(usize, &[u8])> = bytes
+        .split(|byte| *byte == b'\n')
+        .enumerate()
+        .filter(|(_, line)| !line.trim_ascii().is_empty())
+        .map(|(index, line)| (index + 1, line))
+        .collect();
+    let mut replay = Replay::default();
+    for (position, (line_number, line)) in lines.iter().enumerate() {
+        let (timestamp_ms, record) = match decode_line(line) {
+            Ok(decoded) => decoded,
+            Err(message) if position + 1 == lines.len() => {
+                // The process was killed while writing the last line; everything before it
+                // is intact.
+                tracing::warn!(
+                    path = %path.display(),
+                    line = line_number,
+                    "ignoring truncated last rollout line: {message}"
+                );
+                break;
+            }
+            Err(message) => {
+                return Err(StoreError::Corrupt {
+                    path: path.to_path_buf(),
+                    line: *line_number,
+                    message,
+                });
+            }
+        };
+        replay
+            .apply(timestamp_ms, record)
+            .map_err(|message| StoreError::Corrupt {
+                path: path.to_path_buf(),
+                line: *line_number,
+                message,
+            })?;
+    }
+    let Some(mut meta) = replay.meta else {
+        return Err(StoreError::Corrupt {
+            path: path.to_path_buf(),
+            line: 1,
+            message: "missing session_meta record".to_owned(),
+        });
+    };
+    meta.archived = archived;
+    meta.rollout_path = path.to_path_buf();
+    if let Some(updated_at_ms) = replay.last_timestamp_ms {
+        meta.updated_at_ms = updated_at_ms;
+    }
+    if meta.preview.is_empty() {
+        if let Some(preview) = first_user_text(&replay.turns) {
+            meta.preview = preview;
+        }
+    }
+    let mut turns = replay.turns;
+    for turn in &mut turns {
+        // A turn without `turn_completed` belongs to a process that died mid-turn.
+        if turn.status == TurnStatus::InProgress {
+            turn.status = TurnStatus::Interrupted;
+        }
+    }
+    Ok(StoredThread {
+        meta,
+        turns,
+        history: replay.history,
+        token_usage: replay.token_usage,
+    })
+}
+
+/// The state built up while reading a rollout's records in order.
+#[derive(Default)]
+struct Replay {
+    meta: Option<ThreadMeta>,
+    turns: Vec<Turn>,
+    turn_positions: HashMap<String, usize>,
+    history: Vec<crate::model::ResponseItem>,
+    token_usage: Option<app_server_protocol::thread::ThreadTokenUsage>,
+    last_timestamp_ms: Option<i64>,
+}
+
+impl Replay {
+    /// Applies one record; the error is the message of a `Corrupt` error.
+    fn apply(&mut self, timestamp_ms: i64, record: RolloutRecord) -> Result<(), String> {
+        self.last_timestamp_ms = Some(timestamp_ms);
+        if self.meta.is_none() {
+            let RolloutRecord::SessionMeta { version, meta } = record else {
+                return Err("first record is not session_meta".to_owned());
+            };
+            if version > ROLLOUT_VERSION {
+                return Err(format!("unsupported rollout version {version}"));
+            }
+            self.meta = Some(meta);
+            return Ok(());
+        }
+        match record {
+            // A second header carries no more than a settings record would.
+            RolloutRecord::SessionMeta { meta, .. } | RolloutRecord::Settings { meta } => {
+                self.meta = Some(meta);
+            }
+            RolloutRecord::ThreadName { name } => {
+                if let Some(meta) = &mut self.meta {
+                    meta.name = Some(name);
+                }
+            }
+            RolloutRecord::TurnStarted {
+                turn_id,
+                started_at,
+            } => {
+                let turn = self.turn_mut(turn_id);
+                turn.started_at = Some(started_at);
+            }
+            RolloutRecord::Item { turn_id, item } => self.turn_mut(turn_id).items.push(item),
+            RolloutRecord::ResponseItem { item, .. } => self.history.push(item),
+            RolloutRecord::TokenUsage { usage, .. } => self.token_usage = Some(usage),
+            RolloutRecord::TurnCompleted {
+                turn_id,
+                status,
+                error,
+                completed_at,
+                duration_ms,
+            } => {
+                let turn = self.turn_mut(turn_id);
+                turn.status = status;
+                turn.error = error;
+                turn.completed_at = Some(completed_at);
+                turn.duration_ms = Some(duration_ms);
+            }
+        }
+        Ok(())
+    }
+
+    /// The turn with this id, created (in progress, with no start time) if no record
+    /// started it.
+    fn turn_mut(&mut self, turn_id: String) -> &mut Turn {
+        let position = match self.turn_positions.get(&turn_id) {
+            Some(position) => *position,
+            None => {
+                let position = self.turns.len();
+                self.turns.push(Turn {
+                    id: turn_id.clone(),
+                    root_turn_id: Some(turn_id.clone()),
+                    items: Vec::new(),
+                    items_view: TurnItemsView::Full,
+                    status: TurnStatus::InProgress,
+                    error: None,
+                    started_at: None,
+                    completed_at: None,
+                    duration_ms: None,
+                });
+                self.turn_positions.insert(turn_id, position);
+                position
+            }
+        };
+        &mut self.turns[position]
+    }
+}
+
+/// The text of the first text input of the first user message.
+fn first_user_text(turns: &[Turn]) -> Option<String> {
+    let content = turns
+        .iter()
+        .flat_map(|turn| &turn.items)
+        .find_map(|item: &ThreadItem| match &item.details {
+            ThreadItemDetails::UserMessage { content, .. } => Some(content),
+            _ => None,
+        })?;
+    content.iter().find_map(|input| match input {
+        UserInput::Text { text, .. } => Some(text.clone()),
+        _ => None,
+    })
+}
+
+/// Cuts off a partial last line, or terminates a complete one that lacks its newline.
+fn repair_tail(file: &mut File, path: &Path) -> io::Result<()> {
+    let length = file.metadata()?.len();
+    if length == 0 {
+        return Ok(());
+    }
+    let mut last_byte = [0_u8];
+    file.seek(SeekFrom::Start(length - 1))?;
+    file.read_exact(&mut last_byte)?;
+    if last_byte[0] == b'\n' {
+        return Ok(());
+    }
+    let start = last_line_start(file, length)?;
+    let mut tail = Vec::new();
+    file.seek(SeekFrom::Start(start))?;
+    file.read_to_end(&mut tail)?;
+    match decode_line(&tail) {
+        Ok(_) => file.write_all(b"\n"),
+        Err(message) => {
+            tracing::warn!(
+                path = %path.display(),
+                "dropping truncated last rollout line before appending: {message}"
+            );
+            file.set_len(start)
+        }
+    }
+}
+
+/// The offset just after the last newline of the file's first `length` bytes (0 if none).
+fn last_line_start(file: &mut File, length: u64) -> io::Result<u64> {
+    const CHUNK: u64 = 8192;
+    let mut end = length;
+    let mut buffer = Vec::new();
+    while end > 0 {
+        let start = end.saturating_sub(CHUNK);
+        buffer.clear();
+        file.seek(SeekFrom::Start(start))?;
+        Read::by_ref(file)
+            .take(end - start)
+            .read_to_end(&mut buffer)?;
+        if let Some(index) = buffer.iter().rposition(|byte| *byte == b'\n') {
+            return Ok(start + index as u64 + 1);
+        }
+        end = start;
+    }
+    Ok(0)
+}
+
+/// The file name of a thread's rollout: `rollout-YYYY-MM-DDTHH-MM-SS-<id>.jsonl` (UTC).
+pub(super) fn rollout_file_name(id: &str, created_at: i64) -> String {
+    let timestamp = format_rfc3339_seconds(created_at);
+    // `2026-11-21T20:45:42Z` → `2026-11-21T20-45-42`.
+    let stamp = timestamp.trim_end_matches('Z').replace(':', "-");
+    format!("rollout-{stamp}-{id}.jsonl")
+}
+
+/// The dated directory of a thread's rollout below `sessions/`: `YYYY/MM/DD` (UTC).
+pub(super) fn rollout_date_dir(created_at: i64) -> PathBuf {
+    let timestamp = format_rfc3339_seconds(created_at);
+    let year = timestamp.get(0..4).unwrap_or("1970");
+    let month = timestamp.get(5..7).unwrap_or("01");
+    let day = timestamp.get(8..10).unwrap_or("01");
+    [year, month, day].iter().collect()
+}
+
+/// Whether `file_name` is the rollout of thread `id` (`rollout-…-<id>.jsonl`).
+fn is_rollout_of(file_name: &str, id: &str) -> bool {
+    file_name.starts_with("rollout-")
+        && file_name
+            .strip_suffix(".jsonl")
+            .and_then(|stem| stem.strip_suffix(id))
+            .is_some_and(|prefix| prefix.ends_with('-'))
+}
+
+/// Finds the rollout of thread `id` in `directory`: recursively for `sessions/`, flat for
+/// `archived_sessions/`.
+pub(super) fn find_rollout(
+    directory: &Path,
+    recursive: bool,
+    id: &str,
+) -> Result<Option<PathBuf>, StoreError> {
+    let mut found = None;
+    walk_rollouts(directory, recursive, &mut |path| {
+        let matches = path
+            .file_name()
+            .and_then(|name| name.to_str())
+            .is_some_and(|name| is_rollout_of(name, id));
+        if matches {
+            found = Some(path.to_path_buf());
+        }
+        !matches
+    })?;
+    Ok(found)
+}
+
+/// Every rollout below `sessions/` (recursively, `rollout-*.jsonl`) or in
+/// `archived_sessions/` (flat, `*.jsonl`).
+pub(super) fn all_rollouts(directory: &Path, recursive: bool) -> Result<Vec<PathBuf>, StoreError> {
+    let mut paths = Vec::new();
+    walk_rollouts(directory, recursive, &mut |path| {
+        paths.push(path.to_path_buf());
+        true
+    })?;
+    paths.sort();
+    Ok(paths)
+}
+
+/// Calls `visit` for each rollout file in `directory` until it returns `false`. Returns
+/// whether the walk ran to the end. A missing directory has no rollouts.
+fn walk_rollouts(
+    directory: &Path,
+    recursive: bool,
+    visit: &mut dyn FnMut(&Path) -> bool,
+) -> Result<bool, StoreError> {
+    let entries = match fs::read_dir(directory) {
+        Ok(entries) => entries,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(true),
+        Err(source) => return Err(io_error(directory, source)),
+    };
+    for entry in entries {
+        let entry = entry.map_err(|source| io_error(directory, source))?;
+        let path = entry.path();
+        let file_type = entry
+            .file_type()
+            .map_err(|source| io_error(&path, source))?;
+        if file_type.is_dir() {
+            if recursive && !walk_rollouts(&path, recursive, visit)? {
+                return Ok(false);
+            }
+            continue;
+        }
+        let Some(name) = path.file_name().and_then(|name| name.to_str()) else {
+            continue;
+        };
+        let is_rollout = name.ends_with(".jsonl") && (!recursive || name.starts_with("rollout-"));
+        if is_rollout && !visit(&path) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// Largest timestamp RFC 3339 (and `humantime`) can write: 9999-12-31T23:59:59.999Z.
+const MAX_RFC3339_MS: i64 = 253_402_300_799_999;
+
+/// Formats Unix seconds as `YYYY-MM-DDTHH:MM:SSZ`. Times outside 1970–9999 are clamped; they
+/// do not occur in practice, and clamping beats `humantime`'s panic.
+pub(super) fn format_rfc3339_seconds(seconds: i64) -> String {
+    let seconds = seconds.clamp(0, MAX_RFC3339_MS / 1000);
+    humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(seconds.unsigned_abs()))
+        .to_string()
+}
+
+/// Formats Unix milliseconds as `YYYY-MM-DDTHH:MM:SS.mmmZ` (clamped like
+/// [`format_rfc3339_seconds`]).
+pub(super) fn format_rfc3339_millis(milliseconds: i64) -> String {
+    let milliseconds = milliseconds.clamp(0, MAX_RFC3339_MS);
+    humantime::format_rfc3339_millis(
+        UNIX_EPOCH + Duration::from_millis(milliseconds.unsigned_abs()),
+    )
+    .to_string()
+}
+
+/// Parses an RFC 3339 UTC timestamp into Unix milliseconds (fractions below 1 ms dropped).
+pub(super) fn parse_rfc3339_millis(text: &str) -> Option<i64> {
+    let time = humantime::parse_rfc3339(text).ok()?;
+    let since_epoch = time.duration_since(UNIX_EPOCH).ok()?;
+    i64::try_from(since_epoch.as_millis()).ok()
+}
+
+/// The current time in Unix milliseconds.
+pub(super) fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .ok()
+        .and_then(|since_epoch| i64::try_from(since_epoch.as_millis()).ok())
+        .unwrap_or(0)
+}
+
+/// Wraps an I/O error with the path it concerns.
+pub(super) fn io_error(path: &Path, source: io::Error) -> StoreError {
+    StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+#[cfg(test)]
+pub(super) fn encode_line_for_test(record: &RolloutRecord, timestamp_ms: i64) -> Vec<u8> {
+    encode_line(record, timestamp_ms).expect("records serialize")
+}

@@ -1,0 +1,123 @@
+//! The engine: threads, turns, items and the agent loop.
+//!
+//! Architecture invariant: the engine never sees a JSON-RPC id, method name or transport. It
+//! receives typed params, returns typed results and emits protocol notifications through an
+//! [`EventSink`]; the processor turns those into wire messages.
+
+mod prompt;
+mod thread;
+mod threads;
+pub mod tools;
+mod turn;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use app_server_protocol::tables::ServerNotification;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::config::Config;
+use crate::model::ModelClient;
+use crate::store::{Store, StoreError};
+
+pub use thread::{LoadedThread, SteerInput};
+pub use threads::{InterruptHandle, TurnLauncher, normalize_thread_id};
+
+/// Where the engine sends notifications. Awaiting `emit` applies backpressure.
+pub trait EventSink: Send + Sync + 'static {
+    /// Delivers one notification.
+    fn emit(&self, notification: ServerNotification) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+}
+
+/// Why an engine operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The request cannot be served as asked (unknown thread, no active turn, bad cursor…);
+    /// becomes `-32600` with this message.
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// Something failed inside the server; becomes `-32603`.
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<StoreError> for EngineError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::NotFound(_) | StoreError::InvalidCursor(_) => {
+                EngineError::InvalidRequest(error.to_string())
+            }
+            other => EngineError::Internal(other.to_string()),
+        }
+    }
+}
+
+/// The engine of one connection (or one MCP session).
+#[derive(Clone)]
+pub struct Engine {
+    inner: Arc<EngineInner>,
+}
+
+/// Shared state of an [`Engine`].
+pub struct EngineInner {
+    /// Effective configuration.
+    pub config: Config,
+    /// Thread storage.
+    pub store: Arc<Store>,
+    /// Notification sink.
+    pub sink: Arc<dyn EventSink>,
+    /// Loaded threads by id.
+    threads: Mutex<HashMap<String, Arc<LoadedThread>>>,
+    /// Model clients by provider id.
+    clients: Mutex<HashMap<String, Arc<dyn ModelClient>>>,
+    /// `clientInfo.name`, recorded as the thread originator.
+    originator: Mutex<Option<String>>,
+    /// Cancelled at shutdown; every turn token is a child.
+    shutdown: CancellationToken,
+    /// Running turn tasks, awaited at shutdown.
+    tasks: TaskTracker,
+}
+
+impl Engine {
+    /// A new engine over `store`, emitting to `sink`.
+    pub fn new(config: Config, store: Arc<Store>, sink: Arc<dyn EventSink>) -> Engine {
+        Engine {
+            inner: Arc::new(EngineInner {
+                config,
+                store,
+                sink,
+                threads: Mutex::new(HashMap::new()),
+                clients: Mutex::new(HashMap::new()),
+                originator: Mutex::new(None),
+                shutdown: CancellationToken::new(),
+                tasks: TaskTracker::new(),
+            }),
+        }
+    }
+
+    /// The effective configuration.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// Records the client name used as the originator of new threads.
+    pub fn set_originator(&self, name: &str) {
+        *lock(&self.inner.originator) = Some(name.to_string());
+    }
+
+    /// Interrupts every running turn and waits until they have ended (items recorded,
+    /// rollouts flushed).
+    pub async fn shutdown(&self) {
+        self.inner.shutdown.cancel();
+        self.inner.tasks.close();
+        self.inner.tasks.wait().await;
+    }
+}
+
+/// Locks a mutex, recovering the data if another task panicked while holding it.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}

@@ -1,0 +1,120 @@
+//! What the model sees: instructions, the environment context and the conversation.
+
+use app_server_protocol::item::UserInput;
+use app_server_protocol::policy::{AskForApproval, SandboxPolicy};
+
+use crate::model::{ContentItem, ResponseItem};
+use crate::store::ThreadMeta;
+
+/// Tandem's built-in base instructions (replaced by `instructions` in config or
+/// `baseInstructions` on `thread/start`).
+pub const BASE_INSTRUCTIONS: &str = "You are Tandem, a coding agent running on the user's machine and working in their project.
+Be concise and precise. Read before you edit, prefer small verifiable steps, and explain what you did.
+Use the tools you are given to inspect and change the workspace; never claim to have run something you did not run.";
+
+/// The instructions sent with every request of a thread.
+pub fn instructions(meta: &ThreadMeta) -> String {
+    let mut text = meta
+        .base_instructions
+        .clone()
+        .unwrap_or_else(|| BASE_INSTRUCTIONS.to_string());
+    if let Some(developer) = &meta.developer_instructions {
+        text.push_str("\n\n");
+        text.push_str(developer);
+    }
+    text.push_str("\n\n");
+    text.push_str(&permissions_text(meta.approval_policy, &meta.sandbox));
+    text
+}
+
+fn permissions_text(approval: AskForApproval, sandbox: &SandboxPolicy) -> String {
+    let sandbox = match sandbox {
+        SandboxPolicy::DangerFullAccess => "`danger-full-access`: commands run without a sandbox",
+        SandboxPolicy::ReadOnly { .. } => "`read-only`: commands may read files but not write them",
+        SandboxPolicy::WorkspaceWrite { .. } => {
+            "`workspace-write`: commands may write inside the workspace; `.git` stays read-only"
+        }
+        SandboxPolicy::ExternalSandbox { .. } => "`external`: the host sandboxes commands",
+    };
+    let approval = match approval {
+        AskForApproval::Untrusted => "`untrusted`: the user approves every command that is not known to be safe",
+        AskForApproval::OnRequest => "`on-request`: ask for approval when a command needs to leave the sandbox",
+        AskForApproval::Never => "`never`: approvals are never asked; blocked actions fail",
+    };
+    format!("<permissions instructions>\nsandbox_mode is {sandbox}.\napproval_policy is {approval}.\n</permissions instructions>")
+}
+
+/// The `<environment_context>` message sent before the first turn (and when the cwd changes).
+pub fn environment_context(cwd: &str, date: &str) -> ResponseItem {
+    let shell = std::env::var("SHELL")
+        .ok()
+        .and_then(|shell| shell.rsplit('/').next().map(str::to_string))
+        .unwrap_or_else(|| "bash".to_string());
+    ResponseItem::Message {
+        id: None,
+        role: "user".into(),
+        content: vec![ContentItem::InputText {
+            text: format!(
+                "<environment_context>\n  <cwd>{cwd}</cwd>\n  <shell>{shell}</shell>\n  <current_date>{date}</current_date>\n  <timezone>Etc/UTC</timezone>\n</environment_context>"
+            ),
+        }],
+    }
+}
+
+/// The user message for the model from the turn's inputs. Local images are inlined as data
+/// URLs; an unreadable image becomes a note so that the model knows it is missing.
+pub fn user_message(inputs: &[UserInput]) -> ResponseItem {
+    let content = inputs
+        .iter()
+        .map(|input| match input {
+            UserInput::Text { text, .. } => ContentItem::InputText { text: text.clone() },
+            UserInput::Image { url, .. } => ContentItem::InputImage {
+                image_url: url.clone(),
+            },
+            UserInput::LocalImage { path, .. } => match local_image_data_url(path) {
+                Ok(url) => ContentItem::InputImage { image_url: url },
+                Err(error) => ContentItem::InputText {
+                    text: format!("[image {path} could not be read: {error}]"),
+                },
+            },
+        })
+        .collect();
+    ResponseItem::Message {
+        id: None,
+        role: "user".into(),
+        content,
+    }
+}
+
+/// The first text input, used as the thread preview.
+pub fn preview_text(inputs: &[UserInput]) -> Option<String> {
+    inputs.iter().find_map(|input| match input {
+        UserInput::Text { text, .. } => Some(text.clone()),
+        _ => None,
+    })
+}
+
+fn local_image_data_url(path: &str) -> std::io::Result<String> {
+    use base64::Engine as _;
+    let bytes = std::fs::read(path)?;
+    let lower = path.to_ascii_lowercase();
+    let mime = if lower.ends_with(".png") {
+        "image/png"
+    } else if lower.ends_with(".gif") {
+        "image/gif"
+    } else if lower.ends_with(".webp") {
+        "image/webp"
+    } else {
+        "image/jpeg"
+    };
+    Ok(format!(
+        "data:{mime};base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    ))
+}
+
+/// Today's date (UTC) as `YYYY-MM-DD`.
+pub fn today() -> String {
+    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
+    now.chars().take(10).collect()
+}

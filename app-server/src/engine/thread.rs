@@ -1,0 +1,179 @@
+//! A loaded thread: its settings, status, history and running turn.
+
+use std::sync::Arc;
+
+use app_server_protocol::PROTOCOL_VERSION;
+use app_server_protocol::item::UserInput;
+use app_server_protocol::policy::{
+    ApprovalsReviewer, AskForApproval, CollaborationMode, ReasoningEffort, ReasoningSummary,
+    SandboxPolicy,
+};
+use app_server_protocol::thread::{
+    SessionSource, Thread, ThreadEnvironment, ThreadHistoryMode, ThreadStatus, ThreadTokenUsage,
+    Turn,
+};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::model::{ModelClient, ResponseItem};
+use crate::store::{RolloutRecord, RolloutWriter, StoreError, ThreadMeta};
+
+/// A thread loaded in this engine.
+pub struct LoadedThread {
+    /// Thread id.
+    pub id: String,
+    /// Mutable state; held only briefly, never across an `.await`.
+    pub state: std::sync::Mutex<ThreadState>,
+}
+
+/// The mutable part of a loaded thread.
+pub struct ThreadState {
+    /// Settings and metadata (persisted in the rollout header and the index).
+    pub meta: ThreadMeta,
+    /// Ephemeral threads are never written to disk.
+    pub ephemeral: bool,
+    /// Rollout writer, once the rollout exists (created with the first turn).
+    pub writer: Option<RolloutWriter>,
+    /// Runtime status.
+    pub status: ThreadStatus,
+    /// Finished turns with every item (`itemsView: full`).
+    pub turns: Vec<Turn>,
+    /// Model-visible history.
+    pub history: Vec<ResponseItem>,
+    /// Cumulative token usage.
+    pub token_usage: Option<ThreadTokenUsage>,
+    /// The running turn, if any.
+    pub active: Option<ActiveTurn>,
+    /// Who reviews approvals.
+    pub approvals_reviewer: ApprovalsReviewer,
+    /// Collaboration mode set by `turn/start`.
+    pub collaboration_mode: Option<CollaborationMode>,
+    /// Model client for the thread's provider.
+    pub client: Arc<dyn ModelClient>,
+    /// Whether the environment context was sent for the current cwd.
+    pub environment_sent_for: Option<String>,
+}
+
+/// The running turn of a thread.
+pub struct ActiveTurn {
+    /// Turn id.
+    pub id: String,
+    /// Cancelled on interrupt, shutdown or `cancel` decisions.
+    pub cancel: CancellationToken,
+    /// Extra input from `turn/steer` (or `turn/start` on a busy thread).
+    pub steer: mpsc::UnboundedSender<SteerInput>,
+    /// Start time (Unix seconds).
+    pub started_at: i64,
+}
+
+/// Input added to a running turn.
+#[derive(Clone, Debug)]
+pub struct SteerInput {
+    /// The input items.
+    pub input: Vec<UserInput>,
+    /// Client id echoed in the user message item.
+    pub client_id: Option<String>,
+}
+
+/// Per-turn overrides that also persist for later turns.
+#[derive(Clone, Debug, Default)]
+pub struct TurnSettings {
+    /// Working directory.
+    pub cwd: Option<String>,
+    /// Model slug.
+    pub model: Option<String>,
+    /// Reasoning effort.
+    pub effort: Option<ReasoningEffort>,
+    /// Reasoning summary.
+    pub summary: Option<ReasoningSummary>,
+    /// Approval policy.
+    pub approval_policy: Option<AskForApproval>,
+    /// Sandbox policy.
+    pub sandbox: Option<SandboxPolicy>,
+}
+
+impl ThreadState {
+    /// Appends a record to the rollout, if there is one. Errors are logged: a failed write
+    /// must not kill the turn, and the next turn end retries the fsync.
+    pub fn record(&mut self, record: &RolloutRecord) {
+        if let Some(writer) = self.writer.as_mut()
+            && let Err(error) = writer.append(record)
+        {
+            tracing::error!(thread_id = %self.meta.id, %error, "cannot append to rollout");
+        }
+    }
+
+    /// Fsyncs the rollout, if there is one.
+    pub fn sync(&mut self) -> Result<(), StoreError> {
+        match self.writer.as_mut() {
+            Some(writer) => writer.sync(),
+            None => Ok(()),
+        }
+    }
+
+    /// The thread as the protocol shows it, without turns.
+    pub fn to_thread(&self) -> Thread {
+        let mut thread = thread_from_meta(&self.meta, self.status.clone(), self.ephemeral);
+        thread.environments = Some(vec![ThreadEnvironment {
+            environment_id: "local".into(),
+            cwd: self.meta.cwd.clone(),
+            runtime_workspace_roots: vec![self.meta.cwd.clone()],
+        }]);
+        thread.can_accept_direct_input = Some(true);
+        thread
+    }
+}
+
+/// Builds the protocol `Thread` for stored metadata (listed threads: no environments).
+pub fn thread_from_meta(meta: &ThreadMeta, status: ThreadStatus, ephemeral: bool) -> Thread {
+    let updated_at = meta.updated_at_ms / 1000;
+    Thread {
+        id: meta.id.clone(),
+        environments: None,
+        extra: None,
+        session_id: meta.id.clone(),
+        forked_from_id: meta.forked_from_id.clone(),
+        attached_to_thread_id: None,
+        parent_thread_id: None,
+        preview: meta.preview.clone(),
+        ephemeral,
+        section: None,
+        section_entered_at: None,
+        project_id: None,
+        history_mode: ThreadHistoryMode::Paginated,
+        model_provider: meta.model_provider.clone(),
+        model: Some(meta.model.clone()),
+        reasoning_effort: meta.reasoning_effort,
+        created_at: meta.created_at,
+        updated_at,
+        recency_at: Some(updated_at),
+        status,
+        path: if ephemeral {
+            None
+        } else {
+            Some(meta.rollout_path.to_string_lossy().into_owned())
+        },
+        cwd: meta.cwd.clone(),
+        cli_version: if meta.cli_version.is_empty() {
+            PROTOCOL_VERSION.to_string()
+        } else {
+            meta.cli_version.clone()
+        },
+        originator: meta.originator.clone(),
+        source: match meta.source.as_str() {
+            "cli" => SessionSource::Cli,
+            "exec" => SessionSource::Exec,
+            "appServer" => SessionSource::AppServer,
+            "unknown" => SessionSource::Unknown,
+            _ => SessionSource::Vscode,
+        },
+        can_accept_direct_input: None,
+        thread_source: meta.thread_source.clone(),
+        agent_nickname: None,
+        agent_role: None,
+        git_info: None,
+        name: meta.name.clone(),
+        daybreak_enabled: None,
+        turns: Vec::new(),
+    }
+}

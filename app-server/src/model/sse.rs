@@ -1,0 +1,506 @@
+//! HTTP and SSE plumbing shared by the Responses and Chat Completions clients.
+//!
+//! [`HttpProvider`] owns the `reqwest` client of one provider: it POSTs a JSON body, turns a
+//! non-2xx answer into [`ModelError::Status`], and hands back the body as a stream of SSE
+//! events with the idle timeout applied to every event. [`sse_model_stream`] drives a
+//! wire-specific [`SseDecoder`] over that stream and yields [`ModelEvent`]s.
+
+use std::collections::VecDeque;
+use std::pin::Pin;
+use std::sync::{Arc, Once};
+use std::time::Duration;
+
+use eventsource_stream::{Event, EventStreamError, Eventsource};
+use futures::{Stream, StreamExt};
+use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
+use serde_json::Value;
+
+use crate::config::ProviderConfig;
+use crate::model::error::StatusError;
+use crate::model::{ModelError, ModelEvent, ModelStream};
+
+/// How long to wait for a TCP/TLS connection before giving up on an attempt.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How long `GET /models` may take before falling back to the configured list.
+const LIST_MODELS_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Longest provider error text kept in an error (bodies can be whole HTML pages).
+const MAX_ERROR_TEXT: usize = 2000;
+
+/// What a decoder wants after an event.
+pub(crate) enum Flow {
+    /// Keep reading.
+    Continue,
+    /// The response is complete; stop reading.
+    Complete,
+}
+
+/// Turns one wire's SSE events into [`ModelEvent`]s.
+pub(crate) trait SseDecoder: Send + 'static {
+    /// Handles one event, pushing the model events it produces onto `out`.
+    fn on_event(
+        &mut self,
+        event: Event,
+        out: &mut VecDeque<ModelEvent>,
+    ) -> Result<Flow, ModelError>;
+
+    /// The body ended before [`Flow::Complete`]: push the final events, or fail.
+    fn on_end(&mut self, out: &mut VecDeque<ModelEvent>) -> Result<(), ModelError>;
+}
+
+/// The HTTP side of one configured provider.
+pub(crate) struct HttpProvider {
+    client: reqwest::Client,
+    base_url: String,
+    name: String,
+    env_key: Option<String>,
+    api_key: Option<String>,
+    headers: HeaderMap,
+    idle_timeout: Duration,
+    idle_timeout_ms: u64,
+    models: Vec<String>,
+}
+
+/// The SSE events of one response body.
+pub(crate) struct SseEvents {
+    events: Pin<Box<dyn Stream<Item = Result<Event, EventStreamError<reqwest::Error>>> + Send>>,
+    idle_timeout: Duration,
+    idle_timeout_ms: u64,
+}
+
+impl HttpProvider {
+    /// Builds the HTTP client for `provider`. The API key is read once, here.
+    pub(crate) fn new(provider: &ProviderConfig) -> Result<Self, ModelError> {
+        install_crypto_provider();
+        let client = reqwest::Client::builder()
+            .connect_timeout(CONNECT_TIMEOUT)
+            .build()
+            .map_err(|error| ModelError::Config {
+                detail: format!("cannot build the HTTP client: {}", error_chain(&error)),
+            })?;
+        let mut headers = HeaderMap::new();
+        for (name, value) in &provider.http_headers {
+            let header_name =
+                HeaderName::from_bytes(name.as_bytes()).map_err(|error| ModelError::Config {
+                    detail: format!("invalid header name `{name}`: {error}"),
+                })?;
+            let header_value =
+                HeaderValue::from_str(value).map_err(|error| ModelError::Config {
+                    detail: format!("invalid value for header `{name}`: {error}"),
+                })?;
+            headers.insert(header_name, header_value);
+        }
+        let name = if provider.name.is_empty() {
+            provider.id.clone()
+        } else {
+            provider.name.clone()
+        };
+        Ok(Self {
+            client,
+            base_url: provider.base_url.trim_end_matches('/').to_string(),
+            name,
+            env_key: provider.env_key.clone(),
+            api_key: provider.api_key(),
+            headers,
+            idle_timeout: Duration::from_millis(provider.stream_idle_timeout_ms),
+            idle_timeout_ms: provider.stream_idle_timeout_ms,
+            models: provider.models.clone(),
+        })
+    }
+
+    /// `{base_url}/{path}`.
+    fn url(&self, path: &str) -> String {
+        format!("{}/{path}", self.base_url)
+    }
+
+    /// Adds the provider headers and the bearer token.
+    fn authorize(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<reqwest::RequestBuilder, ModelError> {
+        let request = request.headers(self.headers.clone());
+        match (&self.api_key, &self.env_key) {
+            (Some(key), _) => Ok(request.header(AUTHORIZATION, format!("Bearer {key}"))),
+            (None, Some(env_key)) => Err(ModelError::MissingApiKey {
+                provider: self.name.clone(),
+                env_key: env_key.clone(),
+            }),
+            (None, None) => Ok(request),
+        }
+    }
+
+    /// POSTs `body` to `{base_url}/{path}` and returns the SSE events of a 2xx answer.
+    pub(crate) async fn post_sse(
+        &self,
+        path: &str,
+        model: &str,
+        body: &Value,
+    ) -> Result<SseEvents, ModelError> {
+        let url = self.url(path);
+        let request = self
+            .authorize(self.client.post(&url))?
+            .header(ACCEPT, "text/event-stream")
+            .json(body);
+        let response = match tokio::time::timeout(self.idle_timeout, request.send()).await {
+            Err(_elapsed) => {
+                return Err(ModelError::IdleTimeout {
+                    timeout_ms: self.idle_timeout_ms,
+                });
+            }
+            Ok(Err(error)) => {
+                return Err(ModelError::Connection {
+                    provider: self.name.clone(),
+                    url,
+                    detail: error_chain(&error),
+                });
+            }
+            Ok(Ok(response)) => response,
+        };
+        if !response.status().is_success() {
+            return Err(self.status_error(response, model).await);
+        }
+        let bytes = response.bytes_stream().flat_map(|chunk| {
+            futures::stream::iter(match chunk {
+                Ok(bytes) => split_frames(&bytes).into_iter().map(Ok).collect(),
+                Err(error) => vec![Err(error)],
+            })
+        });
+        Ok(SseEvents {
+            events: Box::pin(bytes.eventsource()),
+            idle_timeout: self.idle_timeout,
+            idle_timeout_ms: self.idle_timeout_ms,
+        })
+    }
+
+    /// Reads a non-2xx answer into [`ModelError::Status`].
+    async fn status_error(&self, response: reqwest::Response, model: &str) -> ModelError {
+        let status = response.status();
+        let retry_after = retry_after(response.headers());
+        let body = match tokio::time::timeout(self.idle_timeout, response.text()).await {
+            Ok(Ok(body)) => body,
+            Ok(Err(_)) | Err(_) => String::new(),
+        };
+        let (message, code) = parse_error_body(&body);
+        let message = message.unwrap_or_else(|| {
+            status
+                .canonical_reason()
+                .unwrap_or("unknown status")
+                .to_lowercase()
+        });
+        ModelError::Status(Box::new(StatusError {
+            status: status.as_u16(),
+            message,
+            code,
+            retry_after,
+            provider: self.name.clone(),
+            model: model.to_string(),
+            env_key: self.env_key.clone(),
+        }))
+    }
+
+    /// The model slugs from `GET {base_url}/models`, or the configured list when that fails.
+    pub(crate) async fn list_models(&self) -> Vec<String> {
+        match self.fetch_models().await {
+            Ok(models) => models,
+            Err(error) => {
+                tracing::debug!(provider = %self.name, %error, "listing models failed; using the configured list");
+                self.models.clone()
+            }
+        }
+    }
+
+    async fn fetch_models(&self) -> Result<Vec<String>, ModelError> {
+        let url = self.url("models");
+        let request = self
+            .authorize(self.client.get(&url))?
+            .timeout(LIST_MODELS_TIMEOUT);
+        let response = request
+            .send()
+            .await
+            .map_err(|error| ModelError::Connection {
+                provider: self.name.clone(),
+                url,
+                detail: error_chain(&error),
+            })?;
+        if !response.status().is_success() {
+            return Err(self.status_error(response, "").await);
+        }
+        let body: Value = response
+            .json()
+            .await
+            .map_err(|error| ModelError::InvalidResponse {
+                detail: format!("bad model list: {}", error_chain(&error)),
+            })?;
+        let Some(data) = body.get("data").and_then(Value::as_array) else {
+            return Err(ModelError::InvalidResponse {
+                detail: "model list without `data` array".to_string(),
+            });
+        };
+        Ok(data
+            .iter()
+            .filter_map(|model| model.get("id").and_then(Value::as_str))
+            .map(str::to_string)
+            .collect())
+    }
+}
+
+impl SseEvents {
+    /// The next event; `Ok(None)` at the end of the body.
+    pub(crate) async fn next(&mut self) -> Result<Option<Event>, ModelError> {
+        match tokio::time::timeout(self.idle_timeout, self.events.next()).await {
+            Err(_elapsed) => Err(ModelError::IdleTimeout {
+                timeout_ms: self.idle_timeout_ms,
+            }),
+            Ok(None) => Ok(None),
+            Ok(Some(Ok(event))) => Ok(Some(event)),
+            Ok(Some(Err(EventStreamError::Transport(error)))) => {
+                Err(ModelError::StreamDisconnected {
+                    detail: error.to_string(),
+                    transport_error: Some(error_chain(&error)),
+                })
+            }
+            Ok(Some(Err(error))) => Err(ModelError::InvalidResponse {
+                detail: format!("malformed event stream: {error}"),
+            }),
+        }
+    }
+}
+
+/// Streams the model events of one POST: sends the request, then runs `decoder` over the
+/// SSE events until it reports completion, the body ends, or an error occurs.
+pub(crate) fn sse_model_stream<D: SseDecoder>(
+    http: Arc<HttpProvider>,
+    path: &'static str,
+    model: String,
+    body: Value,
+    decoder: D,
+) -> ModelStream {
+    let driver = Driver {
+        http,
+        path,
+        model,
+        body,
+        events: None,
+        decoder,
+        pending: VecDeque::new(),
+        error: None,
+        finished: false,
+    };
+    Box::pin(futures::stream::unfold(driver, |mut driver| async move {
+        let item = driver.next().await?;
+        Some((item, driver))
+    }))
+}
+
+/// The state of one [`sse_model_stream`].
+struct Driver<D> {
+    http: Arc<HttpProvider>,
+    path: &'static str,
+    model: String,
+    body: Value,
+    events: Option<SseEvents>,
+    decoder: D,
+    /// Decoded events not yielded yet.
+    pending: VecDeque<ModelEvent>,
+    /// An error to yield once `pending` is drained.
+    error: Option<ModelError>,
+    /// No more reading: the response completed or failed.
+    finished: bool,
+}
+
+impl<D: SseDecoder> Driver<D> {
+    async fn next(&mut self) -> Option<Result<ModelEvent, ModelError>> {
+        loop {
+            if let Some(event) = self.pending.pop_front() {
+                return Some(Ok(event));
+            }
+            if let Some(error) = self.error.take() {
+                return Some(Err(error));
+            }
+            if self.finished {
+                return None;
+            }
+            if self.events.is_none() {
+                match self.http.post_sse(self.path, &self.model, &self.body).await {
+                    Ok(events) => self.events = Some(events),
+                    Err(error) => {
+                        self.finished = true;
+                        return Some(Err(error));
+                    }
+                }
+            }
+            let events = self.events.as_mut()?;
+            let result = match events.next().await {
+                Ok(Some(event)) => self.decoder.on_event(event, &mut self.pending),
+                Ok(None) => self
+                    .decoder
+                    .on_end(&mut self.pending)
+                    .map(|()| Flow::Complete),
+                Err(error) => Err(error),
+            };
+            match result {
+                Ok(Flow::Continue) => {}
+                Ok(Flow::Complete) => self.finish(),
+                Err(error) => {
+                    self.error = Some(error);
+                    self.finish();
+                }
+            }
+        }
+    }
+
+    /// Stops reading and closes the connection.
+    fn finish(&mut self) {
+        self.finished = true;
+        self.events = None;
+    }
+}
+
+/// Installs `ring` as the process-wide rustls provider (reqwest is built without one).
+fn install_crypto_provider() {
+    static INSTALL: Once = Once::new();
+    INSTALL.call_once(|| {
+        // Another component may have installed a provider first; any provider will do.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+    });
+}
+
+/// Splits a body chunk after each blank line, so the SSE parser never holds more than one
+/// frame: `eventsource-stream` copies its whole buffer for every line it consumes, which
+/// is quadratic in the chunk size when a server sends many frames in one chunk.
+fn split_frames(chunk: &[u8]) -> Vec<Vec<u8>> {
+    let mut pieces = Vec::new();
+    let mut start = 0;
+    for end in 1..chunk.len() {
+        if chunk[end] == b'\n' && chunk[end - 1] == b'\n' {
+            pieces.push(chunk[start..=end].to_vec());
+            start = end + 1;
+        }
+    }
+    if start < chunk.len() {
+        pieces.push(chunk[start..].to_vec());
+    }
+    pieces
+}
+
+/// `Retry-After` (seconds) or `retry-after-ms`.
+fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+    let header = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.trim().parse::<f64>().ok())
+            .filter(|value| value.is_finite() && *value >= 0.0)
+    };
+    if let Some(millis) = header("retry-after-ms") {
+        return Some(Duration::from_secs_f64(millis / 1000.0));
+    }
+    header("retry-after").map(Duration::from_secs_f64)
+}
+
+/// The message and code of an error body: `{"error":{"message","code"|"type"}}`,
+/// `{"error":"…"}`, `{"message":"…"}`, or the text itself.
+pub(crate) fn parse_error_body(body: &str) -> (Option<String>, Option<String>) {
+    let Ok(json) = serde_json::from_str::<Value>(body) else {
+        let text = body.trim();
+        if text.is_empty() {
+            return (None, None);
+        }
+        return (Some(truncate(text)), None);
+    };
+    error_fields(json.get("error").unwrap_or(&json))
+}
+
+/// The message and code of an error object (or string).
+pub(crate) fn error_fields(error: &Value) -> (Option<String>, Option<String>) {
+    if let Some(text) = error.as_str() {
+        return (Some(truncate(text)), None);
+    }
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .map(truncate)
+        .or_else(|| Some(truncate(&error.to_string())).filter(|_| !error.is_null()));
+    let code = ["code", "type"]
+        .iter()
+        .filter_map(|key| error.get(key))
+        .find_map(|code| match code {
+            Value::String(code) => Some(code.clone()),
+            Value::Number(code) => Some(code.to_string()),
+            _ => None,
+        });
+    (message, code)
+}
+
+fn truncate(text: &str) -> String {
+    match text.char_indices().nth(MAX_ERROR_TEXT) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
+    }
+}
+
+/// An error and its causes, joined with `: ` (reqwest's own message is only the top level).
+pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let cause_text = cause.to_string();
+        if !text.contains(&cause_text) {
+            text.push_str(": ");
+            text.push_str(&cause_text);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    #[test]
+    fn frames_are_split_after_blank_lines() {
+        let pieces = split_frames(b"data: a\n\ndata: b\n\ndata: c");
+        assert_eq!(
+            pieces,
+            vec![
+                b"data: a\n\n".to_vec(),
+                b"data: b\n\n".to_vec(),
+                b"data: c".to_vec()
+            ]
+        );
+        assert_eq!(split_frames(b""), Vec::<Vec<u8>>::new());
+    }
+
+    #[test]
+    fn error_bodies() {
+        assert_eq!(
+            parse_error_body(r#"{"error":{"message":"bad","code":"context_length_exceeded"}}"#),
+            (
+                Some("bad".to_string()),
+                Some("context_length_exceeded".to_string())
+            )
+        );
+        assert_eq!(
+            parse_error_body(
+                r#"{"error":{"message":"bad","type":"invalid_request_error","code":null}}"#
+            ),
+            (
+                Some("bad".to_string()),
+                Some("invalid_request_error".to_string())
+            )
+        );
+        assert_eq!(
+            parse_error_body(r#"{"error":"model 'x' not found"}"#),
+            (Some("model 'x' not found".to_string()), None)
+        );
+        assert_eq!(
+            parse_error_body("upstream timeout\n"),
+            (Some("upstream timeout".to_string()), None)
+        );
+        assert_eq!(parse_error_body(""), (None, None));
+    }
+}

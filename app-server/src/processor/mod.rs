@@ -1,0 +1,362 @@
+//! Per-connection dispatch of app-server requests: the `initialize` gate, typed decoding,
+//! experimental gating, and mapping engine results to responses and notifications.
+
+mod errors;
+
+use std::collections::HashSet;
+use std::sync::{Arc, OnceLock};
+
+use app_server_protocol::PROTOCOL_VERSION;
+use app_server_protocol::initialize::{InitializeParams, InitializeResponse};
+use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
+use app_server_protocol::notifications::{
+    ThreadIdNotification, ThreadNameUpdatedNotification, ThreadStartedNotification,
+    ThreadTokenUsageUpdatedNotification,
+};
+use app_server_protocol::tables::{ClientRequest, ClientRequestPayload, ServerNotification};
+use app_server_protocol::tables_meta::Stability;
+use app_server_protocol::thread_requests::{EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse};
+use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::config::config_read_response;
+use crate::engine::{Engine, EngineError, EventSink};
+use crate::outgoing::{NotificationFilter, OutgoingSender};
+use crate::processor::errors::{internal_error, invalid_request};
+
+/// What `initialize` fixed for the connection.
+#[derive(Debug)]
+struct Session {
+    experimental: bool,
+}
+
+/// Handles the messages of one connection.
+pub struct Processor {
+    outgoing: Arc<OutgoingSender>,
+    engine: Engine,
+    session: OnceLock<Session>,
+    initialize_lock: tokio::sync::Mutex<()>,
+}
+
+impl EventSink for OutgoingSender {
+    fn emit(
+        &self,
+        notification: ServerNotification,
+    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
+        Box::pin(async move { self.send_notification(&notification).await })
+    }
+}
+
+impl Processor {
+    /// A processor answering through `outgoing` and driving `engine`.
+    pub fn new(outgoing: Arc<OutgoingSender>, engine: Engine) -> Self {
+        Self {
+            outgoing,
+            engine,
+            session: OnceLock::new(),
+            initialize_lock: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// The engine (for shutdown).
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// Handles one request; always answers it.
+    pub async fn handle_request(&self, id: RequestId, method: &str, message: Value) {
+        if method == "initialize" {
+            self.initialize(id, message).await;
+            return;
+        }
+        let Some(session) = self.session.get() else {
+            self.outgoing.send_error(id, invalid_request("Not initialized")).await;
+            return;
+        };
+        let request = match serde_json::from_value::<ClientRequest>(message) {
+            Ok(request) => request,
+            Err(error) => {
+                self.outgoing.send_error(id, invalid_request(&format!("Invalid request: {error}"))).await;
+                return;
+            }
+        };
+        if request.stability() == Stability::Experimental && !session.experimental {
+            let message = format!("{} requires experimentalApi capability", request.method());
+            self.outgoing.send_error(id, invalid_request(&message)).await;
+            return;
+        }
+        let (id, payload) = request.into_parts();
+        if let Some(field) = experimental_field(&payload)
+            && !session.experimental
+        {
+            let message = format!("{field} requires experimentalApi capability");
+            self.outgoing.send_error(id, invalid_request(&message)).await;
+            return;
+        }
+        self.dispatch(id, payload).await;
+    }
+
+    /// Handles a client notification (`initialized` is accepted; others are logged).
+    pub fn handle_notification(&self, method: &str) {
+        if method != "initialized" {
+            tracing::warn!(method, "ignoring unknown client notification");
+        }
+    }
+
+    /// Delivers a client's answer to a server request.
+    pub fn handle_response(&self, id: RequestId, outcome: Result<Value, Value>) {
+        if !self.outgoing.resolve(&id, outcome) {
+            tracing::warn!(%id, "ignoring a response to a server request that is not pending");
+        }
+    }
+
+    async fn initialize(&self, id: RequestId, message: Value) {
+        let _guard = self.initialize_lock.lock().await;
+        if self.session.get().is_some() {
+            self.outgoing.send_error(id, invalid_request("Already initialized")).await;
+            return;
+        }
+        let params: InitializeParams = match serde_json::from_value::<ClientRequest>(message) {
+            Ok(ClientRequest::Initialize { params, .. }) => params,
+            Ok(_) => {
+                self.outgoing.send_error(id, internal_error("initialize decoded as another method")).await;
+                return;
+            }
+            Err(error) => {
+                self.outgoing.send_error(id, invalid_request(&format!("Invalid request: {error}"))).await;
+                return;
+            }
+        };
+        let capabilities = params.capabilities.unwrap_or_default();
+        let experimental = capabilities.experimental_api.unwrap_or(false);
+        self.outgoing.set_filter(NotificationFilter {
+            experimental,
+            opted_out: capabilities
+                .opt_out_notification_methods
+                .unwrap_or_default()
+                .into_iter()
+                .collect::<HashSet<_>>(),
+        });
+        self.engine.set_originator(&params.client_info.name);
+        let _ = self.session.set(Session { experimental });
+        let response = InitializeResponse {
+            user_agent: user_agent(&params.client_info.name, &params.client_info.version),
+            codex_home: self.engine.config().home.to_string_lossy().into_owned(),
+            platform_family: if cfg!(windows) { "windows" } else { "unix" }.to_string(),
+            platform_os: std::env::consts::OS.replace("macos", "macos"),
+        };
+        self.outgoing.send_response(id, &response).await;
+    }
+
+    async fn respond<T: Serialize>(&self, id: RequestId, result: Result<T, EngineError>) -> bool {
+        match result {
+            Ok(value) => {
+                self.outgoing.send_response(id, &value).await;
+                true
+            }
+            Err(error) => {
+                self.send_engine_error(id, error).await;
+                false
+            }
+        }
+    }
+
+    async fn send_engine_error(&self, id: RequestId, error: EngineError) {
+        let body = match &error {
+            EngineError::InvalidRequest(message) => invalid_request(message),
+            EngineError::Internal(message) => internal_error(message),
+        };
+        self.outgoing.send_error(id, body).await;
+    }
+
+    async fn notify(&self, notification: ServerNotification) {
+        self.outgoing.send_notification(&notification).await;
+    }
+
+    /// One arm per method; no wildcard, so a new table entry fails to compile until handled.
+    async fn dispatch(&self, id: RequestId, payload: ClientRequestPayload) {
+        match payload {
+            ClientRequestPayload::Initialize(_) => {
+                self.outgoing.send_error(id, invalid_request("Already initialized")).await;
+            }
+            ClientRequestPayload::ThreadStart(params) => {
+                let result = self.engine.start_thread(params);
+                if let Ok(response) = &result {
+                    let thread = response.thread.clone();
+                    self.outgoing.send_response(id, response).await;
+                    self.notify(ServerNotification::ThreadStarted(ThreadStartedNotification { thread })).await;
+                } else {
+                    self.respond(id, result).await;
+                }
+            }
+            ClientRequestPayload::ThreadResume(params) => match self.engine.resume_thread(params).await {
+                Ok((response, usage)) => {
+                    let thread_id = response.thread.id.clone();
+                    self.outgoing.send_response(id, &response).await;
+                    self.replay_usage(&thread_id, usage).await;
+                    self.notify(ServerNotification::ThreadGoalCleared(ThreadIdNotification { thread_id })).await;
+                }
+                Err(error) => self.send_engine_error(id, error).await,
+            },
+            ClientRequestPayload::ThreadFork(params) => match self.engine.fork_thread(params) {
+                Ok((response, usage)) => {
+                    let thread = response.thread.clone();
+                    self.outgoing.send_response(id, &response).await;
+                    self.replay_usage(&thread.id, usage).await;
+                    let mut started = thread;
+                    started.turns.clear();
+                    self.notify(ServerNotification::ThreadStarted(ThreadStartedNotification { thread: started })).await;
+                }
+                Err(error) => self.send_engine_error(id, error).await,
+            },
+            ClientRequestPayload::ThreadList(params) => {
+                let result = self.engine.list_threads(params);
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ThreadRead(params) => {
+                let result = self.engine.read_thread(params).await.map(|thread| ThreadReadResponse { thread });
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ThreadTurnsList(params) => {
+                let result = self.engine.list_turns(params);
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ThreadArchive(params) => {
+                let result = self.engine.archive_thread(&params.thread_id).await;
+                if let Ok(()) = result {
+                    self.outgoing.send_response(id, &EmptyResponse {}).await;
+                    let thread_id = crate::engine::normalize_thread_id(&params.thread_id).unwrap_or(params.thread_id);
+                    self.notify(ServerNotification::ThreadArchived(ThreadIdNotification { thread_id })).await;
+                } else {
+                    self.respond(id, result).await;
+                }
+            }
+            ClientRequestPayload::ThreadUnarchive(params) => match self.engine.unarchive_thread(&params.thread_id) {
+                Ok(thread) => {
+                    let thread_id = thread.id.clone();
+                    self.outgoing.send_response(id, &ThreadUnarchiveResponse { thread }).await;
+                    self.notify(ServerNotification::ThreadUnarchived(ThreadIdNotification { thread_id })).await;
+                }
+                Err(error) => self.send_engine_error(id, error).await,
+            },
+            ClientRequestPayload::ThreadSetName(params) => match self.engine.set_thread_name(&params.thread_id, &params.name) {
+                Ok(thread_id) => {
+                    self.outgoing.send_response(id, &EmptyResponse {}).await;
+                    self.notify(ServerNotification::ThreadNameUpdated(ThreadNameUpdatedNotification {
+                        thread_id,
+                        thread_name: Some(params.name.trim().to_string()),
+                    }))
+                    .await;
+                }
+                Err(error) => self.send_engine_error(id, error).await,
+            },
+            ClientRequestPayload::ThreadLoadedList(params) => {
+                let result = self.engine.loaded_threads(params);
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ThreadUnsubscribe(params) => {
+                let result = self
+                    .engine
+                    .unsubscribe(&params.thread_id)
+                    .await
+                    .map(|status| ThreadUnsubscribeResponse { status });
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::TurnStart(params) => match self.engine.start_turn(params) {
+                Ok((turn, launcher)) => {
+                    self.outgoing.send_response(id, &TurnStartResponse { turn }).await;
+                    if let Some(launcher) = launcher {
+                        launcher.launch();
+                    }
+                }
+                Err(error) => self.send_engine_error(id, error).await,
+            },
+            ClientRequestPayload::TurnInterrupt(params) => {
+                match self.engine.prepare_interrupt(&params.thread_id, &params.turn_id) {
+                    Ok(handle) => {
+                        self.outgoing.send_response(id, &EmptyResponse {}).await;
+                        handle.interrupt();
+                    }
+                    Err(error) => self.send_engine_error(id, error).await,
+                }
+            }
+            ClientRequestPayload::TurnSteer(params) => {
+                let result = self.engine.steer_turn(params).map(|turn_id| TurnSteerResponse { turn_id });
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ModelList(params) => {
+                let result = self.engine.list_models(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ConfigRead(params) => {
+                let response = config_read_response(self.engine.config(), params.include_layers.unwrap_or(false));
+                self.outgoing.send_response(id, &response).await;
+            }
+            ClientRequestPayload::CommandExec(_)
+            | ClientRequestPayload::CommandExecWrite(_)
+            | ClientRequestPayload::CommandExecResize(_)
+            | ClientRequestPayload::CommandExecTerminate(_)
+            | ClientRequestPayload::FuzzyFileSearch(_)
+            | ClientRequestPayload::GitDiffToRemote(_) => {
+                let message = "not implemented yet in this server".to_string();
+                self.outgoing.send_error(id, invalid_request(&message)).await;
+            }
+        }
+    }
+
+    async fn replay_usage(&self, thread_id: &str, usage: Option<app_server_protocol::thread::ThreadTokenUsage>) {
+        if let Some(token_usage) = usage {
+            self.notify(ServerNotification::ThreadTokenUsageUpdated(ThreadTokenUsageUpdatedNotification {
+                thread_id: thread_id.to_string(),
+                turn_id: String::new(),
+                token_usage,
+            }))
+            .await;
+        }
+    }
+}
+
+/// The first experimental field a payload uses, as `<method>.<field>`.
+fn experimental_field(payload: &ClientRequestPayload) -> Option<&'static str> {
+    match payload {
+        ClientRequestPayload::TurnStart(params) if params.collaboration_mode.is_some() => {
+            Some("turn/start.collaborationMode")
+        }
+        _ => None,
+    }
+}
+
+/// `<client>/<protocol version> (<os> <os version>; <arch>) tandem/<version> (<client>; <client version>)`.
+fn user_agent(client_name: &str, client_version: &str) -> String {
+    format!(
+        "{client_name}/{PROTOCOL_VERSION} ({} {}; {}) tandem/{} ({client_name}; {client_version})",
+        os_name(),
+        os_version(),
+        std::env::consts::ARCH,
+        env!("CARGO_PKG_VERSION"),
+    )
+}
+
+fn os_name() -> String {
+    os_release_field("NAME").unwrap_or_else(|| std::env::consts::OS.to_string())
+}
+
+fn os_version() -> String {
+    os_release_field("VERSION_ID").unwrap_or_else(|| "unknown".to_string())
+}
+
+fn os_release_field(key: &str) -> Option<String> {
+    let text = std::fs::read_to_string("/etc/os-release").ok()?;
+    text.lines().find_map(|line| {
+        let value = line.strip_prefix(key)?.strip_prefix('=')?;
+        let value = value.trim_matches('"');
+        let first_word = if key == "NAME" { value.split(' ').next().unwrap_or(value) } else { value };
+        Some(first_word.to_string())
+    })
+}
+
+/// Turns a processor failure into a response (used by the stdio loop for overload).
+pub fn overloaded() -> JsonRpcErrorBody {
+    errors::overloaded()
+}
