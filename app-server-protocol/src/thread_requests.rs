@@ -92,6 +92,9 @@ pub struct ThreadStartResponse {
     pub disabled_plugin_ids: Vec<String>,
     /// Working directory (absolute).
     pub cwd: String,
+    /// Workspace roots visible at runtime (the cwd). @experimental
+    #[serde(default)]
+    pub runtime_workspace_roots: Vec<String>,
     /// Files the instructions came from.
     #[serde(default)]
     pub instruction_sources: Vec<String>,
@@ -101,9 +104,15 @@ pub struct ThreadStartResponse {
     pub approvals_reviewer: ApprovalsReviewer,
     /// Sandbox in effect, in object form.
     pub sandbox: SandboxPolicy,
+    /// Active permission profile; always `null` in Tandem. @experimental
+    #[serde(default)]
+    pub active_permission_profile: Option<serde_json::Value>,
     /// Reasoning effort in effect.
     #[serde(default)]
     pub reasoning_effort: Option<ReasoningEffort>,
+    /// Multi-agent mode; always `explicitRequestOnly` in Tandem. @experimental
+    #[serde(default)]
+    pub multi_agent_mode: Option<String>,
 }
 
 /// Parameters of `thread/resume`: load a stored thread and subscribe to its events.
@@ -169,6 +178,9 @@ pub struct ThreadResumeResponse {
     pub disabled_plugin_ids: Vec<String>,
     /// Working directory (absolute).
     pub cwd: String,
+    /// Workspace roots visible at runtime (the cwd). @experimental
+    #[serde(default)]
+    pub runtime_workspace_roots: Vec<String>,
     /// Files the instructions came from.
     #[serde(default)]
     pub instruction_sources: Vec<String>,
@@ -178,12 +190,21 @@ pub struct ThreadResumeResponse {
     pub approvals_reviewer: ApprovalsReviewer,
     /// Sandbox in effect, in object form.
     pub sandbox: SandboxPolicy,
+    /// Active permission profile; always `null` in Tandem. @experimental
+    #[serde(default)]
+    pub active_permission_profile: Option<serde_json::Value>,
     /// Reasoning effort in effect.
     #[serde(default)]
     pub reasoning_effort: Option<ReasoningEffort>,
     /// Collaboration mode in effect.
     #[serde(default)]
     pub collaboration_mode: Option<CollaborationMode>,
+    /// Multi-agent mode; always `explicitRequestOnly` in Tandem. @experimental
+    #[serde(default)]
+    pub multi_agent_mode: Option<String>,
+    /// First page of turns; always `null` in Tandem. @experimental
+    #[serde(default)]
+    pub initial_turns_page: Option<serde_json::Value>,
     /// Cursor for paging older turns with `thread/turns/list`.
     #[serde(default)]
     pub turns_backwards_cursor: Option<String>,
@@ -335,6 +356,9 @@ pub enum ThreadSourceKind {
 pub struct ThreadListResponse {
     /// One page of threads, with `turns: []`.
     pub data: Vec<Thread>,
+    /// Read state per thread; always `null` in Tandem. @experimental
+    #[serde(default)]
+    pub read_states: Option<serde_json::Value>,
     /// Cursor of the next page; `null` on the last page.
     #[serde(default)]
     pub next_cursor: Option<String>,

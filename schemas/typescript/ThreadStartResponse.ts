@@ -52,4 +52,5 @@ sandbox: SandboxPolicy,
 /**
  * Reasoning effort in effect.
  */
-reasoningEffort: ReasoningEffort | null, };
+reasoningEffort: ReasoningEffort | null, 
+};

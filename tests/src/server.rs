@@ -3,6 +3,8 @@
 //! Every read has a timeout. Messages that arrive while the client waits for something else are
 //! kept in order, so a test can assert on the exact sequence afterwards.
 
+#![allow(clippy::expect_used, reason = "test support: a broken pipe or a timeout must fail the test loudly")]
+
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

@@ -20,11 +20,11 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
+use crate::engine::thread::LoadedThread;
 use crate::model::ModelClient;
 use crate::store::{Store, StoreError};
 
-pub use thread::{LoadedThread, SteerInput};
-pub use threads::{InterruptHandle, TurnLauncher, normalize_thread_id};
+pub use threads::{RESUME_DEPRECATION, normalize_thread_id};
 
 /// Where the engine sends notifications. Awaiting `emit` applies backpressure.
 pub trait EventSink: Send + Sync + 'static {

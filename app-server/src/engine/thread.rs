@@ -5,8 +5,7 @@ use std::sync::Arc;
 use app_server_protocol::PROTOCOL_VERSION;
 use app_server_protocol::item::UserInput;
 use app_server_protocol::policy::{
-    ApprovalsReviewer, AskForApproval, CollaborationMode, ReasoningEffort, ReasoningSummary,
-    SandboxPolicy,
+    ApprovalsReviewer, CollaborationMode,
 };
 use app_server_protocol::thread::{
     SessionSource, Thread, ThreadEnvironment, ThreadHistoryMode, ThreadStatus, ThreadTokenUsage,
@@ -73,23 +72,6 @@ pub struct SteerInput {
     pub input: Vec<UserInput>,
     /// Client id echoed in the user message item.
     pub client_id: Option<String>,
-}
-
-/// Per-turn overrides that also persist for later turns.
-#[derive(Clone, Debug, Default)]
-pub struct TurnSettings {
-    /// Working directory.
-    pub cwd: Option<String>,
-    /// Model slug.
-    pub model: Option<String>,
-    /// Reasoning effort.
-    pub effort: Option<ReasoningEffort>,
-    /// Reasoning summary.
-    pub summary: Option<ReasoningSummary>,
-    /// Approval policy.
-    pub approval_policy: Option<AskForApproval>,
-    /// Sandbox policy.
-    pub sandbox: Option<SandboxPolicy>,
 }
 
 impl ThreadState {

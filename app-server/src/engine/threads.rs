@@ -35,7 +35,7 @@ use crate::outgoing::unix_millis;
 use crate::store::{ListQuery, RolloutRecord, StoreError, StoredThread, ThreadMeta};
 
 const INCLUDE_TURNS_DEPRECATION: &str = "Full-history hydration is deprecated for paginated threads; omit `includeTurns` or set it to `false`, then page with `thread/turns/list` and `thread/items/list`.";
-const RESUME_DEPRECATION: &str = "Full-history hydration is deprecated for paginated threads; use `excludeTurns: true`, then page with `thread/turns/list` and `thread/items/list`.";
+pub const RESUME_DEPRECATION: &str = "Full-history hydration is deprecated for paginated threads; use `excludeTurns: true`, then page with `thread/turns/list` and `thread/items/list`.";
 
 /// Starts a prepared turn; returned by [`Engine::start_turn`] so that the caller can answer
 /// the request before the turn's first notification.
@@ -179,7 +179,7 @@ impl Engine {
             let provider = self.provider(provider_id)?;
             meta.model_provider = provider.id.clone();
             if overrides.model.is_none() {
-                meta.model = provider.default_model.clone();
+                meta.model = provider.default_model;
             }
         }
         let provider = self.provider(&meta.model_provider)?;
@@ -281,7 +281,7 @@ impl Engine {
         let client = self.client(&provider)?;
         let mut state = self.new_state(meta, client, ephemeral);
         state.approvals_reviewer = params.approvals_reviewer.unwrap_or(ApprovalsReviewer::User);
-        let response = start_response(&state, params.service_tier.clone());
+        let response = start_response(&state, params.service_tier);
         self.register(state);
         Ok(response)
     }
@@ -361,10 +361,12 @@ impl Engine {
                 service_tier: params.service_tier.clone(),
                 disabled_plugin_ids: Vec::new(),
                 cwd: base.cwd,
+                runtime_workspace_roots: base.runtime_workspace_roots,
                 instruction_sources: Vec::new(),
                 approval_policy: base.approval_policy,
                 approvals_reviewer: params.approvals_reviewer.unwrap_or(state.approvals_reviewer),
                 sandbox: base.sandbox,
+                active_permission_profile: None,
                 reasoning_effort: base.reasoning_effort,
                 collaboration_mode: Some(state.collaboration_mode.clone().unwrap_or_else(|| {
                     app_server_protocol::policy::CollaborationMode {
@@ -376,6 +378,8 @@ impl Engine {
                         },
                     }
                 })),
+                multi_agent_mode: base.multi_agent_mode,
+                initial_turns_page: None,
                 turns_backwards_cursor: None,
                 items_backwards_cursor: None,
             };
@@ -506,7 +510,7 @@ impl Engine {
             archived: params.archived.unwrap_or(false),
             cwds,
             search_term: params.search_term.clone(),
-            excluded_ids: params.excluded_thread_ids.clone().unwrap_or_default(),
+            excluded_ids: params.excluded_thread_ids.unwrap_or_default(),
         };
         let page = self.inner.store.list(&query)?;
         let data = page
@@ -519,7 +523,7 @@ impl Engine {
                 thread_from_meta(meta, status, false)
             })
             .collect();
-        Ok(ThreadListResponse { data, next_cursor: page.next_cursor, backwards_cursor: None })
+        Ok(ThreadListResponse { data, read_states: None, next_cursor: page.next_cursor, backwards_cursor: None })
     }
 
     /// `thread/read`. Emits `deprecationNotice` before returning when turns are included.
@@ -771,7 +775,7 @@ impl Engine {
             started_at: started_at_ms / 1000,
             started_at_ms,
             input,
-            output_schema: params.output_schema.clone(),
+            output_schema: params.output_schema,
             cancel,
             steer: steer_receiver,
         };
@@ -858,11 +862,14 @@ fn start_response(state: &ThreadState, service_tier: Option<String>) -> ThreadSt
         service_tier,
         disabled_plugin_ids: Vec::new(),
         cwd: state.meta.cwd.clone(),
+        runtime_workspace_roots: vec![state.meta.cwd.clone()],
         instruction_sources: Vec::new(),
         approval_policy: state.meta.approval_policy,
         approvals_reviewer: state.approvals_reviewer,
         sandbox: state.meta.sandbox.clone(),
+        active_permission_profile: None,
         reasoning_effort: state.meta.reasoning_effort,
+        multi_agent_mode: Some("explicitRequestOnly".to_string()),
     }
 }
 

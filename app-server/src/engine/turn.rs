@@ -13,7 +13,7 @@ use app_server_protocol::notifications::{
 };
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{
-    ThreadStatus, ThreadTokenUsage, TokenUsageBreakdown, Turn, TurnError, TurnItemsView,
+    ThreadStatus, TokenUsageBreakdown, Turn, TurnError, TurnItemsView,
     TurnStatus,
 };
 use futures::StreamExt;
@@ -564,9 +564,4 @@ fn add_usage(total: TokenUsageBreakdown, last: TokenUsageBreakdown) -> TokenUsag
         output_tokens: total.output_tokens + last.output_tokens,
         reasoning_output_tokens: total.reasoning_output_tokens + last.reasoning_output_tokens,
     }
-}
-
-/// Token usage with no usage yet.
-pub fn empty_usage() -> ThreadTokenUsage {
-    ThreadTokenUsage::default()
 }

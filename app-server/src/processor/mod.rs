@@ -10,6 +10,7 @@ use app_server_protocol::PROTOCOL_VERSION;
 use app_server_protocol::initialize::{InitializeParams, InitializeResponse};
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::notifications::{
+    DeprecationNoticeNotification,
     ThreadIdNotification, ThreadNameUpdatedNotification, ThreadStartedNotification,
     ThreadTokenUsageUpdatedNotification,
 };
@@ -57,11 +58,6 @@ impl Processor {
             session: OnceLock::new(),
             initialize_lock: tokio::sync::Mutex::new(()),
         }
-    }
-
-    /// The engine (for shutdown).
-    pub fn engine(&self) -> &Engine {
-        &self.engine
     }
 
     /// Handles one request; always answers it.
@@ -144,7 +140,7 @@ impl Processor {
             user_agent: user_agent(&params.client_info.name, &params.client_info.version),
             codex_home: self.engine.config().home.to_string_lossy().into_owned(),
             platform_family: if cfg!(windows) { "windows" } else { "unix" }.to_string(),
-            platform_os: std::env::consts::OS.replace("macos", "macos"),
+            platform_os: std::env::consts::OS.to_string(),
         };
         self.outgoing.send_response(id, &response).await;
     }
@@ -201,6 +197,13 @@ impl Processor {
             },
             ClientRequestPayload::ThreadFork(params) => match self.engine.fork_thread(params) {
                 Ok((response, usage)) => {
+                    if !response.thread.turns.is_empty() {
+                        self.notify(ServerNotification::DeprecationNotice(DeprecationNoticeNotification {
+                            summary: crate::engine::RESUME_DEPRECATION.to_string(),
+                            details: None,
+                        }))
+                        .await;
+                    }
                     let thread = response.thread.clone();
                     self.outgoing.send_response(id, &response).await;
                     self.replay_usage(&thread.id, usage).await;

@@ -130,10 +130,10 @@ impl Store {
 
     /// Reads thread `id` back from its rollout (live or archived).
     pub fn load(&self, id: &str) -> Result<StoredThread, StoreError> {
-        if let Some((path, archived)) = self.indexed_location(id)? {
-            if path.is_file() {
-                return rollout::read_rollout(&path, archived);
-            }
+        if let Some((path, archived)) = self.indexed_location(id)?
+            && path.is_file()
+        {
+            return rollout::read_rollout(&path, archived);
         }
         let found = match rollout::find_rollout(&self.sessions_dir, true, id)? {
             Some(path) => Some((path, false)),
@@ -267,10 +267,11 @@ impl Store {
     /// The rollout of thread `id` in `archived_sessions/` (`archived`) or `sessions/`: the
     /// indexed path when the file is there, otherwise whatever a directory scan finds.
     fn locate(&self, id: &str, archived: bool) -> Result<Option<PathBuf>, StoreError> {
-        if let Some((path, indexed_archived)) = self.indexed_location(id)? {
-            if indexed_archived == archived && path.is_file() {
-                return Ok(Some(path));
-            }
+        if let Some((path, indexed_archived)) = self.indexed_location(id)?
+            && indexed_archived == archived
+            && path.is_file()
+        {
+            return Ok(Some(path));
         }
         if archived {
             rollout::find_rollout(&self.archived_dir, false, id)
@@ -390,8 +391,11 @@ fn rebuild(
     transaction.execute_batch(SCHEMA)?;
     let mut threads = 0;
     // Live rollouts come last so that they win over an archived copy of the same thread.
-    for (directory, archived) in [(archived_dir, true), (sessions_dir, false)] {
-        for path in rollout::all_rollouts(directory, !archived)? {
+    // `sessions/` is dated (YYYY/MM/DD), `archived_sessions/` flat.
+    for (directory, recursive, archived) in
+        [(archived_dir, false, true), (sessions_dir, true, false)]
+    {
+        for path in rollout::all_rollouts(directory, recursive)? {
             match rollout::read_rollout(&path, archived) {
                 Ok(thread) => {
                     write_row(&transaction, &thread.meta)?;

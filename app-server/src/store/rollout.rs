@@ -1,6 +1,6 @@
 //! Rollout files: append-only JSONL, one per thread.
 //!
-//! Every line is `{"timestamp":"<RFC 3339 ms>Z","type":<kind>,"payload":{…}}`, the first one a
+//! Every line is `{"timestamp":"2026-11-21T20:45:43.428Z","type":<kind>,"payload":{…}}`, the first a
 //! `session_meta` header. Lines are written whole with one `write_all` each, so a killed process
 //! leaves at most one partial line at the end of the file; the reader skips such a line and
 //! [`RolloutWriter`] cuts it off before appending again.
@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails, UserInput};
-use app_server_protocol::thread::{Turn, TurnItemsView, TurnStatus};
+use app_server_protocol::thread::{ThreadTokenUsage, Turn, TurnItemsView, TurnStatus};
 use serde::{Deserialize, Serialize};
 
+use crate::model::ResponseItem;
 use crate::store::{ROLLOUT_VERSION, RolloutRecord, StoreError, StoredThread, ThreadMeta};
 
 /// Appends records to one rollout file.
@@ -170,10 +171,10 @@ pub(super) fn read_rollout(path: &Path, archived: bool) -> Result<StoredThread, 
     if let Some(updated_at_ms) = replay.last_timestamp_ms {
         meta.updated_at_ms = updated_at_ms;
     }
-    if meta.preview.is_empty() {
-        if let Some(preview) = first_user_text(&replay.turns) {
-            meta.preview = preview;
-        }
+    if meta.preview.is_empty()
+        && let Some(preview) = first_user_text(&replay.turns)
+    {
+        meta.preview = preview;
     }
     let mut turns = replay.turns;
     for turn in &mut turns {
@@ -196,8 +197,8 @@ struct Replay {
     meta: Option<ThreadMeta>,
     turns: Vec<Turn>,
     turn_positions: HashMap<String, usize>,
-    history: Vec<crate::model::ResponseItem>,
-    token_usage: Option<app_server_protocol::thread::ThreadTokenUsage>,
+    history: Vec<ResponseItem>,
+    token_usage: Option<ThreadTokenUsage>,
     last_timestamp_ms: Option<i64>,
 }
 

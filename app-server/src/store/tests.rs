@@ -238,7 +238,10 @@ fn ids_over_pages(store: &Store, query: &ListQuery) -> Vec<String> {
             None => return ids,
         }
     }
-    panic!("pagination did not end after 1000 pages ({} ids)", ids.len());
+    panic!(
+        "pagination did not end after 1000 pages ({} ids)",
+        ids.len()
+    );
 }
 
 #[test]
@@ -357,7 +360,7 @@ fn round_trip_rebuilds_the_whole_thread() {
     assert_eq!(loaded, expected);
 
     // The index row is what `create` wrote until the engine updates it.
-    assert_eq!(store.find(&id).expect("find"), Some(created.clone()));
+    assert_eq!(store.find(&id).expect("find"), Some(created));
     assert_eq!(store.find(&thread_id(2)).expect("find"), None);
 }
 
@@ -883,7 +886,7 @@ fn archive_and_unarchive_move_the_rollout() {
             ..query()
         })
         .expect("list archived");
-    assert_eq!(archived_page.threads, vec![archived.clone()]);
+    assert_eq!(archived_page.threads, vec![archived]);
     let loaded = store.load(&id).expect("load archived");
     assert_eq!(
         (loaded.meta.archived, &loaded.meta.rollout_path),

@@ -19,12 +19,10 @@ pub enum IncomingMessage {
         /// The whole message, for typed decoding.
         value: Value,
     },
-    /// A notification: has `method` and no `id`. `value` is the whole message.
+    /// A notification: has `method` and no `id`.
     Notification {
         /// The method name.
         method: String,
-        /// The whole message, for typed decoding.
-        value: Value,
     },
     /// A reply to a server request: `result` or `error`.
     Response {
@@ -65,7 +63,7 @@ pub fn decode_line(line: &str) -> Result<IncomingMessage, DecodeError> {
         };
         return Ok(match id {
             Some(id) => IncomingMessage::Request { id, method, value },
-            None => IncomingMessage::Notification { method, value },
+            None => IncomingMessage::Notification { method },
         });
     }
     let Some(id) = id else {
