@@ -93,7 +93,7 @@ impl TestServer {
             .arg("app-server")
             .args(&options.args)
             .env("TANDEM_HOME", &home)
-            .env("RUST_LOG", "warn")
+            .env("RUST_LOG", std::env::var("TANDEM_TEST_LOG").unwrap_or_else(|_| "warn".to_string()))
             .env_remove("OPENAI_API_KEY")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -214,7 +214,7 @@ pub enum StoreError {
     /// No rollout for this thread id (in `sessions/`, or `archived_sessions/` for unarchive).
     #[error("no rollout found for thread id {0}")]
     NotFound(String),
-    /// No archived rollout for this thread id (`thread/unarchive` of a thread that is not archived).
+    /// No archived rollout for this thread id (`thread/unarchive` of a thread not archived).
     #[error("no archived rollout found for thread id {0}")]
     NotArchived(String),
     /// A malformed `thread/list` cursor.

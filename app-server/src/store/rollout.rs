@@ -1,7 +1,7 @@
 //! Rollout files: append-only JSONL, one per thread.
 //!
-//! Every line is `{"timestamp":"2026-11-21T20:45:43.428Z","type":<kind>,"payload":{…}}`, the first a
-//! `session_meta` header. Lines are written whole with one `write_all` each, so a killed process
+//! Every line is `{"timestamp":"2026-11-21T20:45:43.428Z","type":<kind>,"payload":{…}}`, the
+//! first a `session_meta` header. Lines are written whole with one `write_all` each, so a killed process
 //! leaves at most one partial line at the end of the file; the reader skips such a line and
 //! [`RolloutWriter`] cuts it off before appending again.
 
@@ -40,11 +40,6 @@ impl RolloutWriter {
         self.file
             .sync_data()
             .map_err(|source| io_error(&self.path, source))
-    }
-
-    /// The rollout file this writer appends to.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     /// Creates a new rollout at `meta.rollout_path` (and its parent directories) and writes the
@@ -481,6 +476,7 @@ pub(super) fn io_error(path: &Path, source: io::Error) -> StoreError {
     }
 }
 
+/// One encoded line with a chosen timestamp, for tests that write rollouts by hand.
 #[cfg(test)]
 pub(super) fn encode_line_for_test(record: &RolloutRecord, timestamp_ms: i64) -> Vec<u8> {
     encode_line(record, timestamp_ms).expect("records serialize")
