@@ -25,7 +25,9 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::AppServer(app_server) => match app_server.command {
             Some(AppServerCommand::GenerateTs(args)) => codegen::generate_ts(&args),
-            Some(AppServerCommand::GenerateJsonSchema(args)) => codegen::generate_json_schema(&args),
+            Some(AppServerCommand::GenerateJsonSchema(args)) => {
+                codegen::generate_json_schema(&args)
+            }
             None => run_app_server(&app_server.listen, &cli.config_overrides),
         },
     };
@@ -38,7 +40,10 @@ fn main() -> ExitCode {
     }
 }
 
-#[allow(clippy::print_stderr, reason = "the CLI reports fatal errors on stderr")]
+#[allow(
+    clippy::print_stderr,
+    reason = "the CLI reports fatal errors on stderr"
+)]
 fn report_error(error: &anyhow::Error) {
     eprintln!("tandem: error: {error:#}");
 }
@@ -50,7 +55,9 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
     // Configuration errors stop the process before it serves anything.
     let config = Config::load(None, overrides)?;
     init_logging();
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(server::serve_stdio(config))
 }
 

@@ -117,7 +117,10 @@ impl OutgoingSender {
     /// Sends a server request and waits for the answer, at most `timeout`. On timeout the
     /// entry is cancelled, so a late answer is ignored (and logged by the caller of
     /// [`Self::resolve`]).
-    #[allow(dead_code, reason = "used by approvals, which come with the tools issue; tested here")]
+    #[allow(
+        dead_code,
+        reason = "used by approvals, which come with the tools issue; tested here"
+    )]
     pub async fn request(
         &self,
         payload: ServerRequestPayload,
@@ -158,7 +161,10 @@ impl OutgoingSender {
     }
 
     /// Number of pending server requests.
-    #[allow(dead_code, reason = "used by approvals, which come with the tools issue; tested here")]
+    #[allow(
+        dead_code,
+        reason = "used by approvals, which come with the tools issue; tested here"
+    )]
     pub fn pending_count(&self) -> usize {
         self.pending_map().len()
     }
@@ -167,7 +173,9 @@ impl OutgoingSender {
         &self,
     ) -> std::sync::MutexGuard<'_, HashMap<RequestId, oneshot::Sender<ServerRequestOutcome>>> {
         // A poisoned map only means another task panicked mid-insert; the map is still usable.
-        self.pending.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.pending
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     async fn send_serialized<T: Serialize>(&self, message: &T) {
@@ -204,7 +212,9 @@ fn notification_line(
 pub fn unix_millis() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX))
+        .map_or(0, |elapsed| {
+            i64::try_from(elapsed.as_millis()).unwrap_or(i64::MAX)
+        })
 }
 
 /// Current Unix time in seconds.
@@ -231,14 +241,15 @@ mod tests {
     async fn server_request_ids_count_from_zero_and_answers_reach_the_waiter() {
         let (lines, mut written) = mpsc::channel(8);
         let outgoing = OutgoingSender::new(lines);
-        let payload = ServerRequestPayload::FileChangeRequestApproval(FileChangeRequestApprovalParams {
-            thread_id: "t".into(),
-            turn_id: "u".into(),
-            item_id: "call_1".into(),
-            started_at_ms: 1,
-            reason: None,
-            grant_root: None,
-        });
+        let payload =
+            ServerRequestPayload::FileChangeRequestApproval(FileChangeRequestApprovalParams {
+                thread_id: "t".into(),
+                turn_id: "u".into(),
+                item_id: "call_1".into(),
+                started_at_ms: 1,
+                reason: None,
+                grant_root: None,
+            });
         let (first, receiver) = outgoing.send_request(payload.clone()).await;
         let (second, _other) = outgoing.send_request(payload).await;
         assert_eq!(first, RequestId::Integer(0));
@@ -247,7 +258,10 @@ mod tests {
         assert_eq!(line["method"], "item/fileChange/requestApproval");
         assert_eq!(line["id"], 0);
         assert!(outgoing.resolve(&first, Ok(json!({"decision": "accept"}))));
-        assert_eq!(receiver.await.expect("answer"), Ok(json!({"decision": "accept"})));
+        assert_eq!(
+            receiver.await.expect("answer"),
+            Ok(json!({"decision": "accept"}))
+        );
         // A second answer to the same id is not pending any more.
         assert!(!outgoing.resolve(&first, Ok(json!({}))));
         assert!(outgoing.cancel(&second));
@@ -258,15 +272,18 @@ mod tests {
     async fn unanswered_requests_time_out_and_late_answers_are_refused() {
         let (lines, mut written) = mpsc::channel(8);
         let outgoing = std::sync::Arc::new(OutgoingSender::new(lines));
-        let payload = ServerRequestPayload::FileChangeRequestApproval(FileChangeRequestApprovalParams {
-            thread_id: "t".into(),
-            turn_id: "u".into(),
-            item_id: "call_1".into(),
-            started_at_ms: 1,
-            reason: None,
-            grant_root: None,
-        });
-        let (id, outcome) = outgoing.request(payload.clone(), std::time::Duration::from_millis(20)).await;
+        let payload =
+            ServerRequestPayload::FileChangeRequestApproval(FileChangeRequestApprovalParams {
+                thread_id: "t".into(),
+                turn_id: "u".into(),
+                item_id: "call_1".into(),
+                started_at_ms: 1,
+                reason: None,
+                grant_root: None,
+            });
+        let (id, outcome) = outgoing
+            .request(payload.clone(), std::time::Duration::from_millis(20))
+            .await;
         assert_eq!(outcome, Err(ServerRequestFailure::TimedOut));
         assert!(!outgoing.resolve(&id, Ok(json!({"decision": "accept"}))));
         let _ = written.recv().await;
@@ -274,13 +291,21 @@ mod tests {
         let answering = {
             let outgoing = outgoing.clone();
             tokio::spawn(async move {
-                let line: Value = serde_json::from_str(&written.recv().await.expect("line")).expect("json");
+                let line: Value =
+                    serde_json::from_str(&written.recv().await.expect("line")).expect("json");
                 let id: RequestId = serde_json::from_value(line["id"].clone()).expect("id");
                 outgoing.resolve(&id, Err(json!({"code": -32000, "message": "no"})))
             })
         };
-        let (_, outcome) = outgoing.request(payload, std::time::Duration::from_secs(5)).await;
-        assert_eq!(outcome, Err(ServerRequestFailure::ClientError(json!({"code": -32000, "message": "no"}))));
+        let (_, outcome) = outgoing
+            .request(payload, std::time::Duration::from_secs(5))
+            .await;
+        assert_eq!(
+            outcome,
+            Err(ServerRequestFailure::ClientError(
+                json!({"code": -32000, "message": "no"})
+            ))
+        );
         assert!(answering.await.expect("join"));
         assert_eq!(outgoing.pending_count(), 0);
     }
@@ -299,8 +324,13 @@ mod tests {
             opted_out: HashSet::from(["warning".to_string()]),
         });
         outgoing.send_notification(&warning()).await;
-        outgoing.send_response(RequestId::Integer(3), &json!({})).await;
-        assert_eq!(written.recv().await.expect("line"), r#"{"id":3,"result":{}}"#);
+        outgoing
+            .send_response(RequestId::Integer(3), &json!({}))
+            .await;
+        assert_eq!(
+            written.recv().await.expect("line"),
+            r#"{"id":3,"result":{}}"#
+        );
     }
 
     #[tokio::test]

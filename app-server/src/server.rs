@@ -60,34 +60,43 @@ pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
                             drop(permit);
                         });
                     }
-                    IncomingMessage::Notification { method, .. } => processor.handle_notification(&method),
-                    IncomingMessage::Response { id, outcome } => processor.handle_response(id, outcome),
+                    IncomingMessage::Notification { method, .. } => {
+                        processor.handle_notification(&method)
+                    }
+                    IncomingMessage::Response { id, outcome } => {
+                        processor.handle_response(id, outcome)
+                    }
                 }
             }
         })
     };
 
-    let reading = read_lines(tokio::io::stdin(), max_line_bytes, async |line: String| {
-        match decode_line(&line) {
-            Ok(IncomingMessage::Request { id, method, value }) => {
-                if let Err(error) = queue.try_send(IncomingMessage::Request { id, method, value }) {
-                    let message = error.into_inner();
-                    if let IncomingMessage::Request { id, .. } = message {
-                        outgoing.send_error(id, overloaded()).await;
+    let reading =
+        read_lines(
+            tokio::io::stdin(),
+            max_line_bytes,
+            async |line: String| match decode_line(&line) {
+                Ok(IncomingMessage::Request { id, method, value }) => {
+                    if let Err(error) =
+                        queue.try_send(IncomingMessage::Request { id, method, value })
+                    {
+                        let message = error.into_inner();
+                        if let IncomingMessage::Request { id, .. } = message {
+                            outgoing.send_error(id, overloaded()).await;
+                        }
                     }
                 }
-            }
-            Ok(other) => {
-                let _ = queue.send(other).await;
-            }
-            Err(DecodeError::NotJson(error)) => {
-                tracing::warn!(%error, "ignoring an input line that is not JSON");
-            }
-            Err(DecodeError::NotAMessage(reason)) => {
-                tracing::warn!(reason, "ignoring an input line that is not a message");
-            }
-        }
-    });
+                Ok(other) => {
+                    let _ = queue.send(other).await;
+                }
+                Err(DecodeError::NotJson(error)) => {
+                    tracing::warn!(%error, "ignoring an input line that is not JSON");
+                }
+                Err(DecodeError::NotAMessage(reason)) => {
+                    tracing::warn!(reason, "ignoring an input line that is not a message");
+                }
+            },
+        );
     tokio::select! {
         result = reading => {
             if let Err(error) = result {
@@ -118,7 +127,10 @@ pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
 
 async fn shutdown_signal() {
     use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut terminate), Ok(mut interrupt)) = (signal(SignalKind::terminate()), signal(SignalKind::interrupt())) else {
+    let (Ok(mut terminate), Ok(mut interrupt)) = (
+        signal(SignalKind::terminate()),
+        signal(SignalKind::interrupt()),
+    ) else {
         std::future::pending::<()>().await;
         return;
     };

@@ -3,7 +3,10 @@
 //! Every read has a timeout. Messages that arrive while the client waits for something else are
 //! kept in order, so a test can assert on the exact sequence afterwards.
 
-#![allow(clippy::expect_used, reason = "test support: a broken pipe or a timeout must fail the test loudly")]
+#![allow(
+    clippy::expect_used,
+    reason = "test support: a broken pipe or a timeout must fail the test loudly"
+)]
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -27,7 +30,11 @@ pub fn tandem_binary() -> PathBuf {
     }
     let exe = std::env::current_exe().unwrap_or_default();
     // target/<profile>/deps/<test> -> target/<profile>/tandem
-    let profile_dir = exe.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_default();
+    let profile_dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .map(Path::to_path_buf)
+        .unwrap_or_default();
     let binary = profile_dir.join("tandem");
     assert!(
         binary.exists(),
@@ -75,7 +82,13 @@ pub fn mock_config(base_url: &str) -> String {
 impl TestServer {
     /// Spawns `tandem app-server` with `config_toml` in a fresh home.
     pub async fn spawn(config_toml: &str) -> TestServer {
-        Self::spawn_with(SpawnOptions { config_toml: config_toml.to_string(), args: Vec::new(), home: None, cwd: None }).await
+        Self::spawn_with(SpawnOptions {
+            config_toml: config_toml.to_string(),
+            args: Vec::new(),
+            home: None,
+            cwd: None,
+        })
+        .await
     }
 
     /// Spawns with options.
@@ -93,7 +106,10 @@ impl TestServer {
             .arg("app-server")
             .args(&options.args)
             .env("TANDEM_HOME", &home)
-            .env("RUST_LOG", std::env::var("TANDEM_TEST_LOG").unwrap_or_else(|_| "warn".to_string()))
+            .env(
+                "RUST_LOG",
+                std::env::var("TANDEM_TEST_LOG").unwrap_or_else(|_| "warn".to_string()),
+            )
             .env_remove("OPENAI_API_KEY")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -113,7 +129,16 @@ impl TestServer {
                 }
             });
         }
-        TestServer { child, stdin, stdout, backlog: VecDeque::new(), log: Vec::new(), next_id: 1, home, _home_dir: home_dir }
+        TestServer {
+            child,
+            stdin,
+            stdout,
+            backlog: VecDeque::new(),
+            log: Vec::new(),
+            next_id: 1,
+            home,
+            _home_dir: home_dir,
+        }
     }
 
     /// Writes one raw line (a newline is added).
@@ -138,7 +163,8 @@ impl TestServer {
     pub async fn send_request(&mut self, method: &str, params: Value) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
-        self.send(&json!({"id": id, "method": method, "params": params})).await;
+        self.send(&json!({"id": id, "method": method, "params": params}))
+            .await;
         id
     }
 
@@ -151,7 +177,9 @@ impl TestServer {
     /// Waits for the response to `id`, keeping other messages in the backlog.
     pub async fn response(&mut self, id: i64) -> Result<Value, Value> {
         let message = self
-            .take_matching(|message| message.get("id") == Some(&json!(id)) && message.get("method").is_none())
+            .take_matching(|message| {
+                message.get("id") == Some(&json!(id)) && message.get("method").is_none()
+            })
             .await;
         match message.get("result") {
             Some(result) => Ok(result.clone()),
@@ -174,7 +202,8 @@ impl TestServer {
 
     /// `initialize` with default capabilities.
     pub async fn initialize(&mut self) -> Value {
-        self.initialize_with(json!({"experimentalApi": false})).await
+        self.initialize_with(json!({"experimentalApi": false}))
+            .await
     }
 
     /// The next message, from the backlog or the pipe.
@@ -189,14 +218,17 @@ impl TestServer {
     /// it stay in the backlog.
     pub async fn notification(&mut self, method: &str) -> Value {
         let message = self
-            .take_matching(|message| message.get("method") == Some(&json!(method)) && message.get("id").is_none())
+            .take_matching(|message| {
+                message.get("method") == Some(&json!(method)) && message.get("id").is_none()
+            })
             .await;
         message.get("params").cloned().unwrap_or(Value::Null)
     }
 
     /// Waits for the next server request (a message with `method` and `id`).
     pub async fn server_request(&mut self) -> Value {
-        self.take_matching(|message| message.get("method").is_some() && message.get("id").is_some()).await
+        self.take_matching(|message| message.get("method").is_some() && message.get("id").is_some())
+            .await
     }
 
     /// Reads messages until `turn/completed` and returns every message up to and including it
@@ -239,7 +271,8 @@ impl TestServer {
             .expect("timed out waiting for a message from tandem")
             .expect("read stdout")
             .expect("tandem closed stdout");
-        let message: Value = serde_json::from_str(&line).unwrap_or_else(|error| panic!("stdout line is not JSON ({error}): {line}"));
+        let message: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|error| panic!("stdout line is not JSON ({error}): {line}"));
         self.log.push(message.clone());
         message
     }
@@ -259,7 +292,10 @@ impl TestServer {
     /// Closes stdin and waits for the process to exit; returns its exit code.
     pub async fn shutdown(mut self) -> Option<i32> {
         self.close_stdin();
-        let status = tokio::time::timeout(READ_TIMEOUT, self.child.wait()).await.expect("tandem did not exit").expect("wait");
+        let status = tokio::time::timeout(READ_TIMEOUT, self.child.wait())
+            .await
+            .expect("tandem did not exit")
+            .expect("wait");
         status.code()
     }
 }
@@ -268,10 +304,12 @@ impl TestServer {
 pub fn methods(messages: &[Value]) -> Vec<String> {
     messages
         .iter()
-        .map(|message| match message.get("method").and_then(Value::as_str) {
-            Some(method) => method.to_string(),
-            None if message.get("error").is_some() => "error-response".to_string(),
-            None => "response".to_string(),
-        })
+        .map(
+            |message| match message.get("method").and_then(Value::as_str) {
+                Some(method) => method.to_string(),
+                None if message.get("error").is_some() => "error-response".to_string(),
+                None => "response".to_string(),
+            },
+        )
         .collect()
 }

@@ -19,17 +19,29 @@ async fn requests_before_initialize_and_a_second_initialize_are_rejected() {
 
     let result = server.initialize().await;
     let user_agent = result["userAgent"].as_str().unwrap();
-    assert!(user_agent.starts_with("example_client/0.169.0 ("), "{user_agent}");
+    assert!(
+        user_agent.starts_with("example_client/0.169.0 ("),
+        "{user_agent}"
+    );
     assert!(user_agent.contains("tandem/"), "{user_agent}");
-    assert!(user_agent.ends_with("(example_client; 0.1.0)"), "{user_agent}");
+    assert!(
+        user_agent.ends_with("(example_client; 0.1.0)"),
+        "{user_agent}"
+    );
     assert_eq!(result["codexHome"], json!(server.home.to_string_lossy()));
     assert_eq!(result["platformFamily"], "unix");
 
     let error = server
-        .request("initialize", json!({"clientInfo": {"name": "x", "version": "1"}}))
+        .request(
+            "initialize",
+            json!({"clientInfo": {"name": "x", "version": "1"}}),
+        )
         .await
         .unwrap_err();
-    assert_eq!(error, json!({"code": -32600, "message": "Already initialized"}));
+    assert_eq!(
+        error,
+        json!({"code": -32600, "message": "Already initialized"})
+    );
     assert_eq!(server.shutdown().await, Some(0));
 }
 
@@ -41,36 +53,75 @@ async fn bad_requests_get_minus_32600_with_useful_messages() {
 
     let error = server.request("foo/bar", json!({})).await.unwrap_err();
     assert_eq!(error["code"], -32600);
-    assert!(error["message"].as_str().unwrap().starts_with("Invalid request: unknown variant `foo/bar`, expected one of `initialize`"));
+    assert!(
+        error["message"].as_str().unwrap().starts_with(
+            "Invalid request: unknown variant `foo/bar`, expected one of `initialize`"
+        )
+    );
 
-    server.send(&json!({"id": 50, "method": "model/list"})).await;
+    server
+        .send(&json!({"id": 50, "method": "model/list"}))
+        .await;
     assert_eq!(
         server.response(50).await.unwrap_err(),
         json!({"code": -32600, "message": "Invalid request: missing field `params`"})
     );
 
-    let error = server.request("thread/list", json!({"limit": -1})).await.unwrap_err();
-    assert_eq!(error["message"], "Invalid request: invalid value: integer `-1`, expected u32");
+    let error = server
+        .request("thread/list", json!({"limit": -1}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error["message"],
+        "Invalid request: invalid value: integer `-1`, expected u32"
+    );
 
-    let error = server.request("thread/start", json!({"sandbox": "workspaceWrite"})).await.unwrap_err();
-    assert!(error["message"].as_str().unwrap().contains("unknown variant `workspaceWrite`"));
+    let error = server
+        .request("thread/start", json!({"sandbox": "workspaceWrite"}))
+        .await
+        .unwrap_err();
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown variant `workspaceWrite`")
+    );
 
-    let error = server.request("thread/read", json!({"threadId": "nope"})).await.unwrap_err();
+    let error = server
+        .request("thread/read", json!({"threadId": "nope"}))
+        .await
+        .unwrap_err();
     assert_eq!(error["code"], -32600);
-    assert!(error["message"].as_str().unwrap().starts_with("invalid thread id: "));
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("invalid thread id: ")
+    );
 
     let error = server
         .request("turn/start", json!({"threadId": "01a1ffdb-89c2-76d0-a988-d9092305de2a", "input": [], "collaborationMode": {"mode": "plan", "settings": {"model": "m"}}}))
         .await
         .unwrap_err();
-    assert_eq!(error["message"], "turn/start.collaborationMode requires experimentalApi capability");
+    assert_eq!(
+        error["message"],
+        "turn/start.collaborationMode requires experimentalApi capability"
+    );
 
-    let error = server.request("thread/start", json!({"modelProvider": "no-such-provider"})).await.unwrap_err();
-    assert_eq!(error["message"], "failed to load configuration: Model provider `no-such-provider` not found");
+    let error = server
+        .request("thread/start", json!({"modelProvider": "no-such-provider"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error["message"],
+        "failed to load configuration: Model provider `no-such-provider` not found"
+    );
 
     // Unknown fields are ignored, `"jsonrpc"` is accepted and string ids are echoed as strings.
     server.send(&json!({"jsonrpc": "2.0", "id": "req-abc", "method": "thread/list", "params": {"bogusField": true}})).await;
-    let reply = server.take_matching(|message| message.get("id") == Some(&json!("req-abc"))).await;
+    let reply = server
+        .take_matching(|message| message.get("id") == Some(&json!("req-abc")))
+        .await;
     assert_eq!(reply["result"]["data"], json!([]));
     assert!(reply.get("jsonrpc").is_none());
     server.shutdown().await;
@@ -87,21 +138,35 @@ async fn malformed_and_oversized_lines_get_no_reply_and_reading_continues() {
     })
     .await;
     server.initialize().await;
-    server.send_line(r#"{"id": 2, "method": "thread/list", "params": {"#).await;
-    server.send_line(r#"[{"id":3,"method":"thread/list","params":{}}]"#).await;
-    server.send_line(r#"{"id":null,"method":"thread/list","params":{}}"#).await;
+    server
+        .send_line(r#"{"id": 2, "method": "thread/list", "params": {"#)
+        .await;
+    server
+        .send_line(r#"[{"id":3,"method":"thread/list","params":{}}]"#)
+        .await;
+    server
+        .send_line(r#"{"id":null,"method":"thread/list","params":{}}"#)
+        .await;
     server.send_line(r#"{"id":19,"method":42}"#).await;
     server.send_line(r#"{"foo":1}"#).await;
     server.send_line(r#"{"id":77,"result":{}}"#).await;
-    server.send_line(r#"{"method":"foo/unknownNotification"}"#).await;
-    let huge = format!(r#"{{"id":4,"method":"thread/list","params":{{"searchTerm":"{}"}}}}"#, "x".repeat(4096));
+    server
+        .send_line(r#"{"method":"foo/unknownNotification"}"#)
+        .await;
+    let huge = format!(
+        r#"{{"id":4,"method":"thread/list","params":{{"searchTerm":"{}"}}}}"#,
+        "x".repeat(4096)
+    );
     server.send_line(&huge).await;
     let id = server.send_request("thread/loaded/list", json!({})).await;
     // The only reply is to the last, well-formed request.
     let first = server.next_message().await;
     assert_eq!(first["id"], json!(id));
     assert_eq!(first["result"], json!({"data": [], "nextCursor": null}));
-    assert_eq!(server.messages_within(Duration::from_millis(200)).await, Vec::<serde_json::Value>::new());
+    assert_eq!(
+        server.messages_within(Duration::from_millis(200)).await,
+        Vec::<serde_json::Value>::new()
+    );
     assert_eq!(server.shutdown().await, Some(0));
 }
 
@@ -143,7 +208,10 @@ async fn a_saturated_queue_answers_overloaded() {
         match server.response(id).await {
             Ok(_) => answered += 1,
             Err(error) => {
-                assert_eq!(error, json!({"code": -32001, "message": "Server overloaded; retry later."}));
+                assert_eq!(
+                    error,
+                    json!({"code": -32001, "message": "Server overloaded; retry later."})
+                );
                 overloaded += 1;
             }
         }
@@ -158,7 +226,11 @@ async fn a_saturated_queue_answers_overloaded() {
 #[tokio::test]
 async fn a_bad_config_file_stops_the_server_before_it_serves() {
     let home = tempfile::tempdir().unwrap();
-    std::fs::write(home.path().join("config.toml"), "approval_policy = \"sometimes\"\n").unwrap();
+    std::fs::write(
+        home.path().join("config.toml"),
+        "approval_policy = \"sometimes\"\n",
+    )
+    .unwrap();
     let output = tokio::process::Command::new(tandem_tests::server::tandem_binary())
         .arg("app-server")
         .env("TANDEM_HOME", home.path())

@@ -92,10 +92,15 @@ fn recording(name: &str) -> Recording {
     let mut server = Vec::new();
     for line in text.lines() {
         let record: Value = serde_json::from_str(line).unwrap();
-        let Some(message) = record.get("msg").cloned() else { continue };
+        let Some(message) = record.get("msg").cloned() else {
+            continue;
+        };
         if record["dir"] == "c2s" {
             client.push(message);
-        } else if !IGNORED_METHODS.iter().any(|method| message.get("method") == Some(&json!(method))) {
+        } else if !IGNORED_METHODS
+            .iter()
+            .any(|method| message.get("method") == Some(&json!(method)))
+        {
             server.push(message);
         }
     }
@@ -105,7 +110,11 @@ fn recording(name: &str) -> Recording {
 /// Sends the recorded client messages (thread ids and cursors mapped to ours) and collects
 /// Tandem's replies: each request's response, and for `turn/start` everything up to
 /// `turn/completed`.
-async fn replay(server: &mut TestServer, recording: &Recording, thread_ids: &mut HashMap<String, String>) -> Vec<Value> {
+async fn replay(
+    server: &mut TestServer,
+    recording: &Recording,
+    thread_ids: &mut HashMap<String, String>,
+) -> Vec<Value> {
     let client = &recording.client;
     let mut last_cursor: Option<String> = None;
     let mut seen = Vec::new();
@@ -121,20 +130,29 @@ async fn replay(server: &mut TestServer, recording: &Recording, thread_ids: &mut
             params["cursor"] = json!(cursor);
         }
         server.send(&message).await;
-        let Some(id) = message.get("id").cloned() else { continue };
-        let reply = server.take_matching(|m| m.get("id") == Some(&id) && m.get("method").is_none()).await;
+        let Some(id) = message.get("id").cloned() else {
+            continue;
+        };
+        let reply = server
+            .take_matching(|m| m.get("id") == Some(&id) && m.get("method").is_none())
+            .await;
         let mut batch: Vec<Value> = server.drain_backlog();
         batch.push(reply.clone());
         if message["method"] == "turn/start" {
             batch.extend(server.until_turn_completed().await);
         }
         // Learn our id for a thread the recording created.
-        let recorded = recording.server.iter().find(|m| m.get("id") == message.get("id") && m.get("method").is_none());
+        let recorded = recording
+            .server
+            .iter()
+            .find(|m| m.get("id") == message.get("id") && m.get("method").is_none());
         if let (Some(theirs), Some(ours)) = (
             recorded.and_then(|m| m["result"]["thread"]["id"].as_str()),
             reply["result"]["thread"]["id"].as_str(),
         ) {
-            thread_ids.entry(theirs.to_string()).or_insert_with(|| ours.to_string());
+            thread_ids
+                .entry(theirs.to_string())
+                .or_insert_with(|| ours.to_string());
         }
         if let Some(cursor) = reply["result"]["nextCursor"].as_str() {
             last_cursor = Some(cursor.to_string());
@@ -142,8 +160,16 @@ async fn replay(server: &mut TestServer, recording: &Recording, thread_ids: &mut
         seen.extend(batch);
     }
     // Notifications sent after the last reply.
-    seen.extend(server.messages_within(std::time::Duration::from_millis(300)).await);
-    seen.retain(|message| !IGNORED_METHODS.iter().any(|method| message.get("method") == Some(&json!(method))));
+    seen.extend(
+        server
+            .messages_within(std::time::Duration::from_millis(300))
+            .await,
+    );
+    seen.retain(|message| {
+        !IGNORED_METHODS
+            .iter()
+            .any(|method| message.get("method") == Some(&json!(method)))
+    });
     seen
 }
 
@@ -159,7 +185,11 @@ fn compare(recorded: &[Value], ours: &[Value]) {
             problems.push(format!("#{index} {}: {}", kind(a), differences.join(", ")));
         }
     }
-    assert!(problems.is_empty(), "field differences:\n{}", problems.join("\n"));
+    assert!(
+        problems.is_empty(),
+        "field differences:\n{}",
+        problems.join("\n")
+    );
 }
 
 #[tokio::test]
@@ -182,14 +212,34 @@ async fn text_stream_and_history_sessions_match_the_recordings() {
     compare(&text_stream.server, &ours);
     let our_thread = thread_ids["01a1ffdd-bf21-7cd3-a055-888a65ab3622"].clone();
     // More history for the listing scenario: enough threads for the recorded pages.
-    for prompt in ["Run a command.", "Patch please. MOCK_PATCH", "Long answer.", "Another one."] {
+    for prompt in [
+        "Run a command.",
+        "Patch please. MOCK_PATCH",
+        "Long answer.",
+        "Another one.",
+    ] {
         model.push(MockResponse::sse(responses_text("msg_x", &["ok "])));
-        let thread = server.request("thread/start", json!({"cwd": "/home/user/project"})).await.unwrap();
+        let thread = server
+            .request("thread/start", json!({"cwd": "/home/user/project"}))
+            .await
+            .unwrap();
         let id = thread["thread"]["id"].as_str().unwrap().to_string();
-        server.request("turn/start", json!({"threadId": id, "input": [{"type": "text", "text": prompt}]})).await.unwrap();
+        server
+            .request(
+                "turn/start",
+                json!({"threadId": id, "input": [{"type": "text", "text": prompt}]}),
+            )
+            .await
+            .unwrap();
         server.until_turn_completed().await;
     }
-    server.request("thread/name/set", json!({"threadId": our_thread, "name": "Example thread"})).await.unwrap();
+    server
+        .request(
+            "thread/name/set",
+            json!({"threadId": our_thread, "name": "Example thread"}),
+        )
+        .await
+        .unwrap();
     assert_eq!(server.shutdown().await, Some(0));
 
     // f_history_list_read_resume: a new process on that history.

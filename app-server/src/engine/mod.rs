@@ -29,7 +29,10 @@ pub use threads::{RESUME_DEPRECATION, normalize_thread_id};
 /// Where the engine sends notifications. Awaiting `emit` applies backpressure.
 pub trait EventSink: Send + Sync + 'static {
     /// Delivers one notification.
-    fn emit(&self, notification: ServerNotification) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+    fn emit(
+        &self,
+        notification: ServerNotification,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
 }
 
 /// Why an engine operation failed.
@@ -119,5 +122,7 @@ impl Engine {
 
 /// Locks a mutex, recovering the data if another task panicked while holding it.
 pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -37,11 +37,17 @@ fn permissions_text(approval: AskForApproval, sandbox: &SandboxPolicy) -> String
         SandboxPolicy::ExternalSandbox { .. } => "`external`: the host sandboxes commands",
     };
     let approval = match approval {
-        AskForApproval::Untrusted => "`untrusted`: the user approves every command that is not known to be safe",
-        AskForApproval::OnRequest => "`on-request`: ask for approval when a command needs to leave the sandbox",
+        AskForApproval::Untrusted => {
+            "`untrusted`: the user approves every command that is not known to be safe"
+        }
+        AskForApproval::OnRequest => {
+            "`on-request`: ask for approval when a command needs to leave the sandbox"
+        }
         AskForApproval::Never => "`never`: approvals are never asked; blocked actions fail",
     };
-    format!("<permissions instructions>\nsandbox_mode is {sandbox}.\napproval_policy is {approval}.\n</permissions instructions>")
+    format!(
+        "<permissions instructions>\nsandbox_mode is {sandbox}.\napproval_policy is {approval}.\n</permissions instructions>"
+    )
 }
 
 /// The `<environment_context>` message sent before the first turn (and when the cwd changes).

@@ -4,9 +4,7 @@ use std::sync::Arc;
 
 use app_server_protocol::PROTOCOL_VERSION;
 use app_server_protocol::item::UserInput;
-use app_server_protocol::policy::{
-    ApprovalsReviewer, CollaborationMode,
-};
+use app_server_protocol::policy::{ApprovalsReviewer, CollaborationMode};
 use app_server_protocol::thread::{
     SessionSource, Thread, ThreadEnvironment, ThreadHistoryMode, ThreadStatus, ThreadTokenUsage,
     Turn,

@@ -8,11 +8,11 @@ use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
 use app_server_protocol::notifications::{
     DeprecationNoticeNotification, ThreadIdNotification, ThreadStatusChangedNotification,
 };
-use app_server_protocol::policy::{
-    ApprovalsReviewer, SandboxMode, SandboxPolicy, SortDirection,
-};
+use app_server_protocol::policy::{ApprovalsReviewer, SandboxMode, SandboxPolicy, SortDirection};
 use app_server_protocol::tables::ServerNotification;
-use app_server_protocol::thread::{Thread, ThreadStatus, ThreadTokenUsage, Turn, TurnItemsView, TurnStatus};
+use app_server_protocol::thread::{
+    Thread, ThreadStatus, ThreadTokenUsage, Turn, TurnItemsView, TurnStatus,
+};
 use app_server_protocol::thread_requests::{
     ThreadForkParams, ThreadListCwdFilter, ThreadListParams, ThreadListResponse,
     ThreadLoadedListParams, ThreadLoadedListResponse, ThreadReadParams, ThreadResumeParams,
@@ -90,7 +90,9 @@ fn normalize_path(path: &std::path::Path) -> String {
             std::path::Component::ParentDir => {
                 parts.pop();
             }
-            std::path::Component::CurDir | std::path::Component::RootDir | std::path::Component::Prefix(_) => {}
+            std::path::Component::CurDir
+            | std::path::Component::RootDir
+            | std::path::Component::Prefix(_) => {}
             std::path::Component::Normal(part) => parts.push(part.to_os_string()),
         }
     }
@@ -102,7 +104,9 @@ fn normalize_path(path: &std::path::Path) -> String {
 /// The object form of a sandbox mode, with the configured workspace-write settings.
 pub fn sandbox_policy(mode: SandboxMode, config: &Config) -> SandboxPolicy {
     match mode {
-        SandboxMode::ReadOnly => SandboxPolicy::ReadOnly { network_access: Some(false) },
+        SandboxMode::ReadOnly => SandboxPolicy::ReadOnly {
+            network_access: Some(false),
+        },
         SandboxMode::DangerFullAccess => SandboxPolicy::DangerFullAccess,
         SandboxMode::WorkspaceWrite => {
             let settings = &config.sandbox_workspace_write;
@@ -157,8 +161,9 @@ impl Engine {
         if let Some(client) = clients.get(&provider.id) {
             return Ok(client.clone());
         }
-        let client = crate::model::client_for(provider)
-            .map_err(|error| EngineError::InvalidRequest(format!("failed to load configuration: {error}")))?;
+        let client = crate::model::client_for(provider).map_err(|error| {
+            EngineError::InvalidRequest(format!("failed to load configuration: {error}"))
+        })?;
         clients.insert(provider.id.clone(), client.clone());
         Ok(client)
     }
@@ -173,7 +178,11 @@ impl Engine {
     }
 
     /// Applies overrides to `meta`; returns the provider the thread now uses.
-    fn apply_overrides(&self, meta: &mut ThreadMeta, overrides: &SettingsOverrides<'_>) -> Result<ProviderConfig, EngineError> {
+    fn apply_overrides(
+        &self,
+        meta: &mut ThreadMeta,
+        overrides: &SettingsOverrides<'_>,
+    ) -> Result<ProviderConfig, EngineError> {
         let config = &self.inner.config;
         if let Some(provider_id) = overrides.model_provider {
             let provider = self.provider(provider_id)?;
@@ -213,7 +222,12 @@ impl Engine {
         thread
     }
 
-    fn new_state(&self, meta: ThreadMeta, client: Arc<dyn ModelClient>, ephemeral: bool) -> ThreadState {
+    fn new_state(
+        &self,
+        meta: ThreadMeta,
+        client: Arc<dyn ModelClient>,
+        ephemeral: bool,
+    ) -> ThreadState {
         ThreadState {
             meta,
             ephemeral,
@@ -235,21 +249,32 @@ impl Engine {
     }
 
     /// `thread/start`.
-    pub fn start_thread(&self, params: ThreadStartParams) -> Result<ThreadStartResponse, EngineError> {
+    pub fn start_thread(
+        &self,
+        params: ThreadStartParams,
+    ) -> Result<ThreadStartResponse, EngineError> {
         let config = &self.inner.config;
         if let Some(overrides) = &params.config
             && !overrides.is_empty()
         {
-            config
-                .with_overrides(overrides)
-                .map_err(|error| EngineError::InvalidRequest(format!("failed to load configuration: {error}")))?;
+            config.with_overrides(overrides).map_err(|error| {
+                EngineError::InvalidRequest(format!("failed to load configuration: {error}"))
+            })?;
         }
-        let provider_id = params.model_provider.clone().unwrap_or_else(|| config.model_provider.clone());
+        let provider_id = params
+            .model_provider
+            .clone()
+            .unwrap_or_else(|| config.model_provider.clone());
         let provider = self.provider(&provider_id)?;
         let model = params
             .model
             .clone()
-            .or_else(|| config.model.clone().filter(|_| provider_id == config.model_provider))
+            .or_else(|| {
+                config
+                    .model
+                    .clone()
+                    .filter(|_| provider_id == config.model_provider)
+            })
             .unwrap_or_else(|| provider.default_model.clone());
         let id = uuid::Uuid::now_v7().to_string();
         let now_ms = unix_millis();
@@ -273,8 +298,14 @@ impl Engine {
             name: None,
             forked_from_id: None,
             thread_source: params.thread_source.clone(),
-            base_instructions: params.base_instructions.clone().or_else(|| config.base_instructions.clone()),
-            developer_instructions: params.developer_instructions.clone().or_else(|| config.developer_instructions.clone()),
+            base_instructions: params
+                .base_instructions
+                .clone()
+                .or_else(|| config.base_instructions.clone()),
+            developer_instructions: params
+                .developer_instructions
+                .clone()
+                .or_else(|| config.developer_instructions.clone()),
             archived: false,
             rollout_path: self.inner.store.rollout_path_for(&id, created_at),
         };
@@ -289,7 +320,10 @@ impl Engine {
     /// `thread/resume`. Emits `deprecationNotice` (unless `excludeTurns`) and
     /// `thread/status/changed` before returning; the caller sends the result and then
     /// `thread/tokenUsage/updated` with the returned usage.
-    pub async fn resume_thread(&self, params: ThreadResumeParams) -> Result<(ThreadResumeResponse, Option<ThreadTokenUsage>), EngineError> {
+    pub async fn resume_thread(
+        &self,
+        params: ThreadResumeParams,
+    ) -> Result<(ThreadResumeResponse, Option<ThreadTokenUsage>), EngineError> {
         let id = normalize_thread_id(&params.thread_id)?;
         let overrides = SettingsOverrides {
             model: params.model.as_ref(),
@@ -322,7 +356,12 @@ impl Engine {
                 if stored.meta.archived {
                     return Err(no_rollout(&id));
                 }
-                let StoredThread { mut meta, turns, mut history, token_usage } = stored;
+                let StoredThread {
+                    mut meta,
+                    turns,
+                    mut history,
+                    token_usage,
+                } = stored;
                 let sent_for = Some(meta.cwd.clone());
                 let before = meta.clone();
                 let provider = self.apply_overrides(&mut meta, &overrides)?;
@@ -341,10 +380,12 @@ impl Engine {
             }
         };
         if !exclude_turns {
-            self.emit(ServerNotification::DeprecationNotice(DeprecationNoticeNotification {
-                summary: RESUME_DEPRECATION.into(),
-                details: None,
-            }))
+            self.emit(ServerNotification::DeprecationNotice(
+                DeprecationNoticeNotification {
+                    summary: RESUME_DEPRECATION.into(),
+                    details: None,
+                },
+            ))
             .await;
         }
         let (status, response, usage) = {
@@ -364,7 +405,9 @@ impl Engine {
                 runtime_workspace_roots: base.runtime_workspace_roots,
                 instruction_sources: Vec::new(),
                 approval_policy: base.approval_policy,
-                approvals_reviewer: params.approvals_reviewer.unwrap_or(state.approvals_reviewer),
+                approvals_reviewer: params
+                    .approvals_reviewer
+                    .unwrap_or(state.approvals_reviewer),
                 sandbox: base.sandbox,
                 active_permission_profile: None,
                 reasoning_effort: base.reasoning_effort,
@@ -385,17 +428,22 @@ impl Engine {
             };
             (state.status.clone(), response, state.token_usage.clone())
         };
-        self.emit(ServerNotification::ThreadStatusChanged(ThreadStatusChangedNotification {
-            thread_id: id,
-            status,
-        }))
+        self.emit(ServerNotification::ThreadStatusChanged(
+            ThreadStatusChangedNotification {
+                thread_id: id,
+                status,
+            },
+        ))
         .await;
         Ok((response, usage))
     }
 
     /// `thread/fork`. The caller sends the result, then `thread/tokenUsage/updated` with the
     /// returned usage and `thread/started`.
-    pub fn fork_thread(&self, params: ThreadForkParams) -> Result<(ThreadStartResponse, Option<ThreadTokenUsage>), EngineError> {
+    pub fn fork_thread(
+        &self,
+        params: ThreadForkParams,
+    ) -> Result<(ThreadStartResponse, Option<ThreadTokenUsage>), EngineError> {
         let source_id = normalize_thread_id(&params.thread_id)?;
         let ephemeral = params.ephemeral.unwrap_or(false);
         let exclude_turns = params.exclude_turns.unwrap_or(false);
@@ -407,19 +455,35 @@ impl Engine {
         let (mut meta, mut turns, mut history, usage) = match self.thread(&source_id) {
             Some(thread) => {
                 let state = lock(&thread.state);
-                (state.meta.clone(), state.turns.clone(), state.history.clone(), state.token_usage.clone())
+                (
+                    state.meta.clone(),
+                    state.turns.clone(),
+                    state.history.clone(),
+                    state.token_usage.clone(),
+                )
             }
             None => {
-                let stored = self.inner.store.load(&source_id).map_err(|error| match error {
-                    StoreError::NotFound(_) => no_rollout(&source_id),
-                    other => other.into(),
-                })?;
-                (stored.meta, stored.turns, stored.history, stored.token_usage)
+                let stored = self
+                    .inner
+                    .store
+                    .load(&source_id)
+                    .map_err(|error| match error {
+                        StoreError::NotFound(_) => no_rollout(&source_id),
+                        other => other.into(),
+                    })?;
+                (
+                    stored.meta,
+                    stored.turns,
+                    stored.history,
+                    stored.token_usage,
+                )
             }
         };
         if let Some(last_turn_id) = &params.last_turn_id {
             let Some(position) = turns.iter().position(|turn| &turn.id == last_turn_id) else {
-                return Err(EngineError::InvalidRequest(format!("turn not found: {last_turn_id}")));
+                return Err(EngineError::InvalidRequest(format!(
+                    "turn not found: {last_turn_id}"
+                )));
             };
             if position + 1 != turns.len() {
                 return Err(EngineError::InvalidRequest(format!(
@@ -456,12 +520,21 @@ impl Engine {
         if !ephemeral && !turns.is_empty() {
             let mut writer = self.inner.store.create(&meta)?;
             for item in &history {
-                writer.append(&RolloutRecord::ResponseItem { turn_id: String::new(), item: item.clone() })?;
+                writer.append(&RolloutRecord::ResponseItem {
+                    turn_id: String::new(),
+                    item: item.clone(),
+                })?;
             }
             for turn in &turns {
-                writer.append(&RolloutRecord::TurnStarted { turn_id: turn.id.clone(), started_at: turn.started_at.unwrap_or(meta.created_at) })?;
+                writer.append(&RolloutRecord::TurnStarted {
+                    turn_id: turn.id.clone(),
+                    started_at: turn.started_at.unwrap_or(meta.created_at),
+                })?;
                 for item in &turn.items {
-                    writer.append(&RolloutRecord::Item { turn_id: turn.id.clone(), item: item.clone() })?;
+                    writer.append(&RolloutRecord::Item {
+                        turn_id: turn.id.clone(),
+                        item: item.clone(),
+                    })?;
                 }
                 writer.append(&RolloutRecord::TurnCompleted {
                     turn_id: turn.id.clone(),
@@ -472,7 +545,10 @@ impl Engine {
                 })?;
             }
             if let Some(usage) = &usage {
-                writer.append(&RolloutRecord::TokenUsage { turn_id: String::new(), usage: usage.clone() })?;
+                writer.append(&RolloutRecord::TokenUsage {
+                    turn_id: String::new(),
+                    usage: usage.clone(),
+                })?;
             }
             writer.sync()?;
             state.writer = Some(writer);
@@ -489,15 +565,23 @@ impl Engine {
     }
 
     /// `thread/list`.
-    pub fn list_threads(&self, params: ThreadListParams) -> Result<ThreadListResponse, EngineError> {
+    pub fn list_threads(
+        &self,
+        params: ThreadListParams,
+    ) -> Result<ThreadListResponse, EngineError> {
         let sources = match &params.source_kinds {
-            Some(kinds) if !kinds.is_empty() => kinds.iter().map(|kind| source_kind_name(*kind).to_string()).collect(),
+            Some(kinds) if !kinds.is_empty() => kinds
+                .iter()
+                .map(|kind| source_kind_name(*kind).to_string())
+                .collect(),
             _ => vec!["cli".to_string(), "vscode".to_string()],
         };
         let cwds = match &params.cwd {
             None => Vec::new(),
             Some(ThreadListCwdFilter::One(cwd)) => vec![resolve_cwd(Some(cwd))],
-            Some(ThreadListCwdFilter::Many(cwds)) => cwds.iter().map(|cwd| resolve_cwd(Some(cwd))).collect(),
+            Some(ThreadListCwdFilter::Many(cwds)) => {
+                cwds.iter().map(|cwd| resolve_cwd(Some(cwd))).collect()
+            }
         };
         let query = ListQuery {
             cursor: params.cursor.clone(),
@@ -519,11 +603,18 @@ impl Engine {
             .map(|meta| {
                 let status = self
                     .thread(&meta.id)
-                    .map_or(ThreadStatus::NotLoaded, |thread| lock(&thread.state).status.clone());
+                    .map_or(ThreadStatus::NotLoaded, |thread| {
+                        lock(&thread.state).status.clone()
+                    });
                 thread_from_meta(meta, status, false)
             })
             .collect();
-        Ok(ThreadListResponse { data, read_states: None, next_cursor: page.next_cursor, backwards_cursor: None })
+        Ok(ThreadListResponse {
+            data,
+            read_states: None,
+            next_cursor: page.next_cursor,
+            backwards_cursor: None,
+        })
     }
 
     /// `thread/read`. Emits `deprecationNotice` before returning when turns are included.
@@ -555,17 +646,22 @@ impl Engine {
             }
         };
         if include_turns {
-            self.emit(ServerNotification::DeprecationNotice(DeprecationNoticeNotification {
-                summary: INCLUDE_TURNS_DEPRECATION.into(),
-                details: None,
-            }))
+            self.emit(ServerNotification::DeprecationNotice(
+                DeprecationNoticeNotification {
+                    summary: INCLUDE_TURNS_DEPRECATION.into(),
+                    details: None,
+                },
+            ))
             .await;
         }
         Ok(thread)
     }
 
     /// `thread/turns/list`.
-    pub fn list_turns(&self, params: ThreadTurnsListParams) -> Result<ThreadTurnsListResponse, EngineError> {
+    pub fn list_turns(
+        &self,
+        params: ThreadTurnsListParams,
+    ) -> Result<ThreadTurnsListResponse, EngineError> {
         let id = normalize_thread_id(&params.thread_id)?;
         let mut turns = match self.thread(&id) {
             Some(thread) => lock(&thread.state).turns.clone(),
@@ -588,7 +684,9 @@ impl Engine {
             Some(cursor) => decode_offset_cursor(cursor)?,
         };
         let view = params.items_view.unwrap_or(TurnItemsView::Summary);
-        let limit = params.limit.map_or(usize::MAX, |limit| limit.max(1) as usize);
+        let limit = params
+            .limit
+            .map_or(usize::MAX, |limit| limit.max(1) as usize);
         let end = offset.saturating_add(limit).min(turns.len());
         let data = turns
             .get(offset.min(turns.len())..end)
@@ -598,7 +696,11 @@ impl Engine {
             .map(|turn| apply_items_view(turn, view))
             .collect();
         let next_cursor = (end < turns.len()).then(|| encode_offset_cursor(end));
-        Ok(ThreadTurnsListResponse { data, next_cursor, backwards_cursor: None })
+        Ok(ThreadTurnsListResponse {
+            data,
+            next_cursor,
+            backwards_cursor: None,
+        })
     }
 
     /// `thread/archive`. Emits `thread/status/changed notLoaded` first when the thread is loaded.
@@ -608,10 +710,12 @@ impl Engine {
             return Err(no_rollout(&id));
         }
         if self.unload(&id) {
-            self.emit(ServerNotification::ThreadStatusChanged(ThreadStatusChangedNotification {
-                thread_id: id.clone(),
-                status: ThreadStatus::NotLoaded,
-            }))
+            self.emit(ServerNotification::ThreadStatusChanged(
+                ThreadStatusChangedNotification {
+                    thread_id: id.clone(),
+                    status: ThreadStatus::NotLoaded,
+                },
+            ))
             .await;
         }
         self.inner.store.archive(&id).map_err(|error| match error {
@@ -624,12 +728,18 @@ impl Engine {
     /// `thread/unarchive`.
     pub fn unarchive_thread(&self, thread_id: &str) -> Result<Thread, EngineError> {
         let id = normalize_thread_id(thread_id)?;
-        let meta = self.inner.store.unarchive(&id).map_err(|error| match error {
-            StoreError::NotFound(_) | StoreError::NotArchived(_) => {
-                EngineError::InvalidRequest(format!("no archived rollout found for thread id {id}"))
-            }
-            other => other.into(),
-        })?;
+        let meta = self
+            .inner
+            .store
+            .unarchive(&id)
+            .map_err(|error| match error {
+                StoreError::NotFound(_) | StoreError::NotArchived(_) => {
+                    EngineError::InvalidRequest(format!(
+                        "no archived rollout found for thread id {id}"
+                    ))
+                }
+                other => other.into(),
+            })?;
         Ok(thread_from_meta(&meta, ThreadStatus::NotLoaded, false))
     }
 
@@ -638,9 +748,13 @@ impl Engine {
         let id = normalize_thread_id(thread_id)?;
         let name = name.trim();
         if name.is_empty() {
-            return Err(EngineError::InvalidRequest("thread name must not be empty".into()));
+            return Err(EngineError::InvalidRequest(
+                "thread name must not be empty".into(),
+            ));
         }
-        let record = RolloutRecord::ThreadName { name: name.to_string() };
+        let record = RolloutRecord::ThreadName {
+            name: name.to_string(),
+        };
         if let Some(thread) = self.thread(&id) {
             let meta = {
                 let mut state = lock(&thread.state);
@@ -666,33 +780,49 @@ impl Engine {
     }
 
     /// `thread/loaded/list`.
-    pub fn loaded_threads(&self, params: ThreadLoadedListParams) -> Result<ThreadLoadedListResponse, EngineError> {
+    pub fn loaded_threads(
+        &self,
+        params: ThreadLoadedListParams,
+    ) -> Result<ThreadLoadedListResponse, EngineError> {
         let mut ids: Vec<String> = lock(&self.inner.threads).keys().cloned().collect();
         ids.sort();
         let offset = match &params.cursor {
             None => 0,
             Some(cursor) => decode_offset_cursor(cursor)?,
         };
-        let limit = params.limit.map_or(usize::MAX, |limit| limit.max(1) as usize);
+        let limit = params
+            .limit
+            .map_or(usize::MAX, |limit| limit.max(1) as usize);
         let end = offset.saturating_add(limit).min(ids.len());
-        let data = ids.get(offset.min(ids.len())..end).unwrap_or_default().to_vec();
+        let data = ids
+            .get(offset.min(ids.len())..end)
+            .unwrap_or_default()
+            .to_vec();
         let next_cursor = (end < ids.len()).then(|| encode_offset_cursor(end));
         Ok(ThreadLoadedListResponse { data, next_cursor })
     }
 
     /// `thread/unsubscribe`: unloads the thread (this connection is its only subscriber) and
     /// emits `thread/status/changed notLoaded` and `thread/closed`.
-    pub async fn unsubscribe(&self, thread_id: &str) -> Result<ThreadUnsubscribeStatus, EngineError> {
+    pub async fn unsubscribe(
+        &self,
+        thread_id: &str,
+    ) -> Result<ThreadUnsubscribeStatus, EngineError> {
         let id = normalize_thread_id(thread_id)?;
         if !self.unload(&id) {
             return Ok(ThreadUnsubscribeStatus::NotLoaded);
         }
-        self.emit(ServerNotification::ThreadStatusChanged(ThreadStatusChangedNotification {
-            thread_id: id.clone(),
-            status: ThreadStatus::NotLoaded,
+        self.emit(ServerNotification::ThreadStatusChanged(
+            ThreadStatusChangedNotification {
+                thread_id: id.clone(),
+                status: ThreadStatus::NotLoaded,
+            },
+        ))
+        .await;
+        self.emit(ServerNotification::ThreadClosed(ThreadIdNotification {
+            thread_id: id,
         }))
         .await;
-        self.emit(ServerNotification::ThreadClosed(ThreadIdNotification { thread_id: id })).await;
         Ok(ThreadUnsubscribeStatus::Unsubscribed)
     }
 
@@ -713,12 +843,18 @@ impl Engine {
 
     /// `turn/start`. On a busy thread the input joins the running turn, which is returned
     /// with no launcher.
-    pub fn start_turn(&self, params: TurnStartParams) -> Result<(Turn, Option<TurnLauncher>), EngineError> {
+    pub fn start_turn(
+        &self,
+        params: TurnStartParams,
+    ) -> Result<(Turn, Option<TurnLauncher>), EngineError> {
         let id = normalize_thread_id(&params.thread_id)?;
         let thread = self
             .thread(&id)
             .ok_or_else(|| EngineError::InvalidRequest(format!("thread not found: {id}")))?;
-        let input = SteerInput { input: params.input.clone(), client_id: params.client_user_message_id.clone() };
+        let input = SteerInput {
+            input: params.input.clone(),
+            client_id: params.client_user_message_id.clone(),
+        };
         let mut state = lock(&thread.state);
         if let Some(active) = &state.active {
             let turn = in_progress_turn(&active.id, Some(active.started_at));
@@ -766,7 +902,9 @@ impl Engine {
             steer: steer_sender,
             started_at: started_at_ms / 1000,
         });
-        state.status = ThreadStatus::Active { active_flags: Vec::new() };
+        state.status = ThreadStatus::Active {
+            active_flags: Vec::new(),
+        };
         drop(state);
         let task = TurnTask {
             engine: self.inner.clone(),
@@ -779,7 +917,13 @@ impl Engine {
             cancel,
             steer: steer_receiver,
         };
-        Ok((in_progress_turn(&turn_id, None), Some(TurnLauncher { engine: self.inner.clone(), task })))
+        Ok((
+            in_progress_turn(&turn_id, None),
+            Some(TurnLauncher {
+                engine: self.inner.clone(),
+                task,
+            }),
+        ))
     }
 
     /// `turn/steer`: returns the running turn's id.
@@ -790,7 +934,9 @@ impl Engine {
             .ok_or_else(|| EngineError::InvalidRequest(format!("thread not found: {id}")))?;
         let state = lock(&thread.state);
         let Some(active) = &state.active else {
-            return Err(EngineError::InvalidRequest("no active turn to steer".into()));
+            return Err(EngineError::InvalidRequest(
+                "no active turn to steer".into(),
+            ));
         };
         if active.id != params.expected_turn_id {
             return Err(EngineError::InvalidRequest(format!(
@@ -798,19 +944,28 @@ impl Engine {
                 params.expected_turn_id, active.id
             )));
         }
-        let _ = active.steer.send(SteerInput { input: params.input, client_id: params.client_user_message_id });
+        let _ = active.steer.send(SteerInput {
+            input: params.input,
+            client_id: params.client_user_message_id,
+        });
         Ok(active.id.clone())
     }
 
     /// `turn/interrupt`: validates and returns a handle that performs the interrupt.
-    pub fn prepare_interrupt(&self, thread_id: &str, turn_id: &str) -> Result<InterruptHandle, EngineError> {
+    pub fn prepare_interrupt(
+        &self,
+        thread_id: &str,
+        turn_id: &str,
+    ) -> Result<InterruptHandle, EngineError> {
         let id = normalize_thread_id(thread_id)?;
         let thread = self
             .thread(&id)
             .ok_or_else(|| EngineError::InvalidRequest(format!("thread not found: {id}")))?;
         let state = lock(&thread.state);
         let Some(active) = &state.active else {
-            return Err(EngineError::InvalidRequest("no active turn to interrupt".into()));
+            return Err(EngineError::InvalidRequest(
+                "no active turn to interrupt".into(),
+            ));
         };
         if active.id != turn_id {
             return Err(EngineError::InvalidRequest(format!(
@@ -818,13 +973,21 @@ impl Engine {
                 active.id
             )));
         }
-        Ok(InterruptHandle { cancel: active.cancel.clone() })
+        Ok(InterruptHandle {
+            cancel: active.cancel.clone(),
+        })
     }
 
     /// `model/list`.
-    pub async fn list_models(&self, params: ModelListParams) -> Result<ModelListResponse, EngineError> {
+    pub async fn list_models(
+        &self,
+        params: ModelListParams,
+    ) -> Result<ModelListResponse, EngineError> {
         let config = &self.inner.config;
-        let provider_id = params.model_provider.clone().unwrap_or_else(|| config.model_provider.clone());
+        let provider_id = params
+            .model_provider
+            .clone()
+            .unwrap_or_else(|| config.model_provider.clone());
         let provider = self.provider(&provider_id)?;
         let client = self.client(&provider)?;
         let mut slugs = match client.list_models().await {
@@ -834,14 +997,19 @@ impl Engine {
         if slugs.is_empty() {
             slugs.push(provider.default_model.clone());
         }
-        let default_model = config.model.clone().unwrap_or_else(|| provider.default_model.clone());
+        let default_model = config
+            .model
+            .clone()
+            .unwrap_or_else(|| provider.default_model.clone());
         let offset = match &params.cursor {
             None => 0,
             Some(cursor) => cursor
                 .parse::<usize>()
                 .map_err(|_| EngineError::InvalidRequest(format!("invalid cursor: {cursor}")))?,
         };
-        let limit = params.limit.map_or(usize::MAX, |limit| limit.max(1) as usize);
+        let limit = params
+            .limit
+            .map_or(usize::MAX, |limit| limit.max(1) as usize);
         let end = offset.saturating_add(limit).min(slugs.len());
         let data = slugs
             .get(offset.min(slugs.len())..end)
@@ -919,7 +1087,8 @@ fn apply_items_view(mut turn: Turn, view: TurnItemsView) -> Turn {
                 .iter()
                 .enumerate()
                 .filter(|(index, item)| {
-                    matches!(item.details, ThreadItemDetails::UserMessage { .. }) || Some(*index) == last_agent
+                    matches!(item.details, ThreadItemDetails::UserMessage { .. })
+                        || Some(*index) == last_agent
                 })
                 .map(|(_, item)| item.clone())
                 .collect();
@@ -947,21 +1116,26 @@ fn close_dangling_calls(history: &mut Vec<ResponseItem>) {
     let answered: std::collections::HashSet<String> = history
         .iter()
         .filter_map(|item| match item {
-            ResponseItem::FunctionCallOutput { call_id, .. } | ResponseItem::CustomToolCallOutput { call_id, .. } => Some(call_id.clone()),
+            ResponseItem::FunctionCallOutput { call_id, .. }
+            | ResponseItem::CustomToolCallOutput { call_id, .. } => Some(call_id.clone()),
             _ => None,
         })
         .collect();
     let missing: Vec<ResponseItem> = history
         .iter()
         .filter_map(|item| match item {
-            ResponseItem::FunctionCall { call_id, .. } if !answered.contains(call_id) => Some(ResponseItem::FunctionCallOutput {
-                call_id: call_id.clone(),
-                output: "aborted: the turn ended before this call finished".into(),
-            }),
-            ResponseItem::CustomToolCall { call_id, .. } if !answered.contains(call_id) => Some(ResponseItem::CustomToolCallOutput {
-                call_id: call_id.clone(),
-                output: "aborted: the turn ended before this call finished".into(),
-            }),
+            ResponseItem::FunctionCall { call_id, .. } if !answered.contains(call_id) => {
+                Some(ResponseItem::FunctionCallOutput {
+                    call_id: call_id.clone(),
+                    output: "aborted: the turn ended before this call finished".into(),
+                })
+            }
+            ResponseItem::CustomToolCall { call_id, .. } if !answered.contains(call_id) => {
+                Some(ResponseItem::CustomToolCallOutput {
+                    call_id: call_id.clone(),
+                    output: "aborted: the turn ended before this call finished".into(),
+                })
+            }
             _ => None,
         })
         .collect();
@@ -971,9 +1145,18 @@ fn close_dangling_calls(history: &mut Vec<ResponseItem>) {
 fn model_entry(slug: &str, provider: &ProviderConfig, is_default: bool) -> Model {
     use app_server_protocol::policy::ReasoningEffort;
     let efforts = [
-        (ReasoningEffort::Low, "Fast responses with lighter reasoning"),
-        (ReasoningEffort::Medium, "Balances speed and reasoning depth for everyday tasks"),
-        (ReasoningEffort::High, "Greater reasoning depth for complex problems"),
+        (
+            ReasoningEffort::Low,
+            "Fast responses with lighter reasoning",
+        ),
+        (
+            ReasoningEffort::Medium,
+            "Balances speed and reasoning depth for everyday tasks",
+        ),
+        (
+            ReasoningEffort::High,
+            "Greater reasoning depth for complex problems",
+        ),
     ];
     Model {
         id: slug.to_string(),
@@ -987,7 +1170,10 @@ fn model_entry(slug: &str, provider: &ProviderConfig, is_default: bool) -> Model
         hidden: false,
         supported_reasoning_efforts: efforts
             .iter()
-            .map(|(effort, description)| ReasoningEffortOption { reasoning_effort: *effort, description: (*description).to_string() })
+            .map(|(effort, description)| ReasoningEffortOption {
+                reasoning_effort: *effort,
+                description: (*description).to_string(),
+            })
             .collect(),
         default_reasoning_effort: ReasoningEffort::Medium,
         input_modalities: vec![InputModality::Text, InputModality::Image],

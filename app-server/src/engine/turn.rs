@@ -13,8 +13,7 @@ use app_server_protocol::notifications::{
 };
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{
-    ThreadStatus, TokenUsageBreakdown, Turn, TurnError, TurnItemsView,
-    TurnStatus,
+    ThreadStatus, TokenUsageBreakdown, Turn, TurnError, TurnItemsView, TurnStatus,
 };
 use futures::StreamExt;
 use tokio::sync::mpsc;
@@ -24,7 +23,9 @@ use crate::engine::prompt;
 use crate::engine::thread::{LoadedThread, SteerInput};
 use crate::engine::{EngineInner, lock};
 use crate::model::retry::{RetryEvent, RetryPolicy, stream_with_retries};
-use crate::model::{ContentItem, ModelEvent, ModelRequest, ReasoningContentPart, ReasoningSummaryPart, ResponseItem};
+use crate::model::{
+    ContentItem, ModelEvent, ModelRequest, ReasoningContentPart, ReasoningSummaryPart, ResponseItem,
+};
 use crate::outgoing::{unix_millis, unix_seconds};
 use crate::store::RolloutRecord;
 
@@ -55,22 +56,38 @@ enum RoundEnd {
 
 /// An item being streamed.
 enum OpenItem {
-    Message { started_at_ms: i64 },
-    Reasoning { started_at_ms: i64, summary: Vec<String>, content: Vec<String> },
+    Message {
+        started_at_ms: i64,
+    },
+    Reasoning {
+        started_at_ms: i64,
+        summary: Vec<String>,
+        content: Vec<String>,
+    },
 }
 
 impl TurnTask {
     /// Runs the turn to its end and emits `turn/completed`.
     pub async fn run(mut self) {
         let thread_id = self.thread.id.clone();
-        self.emit(ServerNotification::ThreadStatusChanged(ThreadStatusChangedNotification {
-            thread_id: thread_id.clone(),
-            status: ThreadStatus::Active { active_flags: Vec::new() },
-        }))
+        self.emit(ServerNotification::ThreadStatusChanged(
+            ThreadStatusChangedNotification {
+                thread_id: thread_id.clone(),
+                status: ThreadStatus::Active {
+                    active_flags: Vec::new(),
+                },
+            },
+        ))
         .await;
         self.emit(ServerNotification::TurnStarted(TurnNotification {
             thread_id: thread_id.clone(),
-            turn: self.turn_snapshot(TurnStatus::InProgress, Vec::new(), TurnItemsView::NotLoaded, None, None),
+            turn: self.turn_snapshot(
+                TurnStatus::InProgress,
+                Vec::new(),
+                TurnItemsView::NotLoaded,
+                None,
+                None,
+            ),
         }))
         .await;
 
@@ -84,8 +101,13 @@ impl TurnTask {
 
         let outcome = loop {
             match self.sample(&mut items).await {
-                RoundEnd::Completed { needs_follow_up: true } | RoundEnd::Steered => continue,
-                RoundEnd::Completed { needs_follow_up: false } => break TurnStatus::Completed,
+                RoundEnd::Completed {
+                    needs_follow_up: true,
+                }
+                | RoundEnd::Steered => continue,
+                RoundEnd::Completed {
+                    needs_follow_up: false,
+                } => break TurnStatus::Completed,
                 RoundEnd::Interrupted => break TurnStatus::Interrupted,
                 RoundEnd::Failed(error) => {
                     self.finish_failed(error).await;
@@ -128,7 +150,9 @@ impl TurnTask {
         if !state.ephemeral && state.writer.is_none() {
             match self.engine.store.create(&state.meta) {
                 Ok(writer) => state.writer = Some(writer),
-                Err(error) => tracing::error!(thread_id = %self.thread.id, %error, "cannot create rollout"),
+                Err(error) => {
+                    tracing::error!(thread_id = %self.thread.id, %error, "cannot create rollout")
+                }
             }
         }
         let cwd = state.meta.cwd.clone();
@@ -155,7 +179,10 @@ impl TurnTask {
             .iter()
             .cloned()
             .map(|input| match input {
-                UserInput::Text { text, text_elements } => UserInput::Text {
+                UserInput::Text {
+                    text,
+                    text_elements,
+                } => UserInput::Text {
                     text,
                     text_elements: Some(text_elements.unwrap_or_default()),
                 },
@@ -167,8 +194,16 @@ impl TurnTask {
             client_id: input.client_id.clone(),
             content: content.clone(),
         };
-        let started = ThreadItem { details: details.clone(), started_at_ms: Some(now), completed_at_ms: None };
-        let completed = ThreadItem { details, started_at_ms: Some(now), completed_at_ms: Some(now) };
+        let started = ThreadItem {
+            details: details.clone(),
+            started_at_ms: Some(now),
+            completed_at_ms: None,
+        };
+        let completed = ThreadItem {
+            details,
+            started_at_ms: Some(now),
+            completed_at_ms: Some(now),
+        };
         self.emit(ServerNotification::ItemStarted(ItemStartedNotification {
             item: started,
             thread_id: self.thread.id.clone(),
@@ -185,21 +220,35 @@ impl TurnTask {
             {
                 state.meta.preview = preview;
             }
-            state.record(&RolloutRecord::ResponseItem { turn_id: self.turn_id.clone(), item: message });
-            state.record(&RolloutRecord::Item { turn_id: self.turn_id.clone(), item: completed.clone() });
+            state.record(&RolloutRecord::ResponseItem {
+                turn_id: self.turn_id.clone(),
+                item: message,
+            });
+            state.record(&RolloutRecord::Item {
+                turn_id: self.turn_id.clone(),
+                item: completed.clone(),
+            });
         }
-        self.emit(ServerNotification::ItemCompleted(ItemCompletedNotification {
-            item: completed.clone(),
-            thread_id: self.thread.id.clone(),
-            turn_id: self.turn_id.clone(),
-            content_token_count: None,
-            completed_at_ms: now,
-        }))
+        self.emit(ServerNotification::ItemCompleted(
+            ItemCompletedNotification {
+                item: completed.clone(),
+                thread_id: self.thread.id.clone(),
+                turn_id: self.turn_id.clone(),
+                content_token_count: None,
+                completed_at_ms: now,
+            },
+        ))
         .await;
         completed
     }
 
-    fn build_request(&self) -> (ModelRequest, RetryPolicy, Arc<dyn crate::model::ModelClient>) {
+    fn build_request(
+        &self,
+    ) -> (
+        ModelRequest,
+        RetryPolicy,
+        Arc<dyn crate::model::ModelClient>,
+    ) {
         let state = lock(&self.thread.state);
         let request = ModelRequest {
             model: state.meta.model.clone(),
@@ -265,66 +314,93 @@ impl TurnTask {
             match event {
                 ModelEvent::OutputItemAdded(item) => self.item_added(item, &mut open).await,
                 ModelEvent::OutputTextDelta { item_id, delta } => {
-                    self.emit(ServerNotification::AgentMessageDelta(ItemDeltaNotification {
-                        thread_id: self.thread.id.clone(),
-                        turn_id: self.turn_id.clone(),
-                        item_id,
-                        delta,
-                    }))
+                    self.emit(ServerNotification::AgentMessageDelta(
+                        ItemDeltaNotification {
+                            thread_id: self.thread.id.clone(),
+                            turn_id: self.turn_id.clone(),
+                            item_id,
+                            delta,
+                        },
+                    ))
                     .await;
                 }
-                ModelEvent::ReasoningSummaryPartAdded { item_id, summary_index } => {
-                    self.emit(ServerNotification::ReasoningSummaryPartAdded(ReasoningSummaryPartAddedNotification {
-                        thread_id: self.thread.id.clone(),
-                        turn_id: self.turn_id.clone(),
-                        item_id,
-                        summary_index,
-                    }))
+                ModelEvent::ReasoningSummaryPartAdded {
+                    item_id,
+                    summary_index,
+                } => {
+                    self.emit(ServerNotification::ReasoningSummaryPartAdded(
+                        ReasoningSummaryPartAddedNotification {
+                            thread_id: self.thread.id.clone(),
+                            turn_id: self.turn_id.clone(),
+                            item_id,
+                            summary_index,
+                        },
+                    ))
                     .await;
                 }
-                ModelEvent::ReasoningSummaryTextDelta { item_id, summary_index, delta } => {
+                ModelEvent::ReasoningSummaryTextDelta {
+                    item_id,
+                    summary_index,
+                    delta,
+                } => {
                     if let Some(OpenItem::Reasoning { summary, .. }) = open.get_mut(&item_id) {
                         append_part(summary, summary_index, &delta);
                     }
-                    self.emit(ServerNotification::ReasoningSummaryTextDelta(ReasoningSummaryTextDeltaNotification {
-                        thread_id: self.thread.id.clone(),
-                        turn_id: self.turn_id.clone(),
-                        item_id,
-                        delta,
-                        summary_index,
-                    }))
+                    self.emit(ServerNotification::ReasoningSummaryTextDelta(
+                        ReasoningSummaryTextDeltaNotification {
+                            thread_id: self.thread.id.clone(),
+                            turn_id: self.turn_id.clone(),
+                            item_id,
+                            delta,
+                            summary_index,
+                        },
+                    ))
                     .await;
                 }
-                ModelEvent::ReasoningTextDelta { item_id, content_index, delta } => {
+                ModelEvent::ReasoningTextDelta {
+                    item_id,
+                    content_index,
+                    delta,
+                } => {
                     if let Some(OpenItem::Reasoning { content, .. }) = open.get_mut(&item_id) {
                         append_part(content, content_index, &delta);
                     }
-                    self.emit(ServerNotification::ReasoningTextDelta(ReasoningTextDeltaNotification {
-                        thread_id: self.thread.id.clone(),
-                        turn_id: self.turn_id.clone(),
-                        item_id,
-                        delta,
-                        content_index,
-                    }))
+                    self.emit(ServerNotification::ReasoningTextDelta(
+                        ReasoningTextDeltaNotification {
+                            thread_id: self.thread.id.clone(),
+                            turn_id: self.turn_id.clone(),
+                            item_id,
+                            delta,
+                            content_index,
+                        },
+                    ))
                     .await;
                 }
                 ModelEvent::OutputItemDone(item) => {
-                    if let Some(completed) = self.item_done(item, &mut open, &mut tool_calls).await {
+                    if let Some(completed) = self.item_done(item, &mut open, &mut tool_calls).await
+                    {
                         items.push(completed);
                     }
                 }
                 ModelEvent::Completed { usage, .. } => {
                     self.record_usage(usage.unwrap_or_default()).await;
                     if tool_calls.is_empty() {
-                        return RoundEnd::Completed { needs_follow_up: false };
+                        return RoundEnd::Completed {
+                            needs_follow_up: false,
+                        };
                     }
                     for call in tool_calls.drain(..) {
                         let output = crate::engine::tools::run(&call).await;
                         let mut state = lock(&self.thread.state);
                         state.history.push(output.clone());
-                        state.record(&RolloutRecord::ResponseItem { turn_id: self.turn_id.clone(), item: output });
+                        state.record(&RolloutRecord::ResponseItem {
+                            turn_id: self.turn_id.clone(),
+                            item: output,
+                        });
                     }
-                    return RoundEnd::Completed { needs_follow_up: true };
+                    return RoundEnd::Completed {
+                        needs_follow_up: true,
+                    };
                 }
             }
         }
@@ -340,14 +416,26 @@ impl TurnTask {
             ),
             ResponseItem::Reasoning { id, .. } => (
                 id.clone(),
-                ThreadItemDetails::Reasoning { id, summary: Vec::new(), content: Vec::new() },
-                OpenItem::Reasoning { started_at_ms: now, summary: Vec::new(), content: Vec::new() },
+                ThreadItemDetails::Reasoning {
+                    id,
+                    summary: Vec::new(),
+                    content: Vec::new(),
+                },
+                OpenItem::Reasoning {
+                    started_at_ms: now,
+                    summary: Vec::new(),
+                    content: Vec::new(),
+                },
             ),
             _ => return,
         };
         open.insert(id, open_item);
         self.emit(ServerNotification::ItemStarted(ItemStartedNotification {
-            item: ThreadItem { details, started_at_ms: Some(now), completed_at_ms: None },
+            item: ThreadItem {
+                details,
+                started_at_ms: Some(now),
+                completed_at_ms: None,
+            },
             thread_id: self.thread.id.clone(),
             turn_id: self.turn_id.clone(),
             started_at_ms: now,
@@ -366,7 +454,9 @@ impl TurnTask {
         let now = unix_millis();
         let (details, started_at_ms) = match &item {
             ResponseItem::Message { id, content, role } if role == "assistant" => {
-                let id = id.clone().unwrap_or_else(|| format!("msg_{}", uuid::Uuid::now_v7().simple()));
+                let id = id
+                    .clone()
+                    .unwrap_or_else(|| format!("msg_{}", uuid::Uuid::now_v7().simple()));
                 let text: String = content
                     .iter()
                     .filter_map(|part| match part {
@@ -379,7 +469,11 @@ impl TurnTask {
                     _ => {
                         // The stream skipped `output_item.added`; start the item now.
                         self.emit(ServerNotification::ItemStarted(ItemStartedNotification {
-                            item: ThreadItem { details: agent_message(id.clone(), String::new()), started_at_ms: Some(now), completed_at_ms: None },
+                            item: ThreadItem {
+                                details: agent_message(id.clone(), String::new()),
+                                started_at_ms: Some(now),
+                                completed_at_ms: None,
+                            },
                             thread_id: self.thread.id.clone(),
                             turn_id: self.turn_id.clone(),
                             started_at_ms: now,
@@ -390,7 +484,12 @@ impl TurnTask {
                 };
                 (agent_message(id, text), started)
             }
-            ResponseItem::Reasoning { id, summary, content, .. } => {
+            ResponseItem::Reasoning {
+                id,
+                summary,
+                content,
+                ..
+            } => {
                 let started = match open.remove(id) {
                     Some(OpenItem::Reasoning { started_at_ms, .. }) => started_at_ms,
                     _ => now,
@@ -404,32 +503,54 @@ impl TurnTask {
                     .flatten()
                     .map(|ReasoningContentPart::ReasoningText { text }| text.clone())
                     .collect();
-                (ThreadItemDetails::Reasoning { id: id.clone(), summary, content }, started)
+                (
+                    ThreadItemDetails::Reasoning {
+                        id: id.clone(),
+                        summary,
+                        content,
+                    },
+                    started,
+                )
             }
             ResponseItem::FunctionCall { .. } | ResponseItem::CustomToolCall { .. } => {
                 let mut state = lock(&self.thread.state);
                 state.history.push(item.clone());
-                state.record(&RolloutRecord::ResponseItem { turn_id: self.turn_id.clone(), item: item.clone() });
+                state.record(&RolloutRecord::ResponseItem {
+                    turn_id: self.turn_id.clone(),
+                    item: item.clone(),
+                });
                 drop(state);
                 tool_calls.push(item);
                 return None;
             }
             _ => return None,
         };
-        let completed = ThreadItem { details, started_at_ms: Some(started_at_ms), completed_at_ms: Some(now) };
+        let completed = ThreadItem {
+            details,
+            started_at_ms: Some(started_at_ms),
+            completed_at_ms: Some(now),
+        };
         {
             let mut state = lock(&self.thread.state);
             state.history.push(item.clone());
-            state.record(&RolloutRecord::ResponseItem { turn_id: self.turn_id.clone(), item });
-            state.record(&RolloutRecord::Item { turn_id: self.turn_id.clone(), item: completed.clone() });
+            state.record(&RolloutRecord::ResponseItem {
+                turn_id: self.turn_id.clone(),
+                item,
+            });
+            state.record(&RolloutRecord::Item {
+                turn_id: self.turn_id.clone(),
+                item: completed.clone(),
+            });
         }
-        self.emit(ServerNotification::ItemCompleted(ItemCompletedNotification {
-            item: completed.clone(),
-            thread_id: self.thread.id.clone(),
-            turn_id: self.turn_id.clone(),
-            content_token_count: None,
-            completed_at_ms: now,
-        }))
+        self.emit(ServerNotification::ItemCompleted(
+            ItemCompletedNotification {
+                item: completed.clone(),
+                thread_id: self.thread.id.clone(),
+                turn_id: self.turn_id.clone(),
+                content_token_count: None,
+                completed_at_ms: now,
+            },
+        ))
         .await;
         Some(completed)
     }
@@ -441,14 +562,19 @@ impl TurnTask {
             usage.total = add_usage(usage.total, last);
             usage.last = last;
             state.token_usage = Some(usage.clone());
-            state.record(&RolloutRecord::TokenUsage { turn_id: self.turn_id.clone(), usage: usage.clone() });
+            state.record(&RolloutRecord::TokenUsage {
+                turn_id: self.turn_id.clone(),
+                usage: usage.clone(),
+            });
             usage
         };
-        self.emit(ServerNotification::ThreadTokenUsageUpdated(ThreadTokenUsageUpdatedNotification {
-            thread_id: self.thread.id.clone(),
-            turn_id: self.turn_id.clone(),
-            token_usage: usage,
-        }))
+        self.emit(ServerNotification::ThreadTokenUsageUpdated(
+            ThreadTokenUsageUpdatedNotification {
+                thread_id: self.thread.id.clone(),
+                turn_id: self.turn_id.clone(),
+                token_usage: usage,
+            },
+        ))
         .await;
     }
 
@@ -456,7 +582,13 @@ impl TurnTask {
     async fn finish(self, status: TurnStatus, items: Vec<ThreadItem>) {
         let completed_at = unix_seconds();
         let duration_ms = unix_millis() - self.started_at_ms;
-        let full = self.turn_snapshot(status, items.clone(), TurnItemsView::Full, None, Some(completed_at));
+        let full = self.turn_snapshot(
+            status,
+            items.clone(),
+            TurnItemsView::Full,
+            None,
+            Some(completed_at),
+        );
         let summary_items: Vec<ThreadItem> = items
             .iter()
             .rev()
@@ -465,14 +597,28 @@ impl TurnTask {
             .into_iter()
             .collect();
         let reported = match status {
-            TurnStatus::Completed => self.turn_snapshot(status, summary_items, TurnItemsView::Summary, None, Some(completed_at)),
-            _ => self.turn_snapshot(status, Vec::new(), TurnItemsView::NotLoaded, None, Some(completed_at)),
+            TurnStatus::Completed => self.turn_snapshot(
+                status,
+                summary_items,
+                TurnItemsView::Summary,
+                None,
+                Some(completed_at),
+            ),
+            _ => self.turn_snapshot(
+                status,
+                Vec::new(),
+                TurnItemsView::NotLoaded,
+                None,
+                Some(completed_at),
+            ),
         };
         self.close_turn(full, ThreadStatus::Idle, None, completed_at, duration_ms);
-        self.emit(ServerNotification::ThreadStatusChanged(ThreadStatusChangedNotification {
-            thread_id: self.thread.id.clone(),
-            status: ThreadStatus::Idle,
-        }))
+        self.emit(ServerNotification::ThreadStatusChanged(
+            ThreadStatusChangedNotification {
+                thread_id: self.thread.id.clone(),
+                status: ThreadStatus::Idle,
+            },
+        ))
         .await;
         self.emit(ServerNotification::TurnCompleted(TurnNotification {
             thread_id: self.thread.id.clone(),
@@ -485,12 +631,26 @@ impl TurnTask {
     async fn finish_failed(self, error: TurnError) {
         let completed_at = unix_seconds();
         let duration_ms = unix_millis() - self.started_at_ms;
-        let full = self.turn_snapshot(TurnStatus::Failed, Vec::new(), TurnItemsView::Full, Some(error.clone()), Some(completed_at));
-        self.close_turn(full, ThreadStatus::SystemError, Some(error.clone()), completed_at, duration_ms);
-        self.emit(ServerNotification::ThreadStatusChanged(ThreadStatusChangedNotification {
-            thread_id: self.thread.id.clone(),
-            status: ThreadStatus::SystemError,
-        }))
+        let full = self.turn_snapshot(
+            TurnStatus::Failed,
+            Vec::new(),
+            TurnItemsView::Full,
+            Some(error.clone()),
+            Some(completed_at),
+        );
+        self.close_turn(
+            full,
+            ThreadStatus::SystemError,
+            Some(error.clone()),
+            completed_at,
+            duration_ms,
+        );
+        self.emit(ServerNotification::ThreadStatusChanged(
+            ThreadStatusChangedNotification {
+                thread_id: self.thread.id.clone(),
+                status: ThreadStatus::SystemError,
+            },
+        ))
         .await;
         self.emit(ServerNotification::Error(ErrorNotification {
             error: error.clone(),
@@ -499,7 +659,13 @@ impl TurnTask {
             turn_id: self.turn_id.clone(),
         }))
         .await;
-        let reported = self.turn_snapshot(TurnStatus::Failed, Vec::new(), TurnItemsView::NotLoaded, Some(error), Some(completed_at));
+        let reported = self.turn_snapshot(
+            TurnStatus::Failed,
+            Vec::new(),
+            TurnItemsView::NotLoaded,
+            Some(error),
+            Some(completed_at),
+        );
         self.emit(ServerNotification::TurnCompleted(TurnNotification {
             thread_id: self.thread.id.clone(),
             turn: reported,
@@ -508,7 +674,14 @@ impl TurnTask {
     }
 
     /// Records the end of the turn, fsyncs the rollout and refreshes the index row.
-    fn close_turn(&self, turn: Turn, status: ThreadStatus, error: Option<TurnError>, completed_at: i64, duration_ms: i64) {
+    fn close_turn(
+        &self,
+        turn: Turn,
+        status: ThreadStatus,
+        error: Option<TurnError>,
+        completed_at: i64,
+        duration_ms: i64,
+    ) {
         let meta = {
             let mut state = lock(&self.thread.state);
             state.record(&RolloutRecord::TurnCompleted {

@@ -10,13 +10,14 @@ use app_server_protocol::PROTOCOL_VERSION;
 use app_server_protocol::initialize::{InitializeParams, InitializeResponse};
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::notifications::{
-    DeprecationNoticeNotification,
-    ThreadIdNotification, ThreadNameUpdatedNotification, ThreadStartedNotification,
-    ThreadTokenUsageUpdatedNotification,
+    DeprecationNoticeNotification, ThreadIdNotification, ThreadNameUpdatedNotification,
+    ThreadStartedNotification, ThreadTokenUsageUpdatedNotification,
 };
 use app_server_protocol::tables::{ClientRequest, ClientRequestPayload, ServerNotification};
 use app_server_protocol::tables_meta::Stability;
-use app_server_protocol::thread_requests::{EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse};
+use app_server_protocol::thread_requests::{
+    EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
+};
 use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
 use serde::Serialize;
 use serde_json::Value;
@@ -67,19 +68,25 @@ impl Processor {
             return;
         }
         let Some(session) = self.session.get() else {
-            self.outgoing.send_error(id, invalid_request("Not initialized")).await;
+            self.outgoing
+                .send_error(id, invalid_request("Not initialized"))
+                .await;
             return;
         };
         let request = match serde_json::from_value::<ClientRequest>(message) {
             Ok(request) => request,
             Err(error) => {
-                self.outgoing.send_error(id, invalid_request(&format!("Invalid request: {error}"))).await;
+                self.outgoing
+                    .send_error(id, invalid_request(&format!("Invalid request: {error}")))
+                    .await;
                 return;
             }
         };
         if request.stability() == Stability::Experimental && !session.experimental {
             let message = format!("{} requires experimentalApi capability", request.method());
-            self.outgoing.send_error(id, invalid_request(&message)).await;
+            self.outgoing
+                .send_error(id, invalid_request(&message))
+                .await;
             return;
         }
         let (id, payload) = request.into_parts();
@@ -87,7 +94,9 @@ impl Processor {
             && !session.experimental
         {
             let message = format!("{field} requires experimentalApi capability");
-            self.outgoing.send_error(id, invalid_request(&message)).await;
+            self.outgoing
+                .send_error(id, invalid_request(&message))
+                .await;
             return;
         }
         self.dispatch(id, payload).await;
@@ -110,17 +119,23 @@ impl Processor {
     async fn initialize(&self, id: RequestId, message: Value) {
         let _guard = self.initialize_lock.lock().await;
         if self.session.get().is_some() {
-            self.outgoing.send_error(id, invalid_request("Already initialized")).await;
+            self.outgoing
+                .send_error(id, invalid_request("Already initialized"))
+                .await;
             return;
         }
         let params: InitializeParams = match serde_json::from_value::<ClientRequest>(message) {
             Ok(ClientRequest::Initialize { params, .. }) => params,
             Ok(_) => {
-                self.outgoing.send_error(id, internal_error("initialize decoded as another method")).await;
+                self.outgoing
+                    .send_error(id, internal_error("initialize decoded as another method"))
+                    .await;
                 return;
             }
             Err(error) => {
-                self.outgoing.send_error(id, invalid_request(&format!("Invalid request: {error}"))).await;
+                self.outgoing
+                    .send_error(id, invalid_request(&format!("Invalid request: {error}")))
+                    .await;
                 return;
             }
         };
@@ -174,34 +189,46 @@ impl Processor {
     async fn dispatch(&self, id: RequestId, payload: ClientRequestPayload) {
         match payload {
             ClientRequestPayload::Initialize(_) => {
-                self.outgoing.send_error(id, invalid_request("Already initialized")).await;
+                self.outgoing
+                    .send_error(id, invalid_request("Already initialized"))
+                    .await;
             }
             ClientRequestPayload::ThreadStart(params) => {
                 let result = self.engine.start_thread(params);
                 if let Ok(response) = &result {
                     let thread = response.thread.clone();
                     self.outgoing.send_response(id, response).await;
-                    self.notify(ServerNotification::ThreadStarted(ThreadStartedNotification { thread })).await;
+                    self.notify(ServerNotification::ThreadStarted(
+                        ThreadStartedNotification { thread },
+                    ))
+                    .await;
                 } else {
                     self.respond(id, result).await;
                 }
             }
-            ClientRequestPayload::ThreadResume(params) => match self.engine.resume_thread(params).await {
-                Ok((response, usage)) => {
-                    let thread_id = response.thread.id.clone();
-                    self.outgoing.send_response(id, &response).await;
-                    self.replay_usage(&thread_id, usage).await;
-                    self.notify(ServerNotification::ThreadGoalCleared(ThreadIdNotification { thread_id })).await;
+            ClientRequestPayload::ThreadResume(params) => {
+                match self.engine.resume_thread(params).await {
+                    Ok((response, usage)) => {
+                        let thread_id = response.thread.id.clone();
+                        self.outgoing.send_response(id, &response).await;
+                        self.replay_usage(&thread_id, usage).await;
+                        self.notify(ServerNotification::ThreadGoalCleared(
+                            ThreadIdNotification { thread_id },
+                        ))
+                        .await;
+                    }
+                    Err(error) => self.send_engine_error(id, error).await,
                 }
-                Err(error) => self.send_engine_error(id, error).await,
-            },
+            }
             ClientRequestPayload::ThreadFork(params) => match self.engine.fork_thread(params) {
                 Ok((response, usage)) => {
                     if !response.thread.turns.is_empty() {
-                        self.notify(ServerNotification::DeprecationNotice(DeprecationNoticeNotification {
-                            summary: crate::engine::RESUME_DEPRECATION.to_string(),
-                            details: None,
-                        }))
+                        self.notify(ServerNotification::DeprecationNotice(
+                            DeprecationNoticeNotification {
+                                summary: crate::engine::RESUME_DEPRECATION.to_string(),
+                                details: None,
+                            },
+                        ))
                         .await;
                     }
                     let thread = response.thread.clone();
@@ -209,7 +236,10 @@ impl Processor {
                     self.replay_usage(&thread.id, usage).await;
                     let mut started = thread;
                     started.turns.clear();
-                    self.notify(ServerNotification::ThreadStarted(ThreadStartedNotification { thread: started })).await;
+                    self.notify(ServerNotification::ThreadStarted(
+                        ThreadStartedNotification { thread: started },
+                    ))
+                    .await;
                 }
                 Err(error) => self.send_engine_error(id, error).await,
             },
@@ -218,7 +248,11 @@ impl Processor {
                 self.respond(id, result).await;
             }
             ClientRequestPayload::ThreadRead(params) => {
-                let result = self.engine.read_thread(params).await.map(|thread| ThreadReadResponse { thread });
+                let result = self
+                    .engine
+                    .read_thread(params)
+                    .await
+                    .map(|thread| ThreadReadResponse { thread });
                 self.respond(id, result).await;
             }
             ClientRequestPayload::ThreadTurnsList(params) => {
@@ -229,31 +263,46 @@ impl Processor {
                 let result = self.engine.archive_thread(&params.thread_id).await;
                 if let Ok(()) = result {
                     self.outgoing.send_response(id, &EmptyResponse {}).await;
-                    let thread_id = crate::engine::normalize_thread_id(&params.thread_id).unwrap_or(params.thread_id);
-                    self.notify(ServerNotification::ThreadArchived(ThreadIdNotification { thread_id })).await;
+                    let thread_id = crate::engine::normalize_thread_id(&params.thread_id)
+                        .unwrap_or(params.thread_id);
+                    self.notify(ServerNotification::ThreadArchived(ThreadIdNotification {
+                        thread_id,
+                    }))
+                    .await;
                 } else {
                     self.respond(id, result).await;
                 }
             }
-            ClientRequestPayload::ThreadUnarchive(params) => match self.engine.unarchive_thread(&params.thread_id) {
-                Ok(thread) => {
-                    let thread_id = thread.id.clone();
-                    self.outgoing.send_response(id, &ThreadUnarchiveResponse { thread }).await;
-                    self.notify(ServerNotification::ThreadUnarchived(ThreadIdNotification { thread_id })).await;
+            ClientRequestPayload::ThreadUnarchive(params) => {
+                match self.engine.unarchive_thread(&params.thread_id) {
+                    Ok(thread) => {
+                        let thread_id = thread.id.clone();
+                        self.outgoing
+                            .send_response(id, &ThreadUnarchiveResponse { thread })
+                            .await;
+                        self.notify(ServerNotification::ThreadUnarchived(ThreadIdNotification {
+                            thread_id,
+                        }))
+                        .await;
+                    }
+                    Err(error) => self.send_engine_error(id, error).await,
                 }
-                Err(error) => self.send_engine_error(id, error).await,
-            },
-            ClientRequestPayload::ThreadSetName(params) => match self.engine.set_thread_name(&params.thread_id, &params.name) {
-                Ok(thread_id) => {
-                    self.outgoing.send_response(id, &EmptyResponse {}).await;
-                    self.notify(ServerNotification::ThreadNameUpdated(ThreadNameUpdatedNotification {
-                        thread_id,
-                        thread_name: Some(params.name.trim().to_string()),
-                    }))
-                    .await;
+            }
+            ClientRequestPayload::ThreadSetName(params) => {
+                match self.engine.set_thread_name(&params.thread_id, &params.name) {
+                    Ok(thread_id) => {
+                        self.outgoing.send_response(id, &EmptyResponse {}).await;
+                        self.notify(ServerNotification::ThreadNameUpdated(
+                            ThreadNameUpdatedNotification {
+                                thread_id,
+                                thread_name: Some(params.name.trim().to_string()),
+                            },
+                        ))
+                        .await;
+                    }
+                    Err(error) => self.send_engine_error(id, error).await,
                 }
-                Err(error) => self.send_engine_error(id, error).await,
-            },
+            }
             ClientRequestPayload::ThreadLoadedList(params) => {
                 let result = self.engine.loaded_threads(params);
                 self.respond(id, result).await;
@@ -268,7 +317,9 @@ impl Processor {
             }
             ClientRequestPayload::TurnStart(params) => match self.engine.start_turn(params) {
                 Ok((turn, launcher)) => {
-                    self.outgoing.send_response(id, &TurnStartResponse { turn }).await;
+                    self.outgoing
+                        .send_response(id, &TurnStartResponse { turn })
+                        .await;
                     if let Some(launcher) = launcher {
                         launcher.launch();
                     }
@@ -276,7 +327,10 @@ impl Processor {
                 Err(error) => self.send_engine_error(id, error).await,
             },
             ClientRequestPayload::TurnInterrupt(params) => {
-                match self.engine.prepare_interrupt(&params.thread_id, &params.turn_id) {
+                match self
+                    .engine
+                    .prepare_interrupt(&params.thread_id, &params.turn_id)
+                {
                     Ok(handle) => {
                         self.outgoing.send_response(id, &EmptyResponse {}).await;
                         handle.interrupt();
@@ -285,7 +339,10 @@ impl Processor {
                 }
             }
             ClientRequestPayload::TurnSteer(params) => {
-                let result = self.engine.steer_turn(params).map(|turn_id| TurnSteerResponse { turn_id });
+                let result = self
+                    .engine
+                    .steer_turn(params)
+                    .map(|turn_id| TurnSteerResponse { turn_id });
                 self.respond(id, result).await;
             }
             ClientRequestPayload::ModelList(params) => {
@@ -293,7 +350,10 @@ impl Processor {
                 self.respond(id, result).await;
             }
             ClientRequestPayload::ConfigRead(params) => {
-                let response = config_read_response(self.engine.config(), params.include_layers.unwrap_or(false));
+                let response = config_read_response(
+                    self.engine.config(),
+                    params.include_layers.unwrap_or(false),
+                );
                 self.outgoing.send_response(id, &response).await;
             }
             ClientRequestPayload::CommandExec(_)
@@ -303,18 +363,26 @@ impl Processor {
             | ClientRequestPayload::FuzzyFileSearch(_)
             | ClientRequestPayload::GitDiffToRemote(_) => {
                 let message = "not implemented yet in this server".to_string();
-                self.outgoing.send_error(id, invalid_request(&message)).await;
+                self.outgoing
+                    .send_error(id, invalid_request(&message))
+                    .await;
             }
         }
     }
 
-    async fn replay_usage(&self, thread_id: &str, usage: Option<app_server_protocol::thread::ThreadTokenUsage>) {
+    async fn replay_usage(
+        &self,
+        thread_id: &str,
+        usage: Option<app_server_protocol::thread::ThreadTokenUsage>,
+    ) {
         if let Some(token_usage) = usage {
-            self.notify(ServerNotification::ThreadTokenUsageUpdated(ThreadTokenUsageUpdatedNotification {
-                thread_id: thread_id.to_string(),
-                turn_id: String::new(),
-                token_usage,
-            }))
+            self.notify(ServerNotification::ThreadTokenUsageUpdated(
+                ThreadTokenUsageUpdatedNotification {
+                    thread_id: thread_id.to_string(),
+                    turn_id: String::new(),
+                    token_usage,
+                },
+            ))
             .await;
         }
     }
@@ -354,7 +422,11 @@ fn os_release_field(key: &str) -> Option<String> {
     text.lines().find_map(|line| {
         let value = line.strip_prefix(key)?.strip_prefix('=')?;
         let value = value.trim_matches('"');
-        let first_word = if key == "NAME" { value.split(' ').next().unwrap_or(value) } else { value };
+        let first_word = if key == "NAME" {
+            value.split(' ').next().unwrap_or(value)
+        } else {
+            value
+        };
         Some(first_word.to_string())
     })
 }

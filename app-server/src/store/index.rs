@@ -9,6 +9,9 @@
 #[path = "cursor.rs"]
 mod cursor;
 #[cfg(test)]
+#[path = "list_tests.rs"]
+mod list_tests;
+#[cfg(test)]
 #[path = "tests.rs"]
 mod tests;
 

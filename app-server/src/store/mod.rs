@@ -211,7 +211,7 @@ pub enum StoreError {
         /// What was wrong.
         message: String,
     },
-    /// No rollout for this thread id (in `sessions/`, or `archived_sessions/` for unarchive).
+    /// No (non-archived) rollout for this thread id.
     #[error("no rollout found for thread id {0}")]
     NotFound(String),
     /// No archived rollout for this thread id (`thread/unarchive` of a thread not archived).

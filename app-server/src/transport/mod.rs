@@ -54,7 +54,11 @@ pub fn decode_line(line: &str) -> Result<IncomingMessage, DecodeError> {
         None => None,
         Some(raw) => match serde_json::from_value::<RequestId>(raw.clone()) {
             Ok(id) => Some(id),
-            Err(_) => return Err(DecodeError::NotAMessage("id is neither a string nor an integer")),
+            Err(_) => {
+                return Err(DecodeError::NotAMessage(
+                    "id is neither a string nor an integer",
+                ));
+            }
         },
     };
     if let Some(method) = object.get("method") {
@@ -81,7 +85,9 @@ pub fn decode_line(line: &str) -> Result<IncomingMessage, DecodeError> {
             outcome: Err(error.clone()),
         });
     }
-    Err(DecodeError::NotAMessage("id without method, result or error"))
+    Err(DecodeError::NotAMessage(
+        "id without method, result or error",
+    ))
 }
 
 #[cfg(test)]
@@ -92,11 +98,17 @@ mod tests {
     fn classifies_lines_like_the_reference_server() {
         assert!(matches!(
             decode_line(r#"{"id":1,"method":"initialize","params":{}}"#),
-            Ok(IncomingMessage::Request { id: RequestId::Integer(1), .. })
+            Ok(IncomingMessage::Request {
+                id: RequestId::Integer(1),
+                ..
+            })
         ));
         assert!(matches!(
             decode_line(r#"{"id":"a","method":"x","jsonrpc":"2.0"}"#),
-            Ok(IncomingMessage::Request { id: RequestId::String(_), .. })
+            Ok(IncomingMessage::Request {
+                id: RequestId::String(_),
+                ..
+            })
         ));
         assert!(matches!(
             decode_line(r#"{"method":"initialized"}"#),
@@ -108,7 +120,10 @@ mod tests {
         ));
         assert!(matches!(
             decode_line(r#"{"id":0,"error":{"code":-32000,"message":"no"}}"#),
-            Ok(IncomingMessage::Response { outcome: Err(_), .. })
+            Ok(IncomingMessage::Response {
+                outcome: Err(_),
+                ..
+            })
         ));
         for dropped in [
             r#"{"id": 2, "method": "thread/list", "params": {"#,

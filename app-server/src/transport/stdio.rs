@@ -6,9 +6,9 @@
 
 use std::io;
 
-use tokio_util::bytes::BytesMut;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
+use tokio_util::bytes::BytesMut;
 use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
 
 /// Reads lines from `input` until EOF, handing each complete line to `on_line`.

@@ -10,7 +10,12 @@
 //! selects a `mock` provider at the mock model's URL, so any implementation of the protocol
 //! that reads that config can be measured the same way.
 
-#![allow(clippy::print_stdout, clippy::expect_used, clippy::unwrap_used, reason = "a benchmark tool prints and fails loudly")]
+#![allow(
+    clippy::print_stdout,
+    clippy::expect_used,
+    clippy::unwrap_used,
+    reason = "a benchmark tool prints and fails loudly"
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -33,14 +38,40 @@ fn parse_options() -> Options {
     let default_server = std::env::current_exe()
         .ok()
         .and_then(|exe| exe.parent().map(|dir| dir.join("tandem")))
-        .map(|path| vec![path.to_string_lossy().into_owned(), "app-server".to_string()])
+        .map(|path| {
+            vec![
+                path.to_string_lossy().into_owned(),
+                "app-server".to_string(),
+            ]
+        })
         .unwrap_or_default();
-    let mut options = Options { server: default_server, threads: 10_000, runs: 20 };
+    let mut options = Options {
+        server: default_server,
+        threads: 10_000,
+        runs: 20,
+    };
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--server" => options.server = args.next().unwrap_or_default().split_whitespace().map(str::to_string).collect(),
-            "--threads" => options.threads = args.next().and_then(|n| n.parse().ok()).unwrap_or(options.threads),
-            "--runs" => options.runs = args.next().and_then(|n| n.parse().ok()).unwrap_or(options.runs),
+            "--server" => {
+                options.server = args
+                    .next()
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .map(str::to_string)
+                    .collect()
+            }
+            "--threads" => {
+                options.threads = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(options.threads)
+            }
+            "--runs" => {
+                options.runs = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or(options.runs)
+            }
             "--help" | "-h" => {
                 println!("usage: tandem-bench [--server \"CMD ARGS\"] [--threads N] [--runs N]");
                 std::process::exit(0);
@@ -76,13 +107,21 @@ impl Server {
             .expect("spawn server");
         let stdin = child.stdin.take().unwrap();
         let stdout = BufReader::with_capacity(1 << 20, child.stdout.take().unwrap()).lines();
-        Server { child, stdin, stdout, next_id: 1 }
+        Server {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+        }
     }
 
     async fn send(&mut self, method: &str, params: Value) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
-        let line = format!("{}\n", json!({"id": id, "method": method, "params": params}));
+        let line = format!(
+            "{}\n",
+            json!({"id": id, "method": method, "params": params})
+        );
         self.stdin.write_all(line.as_bytes()).await.unwrap();
         self.stdin.flush().await.unwrap();
         id
@@ -101,7 +140,9 @@ impl Server {
         let alternative = format!("\"id\":{id}}}");
         loop {
             let line = self.line().await;
-            if (line.contains(&needle) || line.ends_with(&alternative)) && !line.contains("\"method\"") {
+            if (line.contains(&needle) || line.ends_with(&alternative))
+                && !line.contains("\"method\"")
+            {
                 return serde_json::from_str(&line).unwrap();
             }
         }
@@ -113,13 +154,21 @@ impl Server {
     }
 
     async fn initialize(&mut self) {
-        self.request("initialize", json!({"clientInfo": {"name": "tandem_bench", "version": "0.1.0"}})).await;
+        self.request(
+            "initialize",
+            json!({"clientInfo": {"name": "tandem_bench", "version": "0.1.0"}}),
+        )
+        .await;
     }
 
     /// Runs a turn; returns (time to turn/completed, time from first delta to completion, deltas).
     async fn turn(&mut self, thread_id: &str) -> (Duration, Duration, usize) {
         let started = Instant::now();
-        self.send("turn/start", json!({"threadId": thread_id, "input": [{"type": "text", "text": "bench"}]})).await;
+        self.send(
+            "turn/start",
+            json!({"threadId": thread_id, "input": [{"type": "text", "text": "bench"}]}),
+        )
+        .await;
         let mut first_delta = None;
         let mut deltas = 0;
         loop {
@@ -137,13 +186,19 @@ impl Server {
 
     async fn thread(&mut self) -> String {
         let result = self.request("thread/start", json!({})).await;
-        result["result"]["thread"]["id"].as_str().expect("thread id").to_string()
+        result["result"]["thread"]["id"]
+            .as_str()
+            .expect("thread id")
+            .to_string()
     }
 
     fn rss_kib(&self) -> Option<u64> {
         let pid = self.child.id()?;
         let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        status.lines().find_map(|line| line.strip_prefix("VmRSS:")).and_then(|value| value.trim().trim_end_matches(" kB").trim().parse().ok())
+        status
+            .lines()
+            .find_map(|line| line.strip_prefix("VmRSS:"))
+            .and_then(|value| value.trim().trim_end_matches(" kB").trim().parse().ok())
     }
 
     async fn close(mut self) {
@@ -175,16 +230,27 @@ fn ms(duration: Duration) -> String {
 
 /// Time for a bare HTTP client to consume the mock's response: the mock's own share of a turn.
 async fn mock_only(model: &MockModel, deltas: usize) -> Duration {
-    model.push(MockResponse::sse(responses_text("msg_bench", &token_deltas(deltas))));
+    model.push(MockResponse::sse(responses_text(
+        "msg_bench",
+        &token_deltas(deltas),
+    )));
     let url = model.base_url();
-    let address = url.trim_start_matches("http://").trim_end_matches("/v1").to_string();
+    let address = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/v1")
+        .to_string();
     let started = Instant::now();
     let mut stream = tokio::net::TcpStream::connect(&address).await.unwrap();
     let body = "{}";
-    let request = format!("POST /v1/responses HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}", body.len());
+    let request = format!(
+        "POST /v1/responses HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
     stream.write_all(request.as_bytes()).await.unwrap();
     let mut sink = Vec::new();
-    tokio::io::AsyncReadExt::read_to_end(&mut stream, &mut sink).await.unwrap();
+    tokio::io::AsyncReadExt::read_to_end(&mut stream, &mut sink)
+        .await
+        .unwrap();
     started.elapsed()
 }
 
@@ -213,9 +279,16 @@ async fn main() {
         server.close().await;
     }
     rss.sort_unstable();
-    println!("spawn -> initialize response: median {}, p95 {}", ms(median(&mut init_times)), ms(p95(&mut init_times)));
+    println!(
+        "spawn -> initialize response: median {}, p95 {}",
+        ms(median(&mut init_times)),
+        ms(p95(&mut init_times))
+    );
     if let Some(kib) = rss.get(rss.len() / 2) {
-        println!("RSS after initialize: median {:.1} MiB", *kib as f64 / 1024.0);
+        println!(
+            "RSS after initialize: median {:.1} MiB",
+            *kib as f64 / 1024.0
+        );
     }
 
     // 2. A 200-delta turn, beyond the mock's own time.
@@ -227,7 +300,10 @@ async fn main() {
     let mut mock_times = Vec::new();
     for _ in 0..options.runs {
         mock_times.push(mock_only(&model, 200).await);
-        model.push(MockResponse::sse(responses_text("msg_bench", &token_deltas(200))));
+        model.push(MockResponse::sse(responses_text(
+            "msg_bench",
+            &token_deltas(200),
+        )));
         let (total, _, deltas) = server.turn(&thread_id).await;
         assert_eq!(deltas, 200);
         turn_times.push(total);
@@ -245,13 +321,19 @@ async fn main() {
     // 3. Delta throughput on a 20,000-delta answer.
     let mut rates = Vec::new();
     for _ in 0..3 {
-        model.push(MockResponse::sse(responses_text("msg_bench", &token_deltas(20_000))));
+        model.push(MockResponse::sse(responses_text(
+            "msg_bench",
+            &token_deltas(20_000),
+        )));
         let thread_id = server.thread().await;
         let (_, streaming, deltas) = server.turn(&thread_id).await;
         rates.push(deltas as f64 / streaming.as_secs_f64());
     }
     rates.sort_by(f64::total_cmp);
-    println!("delta notifications per second (20,000-delta answer): median {:.0}", rates[rates.len() / 2]);
+    println!(
+        "delta notifications per second (20,000-delta answer): median {:.0}",
+        rates[rates.len() / 2]
+    );
     server.close().await;
 
     // 4. thread/list first page at N stored threads (after a restart).
@@ -264,7 +346,11 @@ async fn main() {
         let thread_id = server.thread().await;
         server.turn(&thread_id).await;
     }
-    println!("populated {} threads in {:.1} s", options.threads, populate.elapsed().as_secs_f64());
+    println!(
+        "populated {} threads in {:.1} s",
+        options.threads,
+        populate.elapsed().as_secs_f64()
+    );
     server.close().await;
     let mut server = Server::spawn(&options.server, &home);
     server.initialize().await;
@@ -273,8 +359,16 @@ async fn main() {
         let started = Instant::now();
         let result = server.request("thread/list", json!({"limit": 50})).await;
         list_times.push(started.elapsed());
-        assert_eq!(result["result"]["data"].as_array().map(Vec::len), Some(50.min(options.threads)));
+        assert_eq!(
+            result["result"]["data"].as_array().map(Vec::len),
+            Some(50.min(options.threads))
+        );
     }
-    println!("thread/list first page (limit 50) at {} threads: median {}, p95 {}", options.threads, ms(median(&mut list_times)), ms(p95(&mut list_times)));
+    println!(
+        "thread/list first page (limit 50) at {} threads: median {}, p95 {}",
+        options.threads,
+        ms(median(&mut list_times)),
+        ms(p95(&mut list_times))
+    );
     server.close().await;
 }
