@@ -12,7 +12,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 
-use common::{repo_root, tandem_binary};
+use common::repo_root;
+use tandem_tests::server::tandem_binary;
 
 const REGENERATE: &str = "cargo build --bins && target/debug/tandem app-server generate-ts --out schemas/typescript && target/debug/tandem app-server generate-json-schema --out schemas/json";
 

@@ -11,7 +11,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::tandem_binary;
+use tandem_tests::server::tandem_binary;
 
 /// `$TSC`, else `tsc` on the PATH; `.ci/run` installs it from npm.
 fn tsc() -> PathBuf {

@@ -20,8 +20,6 @@ pub fn repo_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-pub use tandem_tests::server::tandem_binary;
-
 /// The recorded Codex transcripts.
 pub fn transcripts_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/transcripts")
