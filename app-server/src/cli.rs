@@ -22,6 +22,9 @@ pub struct Cli {
 pub enum Command {
     /// Serve the app-server protocol (JSONL over stdio), or generate client bindings.
     AppServer(AppServerArgs),
+    /// Internal: run a command inside the sandbox (used by the server itself).
+    #[command(hide = true)]
+    SandboxExec(crate::sandbox::SandboxExecArgs),
 }
 
 /// Arguments of `tandem app-server`.

@@ -9,9 +9,12 @@ mod engine;
 mod model;
 mod outgoing;
 mod processor;
+mod sandbox;
 mod server;
 mod store;
+mod tools;
 mod transport;
+mod utility;
 
 use std::process::ExitCode;
 
@@ -30,6 +33,7 @@ fn main() -> ExitCode {
             }
             None => run_app_server(&app_server.listen, &cli.config_overrides),
         },
+        Command::SandboxExec(args) => sandbox::run_sandbox_exec(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

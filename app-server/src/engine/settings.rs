@@ -1,0 +1,157 @@
+//! TODO
+
+// IMPORTS
+
+/// Parses a thread id the way the reference server does (UUID, `urn:uuid:` and upper case
+/// accepted, normalised to lowercase hyphenated).
+pub fn normalize_thread_id(raw: &str) -> Result<String, EngineError> {
+    uuid::Uuid::parse_str(raw)
+        .map(|id| id.hyphenated().to_string())
+        .map_err(|error| EngineError::InvalidRequest(format!("invalid thread id: {error}")))
+}
+
+/// The object form of a sandbox mode, with the configured workspace-write settings.
+pub fn sandbox_policy(mode: SandboxMode, config: &Config) -> SandboxPolicy {
+    match mode {
+        SandboxMode::ReadOnly => SandboxPolicy::ReadOnly {
+            network_access: Some(false),
+        },
+        SandboxMode::DangerFullAccess => SandboxPolicy::DangerFullAccess,
+        SandboxMode::WorkspaceWrite => {
+            let settings = &config.sandbox_workspace_write;
+            SandboxPolicy::WorkspaceWrite {
+                writable_roots: Some(
+                    settings
+                        .writable_roots
+                        .iter()
+                        .map(|root| root.to_string_lossy().into_owned())
+                        .collect(),
+                ),
+                network_access: Some(settings.network_access),
+                exclude_tmpdir_env_var: Some(settings.exclude_tmpdir_env_var),
+                exclude_slash_tmp: Some(settings.exclude_slash_tmp),
+            }
+        }
+    }
+}
+
+/// Overrides shared by start, resume and fork.
+struct SettingsOverrides<'a> {
+    model: Option<&'a String>,
+    model_provider: Option<&'a String>,
+    cwd: Option<&'a String>,
+    approval_policy: Option<app_server_protocol::policy::AskForApproval>,
+    sandbox: Option<SandboxMode>,
+    base_instructions: Option<&'a String>,
+    developer_instructions: Option<&'a String>,
+}
+
+impl Engine {
+    fn thread(&self, id: &str) -> Option<Arc<LoadedThread>> {
+        lock(&self.inner.threads).get(id).cloned()
+    }
+
+    fn client(&self, provider: &ProviderConfig) -> Result<Arc<dyn ModelClient>, EngineError> {
+        let mut clients = lock(&self.inner.clients);
+        if let Some(client) = clients.get(&provider.id) {
+            return Ok(client.clone());
+        }
+        let client = crate::model::client_for(provider).map_err(|error| {
+            EngineError::InvalidRequest(format!("failed to load configuration: {error}"))
+        })?;
+        clients.insert(provider.id.clone(), client.clone());
+        Ok(client)
+    }
+
+    fn provider(&self, id: &str) -> Result<ProviderConfig, EngineError> {
+        self.inner
+            .config
+            .model_providers
+            .get(id)
+            .cloned()
+            .ok_or_else(|| provider_not_found(id))
+    }
+
+    /// Applies overrides to `meta`; returns the provider the thread now uses.
+    fn apply_overrides(
+        &self,
+        meta: &mut ThreadMeta,
+        overrides: &SettingsOverrides<'_>,
+    ) -> Result<ProviderConfig, EngineError> {
+        let config = &self.inner.config;
+        if let Some(provider_id) = overrides.model_provider {
+            let provider = self.provider(provider_id)?;
+            meta.model_provider = provider.id.clone();
+            if overrides.model.is_none() {
+                meta.model = provider.default_model;
+            }
+        }
+        let provider = self.provider(&meta.model_provider)?;
+        if let Some(model) = overrides.model {
+            meta.model = model.clone();
+        }
+        if let Some(cwd) = overrides.cwd {
+            meta.cwd = resolve_cwd(Some(cwd));
+        }
+        if let Some(approval) = overrides.approval_policy {
+            meta.approval_policy = approval;
+        }
+        if let Some(mode) = overrides.sandbox {
+            meta.sandbox = sandbox_policy(mode, config);
+        }
+        if let Some(text) = overrides.base_instructions {
+            meta.base_instructions = Some(text.clone());
+        }
+        if let Some(text) = overrides.developer_instructions {
+            meta.developer_instructions = Some(text.clone());
+        }
+        Ok(provider)
+    }
+
+    async fn emit(&self, notification: ServerNotification) {
+        self.inner.sink.emit(notification).await;
+    }
+}
+
+fn resolve_cwd(cwd: Option<&str>) -> String {
+    let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+    let path = match cwd {
+        Some(cwd) if !cwd.is_empty() => base.join(cwd),
+        _ => base,
+    };
+    normalize_path(&path)
+}
+
+/// Removes `.` and `..` components without touching the file system (the directory may not
+/// exist).
+fn normalize_path(path: &std::path::Path) -> String {
+    let mut parts: Vec<std::ffi::OsString> = Vec::new();
+    for component in path.components() {
+        match component {
+            std::path::Component::ParentDir => {
+                parts.pop();
+            }
+            std::path::Component::CurDir
+            | std::path::Component::RootDir
+            | std::path::Component::Prefix(_) => {}
+            std::path::Component::Normal(part) => parts.push(part.to_os_string()),
+        }
+    }
+    let mut out = PathBuf::from("/");
+    out.extend(parts);
+    out.to_string_lossy().into_owned()
+}
+
+fn provider_not_found(id: &str) -> EngineError {
+    EngineError::InvalidRequest(format!(
+        "failed to load configuration: Model provider `{id}` not found"
+    ))
+}
+
+fn not_loaded(id: &str) -> EngineError {
+    EngineError::InvalidRequest(format!("thread not loaded: {id}"))
+}
+
+fn no_rollout(id: &str) -> EngineError {
+    EngineError::InvalidRequest(format!("no rollout found for thread id {id}"))
+}

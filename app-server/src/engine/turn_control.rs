@@ -1,0 +1,183 @@
+//! TODO
+
+// IMPORTS
+
+/// Starts a prepared turn; returned by [`Engine::start_turn`] so that the caller can answer
+/// the request before the turn's first notification.
+pub struct TurnLauncher {
+    engine: Arc<EngineInner>,
+    task: TurnTask,
+}
+
+impl TurnLauncher {
+    /// Spawns the turn.
+    pub fn launch(self) {
+        self.engine.tasks.spawn(self.task.run());
+    }
+}
+
+/// Interrupts a turn; returned by [`Engine::prepare_interrupt`] so that the caller can answer
+/// the request before `turn/completed`.
+pub struct InterruptHandle {
+    cancel: CancellationToken,
+}
+
+impl InterruptHandle {
+    /// Interrupts the turn.
+    pub fn interrupt(self) {
+        self.cancel.cancel();
+    }
+}
+
+impl Engine {
+    /// `turn/start`. On a busy thread the input joins the running turn, which is returned
+    /// with no launcher.
+    pub fn start_turn(
+        &self,
+        params: TurnStartParams,
+    ) -> Result<(Turn, Option<TurnLauncher>), EngineError> {
+        let id = normalize_thread_id(&params.thread_id)?;
+        let thread = self
+            .thread(&id)
+            .ok_or_else(|| EngineError::InvalidRequest(format!("thread not found: {id}")))?;
+        let input = SteerInput {
+            input: params.input.clone(),
+            client_id: params.client_user_message_id.clone(),
+        };
+        let mut state = lock(&thread.state);
+        if let Some(active) = &state.active {
+            let turn = in_progress_turn(&active.id, Some(active.started_at));
+            if !input.input.is_empty() {
+                let _ = active.steer.send(input);
+            }
+            return Ok((turn, None));
+        }
+        let mut meta = state.meta.clone();
+        if let Some(cwd) = &params.cwd {
+            meta.cwd = resolve_cwd(Some(cwd));
+        }
+        if let Some(model) = &params.model {
+            meta.model = model.clone();
+        }
+        if let Some(effort) = params.effort {
+            meta.reasoning_effort = Some(effort);
+        }
+        if let Some(summary) = params.summary {
+            meta.reasoning_summary = Some(summary);
+        }
+        if let Some(approval) = params.approval_policy {
+            meta.approval_policy = approval;
+        }
+        if let Some(sandbox) = &params.sandbox_policy {
+            meta.sandbox = sandbox.clone();
+        }
+        if meta != state.meta {
+            state.meta = meta.clone();
+            state.record(&RolloutRecord::Settings { meta });
+        }
+        if let Some(mode) = &params.collaboration_mode {
+            state.collaboration_mode = Some(mode.clone());
+        }
+        if let Some(reviewer) = params.approvals_reviewer {
+            state.approvals_reviewer = reviewer;
+        }
+        let turn_id = uuid::Uuid::now_v7().to_string();
+        let cancel = self.inner.shutdown.child_token();
+        let (steer_sender, steer_receiver) = mpsc::unbounded_channel();
+        let started_at_ms = unix_millis();
+        state.active = Some(ActiveTurn {
+            id: turn_id.clone(),
+            cancel: cancel.clone(),
+            steer: steer_sender,
+            started_at: started_at_ms / 1000,
+        });
+        state.status = ThreadStatus::Active {
+            active_flags: Vec::new(),
+        };
+        drop(state);
+        let task = TurnTask {
+            engine: self.inner.clone(),
+            thread,
+            turn_id: turn_id.clone(),
+            started_at: started_at_ms / 1000,
+            started_at_ms,
+            input,
+            output_schema: params.output_schema,
+            cancel,
+            steer: steer_receiver,
+        };
+        Ok((
+            in_progress_turn(&turn_id, None),
+            Some(TurnLauncher {
+                engine: self.inner.clone(),
+                task,
+            }),
+        ))
+    }
+
+    /// `turn/steer`: returns the running turn's id.
+    pub fn steer_turn(&self, params: TurnSteerParams) -> Result<String, EngineError> {
+        let id = normalize_thread_id(&params.thread_id)?;
+        let thread = self
+            .thread(&id)
+            .ok_or_else(|| EngineError::InvalidRequest(format!("thread not found: {id}")))?;
+        let state = lock(&thread.state);
+        let Some(active) = &state.active else {
+            return Err(EngineError::InvalidRequest(
+                "no active turn to steer".into(),
+            ));
+        };
+        if active.id != params.expected_turn_id {
+            return Err(EngineError::InvalidRequest(format!(
+                "expected active turn id `{}` but found `{}`",
+                params.expected_turn_id, active.id
+            )));
+        }
+        let _ = active.steer.send(SteerInput {
+            input: params.input,
+            client_id: params.client_user_message_id,
+        });
+        Ok(active.id.clone())
+    }
+
+    /// `turn/interrupt`: validates and returns a handle that performs the interrupt.
+    pub fn prepare_interrupt(
+        &self,
+        thread_id: &str,
+        turn_id: &str,
+    ) -> Result<InterruptHandle, EngineError> {
+        let id = normalize_thread_id(thread_id)?;
+        let thread = self
+            .thread(&id)
+            .ok_or_else(|| EngineError::InvalidRequest(format!("thread not found: {id}")))?;
+        let state = lock(&thread.state);
+        let Some(active) = &state.active else {
+            return Err(EngineError::InvalidRequest(
+                "no active turn to interrupt".into(),
+            ));
+        };
+        if active.id != turn_id {
+            return Err(EngineError::InvalidRequest(format!(
+                "expected active turn id {turn_id} but found {}",
+                active.id
+            )));
+        }
+        Ok(InterruptHandle {
+            cancel: active.cancel.clone(),
+        })
+    }
+}
+
+fn in_progress_turn(id: &str, started_at: Option<i64>) -> Turn {
+    Turn {
+        id: id.to_string(),
+        root_turn_id: Some(id.to_string()),
+        items: Vec::new(),
+        items_view: TurnItemsView::NotLoaded,
+        status: TurnStatus::InProgress,
+        error: None,
+        started_at,
+        completed_at: None,
+        duration_ms: None,
+    }
+}

@@ -1,0 +1,1 @@
+//! The apply_patch format: parser, matcher, atomic applier and diffs.

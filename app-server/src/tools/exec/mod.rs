@@ -1,0 +1,1 @@
+//! Command execution: process groups, streaming output, timeouts and unified-exec sessions.

@@ -1,0 +1,1 @@
+//! `fuzzyFileSearch`: a gitignore-aware walk with fuzzy ranking.

@@ -1,0 +1,1 @@
+//! `gitDiffToRemote`: the working tree against its remote-tracking commit.

@@ -1,0 +1,4 @@
+//! Utility requests: fuzzy file search and git diffs.
+
+pub mod fuzzy_search;
+pub mod git_diff;
