@@ -1,7 +1,31 @@
-//! TODO
+//! Thread lifecycle operations: `thread/start`, `thread/resume`, `thread/fork`,
+//! `thread/archive`, `thread/unarchive`, `thread/name/set` and `thread/unsubscribe`, plus the
+//! registry of loaded threads.
 
-// IMPORTS
+use std::sync::Arc;
 
+use app_server_protocol::PROTOCOL_VERSION;
+use app_server_protocol::notifications::{
+    DeprecationNoticeNotification, ThreadIdNotification, ThreadStatusChangedNotification,
+};
+use app_server_protocol::policy::ApprovalsReviewer;
+use app_server_protocol::tables::ServerNotification;
+use app_server_protocol::thread::{Thread, ThreadStatus, ThreadTokenUsage};
+use app_server_protocol::thread_requests::{
+    ThreadForkParams, ThreadResumeParams, ThreadResumeResponse, ThreadStartParams,
+    ThreadStartResponse, ThreadUnsubscribeStatus,
+};
+
+use crate::engine::settings::{
+    SettingsOverrides, no_rollout, normalize_thread_id, resolve_cwd, sandbox_policy,
+};
+use crate::engine::thread::{LoadedThread, ThreadState, thread_from_meta};
+use crate::engine::{Engine, EngineError, lock};
+use crate::model::{ModelClient, ResponseItem};
+use crate::outgoing::unix_millis;
+use crate::store::{RolloutRecord, StoreError, StoredThread, ThreadMeta};
+
+/// The `deprecationNotice` summary sent by `thread/resume` when it returns full history.
 pub const RESUME_DEPRECATION: &str = "Full-history hydration is deprecated for paginated threads; use `excludeTurns: true`, then page with `thread/turns/list` and `thread/items/list`.";
 
 impl Engine {

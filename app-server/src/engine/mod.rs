@@ -4,11 +4,14 @@
 //! receives typed params, returns typed results and emits protocol notifications through an
 //! [`EventSink`]; the processor turns those into wire messages.
 
+mod lifecycle;
 mod prompt;
+mod queries;
+mod settings;
 mod thread;
-mod threads;
 pub mod tools;
 mod turn;
+mod turn_control;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -24,7 +27,8 @@ use crate::engine::thread::LoadedThread;
 use crate::model::ModelClient;
 use crate::store::{Store, StoreError};
 
-pub use threads::{RESUME_DEPRECATION, normalize_thread_id};
+pub use lifecycle::RESUME_DEPRECATION;
+pub use settings::normalize_thread_id;
 
 /// Where the engine sends notifications. Awaiting `emit` applies backpressure.
 pub trait EventSink: Send + Sync + 'static {

@@ -1,6 +1,25 @@
-//! TODO
+//! Read-only queries: `thread/list`, `thread/read`, `thread/turns/list`, `thread/loaded/list`
+//! and `model/list`.
 
-// IMPORTS
+use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
+use app_server_protocol::notifications::DeprecationNoticeNotification;
+use app_server_protocol::policy::SortDirection;
+use app_server_protocol::tables::ServerNotification;
+use app_server_protocol::thread::{Thread, ThreadStatus, Turn, TurnItemsView};
+use app_server_protocol::thread_requests::{
+    ThreadListCwdFilter, ThreadListParams, ThreadListResponse, ThreadLoadedListParams,
+    ThreadLoadedListResponse, ThreadReadParams, ThreadSortKey, ThreadSourceKind,
+    ThreadTurnsListParams, ThreadTurnsListResponse,
+};
+use app_server_protocol::utility::{
+    InputModality, Model, ModelListParams, ModelListResponse, ReasoningEffortOption,
+};
+
+use crate::config::ProviderConfig;
+use crate::engine::settings::{normalize_thread_id, not_loaded, resolve_cwd};
+use crate::engine::thread::thread_from_meta;
+use crate::engine::{Engine, EngineError, lock};
+use crate::store::{ListQuery, StoreError};
 
 const INCLUDE_TURNS_DEPRECATION: &str = "Full-history hydration is deprecated for paginated threads; omit `includeTurns` or set it to `false`, then page with `thread/turns/list` and `thread/items/list`.";
 

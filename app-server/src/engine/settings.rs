@@ -1,6 +1,18 @@
-//! TODO
+//! Settings and lookups shared by the thread and turn operations: thread-id normalisation, cwd
+//! and sandbox resolution, settings overrides, error constructors and the thread, provider and
+//! model-client lookups.
 
-// IMPORTS
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use app_server_protocol::policy::{AskForApproval, SandboxMode, SandboxPolicy};
+use app_server_protocol::tables::ServerNotification;
+
+use crate::config::{Config, ProviderConfig};
+use crate::engine::thread::LoadedThread;
+use crate::engine::{Engine, EngineError, lock};
+use crate::model::ModelClient;
+use crate::store::ThreadMeta;
 
 /// Parses a thread id the way the reference server does (UUID, `urn:uuid:` and upper case
 /// accepted, normalised to lowercase hyphenated).
@@ -36,22 +48,27 @@ pub fn sandbox_policy(mode: SandboxMode, config: &Config) -> SandboxPolicy {
 }
 
 /// Overrides shared by start, resume and fork.
-struct SettingsOverrides<'a> {
-    model: Option<&'a String>,
-    model_provider: Option<&'a String>,
-    cwd: Option<&'a String>,
-    approval_policy: Option<app_server_protocol::policy::AskForApproval>,
-    sandbox: Option<SandboxMode>,
-    base_instructions: Option<&'a String>,
-    developer_instructions: Option<&'a String>,
+pub(super) struct SettingsOverrides<'a> {
+    pub(super) model: Option<&'a String>,
+    pub(super) model_provider: Option<&'a String>,
+    pub(super) cwd: Option<&'a String>,
+    pub(super) approval_policy: Option<AskForApproval>,
+    pub(super) sandbox: Option<SandboxMode>,
+    pub(super) base_instructions: Option<&'a String>,
+    pub(super) developer_instructions: Option<&'a String>,
 }
 
 impl Engine {
-    fn thread(&self, id: &str) -> Option<Arc<LoadedThread>> {
+    /// The loaded thread with this id, if any.
+    pub(super) fn thread(&self, id: &str) -> Option<Arc<LoadedThread>> {
         lock(&self.inner.threads).get(id).cloned()
     }
 
-    fn client(&self, provider: &ProviderConfig) -> Result<Arc<dyn ModelClient>, EngineError> {
+    /// The model client for `provider`, created on first use.
+    pub(super) fn client(
+        &self,
+        provider: &ProviderConfig,
+    ) -> Result<Arc<dyn ModelClient>, EngineError> {
         let mut clients = lock(&self.inner.clients);
         if let Some(client) = clients.get(&provider.id) {
             return Ok(client.clone());
@@ -63,7 +80,8 @@ impl Engine {
         Ok(client)
     }
 
-    fn provider(&self, id: &str) -> Result<ProviderConfig, EngineError> {
+    /// The configured provider with this id.
+    pub(super) fn provider(&self, id: &str) -> Result<ProviderConfig, EngineError> {
         self.inner
             .config
             .model_providers
@@ -73,7 +91,7 @@ impl Engine {
     }
 
     /// Applies overrides to `meta`; returns the provider the thread now uses.
-    fn apply_overrides(
+    pub(super) fn apply_overrides(
         &self,
         meta: &mut ThreadMeta,
         overrides: &SettingsOverrides<'_>,
@@ -108,12 +126,14 @@ impl Engine {
         Ok(provider)
     }
 
-    async fn emit(&self, notification: ServerNotification) {
+    /// Sends one notification to the sink.
+    pub(super) async fn emit(&self, notification: ServerNotification) {
         self.inner.sink.emit(notification).await;
     }
 }
 
-fn resolve_cwd(cwd: Option<&str>) -> String {
+/// Resolves `cwd` against the process working directory, normalised.
+pub(super) fn resolve_cwd(cwd: Option<&str>) -> String {
     let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let path = match cwd {
         Some(cwd) if !cwd.is_empty() => base.join(cwd),
@@ -148,10 +168,10 @@ fn provider_not_found(id: &str) -> EngineError {
     ))
 }
 
-fn not_loaded(id: &str) -> EngineError {
+pub(super) fn not_loaded(id: &str) -> EngineError {
     EngineError::InvalidRequest(format!("thread not loaded: {id}"))
 }
 
-fn no_rollout(id: &str) -> EngineError {
+pub(super) fn no_rollout(id: &str) -> EngineError {
     EngineError::InvalidRequest(format!("no rollout found for thread id {id}"))
 }

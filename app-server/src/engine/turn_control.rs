@@ -1,6 +1,18 @@
-//! TODO
+//! Turn control: `turn/start`, `turn/steer` and `turn/interrupt`.
 
-// IMPORTS
+use std::sync::Arc;
+
+use app_server_protocol::thread::{ThreadStatus, Turn, TurnItemsView, TurnStatus};
+use app_server_protocol::turn_requests::{TurnStartParams, TurnSteerParams};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::engine::settings::{normalize_thread_id, resolve_cwd};
+use crate::engine::thread::{ActiveTurn, SteerInput};
+use crate::engine::turn::TurnTask;
+use crate::engine::{Engine, EngineError, EngineInner, lock};
+use crate::outgoing::unix_millis;
+use crate::store::RolloutRecord;
 
 /// Starts a prepared turn; returned by [`Engine::start_turn`] so that the caller can answer
 /// the request before the turn's first notification.
