@@ -468,19 +468,24 @@ pub fn json_schema(options: &ExportOptions) -> Result<BTreeMap<String, String>, 
     }
     for table in &TABLES {
         definitions.insert(table.name.to_string(), schema_union(table, options));
+        definitions.insert(
+            format!("{}Map", table.name),
+            schema_method_map(table, options),
+        );
     }
     let roots: Vec<String> = TABLES
         .iter()
         .map(|table| table.name.to_string())
+        .chain(TABLES.iter().map(|table| format!("{}Map", table.name)))
         .chain(["RequestId", "JSONRPCMessage"].map(str::to_string))
         .collect();
-    let reachable = reachable_definitions(&definitions, &roots);
-    definitions.retain(|name, _| reachable.contains(name));
+    let kept = reachable(roots, |name| definitions.get(name));
+    definitions.retain(|name, _| kept.contains(name));
     let definitions: BTreeMap<String, Value> = definitions.into_iter().collect();
 
     let mut files = BTreeMap::new();
     for (name, definition) in &definitions {
-        let closure = reachable_definitions_map(&definitions, name);
+        let closure = reachable(vec![name.clone()], |dep| definitions.get(dep));
         let mut schema = Map::new();
         schema.insert(
             "$schema".into(),
@@ -613,6 +618,44 @@ fn schema_union(table: &Table, options: &ExportOptions) -> Value {
     json!({"description": table.doc, "oneOf": variants})
 }
 
+/// Each method of a table with its params (and response) type, like the TypeScript `…Map`.
+fn schema_method_map(table: &Table, options: &ExportOptions) -> Value {
+    let mut properties = Map::new();
+    for spec in table.methods.iter().filter(|spec| included(spec, options)) {
+        let mut entry = Map::new();
+        entry.insert(
+            "params".into(),
+            json!({"$ref": format!("#/$defs/{}", spec.params)}),
+        );
+        let mut required = vec![json!("params")];
+        if let Some(response) = spec.response {
+            entry.insert(
+                "response".into(),
+                json!({"$ref": format!("#/$defs/{response}")}),
+            );
+            required.push(json!("response"));
+        }
+        properties.insert(
+            spec.method.to_string(),
+            json!({
+                "description": spec.doc.trim(),
+                "type": "object",
+                "properties": entry,
+                "required": required,
+            }),
+        );
+    }
+    json!({
+        "description": format!(
+            "Each `{}` method with its params{} type.",
+            table.name,
+            if table.has_id { " and response" } else { "" }
+        ),
+        "type": "object",
+        "properties": properties,
+    })
+}
+
 fn collect_refs(schema: &Value, refs: &mut Vec<String>) {
     match schema {
         Value::Object(map) => {
@@ -628,31 +671,18 @@ fn collect_refs(schema: &Value, refs: &mut Vec<String>) {
     }
 }
 
-fn reachable_definitions(definitions: &Map<String, Value>, roots: &[String]) -> BTreeSet<String> {
-    let mut reachable = BTreeSet::new();
-    let mut stack: Vec<String> = roots.to_vec();
-    while let Some(name) = stack.pop() {
-        if !reachable.insert(name.clone()) {
-            continue;
-        }
-        if let Some(definition) = definitions.get(&name) {
-            collect_refs(definition, &mut stack);
-        }
-    }
-    reachable
-}
-
-fn reachable_definitions_map(
-    definitions: &BTreeMap<String, Value>,
-    root: &str,
+/// Names of the definitions reachable from `roots` through `$ref`s.
+fn reachable<'a>(
+    roots: Vec<String>,
+    lookup: impl Fn(&str) -> Option<&'a Value>,
 ) -> BTreeSet<String> {
     let mut reachable = BTreeSet::new();
-    let mut stack = vec![root.to_string()];
+    let mut stack = roots;
     while let Some(name) = stack.pop() {
         if !reachable.insert(name.clone()) {
             continue;
         }
-        if let Some(definition) = definitions.get(&name) {
+        if let Some(definition) = lookup(&name) {
             collect_refs(definition, &mut stack);
         }
     }

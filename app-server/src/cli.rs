@@ -22,9 +22,38 @@ pub struct Cli {
 pub enum Command {
     /// Serve the app-server protocol (JSONL over stdio), or generate client bindings.
     AppServer(AppServerArgs),
+    /// Run one prompt through a spawned app-server and print the turn, asking you to approve
+    /// commands and file changes. `--demo` uses the offline scripted demo provider.
+    Run(RunArgs),
     /// Internal: run a command inside the sandbox (used by the server itself).
     #[command(hide = true)]
     SandboxExec(crate::sandbox::SandboxExecArgs),
+}
+
+/// Arguments of `tandem run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// What to ask.
+    #[arg(default_value = "Show me what you can do.")]
+    pub prompt: String,
+    /// Use the offline scripted demo provider (no network, no key).
+    #[arg(long)]
+    pub demo: bool,
+    /// Approve every command and file change without asking.
+    #[arg(long, conflicts_with = "no")]
+    pub yes: bool,
+    /// Decline every command and file change without asking (the default without a terminal).
+    #[arg(long)]
+    pub no: bool,
+    /// Approval policy for the thread: untrusted, on-request or never.
+    #[arg(long, value_name = "POLICY")]
+    pub approval_policy: Option<String>,
+    /// Sandbox for the thread: read-only, workspace-write or danger-full-access.
+    #[arg(long, value_name = "MODE")]
+    pub sandbox: Option<String>,
+    /// Plan mode: the agent may ask you questions.
+    #[arg(long)]
+    pub plan: bool,
 }
 
 /// Arguments of `tandem app-server`.

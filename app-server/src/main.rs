@@ -9,6 +9,7 @@ mod engine;
 mod model;
 mod outgoing;
 mod processor;
+mod run_client;
 mod sandbox;
 mod server;
 mod store;
@@ -33,6 +34,7 @@ fn main() -> ExitCode {
             }
             None => run_app_server(&app_server.listen, &cli.config_overrides),
         },
+        Command::Run(args) => run_terminal_client(&args, &cli.config_overrides),
         Command::SandboxExec(args) => sandbox::run_sandbox_exec(&args),
     };
     match result {
@@ -63,6 +65,13 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(server::serve_stdio(config))
+}
+
+fn run_terminal_client(args: &cli::RunArgs, overrides: &[String]) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    runtime.block_on(run_client::run(args, overrides))
 }
 
 /// Logs go to stderr (stdout is the protocol); `RUST_LOG` filters, default `warn`.

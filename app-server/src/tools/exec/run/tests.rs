@@ -1,0 +1,185 @@
+//! Tests for running a process to completion.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use pretty_assertions::assert_eq;
+use tokio_util::sync::CancellationToken;
+
+use super::{RunOptions, RunResult, TIMEOUT_EXIT_CODE, run};
+use crate::tools::exec::process::{OutputStream, spawn};
+use crate::tools::exec::test_support::{bash_spec, read_pid_file, wait_until_dead};
+
+fn options() -> RunOptions<'static> {
+    RunOptions {
+        timeout: Some(Duration::from_secs(5)),
+        output_cap: None,
+        on_chunk: None,
+        buffer_output: true,
+        cancel: CancellationToken::new(),
+    }
+}
+
+async fn run_bash(script: &str, options: RunOptions<'_>) -> RunResult {
+    run(spawn(bash_spec(script)).unwrap(), options).await
+}
+
+#[tokio::test]
+async fn separates_and_interleaves_streams() {
+    let script = "echo a; sleep 0.05; echo b >&2; sleep 0.05; echo c; exit 3";
+    let result = run_bash(script, options()).await;
+    assert_eq!(
+        (
+            result.exit_code,
+            result.stdout.as_slice(),
+            result.stderr.as_slice(),
+            result.aggregated.as_slice(),
+            result.cap_reached,
+            result.timed_out,
+            result.cancelled
+        ),
+        (
+            3,
+            &b"a\nc\n"[..],
+            &b"b\n"[..],
+            &b"a\nb\nc\n"[..],
+            false,
+            false,
+            false
+        )
+    );
+}
+
+#[tokio::test]
+async fn streams_chunks_as_they_arrive() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let started = tokio::time::Instant::now();
+    let record = Arc::clone(&seen);
+    let options = RunOptions {
+        on_chunk: Some(Box::new(move |chunk, cap_reached| {
+            let text = String::from_utf8_lossy(&chunk.bytes).into_owned();
+            record
+                .lock()
+                .unwrap()
+                .push((text, started.elapsed(), cap_reached));
+        })),
+        ..options()
+    };
+    let result = run_bash("for i in 1 2 3; do echo $i; sleep 0.1; done", options).await;
+    let seen = seen.lock().unwrap().clone();
+    let text: String = seen.iter().map(|(text, _, _)| text.as_str()).collect();
+    assert_eq!(text, "1\n2\n3\n");
+    assert!(seen[0].0.starts_with("1\n"), "{seen:?}");
+    // The first line came long before the end of the run.
+    assert!(
+        seen[0].1 + Duration::from_millis(150) < result.duration,
+        "{seen:?}"
+    );
+    assert_eq!(result.stdout, b"1\n2\n3\n");
+}
+
+#[tokio::test]
+async fn timeout_kills_the_tree_and_reports_124() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("grandchild");
+    let script = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
+    let options = RunOptions {
+        timeout: Some(Duration::from_millis(300)),
+        ..options()
+    };
+    let result = run_bash(&script, options).await;
+    assert_eq!(
+        (result.exit_code, result.timed_out),
+        (TIMEOUT_EXIT_CODE, true)
+    );
+    assert!(result.duration < Duration::from_secs(2), "{result:?}");
+    let grandchild = read_pid_file(&pid_file).await;
+    assert!(wait_until_dead(grandchild).await, "grandchild survived");
+}
+
+#[tokio::test]
+async fn cancellation_kills() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("grandchild");
+    let script = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
+    let cancel = CancellationToken::new();
+    let options = RunOptions {
+        cancel: cancel.clone(),
+        ..options()
+    };
+    let canceller = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        cancel.cancel();
+    });
+    let result = run_bash(&script, options).await;
+    canceller.await.unwrap();
+    assert_eq!(
+        (result.exit_code, result.cancelled, result.timed_out),
+        (128 + libc::SIGKILL, true, false)
+    );
+    let grandchild = read_pid_file(&pid_file).await;
+    assert!(wait_until_dead(grandchild).await, "grandchild survived");
+}
+
+#[tokio::test]
+async fn caps_output_per_stream_and_keeps_draining() {
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let record = Arc::clone(&seen);
+    let options = RunOptions {
+        output_cap: Some(100),
+        on_chunk: Some(Box::new(move |chunk, cap_reached| {
+            record
+                .lock()
+                .unwrap()
+                .push((chunk.stream, chunk.bytes.len(), cap_reached));
+        })),
+        ..options()
+    };
+    // 200 KB is more than a pipe holds: the run only ends if the reader keeps draining.
+    let script = "head -c 200000 /dev/zero | tr '\\0' a; echo err >&2";
+    let result = run_bash(script, options).await;
+    assert_eq!(result.exit_code, 0);
+    assert_eq!(result.stdout, vec![b'a'; 100]);
+    assert_eq!(result.stderr, b"err\n");
+    assert!(result.cap_reached);
+    let seen = seen.lock().unwrap().clone();
+    let stdout_bytes: usize = seen
+        .iter()
+        .filter(|(stream, _, _)| *stream == OutputStream::Stdout)
+        .map(|(_, len, _)| len)
+        .sum();
+    assert_eq!(stdout_bytes, 100);
+    // Only the chunk that filled the cap says so; nothing follows it.
+    let stdout_flags: Vec<bool> = seen
+        .iter()
+        .filter(|(stream, _, _)| *stream == OutputStream::Stdout)
+        .map(|(_, _, cap_reached)| *cap_reached)
+        .collect();
+    assert_eq!(stdout_flags.last(), Some(&true));
+    assert_eq!(stdout_flags.iter().filter(|flag| **flag).count(), 1);
+    assert!(seen.contains(&(OutputStream::Stderr, 4, false)), "{seen:?}");
+}
+
+#[tokio::test]
+async fn unbuffered_run_only_streams() {
+    let options = RunOptions {
+        on_chunk: Some(Box::new(|_, _| {})),
+        buffer_output: false,
+        ..options()
+    };
+    let result = run_bash("echo out; echo err >&2", options).await;
+    assert_eq!(
+        (result.stdout, result.stderr, result.aggregated),
+        (Vec::new(), Vec::new(), Vec::new())
+    );
+}
+
+#[tokio::test]
+async fn background_child_holding_the_pipe_does_not_hang_the_run() {
+    let result = run_bash("sleep 30 & echo started", options()).await;
+    assert_eq!(
+        (result.exit_code, result.stdout.as_slice()),
+        (0, &b"started\n"[..])
+    );
+    assert!(result.duration < Duration::from_secs(2), "{result:?}");
+}

@@ -1,0 +1,77 @@
+"""Server → client requests: handler types and the conversion of handler results to responses."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from enum import Enum
+from typing import Any, TypeVar, Union
+
+from pydantic import BaseModel
+
+from tandem_client import wire
+from tandem_client.method_spec import AnyRequestSpec
+
+ParamsT = TypeVar("ParamsT")
+
+HandlerResult = Union[BaseModel, Mapping[str, Any], str, Enum]
+"""What a server-request handler may return (see the `on_*` methods for what each accepts)."""
+
+ServerRequestHandler = Callable[[ParamsT], Union[HandlerResult, Awaitable[HandlerResult]]]
+"""A handler: called with the request's params (a model, or a dict for a method the map lacks),
+returns the response, sync or async."""
+
+USER_INPUT_METHOD = "item/tool/requestUserInput"
+"""The experimental `request_user_input` server request (absent from the stable bundle)."""
+
+
+class HandlerResultError(TypeError):
+    """A handler returned something that cannot be the response."""
+
+
+def response_result(method: str, spec: AnyRequestSpec | None, value: object) -> Any:
+    """The JSON ``result`` for a handler's return value, validated against the response model."""
+    if isinstance(value, BaseModel):
+        return wire.dump(value)
+    if isinstance(value, Mapping):
+        result = wire.to_json(value)
+        if spec is not None:
+            spec.response.model_validate(result)
+        return result
+    raise HandlerResultError(
+        f"the {method} handler returned {type(value).__name__}; expected a model or a mapping"
+    )
+
+
+def decision_result(value: object) -> object:
+    """Accept a bare approval decision: ``"accept"``, an enum member, or a decision object.
+
+    A mapping that has a ``decision`` key, and a model, are taken as the whole response.
+    """
+    if isinstance(value, Enum):
+        value = value.value
+    if isinstance(value, str):
+        return {"decision": value}
+    if isinstance(value, Mapping) and "decision" not in value:
+        return {"decision": dict(value)}
+    return value
+
+
+def user_input_answers(answers: Mapping[str, str | Sequence[str]]) -> dict[str, Any]:
+    """Build a ``item/tool/requestUserInput`` response from question id → answer(s).
+
+    >>> user_input_answers({"confirm_path": "Yes (Recommended)"})
+    {'answers': {'confirm_path': {'answers': ['Yes (Recommended)']}}}
+    """
+    return {
+        "answers": {
+            question: {"answers": [chosen] if isinstance(chosen, str) else list(chosen)}
+            for question, chosen in answers.items()
+        }
+    }
+
+
+def user_input_result(value: object) -> object:
+    """Accept question id → answer(s) (a mapping without an ``answers`` key) as the response."""
+    if isinstance(value, Mapping) and "answers" not in value:
+        return user_input_answers(value)
+    return value

@@ -1,0 +1,13 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+/**
+ * Capabilities a client declares at `initialize`; fixed for the connection.
+ */
+export type InitializeCapabilities = { 
+/**
+ * Opt into experimental methods, fields and notifications.
+ */
+experimentalApi?: boolean | null, 
+/**
+ * Exact notification methods this connection does not want to receive.
+ */
+optOutNotificationMethods?: Array<string> | null, };

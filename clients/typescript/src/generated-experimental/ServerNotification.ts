@@ -1,0 +1,162 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDeltaNotification";
+import type { ConfigWarningNotification } from "./ConfigWarningNotification";
+import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
+import type { ErrorNotification } from "./ErrorNotification";
+import type { ItemCompletedNotification } from "./ItemCompletedNotification";
+import type { ItemDeltaNotification } from "./ItemDeltaNotification";
+import type { ItemStartedNotification } from "./ItemStartedNotification";
+import type { ReasoningSummaryPartAddedNotification } from "./ReasoningSummaryPartAddedNotification";
+import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTextDeltaNotification";
+import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
+import type { ServerRequestResolvedNotification } from "./ServerRequestResolvedNotification";
+import type { ThreadIdNotification } from "./ThreadIdNotification";
+import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
+import type { ThreadStartedNotification } from "./ThreadStartedNotification";
+import type { ThreadStatusChangedNotification } from "./ThreadStatusChangedNotification";
+import type { ThreadTokenUsageUpdatedNotification } from "./ThreadTokenUsageUpdatedNotification";
+import type { TurnDiffUpdatedNotification } from "./TurnDiffUpdatedNotification";
+import type { TurnNotification } from "./TurnNotification";
+import type { TurnPlanUpdatedNotification } from "./TurnPlanUpdatedNotification";
+import type { WarningNotification } from "./WarningNotification";
+
+/**
+ * A notification from the server to the client.
+ */
+export type ServerNotification =
+  | { method: "thread/started", params: ThreadStartedNotification }
+  | { method: "thread/status/changed", params: ThreadStatusChangedNotification }
+  | { method: "thread/archived", params: ThreadIdNotification }
+  | { method: "thread/unarchived", params: ThreadIdNotification }
+  | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
+  | { method: "thread/closed", params: ThreadIdNotification }
+  | { method: "thread/goal/cleared", params: ThreadIdNotification }
+  | { method: "thread/tokenUsage/updated", params: ThreadTokenUsageUpdatedNotification }
+  | { method: "turn/started", params: TurnNotification }
+  | { method: "turn/completed", params: TurnNotification }
+  | { method: "turn/diff/updated", params: TurnDiffUpdatedNotification }
+  | { method: "turn/plan/updated", params: TurnPlanUpdatedNotification }
+  | { method: "item/started", params: ItemStartedNotification }
+  | { method: "item/completed", params: ItemCompletedNotification }
+  | { method: "item/agentMessage/delta", params: ItemDeltaNotification }
+  | { method: "item/reasoning/summaryTextDelta", params: ReasoningSummaryTextDeltaNotification }
+  | { method: "item/reasoning/summaryPartAdded", params: ReasoningSummaryPartAddedNotification }
+  | { method: "item/reasoning/textDelta", params: ReasoningTextDeltaNotification }
+  | { method: "item/commandExecution/outputDelta", params: ItemDeltaNotification }
+  | { method: "item/fileChange/outputDelta", params: ItemDeltaNotification }
+  | { method: "serverRequest/resolved", params: ServerRequestResolvedNotification }
+  | { method: "error", params: ErrorNotification }
+  | { method: "warning", params: WarningNotification }
+  | { method: "configWarning", params: ConfigWarningNotification }
+  | { method: "deprecationNotice", params: DeprecationNoticeNotification }
+  | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification };
+
+/**
+ * Each `ServerNotification` method with its params type.
+ */
+export type ServerNotificationMap = {
+  /**
+   * A thread was created by `thread/start` or `thread/fork`.
+   */
+  "thread/started": { params: ThreadStartedNotification };
+  /**
+   * A thread's status changed.
+   */
+  "thread/status/changed": { params: ThreadStatusChangedNotification };
+  /**
+   * A thread was archived.
+   */
+  "thread/archived": { params: ThreadIdNotification };
+  /**
+   * A thread was unarchived.
+   */
+  "thread/unarchived": { params: ThreadIdNotification };
+  /**
+   * A thread was renamed.
+   */
+  "thread/name/updated": { params: ThreadNameUpdatedNotification };
+  /**
+   * A thread was unloaded from this server.
+   */
+  "thread/closed": { params: ThreadIdNotification };
+  /**
+   * A resumed thread has no active goal.
+   */
+  "thread/goal/cleared": { params: ThreadIdNotification };
+  /**
+   * Token usage after a model response.
+   */
+  "thread/tokenUsage/updated": { params: ThreadTokenUsageUpdatedNotification };
+  /**
+   * A turn started streaming.
+   */
+  "turn/started": { params: TurnNotification };
+  /**
+   * A turn ended: completed, interrupted or failed. Closes every open item.
+   */
+  "turn/completed": { params: TurnNotification };
+  /**
+   * The turn's aggregated diff changed.
+   */
+  "turn/diff/updated": { params: TurnDiffUpdatedNotification };
+  /**
+   * The agent's plan changed.
+   */
+  "turn/plan/updated": { params: TurnPlanUpdatedNotification };
+  /**
+   * An item started.
+   */
+  "item/started": { params: ItemStartedNotification };
+  /**
+   * An item completed; its final state.
+   */
+  "item/completed": { params: ItemCompletedNotification };
+  /**
+   * Text appended to an agent message.
+   */
+  "item/agentMessage/delta": { params: ItemDeltaNotification };
+  /**
+   * Text appended to a reasoning summary part.
+   */
+  "item/reasoning/summaryTextDelta": { params: ReasoningSummaryTextDeltaNotification };
+  /**
+   * A reasoning summary part began.
+   */
+  "item/reasoning/summaryPartAdded": { params: ReasoningSummaryPartAddedNotification };
+  /**
+   * Raw reasoning text appended.
+   */
+  "item/reasoning/textDelta": { params: ReasoningTextDeltaNotification };
+  /**
+   * Output of a running command.
+   */
+  "item/commandExecution/outputDelta": { params: ItemDeltaNotification };
+  /**
+   * Textual output of a patch application (legacy; not emitted by Tandem).
+   */
+  "item/fileChange/outputDelta": { params: ItemDeltaNotification };
+  /**
+   * A server request was answered or cleaned up.
+   */
+  "serverRequest/resolved": { params: ServerRequestResolvedNotification };
+  /**
+   * A turn error (before the failing `turn/completed`, or while retrying).
+   */
+  "error": { params: ErrorNotification };
+  /**
+   * A warning.
+   */
+  "warning": { params: WarningNotification };
+  /**
+   * A configuration problem that did not stop the server.
+   */
+  "configWarning": { params: ConfigWarningNotification };
+  /**
+   * The client used a deprecated feature.
+   */
+  "deprecationNotice": { params: DeprecationNoticeNotification };
+  /**
+   * Output of a streaming `command/exec`.
+   */
+  "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
+};

@@ -1,0 +1,72 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { ApprovalsReviewer } from "./ApprovalsReviewer";
+import type { AskForApproval } from "./AskForApproval";
+import type { Personality } from "./Personality";
+import type { SandboxMode } from "./SandboxMode";
+import type { ThreadStartSource } from "./ThreadStartSource";
+import type { JsonValue } from "./serde_json/JsonValue";
+
+/**
+ * Parameters of `thread/start`. Every field is optional.
+ */
+export type ThreadStartParams = { 
+/**
+ * Model slug; defaults to the configured model.
+ */
+model?: string | null, 
+/**
+ * Model provider id; unknown ids are rejected.
+ */
+modelProvider?: string | null, 
+/**
+ * Service tier passed to the provider.
+ */
+serviceTier?: string | null, 
+/**
+ * Working directory; a relative path is resolved against the server's cwd.
+ */
+cwd?: string | null, 
+/**
+ * Approval policy for the thread.
+ */
+approvalPolicy?: AskForApproval | null, 
+/**
+ * Who reviews approvals.
+ */
+approvalsReviewer?: ApprovalsReviewer | null, 
+/**
+ * Sandbox mode for the thread.
+ */
+sandbox?: SandboxMode | null, 
+/**
+ * Config overrides (dotted keys of config.toml) for this thread.
+ */
+config?: { [key in string]: JsonValue } | null, 
+/**
+ * Service name reported to the provider.
+ */
+serviceName?: string | null, 
+/**
+ * Replaces the built-in base instructions.
+ */
+baseInstructions?: string | null, 
+/**
+ * Extra developer instructions.
+ */
+developerInstructions?: string | null, 
+/**
+ * Deprecated; accepted and ignored.
+ */
+personality?: Personality | null, 
+/**
+ * Ephemeral threads are never written to disk.
+ */
+ephemeral?: boolean | null, 
+/**
+ * Why the session started.
+ */
+sessionStartSource?: ThreadStartSource | null, 
+/**
+ * Free-form label stored as `thread.threadSource`.
+ */
+threadSource?: string | null, };

@@ -1,0 +1,68 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { ApprovalsReviewer } from "./ApprovalsReviewer";
+import type { AskForApproval } from "./AskForApproval";
+import type { ReasoningEffort } from "./ReasoningEffort";
+import type { SandboxPolicy } from "./SandboxPolicy";
+import type { Thread } from "./Thread";
+import type { JsonValue } from "./serde_json/JsonValue";
+
+/**
+ * Result of `thread/start` (and the base of the resume and fork results).
+ */
+export type ThreadStartResponse = { 
+/**
+ * The new thread.
+ */
+thread: Thread, 
+/**
+ * Model in effect.
+ */
+model: string, 
+/**
+ * Model provider in effect.
+ */
+modelProvider: string, 
+/**
+ * Service tier in effect.
+ */
+serviceTier: string | null, 
+/**
+ * Disabled plugin ids; always empty in Tandem.
+ */
+disabledPluginIds: Array<string>, 
+/**
+ * Working directory (absolute).
+ */
+cwd: string, 
+/**
+ * Workspace roots visible at runtime (the cwd). @experimental
+ */
+runtimeWorkspaceRoots: Array<string>, 
+/**
+ * Files the instructions came from.
+ */
+instructionSources: Array<string>, 
+/**
+ * Approval policy in effect.
+ */
+approvalPolicy: AskForApproval, 
+/**
+ * Who reviews approvals.
+ */
+approvalsReviewer: ApprovalsReviewer, 
+/**
+ * Sandbox in effect, in object form.
+ */
+sandbox: SandboxPolicy, 
+/**
+ * Active permission profile; always `null` in Tandem. @experimental
+ */
+activePermissionProfile: JsonValue | null, 
+/**
+ * Reasoning effort in effect.
+ */
+reasoningEffort: ReasoningEffort | null, 
+/**
+ * Multi-agent mode; always `explicitRequestOnly` in Tandem. @experimental
+ */
+multiAgentMode: string | null, };

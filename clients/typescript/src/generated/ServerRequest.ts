@@ -1,0 +1,27 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { CommandExecutionRequestApprovalParams } from "./CommandExecutionRequestApprovalParams";
+import type { CommandExecutionRequestApprovalResponse } from "./CommandExecutionRequestApprovalResponse";
+import type { FileChangeRequestApprovalParams } from "./FileChangeRequestApprovalParams";
+import type { FileChangeRequestApprovalResponse } from "./FileChangeRequestApprovalResponse";
+import type { RequestId } from "./RequestId";
+
+/**
+ * A request from the server to the client; the turn waits for the answer.
+ */
+export type ServerRequest =
+  | { method: "item/commandExecution/requestApproval", id: RequestId, params: CommandExecutionRequestApprovalParams }
+  | { method: "item/fileChange/requestApproval", id: RequestId, params: FileChangeRequestApprovalParams };
+
+/**
+ * Each `ServerRequest` method with its params and response type.
+ */
+export type ServerRequestMap = {
+  /**
+   * Ask whether a command may run.
+   */
+  "item/commandExecution/requestApproval": { params: CommandExecutionRequestApprovalParams; response: CommandExecutionRequestApprovalResponse };
+  /**
+   * Ask whether file changes may be written.
+   */
+  "item/fileChange/requestApproval": { params: FileChangeRequestApprovalParams; response: FileChangeRequestApprovalResponse };
+};

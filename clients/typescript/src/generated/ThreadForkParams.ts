@@ -1,0 +1,70 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { ApprovalsReviewer } from "./ApprovalsReviewer";
+import type { AskForApproval } from "./AskForApproval";
+import type { SandboxMode } from "./SandboxMode";
+import type { JsonValue } from "./serde_json/JsonValue";
+
+/**
+ * Parameters of `thread/fork`: copy a stored thread's history into a new thread.
+ */
+export type ThreadForkParams = { 
+/**
+ * Thread to fork.
+ */
+threadId: string, 
+/**
+ * Fork after this turn (default: after the last turn).
+ */
+lastTurnId?: string | null, 
+/**
+ * Model override.
+ */
+model?: string | null, 
+/**
+ * Model provider override.
+ */
+modelProvider?: string | null, 
+/**
+ * Service tier override.
+ */
+serviceTier?: string | null, 
+/**
+ * Working-directory override.
+ */
+cwd?: string | null, 
+/**
+ * Approval-policy override.
+ */
+approvalPolicy?: AskForApproval | null, 
+/**
+ * Reviewer override.
+ */
+approvalsReviewer?: ApprovalsReviewer | null, 
+/**
+ * Sandbox override.
+ */
+sandbox?: SandboxMode | null, 
+/**
+ * Config overrides.
+ */
+config?: { [key in string]: JsonValue } | null, 
+/**
+ * Base-instructions override.
+ */
+baseInstructions?: string | null, 
+/**
+ * Developer-instructions override.
+ */
+developerInstructions?: string | null, 
+/**
+ * Make the fork ephemeral (requires `excludeTurns: true`).
+ */
+ephemeral?: boolean | null, 
+/**
+ * Leave `thread.turns` empty.
+ */
+excludeTurns?: boolean | null, 
+/**
+ * Free-form label stored as `thread.threadSource`.
+ */
+threadSource?: string | null, };

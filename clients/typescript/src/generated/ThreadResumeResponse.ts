@@ -1,0 +1,68 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { ApprovalsReviewer } from "./ApprovalsReviewer";
+import type { AskForApproval } from "./AskForApproval";
+import type { CollaborationMode } from "./CollaborationMode";
+import type { ReasoningEffort } from "./ReasoningEffort";
+import type { SandboxPolicy } from "./SandboxPolicy";
+import type { Thread } from "./Thread";
+
+/**
+ * Result of `thread/resume`.
+ */
+export type ThreadResumeResponse = { 
+/**
+ * The resumed thread, with its turns unless `excludeTurns`.
+ */
+thread: Thread, 
+/**
+ * Model in effect.
+ */
+model: string, 
+/**
+ * Model provider in effect.
+ */
+modelProvider: string, 
+/**
+ * Service tier in effect.
+ */
+serviceTier: string | null, 
+/**
+ * Disabled plugin ids; always empty in Tandem.
+ */
+disabledPluginIds: Array<string>, 
+/**
+ * Working directory (absolute).
+ */
+cwd: string, 
+/**
+ * Files the instructions came from.
+ */
+instructionSources: Array<string>, 
+/**
+ * Approval policy in effect.
+ */
+approvalPolicy: AskForApproval, 
+/**
+ * Who reviews approvals.
+ */
+approvalsReviewer: ApprovalsReviewer, 
+/**
+ * Sandbox in effect, in object form.
+ */
+sandbox: SandboxPolicy, 
+/**
+ * Reasoning effort in effect.
+ */
+reasoningEffort: ReasoningEffort | null, 
+/**
+ * Collaboration mode in effect.
+ */
+collaborationMode: CollaborationMode | null, 
+/**
+ * Cursor for paging older turns with `thread/turns/list`.
+ */
+turnsBackwardsCursor: string | null, 
+/**
+ * Cursor for paging older items.
+ */
+itemsBackwardsCursor: string | null, };

@@ -1,0 +1,56 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { ApprovalsReviewer } from "./ApprovalsReviewer";
+import type { AskForApproval } from "./AskForApproval";
+import type { ReasoningEffort } from "./ReasoningEffort";
+import type { SandboxPolicy } from "./SandboxPolicy";
+import type { Thread } from "./Thread";
+
+/**
+ * Result of `thread/start` (and the base of the resume and fork results).
+ */
+export type ThreadStartResponse = { 
+/**
+ * The new thread.
+ */
+thread: Thread, 
+/**
+ * Model in effect.
+ */
+model: string, 
+/**
+ * Model provider in effect.
+ */
+modelProvider: string, 
+/**
+ * Service tier in effect.
+ */
+serviceTier: string | null, 
+/**
+ * Disabled plugin ids; always empty in Tandem.
+ */
+disabledPluginIds: Array<string>, 
+/**
+ * Working directory (absolute).
+ */
+cwd: string, 
+/**
+ * Files the instructions came from.
+ */
+instructionSources: Array<string>, 
+/**
+ * Approval policy in effect.
+ */
+approvalPolicy: AskForApproval, 
+/**
+ * Who reviews approvals.
+ */
+approvalsReviewer: ApprovalsReviewer, 
+/**
+ * Sandbox in effect, in object form.
+ */
+sandbox: SandboxPolicy, 
+/**
+ * Reasoning effort in effect.
+ */
+reasoningEffort: ReasoningEffort | null, 
+};

@@ -1,0 +1,53 @@
+// Options for `AppServerClient.spawn` and `AppServerClient.connect`.
+
+import type { ClientInfoOf, InitializeCapabilitiesOf, Protocol, StableProtocol } from "./protocol.js";
+
+/** Options for the `initialize` handshake, shared by `spawn` and `connect`. */
+export interface ConnectOptions<P extends Protocol = StableProtocol> {
+  /** Who the client is; defaults to `{ name: "tandem-client-ts", version: <package version> }`. */
+  clientInfo?: ClientInfoOf<P>;
+  /**
+   * Capabilities for `initialize`. `{ experimentalApi: true }` opts into the experimental surface,
+   * and the returned client is then typed by `ExperimentalProtocol`.
+   */
+  capabilities?: InitializeCapabilitiesOf<P>;
+  /** How long to wait for the `initialize` reply, in milliseconds (default 30 000). */
+  initializeTimeoutMs?: number;
+}
+
+/** Options for spawning the server process. */
+export interface SpawnOptions<P extends Protocol = StableProtocol> extends ConnectOptions<P> {
+  /** The server command and its leading arguments (default `["tandem", "app-server"]`). */
+  command?: string[];
+  /** Extra arguments appended to `command`, for example `["-c", 'model_provider="demo"']`. */
+  args?: string[];
+  /** Environment variables, merged over `process.env` (a value of `undefined` removes a variable). */
+  env?: Record<string, string | undefined>;
+  /** Working directory of the server; relative thread `cwd`s resolve against it. */
+  cwd?: string;
+  /** Where the server's stderr (its log) goes: inherited (default), ignored, or piped to `serverProcess.stderr`. */
+  stderr?: "inherit" | "ignore" | "pipe";
+}
+
+/** Options for {@link AppServerClient.close}. */
+export interface CloseOptions {
+  /** How long to wait for the server to exit after its stdin closes before SIGKILL (default 3000 ms). */
+  graceMs?: number;
+}
+
+/** How the server process (or the connection) ended. */
+export interface ExitInfo {
+  /** The exit code, or `null` when killed by a signal or when the connection was a plain stream pair. */
+  code: number | null;
+  /** The signal that ended the process, if any. */
+  signal: NodeJS.Signals | null;
+}
+
+/** The default server command. */
+export const DEFAULT_COMMAND: readonly string[] = ["tandem", "app-server"];
+
+/** The default `initialize` timeout in milliseconds. */
+export const DEFAULT_INITIALIZE_TIMEOUT_MS = 30_000;
+
+/** The default grace period of `close()` in milliseconds. */
+export const DEFAULT_CLOSE_GRACE_MS = 3_000;
