@@ -14,6 +14,7 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::engine::Engine;
 use crate::outgoing::OutgoingSender;
+use crate::processor::approvals::ClientApprover;
 use crate::processor::{Processor, overloaded};
 use crate::store::Store;
 use crate::transport::stdio::{read_lines, write_lines};
@@ -31,7 +32,8 @@ pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
     let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
     let writer = tokio::spawn(write_lines(tokio::io::stdout(), written));
     let outgoing = Arc::new(OutgoingSender::new(lines));
-    let engine = Engine::new(config, store, outgoing.clone());
+    let approver = Arc::new(ClientApprover::new(outgoing.clone()));
+    let engine = Engine::new(config, store, approver.clone(), approver);
     let processor = Arc::new(Processor::new(outgoing.clone(), engine.clone()));
 
     // Reader → processor queue. Requests beyond the queue get "overloaded"; notifications

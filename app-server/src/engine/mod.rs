@@ -4,6 +4,7 @@
 //! receives typed params, returns typed results and emits protocol notifications through an
 //! [`EventSink`]; the processor turns those into wire messages.
 
+pub mod approval;
 mod lifecycle;
 mod prompt;
 mod queries;
@@ -23,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
+use crate::engine::approval::Approver;
 use crate::engine::thread::LoadedThread;
 use crate::model::ModelClient;
 use crate::store::{Store, StoreError};
@@ -76,6 +78,8 @@ pub struct EngineInner {
     pub store: Arc<Store>,
     /// Notification sink.
     pub sink: Arc<dyn EventSink>,
+    /// Where approvals and questions for the user go.
+    pub approver: Arc<dyn Approver>,
     /// Loaded threads by id.
     threads: Mutex<HashMap<String, Arc<LoadedThread>>>,
     /// Model clients by provider id.
@@ -89,13 +93,19 @@ pub struct EngineInner {
 }
 
 impl Engine {
-    /// A new engine over `store`, emitting to `sink`.
-    pub fn new(config: Config, store: Arc<Store>, sink: Arc<dyn EventSink>) -> Engine {
+    /// A new engine over `store`, emitting to `sink` and asking the user through `approver`.
+    pub fn new(
+        config: Config,
+        store: Arc<Store>,
+        sink: Arc<dyn EventSink>,
+        approver: Arc<dyn Approver>,
+    ) -> Engine {
         Engine {
             inner: Arc::new(EngineInner {
                 config,
                 store,
                 sink,
+                approver,
                 threads: Mutex::new(HashMap::new()),
                 clients: Mutex::new(HashMap::new()),
                 originator: Mutex::new(None),

@@ -1,6 +1,7 @@
 //! Per-connection dispatch of app-server requests: the `initialize` gate, typed decoding,
 //! experimental gating, and mapping engine results to responses and notifications.
 
+pub mod approvals;
 mod errors;
 
 use std::collections::HashSet;
@@ -23,7 +24,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::config_read_response;
-use crate::engine::{Engine, EngineError, EventSink};
+use crate::engine::{Engine, EngineError};
 use crate::outgoing::{NotificationFilter, OutgoingSender};
 use crate::processor::errors::{internal_error, invalid_request};
 
@@ -39,15 +40,6 @@ pub struct Processor {
     engine: Engine,
     session: OnceLock<Session>,
     initialize_lock: tokio::sync::Mutex<()>,
-}
-
-impl EventSink for OutgoingSender {
-    fn emit(
-        &self,
-        notification: ServerNotification,
-    ) -> std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send + '_>> {
-        Box::pin(async move { self.send_notification(&notification).await })
-    }
 }
 
 impl Processor {

@@ -1,0 +1,63 @@
+//! Decisions the engine needs from the user: command and file-change approvals and answers to
+//! the model's questions.
+//!
+//! The engine asks through the narrow [`Approver`] trait and never learns how the question
+//! travels: the stdio processor sends a server→client request, the MCP adapter an elicitation.
+//! Whoever implements it owns the request ids and the `serverRequest/resolved` bookkeeping.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use app_server_protocol::server_requests::{
+    CommandExecutionRequestApprovalParams, FileChangeRequestApprovalParams,
+    ToolRequestUserInputParams,
+};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+/// One question for the user.
+#[derive(Debug, Clone)]
+pub enum ApprovalRequest {
+    /// May this command run?
+    Command(CommandExecutionRequestApprovalParams),
+    /// May this patch be written? The changes are in the `fileChange` item already emitted.
+    FileChange(FileChangeRequestApprovalParams),
+    /// The model asks the user one to three questions.
+    UserInput(ToolRequestUserInputParams),
+}
+
+impl ApprovalRequest {
+    /// The thread the question belongs to.
+    pub fn thread_id(&self) -> &str {
+        match self {
+            ApprovalRequest::Command(params) => &params.thread_id,
+            ApprovalRequest::FileChange(params) => &params.thread_id,
+            ApprovalRequest::UserInput(params) => &params.thread_id,
+        }
+    }
+}
+
+/// How a question ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApprovalReply {
+    /// The user answered; the value is the response body (`{decision}` or `{answers}`), which
+    /// the engine decodes. An undecodable answer counts as [`ApprovalReply::Failed`].
+    Answered(Value),
+    /// The client answered with an error, or the question could not be asked; the message
+    /// says why.
+    Failed(String),
+    /// Nobody will answer: the turn was cancelled (interrupt, shutdown) or the client went
+    /// away. The engine ends the turn without running anything.
+    Withdrawn,
+}
+
+/// Asks the user. Implementations must return [`ApprovalReply::Withdrawn`] promptly once
+/// `cancel` fires, and must never block forever.
+pub trait Approver: Send + Sync + 'static {
+    /// Asks `request` and waits for the reply.
+    fn request(
+        &self,
+        request: ApprovalRequest,
+        cancel: CancellationToken,
+    ) -> Pin<Box<dyn Future<Output = ApprovalReply> + Send + '_>>;
+}

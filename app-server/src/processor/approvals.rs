@@ -1,0 +1,128 @@
+//! The stdio connection's [`Approver`]: each engine question becomes a server→client request
+//! through the one [`OutgoingSender`], and each answer a `serverRequest/resolved`.
+//!
+//! Ordering follows the observed server: after a client's answer, `serverRequest/resolved`
+//! goes out before the engine acts on it; when the turn is cancelled while a request is
+//! pending, the entry is dropped at once (a late answer is ignored with a warning) and the
+//! `serverRequest/resolved` follows the turn's `turn/completed`.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::notifications::ServerRequestResolvedNotification;
+use app_server_protocol::tables::{ServerNotification, ServerRequestPayload};
+use tokio_util::sync::CancellationToken;
+
+use crate::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
+use crate::engine::{EventSink, lock};
+use crate::outgoing::OutgoingSender;
+
+/// How long a question may stay unanswered before it fails (the user may be away; a turn must
+/// not hold its thread forever).
+pub const APPROVAL_TIMEOUT: Duration = Duration::from_secs(60 * 60);
+
+/// Server requests of one connection, and the `serverRequest/resolved` notifications that wait
+/// for their turn to complete.
+pub struct ClientApprover {
+    outgoing: Arc<OutgoingSender>,
+    /// Withdrawn requests by thread id, announced after that thread's next `turn/completed`.
+    deferred: Mutex<HashMap<String, Vec<RequestId>>>,
+}
+
+impl ClientApprover {
+    /// An approver asking through `outgoing`.
+    pub fn new(outgoing: Arc<OutgoingSender>) -> Self {
+        Self {
+            outgoing,
+            deferred: Mutex::new(HashMap::new()),
+        }
+    }
+
+    async fn ask(&self, request: ApprovalRequest, cancel: CancellationToken) -> ApprovalReply {
+        let thread_id = request.thread_id().to_string();
+        let payload = match request {
+            ApprovalRequest::Command(params) => {
+                ServerRequestPayload::CommandExecutionRequestApproval(params)
+            }
+            ApprovalRequest::FileChange(params) => {
+                ServerRequestPayload::FileChangeRequestApproval(params)
+            }
+            ApprovalRequest::UserInput(params) => {
+                ServerRequestPayload::ToolRequestUserInput(params)
+            }
+        };
+        let (request_id, receiver) = self.outgoing.send_request(payload).await;
+        let outcome = tokio::select! {
+            outcome = tokio::time::timeout(APPROVAL_TIMEOUT, receiver) => outcome,
+            () = cancel.cancelled() => {
+                self.outgoing.cancel(&request_id);
+                lock(&self.deferred).entry(thread_id).or_default().push(request_id);
+                return ApprovalReply::Withdrawn;
+            }
+        };
+        let reply = match outcome {
+            Ok(Ok(Ok(result))) => ApprovalReply::Answered(result),
+            Ok(Ok(Err(error))) => ApprovalReply::Failed(error_message(&error)),
+            // The entry was dropped: the connection is closing.
+            Ok(Err(_)) => return ApprovalReply::Withdrawn,
+            Err(_) => {
+                self.outgoing.cancel(&request_id);
+                ApprovalReply::Failed("approval request timed out".into())
+            }
+        };
+        self.resolved(thread_id, request_id).await;
+        reply
+    }
+
+    async fn resolved(&self, thread_id: String, request_id: RequestId) {
+        self.outgoing
+            .send_notification(&ServerNotification::ServerRequestResolved(
+                ServerRequestResolvedNotification {
+                    thread_id,
+                    request_id,
+                },
+            ))
+            .await;
+    }
+}
+
+impl Approver for ClientApprover {
+    fn request(
+        &self,
+        request: ApprovalRequest,
+        cancel: CancellationToken,
+    ) -> Pin<Box<dyn Future<Output = ApprovalReply> + Send + '_>> {
+        Box::pin(self.ask(request, cancel))
+    }
+}
+
+/// The connection's notification sink: notifications go out as they come, and a
+/// `turn/completed` releases the `serverRequest/resolved` of requests its turn withdrew.
+impl EventSink for ClientApprover {
+    fn emit(
+        &self,
+        notification: ServerNotification,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            self.outgoing.send_notification(&notification).await;
+            if let ServerNotification::TurnCompleted(completed) = &notification {
+                let withdrawn = lock(&self.deferred).remove(&completed.thread_id);
+                for request_id in withdrawn.into_iter().flatten() {
+                    self.resolved(completed.thread_id.clone(), request_id).await;
+                }
+            }
+        })
+    }
+}
+
+/// The message of a JSON-RPC error object, or the whole object when it has none.
+fn error_message(error: &serde_json::Value) -> String {
+    match error.get("message").and_then(serde_json::Value::as_str) {
+        Some(message) => message.to_string(),
+        None => error.to_string(),
+    }
+}
