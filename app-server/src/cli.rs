@@ -25,6 +25,9 @@ pub enum Command {
     /// Run one prompt through a spawned app-server and print the turn, asking you to approve
     /// commands and file changes. `--demo` uses the offline scripted demo provider.
     Run(RunArgs),
+    /// Serve the agent to MCP clients as the `codex` and `codex-reply` tools, over stdio or
+    /// (with `--http`) streamable HTTP.
+    McpServer(McpServerArgs),
     /// Internal: run a command inside the sandbox (used by the server itself).
     #[command(hide = true)]
     SandboxExec(crate::sandbox::SandboxExecArgs),
@@ -86,4 +89,33 @@ pub struct GenerateArgs {
     /// Include experimental methods, fields and types.
     #[arg(long)]
     pub experimental: bool,
+}
+
+/// Arguments of `tandem mcp-server`.
+#[derive(Debug, Args)]
+pub struct McpServerArgs {
+    /// Serve streamable HTTP at `http://ADDR/mcp` instead of stdio (default address
+    /// `127.0.0.1:3333`; port 0 picks a free port, reported on stderr).
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:3333")]
+    pub http: Option<std::net::SocketAddr>,
+    /// File holding a bearer token that every HTTP request must present
+    /// (`Authorization: Bearer <token>`).
+    #[arg(long, value_name = "PATH", requires = "http")]
+    pub auth_token_file: Option<PathBuf>,
+    /// Idle time after which an HTTP session is evicted (its turns are interrupted).
+    #[arg(long, value_name = "DURATION", default_value = "30m", value_parser = humantime::parse_duration)]
+    pub session_ttl: std::time::Duration,
+    /// What approvals become when the client does not support elicitation.
+    #[arg(long, value_enum, default_value = "decline")]
+    pub approval_fallback: crate::mcp::elicitation::ApprovalFallback,
+    /// Another `Origin` to accept besides loopback origins (repeatable), e.g.
+    /// `https://app.example.com`.
+    #[arg(long, value_name = "ORIGIN")]
+    pub allowed_origin: Vec<String>,
+    /// Another `Host` to accept besides loopback names and the bind address (repeatable).
+    #[arg(long, value_name = "HOST")]
+    pub allowed_host: Vec<String>,
+    /// Largest accepted HTTP request body, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
+    pub max_body_bytes: usize,
 }

@@ -6,6 +6,7 @@ mod cli;
 mod codegen;
 mod config;
 mod engine;
+mod mcp;
 mod model;
 mod outgoing;
 mod processor;
@@ -35,6 +36,7 @@ fn main() -> ExitCode {
             None => run_app_server(&app_server.listen, &cli.config_overrides),
         },
         Command::Run(args) => run_terminal_client(&args, &cli.config_overrides),
+        Command::McpServer(args) => run_mcp_server(&args, &cli.config_overrides),
         Command::SandboxExec(args) => sandbox::run_sandbox_exec(&args),
     };
     match result {
@@ -65,6 +67,53 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
         .enable_all()
         .build()?;
     runtime.block_on(server::serve_stdio(config))
+}
+
+fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Result<()> {
+    let config = Config::load(None, overrides)?;
+    let auth_token = match &args.auth_token_file {
+        Some(path) => {
+            let token = std::fs::read_to_string(path).map_err(|error| {
+                anyhow::anyhow!("cannot read --auth-token-file {}: {error}", path.display())
+            })?;
+            let token = token.trim().to_string();
+            if token.is_empty() || token.contains(char::is_whitespace) {
+                anyhow::bail!(
+                    "--auth-token-file {} must hold one token without spaces",
+                    path.display()
+                );
+            }
+            Some(token)
+        }
+        None => None,
+    };
+    mcp::logging::init(&config.home);
+    let options = mcp::session::McpOptions {
+        approval_fallback: args.approval_fallback,
+        approval_timeout: std::time::Duration::from_secs(60 * 60),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    match args.http {
+        None => runtime.block_on(mcp::stdio::serve_stdio(config, options)),
+        Some(bind) => {
+            let http = mcp::http::HttpOptions {
+                bind,
+                access: mcp::http::guard::AccessPolicy {
+                    allowed_hosts: args.allowed_host.clone(),
+                    allowed_origins: args.allowed_origin.clone(),
+                    auth_token,
+                },
+                session_ttl: args.session_ttl,
+                max_body_bytes: args.max_body_bytes,
+                keep_alive: std::time::Duration::from_secs(15),
+                replay_buffer: 1024,
+                sse_retry: std::time::Duration::from_secs(3),
+            };
+            runtime.block_on(mcp::http::serve_http(config, options, http))
+        }
+    }
 }
 
 fn run_terminal_client(args: &cli::RunArgs, overrides: &[String]) -> anyhow::Result<()> {

@@ -1,0 +1,279 @@
+//! Approvals and questions as `elicitation/create` requests.
+//!
+//! Each engine question ([`ApprovalRequest`]) becomes a spec-valid form elicitation: a
+//! message, a flat `requestedSchema` (a `decision` enum for approvals, one string per question
+//! for user input) and Codex-style details under `_meta`. Answers are accepted in the spec's
+//! shape (`{action, content}`) and in Codex's (`{decision}`). A client that did not declare
+//! the elicitation capability is never asked: the configured [`ApprovalFallback`] decides and
+//! the tool result says so.
+
+use std::collections::BTreeMap;
+
+use app_server_protocol::jsonrpc::RequestId;
+use serde_json::{Map, Value, json};
+
+use crate::engine::approval::{ApprovalReply, ApprovalRequest};
+
+/// Decision values offered to the user, Codex's `ReviewDecision` names.
+const DECISIONS: [(&str, &str); 4] = [
+    ("approved", "Approve"),
+    (
+        "approved_for_session",
+        "Approve for the rest of this conversation",
+    ),
+    ("denied", "Deny (the agent goes on without it)"),
+    ("abort", "Deny and stop the turn"),
+];
+
+/// What happens to approvals when the client cannot be asked (no elicitation capability).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ApprovalFallback {
+    /// Decline: commands do not run, patches are not written, questions get no answer.
+    Decline,
+    /// Approve everything the agent asks for.
+    Approve,
+}
+
+impl ApprovalFallback {
+    /// The name used on the command line and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            ApprovalFallback::Decline => "decline",
+            ApprovalFallback::Approve => "approve",
+        }
+    }
+}
+
+/// `elicitation/create` params for `request`, asked on behalf of the tool call `call`.
+pub fn elicitation_params(
+    request: &ApprovalRequest,
+    call: Option<&RequestId>,
+    protocol_version: &str,
+) -> Value {
+    let mut meta = Map::new();
+    meta.insert("threadId".into(), json!(request.thread_id()));
+    if let Some(call) = call {
+        meta.insert("codex_mcp_tool_call_id".into(), json!(call));
+    }
+    let (message, schema) = match request {
+        ApprovalRequest::Command(params) => {
+            meta.insert("codex_elicitation".into(), json!("exec-approval"));
+            meta.insert("turnId".into(), json!(params.turn_id));
+            meta.insert("codex_call_id".into(), json!(params.item_id));
+            let command = params.command.clone().unwrap_or_default();
+            let argv = shlex::split(&command).unwrap_or_else(|| vec![command.clone()]);
+            meta.insert("codex_command".into(), json!(argv));
+            if let Some(cwd) = &params.cwd {
+                meta.insert("codex_cwd".into(), json!(cwd));
+            }
+            if let Some(reason) = &params.reason {
+                meta.insert("codex_reason".into(), json!(reason));
+            }
+            let mut message = format!("Allow Tandem to run `{command}`");
+            if let Some(cwd) = &params.cwd {
+                message.push_str(&format!(" in {cwd}"));
+            }
+            message.push('?');
+            if let Some(reason) = &params.reason {
+                message.push_str(&format!(" Reason: {reason}"));
+            }
+            (message, decision_schema(protocol_version))
+        }
+        ApprovalRequest::FileChange(params) => {
+            meta.insert("codex_elicitation".into(), json!("patch-approval"));
+            meta.insert("turnId".into(), json!(params.turn_id));
+            meta.insert("codex_call_id".into(), json!(params.item_id));
+            if let Some(reason) = &params.reason {
+                meta.insert("codex_reason".into(), json!(reason));
+            }
+            if let Some(root) = &params.grant_root {
+                meta.insert("codex_grant_root".into(), json!(root));
+            }
+            let mut message = "Allow Tandem to apply the proposed file changes?".to_string();
+            if let Some(reason) = &params.reason {
+                message.push_str(&format!(" Reason: {reason}"));
+            }
+            if let Some(root) = &params.grant_root {
+                message.push_str(&format!(" It also asks to write under {root}."));
+            }
+            (message, decision_schema(protocol_version))
+        }
+        ApprovalRequest::UserInput(params) => {
+            meta.insert("codex_elicitation".into(), json!("user-input"));
+            meta.insert("turnId".into(), json!(params.turn_id));
+            meta.insert("codex_call_id".into(), json!(params.item_id));
+            let mut properties = Map::new();
+            let mut required = Vec::new();
+            let mut message = "Tandem has a question for you.".to_string();
+            for question in &params.questions {
+                message.push_str(&format!("\n{}: {}", question.header, question.question));
+                let mut property = json!({
+                    "type": "string",
+                    "title": question.header,
+                    "description": question.question,
+                });
+                if let Some(options) = &question.options
+                    && !question.is_other
+                    && !options.is_empty()
+                {
+                    let labels: Vec<&str> =
+                        options.iter().map(|option| option.label.as_str()).collect();
+                    property["enum"] = json!(labels);
+                }
+                properties.insert(question.id.clone(), property);
+                required.push(question.id.clone());
+            }
+            let schema = json!({"type": "object", "properties": properties, "required": required});
+            (message, schema)
+        }
+    };
+    let mut params = json!({
+        "message": message,
+        "requestedSchema": schema,
+        "_meta": meta,
+    });
+    if protocol_version >= "2025-11-25" {
+        params["mode"] = json!("form");
+    }
+    params
+}
+
+/// The flat schema with one required `decision` property.
+fn decision_schema(protocol_version: &str) -> Value {
+    let values: Vec<&str> = DECISIONS.iter().map(|(value, _)| *value).collect();
+    let decision = if protocol_version >= "2025-11-25" {
+        let variants: Vec<Value> = DECISIONS
+            .iter()
+            .map(|(value, title)| json!({"const": value, "title": title}))
+            .collect();
+        json!({"type": "string", "title": "Decision", "oneOf": variants, "default": "approved"})
+    } else {
+        let names: Vec<&str> = DECISIONS.iter().map(|(_, title)| *title).collect();
+        json!({"type": "string", "title": "Decision", "enum": values, "enumNames": names})
+    };
+    json!({
+        "type": "object",
+        "properties": {"decision": decision},
+        "required": ["decision"],
+    })
+}
+
+/// Maps the client's answer (`Ok(result)` or `Err(error object)`) to the engine's reply.
+pub fn reply_from_answer(
+    request: &ApprovalRequest,
+    outcome: Result<Value, Value>,
+) -> ApprovalReply {
+    let result = match outcome {
+        Ok(result) => result,
+        Err(error) => {
+            // An error answer means the question could not be put to the user: stop the turn
+            // rather than guess.
+            tracing::info!(%error, "elicitation answered with an error; aborting");
+            return match request {
+                ApprovalRequest::UserInput(_) => ApprovalReply::Withdrawn,
+                _ => decision_reply("abort"),
+            };
+        }
+    };
+    if let ApprovalRequest::UserInput(_) = request {
+        return user_input_reply(&result);
+    }
+    let action = result.get("action").and_then(Value::as_str);
+    let decision = match action {
+        Some("accept") => result
+            .pointer("/content/decision")
+            .and_then(Value::as_str)
+            .unwrap_or("approved"),
+        Some("decline") => "denied",
+        Some("cancel") => "abort",
+        Some(other) => {
+            return ApprovalReply::Failed(format!("unknown elicitation action `{other}`"));
+        }
+        None => match result.get("decision").and_then(Value::as_str) {
+            Some(decision) => decision,
+            None => {
+                return ApprovalReply::Failed(
+                    "elicitation answer has neither `action` nor `decision`".into(),
+                );
+            }
+        },
+    };
+    decision_reply(decision)
+}
+
+/// The engine reply for a decision name (Codex's or the app-server protocol's).
+fn decision_reply(decision: &str) -> ApprovalReply {
+    let engine_decision = match decision {
+        "approved" | "accept" | "approve" => "accept",
+        "approved_for_session" | "acceptForSession" => "acceptForSession",
+        "denied" | "decline" | "deny" => "decline",
+        "abort" | "cancel" => "cancel",
+        other => return ApprovalReply::Failed(format!("unknown decision `{other}`")),
+    };
+    ApprovalReply::Answered(json!({"decision": engine_decision}))
+}
+
+fn user_input_reply(result: &Value) -> ApprovalReply {
+    match result.get("action").and_then(Value::as_str) {
+        Some("accept") => {
+            let mut answers = BTreeMap::new();
+            if let Some(Value::Object(content)) = result.get("content") {
+                for (id, value) in content {
+                    let values: Vec<String> = match value {
+                        Value::Array(items) => items.iter().map(value_text).collect(),
+                        other => vec![value_text(other)],
+                    };
+                    answers.insert(id.clone(), json!({"answers": values}));
+                }
+            }
+            ApprovalReply::Answered(json!({"answers": answers}))
+        }
+        Some("decline") => ApprovalReply::Answered(json!({"answers": {}})),
+        Some("cancel") => ApprovalReply::Withdrawn,
+        _ => match result.get("answers") {
+            Some(answers) => ApprovalReply::Answered(json!({"answers": answers})),
+            None => ApprovalReply::Failed("elicitation answer has no `action`".into()),
+        },
+    }
+}
+
+fn value_text(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The reply when the client cannot be asked, and the note for the tool result.
+pub fn fallback_reply(
+    request: &ApprovalRequest,
+    fallback: ApprovalFallback,
+) -> (ApprovalReply, String) {
+    let what = match request {
+        ApprovalRequest::Command(params) => format!(
+            "running `{}`",
+            params.command.as_deref().unwrap_or("a command")
+        ),
+        ApprovalRequest::FileChange(_) => "applying file changes".to_string(),
+        ApprovalRequest::UserInput(_) => "answering the agent's questions".to_string(),
+    };
+    let reply = match (request, fallback) {
+        (ApprovalRequest::UserInput(_), _) => ApprovalReply::Answered(json!({"answers": {}})),
+        (_, ApprovalFallback::Decline) => decision_reply("denied"),
+        (_, ApprovalFallback::Approve) => decision_reply("approved"),
+    };
+    let outcome = match (request, fallback) {
+        (ApprovalRequest::UserInput(_), _) => "left unanswered",
+        (_, ApprovalFallback::Decline) => "declined",
+        (_, ApprovalFallback::Approve) => "approved",
+    };
+    let note = format!(
+        "Approval was required for {what}; this MCP client does not support elicitation, so it was {outcome} (approval fallback: {}).",
+        fallback.name()
+    );
+    (reply, note)
+}
+
+#[cfg(test)]
+#[path = "elicitation_tests.rs"]
+mod tests;

@@ -1,0 +1,218 @@
+//! Unit tests of the elicitation mapping.
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+
+use super::*;
+
+fn command_request() -> ApprovalRequest {
+    ApprovalRequest::Command(
+        serde_json::from_value(json!({
+            "threadId": "thread-1",
+            "turnId": "turn-1",
+            "itemId": "call_1",
+            "startedAtMs": 1,
+            "command": "uname -srm",
+            "cwd": "/work",
+        }))
+        .expect("command params"),
+    )
+}
+
+fn file_change_request() -> ApprovalRequest {
+    ApprovalRequest::FileChange(
+        serde_json::from_value(json!({
+            "threadId": "thread-1",
+            "turnId": "turn-1",
+            "itemId": "call_2",
+            "startedAtMs": 1,
+        }))
+        .expect("file change params"),
+    )
+}
+
+fn question_request() -> ApprovalRequest {
+    ApprovalRequest::UserInput(
+        serde_json::from_value(json!({
+            "threadId": "thread-1",
+            "turnId": "turn-1",
+            "itemId": "call_3",
+            "isBlocking": true,
+            "questions": [
+                {"id": "color", "header": "Color", "question": "Which color?", "options": [
+                    {"label": "red", "description": "warm"},
+                    {"label": "blue", "description": "cool"},
+                ]},
+                {"id": "name", "header": "Name", "question": "What name?"},
+            ],
+        }))
+        .expect("question params"),
+    )
+}
+
+fn answered(decision: &str) -> ApprovalReply {
+    ApprovalReply::Answered(json!({"decision": decision}))
+}
+
+#[test]
+fn a_command_approval_is_a_spec_valid_form_with_codex_details_in_meta() {
+    let call = RequestId::Integer(3);
+    let params = elicitation_params(&command_request(), Some(&call), "2025-06-18");
+    assert_eq!(
+        params,
+        json!({
+            "message": "Allow Tandem to run `uname -srm` in /work?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {"decision": {
+                    "type": "string",
+                    "title": "Decision",
+                    "enum": ["approved", "approved_for_session", "denied", "abort"],
+                    "enumNames": [
+                        "Approve",
+                        "Approve for the rest of this conversation",
+                        "Deny (the agent goes on without it)",
+                        "Deny and stop the turn",
+                    ],
+                }},
+                "required": ["decision"],
+            },
+            "_meta": {
+                "threadId": "thread-1",
+                "turnId": "turn-1",
+                "codex_mcp_tool_call_id": 3,
+                "codex_elicitation": "exec-approval",
+                "codex_call_id": "call_1",
+                "codex_command": ["uname", "-srm"],
+                "codex_cwd": "/work",
+            },
+        })
+    );
+}
+
+#[test]
+fn version_2025_11_25_gets_form_mode_and_titled_variants() {
+    let params = elicitation_params(&file_change_request(), None, "2025-11-25");
+    assert_eq!(params["mode"], "form");
+    let decision = &params["requestedSchema"]["properties"]["decision"];
+    assert_eq!(
+        decision["oneOf"][0],
+        json!({"const": "approved", "title": "Approve"})
+    );
+    assert_eq!(decision["oneOf"].as_array().map(Vec::len), Some(4));
+    assert_eq!(params["_meta"]["codex_elicitation"], "patch-approval");
+    // Every property of a form schema is a primitive.
+    for property in params["requestedSchema"]["properties"]
+        .as_object()
+        .expect("properties")
+        .values()
+    {
+        assert_eq!(property["type"], "string");
+    }
+}
+
+#[test]
+fn spec_and_codex_answer_shapes_map_to_engine_decisions() {
+    let request = command_request();
+    let cases: Vec<(Result<Value, Value>, ApprovalReply)> = vec![
+        (
+            Ok(json!({"action": "accept", "content": {"decision": "approved"}})),
+            answered("accept"),
+        ),
+        (
+            Ok(json!({"action": "accept", "content": {"decision": "approved_for_session"}})),
+            answered("acceptForSession"),
+        ),
+        (
+            Ok(json!({"action": "accept", "content": {"decision": "denied"}})),
+            answered("decline"),
+        ),
+        (
+            Ok(json!({"action": "accept", "content": {"decision": "abort"}})),
+            answered("cancel"),
+        ),
+        (Ok(json!({"action": "accept"})), answered("accept")),
+        (
+            Ok(json!({"action": "accept", "content": {}})),
+            answered("accept"),
+        ),
+        (Ok(json!({"action": "decline"})), answered("decline")),
+        (Ok(json!({"action": "cancel"})), answered("cancel")),
+        (Ok(json!({"decision": "approved"})), answered("accept")),
+        (Ok(json!({"decision": "denied"})), answered("decline")),
+        (Ok(json!({"decision": "abort"})), answered("cancel")),
+        (
+            Ok(json!({"decision": "acceptForSession"})),
+            answered("acceptForSession"),
+        ),
+        (
+            Err(json!({"code": -32601, "message": "no"})),
+            answered("cancel"),
+        ),
+        (
+            Ok(json!({"decision": "maybe"})),
+            ApprovalReply::Failed("unknown decision `maybe`".into()),
+        ),
+        (
+            Ok(json!({})),
+            ApprovalReply::Failed("elicitation answer has neither `action` nor `decision`".into()),
+        ),
+    ];
+    for (answer, expected) in cases {
+        assert_eq!(
+            reply_from_answer(&request, answer.clone()),
+            expected,
+            "{answer:?}"
+        );
+    }
+}
+
+#[test]
+fn questions_become_one_string_property_each() {
+    let params = elicitation_params(&question_request(), None, "2025-06-18");
+    assert_eq!(
+        params["requestedSchema"],
+        json!({
+            "type": "object",
+            "properties": {
+                "color": {"type": "string", "title": "Color", "description": "Which color?", "enum": ["red", "blue"]},
+                "name": {"type": "string", "title": "Name", "description": "What name?"},
+            },
+            "required": ["color", "name"],
+        })
+    );
+    let reply = reply_from_answer(
+        &question_request(),
+        Ok(json!({"action": "accept", "content": {"color": "blue", "name": "Ada"}})),
+    );
+    assert_eq!(
+        reply,
+        ApprovalReply::Answered(json!({"answers": {
+            "color": {"answers": ["blue"]},
+            "name": {"answers": ["Ada"]},
+        }}))
+    );
+    assert_eq!(
+        reply_from_answer(&question_request(), Ok(json!({"action": "cancel"}))),
+        ApprovalReply::Withdrawn
+    );
+    assert_eq!(
+        reply_from_answer(&question_request(), Ok(json!({"action": "decline"}))),
+        ApprovalReply::Answered(json!({"answers": {}}))
+    );
+}
+
+#[test]
+fn without_elicitation_the_fallback_decides_and_explains() {
+    let (reply, note) = fallback_reply(&command_request(), ApprovalFallback::Decline);
+    assert_eq!(reply, answered("decline"));
+    assert_eq!(
+        note,
+        "Approval was required for running `uname -srm`; this MCP client does not support elicitation, so it was declined (approval fallback: decline)."
+    );
+    let (reply, note) = fallback_reply(&file_change_request(), ApprovalFallback::Approve);
+    assert_eq!(reply, answered("accept"));
+    assert!(note.contains("applying file changes") && note.contains("approved"));
+    let (reply, _) = fallback_reply(&question_request(), ApprovalFallback::Approve);
+    assert_eq!(reply, ApprovalReply::Answered(json!({"answers": {}})));
+}

@@ -1,0 +1,584 @@
+//! Streamable HTTP transport (`tandem mcp-server --http ADDR`): one endpoint, `/mcp`, many
+//! sessions.
+//!
+//! POST carries client messages: `initialize` creates a session (`Mcp-Session-Id`), other
+//! requests are answered with an SSE stream or one JSON object, notifications and responses
+//! with 202. GET opens the session's standalone SSE stream or resumes a stream with
+//! `Last-Event-ID`. DELETE ends the session. Status codes follow the table in the design
+//! notes: 400 (no session id, bad protocol version header, malformed JSON), 401 (bearer
+//! token), 403 (Host/Origin), 404 (unknown, expired or deleted session), 405 (other methods),
+//! 406 (Accept), 409 (second GET stream), 413 (body too large), 415 (Content-Type).
+
+pub mod guard;
+pub mod sessions;
+pub mod streams;
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use app_server_protocol::jsonrpc::RequestId;
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::post;
+use serde_json::Value;
+use tokio_util::task::TaskTracker;
+
+use crate::config::Config;
+use crate::mcp::calls::ThreadOwners;
+use crate::mcp::http::guard::{
+    AccessPolicy, POST_STREAM_HEADER, PostReply, Refusal, SESSION_HEADER, VERSION_HEADER, accepts,
+    is_json_content, post_reply,
+};
+use crate::mcp::http::sessions::{HttpSession, SessionTable, new_session_id};
+use crate::mcp::http::streams::{Attached, HttpOutbound, ResumeError, SseEvent, StreamHub};
+use crate::mcp::protocol::{
+    INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError, SUPPORTED_VERSIONS,
+    error_response, is_supported_version,
+};
+use crate::mcp::session::{McpOptions, McpSession};
+use crate::store::Store;
+use crate::transport::{DecodeError, IncomingMessage, decode_line};
+
+/// Settings of the HTTP transport.
+#[derive(Debug, Clone)]
+pub struct HttpOptions {
+    /// Address to listen on.
+    pub bind: SocketAddr,
+    /// Host/Origin/token checks.
+    pub access: AccessPolicy,
+    /// Idle time after which a session is evicted.
+    pub session_ttl: Duration,
+    /// Largest accepted POST body.
+    pub max_body_bytes: usize,
+    /// Interval of SSE keep-alive comments.
+    pub keep_alive: Duration,
+    /// Events kept per stream for `Last-Event-ID` replay.
+    pub replay_buffer: usize,
+    /// `retry` sent with the priming event of POST streams (2025-11-25).
+    pub sse_retry: Duration,
+}
+
+struct HttpState {
+    config: Config,
+    store: Arc<Store>,
+    options: McpOptions,
+    http: HttpOptions,
+    sessions: SessionTable,
+    owners: Arc<ThreadOwners>,
+    tasks: TaskTracker,
+    bind_host: String,
+}
+
+/// Serves MCP over streamable HTTP until a signal arrives.
+pub async fn serve_http(
+    config: Config,
+    options: McpOptions,
+    http: HttpOptions,
+) -> anyhow::Result<()> {
+    let store = Arc::new(Store::open(&config.home)?);
+    let listener = tokio::net::TcpListener::bind(http.bind).await?;
+    let address = listener.local_addr()?;
+    report_listening(address);
+    tracing::info!(%address, "mcp-server listening on http://{address}/mcp");
+    let state = Arc::new(HttpState {
+        config,
+        store,
+        options,
+        bind_host: http.bind.ip().to_string(),
+        http,
+        sessions: SessionTable::default(),
+        owners: Arc::new(ThreadOwners::default()),
+        tasks: TaskTracker::new(),
+    });
+    let router = Router::new()
+        .route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp))
+        .with_state(state.clone());
+    let sweeper = tokio::spawn(sweep_idle_sessions(state.clone()));
+    // Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to every SSE reply
+    // written in several pieces.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |socket| {
+        let _ = socket.set_nodelay(true);
+    });
+    let closing = state.clone();
+    axum::serve(listener, router)
+        .with_graceful_shutdown(async move {
+            crate::server::shutdown_signal().await;
+            tracing::info!("signal received; closing sessions");
+            // Closing the sessions ends their SSE streams, so the connections can drain.
+            for session in closing.sessions.drain() {
+                session.close().await;
+            }
+        })
+        .await?;
+    sweeper.abort();
+    state.tasks.close();
+    let _ = tokio::time::timeout(Duration::from_secs(5), state.tasks.wait()).await;
+    Ok(())
+}
+
+#[allow(
+    clippy::print_stderr,
+    reason = "the listening address is reported on stderr for whoever started the server"
+)]
+fn report_listening(address: SocketAddr) {
+    eprintln!("tandem mcp-server listening on http://{address}/mcp");
+}
+
+async fn sweep_idle_sessions(state: Arc<HttpState>) {
+    let ttl = state.http.session_ttl;
+    let period = (ttl / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
+    loop {
+        tokio::time::sleep(period).await;
+        for (session_id, session) in state.sessions.take_idle(ttl) {
+            tracing::info!(%session_id, "session idle for longer than the TTL; evicting it");
+            state.tasks.spawn(async move { session.close().await });
+        }
+    }
+}
+
+impl HttpState {
+    fn check_access(&self, headers: &HeaderMap) -> Result<(), Response> {
+        tracing::debug!(?headers, "http request");
+        match self.http.access.check(headers, &self.bind_host) {
+            Ok(()) => Ok(()),
+            Err(Refusal::Host(host)) => {
+                tracing::warn!(%host, "refused a request for another host");
+                Err(rpc_status(
+                    StatusCode::FORBIDDEN,
+                    None,
+                    INVALID_REQUEST,
+                    &format!("host not allowed: {host}"),
+                ))
+            }
+            Err(Refusal::Origin(origin)) => {
+                tracing::warn!(%origin, "refused a request from another origin");
+                Err(rpc_status(
+                    StatusCode::FORBIDDEN,
+                    None,
+                    INVALID_REQUEST,
+                    &format!("origin not allowed: {origin}"),
+                ))
+            }
+            Err(Refusal::Unauthorized) => {
+                tracing::warn!("refused a request without the right bearer token");
+                let mut response = rpc_status(
+                    StatusCode::UNAUTHORIZED,
+                    None,
+                    INVALID_REQUEST,
+                    "missing or invalid bearer token",
+                );
+                response
+                    .headers_mut()
+                    .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+                Err(response)
+            }
+        }
+    }
+
+    /// The session named by the request, with the protocol version header checked.
+    fn session(
+        &self,
+        headers: &HeaderMap,
+        id: Option<&RequestId>,
+    ) -> Result<Arc<HttpSession>, Response> {
+        let Some(session_id) = headers
+            .get(SESSION_HEADER)
+            .and_then(|value| value.to_str().ok())
+        else {
+            return Err(rpc_status(
+                StatusCode::BAD_REQUEST,
+                id,
+                INVALID_REQUEST,
+                "missing Mcp-Session-Id header; send initialize first",
+            ));
+        };
+        let Some(session) = self.sessions.get(session_id) else {
+            return Err(rpc_status(
+                StatusCode::NOT_FOUND,
+                id,
+                INVALID_REQUEST,
+                "unknown, expired or deleted session; initialize a new one",
+            ));
+        };
+        if let Some(version) = headers.get(VERSION_HEADER) {
+            let version = version.to_str().unwrap_or_default();
+            if !is_supported_version(version) {
+                return Err(rpc_status(
+                    StatusCode::BAD_REQUEST,
+                    id,
+                    INVALID_REQUEST,
+                    &format!(
+                        "unsupported MCP-Protocol-Version `{version}`; supported: {}",
+                        SUPPORTED_VERSIONS.join(", ")
+                    ),
+                ));
+            }
+            if let Some(negotiated) = session.session.protocol_version()
+                && negotiated != version
+            {
+                return Err(rpc_status(
+                    StatusCode::BAD_REQUEST,
+                    id,
+                    INVALID_REQUEST,
+                    &format!(
+                        "MCP-Protocol-Version `{version}` does not match the negotiated version `{negotiated}`"
+                    ),
+                ));
+            }
+        }
+        session.touch();
+        Ok(session)
+    }
+}
+
+async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body: Body) -> Response {
+    if let Err(response) = state.check_access(&headers) {
+        return response;
+    }
+    if !is_json_content(&headers) {
+        return rpc_status(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            None,
+            INVALID_REQUEST,
+            "Content-Type must be application/json",
+        );
+    }
+    let Some(reply) = post_reply(&headers) else {
+        return rpc_status(
+            StatusCode::NOT_ACCEPTABLE,
+            None,
+            INVALID_REQUEST,
+            &format!(
+                "Accept must list application/json and text/event-stream (and include the one {POST_STREAM_HEADER} asks for)"
+            ),
+        );
+    };
+    let bytes = match axum::body::to_bytes(body, state.http.max_body_bytes).await {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            return rpc_status(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                None,
+                INVALID_REQUEST,
+                &format!(
+                    "request body larger than {} bytes",
+                    state.http.max_body_bytes
+                ),
+            );
+        }
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let message = match decode_line(&text) {
+        Ok(message) => message,
+        Err(DecodeError::NotJson(error)) => {
+            return rpc_status(
+                StatusCode::BAD_REQUEST,
+                None,
+                PARSE_ERROR,
+                &format!("parse error: {error}"),
+            );
+        }
+        Err(DecodeError::NotAMessage(reason)) => {
+            let message = if text.trim_start().starts_with('[') {
+                "batches are not supported; send one message per POST".to_string()
+            } else {
+                format!("invalid request: {reason}")
+            };
+            return rpc_status(StatusCode::BAD_REQUEST, None, INVALID_REQUEST, &message);
+        }
+    };
+    match message {
+        IncomingMessage::Request { id, method, value } if method == "initialize" => {
+            if headers.contains_key(SESSION_HEADER) {
+                return rpc_status(
+                    StatusCode::BAD_REQUEST,
+                    Some(&id),
+                    INVALID_REQUEST,
+                    "initialize must not carry Mcp-Session-Id: that session is already initialized",
+                );
+            }
+            initialize(&state, id, value, reply).await
+        }
+        IncomingMessage::Request { id, method, value } => {
+            let session = match state.session(&headers, Some(&id)) {
+                Ok(session) => session,
+                Err(response)
+                    if method == "server/discover" && !headers.contains_key(SESSION_HEADER) =>
+                {
+                    // Newer clients probe with `server/discover` before initializing; any
+                    // JSON-RPC error makes them fall back.
+                    drop(response);
+                    return rpc_status(
+                        StatusCode::BAD_REQUEST,
+                        Some(&id),
+                        METHOD_NOT_FOUND,
+                        "method not found: server/discover",
+                    );
+                }
+                Err(response) => return response,
+            };
+            run_request(&state, session, id, method, value, reply).await
+        }
+        IncomingMessage::Notification { method } => {
+            let session = match state.session(&headers, None) {
+                Ok(session) => session,
+                Err(response) => return response,
+            };
+            let value: Value = serde_json::from_str(&text).unwrap_or_default();
+            session.session.handle_notification(&method, &value);
+            StatusCode::ACCEPTED.into_response()
+        }
+        IncomingMessage::Response { id, outcome } => {
+            let session = match state.session(&headers, None) {
+                Ok(session) => session,
+                Err(response) => return response,
+            };
+            session.session.handle_response(id, outcome);
+            StatusCode::ACCEPTED.into_response()
+        }
+    }
+}
+
+async fn initialize(
+    state: &Arc<HttpState>,
+    id: RequestId,
+    value: Value,
+    reply: PostReply,
+) -> Response {
+    let session_id = match new_session_id() {
+        Ok(session_id) => session_id,
+        Err(error) => {
+            tracing::error!(%error, "cannot draw a session id");
+            return rpc_status(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                Some(&id),
+                INTERNAL_ERROR,
+                "cannot create a session id",
+            );
+        }
+    };
+    let hub = Arc::new(StreamHub::new(state.http.replay_buffer));
+    let session = McpSession::new(
+        session_id.clone(),
+        state.config.clone(),
+        state.store.clone(),
+        Arc::new(HttpOutbound { hub: hub.clone() }),
+        state.options.clone(),
+        state.owners.clone(),
+    );
+    let answer = hub.open_json_route(id.clone());
+    session
+        .clone()
+        .handle_request(id, "initialize".to_string(), value)
+        .await;
+    let Ok(message) = answer.await else {
+        return rpc_status(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            None,
+            INTERNAL_ERROR,
+            "initialize produced no answer",
+        );
+    };
+    if message.get("error").is_some() {
+        return json_response(StatusCode::BAD_REQUEST, &message);
+    }
+    state
+        .sessions
+        .insert(session_id.clone(), Arc::new(HttpSession::new(session, hub)));
+    tracing::info!(%session_id, "session created");
+    let mut response = match reply {
+        PostReply::Json => json_response(StatusCode::OK, &message),
+        PostReply::Sse => sse_single(&message),
+    };
+    if let Ok(value) = HeaderValue::from_str(&session_id) {
+        response.headers_mut().insert(SESSION_HEADER, value);
+    }
+    response
+}
+
+async fn run_request(
+    state: &Arc<HttpState>,
+    session: Arc<HttpSession>,
+    id: RequestId,
+    method: String,
+    value: Value,
+    reply: PostReply,
+) -> Response {
+    if session.hub.has_route(&id) {
+        return rpc_status(
+            StatusCode::BAD_REQUEST,
+            Some(&id),
+            INVALID_REQUEST,
+            &format!("request id {id} is already in use"),
+        );
+    }
+    let handler = session
+        .session
+        .clone()
+        .handle_request(id.clone(), method, value);
+    match reply {
+        PostReply::Sse => {
+            let priming = session
+                .session
+                .protocol_version()
+                .is_some_and(|version| version >= "2025-11-25");
+            let attached = session.hub.open_post_stream(id, priming);
+            state.tasks.spawn(handler);
+            let retry = priming.then_some(state.http.sse_retry);
+            sse_response(attached, state.http.keep_alive, retry)
+        }
+        PostReply::Json => {
+            let answer = session.hub.open_json_route(id);
+            let _guard = session.hub.connection_guard();
+            state.tasks.spawn(handler);
+            match answer.await {
+                Ok(message) => json_response(StatusCode::OK, &message),
+                // Cancelled by the client: no JSON-RPC response exists.
+                Err(_) => StatusCode::ACCEPTED.into_response(),
+            }
+        }
+    }
+}
+
+async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
+    if let Err(response) = state.check_access(&headers) {
+        return response;
+    }
+    if !accepts(&headers, "text/event-stream") {
+        return rpc_status(
+            StatusCode::NOT_ACCEPTABLE,
+            None,
+            INVALID_REQUEST,
+            "GET needs Accept: text/event-stream",
+        );
+    }
+    let session = match state.session(&headers, None) {
+        Ok(session) => session,
+        Err(response) => return response,
+    };
+    let last_event_id = headers
+        .get("last-event-id")
+        .and_then(|value| value.to_str().ok());
+    let attached = match last_event_id {
+        Some(last_event_id) => session.hub.resume(last_event_id),
+        None => session.hub.attach_standalone(),
+    };
+    match attached {
+        Ok(attached) => sse_response(attached, state.http.keep_alive, None),
+        Err(ResumeError::Busy) => rpc_status(
+            StatusCode::CONFLICT,
+            None,
+            INVALID_REQUEST,
+            "this session already has an open GET stream",
+        ),
+        Err(ResumeError::Malformed) => rpc_status(
+            StatusCode::BAD_REQUEST,
+            None,
+            INVALID_REQUEST,
+            "malformed Last-Event-ID",
+        ),
+        Err(ResumeError::UnknownStream) => rpc_status(
+            StatusCode::BAD_REQUEST,
+            None,
+            INVALID_REQUEST,
+            "Last-Event-ID names a stream that is no longer kept",
+        ),
+    }
+}
+
+async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
+    if let Err(response) = state.check_access(&headers) {
+        return response;
+    }
+    let Some(session_id) = headers
+        .get(SESSION_HEADER)
+        .and_then(|value| value.to_str().ok())
+    else {
+        return rpc_status(
+            StatusCode::BAD_REQUEST,
+            None,
+            INVALID_REQUEST,
+            "missing Mcp-Session-Id header",
+        );
+    };
+    let Some(session) = state.sessions.remove(session_id) else {
+        return rpc_status(
+            StatusCode::NOT_FOUND,
+            None,
+            INVALID_REQUEST,
+            "unknown, expired or deleted session",
+        );
+    };
+    tracing::info!(%session_id, "session deleted by the client");
+    state.tasks.spawn(async move { session.close().await });
+    StatusCode::NO_CONTENT.into_response()
+}
+
+fn rpc_status(status: StatusCode, id: Option<&RequestId>, code: i64, message: &str) -> Response {
+    json_response(status, &error_response(id, &RpcError::new(code, message)))
+}
+
+fn json_response(status: StatusCode, message: &Value) -> Response {
+    (
+        status,
+        [(header::CONTENT_TYPE, "application/json")],
+        message.to_string(),
+    )
+        .into_response()
+}
+
+fn encode_event(event: &SseEvent, retry: Option<Duration>) -> Bytes {
+    let mut text = String::with_capacity(event.data.len() + 32);
+    text.push_str("id: ");
+    text.push_str(&event.id);
+    text.push('\n');
+    if let Some(retry) = retry {
+        text.push_str(&format!("retry: {}\n", retry.as_millis()));
+    }
+    text.push_str("data: ");
+    text.push_str(&event.data);
+    text.push_str("\n\n");
+    Bytes::from(text)
+}
+
+fn sse_headers(body: Body) -> Response {
+    let mut response = Response::new(body);
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream"),
+    );
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    response
+}
+
+/// An SSE body with one event and no id (the `initialize` answer).
+fn sse_single(message: &Value) -> Response {
+    sse_headers(Body::from(format!("data: {message}\n\n")))
+}
+
+/// An SSE body fed by `attached`, with keep-alive comments; `retry` goes with the first
+/// event (the priming event).
+fn sse_response(attached: Attached, keep_alive: Duration, retry: Option<Duration>) -> Response {
+    let Attached { events, guard } = attached;
+    let ticks = tokio::time::interval_at(tokio::time::Instant::now() + keep_alive, keep_alive);
+    let stream = futures::stream::unfold(
+        (events, ticks, guard, retry),
+        |(mut events, mut ticks, guard, mut retry)| async move {
+            let chunk = tokio::select! {
+                event = events.recv() => encode_event(&event?, retry.take()),
+                _ = ticks.tick() => Bytes::from_static(b": keep-alive\n\n"),
+            };
+            Some((
+                Ok::<Bytes, Infallible>(chunk),
+                (events, ticks, guard, retry),
+            ))
+        },
+    );
+    sse_headers(Body::from_stream(stream))
+}

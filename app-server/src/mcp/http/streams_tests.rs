@@ -1,0 +1,113 @@
+//! Unit tests of stream routing and replay.
+
+use pretty_assertions::assert_eq;
+use serde_json::json;
+
+use super::*;
+
+fn drain(attached: &mut Attached) -> Vec<SseEvent> {
+    let mut events = Vec::new();
+    while let Ok(event) = attached.events.try_recv() {
+        events.push(event);
+    }
+    events
+}
+
+fn ids(events: &[SseEvent]) -> Vec<&str> {
+    events.iter().map(|event| event.id.as_str()).collect()
+}
+
+#[test]
+fn related_messages_use_the_post_stream_and_the_response_closes_it() {
+    let hub = StreamHub::new(16);
+    let id = RequestId::Integer(1);
+    let mut post = hub.open_post_stream(id.clone(), true);
+    hub.route(
+        Route::Request(id.clone()),
+        json!({"jsonrpc": "2.0", "method": "codex/event", "params": {}}),
+    );
+    hub.route(
+        Route::Standalone,
+        json!({"jsonrpc": "2.0", "method": "other"}),
+    );
+    hub.route(
+        Route::Request(id.clone()),
+        json!({"jsonrpc": "2.0", "id": 1, "result": {}}),
+    );
+    let events = drain(&mut post);
+    assert_eq!(ids(&events), vec!["1/0", "1/1", "1/2"]);
+    assert_eq!(events[0].data, "");
+    assert!(events[2].data.contains("\"result\""));
+    // The sender was dropped with the response: the stream ends.
+    assert!(post.events.try_recv().is_err() && post.events.is_closed());
+    assert!(!hub.has_route(&id));
+
+    // The unrelated message waited on the standalone stream.
+    let mut get = hub.attach_standalone().expect("attach");
+    assert_eq!(ids(&drain(&mut get)), vec!["0/1"]);
+    assert_eq!(hub.attach_standalone().err(), Some(ResumeError::Busy));
+}
+
+#[test]
+fn a_dropped_stream_is_resumed_from_the_last_event_id() {
+    let hub = StreamHub::new(16);
+    let id = RequestId::String("call".into());
+    let post = hub.open_post_stream(id.clone(), false);
+    hub.route(Route::Request(id.clone()), json!({"method": "a"}));
+    drop(post);
+    hub.route(Route::Request(id.clone()), json!({"method": "b"}));
+    hub.route(Route::Request(id.clone()), json!({"method": "c"}));
+    let mut resumed = hub.resume("1/1").expect("resume");
+    hub.route(
+        Route::Request(id.clone()),
+        json!({"id": "call", "result": {}}),
+    );
+    let events = drain(&mut resumed);
+    assert_eq!(ids(&events), vec!["1/2", "1/3", "1/4"]);
+    assert_eq!(hub.resume("9/1").err(), Some(ResumeError::UnknownStream));
+    assert_eq!(hub.resume("garbage").err(), Some(ResumeError::Malformed));
+    // A finished stream can still be replayed, and then ends.
+    let mut again = hub.resume("1/3").expect("resume finished");
+    assert_eq!(ids(&drain(&mut again)), vec!["1/4"]);
+    assert!(again.events.is_closed());
+}
+
+#[test]
+fn json_posts_get_only_their_response_and_notifications_go_to_get() {
+    let hub = StreamHub::new(2);
+    let id = RequestId::Integer(5);
+    let mut response = hub.open_json_route(id.clone());
+    hub.route(Route::Request(id.clone()), json!({"method": "codex/event"}));
+    assert!(response.try_recv().is_err());
+    hub.route(
+        Route::Request(id.clone()),
+        json!({"id": 5, "result": {"ok": true}}),
+    );
+    assert_eq!(
+        response.try_recv().ok(),
+        Some(json!({"id": 5, "result": {"ok": true}}))
+    );
+    // The replay buffer is bounded.
+    hub.route(Route::Standalone, json!({"method": "x"}));
+    hub.route(Route::Standalone, json!({"method": "y"}));
+    let mut get = hub.attach_standalone().expect("attach");
+    assert_eq!(ids(&drain(&mut get)), vec!["0/2", "0/3"]);
+}
+
+#[test]
+fn an_abandoned_request_closes_its_stream_and_open_connections_are_counted() {
+    let hub = StreamHub::new(8);
+    let id = RequestId::Integer(2);
+    let post = hub.open_post_stream(id.clone(), false);
+    assert_eq!(hub.open_connections(), 1);
+    hub.abandon_request(&id);
+    assert!(post.events.is_closed());
+    drop(post);
+    assert_eq!(hub.open_connections(), 0);
+    let json = hub.open_json_route(RequestId::Integer(3));
+    hub.abandon_request(&RequestId::Integer(3));
+    let mut json = json;
+    assert!(json.try_recv().is_err());
+    hub.close_all();
+    assert!(!hub.has_route(&RequestId::Integer(3)));
+}

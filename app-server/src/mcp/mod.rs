@@ -1,0 +1,18 @@
+//! The MCP adapter: the engine offered to generic MCP clients as the `codex` and
+//! `codex-reply` tools, over stdio (one session) or streamable HTTP (many sessions).
+//!
+//! Layout: `protocol` (JSON-RPC and MCP basics), `tools` (tool definitions and arguments),
+//! `session` (one MCP session: dispatch, cancellation, its own engine), `calls` (running a
+//! tool call's turn), `events` (engine events → `codex/event` and progress), `elicitation`
+//! (approvals), `output` (routing to streams), `stdio` and `http` (transports), `logging`.
+
+pub mod calls;
+pub mod elicitation;
+pub mod events;
+pub mod http;
+pub mod logging;
+pub mod output;
+pub mod protocol;
+pub mod session;
+pub mod stdio;
+pub mod tools;

@@ -1,0 +1,194 @@
+//! MCP wire basics: JSON-RPC 2.0 envelopes, error codes, protocol versions and the
+//! `initialize` result.
+//!
+//! The adapter keeps its own small serde_json shapes instead of a full MCP type crate: it
+//! speaks a handful of methods, passes engine notifications through untouched, and must accept
+//! both the spec's and Codex's answer shapes, so typed models would add little but churn.
+
+use app_server_protocol::jsonrpc::RequestId;
+use serde_json::{Value, json};
+
+/// Protocol versions this server speaks, newest first.
+pub const SUPPORTED_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+
+/// Name reported in `serverInfo`.
+pub const SERVER_NAME: &str = "tandem-mcp-server";
+
+/// JSON-RPC parse error.
+pub const PARSE_ERROR: i64 = -32700;
+/// JSON-RPC invalid request.
+pub const INVALID_REQUEST: i64 = -32600;
+/// JSON-RPC method not found.
+pub const METHOD_NOT_FOUND: i64 = -32601;
+/// JSON-RPC invalid params (also unknown tools and bad log levels).
+pub const INVALID_PARAMS: i64 = -32602;
+/// JSON-RPC internal error.
+pub const INTERNAL_ERROR: i64 = -32603;
+
+/// A JSON-RPC error object.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RpcError {
+    /// The error code.
+    pub code: i64,
+    /// A short lowercase message.
+    pub message: String,
+}
+
+impl RpcError {
+    /// An error with `code` and `message`.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// `-32602` with `message`.
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        Self::new(INVALID_PARAMS, message)
+    }
+
+    /// `-32600` with `message`.
+    pub fn invalid_request(message: impl Into<String>) -> Self {
+        Self::new(INVALID_REQUEST, message)
+    }
+
+    /// `-32601` for `method`.
+    pub fn method_not_found(method: &str) -> Self {
+        Self::new(METHOD_NOT_FOUND, format!("method not found: {method}"))
+    }
+}
+
+/// `{"jsonrpc":"2.0","id":…,"result":…}`.
+pub fn response(id: &RequestId, result: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+/// `{"jsonrpc":"2.0","id":…,"error":{code,message}}`; `id` is `null` when unknown.
+pub fn error_response(id: Option<&RequestId>, error: &RpcError) -> Value {
+    json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": {"code": error.code, "message": error.message},
+    })
+}
+
+/// `{"jsonrpc":"2.0","method":…,"params":…}`.
+pub fn notification(method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+/// `{"jsonrpc":"2.0","id":…,"method":…,"params":…}`.
+pub fn request(id: &RequestId, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+/// The version to answer for a client asking `requested`: the same when supported, else the
+/// newest this server speaks (the client then decides whether it can go on).
+pub fn negotiate_version(requested: &str) -> &'static str {
+    SUPPORTED_VERSIONS
+        .iter()
+        .find(|version| **version == requested)
+        .copied()
+        .unwrap_or(SUPPORTED_VERSIONS[0])
+}
+
+/// Whether `version` is one this server speaks.
+pub fn is_supported_version(version: &str) -> bool {
+    SUPPORTED_VERSIONS.contains(&version)
+}
+
+/// The `initialize` result for `version`.
+pub fn initialize_result(version: &str) -> Value {
+    json!({
+        "protocolVersion": version,
+        "capabilities": {
+            "tools": {"listChanged": false},
+            "logging": {},
+        },
+        "serverInfo": {
+            "name": SERVER_NAME,
+            "title": "Tandem",
+            "version": env!("CARGO_PKG_VERSION"),
+        },
+        "instructions": "Tandem runs a coding agent. Call `codex` with a prompt to start a conversation and `codex-reply` with its threadId to continue it. Progress streams as `codex/event` notifications; command and file-change approvals arrive as elicitation requests.",
+    })
+}
+
+/// Log levels of `logging/setLevel`, least severe first (RFC 5424 order).
+pub const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
+/// The rank of a log level name, or `None` when unknown.
+pub fn log_level_rank(level: &str) -> Option<usize> {
+    LOG_LEVELS.iter().position(|known| *known == level)
+}
+
+/// What the client declared it can do, as far as this server cares.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ClientCapabilities {
+    /// Whether the client answers `elicitation/create` in form mode.
+    pub form_elicitation: bool,
+}
+
+impl ClientCapabilities {
+    /// Reads `initialize.params.capabilities`. An `elicitation` object without modes means
+    /// form mode only (2025-06-18); with modes, `form` must be listed.
+    pub fn from_params(params: &Value) -> Self {
+        let form_elicitation = match params.pointer("/capabilities/elicitation") {
+            Some(Value::Object(modes)) => {
+                modes.is_empty() || modes.contains_key("form") || !modes.contains_key("url")
+            }
+            _ => false,
+        };
+        Self { form_elicitation }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn known_versions_are_echoed_and_others_get_the_newest() {
+        assert_eq!(negotiate_version("2025-03-26"), "2025-03-26");
+        assert_eq!(negotiate_version("2025-06-18"), "2025-06-18");
+        assert_eq!(negotiate_version("2025-11-25"), "2025-11-25");
+        assert_eq!(negotiate_version("2024-11-05"), "2025-11-25");
+        assert_eq!(negotiate_version("2026-07-28"), "2025-11-25");
+    }
+
+    #[test]
+    fn elicitation_capability_needs_form_mode() {
+        let caps = |value: Value| ClientCapabilities::from_params(&json!({"capabilities": value}));
+        assert!(caps(json!({"elicitation": {}})).form_elicitation);
+        assert!(caps(json!({"elicitation": {"form": {}}})).form_elicitation);
+        assert!(caps(json!({"elicitation": {"form": {}, "url": {}}})).form_elicitation);
+        assert!(!caps(json!({"elicitation": {"url": {}}})).form_elicitation);
+        assert!(!caps(json!({"sampling": {}})).form_elicitation);
+        assert!(!ClientCapabilities::from_params(&json!({})).form_elicitation);
+    }
+
+    #[test]
+    fn envelopes_carry_jsonrpc_2() {
+        let id = RequestId::Integer(4);
+        assert_eq!(
+            error_response(Some(&id), &RpcError::method_not_found("server/discover")),
+            json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32601, "message": "method not found: server/discover"}})
+        );
+        assert_eq!(
+            error_response(None, &RpcError::new(PARSE_ERROR, "parse error")),
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "parse error"}})
+        );
+        assert_eq!(log_level_rank("warning"), Some(3));
+        assert_eq!(log_level_rank("loud"), None);
+    }
+}

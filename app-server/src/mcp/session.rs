@@ -1,0 +1,428 @@
+//! One MCP session: the `initialize` handshake, method dispatch, cancellation, and the
+//! session's own [`Engine`] whose events and approvals come back through [`SessionShared`].
+//!
+//! Transports feed decoded messages in and take [`Route`]-tagged messages out through an
+//! [`Outbound`]; nothing here knows whether that is stdio or HTTP.
+//! Architecture invariant: request ids stay in this layer; the engine only sees thread and
+//! turn ids.
+
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::Duration;
+
+use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::tables::ServerNotification;
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use crate::config::Config;
+use crate::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
+use crate::engine::{Engine, EventSink, lock};
+use crate::mcp::calls::ThreadOwners;
+use crate::mcp::elicitation::{
+    ApprovalFallback, elicitation_params, fallback_reply, reply_from_answer,
+};
+use crate::mcp::events::Calls;
+use crate::mcp::output::{Outbound, Route};
+use crate::mcp::protocol::{
+    self, ClientCapabilities, RpcError, error_response, initialize_result, log_level_rank,
+    negotiate_version, notification, response,
+};
+use crate::mcp::tools;
+use crate::store::Store;
+
+/// Settings shared by every session of one server.
+#[derive(Debug, Clone)]
+pub struct McpOptions {
+    /// What approvals become when the client cannot be asked.
+    pub approval_fallback: ApprovalFallback,
+    /// How long an elicitation may stay unanswered.
+    pub approval_timeout: Duration,
+}
+
+/// What `initialize` fixed.
+#[derive(Debug, Clone)]
+pub struct Negotiated {
+    /// The protocol version in use.
+    pub version: &'static str,
+    /// What the client can do.
+    pub capabilities: ClientCapabilities,
+}
+
+/// One MCP session.
+pub struct McpSession {
+    /// State shared with the engine (as its event sink and approver).
+    pub shared: Arc<SessionShared>,
+    /// This session's engine.
+    pub engine: Engine,
+    /// Threads this session's engine has loaded.
+    pub(crate) loaded: Mutex<HashSet<String>>,
+    /// The process-wide record of which session drives which thread.
+    pub(crate) owners: Arc<ThreadOwners>,
+}
+
+/// The part of a session that the engine calls back into.
+pub struct SessionShared {
+    /// Session id for logs (`stdio` or the `Mcp-Session-Id`).
+    pub session_id: String,
+    pub(crate) outbound: Arc<dyn Outbound>,
+    pub(crate) options: McpOptions,
+    negotiated: OnceLock<Negotiated>,
+    /// Minimum `notifications/message` level (index into [`protocol::LOG_LEVELS`]).
+    log_level: AtomicUsize,
+    /// Tool calls running a turn.
+    pub(crate) calls: Mutex<Calls>,
+    /// Elicitations waiting for the client's answer.
+    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, Value>>>>,
+    next_request_id: AtomicI64,
+}
+
+impl McpSession {
+    /// A session with its own engine over the shared `store`.
+    pub fn new(
+        session_id: String,
+        config: Config,
+        store: Arc<Store>,
+        outbound: Arc<dyn Outbound>,
+        options: McpOptions,
+        owners: Arc<ThreadOwners>,
+    ) -> Arc<McpSession> {
+        let shared = Arc::new(SessionShared {
+            session_id,
+            outbound,
+            options,
+            negotiated: OnceLock::new(),
+            log_level: AtomicUsize::new(1),
+            calls: Mutex::new(Calls::default()),
+            pending: Mutex::new(HashMap::new()),
+            next_request_id: AtomicI64::new(0),
+        });
+        let engine = Engine::new(config, store, shared.clone(), shared.clone());
+        Arc::new(McpSession {
+            shared,
+            engine,
+            loaded: Mutex::new(HashSet::new()),
+            owners,
+        })
+    }
+
+    /// The negotiated protocol version, once initialized.
+    pub fn protocol_version(&self) -> Option<&'static str> {
+        self.shared
+            .negotiated
+            .get()
+            .map(|negotiated| negotiated.version)
+    }
+
+    /// Handles one client request and answers it (except a cancelled tool call, which gets
+    /// no answer).
+    pub async fn handle_request(self: Arc<Self>, id: RequestId, method: String, message: Value) {
+        let span = tracing::info_span!(
+            "mcp_request",
+            session_id = %self.shared.session_id,
+            request_id = %id,
+            method = %method,
+        );
+        async move {
+            tracing::debug!("request received");
+            let params = message.get("params").cloned().unwrap_or(Value::Null);
+            let outcome = self.dispatch(&id, &method, params).await;
+            let reply = match outcome {
+                Some(Ok(result)) => response(&id, result),
+                Some(Err(error)) => {
+                    tracing::info!(code = error.code, message = %error.message, "request failed");
+                    error_response(Some(&id), &error)
+                }
+                None => {
+                    tracing::info!("request cancelled; no response");
+                    self.shared.outbound.abandon(&id);
+                    return;
+                }
+            };
+            self.shared
+                .outbound
+                .send(Route::Request(id.clone()), reply)
+                .await;
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn dispatch(
+        &self,
+        id: &RequestId,
+        method: &str,
+        params: Value,
+    ) -> Option<Result<Value, RpcError>> {
+        match method {
+            "initialize" => return Some(self.initialize(&params)),
+            "ping" => return Some(Ok(json!({}))),
+            // 2026-07-28 clients probe with `server/discover` and fall back to `initialize`
+            // on any JSON-RPC error.
+            "server/discover" => return Some(Err(RpcError::method_not_found(method))),
+            _ => {}
+        }
+        if self.shared.negotiated.get().is_none() {
+            return Some(Err(RpcError::invalid_request(
+                "server not initialized: send `initialize` first",
+            )));
+        }
+        match method {
+            "tools/list" => Some(match params.get("cursor") {
+                Some(Value::Null) | None => Ok(tools::list_result()),
+                Some(_) => Err(RpcError::invalid_params("invalid cursor")),
+            }),
+            "tools/call" => self.call_tool(id, &params).await,
+            "logging/setLevel" => Some(self.set_log_level(&params)),
+            _ => Some(Err(RpcError::method_not_found(method))),
+        }
+    }
+
+    fn initialize(&self, params: &Value) -> Result<Value, RpcError> {
+        let Some(requested) = params.get("protocolVersion").and_then(Value::as_str) else {
+            return Err(RpcError::invalid_params(
+                "initialize: missing string field `protocolVersion`",
+            ));
+        };
+        let version = negotiate_version(requested);
+        let negotiated = Negotiated {
+            version,
+            capabilities: ClientCapabilities::from_params(params),
+        };
+        if self.shared.negotiated.set(negotiated).is_err() {
+            return Err(RpcError::invalid_request("already initialized"));
+        }
+        if let Some(name) = params.pointer("/clientInfo/name").and_then(Value::as_str) {
+            self.engine.set_originator(name);
+        }
+        tracing::info!(requested, version, "initialized");
+        Ok(initialize_result(version))
+    }
+
+    fn set_log_level(&self, params: &Value) -> Result<Value, RpcError> {
+        let level = params.get("level").and_then(Value::as_str).unwrap_or("");
+        let Some(rank) = log_level_rank(level) else {
+            return Err(RpcError::invalid_params(format!(
+                "invalid log level `{level}`; expected one of {}",
+                protocol::LOG_LEVELS.join(", ")
+            )));
+        };
+        self.shared.log_level.store(rank, Ordering::Relaxed);
+        Ok(json!({}))
+    }
+
+    /// `tools/call`: `None` when the client cancelled it.
+    async fn call_tool(&self, id: &RequestId, params: &Value) -> Option<Result<Value, RpcError>> {
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return Some(Err(RpcError::invalid_params(
+                "tools/call: missing string field `name`",
+            )));
+        };
+        let arguments = params.get("arguments");
+        let progress_token = params
+            .pointer("/_meta/progressToken")
+            .filter(|token| token.is_string() || token.is_i64() || token.is_u64())
+            .cloned();
+        match name {
+            tools::CODEX_TOOL => match tools::decode_arguments(name, arguments) {
+                Ok(args) => self.run_codex(id, args, progress_token).await.map(Ok),
+                Err(message) => Some(Ok(tools::error_result(None, &message))),
+            },
+            tools::CODEX_REPLY_TOOL => match tools::decode_arguments(name, arguments) {
+                Ok(args) => self.run_reply(id, args, progress_token).await.map(Ok),
+                Err(message) => Some(Ok(tools::error_result(None, &message))),
+            },
+            other => Some(Err(RpcError::invalid_params(format!(
+                "unknown tool: {other}"
+            )))),
+        }
+    }
+
+    /// Handles a client notification.
+    pub fn handle_notification(&self, method: &str, message: &Value) {
+        match method {
+            "notifications/initialized" => {
+                tracing::debug!(session_id = %self.shared.session_id, "client initialized")
+            }
+            "notifications/cancelled" => {
+                let request_id = message
+                    .pointer("/params/requestId")
+                    .cloned()
+                    .and_then(|id| serde_json::from_value::<RequestId>(id).ok());
+                let Some(request_id) = request_id else {
+                    tracing::debug!("ignoring notifications/cancelled without a valid requestId");
+                    return;
+                };
+                let token = lock(&self.shared.calls)
+                    .get_mut(&request_id)
+                    .map(|call| call.cancel.clone());
+                match token {
+                    Some(token) => {
+                        tracing::info!(session_id = %self.shared.session_id, request_id = %request_id, "client cancelled the call");
+                        token.cancel();
+                    }
+                    // Finished or unknown: the spec says to ignore it.
+                    None => {
+                        tracing::debug!(request_id = %request_id, "cancellation of a request that is not running")
+                    }
+                }
+            }
+            other => tracing::debug!(method = other, "ignoring client notification"),
+        }
+    }
+
+    /// Delivers the client's answer to one of our requests.
+    pub fn handle_response(&self, id: RequestId, outcome: Result<Value, Value>) {
+        match lock(&self.shared.pending).remove(&id) {
+            Some(sender) => {
+                let _ = sender.send(outcome);
+            }
+            None => {
+                tracing::warn!(session_id = %self.shared.session_id, %id, "ignoring a response to a request that is not pending")
+            }
+        }
+    }
+
+    /// Ends the session: running calls are cancelled, turns interrupted and flushed,
+    /// pending elicitations withdrawn and the session's threads released.
+    pub async fn close(&self) {
+        let tokens = lock(&self.shared.calls).cancel_tokens();
+        for token in tokens {
+            token.cancel();
+        }
+        self.engine.shutdown().await;
+        lock(&self.shared.pending).clear();
+        self.owners.release_session(&self.shared.session_id);
+    }
+}
+
+impl SessionShared {
+    /// Sends a request to the client and returns its id.
+    async fn send_request(
+        &self,
+        route: Route,
+        method: &str,
+        params: Value,
+    ) -> (RequestId, oneshot::Receiver<Result<Value, Value>>) {
+        let id = RequestId::Integer(self.next_request_id.fetch_add(1, Ordering::Relaxed));
+        let (sender, receiver) = oneshot::channel();
+        lock(&self.pending).insert(id.clone(), sender);
+        self.outbound
+            .send(route, protocol::request(&id, method, params))
+            .await;
+        (id, receiver)
+    }
+
+    async fn withdraw(&self, route: Route, id: &RequestId, reason: &str) {
+        lock(&self.pending).remove(id);
+        self.outbound
+            .send(
+                route,
+                notification(
+                    "notifications/cancelled",
+                    json!({"requestId": id, "reason": reason}),
+                ),
+            )
+            .await;
+    }
+
+    async fn ask(&self, request: ApprovalRequest, cancel: CancellationToken) -> ApprovalReply {
+        let call = lock(&self.calls)
+            .call_for_thread(request.thread_id())
+            .cloned();
+        let Some(negotiated) = self.negotiated.get() else {
+            return ApprovalReply::Failed("the MCP session is not initialized".into());
+        };
+        if !negotiated.capabilities.form_elicitation {
+            let (reply, note) = fallback_reply(&request, self.options.approval_fallback);
+            tracing::info!(session_id = %self.session_id, %note, "approval decided by the fallback");
+            if let Some(call) = &call
+                && let Some(state) = lock(&self.calls).get_mut(call)
+            {
+                state.notes.push(note);
+            }
+            return reply;
+        }
+        let params = elicitation_params(&request, call.as_ref(), negotiated.version);
+        let route = call.map_or(Route::Standalone, Route::Request);
+        let (id, receiver) = self
+            .send_request(route.clone(), "elicitation/create", params)
+            .await;
+        tokio::select! {
+            outcome = tokio::time::timeout(self.options.approval_timeout, receiver) => match outcome {
+                Ok(Ok(answer)) => reply_from_answer(&request, answer),
+                // The session is closing.
+                Ok(Err(_)) => ApprovalReply::Withdrawn,
+                Err(_) => {
+                    self.withdraw(route, &id, "approval request timed out").await;
+                    ApprovalReply::Failed("approval request timed out".into())
+                }
+            },
+            () = cancel.cancelled() => {
+                self.withdraw(route, &id, "the turn ended").await;
+                ApprovalReply::Withdrawn
+            }
+        }
+    }
+
+    async fn emit_event(&self, notification_value: Value) {
+        let log_message =
+            log_message_for(&notification_value, self.log_level.load(Ordering::Relaxed));
+        let dispatch = lock(&self.calls).dispatch(notification_value);
+        for message in dispatch.messages {
+            self.outbound.send(dispatch.route.clone(), message).await;
+        }
+        if let Some(message) = log_message {
+            self.outbound.send(dispatch.route.clone(), message).await;
+        }
+        if let Some((done, turn)) = dispatch.finished {
+            let _ = done.send(turn);
+        }
+    }
+}
+
+/// Engine `error` and `warning` events also go out as `notifications/message` when the
+/// session's log level lets them through.
+fn log_message_for(event: &Value, min_rank: usize) -> Option<Value> {
+    let level = match event.get("method").and_then(Value::as_str) {
+        Some("error") => "error",
+        Some("warning") | Some("configWarning") => "warning",
+        _ => return None,
+    };
+    if log_level_rank(level)? < min_rank {
+        return None;
+    }
+    Some(notification(
+        "notifications/message",
+        json!({"level": level, "logger": "tandem", "data": event.get("params")}),
+    ))
+}
+
+impl EventSink for SessionShared {
+    fn emit(
+        &self,
+        notification: ServerNotification,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            match serde_json::to_value(&notification) {
+                Ok(value) => self.emit_event(value).await,
+                Err(error) => tracing::error!(%error, "engine event not serializable; dropped"),
+            }
+        })
+    }
+}
+
+impl Approver for SessionShared {
+    fn request(
+        &self,
+        request: ApprovalRequest,
+        cancel: CancellationToken,
+    ) -> Pin<Box<dyn Future<Output = ApprovalReply> + Send + '_>> {
+        Box::pin(self.ask(request, cancel))
+    }
+}

@@ -1,0 +1,97 @@
+//! `tandem mcp-server` on stdio: one MCP session, newline-delimited JSON-RPC.
+//!
+//! Requests run concurrently (a tool call lasts a whole turn, and the client must still be
+//! able to ping, cancel or answer elicitations meanwhile); notifications and responses are
+//! handled in order as they arrive. stdin EOF or a signal ends the session: running turns are
+//! interrupted and flushed, then the writer drains.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio_util::task::TaskTracker;
+
+use crate::config::Config;
+use crate::mcp::calls::ThreadOwners;
+use crate::mcp::output::{Outbound, Route, StdioOutbound};
+use crate::mcp::protocol::{INVALID_REQUEST, PARSE_ERROR, RpcError, error_response};
+use crate::mcp::session::{McpOptions, McpSession};
+use crate::store::Store;
+use crate::transport::stdio::{read_lines, write_lines};
+use crate::transport::{DecodeError, IncomingMessage, decode_line};
+
+/// Capacity of the writer's queue.
+const OUTPUT_QUEUE: usize = 4096;
+
+/// Serves one MCP session on stdin/stdout until EOF or a signal.
+pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<()> {
+    let store = Arc::new(Store::open(&config.home)?);
+    let max_line_bytes = config.app_server.max_line_bytes;
+    let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
+    let writer = tokio::spawn(write_lines(tokio::io::stdout(), written));
+    let outbound: Arc<dyn Outbound> = Arc::new(StdioOutbound::new(lines));
+    let session = McpSession::new(
+        "stdio".to_string(),
+        config,
+        store,
+        outbound.clone(),
+        options,
+        Arc::new(ThreadOwners::default()),
+    );
+    let handlers = TaskTracker::new();
+    tracing::info!("mcp-server serving stdio");
+
+    let reading =
+        read_lines(
+            tokio::io::stdin(),
+            max_line_bytes,
+            async |line: String| match decode_line(&line) {
+                Ok(IncomingMessage::Request { id, method, value }) => {
+                    handlers.spawn(session.clone().handle_request(id, method, value));
+                }
+                Ok(IncomingMessage::Notification { method }) => {
+                    let message = serde_json::from_str(&line).unwrap_or_default();
+                    session.handle_notification(&method, &message);
+                }
+                Ok(IncomingMessage::Response { id, outcome }) => {
+                    session.handle_response(id, outcome)
+                }
+                Err(DecodeError::NotJson(error)) => {
+                    tracing::warn!(%error, "input line is not JSON");
+                    let reply = error_response(
+                        None,
+                        &RpcError::new(PARSE_ERROR, format!("parse error: {error}")),
+                    );
+                    outbound.send(Route::Standalone, reply).await;
+                }
+                Err(DecodeError::NotAMessage(reason)) => {
+                    tracing::warn!(reason, "input line is not a JSON-RPC message");
+                    let reply = error_response(
+                        None,
+                        &RpcError::new(INVALID_REQUEST, format!("invalid request: {reason}")),
+                    );
+                    outbound.send(Route::Standalone, reply).await;
+                }
+            },
+        );
+    tokio::select! {
+        result = reading => {
+            if let Err(error) = result {
+                tracing::warn!(%error, "stdin read failed; shutting down");
+            }
+        }
+        () = crate::server::shutdown_signal() => tracing::info!("signal received; shutting down"),
+    }
+
+    session.close().await;
+    handlers.close();
+    let _ = tokio::time::timeout(Duration::from_secs(5), handlers.wait()).await;
+    drop(session);
+    drop(outbound);
+    match tokio::time::timeout(Duration::from_secs(5), writer).await {
+        Ok(Ok(Ok(()))) | Err(_) => {}
+        Ok(Ok(Err(error))) => tracing::debug!(%error, "stdout closed"),
+        Ok(Err(error)) => tracing::error!(%error, "writer task failed"),
+    }
+    Ok(())
+}
