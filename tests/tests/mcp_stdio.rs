@@ -1,0 +1,320 @@
+//! `tandem mcp-server` over real stdio: handshake and version negotiation, tools, a `codex`
+//! call streamed from the mock model, `codex-reply`, bad arguments and cancellation.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
+
+use std::time::Duration;
+
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+use tandem_tests::mcp::McpStdio;
+use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
+use tandem_tests::server::mock_config;
+
+fn is_event_for(message: &Value, id: i64) -> bool {
+    message["method"] == "codex/event" && message["params"]["_meta"]["requestId"] == json!(id)
+}
+
+#[tokio::test]
+async fn the_handshake_negotiates_versions_and_answers_basic_methods() {
+    let mut server = McpStdio::spawn(&mock_config("http://127.0.0.1:9"), &[]).await;
+    // A 2026-era client probes first; any JSON-RPC error makes it fall back.
+    let discover = server
+        .request(json!("d"), "server/discover", json!({}))
+        .await;
+    assert_eq!(discover["error"]["code"], -32601);
+    let early = server.request(json!(1), "tools/list", json!({})).await;
+    assert_eq!(early["error"]["code"], -32600);
+    let pong = server.request(json!(2), "ping", Value::Null).await;
+    assert_eq!(pong, json!({"jsonrpc": "2.0", "id": 2, "result": {}}));
+
+    let init = server.initialize("2025-06-18", json!({})).await;
+    let result = &init["result"];
+    assert_eq!(result["protocolVersion"], "2025-06-18");
+    assert_eq!(result["serverInfo"]["name"], "tandem-mcp-server");
+    assert_eq!(
+        result["capabilities"]["tools"],
+        json!({"listChanged": false})
+    );
+    assert_eq!(result["capabilities"]["logging"], json!({}));
+    let again = server.initialize("2025-06-18", json!({})).await;
+    assert_eq!(again["error"]["message"], "already initialized");
+
+    let tools = server.request(json!(3), "tools/list", json!({})).await;
+    let names: Vec<&str> = tools["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, vec!["codex", "codex-reply"]);
+    assert_eq!(
+        tools["result"]["tools"][0]["inputSchema"]["required"],
+        json!(["prompt"])
+    );
+    assert_eq!(
+        tools["result"]["tools"][1]["inputSchema"]["required"],
+        json!(["threadId", "prompt"])
+    );
+
+    let unknown_method = server.request(json!(4), "resources/list", json!({})).await;
+    assert_eq!(unknown_method["error"]["code"], -32601);
+    let bad_level = server
+        .request(json!(5), "logging/setLevel", json!({"level": "loud"}))
+        .await;
+    assert_eq!(bad_level["error"]["code"], -32602);
+    let level = server
+        .request(json!(6), "logging/setLevel", json!({"level": "warning"}))
+        .await;
+    assert_eq!(level["result"], json!({}));
+
+    let unknown_tool = server
+        .request(
+            json!(7),
+            "tools/call",
+            json!({"name": "nope", "arguments": {}}),
+        )
+        .await;
+    assert_eq!(
+        unknown_tool["error"],
+        json!({"code": -32602, "message": "unknown tool: nope"})
+    );
+    let bad_arguments = server
+        .request(
+            json!(8),
+            "tools/call",
+            json!({"name": "codex", "arguments": {"prompt": 5}}),
+        )
+        .await;
+    assert_eq!(bad_arguments["result"]["isError"], true);
+    let text = bad_arguments["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap();
+    assert!(
+        text.starts_with("invalid arguments for `codex`: invalid type: integer `5`"),
+        "{text}"
+    );
+    let missing = server
+        .request(
+            json!(9),
+            "tools/call",
+            json!({"name": "codex-reply", "arguments": {"prompt": "x"}}),
+        )
+        .await;
+    assert_eq!(
+        missing["result"]["content"][0]["text"],
+        "invalid arguments for `codex-reply`: missing field `threadId`"
+    );
+    let unknown_thread = server
+        .request(
+            json!(10),
+            "tools/call",
+            json!({"name": "codex-reply", "arguments": {"threadId": "019a0000-0000-7000-8000-000000000000", "prompt": "x"}}),
+        )
+        .await;
+    assert_eq!(unknown_thread["result"]["isError"], true);
+
+    // Garbage gets a parse error and the session goes on.
+    server.send_line("{not json").await;
+    let parse_error = server.take(|message| message["id"].is_null()).await;
+    assert_eq!(parse_error["error"]["code"], -32700);
+    let pong = server.request(json!(11), "ping", json!({})).await;
+    assert_eq!(pong["result"], json!({}));
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn unknown_versions_get_the_newest_and_old_versions_are_echoed() {
+    for (asked, answered) in [
+        ("2024-11-05", "2025-11-25"),
+        ("2026-07-28", "2025-11-25"),
+        ("2025-03-26", "2025-03-26"),
+        ("2025-11-25", "2025-11-25"),
+    ] {
+        let mut server = McpStdio::spawn(&mock_config("http://127.0.0.1:9"), &[]).await;
+        let init = server.initialize(asked, json!({})).await;
+        assert_eq!(init["result"]["protocolVersion"], answered, "asked {asked}");
+        assert_eq!(server.shutdown().await, Some(0));
+    }
+}
+
+#[tokio::test]
+async fn a_codex_call_streams_events_and_codex_reply_continues_the_thread() {
+    let model = MockModel::start().await;
+    model.push(MockResponse::sse(responses_text(
+        "msg_1",
+        &["Hello", " from", " Tandem."],
+    )));
+    model.push(MockResponse::sse(responses_text(
+        "msg_2",
+        &["Second", " answer."],
+    )));
+    let mut server = McpStdio::spawn(&mock_config(&model.base_url()), &[]).await;
+    server.initialize("2025-06-18", json!({})).await;
+
+    let response = server
+        .request(
+            json!(21),
+            "tools/call",
+            json!({
+                "name": "codex",
+                "arguments": {"prompt": "Say hello.", "cwd": "/tmp", "approval-policy": "never"},
+                "_meta": {"progressToken": "p-21"},
+            }),
+        )
+        .await;
+    let result = &response["result"];
+    assert_eq!(result["isError"], false);
+    assert_eq!(
+        result["content"],
+        json!([{"type": "text", "text": "Hello from Tandem."}])
+    );
+    let thread_id = result["structuredContent"]["threadId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(
+        result["structuredContent"],
+        json!({"threadId": thread_id, "content": "Hello from Tandem."})
+    );
+
+    // Every event of the turn came before the response, tagged with the call's id.
+    let before: Vec<&Value> = server
+        .log
+        .iter()
+        .take_while(|message| message.get("id") != Some(&json!(21)))
+        .collect();
+    let events: Vec<&Value> = before
+        .iter()
+        .copied()
+        .filter(|message| is_event_for(message, 21))
+        .collect();
+    let types: Vec<&str> = events
+        .iter()
+        .map(|event| event["params"]["msg"]["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(types.first(), Some(&"thread/status/changed"));
+    assert!(types.contains(&"turn/started"), "{types:?}");
+    assert_eq!(
+        types
+            .iter()
+            .filter(|kind| **kind == "item/agentMessage/delta")
+            .count(),
+        3
+    );
+    assert_eq!(types.last(), Some(&"turn/completed"));
+    assert!(
+        events
+            .iter()
+            .all(|event| event["params"]["_meta"]["threadId"] == json!(thread_id))
+    );
+    let delta = events
+        .iter()
+        .find(|event| event["params"]["msg"]["type"] == "item/agentMessage/delta")
+        .unwrap();
+    assert_eq!(delta["params"]["msg"]["delta"], "Hello");
+
+    let progress: Vec<&Value> = before
+        .iter()
+        .copied()
+        .filter(|message| message["method"] == "notifications/progress")
+        .collect();
+    assert!(progress.len() >= 3, "{progress:?}");
+    let values: Vec<u64> = progress
+        .iter()
+        .map(|message| message["params"]["progress"].as_u64().unwrap())
+        .collect();
+    assert!(
+        values.windows(2).all(|pair| pair[0] < pair[1]),
+        "{values:?}"
+    );
+    assert!(
+        progress
+            .iter()
+            .all(|message| message["params"]["progressToken"] == "p-21")
+    );
+    assert_eq!(
+        progress.last().unwrap()["params"]["message"],
+        "turn/completed"
+    );
+
+    let reply = server
+        .request(
+            json!("r2"),
+            "tools/call",
+            json!({"name": "codex-reply", "arguments": {"threadId": thread_id, "prompt": "Again."}}),
+        )
+        .await;
+    assert_eq!(
+        reply["result"]["structuredContent"]["content"],
+        "Second answer."
+    );
+    assert_eq!(
+        reply["result"]["structuredContent"]["threadId"],
+        json!(thread_id)
+    );
+    // The second model request carried the whole conversation.
+    let second = &model.requests()[1]["input"];
+    let text = second.to_string();
+    assert!(
+        text.contains("Say hello.")
+            && text.contains("Hello from Tandem.")
+            && text.contains("Again.")
+    );
+    // No progress without a token.
+    let reply_progress = server
+        .log
+        .iter()
+        .skip_while(|message| message.get("id") != Some(&json!(21)))
+        .filter(|message| message["method"] == "notifications/progress")
+        .count();
+    assert_eq!(reply_progress, 0);
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn cancelling_a_call_interrupts_its_turn_and_sends_no_response() {
+    let model = MockModel::start().await;
+    let (response, gate) = MockResponse::gated(responses_text("msg_1", &["never", " finished"]));
+    model.push(response);
+    let mut server = McpStdio::spawn(&mock_config(&model.base_url()), &[]).await;
+    server.initialize("2025-11-25", json!({})).await;
+    server
+        .send(&json!({
+            "jsonrpc": "2.0", "id": 31, "method": "tools/call",
+            "params": {"name": "codex", "arguments": {"prompt": "Take your time."}},
+        }))
+        .await;
+    gate.release(1);
+    server
+        .take(|message| {
+            is_event_for(message, 31) && message["params"]["msg"]["type"] == "turn/started"
+        })
+        .await;
+    server
+        .send(&json!({
+            "jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": {"requestId": 31, "reason": "user pressed stop"},
+        }))
+        .await;
+    let completed = server
+        .take(|message| {
+            is_event_for(message, 31) && message["params"]["msg"]["type"] == "turn/completed"
+        })
+        .await;
+    assert_eq!(completed["params"]["msg"]["turn"]["status"], "interrupted");
+    // The session is alive, and the cancelled call never gets a response.
+    let pong = server.request(json!(32), "ping", json!({})).await;
+    assert_eq!(pong["result"], json!({}));
+    let later = server.messages_within(Duration::from_millis(300)).await;
+    assert!(
+        server
+            .log
+            .iter()
+            .chain(later.iter())
+            .all(|message| message.get("id") != Some(&json!(31))),
+        "a response to the cancelled call was sent"
+    );
+    drop(gate);
+    assert_eq!(server.shutdown().await, Some(0));
+}
