@@ -244,6 +244,9 @@ impl McpHttp {
                 eprintln!("[mcp-http] {line}");
             }
         });
+        // reqwest is built without a default TLS provider; the tests speak plain HTTP, but the
+        // client still needs one installed.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         McpHttp {
             child,
             url,
@@ -258,11 +261,21 @@ impl McpHttp {
 
     /// A POST to `/mcp` with the usual headers (JSON body, both Accept types).
     pub fn post(&self, session: Option<&str>, body: &Value) -> reqwest::RequestBuilder {
+        self.post_accept(session, body, "application/json, text/event-stream")
+    }
+
+    /// A POST to `/mcp` with a JSON body and this `Accept`.
+    pub fn post_accept(
+        &self,
+        session: Option<&str>,
+        body: &Value,
+        accept: &str,
+    ) -> reqwest::RequestBuilder {
         let mut request = self
             .client
             .post(&self.url)
             .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
+            .header("accept", accept)
             .body(body.to_string());
         if let Some(session) = session {
             request = request.header("mcp-session-id", session);
@@ -273,7 +286,7 @@ impl McpHttp {
     /// Initializes a session (JSON reply) and returns its id and the result.
     pub async fn initialize(&self, version: &str, capabilities: Value) -> (String, Value) {
         let response = self
-            .post(
+            .post_accept(
                 None,
                 &json!({
                     "jsonrpc": "2.0", "id": 0, "method": "initialize",
@@ -283,8 +296,8 @@ impl McpHttp {
                         "clientInfo": {"name": "mcp-http-test", "version": "1.0"},
                     },
                 }),
+                "application/json",
             )
-            .header("accept", "application/json")
             .send()
             .await
             .expect("initialize");
