@@ -142,27 +142,27 @@ async fn sweep_idle_sessions(state: Arc<HttpState>) {
 }
 
 impl HttpState {
-    fn check_access(&self, headers: &HeaderMap) -> Result<(), Response> {
+    fn check_access(&self, headers: &HeaderMap) -> Result<(), Box<Response>> {
         tracing::debug!(?headers, "http request");
         match self.http.access.check(headers, &self.bind_host) {
             Ok(()) => Ok(()),
             Err(Refusal::Host(host)) => {
                 tracing::warn!(%host, "refused a request for another host");
-                Err(rpc_status(
+                Err(Box::new(rpc_status(
                     StatusCode::FORBIDDEN,
                     None,
                     INVALID_REQUEST,
                     &format!("host not allowed: {host}"),
-                ))
+                )))
             }
             Err(Refusal::Origin(origin)) => {
                 tracing::warn!(%origin, "refused a request from another origin");
-                Err(rpc_status(
+                Err(Box::new(rpc_status(
                     StatusCode::FORBIDDEN,
                     None,
                     INVALID_REQUEST,
                     &format!("origin not allowed: {origin}"),
-                ))
+                )))
             }
             Err(Refusal::Unauthorized) => {
                 tracing::warn!("refused a request without the right bearer token");
@@ -175,7 +175,7 @@ impl HttpState {
                 response
                     .headers_mut()
                     .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-                Err(response)
+                Err(Box::new(response))
             }
         }
     }
@@ -185,30 +185,30 @@ impl HttpState {
         &self,
         headers: &HeaderMap,
         id: Option<&RequestId>,
-    ) -> Result<Arc<HttpSession>, Response> {
+    ) -> Result<Arc<HttpSession>, Box<Response>> {
         let Some(session_id) = headers
             .get(SESSION_HEADER)
             .and_then(|value| value.to_str().ok())
         else {
-            return Err(rpc_status(
+            return Err(Box::new(rpc_status(
                 StatusCode::BAD_REQUEST,
                 id,
                 INVALID_REQUEST,
                 "missing Mcp-Session-Id header; send initialize first",
-            ));
+            )));
         };
         let Some(session) = self.sessions.get(session_id) else {
-            return Err(rpc_status(
+            return Err(Box::new(rpc_status(
                 StatusCode::NOT_FOUND,
                 id,
                 INVALID_REQUEST,
                 "unknown, expired or deleted session; initialize a new one",
-            ));
+            )));
         };
         if let Some(version) = headers.get(VERSION_HEADER) {
             let version = version.to_str().unwrap_or_default();
             if !is_supported_version(version) {
-                return Err(rpc_status(
+                return Err(Box::new(rpc_status(
                     StatusCode::BAD_REQUEST,
                     id,
                     INVALID_REQUEST,
@@ -216,19 +216,19 @@ impl HttpState {
                         "unsupported MCP-Protocol-Version `{version}`; supported: {}",
                         SUPPORTED_VERSIONS.join(", ")
                     ),
-                ));
+                )));
             }
             if let Some(negotiated) = session.session.protocol_version()
                 && negotiated != version
             {
-                return Err(rpc_status(
+                return Err(Box::new(rpc_status(
                     StatusCode::BAD_REQUEST,
                     id,
                     INVALID_REQUEST,
                     &format!(
                         "MCP-Protocol-Version `{version}` does not match the negotiated version `{negotiated}`"
                     ),
-                ));
+                )));
             }
         }
         session.touch();
@@ -238,7 +238,7 @@ impl HttpState {
 
 async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body: Body) -> Response {
     if let Err(response) = state.check_access(&headers) {
-        return response;
+        return *response;
     }
     if !is_json_content(&headers) {
         return rpc_status(
@@ -320,14 +320,14 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
                         "method not found: server/discover",
                     );
                 }
-                Err(response) => return response,
+                Err(response) => return *response,
             };
             run_request(&state, session, id, method, value, reply).await
         }
         IncomingMessage::Notification { method } => {
             let session = match state.session(&headers, None) {
                 Ok(session) => session,
-                Err(response) => return response,
+                Err(response) => return *response,
             };
             let value: Value = serde_json::from_str(&text).unwrap_or_default();
             session.session.handle_notification(&method, &value);
@@ -336,7 +336,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
         IncomingMessage::Response { id, outcome } => {
             let session = match state.session(&headers, None) {
                 Ok(session) => session,
-                Err(response) => return response,
+                Err(response) => return *response,
             };
             session.session.handle_response(id, outcome);
             StatusCode::ACCEPTED.into_response()
@@ -447,7 +447,7 @@ async fn run_request(
 
 async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
     if let Err(response) = state.check_access(&headers) {
-        return response;
+        return *response;
     }
     if !accepts(&headers, "text/event-stream") {
         return rpc_status(
@@ -459,7 +459,7 @@ async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Res
     }
     let session = match state.session(&headers, None) {
         Ok(session) => session,
-        Err(response) => return response,
+        Err(response) => return *response,
     };
     let last_event_id = headers
         .get("last-event-id")
@@ -493,7 +493,7 @@ async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Res
 
 async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
     if let Err(response) = state.check_access(&headers) {
-        return response;
+        return *response;
     }
     let Some(session_id) = headers
         .get(SESSION_HEADER)

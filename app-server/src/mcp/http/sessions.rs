@@ -78,15 +78,17 @@ impl SessionTable {
     /// Removes every session idle for at least `ttl` and returns them (to be closed).
     pub fn take_idle(&self, ttl: Duration) -> Vec<(String, Arc<HttpSession>)> {
         let now = Instant::now();
-        let mut sessions = lock(&self.sessions);
-        let idle: Vec<String> = sessions
-            .iter()
-            .filter(|(_, session)| session.idle_for(now).is_some_and(|idle| idle >= ttl))
-            .map(|(id, _)| id.clone())
-            .collect();
-        idle.into_iter()
-            .filter_map(|id| sessions.remove(&id).map(|session| (id, session)))
-            .collect()
+        let mut idle = Vec::new();
+        lock(&self.sessions).retain(|id, session| {
+            let expired = session
+                .idle_for(now)
+                .is_some_and(|idle_for| idle_for >= ttl);
+            if expired {
+                idle.push((id.clone(), session.clone()));
+            }
+            !expired
+        });
+        idle
     }
 
     /// Removes and returns every session.

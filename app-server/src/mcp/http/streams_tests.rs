@@ -58,10 +58,7 @@ fn a_dropped_stream_is_resumed_from_the_last_event_id() {
     hub.route(Route::Request(id.clone()), json!({"method": "b"}));
     hub.route(Route::Request(id.clone()), json!({"method": "c"}));
     let mut resumed = hub.resume("1/1").expect("resume");
-    hub.route(
-        Route::Request(id.clone()),
-        json!({"id": "call", "result": {}}),
-    );
+    hub.route(Route::Request(id), json!({"id": "call", "result": {}}));
     let events = drain(&mut resumed);
     assert_eq!(ids(&events), vec!["1/2", "1/3", "1/4"]);
     assert_eq!(hub.resume("9/1").err(), Some(ResumeError::UnknownStream));
@@ -79,10 +76,7 @@ fn json_posts_get_only_their_response_and_notifications_go_to_get() {
     let mut response = hub.open_json_route(id.clone());
     hub.route(Route::Request(id.clone()), json!({"method": "codex/event"}));
     assert!(response.try_recv().is_err());
-    hub.route(
-        Route::Request(id.clone()),
-        json!({"id": 5, "result": {"ok": true}}),
-    );
+    hub.route(Route::Request(id), json!({"id": 5, "result": {"ok": true}}));
     assert_eq!(
         response.try_recv().ok(),
         Some(json!({"id": 5, "result": {"ok": true}}))
