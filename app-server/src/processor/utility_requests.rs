@@ -9,7 +9,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::notifications::CommandExecOutputDeltaNotification;
@@ -42,8 +42,21 @@ pub const FUZZY_SEARCH_LIMIT: usize = 50;
 pub struct Utilities {
     /// The running `command/exec` processes.
     commands: CommandExecRegistry,
-    /// The cancellation flag of the running `fuzzyFileSearch` for each `cancellationToken`.
-    searches: Mutex<HashMap<String, Arc<AtomicBool>>>,
+    /// The running `fuzzyFileSearch`es that have a `cancellationToken`.
+    searches: FuzzySearches,
+}
+
+/// The cancellation flag of the running `fuzzyFileSearch` for each `cancellationToken`.
+#[derive(Debug, Default)]
+struct FuzzySearches {
+    running: Mutex<HashMap<String, Arc<AtomicBool>>>,
+}
+
+/// One running search; leaves [`FuzzySearches`] on drop unless a later search took its token.
+struct FuzzySearch<'a> {
+    searches: &'a FuzzySearches,
+    token: Option<String>,
+    cancelled: Arc<AtomicBool>,
 }
 
 impl Utilities {
@@ -162,35 +175,20 @@ impl Processor {
                 return Err(invalid_request(&message));
             }
         }
-        let cancelled = Arc::new(AtomicBool::new(false));
-        if let Some(token) = &params.cancellation_token
-            && let Some(previous) = self
-                .searches()
-                .insert(token.clone(), Arc::clone(&cancelled))
-        {
-            previous.store(true, Ordering::Relaxed);
-        }
-        let flag = Arc::clone(&cancelled);
         let FuzzyFileSearchParams {
             query,
             roots,
             cancellation_token,
         } = params;
+        let search = self.utilities.searches.begin(cancellation_token);
+        let cancelled = Arc::clone(&search.cancelled);
         // The walk is blocking file-system work on its own threads.
-        let search = tokio::task::spawn_blocking(move || {
-            fuzzy_file_search(&query, &roots, FUZZY_SEARCH_LIMIT, &flag)
+        let files = tokio::task::spawn_blocking(move || {
+            fuzzy_file_search(&query, &roots, FUZZY_SEARCH_LIMIT, &cancelled)
         })
         .await;
-        if let Some(token) = &cancellation_token {
-            let mut searches = self.searches();
-            if searches
-                .get(token)
-                .is_some_and(|current| Arc::ptr_eq(current, &cancelled))
-            {
-                searches.remove(token);
-            }
-        }
-        match search {
+        drop(search);
+        match files {
             Ok(files) => Ok(FuzzyFileSearchResponse { files }),
             Err(error) => Err(internal_error(&format!(
                 "fuzzy file search failed: {error}"
@@ -209,12 +207,41 @@ impl Processor {
             Err(error) => Err(invalid_request(&error.to_string())),
         }
     }
+}
 
-    fn searches(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<AtomicBool>>> {
-        self.utilities
-            .searches
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+impl FuzzySearches {
+    /// Registers a search under `token`, cancelling the running search with the same token.
+    fn begin(&self, token: Option<String>) -> FuzzySearch<'_> {
+        let cancelled = Arc::new(AtomicBool::new(false));
+        if let Some(token) = &token
+            && let Some(previous) = self.running().insert(token.clone(), Arc::clone(&cancelled))
+        {
+            previous.store(true, Ordering::Relaxed);
+        }
+        FuzzySearch {
+            searches: self,
+            token,
+            cancelled,
+        }
+    }
+
+    fn running(&self) -> MutexGuard<'_, HashMap<String, Arc<AtomicBool>>> {
+        self.running.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl Drop for FuzzySearch<'_> {
+    fn drop(&mut self) {
+        let Some(token) = &self.token else {
+            return;
+        };
+        let mut running = self.searches.running();
+        if running
+            .get(token)
+            .is_some_and(|current| Arc::ptr_eq(current, &self.cancelled))
+        {
+            running.remove(token);
+        }
     }
 }
 
@@ -275,5 +302,50 @@ fn exec_error(error: &ExecError) -> JsonRpcErrorBody {
         | ExecError::StdinNotStreamed(_)
         | ExecError::InvalidBase64(_)
         | ExecError::ConflictingParams(_) => invalid_request(&message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    #[test]
+    fn a_later_search_with_the_same_token_cancels_the_earlier_one() {
+        let searches = FuzzySearches::default();
+        let first = searches.begin(Some("t".to_string()));
+        let untokened = searches.begin(None);
+        let other = searches.begin(Some("u".to_string()));
+        assert!(!first.cancelled.load(Ordering::Relaxed));
+
+        let second = searches.begin(Some("t".to_string()));
+        assert!(first.cancelled.load(Ordering::Relaxed));
+        assert!(!second.cancelled.load(Ordering::Relaxed));
+        assert!(!untokened.cancelled.load(Ordering::Relaxed));
+        assert!(!other.cancelled.load(Ordering::Relaxed));
+
+        // The cancelled search ending does not unregister its successor.
+        drop(first);
+        let current = searches.running().get("t").map(Arc::clone).unwrap();
+        assert!(Arc::ptr_eq(&current, &second.cancelled));
+        let third = searches.begin(Some("t".to_string()));
+        assert!(second.cancelled.load(Ordering::Relaxed));
+        drop(second);
+        drop(third);
+        drop(other);
+        drop(untokened);
+        assert_eq!(searches.running().len(), 0);
+    }
+
+    #[test]
+    fn command_exec_errors_are_invalid_requests_unless_the_process_failed() {
+        let spawn = std::io::Error::from(std::io::ErrorKind::NotFound);
+        assert_eq!(exec_error(&ExecError::Spawn(spawn)).code, -32603);
+        assert_eq!(exec_error(&ExecError::EmptyCommand).code, -32600);
+        assert_eq!(
+            exec_error(&ExecError::UnknownProcessId("p".to_string())).message,
+            "no running command with processId p"
+        );
     }
 }
