@@ -284,6 +284,9 @@ impl TurnTask {
             available_decisions: Some(vec![
                 CommandExecutionApprovalDecision::Accept,
                 CommandExecutionApprovalDecision::AcceptForSession,
+                CommandExecutionApprovalDecision::AcceptWithExecpolicyAmendment {
+                    execpolicy_amendment: command.argv.clone(),
+                },
                 CommandExecutionApprovalDecision::Decline,
                 CommandExecutionApprovalDecision::Cancel,
             ]),
@@ -292,13 +295,13 @@ impl TurnTask {
             ApprovalReply::Answered(value) => {
                 match serde_json::from_value::<CommandExecutionRequestApprovalResponse>(value) {
                     Ok(response) => match response.decision {
-                        CommandExecutionApprovalDecision::Accept
+                        CommandExecutionApprovalDecision::Accept => CommandVerdict::Run,
+                        // Without an exec policy engine, an amendment approves this exact
+                        // command for the thread, like acceptForSession.
+                        CommandExecutionApprovalDecision::AcceptForSession
                         | CommandExecutionApprovalDecision::AcceptWithExecpolicyAmendment {
                             ..
-                        } => CommandVerdict::Run,
-                        CommandExecutionApprovalDecision::AcceptForSession => {
-                            CommandVerdict::RunForSession
-                        }
+                        } => CommandVerdict::RunForSession,
                         CommandExecutionApprovalDecision::Decline => CommandVerdict::Declined,
                         CommandExecutionApprovalDecision::Cancel => CommandVerdict::Cancelled,
                     },
