@@ -31,6 +31,7 @@ use crate::store::{Store, StoreError};
 
 pub use lifecycle::RESUME_DEPRECATION;
 pub use settings::normalize_thread_id;
+pub use settings::sandbox_policy;
 
 /// Where the engine sends notifications. Awaiting `emit` applies backpressure.
 pub trait EventSink: Send + Sync + 'static {
@@ -131,6 +132,11 @@ impl Engine {
         self.inner.shutdown.cancel();
         self.inner.tasks.close();
         self.inner.tasks.wait().await;
+        // Commands that outlived their turn (still running for `write_stdin`) die with us.
+        let threads: Vec<Arc<LoadedThread>> = lock(&self.inner.threads).values().cloned().collect();
+        for thread in threads {
+            thread.tools.unified.terminate_all();
+        }
     }
 }
 
