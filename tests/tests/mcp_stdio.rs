@@ -124,6 +124,23 @@ async fn the_handshake_negotiates_versions_and_answers_basic_methods() {
 }
 
 #[tokio::test]
+async fn requests_pipelined_after_initialize_see_the_initialized_session() {
+    let mut server = McpStdio::spawn(&mock_config("http://127.0.0.1:9"), &[]).await;
+    let initialize = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"},
+    }});
+    let list = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"});
+    server.send_line(&format!("{initialize}\n{list}")).await;
+    let listed = server.response(&json!(2)).await;
+    assert_eq!(
+        listed["result"]["tools"].as_array().map(Vec::len),
+        Some(2),
+        "{listed}"
+    );
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+#[tokio::test]
 async fn unknown_versions_get_the_newest_and_old_versions_are_echoed() {
     for (asked, answered) in [
         ("2024-11-05", "2025-11-25"),
@@ -316,5 +333,67 @@ async fn cancelling_a_call_interrupts_its_turn_and_sends_no_response() {
         "a response to the cancelled call was sent"
     );
     drop(gate);
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn profile_config_and_model_arguments_choose_the_model() {
+    let model = MockModel::start().await;
+    for answer in ["one", "two", "three"] {
+        model.push(MockResponse::sse(responses_text("msg", &[answer])));
+    }
+    let config = format!(
+        "{}\n[profiles.fast]\nmodel = \"fast-model\"\n",
+        mock_config(&model.base_url())
+    );
+    let mut server = McpStdio::spawn(&config, &[]).await;
+    server.initialize("2025-06-18", json!({})).await;
+    for (id, arguments) in [
+        (1, json!({"prompt": "a", "profile": "fast"})),
+        (
+            2,
+            json!({"prompt": "b", "profile": "fast", "config": {"model": "config-model"}}),
+        ),
+        (
+            3,
+            json!({"prompt": "c", "profile": "fast", "model": "argument-model"}),
+        ),
+    ] {
+        let response = server
+            .request(
+                json!(id),
+                "tools/call",
+                json!({"name": "codex", "arguments": arguments}),
+            )
+            .await;
+        assert_eq!(response["result"]["isError"], false, "{response}");
+    }
+    let models: Vec<Value> = model
+        .requests()
+        .iter()
+        .map(|request| request["model"].clone())
+        .collect();
+    assert_eq!(
+        models,
+        vec![
+            json!("fast-model"),
+            json!("config-model"),
+            json!("argument-model")
+        ]
+    );
+
+    let unknown = server
+        .request(
+            json!(4),
+            "tools/call",
+            json!({"name": "codex", "arguments": {"prompt": "d", "profile": "missing"}}),
+        )
+        .await;
+    assert_eq!(unknown["result"]["isError"], true);
+    let text = unknown["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("invalid configuration: ") && text.contains("missing"),
+        "{text}"
+    );
     assert_eq!(server.shutdown().await, Some(0));
 }

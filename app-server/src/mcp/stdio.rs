@@ -46,6 +46,11 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
             tokio::io::stdin(),
             max_line_bytes,
             async |line: String| match decode_line(&line) {
+                // `initialize` completes before the next line is read, so that a client may
+                // pipeline requests right after it.
+                Ok(IncomingMessage::Request { id, method, value }) if method == "initialize" => {
+                    session.clone().handle_request(id, method, value).await;
+                }
                 Ok(IncomingMessage::Request { id, method, value }) => {
                     handlers.spawn(session.clone().handle_request(id, method, value));
                 }
