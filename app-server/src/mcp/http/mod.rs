@@ -218,18 +218,6 @@ impl HttpState {
                     ),
                 )));
             }
-            if let Some(negotiated) = session.session.protocol_version()
-                && negotiated != version
-            {
-                return Err(Box::new(rpc_status(
-                    StatusCode::BAD_REQUEST,
-                    id,
-                    INVALID_REQUEST,
-                    &format!(
-                        "MCP-Protocol-Version `{version}` does not match the negotiated version `{negotiated}`"
-                    ),
-                )));
-            }
         }
         session.touch();
         Ok(session)
