@@ -115,6 +115,9 @@ pub struct McpServerArgs {
     /// Another `Host` to accept besides loopback names and the bind address (repeatable).
     #[arg(long, value_name = "HOST")]
     pub allowed_host: Vec<String>,
+    /// Interval of the keep-alive comments on HTTP SSE streams.
+    #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = humantime::parse_duration)]
+    pub sse_keep_alive: std::time::Duration,
     /// Largest accepted HTTP request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
     pub max_body_bytes: usize,

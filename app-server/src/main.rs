@@ -107,7 +107,9 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
                 },
                 session_ttl: args.session_ttl,
                 max_body_bytes: args.max_body_bytes,
-                keep_alive: std::time::Duration::from_secs(15),
+                keep_alive: args
+                    .sse_keep_alive
+                    .max(std::time::Duration::from_millis(10)),
                 replay_buffer: 1024,
                 sse_retry: std::time::Duration::from_secs(3),
             };

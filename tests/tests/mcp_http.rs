@@ -654,3 +654,53 @@ async fn a_bad_token_file_is_a_clear_startup_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cannot read --auth-token-file"), "{stderr}");
 }
+
+#[tokio::test]
+async fn streams_carry_keep_alives_and_a_signal_ends_the_server() {
+    let mut server = McpHttp::spawn(
+        &mock_config("http://127.0.0.1:9"),
+        &["--sse-keep-alive", "100ms"],
+    )
+    .await;
+    let (session, _) = server.initialize("2025-06-18", json!({})).await;
+    let mut get = server
+        .client
+        .get(&server.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &session)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(get.status(), 200);
+    assert_eq!(get.headers()["content-type"], "text/event-stream");
+    let chunk = tokio::time::timeout(Duration::from_secs(5), get.chunk())
+        .await
+        .expect("a keep-alive within 5 s")
+        .unwrap()
+        .expect("a chunk");
+    assert_eq!(String::from_utf8_lossy(&chunk), ": keep-alive\n\n");
+
+    // SIGTERM with a stream open: the sessions close, the stream ends, the process exits 0.
+    let pid = server.child.id().expect("running").to_string();
+    let killed = tokio::process::Command::new("kill")
+        .args(["-TERM", &pid])
+        .status()
+        .await
+        .unwrap();
+    assert!(killed.success());
+    let status = tokio::time::timeout(Duration::from_secs(10), server.child.wait())
+        .await
+        .expect("the server exits after SIGTERM")
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    let rest = tokio::time::timeout(Duration::from_secs(5), async {
+        let mut rest = Vec::new();
+        while let Ok(Some(chunk)) = get.chunk().await {
+            rest.push(chunk);
+        }
+        rest
+    })
+    .await
+    .expect("the GET stream ends");
+    assert!(rest.iter().all(|chunk| chunk.starts_with(b": keep-alive")));
+}
