@@ -8,7 +8,7 @@ use std::time::Duration;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use tandem_tests::mcp::McpStdio;
-use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
+use tandem_tests::mock_model::{MockModel, MockResponse, responses_failed, responses_text};
 use tandem_tests::server::mock_config;
 
 fn is_event_for(message: &Value, id: i64) -> bool {
@@ -394,6 +394,47 @@ async fn profile_config_and_model_arguments_choose_the_model() {
     assert!(
         text.starts_with("invalid configuration: ") && text.contains("missing"),
         "{text}"
+    );
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn a_failed_turn_is_an_error_result_that_keeps_the_thread() {
+    let model = MockModel::start().await;
+    model.push(MockResponse::sse(responses_failed(
+        "the model is overloaded",
+    )));
+    model.push(MockResponse::sse(responses_text("msg_2", &["Recovered."])));
+    let mut server = McpStdio::spawn(&mock_config(&model.base_url()), &[]).await;
+    server.initialize("2025-06-18", json!({})).await;
+    let failed = server
+        .request(
+            json!(1),
+            "tools/call",
+            json!({"name": "codex", "arguments": {"prompt": "Try."}}),
+        )
+        .await;
+    let result = &failed["result"];
+    assert_eq!(result["isError"], true, "{result}");
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("the turn failed: ") && text.contains("overloaded"),
+        "{text}"
+    );
+    let thread_id = result["structuredContent"]["threadId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let retried = server
+        .request(
+            json!(2),
+            "tools/call",
+            json!({"name": "codex-reply", "arguments": {"threadId": thread_id, "prompt": "Again."}}),
+        )
+        .await;
+    assert_eq!(
+        retried["result"]["structuredContent"]["content"],
+        "Recovered."
     );
     assert_eq!(server.shutdown().await, Some(0));
 }

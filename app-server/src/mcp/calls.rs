@@ -10,14 +10,13 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
-use app_server_protocol::thread::{Turn, TurnStatus};
 use app_server_protocol::thread_requests::{ThreadResumeParams, ThreadStartParams};
 use app_server_protocol::turn_requests::TurnStartParams;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
 use crate::engine::{lock, normalize_thread_id};
-use crate::mcp::events::CallState;
+use crate::mcp::events::{CallState, TurnEnd};
 use crate::mcp::session::McpSession;
 use crate::mcp::tools::{CodexArgs, CodexReplyArgs, error_result, success_result};
 
@@ -176,7 +175,7 @@ impl McpSession {
         prompt: String,
         progress_token: Option<Value>,
     ) -> Option<Value> {
-        let (done_sender, done) = oneshot::channel::<Turn>();
+        let (done_sender, done) = oneshot::channel::<TurnEnd>();
         let cancel = {
             let mut calls = lock(&self.shared.calls);
             if calls.thread_busy(thread_id) {
@@ -257,19 +256,18 @@ impl McpSession {
 
 /// The tool result for a finished turn (`None`: the turn ended without `turn/completed`,
 /// which happens when the session closes).
-fn turn_result(thread_id: &str, turn: Option<&Turn>, message: &str, notes: &[String]) -> Value {
-    let mut result = match turn.map(|turn| (&turn.status, turn.error.as_ref())) {
-        Some((TurnStatus::Completed, _)) => success_result(thread_id, message),
-        Some((TurnStatus::Failed, error)) => {
-            let reason = error.map_or("unknown error", |error| error.message.as_str());
+fn turn_result(thread_id: &str, turn: Option<&TurnEnd>, message: &str, notes: &[String]) -> Value {
+    let status = turn.map(|turn| turn.status.as_str());
+    let mut result = match status {
+        Some("completed") => success_result(thread_id, message),
+        Some("failed") => {
+            let reason = turn
+                .and_then(|turn| turn.error.as_deref())
+                .unwrap_or("unknown error");
             error_result(Some(thread_id), &format!("the turn failed: {reason}"))
         }
-        Some((TurnStatus::Interrupted, _)) => {
-            error_result(Some(thread_id), "the turn was interrupted")
-        }
-        Some((TurnStatus::InProgress, _)) | None => {
-            error_result(Some(thread_id), "the turn ended without completing")
-        }
+        Some("interrupted") => error_result(Some(thread_id), "the turn was interrupted"),
+        _ => error_result(Some(thread_id), "the turn ended without completing"),
     };
     if let Some(content) = result["content"].as_array_mut() {
         for note in notes {
@@ -299,11 +297,10 @@ mod tests {
 
     #[test]
     fn results_explain_failures_and_fallback_approvals() {
-        let turn: Turn = serde_json::from_value(json!({
-            "id": "turn-1", "items": [], "status": "failed",
-            "error": {"message": "model unreachable"},
-        }))
-        .expect("turn");
+        let turn = TurnEnd {
+            status: "failed".to_string(),
+            error: Some("model unreachable".to_string()),
+        };
         assert_eq!(
             turn_result("t1", Some(&turn), "", &[]),
             json!({
@@ -312,9 +309,10 @@ mod tests {
                 "isError": true,
             })
         );
-        let completed: Turn =
-            serde_json::from_value(json!({"id": "turn-1", "items": [], "status": "completed"}))
-                .expect("turn");
+        let completed = TurnEnd {
+            status: "completed".to_string(),
+            error: None,
+        };
         let result = turn_result(
             "t1",
             Some(&completed),

@@ -12,7 +12,6 @@
 use std::collections::HashMap;
 
 use app_server_protocol::jsonrpc::RequestId;
-use app_server_protocol::thread::Turn;
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
@@ -45,7 +44,7 @@ pub struct CallState {
     /// Things the result must mention (approvals decided without asking the user).
     pub notes: Vec<String>,
     /// Completed with the final turn when `turn/completed` arrives.
-    pub turn_done: Option<oneshot::Sender<Turn>>,
+    pub turn_done: Option<oneshot::Sender<TurnEnd>>,
 }
 
 impl CallState {
@@ -63,6 +62,15 @@ impl CallState {
     }
 }
 
+/// How a call's turn ended, as its `turn/completed` event says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnEnd {
+    /// `completed`, `interrupted` or `failed`.
+    pub status: String,
+    /// The turn error's message, for failed turns.
+    pub error: Option<String>,
+}
+
 /// What to send for one engine event, decided under the calls lock and sent after it.
 #[derive(Debug)]
 pub struct Dispatch {
@@ -71,7 +79,7 @@ pub struct Dispatch {
     /// `codex/event`, then possibly `notifications/progress`.
     pub messages: Vec<Value>,
     /// The finished turn for the waiting call.
-    pub finished: Option<(oneshot::Sender<Turn>, Turn)>,
+    pub finished: Option<(oneshot::Sender<TurnEnd>, TurnEnd)>,
 }
 
 impl std::fmt::Debug for CallState {
@@ -182,17 +190,19 @@ impl Calls {
             call.last_agent_message = Some(text.to_string());
         }
         let finished = if method == "turn/completed" {
-            let turn = params
-                .get("turn")
-                .cloned()
-                .and_then(|turn| serde_json::from_value::<Turn>(turn).ok());
-            match (turn, call.turn_done.take()) {
-                (Some(turn), Some(done)) => Some((done, turn)),
-                (_, done) => {
-                    call.turn_done = done;
-                    None
-                }
-            }
+            let turn = params.get("turn");
+            let end = TurnEnd {
+                status: turn
+                    .and_then(|turn| turn.get("status"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("unknown")
+                    .to_string(),
+                error: turn
+                    .and_then(|turn| turn.pointer("/error/message"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+            };
+            call.turn_done.take().map(|done| (done, end))
         } else {
             None
         };
@@ -321,8 +331,11 @@ mod tests {
         let (sender, turn) = done.finished.expect("finished");
         assert!(sender.send(turn).is_ok());
         assert_eq!(
-            receiver.try_recv().map(|turn| turn.id),
-            Ok("turn-1".to_string())
+            receiver.try_recv(),
+            Ok(TurnEnd {
+                status: "completed".to_string(),
+                error: None,
+            })
         );
         assert_eq!(
             calls.remove(&id).and_then(|call| call.last_agent_message),
