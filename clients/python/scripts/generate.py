@@ -17,8 +17,9 @@ Three files come out:
 
 The bundle is massaged before datamodel-code-generator sees it (never by hand):
 
-- The four message unions are dropped: their variants would become numbered envelope classes that
-  collide with the params types, and `methods.py` already carries everything they say.
+- The four message unions and their method maps (`ClientRequestMap`…) are dropped: the unions'
+  variants would become numbered envelope classes that collide with the params types, and
+  `methods.py` already carries everything both say.
 - Every object schema without an explicit `additionalProperties` gets `additionalProperties: true`, so
   the models keep fields they do not know (experimental fields, or fields of a newer server) instead of
   dropping them, while the externally tagged variants that say `additionalProperties: false` stay strict.
@@ -105,6 +106,8 @@ def model_input(bundle: dict[str, Any]) -> dict[str, Any]:
     massaged = copy.deepcopy(bundle)
     for name in UNIONS:
         del massaged["$defs"][name]
+        # The per-direction method maps (`ClientRequestMap`…) say the same as the unions.
+        massaged["$defs"].pop(f"{name}Map", None)
     _allow_unknown_fields(massaged["$defs"])
     return massaged
 
