@@ -117,8 +117,9 @@ test("a command that cannot be started rejects spawn with reason spawn", { timeo
 
 test("a malformed line from the server fails the connection with a clear error", { timeout: 20_000 }, async (t) => {
   const home = demoHome(t);
-  // The real server, with a line of garbage after its first reply (the handshake's).
-  const script = '"$0" app-server | { IFS= read -r first; printf "%s\\n" "$first"; echo "this is not json"; cat; }';
+  // The real server, except that its second reply (to the first request after the handshake)
+  // is replaced by a line of garbage, so that request is certainly pending when it arrives.
+  const script = '"$0" app-server | { IFS= read -r first; printf "%s\\n" "$first"; IFS= read -r second; echo "this is not json"; cat; }';
   const client = await AppServerClient.spawn({ ...spawnOptions(home), command: ["sh", "-c", script, tandemBin] });
   t.after(() => client.close({ graceMs: 500 }));
   const errors: Error[] = [];
