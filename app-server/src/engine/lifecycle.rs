@@ -33,6 +33,7 @@ impl Engine {
         let thread = Arc::new(LoadedThread {
             id: state.meta.id.clone(),
             state: std::sync::Mutex::new(state),
+            tools: crate::engine::tools::ThreadTools::new(),
         });
         lock(&self.inner.threads).insert(thread.id.clone(), thread.clone());
         thread

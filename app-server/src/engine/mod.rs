@@ -131,6 +131,11 @@ impl Engine {
         self.inner.shutdown.cancel();
         self.inner.tasks.close();
         self.inner.tasks.wait().await;
+        // Commands that outlived their turn (still running for `write_stdin`) die with us.
+        let threads: Vec<Arc<LoadedThread>> = lock(&self.inner.threads).values().cloned().collect();
+        for thread in threads {
+            thread.tools.unified.terminate_all();
+        }
     }
 }
 

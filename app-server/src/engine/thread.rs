@@ -21,6 +21,8 @@ pub struct LoadedThread {
     pub id: String,
     /// Mutable state; held only briefly, never across an `.await`.
     pub state: std::sync::Mutex<ThreadState>,
+    /// Running commands and session-wide approvals.
+    pub tools: crate::engine::tools::ThreadTools,
 }
 
 /// The mutable part of a loaded thread.

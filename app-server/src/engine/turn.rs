@@ -21,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::engine::prompt;
 use crate::engine::thread::{LoadedThread, SteerInput};
+use crate::engine::tools::ToolCall;
 use crate::engine::{EngineInner, lock};
 use crate::model::retry::{RetryEvent, RetryPolicy, stream_with_retries};
 use crate::model::{
@@ -28,6 +29,7 @@ use crate::model::{
 };
 use crate::outgoing::{unix_millis, unix_seconds};
 use crate::store::RolloutRecord;
+use crate::tools::apply_patch::diff::TurnDiffTracker;
 
 /// Everything a turn task needs.
 pub struct TurnTask {
@@ -40,6 +42,8 @@ pub struct TurnTask {
     pub output_schema: Option<serde_json::Value>,
     pub cancel: CancellationToken,
     pub steer: mpsc::UnboundedReceiver<SteerInput>,
+    /// The turn's file changes, for `turn/diff/updated`.
+    pub diff: TurnDiffTracker,
 }
 
 /// How a sampling round ended.
@@ -276,7 +280,7 @@ impl TurnTask {
         let (request, policy, client) = self.build_request();
         let mut stream = Box::pin(stream_with_retries(client, request, policy));
         let mut open: HashMap<String, OpenItem> = HashMap::new();
-        let mut tool_calls: Vec<ResponseItem> = Vec::new();
+        let mut called_tools = false;
         loop {
             let event = tokio::select! {
                 biased;
@@ -377,29 +381,30 @@ impl TurnTask {
                     .await;
                 }
                 ModelEvent::OutputItemDone(item) => {
-                    if let Some(completed) = self.item_done(item, &mut open, &mut tool_calls).await
-                    {
+                    if let Some(call) = ToolCall::from_item(&item) {
+                        // Tools run as their call arrives, so the user sees them at once.
+                        self.record_history(item);
+                        called_tools = true;
+                        let outcome = self.run_tool(&call).await;
+                        items.extend(outcome.items);
+                        self.record_history(outcome.output);
+                        for follow_up in outcome.follow_up {
+                            self.record_history(follow_up);
+                        }
+                        if outcome.interrupt || self.cancel.is_cancelled() {
+                            return RoundEnd::Interrupted;
+                        }
+                        continue;
+                    }
+                    if let Some(completed) = self.item_done(item, &mut open).await {
                         items.push(completed);
                     }
                 }
                 ModelEvent::Completed { usage, .. } => {
                     self.record_usage(usage.unwrap_or_default()).await;
-                    if tool_calls.is_empty() {
-                        return RoundEnd::Completed {
-                            needs_follow_up: false,
-                        };
-                    }
-                    for call in tool_calls.drain(..) {
-                        let output = crate::engine::tools::run(&call).await;
-                        let mut state = lock(&self.thread.state);
-                        state.history.push(output.clone());
-                        state.record(&RolloutRecord::ResponseItem {
-                            turn_id: self.turn_id.clone(),
-                            item: output,
-                        });
-                    }
+                    self.emit_turn_diff().await;
                     return RoundEnd::Completed {
-                        needs_follow_up: true,
+                        needs_follow_up: called_tools,
                     };
                 }
             }
@@ -449,7 +454,6 @@ impl TurnTask {
         &self,
         item: ResponseItem,
         open: &mut HashMap<String, OpenItem>,
-        tool_calls: &mut Vec<ResponseItem>,
     ) -> Option<ThreadItem> {
         let now = unix_millis();
         let (details, started_at_ms) = match &item {
@@ -511,17 +515,6 @@ impl TurnTask {
                     },
                     started,
                 )
-            }
-            ResponseItem::FunctionCall { .. } | ResponseItem::CustomToolCall { .. } => {
-                let mut state = lock(&self.thread.state);
-                state.history.push(item.clone());
-                state.record(&RolloutRecord::ResponseItem {
-                    turn_id: self.turn_id.clone(),
-                    item: item.clone(),
-                });
-                drop(state);
-                tool_calls.push(item);
-                return None;
             }
             _ => return None,
         };

@@ -13,6 +13,7 @@ use crate::engine::turn::TurnTask;
 use crate::engine::{Engine, EngineError, EngineInner, lock};
 use crate::outgoing::unix_millis;
 use crate::store::RolloutRecord;
+use crate::tools::apply_patch::diff::TurnDiffTracker;
 
 /// Starts a prepared turn; returned by [`Engine::start_turn`] so that the caller can answer
 /// the request before the turn's first notification.
@@ -93,6 +94,7 @@ impl Engine {
         if let Some(reviewer) = params.approvals_reviewer {
             state.approvals_reviewer = reviewer;
         }
+        let cwd = state.meta.cwd.clone();
         let turn_id = uuid::Uuid::now_v7().to_string();
         let cancel = self.inner.shutdown.child_token();
         let (steer_sender, steer_receiver) = mpsc::unbounded_channel();
@@ -117,6 +119,7 @@ impl Engine {
             output_schema: params.output_schema,
             cancel,
             steer: steer_receiver,
+            diff: TurnDiffTracker::new(std::path::PathBuf::from(&cwd)),
         };
         Ok((
             in_progress_turn(&turn_id, None),

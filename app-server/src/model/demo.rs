@@ -1,9 +1,14 @@
 //! The offline `demo` provider: a deterministic scripted agent.
 //!
-//! No network and no model: for each request the demo looks at the last user message, picks
-//! the first rule of [`SCRIPT`] that applies, and streams that rule's steps as the events a
-//! Responses stream would produce. A rule is a list of [`DemoStep`]s, so tool-call steps
-//! (a command, a patch, a plan, a question) can be added as new step kinds and new rules.
+//! No network and no model: for each request the demo looks at the conversation since the last
+//! user message, picks the first rule of [`SCRIPT`] that applies, and streams that rule's
+//! steps as the events a Responses stream would produce.
+//!
+//! When the request offers tools, one turn is a guided tour of every item and request type:
+//! a plan (`update_plan`), a command (`exec_command uname -srm`, which needs approval under
+//! `untrusted`), a patch adding `tandem-demo.txt` (a file-change approval unless the sandbox
+//! allows it), the plan again, a question (`request_user_input`, answered in plan mode only),
+//! and a closing message that reports what happened to each.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -37,7 +42,32 @@ pub struct DemoClient {
 struct DemoContext<'a> {
     /// The text of the last user message (without the environment context).
     request_text: &'a str,
+    /// Whether the request offers tools (the tour needs them).
+    has_tools: bool,
+    /// Outputs of the demo's own tool calls since the last user message, by call id.
+    outputs: Vec<(String, String)>,
 }
+
+impl DemoContext<'_> {
+    fn output(&self, call_id: &str) -> Option<&str> {
+        self.outputs
+            .iter()
+            .find(|(id, _)| id == call_id)
+            .map(|(_, output)| output.as_str())
+    }
+}
+
+/// Call ids of the tour's steps, in order.
+const PLAN_CALL: &str = "call_demo_plan";
+const COMMAND_CALL: &str = "call_demo_command";
+const PATCH_CALL: &str = "call_demo_patch";
+const PLAN_DONE_CALL: &str = "call_demo_plan_done";
+const QUESTION_CALL: &str = "call_demo_question";
+
+/// The command the tour runs: harmless, but not on the known-safe list.
+pub const DEMO_COMMAND: &str = "uname -srm";
+/// The file the tour's patch adds, relative to the thread's cwd.
+pub const DEMO_FILE: &str = "tandem-demo.txt";
 
 /// One step of a scripted response.
 enum DemoStep {
@@ -51,6 +81,15 @@ enum DemoStep {
         /// The answer text.
         text: String,
     },
+    /// A function call.
+    ToolCall {
+        /// The call id (also the item id of what it produces).
+        call_id: &'static str,
+        /// The tool.
+        name: &'static str,
+        /// The arguments object.
+        arguments: serde_json::Value,
+    },
 }
 
 /// A rule of the script: when it applies, and what the demo then does.
@@ -62,10 +101,124 @@ struct DemoRule {
 }
 
 /// The script, tried in order; the last rule always applies.
-const SCRIPT: &[DemoRule] = &[DemoRule {
-    applies: |_| true,
-    steps: plain_reply,
-}];
+const SCRIPT: &[DemoRule] = &[
+    DemoRule {
+        applies: |context| !context.has_tools,
+        steps: plain_reply,
+    },
+    DemoRule {
+        applies: |context| context.output(PLAN_CALL).is_none(),
+        steps: |context| {
+            let echo = echo(context.request_text);
+            vec![
+                DemoStep::Reasoning {
+                    summary: format!("Planning a tour for: {echo}"),
+                },
+                DemoStep::Message {
+                    text: format!(
+                        "This is Tandem's scripted demo provider: no model is involved. You asked: \u{201c}{echo}\u{201d}. Instead of an answer, here is a tour: I will keep a plan, run a command, propose a patch and ask you a question."
+                    ),
+                },
+                DemoStep::ToolCall {
+                    call_id: PLAN_CALL,
+                    name: "update_plan",
+                    arguments: plan_arguments(["in_progress", "pending", "pending"]),
+                },
+            ]
+        },
+    },
+    DemoRule {
+        applies: |context| context.output(COMMAND_CALL).is_none(),
+        steps: |_| {
+            vec![DemoStep::ToolCall {
+                call_id: COMMAND_CALL,
+                name: "exec_command",
+                arguments: serde_json::json!({"cmd": DEMO_COMMAND, "login": false, "yield_time_ms": 5000}),
+            }]
+        },
+    },
+    DemoRule {
+        applies: |context| context.output(PATCH_CALL).is_none(),
+        steps: |_| {
+            vec![DemoStep::ToolCall {
+                call_id: PATCH_CALL,
+                name: "apply_patch",
+                arguments: serde_json::json!({"input": format!(
+                    "*** Begin Patch\n*** Add File: {DEMO_FILE}\n+Hello from the Tandem demo.\n*** End Patch\n"
+                )}),
+            }]
+        },
+    },
+    DemoRule {
+        applies: |context| context.output(PLAN_DONE_CALL).is_none(),
+        steps: |_| {
+            vec![
+                DemoStep::ToolCall {
+                    call_id: PLAN_DONE_CALL,
+                    name: "update_plan",
+                    arguments: plan_arguments(["completed", "completed", "in_progress"]),
+                },
+                DemoStep::ToolCall {
+                    call_id: QUESTION_CALL,
+                    name: "request_user_input",
+                    arguments: serde_json::json!({"questions": [{
+                        "id": "next_step",
+                        "header": "Next step",
+                        "question": "What should the demo do next?",
+                        "options": [
+                            {"label": "Finish (Recommended)", "description": "End the tour here."},
+                            {"label": "Explain", "description": "Say what each step showed."}
+                        ]
+                    }]}),
+                },
+            ]
+        },
+    },
+    DemoRule {
+        applies: |_| true,
+        steps: tour_summary,
+    },
+];
+
+/// `update_plan` arguments for the tour's three steps.
+fn plan_arguments(statuses: [&str; 3]) -> serde_json::Value {
+    let steps = ["Run a command", "Propose a patch", "Ask a question"];
+    serde_json::json!({
+        "explanation": "The demo's tour of Tandem's items and requests.",
+        "plan": steps.iter().zip(statuses).map(|(step, status)| serde_json::json!({"step": step, "status": status})).collect::<Vec<_>>(),
+    })
+}
+
+/// The closing message: what happened to the command, the patch and the question.
+fn tour_summary(context: &DemoContext<'_>) -> Vec<DemoStep> {
+    let command = match context.output(COMMAND_CALL) {
+        Some(output) if output.contains("Rejected(") => "you declined the command".to_string(),
+        Some(output) => match output.split("Output:\n").nth(1) {
+            Some(printed) if output.contains("exited with code 0") => {
+                format!("the command printed \u{201c}{}\u{201d}", printed.trim())
+            }
+            _ => "the command did not succeed".to_string(),
+        },
+        None => "the command did not run".to_string(),
+    };
+    let patch = match context.output(PATCH_CALL) {
+        Some(output) if output.contains("Success.") => format!("I created {DEMO_FILE}"),
+        Some(output) if output.contains("rejected by user") => "you declined the patch".to_string(),
+        _ => "the patch was not applied".to_string(),
+    };
+    let question = match context.output(QUESTION_CALL) {
+        Some(output) if output.starts_with('{') => format!("you answered {output}"),
+        Some(output) if output.contains("unavailable") => {
+            "questions need plan mode, so I could not ask".to_string()
+        }
+        _ => "the question got no answer".to_string(),
+    };
+    vec![DemoStep::Message {
+        text: format!(
+            "Tour finished (scripted demo): {command}; {patch}; {question}. Configure a real model provider in config.toml to get actual answers."
+        ),
+    }]
+}
 
 impl DemoClient {
     /// Builds the demo client.
@@ -122,6 +275,8 @@ fn scripted_events(
     let request_text = last_user_text(&request.input);
     let context = DemoContext {
         request_text: &request_text,
+        has_tools: !request.tools.is_empty(),
+        outputs: demo_outputs(&request.input),
     };
     let steps = SCRIPT
         .iter()
@@ -175,6 +330,22 @@ fn scripted_events(
                     }),
                 ));
             }
+            DemoStep::ToolCall {
+                call_id,
+                name,
+                arguments,
+            } => {
+                output_tokens += 1;
+                events.push_back((
+                    delta_delay,
+                    ModelEvent::OutputItemDone(ResponseItem::FunctionCall {
+                        id: Some(format!("fc_demo_{position}_{call_id}")),
+                        call_id: call_id.to_string(),
+                        name: name.to_string(),
+                        arguments: arguments.to_string(),
+                    }),
+                ));
+            }
             DemoStep::Message { text } => {
                 let id = format!("msg_demo_{position}");
                 events.push_back((
@@ -223,6 +394,34 @@ fn scripted_events(
         },
     ));
     events
+}
+
+/// Outputs of tool calls after the last user message (the demo's own calls), by call id.
+fn demo_outputs(input: &[ResponseItem]) -> Vec<(String, String)> {
+    let start = input
+        .iter()
+        .rposition(|item| match item {
+            ResponseItem::Message { role, content, .. } if role == "user" => {
+                content.iter().any(|part| match part {
+                    ContentItem::InputText { text } => {
+                        !text.trim_start().starts_with("<environment_context>")
+                    }
+                    _ => false,
+                })
+            }
+            _ => false,
+        })
+        .unwrap_or(0);
+    input[start..]
+        .iter()
+        .filter_map(|item| match item {
+            ResponseItem::FunctionCallOutput { call_id, output }
+            | ResponseItem::CustomToolCallOutput { call_id, output } => {
+                Some((call_id.clone(), output.clone()))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The text of the last user message that is not the environment context.
