@@ -148,13 +148,14 @@ def test_sync_client_runs_a_turn(tandem: Tandem) -> None:
         client.on_command_approval(lambda _: "decline")
         client.on_file_change_approval(lambda _: "decline")
         started = client.request(ClientRequests.THREAD_START, {"cwd": str(tandem.workspace)})
-        deltas: list[str] = []
+        deltas: list[models.ItemDeltaNotification] = []
 
         def collect(notification: Notification[Any]) -> None:
             if notification.method == "item/agentMessage/delta":
-                deltas.append(notification.params.delta)
+                deltas.append(notification.params)
 
         turn = client.run_turn(started.thread.id, "Say hello", on_notification=collect, timeout=60)
         assert turn.status == models.TurnStatus.completed
         final = [item for item in turn.items if item.type == "agentMessage"][-1]
-        assert "".join(deltas) == final.text
+        assert "".join(d.delta for d in deltas if d.item_id == final.id) == final.text
+        assert final.text.startswith("Tour finished (scripted demo): you declined the command")
