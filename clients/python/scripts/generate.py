@@ -61,10 +61,12 @@ UNIONS = {
 """The bundle's message unions and the namespace class each becomes in `methods.py`."""
 
 CODEGEN_OPTIONS = [
-    "--input-file-type", "jsonschema",
+    "--input-file-type",
+    "jsonschema",
     # Pinned option set: pydantic v2, Python 3.10 syntax, snake_case fields with camelCase aliases,
     # `Annotated[...]` fields, str enums, the builtin formatter (no black/isort version drift).
-    "--preset", "standard-py310-20261027",
+    "--preset",
+    "standard-py310-20261027",
     # Name inline tagged-union variants after their tag (`ThreadItemAgentMessage`, `UserInputText`).
     "--use-tag-as-union-variant-name",
     # A single-value literal such as `type: Literal["text"]` defaults to its value.
@@ -114,8 +116,10 @@ def model_input(bundle: dict[str, Any]) -> dict[str, Any]:
 
 def _allow_unknown_fields(schema: Any) -> None:
     if isinstance(schema, dict):
-        is_object = "properties" in schema or schema.get("type") == "object" or (
-            isinstance(schema.get("type"), list) and "object" in schema["type"]
+        is_object = (
+            "properties" in schema
+            or schema.get("type") == "object"
+            or (isinstance(schema.get("type"), list) and "object" in schema["type"])
         )
         if is_object and "additionalProperties" not in schema:
             schema["additionalProperties"] = True
@@ -158,11 +162,16 @@ def generate_models(bundle: dict[str, Any], schema: Path, out_file: Path) -> Non
         # settings (line length) from whatever pyproject.toml is above the output path.
         scratch_file = Path(scratch) / "models.py"
         command = [
-            sys.executable, "-m", "datamodel_code_generator",
-            "--input", str(input_file),
-            "--output", str(scratch_file),
+            sys.executable,
+            "-m",
+            "datamodel_code_generator",
+            "--input",
+            str(input_file),
+            "--output",
+            str(scratch_file),
             "--ignore-pyproject",
-            "--custom-file-header", header(schema, "Pydantic models of the Tandem app-server protocol"),
+            "--custom-file-header",
+            header(schema, "Pydantic models of the Tandem app-server protocol"),
             *CODEGEN_OPTIONS,
         ]
         done = subprocess.run(command, capture_output=True, text=True, check=False)

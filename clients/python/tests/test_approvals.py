@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from conftest import Tandem, within
+
 from tandem_client import AppServerClient, TurnStream, user_input_answers
 from tandem_client.generated import models
 
@@ -52,7 +53,9 @@ async def test_accepted_approvals(tandem: Tandem) -> None:
             commands.append(params)
             return "accept"
 
-        async def approve_file_change(params: models.FileChangeRequestApprovalParams) -> models.FileChangeRequestApprovalResponse:
+        async def approve_file_change(
+            params: models.FileChangeRequestApprovalParams,
+        ) -> models.FileChangeRequestApprovalResponse:
             file_changes.append(params)
             return models.FileChangeRequestApprovalResponse(decision=models.FileChangeApprovalDecision.accept)
 
@@ -83,7 +86,9 @@ async def test_accepted_approvals(tandem: Tandem) -> None:
 
     assert resolved == [0, 1]
     assert plans == [["inProgress", "pending", "pending"], ["completed", "completed", "inProgress"]]
-    assert re.search(r"the command printed “Linux .*”; I created tandem-demo\.txt; questions need plan mode", final_message(stream))
+    assert re.search(
+        r"the command printed “Linux .*”; I created tandem-demo\.txt; questions need plan mode", final_message(stream)
+    )
 
 
 async def test_one_accepted_one_declined(tandem: Tandem) -> None:
@@ -141,7 +146,12 @@ async def test_interrupt_while_an_approval_is_pending(tandem: Tandem) -> None:
     async with tandem.spawn() as client:
         withdrawn: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         # The withdrawal is announced after turn/completed, so it is watched on the client.
-        client.on("serverRequest/resolved", lambda params: withdrawn.done() or withdrawn.set_result(params.request_id))
+
+        def on_resolved(params: models.ServerRequestResolvedNotification) -> None:
+            if not withdrawn.done():
+                withdrawn.set_result(params.request_id)
+
+        client.on("serverRequest/resolved", on_resolved)
         handler_cancelled = asyncio.Event()
         thread_id = await tandem.start_thread(client)
         stream = client.run_turn(thread_id, "Show me around")
@@ -191,7 +201,8 @@ async def test_user_input_in_plan_mode(tandem: Tandem) -> None:
     assert turn.status == models.TurnStatus.completed
     assert len(questions) == 1
     assert questions[0]["turnId"] == turn.id
-    assert [(q["id"], q["question"]) for q in questions[0]["questions"]] == [("next_step", "What should the demo do next?")]
+    asked = [(question["id"], question["question"]) for question in questions[0]["questions"]]
+    assert asked == [("next_step", "What should the demo do next?")]
     assert flags == ["waitingOnApproval", "waitingOnApproval", "waitingOnUserInput"]
     assert 'you answered {"answers":{"next_step":{"answers":["Explain"]}}}' in final_message(stream)
 
@@ -201,7 +212,12 @@ async def test_no_question_outside_plan_mode(tandem: Tandem) -> None:
     async with tandem.spawn(capabilities={"experimentalApi": True}) as client:
         client.on_command_approval(lambda _: "decline")
         client.on_file_change_approval(lambda _: "decline")
-        client.on_user_input(lambda params: asked.append(params) or {})
+
+        def answer(params: Any) -> dict[str, Any]:
+            asked.append(params)
+            return {}
+
+        client.on_user_input(answer)
         stream, turn = await run_tour(tandem, client)
     assert turn.status == models.TurnStatus.completed
     assert asked == []

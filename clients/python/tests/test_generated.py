@@ -8,9 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import PACKAGE_DIR
 from pydantic import BaseModel
 
-from conftest import PACKAGE_DIR
 from tandem_client.generated import methods, models
 
 SCHEMA = PACKAGE_DIR.parent.parent / "schemas/json/tandem_app_server_protocol.schemas.json"
@@ -32,8 +32,7 @@ def test_generated_code_matches_the_schema_bundle(tmp_path: Path) -> None:
     diff = generate.diff_trees(tmp_path, GENERATED)
     if diff:
         pytest.fail(
-            f"src/tandem_client/generated/ is stale against {SCHEMA.name}:\n{diff}\n"
-            f"Regenerate with:\n  {COMMAND}",
+            f"src/tandem_client/generated/ is stale against {SCHEMA.name}:\n{diff}\nRegenerate with:\n  {COMMAND}",
             pytrace=False,
         )
 

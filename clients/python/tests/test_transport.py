@@ -11,8 +11,8 @@ import signal
 import time
 
 import pytest
-
 from conftest import Tandem, within
+
 from tandem_client import (
     AppServerClient,
     AppServerError,
@@ -115,7 +115,10 @@ async def test_command_that_cannot_start(tandem: Tandem) -> None:
 async def test_malformed_line_fails_the_connection(tandem: Tandem) -> None:
     # The real server, except that its second reply (to the first request after the handshake)
     # is replaced by a line of garbage, so that request is certainly pending when it arrives.
-    script = '"$0" app-server | { IFS= read -r first; printf "%s\\n" "$first"; IFS= read -r second; echo "this is not json"; cat; }'
+    script = (
+        '"$0" app-server | '
+        '{ IFS= read -r first; printf "%s\\n" "$first"; IFS= read -r second; echo "this is not json"; cat; }'
+    )
     client = await AppServerClient.spawn(
         ["sh", "-c", script, tandem.binary], env={"TANDEM_HOME": str(tandem.home)}, cwd=tandem.workspace
     )

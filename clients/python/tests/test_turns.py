@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-
 from conftest import Tandem, within
+
 from tandem_client import AppServerClient, AppServerError, ClientRequests, Notification, ServerNotifications
 from tandem_client.generated import models
 
@@ -43,7 +43,7 @@ async def test_streamed_turn(tandem: Tandem) -> None:
         assert final.text
         assert "".join(d.delta for d in deltas if d.item_id == final.id) == final.text
         # `items` collects every completed item, and every notification is about this thread.
-        assert [item.type for item in stream.items][0] == "userMessage"
+        assert stream.items[0].type == "userMessage"
         assert {n.thread_id for n in seen} == {thread_id}
         # `on` handlers run in order on their own task; they have caught up by the next request.
         await within(client.request(ClientRequests.THREAD_LOADED_LIST))

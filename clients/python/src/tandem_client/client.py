@@ -9,7 +9,7 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel, ValidationError
 
@@ -48,15 +48,13 @@ logger = logging.getLogger("tandem_client")
 ParamsT = TypeVar("ParamsT", bound=BaseModel)
 ResponseT = TypeVar("ResponseT", bound=BaseModel)
 
-NotificationHandler = Callable[[Any], Optional[Awaitable[None]]]
+NotificationHandler = Callable[[Any], Awaitable[None] | None]
 """A notification handler: called with the params (a model, see `Notification.params`)."""
 
 DEFAULT_COMMAND: tuple[str, ...] = ("tandem", "app-server")
 """The server command `spawn` runs when none is given."""
 
-DEFAULT_CLIENT_INFO = models.ClientInfo(
-    name="tandem_client_python", title="Tandem Python client", version=__version__
-)
+DEFAULT_CLIENT_INFO = models.ClientInfo(name="tandem_client_python", title="Tandem Python client", version=__version__)
 """The ``clientInfo`` sent when none is given."""
 
 SERVER_REQUEST_RESOLVED = "serverRequest/resolved"
@@ -294,9 +292,7 @@ class AppServerClient:
         when the server goes away; close it (or use ``async with``) when you stop iterating.
         """
         names = {m.method if isinstance(m, NotificationSpec) else m for m in methods}
-        return NotificationStream(
-            self._subscribe(lambda notification: not names or notification.method in names)
-        )
+        return NotificationStream(self._subscribe(lambda notification: not names or notification.method in names))
 
     def _subscribe(self, accepts: Callable[[Notification[Any]], bool]) -> Subscription:
         subscription = Subscription(accepts, self._unsubscribe)
@@ -351,9 +347,7 @@ class AppServerClient:
         name = method.method if isinstance(method, RequestSpec) else method
         self._server_request_handlers[name] = handler
 
-    def on_command_approval(
-        self, handler: ServerRequestHandler[models.CommandExecutionRequestApprovalParams]
-    ) -> None:
+    def on_command_approval(self, handler: ServerRequestHandler[models.CommandExecutionRequestApprovalParams]) -> None:
         """Answer ``item/commandExecution/requestApproval``.
 
         The handler may return a bare decision (``"accept"``, ``"acceptForSession"``,
@@ -362,9 +356,7 @@ class AppServerClient:
         """
         self._on_decision(ServerRequests.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, handler)
 
-    def on_file_change_approval(
-        self, handler: ServerRequestHandler[models.FileChangeRequestApprovalParams]
-    ) -> None:
+    def on_file_change_approval(self, handler: ServerRequestHandler[models.FileChangeRequestApprovalParams]) -> None:
         """Answer ``item/fileChange/requestApproval``; the handler may return a bare decision
         (``"accept"``, ``"acceptForSession"``, ``"decline"``, ``"cancel"``) or the response."""
         self._on_decision(ServerRequests.ITEM_FILE_CHANGE_REQUEST_APPROVAL, handler)
@@ -387,9 +379,7 @@ class AppServerClient:
         handler = self._server_request_handlers.get(request.method)
         if handler is None:
             logger.warning("no handler for server request %s; answering with an error", request.method)
-            await self._send_error(
-                request.id, AppServerError.METHOD_NOT_FOUND, f"no handler for {request.method}"
-            )
+            await self._send_error(request.id, AppServerError.METHOD_NOT_FOUND, f"no handler for {request.method}")
             return
         try:
             params: Any = request.params
@@ -404,9 +394,7 @@ class AppServerClient:
             raise
         except Exception as error:
             logger.exception("handler for %s failed", request.method)
-            await self._send_error(
-                request.id, AppServerError.INTERNAL_ERROR, f"client handler failed: {error}"
-            )
+            await self._send_error(request.id, AppServerError.INTERNAL_ERROR, f"client handler failed: {error}")
             return
         await self._send_quietly({"id": request.id, "result": result})
 
@@ -616,9 +604,7 @@ class _Spawning:
             await self._client.close()
 
 
-def _converting(
-    handler: ServerRequestHandler[Any], convert: Callable[[object], object]
-) -> ServerRequestHandler[Any]:
+def _converting(handler: ServerRequestHandler[Any], convert: Callable[[object], object]) -> ServerRequestHandler[Any]:
     """Wrap a handler so that its result goes through `convert` (bare decisions, answers)."""
 
     async def converted(params: Any) -> Any:
