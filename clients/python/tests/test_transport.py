@@ -7,6 +7,7 @@ Stopping the server with SIGSTOP makes "no reply yet" deterministic without any 
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import time
 
@@ -155,3 +156,40 @@ async def test_close_kills_a_server_that_does_not_exit(tandem: Tandem) -> None:
     started = time.monotonic()
     assert await within(client.close(grace=0.2)) == -signal.SIGKILL
     assert time.monotonic() - started >= 0.2
+
+
+async def test_connect_attaches_to_a_server_started_elsewhere(tandem: Tandem) -> None:
+    process = await asyncio.create_subprocess_exec(
+        tandem.binary,
+        "app-server",
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+        env={**os.environ, "TANDEM_HOME": str(tandem.home)},
+        cwd=tandem.workspace,
+    )
+    assert process.stdout is not None and process.stdin is not None
+    try:
+        client = await within(
+            AppServerClient.connect(
+                process.stdout, process.stdin, client_info={"name": "attached", "title": None, "version": "1.0.0"}
+            )
+        )
+        assert client.server_process is None
+        assert client.initialize_response is not None
+        assert client.initialize_response.user_agent.startswith("attached/0.169.0 ")
+        started = await within(client.request(ClientRequests.THREAD_START, {"cwd": str(tandem.workspace)}))
+        assert started.thread.cwd == str(tandem.workspace)
+
+        # The process is not the client's: when its output ends, pending requests fail.
+        process.send_signal(signal.SIGSTOP)
+        pending = asyncio.ensure_future(client.request(ClientRequests.THREAD_LIST))
+        await asyncio.sleep(0.05)
+        process.send_signal(signal.SIGKILL)
+        with pytest.raises(ConnectionClosed, match=r"^the server closed the connection$"):
+            await within(pending)
+        assert await client.close() is None
+    finally:
+        if process.returncode is None:
+            process.kill()
+        await process.wait()

@@ -3,6 +3,7 @@
 // JSON. Stopping the server with SIGSTOP makes "no reply yet" deterministic without any fake server.
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { test } from "node:test";
 import { AppServerClient, AppServerError, ConnectionError, LineDecoder, TimeoutError } from "../src/index.js";
 import { demoHome, spawnOptions, spawnStable, tandemBin, within } from "./helpers.js";
@@ -152,4 +153,32 @@ test("close() kills a server that does not exit within the grace period", { time
   const exit = await client.close({ graceMs: 200 });
   assert.deepEqual(exit, { code: null, signal: "SIGKILL" });
   assert.ok(Date.now() - started >= 200, "killed before the grace period ended");
+});
+
+test("connect() attaches to a server started elsewhere; the end of its output ends the connection", { timeout: 20_000 }, async (t) => {
+  const home = demoHome(t);
+  const child = spawn(tandemBin, ["app-server"], {
+    env: { ...process.env, TANDEM_HOME: home.home },
+    cwd: home.workspace,
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  t.after(() => child.kill("SIGKILL"));
+  const client = await AppServerClient.connect(child.stdout, child.stdin, {
+    clientInfo: { name: "attached", title: null, version: "1.0.0" },
+  });
+  assert.match(client.initializeResponse.userAgent, /^attached\/0\.169\.0 /);
+  assert.equal(client.serverProcess, undefined);
+  const { thread } = await client.request("thread/start", { cwd: home.workspace });
+  assert.equal(thread.cwd, home.workspace);
+
+  // The process is not the client's: when its output ends, pending requests fail with reason "eof".
+  child.kill("SIGSTOP");
+  const pending = client.request("thread/list", {});
+  child.kill("SIGKILL");
+  await assert.rejects(within(10_000, "the rejection", pending), {
+    name: "ConnectionError",
+    reason: "eof",
+    message: "server closed the connection",
+  });
+  assert.deepEqual(await client.exited, { code: null, signal: null });
 });
