@@ -15,7 +15,9 @@ mod common;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use serde_json::{Value, json};
-use tandem_tests::mock_model::{MockModel, MockResponse, responses_text, token_deltas};
+use tandem_tests::mock_model::{
+    MockModel, MockResponse, responses_function_call, responses_text, token_deltas,
+};
 use tandem_tests::server::{SpawnOptions, TestServer, mock_config};
 
 const IGNORED_METHODS: [&str; 5] = [
@@ -118,7 +120,16 @@ async fn replay(
     let client = &recording.client;
     let mut last_cursor: Option<String> = None;
     let mut seen = Vec::new();
-    for message in client {
+    // The client's answers to server requests, sent when each request arrives.
+    let mut answers: std::collections::VecDeque<Value> = client
+        .iter()
+        .filter(|message| message.get("method").is_none())
+        .cloned()
+        .collect();
+    for message in client
+        .iter()
+        .filter(|message| message.get("method").is_some())
+    {
         let mut text = message.to_string();
         for (theirs, ours) in thread_ids.iter() {
             text = text.replace(theirs, ours);
@@ -139,7 +150,21 @@ async fn replay(
         let mut batch: Vec<Value> = server.drain_backlog();
         batch.push(reply.clone());
         if message["method"] == "turn/start" {
-            batch.extend(server.until_turn_completed().await);
+            loop {
+                let message = server.next_message().await;
+                let done = message.get("method") == Some(&json!("turn/completed"));
+                if message.get("method").is_some()
+                    && let Some(request_id) = message.get("id")
+                {
+                    let mut answer = answers.pop_front().expect("a recorded answer");
+                    answer["id"] = request_id.clone();
+                    server.send(&answer).await;
+                }
+                batch.push(message);
+                if done {
+                    break;
+                }
+            }
         }
         // Learn our id for a thread the recording created.
         let recorded = recording
@@ -173,7 +198,27 @@ async fn replay(
     seen
 }
 
+/// Consecutive command output deltas count as one: how a process's output is cut into
+/// chunks depends on timing (and the reference server never streams the first chunk).
+fn collapse_output_deltas(messages: &[Value]) -> Vec<Value> {
+    let mut collapsed: Vec<Value> = Vec::new();
+    for message in messages {
+        let is_delta = message["method"] == "item/commandExecution/outputDelta";
+        if is_delta
+            && collapsed
+                .last()
+                .is_some_and(|last| last["method"] == "item/commandExecution/outputDelta")
+        {
+            continue;
+        }
+        collapsed.push(message.clone());
+    }
+    collapsed
+}
+
 fn compare(recorded: &[Value], ours: &[Value]) {
+    let recorded = &collapse_output_deltas(recorded);
+    let ours = &collapse_output_deltas(ours);
     let expected: Vec<String> = recorded.iter().map(kind).collect();
     let actual: Vec<String> = ours.iter().map(kind).collect();
     pretty_assertions::assert_eq!(expected, actual, "message sequence differs");
@@ -255,4 +300,138 @@ async fn text_stream_and_history_sessions_match_the_recordings() {
     let ours = replay(&mut server, &history, &mut thread_ids).await;
     compare(&history.server, &ours);
     server.shutdown().await;
+}
+
+/// Replays one tool scenario in a fresh server whose workspace is a temp dir standing in for
+/// the recording's `/home/user/project`.
+async fn replay_tool_scenario(name: &str, responses: Vec<MockResponse>, files: &[(&str, &str)]) {
+    let recording = recording(name);
+    let workspace = tempfile::tempdir().unwrap();
+    for (file, content) in files {
+        std::fs::write(workspace.path().join(file), content).unwrap();
+    }
+    let model = MockModel::start().await;
+    model.push_all(responses);
+    let mut server = TestServer::spawn_with(SpawnOptions {
+        config_toml: mock_config(&model.base_url()),
+        args: Vec::new(),
+        home: None,
+        cwd: Some(workspace.path().to_path_buf()),
+    })
+    .await;
+    let mut thread_ids = HashMap::from([(
+        "/home/user/project".to_string(),
+        workspace.path().to_str().unwrap().to_string(),
+    )]);
+    let ours = replay(&mut server, &recording, &mut thread_ids).await;
+    compare(&recording.server, &ours);
+    server.shutdown().await;
+}
+
+fn exec_call(call_id: &str, cmd: &str) -> MockResponse {
+    let arguments = json!({"cmd": cmd, "yield_time_ms": 2000, "login": false}).to_string();
+    MockResponse::sse(responses_function_call(call_id, "exec_command", &arguments))
+}
+
+fn heredoc(patch: &str) -> String {
+    format!("apply_patch <<'EOF'\n*** Begin Patch\n{patch}*** End Patch\nEOF\n")
+}
+
+fn answer(msg_id: &str) -> MockResponse {
+    MockResponse::sse(responses_text(msg_id, &["Tool ", "finished"]))
+}
+
+#[tokio::test]
+async fn command_approval_sessions_match_the_recordings() {
+    replay_tool_scenario(
+        "b_shell_approval_accept.jsonl",
+        vec![
+            exec_call(
+                "call_5",
+                "for i in 1 2 3; do echo line$i; sleep 0.2; done; touch approved.txt",
+            ),
+            answer("msg_7"),
+        ],
+        &[],
+    )
+    .await;
+    replay_tool_scenario(
+        "c_shell_approval_decline.jsonl",
+        vec![
+            exec_call("call_9", "touch declined.txt && echo should-not-run"),
+            answer("msg_11"),
+        ],
+        &[],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn file_change_sessions_match_the_recordings() {
+    replay_tool_scenario(
+        "d_filechange_approval_accept.jsonl",
+        vec![
+            exec_call(
+                "call_16",
+                &heredoc("*** Add File: patched.txt\n+Hello from apply_patch\n"),
+            ),
+            answer("msg_18"),
+        ],
+        &[],
+    )
+    .await;
+    replay_tool_scenario(
+        "d2_filechange_approval_decline.jsonl",
+        vec![
+            exec_call(
+                "call_20",
+                &heredoc("*** Add File: patched-declined.txt\n+Hello from apply_patch\n"),
+            ),
+            answer("msg_22"),
+        ],
+        &[],
+    )
+    .await;
+    replay_tool_scenario(
+        "d3_filechange_update_delete.jsonl",
+        vec![
+            exec_call(
+                "call_24",
+                &heredoc("*** Update File: upd.txt\n@@\n alpha\n-beta\n+BETA\n gamma\n"),
+            ),
+            answer("msg_26"),
+            exec_call("call_28", &heredoc("*** Delete File: gone.txt\n")),
+            answer("msg_30"),
+        ],
+        &[("upd.txt", "alpha\nbeta\ngamma\n"), ("gone.txt", "bye\n")],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn user_input_session_matches_the_recording() {
+    let question = json!({"questions": [{"id": "confirm_path", "header": "Confirm",
+        "question": "Proceed with the plan?", "options": [
+            {"label": "Yes (Recommended)", "description": "Continue."},
+            {"label": "No", "description": "Stop."}]}]})
+    .to_string();
+    replay_tool_scenario(
+        "i_request_user_input.jsonl",
+        vec![
+            MockResponse::sse(responses_function_call(
+                "call_55",
+                "request_user_input",
+                &question,
+            )),
+            answer("msg_58"),
+            MockResponse::sse(responses_function_call(
+                "call_60",
+                "request_user_input",
+                &question,
+            )),
+            answer("msg_63"),
+        ],
+        &[],
+    )
+    .await;
 }

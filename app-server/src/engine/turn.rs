@@ -573,6 +573,12 @@ impl TurnTask {
 
     /// Ends a completed or interrupted turn: status `idle`, then `turn/completed`.
     async fn finish(self, status: TurnStatus, items: Vec<ThreadItem>) {
+        if status == TurnStatus::Interrupted {
+            // Interrupt kills every command of the thread, also those left running in the
+            // background for `write_stdin`.
+            self.thread.tools.unified.terminate_all();
+            lock(&self.thread.tools.open_commands).clear();
+        }
         let completed_at = unix_seconds();
         let duration_ms = unix_millis() - self.started_at_ms;
         let full = self.turn_snapshot(

@@ -167,9 +167,7 @@ impl TurnTask {
                 }
             }
         };
-        let step = self
-            .run_command(call, &command, &sandbox, sandboxed, &started)
-            .await;
+        let step = self.run_command(call, &command, &sandbox, sandboxed).await;
         let step = match step {
             Ok(run)
                 if sandboxed
@@ -190,8 +188,7 @@ impl TurnTask {
                         if matches!(verdict, CommandVerdict::RunForSession) {
                             lock(&self.thread.tools.approved_commands).insert(command.argv.clone());
                         }
-                        self.run_command(call, &command, &sandbox, false, &started)
-                            .await
+                        self.run_command(call, &command, &sandbox, false).await
                     }
                     // The first run's result stands; the model sees why it failed.
                     CommandVerdict::Declined | CommandVerdict::Failed => {
@@ -200,16 +197,13 @@ impl TurnTask {
                     }
                     CommandVerdict::Cancelled | CommandVerdict::Withdrawn => {
                         self.set_waiting(None).await;
-                        return self
-                            .finish_command(call, &command, &started, Ok(run), true)
-                            .await;
+                        return self.finish_command(call, &started, Ok(run), true).await;
                     }
                 }
             }
             other => other,
         };
-        self.finish_command(call, &command, &started, step, false)
-            .await
+        self.finish_command(call, &started, step, false).await
     }
 
     /// `write_stdin`: feeds or polls a running `exec_command` session.
@@ -284,6 +278,9 @@ impl TurnTask {
             available_decisions: Some(vec![
                 CommandExecutionApprovalDecision::Accept,
                 CommandExecutionApprovalDecision::AcceptForSession,
+                CommandExecutionApprovalDecision::AcceptWithExecpolicyAmendment {
+                    execpolicy_amendment: command.argv.clone(),
+                },
                 CommandExecutionApprovalDecision::Decline,
                 CommandExecutionApprovalDecision::Cancel,
             ]),
@@ -292,13 +289,13 @@ impl TurnTask {
             ApprovalReply::Answered(value) => {
                 match serde_json::from_value::<CommandExecutionRequestApprovalResponse>(value) {
                     Ok(response) => match response.decision {
-                        CommandExecutionApprovalDecision::Accept
+                        CommandExecutionApprovalDecision::Accept => CommandVerdict::Run,
+                        // Without an exec policy engine, an amendment approves this exact
+                        // command for the thread, like acceptForSession.
+                        CommandExecutionApprovalDecision::AcceptForSession
                         | CommandExecutionApprovalDecision::AcceptWithExecpolicyAmendment {
                             ..
-                        } => CommandVerdict::Run,
-                        CommandExecutionApprovalDecision::AcceptForSession => {
-                            CommandVerdict::RunForSession
-                        }
+                        } => CommandVerdict::RunForSession,
                         CommandExecutionApprovalDecision::Decline => CommandVerdict::Declined,
                         CommandExecutionApprovalDecision::Cancel => CommandVerdict::Cancelled,
                     },
@@ -355,7 +352,6 @@ impl TurnTask {
         let details = with_status(&started.details, status);
         let item = self.complete_item(started, details).await;
         self.set_waiting(None).await;
-        let _ = command;
         Some(ToolOutcome {
             output: call.output(output),
             items: vec![item],
@@ -371,9 +367,7 @@ impl TurnTask {
         command: &PreparedCommand,
         sandbox: &SandboxPolicy,
         sandboxed: bool,
-        started: &ThreadItem,
     ) -> Result<RunOutput, String> {
-        let _ = started;
         let argv = if sandboxed {
             let workspace = PathBuf::from(&lock(&self.thread.state).meta.cwd);
             match crate::sandbox::wrap_command(sandbox, &workspace, &command.argv) {
@@ -437,12 +431,10 @@ impl TurnTask {
     async fn finish_command(
         &self,
         call: &ToolCall,
-        command: &PreparedCommand,
         started: &ThreadItem,
         run: Result<RunOutput, String>,
         interrupt: bool,
     ) -> ToolOutcome {
-        let _ = command;
         let RunOutput { step, aggregated } = match run {
             Ok(run) => run,
             Err(message) => {
