@@ -176,18 +176,18 @@ async def test_interrupt_while_an_approval_is_pending(tandem: Tandem) -> None:
 
 
 async def test_user_input_in_plan_mode(tandem: Tandem) -> None:
-    questions: list[dict[str, Any]] = []
+    questions: list[models.ToolRequestUserInputParams] = []
     flags: list[str] = []
     async with tandem.spawn(capabilities={"experimentalApi": True}) as client:
         client.on_command_approval(lambda _: "accept")
         client.on_file_change_approval(lambda _: "decline")
 
-        def answer(params: dict[str, Any]) -> dict[str, Any]:
+        def answer(params: models.ToolRequestUserInputParams) -> dict[str, Any]:
             questions.append(params)
-            [question] = params["questions"]
-            labels = [option["label"] for option in question["options"]]
+            [question] = params.questions
+            labels = [option.label for option in question.options or []]
             assert "Explain" in labels
-            return user_input_answers({question["id"]: "Explain"})
+            return user_input_answers({question.id: "Explain"})
 
         def on_status(params: models.ThreadStatusChangedNotification) -> None:
             status = params.status
@@ -196,12 +196,13 @@ async def test_user_input_in_plan_mode(tandem: Tandem) -> None:
 
         client.on_user_input(answer)
         client.on("thread/status/changed", on_status)
-        stream, turn = await run_tour(tandem, client, collaborationMode=PLAN_MODE)
+        stream, turn = await run_tour(tandem, client, collaboration_mode=PLAN_MODE)
 
     assert turn.status == models.TurnStatus.completed
     assert len(questions) == 1
-    assert questions[0]["turnId"] == turn.id
-    asked = [(question["id"], question["question"]) for question in questions[0]["questions"]]
+    assert questions[0].turn_id == turn.id
+    assert questions[0].is_blocking
+    asked = [(question.id, question.question) for question in questions[0].questions]
     assert asked == [("next_step", "What should the demo do next?")]
     assert flags == ["waitingOnApproval", "waitingOnApproval", "waitingOnUserInput"]
     assert 'you answered {"answers":{"next_step":{"answers":["Explain"]}}}' in final_message(stream)

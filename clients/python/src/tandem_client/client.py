@@ -34,7 +34,6 @@ from tandem_client.method_spec import AnyRequestSpec, NotificationSpec, RequestS
 from tandem_client.notifications import Notification, NotificationStream, Subscription, parse_notification
 from tandem_client.process import ServerProcess, StderrMode
 from tandem_client.server_requests import (
-    USER_INPUT_METHOD,
     ServerRequestHandler,
     decision_result,
     response_result,
@@ -312,9 +311,9 @@ class AppServerClient:
         """Start a turn (``turn/start``) and follow it.
 
         `input` is a text or a list of ``UserInput`` (models or mappings). Other ``turn/start``
-        params go in `params`, by field name or wire name (``approval_policy="never"``);
-        fields the model does not know (experimental ones such as ``collaborationMode``) are sent
-        as given, so use their wire names.
+        params go in `params`, by field name or wire name (``approval_policy="never"``,
+        ``collaboration_mode={"mode": "plan", ...}``); fields the model does not know (a newer
+        server's) are sent as given, so use their wire names.
         Returns a `TurnStream`: ``async for n in stream`` yields the turn's notifications up to
         ``turn/completed``; ``await stream.completed`` gives the final `Turn`.
         Must be called with the event loop running.
@@ -361,15 +360,17 @@ class AppServerClient:
         (``"accept"``, ``"acceptForSession"``, ``"decline"``, ``"cancel"``) or the response."""
         self._on_decision(ServerRequests.ITEM_FILE_CHANGE_REQUEST_APPROVAL, handler)
 
-    def on_user_input(self, handler: ServerRequestHandler[Any]) -> None:
+    def on_user_input(self, handler: ServerRequestHandler[models.ToolRequestUserInputParams]) -> None:
         """Answer ``item/tool/requestUserInput`` (experimental: the server sends it only to a
         connection with ``capabilities.experimentalApi`` and a turn in plan collaboration mode).
 
-        The handler gets the params (a dict while the stable schema lacks the method: ``questions``
-        with ``id``, ``question``, ``options``…) and returns question id → answer (a string or a
-        list of strings), or the whole ``{"answers": {id: {"answers": [...]}}}`` response.
+        The handler gets `models.ToolRequestUserInputParams` (``questions``, each with ``id``,
+        ``question`` and ``options``) and returns question id → answer (a string or a list of
+        strings), or the whole response (``{"answers": {id: {"answers": [...]}}}`` or a model).
         """
-        self.on_server_request(USER_INPUT_METHOD, _converting(handler, user_input_result))
+        self.on_server_request(
+            ServerRequests.ITEM_TOOL_REQUEST_USER_INPUT.method, _converting(handler, user_input_result)
+        )
 
     def _on_decision(self, spec: AnyRequestSpec, handler: ServerRequestHandler[Any]) -> None:
         self.on_server_request(spec.method, _converting(handler, decision_result))

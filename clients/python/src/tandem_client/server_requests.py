@@ -20,9 +20,6 @@ ServerRequestHandler = Callable[[ParamsT], HandlerResult | Awaitable[HandlerResu
 """A handler: called with the request's params (a model, or a dict for a method the map lacks),
 returns the response, sync or async."""
 
-USER_INPUT_METHOD = "item/tool/requestUserInput"
-"""The experimental `request_user_input` server request (absent from the stable bundle)."""
-
 
 class HandlerResultError(TypeError):
     """A handler returned something that cannot be the response."""
