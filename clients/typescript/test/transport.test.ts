@@ -5,8 +5,18 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { test } from "node:test";
-import { AppServerClient, AppServerError, ConnectionError, LineDecoder, TimeoutError } from "../src/index.js";
-import { demoHome, spawnOptions, spawnStable, tandemBin, within } from "./helpers.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  AppServerClient,
+  AppServerError,
+  CLIENT_NAME,
+  CLIENT_VERSION,
+  ConnectionError,
+  LineDecoder,
+  TimeoutError,
+} from "../src/index.js";
+import { demoHome, packageRoot, spawnOptions, spawnStable, tandemBin, within } from "./helpers.js";
 
 test("LineDecoder joins partial chunks and split UTF-8 characters", () => {
   const decoder = new LineDecoder();
@@ -181,4 +191,16 @@ test("connect() attaches to a server started elsewhere; the end of its output en
     message: "server closed the connection",
   });
   assert.deepEqual(await client.exited, { code: null, signal: null });
+});
+
+test("the default clientInfo names this package and its package.json version", { timeout: 20_000 }, async (t) => {
+  const home = demoHome(t);
+  const { clientInfo: _, ...options } = spawnOptions(home);
+  const client = await AppServerClient.spawn(options);
+  t.after(() => client.close());
+  const manifest = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string };
+  assert.equal(CLIENT_VERSION, manifest.version);
+  // The server's user agent starts with the client name and ends with its name and version.
+  assert.match(client.initializeResponse.userAgent, new RegExp(`^${CLIENT_NAME}/0\\.169\\.0 `));
+  assert.ok(client.initializeResponse.userAgent.endsWith(`(${CLIENT_NAME}; ${manifest.version})`), client.initializeResponse.userAgent);
 });
