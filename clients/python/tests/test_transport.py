@@ -155,7 +155,7 @@ async def test_close_kills_a_server_that_does_not_exit(tandem: Tandem) -> None:
     server_process(client).send_signal(signal.SIGSTOP)
     started = time.monotonic()
     assert await within(client.close(grace=0.2)) == -signal.SIGKILL
-    assert time.monotonic() - started >= 0.2
+    assert time.monotonic() - started >= 0.15  # killed only after (about) the grace period
 
 
 async def test_connect_attaches_to_a_server_started_elsewhere(tandem: Tandem) -> None:
