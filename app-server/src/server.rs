@@ -111,6 +111,9 @@ pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
     drop(queue);
     let _ = dispatcher.await;
     handlers.close();
+    // Commands started by `command/exec` die with the connection, so the handlers waiting on
+    // them finish at once.
+    processor.close_utilities();
     // Requests already queued are answered, but a handler waiting on the client (an approval)
     // must not hold the process forever.
     let _ = tokio::time::timeout(Duration::from_secs(5), handlers.wait()).await;

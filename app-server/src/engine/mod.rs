@@ -31,6 +31,7 @@ use crate::store::{Store, StoreError};
 
 pub use lifecycle::RESUME_DEPRECATION;
 pub use settings::normalize_thread_id;
+pub use settings::sandbox_policy;
 
 /// Where the engine sends notifications. Awaiting `emit` applies backpressure.
 pub trait EventSink: Send + Sync + 'static {

@@ -3,6 +3,7 @@
 
 pub mod approvals;
 mod errors;
+mod utility_requests;
 
 use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
@@ -27,6 +28,7 @@ use crate::config::config_read_response;
 use crate::engine::{Engine, EngineError};
 use crate::outgoing::{NotificationFilter, OutgoingSender};
 use crate::processor::errors::{internal_error, invalid_request};
+use crate::processor::utility_requests::Utilities;
 
 /// What `initialize` fixed for the connection.
 #[derive(Debug)]
@@ -40,6 +42,7 @@ pub struct Processor {
     engine: Engine,
     session: OnceLock<Session>,
     initialize_lock: tokio::sync::Mutex<()>,
+    utilities: Utilities,
 }
 
 impl Processor {
@@ -50,6 +53,7 @@ impl Processor {
             engine,
             session: OnceLock::new(),
             initialize_lock: tokio::sync::Mutex::new(()),
+            utilities: Utilities::new(),
         }
     }
 
@@ -348,16 +352,29 @@ impl Processor {
                 );
                 self.outgoing.send_response(id, &response).await;
             }
-            ClientRequestPayload::CommandExec(_)
-            | ClientRequestPayload::CommandExecWrite(_)
-            | ClientRequestPayload::CommandExecResize(_)
-            | ClientRequestPayload::CommandExecTerminate(_)
-            | ClientRequestPayload::FuzzyFileSearch(_)
-            | ClientRequestPayload::GitDiffToRemote(_) => {
-                let message = "not implemented yet in this server".to_string();
-                self.outgoing
-                    .send_error(id, invalid_request(&message))
-                    .await;
+            ClientRequestPayload::CommandExec(params) => {
+                let result = self.command_exec(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::CommandExecWrite(params) => {
+                let result = self.command_exec_write(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::CommandExecResize(params) => {
+                let result = self.command_exec_resize(params);
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::CommandExecTerminate(params) => {
+                let result = self.command_exec_terminate(params);
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::FuzzyFileSearch(params) => {
+                let result = self.fuzzy_file_search(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::GitDiffToRemote(params) => {
+                let result = self.git_diff_to_remote(params).await;
+                self.reply(id, result).await;
             }
         }
     }

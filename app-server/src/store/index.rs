@@ -374,10 +374,16 @@ fn open_checked(database: &Path) -> Result<Connection, String> {
 /// index can be rebuilt, so it need not survive a power cut), and a busy timeout for a second
 /// process on the same home.
 fn configure(connection: &Connection) -> Result<(), rusqlite::Error> {
+    configure_without_sync(connection)?;
+    connection.pragma_update(None, "synchronous", "NORMAL")?;
+    Ok(())
+}
+
+/// WAL and the busy timeout, leaving `synchronous` as it is.
+fn configure_without_sync(connection: &Connection) -> Result<(), rusqlite::Error> {
     connection.busy_timeout(Duration::from_secs(5))?;
     let _mode: String =
         connection.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
-    connection.pragma_update(None, "synchronous", "NORMAL")?;
     Ok(())
 }
 
@@ -389,7 +395,11 @@ fn rebuild(
     archived_dir: &Path,
 ) -> Result<(Connection, usize), StoreError> {
     let mut connection = Connection::open(database)?;
-    configure(&connection)?;
+    // No fsync while building: an index cut short by a crash fails its check (or still has
+    // version 0) at the next start and is built again, and skipping the syncs keeps a first
+    // start on a new home fast.
+    connection.pragma_update(None, "synchronous", "OFF")?;
+    configure_without_sync(&connection)?;
     let transaction = connection.transaction()?;
     transaction.execute_batch(SCHEMA)?;
     let mut threads = 0;
@@ -414,6 +424,7 @@ fn rebuild(
     // redone on the next start.
     transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
     transaction.commit()?;
+    connection.pragma_update(None, "synchronous", "NORMAL")?;
     Ok((connection, threads))
 }
 

@@ -14,8 +14,6 @@
 //! - both files and directories are matched (`match_type` says which), and the root itself is not a result;
 //! - paths that are not valid UTF-8 are skipped, because the wire cannot carry them faithfully.
 
-#![allow(dead_code, reason = "the processor does not call the fuzzy search yet")]
-
 use std::{
     cmp::{Ordering, Reverse},
     collections::BinaryHeap,

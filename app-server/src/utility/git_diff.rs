@@ -5,8 +5,6 @@
 //! Every command runs at the repository's top level (so paths are repository-relative even when `cwd` is a
 //! subdirectory) with prompts, pagers, colours, external diff drivers and optional index locks turned off.
 
-#![allow(dead_code, reason = "the processor does not call the git diff yet")]
-
 use std::{
     ffi::{OsStr, OsString},
     os::unix::ffi::{OsStrExt, OsStringExt},
@@ -106,16 +104,18 @@ async fn diff_to_remote(cwd: &Path) -> Result<GitDiffToRemoteResponse, GitFailur
         ["ls-files", "--others", "--exclude-standard", "-z"],
     )
     .await?;
-    let untracked_diffs: Vec<Vec<u8>> = futures::stream::iter(
-        untracked
-            .split(|byte| *byte == 0)
-            // A trailing slash marks a nested repository, which `--no-index` cannot diff as a file.
-            .filter(|path| !path.is_empty() && !path.ends_with(b"/"))
-            .map(|path| untracked_file_diff(&toplevel, OsStr::from_bytes(path))),
-    )
-    .buffered(UNTRACKED_DIFF_CONCURRENCY)
-    .try_collect()
-    .await?;
+    // The futures are collected first: a stream over iterator adapters with borrowing closures
+    // makes the caller's future fail the `Send` check of `tokio::spawn`.
+    let diffs: Vec<_> = untracked
+        .split(|byte| *byte == 0)
+        // A trailing slash marks a nested repository, which `--no-index` cannot diff as a file.
+        .filter(|path| !path.is_empty() && !path.ends_with(b"/"))
+        .map(|path| untracked_file_diff(&toplevel, OsStr::from_bytes(path)))
+        .collect();
+    let untracked_diffs: Vec<Vec<u8>> = futures::stream::iter(diffs)
+        .buffered(UNTRACKED_DIFF_CONCURRENCY)
+        .try_collect()
+        .await?;
     for chunk in untracked_diffs {
         diff.extend_from_slice(&chunk);
     }

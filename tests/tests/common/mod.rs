@@ -24,3 +24,5 @@ pub fn repo_root() -> PathBuf {
 pub fn transcripts_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/transcripts")
 }
+
+pub mod utilities;

@@ -42,6 +42,9 @@ pub const DEFAULT_TERMINAL_SIZE: TerminalSize = TerminalSize { rows: 24, cols: 8
 pub struct CommandExecRegistry {
     /// `None` while the command with that id is being spawned.
     running: Mutex<HashMap<String, Option<RegisteredProcess>>>,
+    /// Cancelled by [`CommandExecRegistry::terminate_all`]: kills every command of the
+    /// connection, also those without a `processId` and those still being spawned.
+    closing: CancellationToken,
 }
 
 #[derive(Clone, Debug)]
@@ -95,6 +98,9 @@ impl CommandExecRegistry {
             Some(process_id) => Some(self.reserve(process_id)?),
             None => None,
         };
+        // Taken before the spawn, so that a `terminate_all` racing with it still kills the
+        // command as soon as it runs.
+        let cancel = self.closing.child_token();
         let size = params
             .size
             .map_or(DEFAULT_TERMINAL_SIZE, |size| TerminalSize {
@@ -147,8 +153,9 @@ impl CommandExecRegistry {
                 output_cap,
                 on_chunk,
                 buffer_output: !stream_output,
-                // Cancellation is by `command/exec/terminate` or by dropping this future.
-                cancel: CancellationToken::new(),
+                // `command/exec/terminate` kills through the registered control; dropping this
+                // future kills the group too.
+                cancel,
             },
         )
         .await;
@@ -195,8 +202,10 @@ impl CommandExecRegistry {
         Ok(())
     }
 
-    /// Kills every registered command (connection closed, shutdown).
+    /// Kills every command of the connection, registered or not (connection closed,
+    /// shutdown); a command started afterwards is killed as soon as it is spawned.
     pub fn terminate_all(&self) {
+        self.closing.cancel();
         for registered in self.running().values().flatten() {
             registered.control.kill();
         }

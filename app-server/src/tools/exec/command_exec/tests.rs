@@ -360,3 +360,26 @@ async fn terminate_all_kills_running_commands() {
     let ((result, _), ()) = tokio::join!(exec(&registry, params), client);
     assert_eq!(result.unwrap().exit_code, 128 + libc::SIGKILL);
 }
+
+#[tokio::test]
+async fn terminate_all_kills_commands_without_a_process_id_and_later_ones() {
+    let registry = CommandExecRegistry::new();
+    let mut long = params("echo started; sleep 30");
+    long.disable_timeout = Some(true);
+    let client = async {
+        // Nothing is registered without a processId; wait for the command to be running.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        registry.terminate_all();
+    };
+    let started = std::time::Instant::now();
+    let ((result, _), ()) = tokio::join!(exec(&registry, long), client);
+    let response = result.unwrap();
+    assert_eq!(response.exit_code, 128 + libc::SIGKILL);
+    assert!(started.elapsed() < Duration::from_secs(10));
+
+    // A command started after the connection closed is killed as soon as it is spawned.
+    let mut late = params("sleep 30");
+    late.disable_timeout = Some(true);
+    let (result, _) = exec(&registry, late).await;
+    assert_eq!(result.unwrap().exit_code, 128 + libc::SIGKILL);
+}
