@@ -103,12 +103,19 @@ test("one approval accepted, one declined: the command runs, the file is not wri
   const home = demoHome(t);
   const client = await spawnStable(t, home);
   client.onCommandApproval(() => ({ decision: "accept" }));
-  client.onFileChangeApproval(() => ({ decision: "decline" }));
+  // The generic form, typed by the method's entry in ServerRequestMap.
+  const methods: string[] = [];
+  client.onServerRequest("item/fileChange/requestApproval", (params, request) => {
+    methods.push(request.method);
+    assert.equal(typeof params.itemId, "string");
+    return { decision: "decline" };
+  });
   const { thread } = await client.request("thread/start", { cwd: home.workspace });
 
   const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }]);
   const turn = await within(20_000, "turn/completed", run.completed);
 
+  assert.deepEqual(methods, ["item/fileChange/requestApproval"]);
   // Declining (unlike `cancel`) lets the turn go on to its final message.
   assert.equal(turn.status, "completed");
   assert.deepEqual(completedItems(run, "commandExecution").map((item) => item.status), ["completed"]);
