@@ -159,3 +159,25 @@ def test_sync_client_runs_a_turn(tandem: Tandem) -> None:
         final = [item for item in turn.items if item.type == "agentMessage"][-1]
         assert "".join(d.delta for d in deltas if d.item_id == final.id) == final.text
         assert final.text.startswith("Tour finished (scripted demo): you declined the command")
+
+
+async def test_steer_adds_input_to_the_running_turn(tandem: Tandem) -> None:
+    async with tandem.spawn() as client:
+        decline_everything(client)
+        thread_id = await tandem.start_thread(client)
+        stream = client.run_turn(thread_id, "First request")
+        steered = False
+        async for notification in stream:
+            if not steered and notification.method == "item/started" and notification.params.item.type == "reasoning":
+                steered = True
+                await within(stream.steer("Second thought"))
+        turn = await within(stream.completed)
+    assert steered
+    assert turn.status == models.TurnStatus.completed
+    texts = [item.content[0].text for item in items_of_type(stream.items, "userMessage")]
+    assert texts == ["First request", "Second thought"]
+
+
+def items_of_type(items: list[Any], kind: str) -> list[Any]:
+    """The items of one type."""
+    return [item for item in items if item.type == kind]
