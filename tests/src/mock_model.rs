@@ -6,7 +6,7 @@
 //! connection part-way, an HTTP error, or a *gated* stream whose frames the test releases one
 //! by one through a [`Gate`] (for interrupt and steer tests).
 //!
-//! ```ignore
+//! ```text
 //! let model = MockModel::start().await;
 //! model.push(MockResponse::sse(responses_text("msg_1", &["Hello", " world"])));
 //! // point the provider's base_url at model.base_url(), run a turn, then:

@@ -1,7 +1,15 @@
 #!/usr/bin/env python3
-"""Regenerate `src/tandem_client/generated/` from the protocol's JSON Schema bundle.
+"""Regenerate `src/tandem_client/generated/` from the protocol's JSON Schema bundles.
 
-Usage (from `clients/python`, with the dev extras installed):
+Two bundles go in: the committed stable one (`schemas/json/tandem_app_server_protocol.schemas.json`)
+and its experimental superset, which is not committed and so is written by the server binary
+(`tandem app-server generate-json-schema --experimental`; the binary is `$TANDEM_BIN`, default
+`../../target/debug/tandem`, or pass the bundle itself with `--experimental-schema`).
+The models and method maps cover the experimental surface, so that `item/tool/requestUserInput`
+and `turn/start`'s `collaborationMode` are typed too; methods missing from the stable bundle are
+marked `experimental=True` in `methods.py`.
+
+Usage (from `clients/python`, with the dev extras installed, after `cargo build --bins`):
 
     .venv/bin/python scripts/generate.py            # rewrite the committed files
     .venv/bin/python scripts/generate.py --check    # exit 1 with a diff when they are stale
@@ -10,15 +18,16 @@ Usage (from `clients/python`, with the dev extras installed):
 Three files come out:
 
 - `models.py`: pydantic v2 models of every schema definition, written by datamodel-code-generator.
-- `methods.py`: the method maps, read from the `oneOf` variants of the bundle's four message unions
+- `methods.py`: the method maps, read from the `oneOf` variants of the bundles' four message unions
   (`ClientRequest`, `ServerRequest`, `ServerNotification`, `ClientNotification`): for each method its
   params model and, for requests, its response model (the variant's `x-response`).
 - `__init__.py`: the package marker.
 
 The bundle is massaged before datamodel-code-generator sees it (never by hand):
 
-- The four message unions are dropped: their variants would become numbered envelope classes that
-  collide with the params types, and `methods.py` already carries everything they say.
+- The four message unions and their method maps (`ClientRequestMap`…) are dropped: the unions'
+  variants would become numbered envelope classes that collide with the params types, and
+  `methods.py` already carries everything both say.
 - Every object schema without an explicit `additionalProperties` gets `additionalProperties: true`, so
   the models keep fields they do not know (experimental fields, or fields of a newer server) instead of
   dropping them, while the externally tagged variants that say `additionalProperties: false` stay strict.
@@ -31,6 +40,7 @@ import ast
 import copy
 import difflib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -44,6 +54,12 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 
 DEFAULT_SCHEMA = PACKAGE_ROOT.parent.parent / "schemas/json/tandem_app_server_protocol.schemas.json"
 """The committed bundle (`schemas/json/` at the repository root)."""
+
+DEFAULT_BINARY = PACKAGE_ROOT.parent.parent / "target/debug/tandem"
+"""The server binary that writes the experimental bundle when `$TANDEM_BIN` is not set."""
+
+BUNDLE_NAME = "tandem_app_server_protocol.schemas.json"
+"""The bundle's file name in the generator's output directory."""
 
 DEFAULT_OUT = PACKAGE_ROOT / "src/tandem_client/generated"
 """Where the generated modules are committed."""
@@ -60,10 +76,12 @@ UNIONS = {
 """The bundle's message unions and the namespace class each becomes in `methods.py`."""
 
 CODEGEN_OPTIONS = [
-    "--input-file-type", "jsonschema",
+    "--input-file-type",
+    "jsonschema",
     # Pinned option set: pydantic v2, Python 3.10 syntax, snake_case fields with camelCase aliases,
     # `Annotated[...]` fields, str enums, the builtin formatter (no black/isort version drift).
-    "--preset", "standard-py310-20261027",
+    "--preset",
+    "standard-py310-20261027",
     # Name inline tagged-union variants after their tag (`ThreadItemAgentMessage`, `UserInputText`).
     "--use-tag-as-union-variant-name",
     # A single-value literal such as `type: Literal["text"]` defaults to its value.
@@ -86,6 +104,7 @@ class MethodEntry:
     params: str
     response: str | None
     description: str
+    experimental: bool
 
 
 def load_bundle(schema: Path) -> dict[str, Any]:
@@ -105,14 +124,18 @@ def model_input(bundle: dict[str, Any]) -> dict[str, Any]:
     massaged = copy.deepcopy(bundle)
     for name in UNIONS:
         del massaged["$defs"][name]
+        # The per-direction method maps (`ClientRequestMap`…) say the same as the unions.
+        massaged["$defs"].pop(f"{name}Map", None)
     _allow_unknown_fields(massaged["$defs"])
     return massaged
 
 
 def _allow_unknown_fields(schema: Any) -> None:
     if isinstance(schema, dict):
-        is_object = "properties" in schema or schema.get("type") == "object" or (
-            isinstance(schema.get("type"), list) and "object" in schema["type"]
+        is_object = (
+            "properties" in schema
+            or schema.get("type") == "object"
+            or (isinstance(schema.get("type"), list) and "object" in schema["type"])
         )
         if is_object and "additionalProperties" not in schema:
             schema["additionalProperties"] = True
@@ -134,6 +157,7 @@ def header(schema: Path, what: str) -> str:
     """The comment at the top of each generated file."""
     return (
         f"# {what}, generated from {_display_path(schema)}\n"
+        "# and its experimental superset (`tandem app-server generate-json-schema --experimental`)\n"
         f"# by clients/python/scripts/generate.py (datamodel-code-generator {codegen_version()}).\n"
         f"# Do not edit. Regenerate with: {REGENERATE_COMMAND}"
     )
@@ -155,11 +179,16 @@ def generate_models(bundle: dict[str, Any], schema: Path, out_file: Path) -> Non
         # settings (line length) from whatever pyproject.toml is above the output path.
         scratch_file = Path(scratch) / "models.py"
         command = [
-            sys.executable, "-m", "datamodel_code_generator",
-            "--input", str(input_file),
-            "--output", str(scratch_file),
+            sys.executable,
+            "-m",
+            "datamodel_code_generator",
+            "--input",
+            str(input_file),
+            "--output",
+            str(scratch_file),
             "--ignore-pyproject",
-            "--custom-file-header", header(schema, "Pydantic models of the Tandem app-server protocol"),
+            "--custom-file-header",
+            header(schema, "Pydantic models of the Tandem app-server protocol"),
             *CODEGEN_OPTIONS,
         ]
         done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -179,11 +208,16 @@ Models keep unknown fields (`model_extra`) so that newer or experimental fields 
 '''
 
 
-def extract_methods(bundle: dict[str, Any]) -> dict[str, list[MethodEntry]]:
-    """Read each union's variants: method const, params `$ref`, `x-response` `$ref`."""
+def extract_methods(bundle: dict[str, Any], stable: dict[str, Any]) -> dict[str, list[MethodEntry]]:
+    """Read each union's variants: method const, params `$ref`, `x-response` `$ref`; a method that
+    the `stable` bundle's union lacks is experimental."""
     entries: dict[str, list[MethodEntry]] = {}
     for union in UNIONS:
         variants = bundle["$defs"][union].get("oneOf", [])
+        stable_methods = {
+            variant.get("properties", {}).get("method", {}).get("const")
+            for variant in stable["$defs"][union].get("oneOf", [])
+        }
         entries[union] = []
         for variant in variants:
             properties = variant.get("properties", {})
@@ -195,7 +229,11 @@ def extract_methods(bundle: dict[str, Any]) -> dict[str, list[MethodEntry]]:
             if union.endswith("Request") and response is None:
                 raise SystemExit(f"{union}: {method} has no `x-response`")
             description = " ".join(str(variant.get("description", "")).split())
-            entries[union].append(MethodEntry(method, params, response, description))
+            experimental = method not in stable_methods
+            entries[union].append(MethodEntry(method, params, response, description, experimental))
+        missing = stable_methods - {entry.method for entry in entries[union]}
+        if missing:
+            raise SystemExit(f"{union}: the experimental bundle lacks the stable methods {sorted(missing)}")
     return entries
 
 
@@ -221,7 +259,8 @@ def render_methods(entries: dict[str, list[MethodEntry]], schema: Path) -> str:
         header(schema, "Method maps of the Tandem app-server protocol"),
         '"""Method maps: every protocol method with its params and response models.',
         "",
-        "Generated from the `oneOf` variants of the schema bundle's message unions.",
+        "Generated from the `oneOf` variants of the schema bundles' message unions; methods of the",
+        "experimental surface (sent only to connections with `capabilities.experimentalApi`) have `experimental=True`.",
         "Each namespace class has one constant per method; each `*_BY_METHOD` dict maps the wire name to it.",
         '"""',
         "",
@@ -242,13 +281,14 @@ def render_methods(entries: dict[str, list[MethodEntry]], schema: Path) -> str:
             if name in names:
                 raise SystemExit(f"{union}: two methods map to the constant {name}")
             names.add(name)
+            flag = ", experimental=True" if entry.experimental else ""
             if is_request:
                 value = (
                     f"RequestSpec({entry.method!r}, models.{entry.params}, "
-                    f"models.{entry.response}, {entry.description!r})"
+                    f"models.{entry.response}, {entry.description!r}{flag})"
                 )
             else:
-                value = f"NotificationSpec({entry.method!r}, models.{entry.params}, {entry.description!r})"
+                value = f"NotificationSpec({entry.method!r}, models.{entry.params}, {entry.description!r}{flag})"
             lines += [f"    {name}: Final = {value}", f"    {(entry.description or entry.method)!r}", ""]
         if not entries[union]:
             lines.append("    pass")
@@ -295,13 +335,28 @@ Do not edit; see `clients/python/scripts/generate.py`.
 '''
 
 
-def generate(schema: Path, out_dir: Path) -> None:
+def experimental_bundle(binary: Path, out_dir: Path) -> Path:
+    """Have the server binary write the experimental bundle into `out_dir`; returns its path."""
+    if not binary.is_file():
+        raise SystemExit(f"no server binary at {binary}: run `cargo build --bins` or set TANDEM_BIN")
+    command = [str(binary), "app-server", "generate-json-schema", "--experimental", "--out", str(out_dir)]
+    done = subprocess.run(command, capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
+    return out_dir / BUNDLE_NAME
+
+
+def generate(schema: Path, experimental_schema: Path, out_dir: Path) -> None:
     """Write `models.py`, `methods.py` and `__init__.py` into `out_dir`."""
-    bundle = load_bundle(schema)
+    stable = load_bundle(schema)
+    bundle = load_bundle(experimental_schema)
+    missing = sorted(set(stable["$defs"]) - set(bundle["$defs"]))
+    if missing:
+        raise SystemExit(f"{experimental_schema} is not a superset of {schema}: it lacks {missing}")
     out_dir.mkdir(parents=True, exist_ok=True)
     models_file = out_dir / "models.py"
     generate_models(bundle, schema, models_file)
-    entries = extract_methods(bundle)
+    entries = extract_methods(bundle, stable)
     check_names(entries, models_file)
     (out_dir / "methods.py").write_text(render_methods(entries, schema), encoding="utf-8")
     (out_dir / "__init__.py").write_text(INIT_SOURCE, encoding="utf-8")
@@ -326,16 +381,25 @@ def diff_trees(expected_dir: Path, actual_dir: Path) -> str:
 def main() -> int:
     """Command-line entry point."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--schema", type=Path, default=DEFAULT_SCHEMA, help="the JSON Schema bundle")
+    parser.add_argument("--schema", type=Path, default=DEFAULT_SCHEMA, help="the stable JSON Schema bundle")
+    parser.add_argument(
+        "--experimental-schema",
+        type=Path,
+        help="the experimental bundle (default: written by $TANDEM_BIN or ../../target/debug/tandem)",
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory")
     parser.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
     arguments = parser.parse_args()
-    if not arguments.check:
-        generate(arguments.schema, arguments.out)
-        return 0
     with tempfile.TemporaryDirectory() as scratch:
-        generate(arguments.schema, Path(scratch))
-        diff = diff_trees(Path(scratch), arguments.out)
+        experimental_schema = arguments.experimental_schema
+        if experimental_schema is None:
+            binary = Path(os.environ.get("TANDEM_BIN") or DEFAULT_BINARY).resolve()
+            experimental_schema = experimental_bundle(binary, Path(scratch) / "experimental")
+        if not arguments.check:
+            generate(arguments.schema, experimental_schema, arguments.out)
+            return 0
+        generate(arguments.schema, experimental_schema, Path(scratch) / "generated")
+        diff = diff_trees(Path(scratch) / "generated", arguments.out)
     if diff:
         sys.stdout.write(diff)
         sys.stdout.write(f"\nThe generated client code is stale; regenerate with:\n  {REGENERATE_COMMAND}\n")

@@ -1,11 +1,10 @@
-"""Fixtures: the real `tandem` binary with a fresh `TANDEM_HOME` per test, and the fake server."""
+"""Fixtures: the real `tandem` binary with a fresh `TANDEM_HOME` per test."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import shutil
-import sys
 from collections.abc import Awaitable
 from dataclasses import dataclass
 from pathlib import Path
@@ -84,9 +83,3 @@ def tandem(tmp_path: Path) -> Tandem:
     workspace.mkdir()
     (home / "config.toml").write_text(CONFIG_TOML)
     return Tandem(tandem_binary(), home, workspace)
-
-
-@pytest.fixture
-def fake_server_command() -> list[str]:
-    """The command line of the scripted fake server (`tests/fake_server.py`)."""
-    return [sys.executable, str(Path(__file__).with_name("fake_server.py"))]

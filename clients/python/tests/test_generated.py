@@ -8,10 +8,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import PACKAGE_DIR
 from pydantic import BaseModel
 
-from conftest import PACKAGE_DIR
 from tandem_client.generated import methods, models
+from tandem_client.method_spec import AnyNotificationSpec, AnyRequestSpec
 
 SCHEMA = PACKAGE_DIR.parent.parent / "schemas/json/tandem_app_server_protocol.schemas.json"
 GENERATED = PACKAGE_DIR / "src/tandem_client/generated"
@@ -32,8 +33,7 @@ def test_generated_code_matches_the_schema_bundle(tmp_path: Path) -> None:
     diff = generate.diff_trees(tmp_path, GENERATED)
     if diff:
         pytest.fail(
-            f"src/tandem_client/generated/ is stale against {SCHEMA.name}:\n{diff}\n"
-            f"Regenerate with:\n  {COMMAND}",
+            f"src/tandem_client/generated/ is stale against {SCHEMA.name}:\n{diff}\nRegenerate with:\n  {COMMAND}",
             pytrace=False,
         )
 
@@ -52,8 +52,18 @@ def union_methods(union: str) -> list[str]:
         ("ClientNotification", methods.CLIENT_NOTIFICATIONS_BY_METHOD),
     ],
 )
-def test_method_maps_cover_each_union(union: str, by_method: dict[str, object]) -> None:
-    assert list(by_method) == union_methods(union)
+def test_method_maps_cover_each_union(union: str, by_method: dict[str, AnyRequestSpec | AnyNotificationSpec]) -> None:
+    # The stable methods, in the stable bundle's order; the others are flagged experimental.
+    assert [method for method, spec in by_method.items() if not spec.experimental] == union_methods(union)
+
+
+def test_experimental_surface_is_typed_and_flagged() -> None:
+    spec = methods.ServerRequests.ITEM_TOOL_REQUEST_USER_INPUT
+    assert spec.experimental
+    assert spec.params is models.ToolRequestUserInputParams
+    assert spec.response is models.ToolRequestUserInputResponse
+    assert not methods.ServerRequests.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL.experimental
+    assert "collaboration_mode" in models.TurnStartParams.model_fields
 
 
 def test_specs_name_model_classes() -> None:
@@ -69,11 +79,11 @@ def test_specs_name_model_classes() -> None:
 
 def test_models_keep_unknown_fields_and_dump_wire_names() -> None:
     params = models.TurnStartParams.model_validate(
-        {"threadId": "t", "input": [{"type": "text", "text": "hi"}], "collaborationMode": {"mode": "plan"}}
+        {"threadId": "t", "input": [{"type": "text", "text": "hi"}], "someNewerField": {"x": 1}}
     )
     assert params.model_dump(mode="json", by_alias=True, exclude_none=True) == {
         "threadId": "t",
         "input": [{"type": "text", "text": "hi"}],
-        "collaborationMode": {"mode": "plan"},
+        "someNewerField": {"x": 1},
     }
     assert models.UserInputText(text="hi").type == "text"

@@ -34,7 +34,8 @@ def test_decode_rejects_non_messages(line: bytes) -> None:
 
 
 def test_encode_is_one_compact_line() -> None:
-    assert encode({"id": 1, "method": "m", "params": {"text": "é"}}) == '{"id":1,"method":"m","params":{"text":"é"}}\n'.encode()
+    expected = '{"id":1,"method":"m","params":{"text":"é"}}\n'.encode()
+    assert encode({"id": 1, "method": "m", "params": {"text": "é"}}) == expected
 
 
 def test_dump_uses_wire_names_and_converts_nested_models() -> None:

@@ -1,58 +1,130 @@
-// Command and file-change approvals against the real binary: the demo's stage (1) runs
-// `mkdir -p tandem-demo && …` and stage (2) adds `tandem-demo/hello.txt`, each behind an approval
-// under `approval_policy = "untrusted"`.
+// Server requests against the real binary. Under `approval_policy = "untrusted"` one demo turn
+// keeps a plan (`turn/plan/updated`), runs `uname -srm` behind a command approval, adds
+// `tandem-demo.txt` to the thread's cwd behind a file-change approval and, in plan collaboration
+// mode only, asks one question with `item/tool/requestUserInput`; its last message reports what
+// happened to each.
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import type { CommandExecutionRequestApprovalParams, FileChangeRequestApprovalParams, ThreadItem, TurnRun } from "../src/index.js";
-import { demoHome, spawnStable, within } from "./helpers.js";
+import type {
+  CommandExecutionRequestApprovalParams,
+  Experimental,
+  FileChangeRequestApprovalParams,
+  NotificationOf,
+  Protocol,
+  ThreadItem,
+  TurnRun,
+} from "../src/index.js";
+import { demoHome, spawnExperimental, spawnStable, within } from "./helpers.js";
 
 /** The final state of every item of `type` the run completed. */
-function completedItems<T extends ThreadItem["type"]>(run: TurnRun, type: T): Extract<ThreadItem, { type: T }>[] {
-  return run.notifications.flatMap((notification) =>
+function completedItems<T extends ThreadItem["type"], P extends Protocol>(
+  run: TurnRun<P>,
+  type: T,
+): Extract<ThreadItem, { type: T }>[] {
+  return (run.notifications as readonly NotificationOf[]).flatMap((notification) =>
     notification.method === "item/completed" && notification.params.item.type === type
       ? [notification.params.item as Extract<ThreadItem, { type: T }>]
       : [],
   );
 }
 
-test("accepted approvals: the command runs and the file is written", { timeout: 30_000 }, async (t) => {
+/** The text of the turn's last agent message. */
+function finalMessage<P extends Protocol>(run: TurnRun<P>): string {
+  const messages = completedItems(run, "agentMessage");
+  assert.ok(messages.length > 0, "the turn has no agent message");
+  return messages.at(-1)?.text ?? "";
+}
+
+/** The `requestId`s of the run's `serverRequest/resolved` notifications. */
+function resolvedRequests<P extends Protocol>(run: TurnRun<P>): (string | number)[] {
+  return (run.notifications as readonly NotificationOf[]).flatMap((notification) =>
+    notification.method === "serverRequest/resolved" ? [notification.params.requestId] : [],
+  );
+}
+
+test("accepted approvals: the command runs, the file is written, the plan is reported", { timeout: 30_000 }, async (t) => {
   const home = demoHome(t);
   const client = await spawnStable(t, home);
   const commands: CommandExecutionRequestApprovalParams[] = [];
   const fileChanges: FileChangeRequestApprovalParams[] = [];
-  client.onCommandApproval((params) => {
+  const requestIds: (string | number)[] = [];
+  client.onCommandApproval((params, request) => {
     commands.push(params);
+    requestIds.push(request.id);
     return { decision: "accept" };
   });
-  client.onFileChangeApproval(async (params) => {
+  client.onFileChangeApproval(async (params, request) => {
     fileChanges.push(params);
+    requestIds.push(request.id);
     return { decision: "accept" };
   });
   const { thread } = await client.request("thread/start", { cwd: home.workspace });
 
-  const run = client.runTurn(thread.id, [{ type: "text", text: "Create the demo files" }]);
+  const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }]);
   const turn = await within(20_000, "turn/completed", run.completed);
 
   assert.equal(turn.status, "completed");
   assert.equal(commands.length, 1, "expected one item/commandExecution/requestApproval");
-  assert.match(commands[0]?.command ?? "", /mkdir -p tandem-demo/);
+  assert.match(commands[0]?.command ?? "", /uname -srm/);
+  assert.equal(commands[0]?.cwd, home.workspace);
   assert.equal(commands[0]?.threadId, thread.id);
   assert.equal(commands[0]?.turnId, turn.id);
+  const [command] = completedItems(run, "commandExecution");
+  assert.equal(command?.id, commands[0]?.itemId);
+  assert.equal(command?.status, "completed");
+  assert.equal(command?.exitCode, 0);
+  assert.match(command?.aggregatedOutput ?? "", /^Linux /);
+
   assert.equal(fileChanges.length, 1, "expected one item/fileChange/requestApproval");
-  assert.deepEqual(completedItems(run, "commandExecution").map((item) => item.status), ["completed"]);
-  assert.deepEqual(completedItems(run, "fileChange").map((item) => item.status), ["completed"]);
-  const hello = join(home.workspace, "tandem-demo", "hello.txt");
-  assert.ok(existsSync(hello), `${hello} was not written`);
-  assert.ok(readFileSync(hello, "utf8").length > 0);
+  const [fileChange] = completedItems(run, "fileChange");
+  assert.equal(fileChange?.id, fileChanges[0]?.itemId);
+  assert.equal(fileChange?.status, "completed");
+  const demoFile = join(home.workspace, "tandem-demo.txt");
+  assert.deepEqual(fileChange?.changes.map((change) => [change.path, change.kind.type]), [[demoFile, "add"]]);
+  assert.equal(readFileSync(demoFile, "utf8"), "Hello from the Tandem demo.\n");
+
   // Each answered request is acknowledged with serverRequest/resolved inside the turn.
-  const resolved = run.notifications.filter((notification) => notification.method === "serverRequest/resolved");
-  assert.equal(resolved.length, 2);
+  assert.deepEqual(requestIds, [0, 1]);
+  assert.deepEqual(resolvedRequests(run), [0, 1]);
+  const plans = run.notifications.flatMap((notification) =>
+    notification.method === "turn/plan/updated" ? [notification.params.plan.map((step) => step.status)] : [],
+  );
+  assert.deepEqual(plans, [
+    ["inProgress", "pending", "pending"],
+    ["completed", "completed", "inProgress"],
+  ]);
+  assert.match(finalMessage(run), /the command printed “Linux .*”; I created tandem-demo\.txt; questions need plan mode/);
 });
 
-test("declined approvals: nothing runs, nothing is written, the items complete declined", { timeout: 30_000 }, async (t) => {
+test("one approval accepted, one declined: the command runs, the file is not written", { timeout: 30_000 }, async (t) => {
+  const home = demoHome(t);
+  const client = await spawnStable(t, home);
+  client.onCommandApproval(() => ({ decision: "accept" }));
+  // The generic form, typed by the method's entry in ServerRequestMap.
+  const methods: string[] = [];
+  client.onServerRequest("item/fileChange/requestApproval", (params, request) => {
+    methods.push(request.method);
+    assert.equal(typeof params.itemId, "string");
+    return { decision: "decline" };
+  });
+  const { thread } = await client.request("thread/start", { cwd: home.workspace });
+
+  const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }]);
+  const turn = await within(20_000, "turn/completed", run.completed);
+
+  assert.deepEqual(methods, ["item/fileChange/requestApproval"]);
+  // Declining (unlike `cancel`) lets the turn go on to its final message.
+  assert.equal(turn.status, "completed");
+  assert.deepEqual(completedItems(run, "commandExecution").map((item) => item.status), ["completed"]);
+  assert.deepEqual(completedItems(run, "fileChange").map((item) => item.status), ["declined"]);
+  assert.equal(existsSync(join(home.workspace, "tandem-demo.txt")), false);
+  assert.match(finalMessage(run), /the command printed “Linux .*”; you declined the patch;/);
+});
+
+test("declined approvals: nothing runs and nothing is written", { timeout: 30_000 }, async (t) => {
   const home = demoHome(t);
   const client = await spawnStable(t, home);
   let asked = 0;
@@ -66,14 +138,130 @@ test("declined approvals: nothing runs, nothing is written, the items complete d
   });
   const { thread } = await client.request("thread/start", { cwd: home.workspace });
 
-  const run = client.runTurn(thread.id, [{ type: "text", text: "Create the demo files" }]);
+  const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }]);
   const turn = await within(20_000, "turn/completed", run.completed);
 
-  // Declining (unlike `cancel`) lets the turn go on to its final message.
   assert.equal(turn.status, "completed");
   assert.equal(asked, 2, "expected a command and a file-change approval");
-  assert.deepEqual(completedItems(run, "commandExecution").map((item) => item.status), ["declined"]);
+  const [command] = completedItems(run, "commandExecution");
+  assert.equal(command?.status, "declined");
+  assert.equal(command?.aggregatedOutput, null);
   assert.deepEqual(completedItems(run, "fileChange").map((item) => item.status), ["declined"]);
-  assert.equal(existsSync(join(home.workspace, "tandem-demo", "hello.txt")), false);
-  assert.equal(existsSync(join(home.workspace, "tandem-demo")), false);
+  assert.equal(existsSync(join(home.workspace, "tandem-demo.txt")), false);
+  assert.match(finalMessage(run), /you declined the command; you declined the patch;/);
+});
+
+test("unhandled server requests are answered with an error and the turn goes on", { timeout: 30_000 }, async (t) => {
+  const home = demoHome(t);
+  const client = await spawnStable(t, home);
+  // No handlers: the client must answer each request with a JSON-RPC error, never leave it hanging.
+  const { thread } = await client.request("thread/start", { cwd: home.workspace });
+  const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }]);
+  const turn = await within(20_000, "turn/completed", run.completed);
+
+  assert.equal(turn.status, "completed");
+  assert.deepEqual(resolvedRequests(run), [0, 1]);
+  assert.deepEqual(completedItems(run, "commandExecution").map((item) => item.status), ["failed"]);
+  assert.deepEqual(completedItems(run, "fileChange").map((item) => item.status), ["failed"]);
+  assert.equal(existsSync(join(home.workspace, "tandem-demo.txt")), false);
+});
+
+test("a handler that throws answers with an error; onError hears the exception", { timeout: 30_000 }, async (t) => {
+  const home = demoHome(t);
+  const client = await spawnStable(t, home);
+  const errors: Error[] = [];
+  client.onError((error) => errors.push(error));
+  client.onCommandApproval(() => {
+    throw new Error("no terminal to ask");
+  });
+  client.onFileChangeApproval(() => ({ decision: "accept" }));
+  const { thread } = await client.request("thread/start", { cwd: home.workspace });
+  const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }]);
+  const turn = await within(20_000, "turn/completed", run.completed);
+
+  assert.equal(turn.status, "completed");
+  assert.deepEqual(completedItems(run, "commandExecution").map((item) => item.status), ["failed"]);
+  assert.deepEqual(completedItems(run, "fileChange").map((item) => item.status), ["completed"]);
+  assert.deepEqual(errors.map((error) => error.message), ["no terminal to ask"]);
+});
+
+test("interrupt while an approval is pending: the turn ends interrupted and the request is withdrawn", { timeout: 30_000 }, async (t) => {
+  const home = demoHome(t);
+  const client = await spawnStable(t, home);
+  // The withdrawal is announced after turn/completed, so it is watched on the client, not the run.
+  const withdrawn = new Promise<string | number>((resolve) => {
+    client.on("serverRequest/resolved", (params) => resolve(params.requestId));
+  });
+  const { thread } = await client.request("thread/start", { cwd: home.workspace });
+  const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }]);
+  let asked = 0;
+  // Never answers: the interrupt has to resolve the request.
+  client.onCommandApproval(async () => {
+    asked += 1;
+    await run.interrupt();
+    return new Promise<never>(() => {});
+  });
+  const turn = await within(20_000, "turn/completed", run.completed);
+
+  assert.equal(asked, 1);
+  assert.equal(turn.status, "interrupted");
+  assert.deepEqual(completedItems(run, "commandExecution"), []);
+  assert.equal(await within(5_000, "serverRequest/resolved", withdrawn), 0);
+  assert.equal(existsSync(join(home.workspace, "tandem-demo.txt")), false);
+});
+
+test("user input in plan mode: the question reaches onUserInput and the answer reaches the agent", { timeout: 30_000 }, async (t) => {
+  const home = demoHome(t);
+  const client = await spawnExperimental(t, home);
+  client.onCommandApproval(() => ({ decision: "accept" }));
+  client.onFileChangeApproval(() => ({ decision: "decline" }));
+  const questions: Experimental.ToolRequestUserInputParams[] = [];
+  client.onUserInput((params) => {
+    questions.push(params);
+    const [question] = params.questions;
+    assert.ok(question !== undefined);
+    const explain = question.options?.find((option) => option.label === "Explain");
+    assert.ok(explain !== undefined, "no Explain option");
+    return { answers: { [question.id]: { answers: [explain.label] } } };
+  });
+  const { thread } = await client.request("thread/start", { cwd: home.workspace });
+
+  const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }], {
+    collaborationMode: { mode: "plan", settings: { model: "demo" } },
+  });
+  const turn = await within(20_000, "turn/completed", run.completed);
+
+  assert.equal(turn.status, "completed");
+  assert.equal(questions.length, 1);
+  assert.equal(questions[0]?.threadId, thread.id);
+  assert.equal(questions[0]?.turnId, turn.id);
+  assert.deepEqual(
+    questions[0]?.questions.map((question) => [question.id, question.question]),
+    [["next_step", "What should the demo do next?"]],
+  );
+  const flags = run.notifications.flatMap((notification) =>
+    notification.method === "thread/status/changed" && notification.params.status.type === "active"
+      ? notification.params.status.activeFlags
+      : [],
+  );
+  assert.deepEqual(flags, ["waitingOnApproval", "waitingOnApproval", "waitingOnUserInput"]);
+  assert.deepEqual(resolvedRequests(run), [0, 1, 2]);
+  assert.match(finalMessage(run), /you answered \{"answers":\{"next_step":\{"answers":\["Explain"\]\}\}\}/);
+});
+
+test("without plan mode the question is not asked", { timeout: 30_000 }, async (t) => {
+  const home = demoHome(t);
+  const client = await spawnExperimental(t, home);
+  client.onCommandApproval(() => ({ decision: "decline" }));
+  client.onFileChangeApproval(() => ({ decision: "decline" }));
+  let asked = 0;
+  client.onUserInput(() => {
+    asked += 1;
+    return { answers: {} };
+  });
+  const { thread } = await client.request("thread/start", { cwd: home.workspace });
+  const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }]);
+  assert.equal((await within(20_000, "turn/completed", run.completed)).status, "completed");
+  assert.equal(asked, 0);
+  assert.match(finalMessage(run), /questions need plan mode/);
 });

@@ -1,13 +1,11 @@
-// Shared test fixtures: the real binary with a fresh home per test, and an in-memory fake server
-// for the transport tests that need exact control over the bytes.
+// Shared test fixtures: the real binary with a fresh home per test.
 
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { PassThrough } from "node:stream";
 import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
-import { AppServerClient, LineDecoder } from "../src/index.js";
+import { AppServerClient } from "../src/index.js";
 import type { ExperimentalProtocol, SpawnOptions, StableProtocol } from "../src/index.js";
 
 /** The package root (tests run from `dist/test/`). */
@@ -36,7 +34,8 @@ export function demoHome(t: TestContext): DemoHome {
   return { home, workspace };
 }
 
-function spawnOptions(home: DemoHome): SpawnOptions {
+/** The spawn options of the real server on `home`. */
+export function spawnOptions(home: DemoHome): SpawnOptions {
   return {
     command: [tandemBin, "app-server"],
     env: { TANDEM_HOME: home.home },
@@ -71,49 +70,4 @@ export function within<T>(ms: number, what: string, promise: Promise<T>): Promis
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** A scripted server on in-memory streams: the test reads what the client wrote and writes raw lines back. */
-export class FakeServer {
-  /** The server's output, read by the client. */
-  readonly toClient = new PassThrough();
-  /** The server's input, written by the client. */
-  readonly fromClient = new PassThrough();
-  private readonly decoder = new LineDecoder();
-  private readonly received: unknown[] = [];
-  private waiters: (() => void)[] = [];
-
-  constructor() {
-    this.fromClient.on("data", (chunk: Buffer) => {
-      for (const line of this.decoder.push(chunk)) this.received.push(JSON.parse(line));
-      const waiters = this.waiters;
-      this.waiters = [];
-      for (const waiter of waiters) waiter();
-    });
-  }
-
-  /** Waits for the next message from the client. */
-  async next(): Promise<Record<string, unknown>> {
-    while (this.received.length === 0) await new Promise<void>((resolve) => this.waiters.push(resolve));
-    return this.received.shift() as Record<string, unknown>;
-  }
-
-  /** Writes raw text (one or more lines, or a fragment) to the client. */
-  writeRaw(text: string | Buffer): void {
-    this.toClient.write(text);
-  }
-
-  /** Writes one message as a line. */
-  send(message: object): void {
-    this.writeRaw(`${JSON.stringify(message)}\n`);
-  }
-
-  /** Connects a stable client, answering the handshake; returns the client and the `initialize` params seen. */
-  async connect(): Promise<{ client: AppServerClient<StableProtocol>; initialize: Record<string, unknown> }> {
-    const connecting = AppServerClient.connect(this.toClient, this.fromClient);
-    const initialize = await this.next();
-    this.send({ id: initialize.id, result: { userAgent: "fake/0.169.0", codexHome: "/fake", platformFamily: "unix", platformOs: "linux" } });
-    const client = await connecting;
-    return { client, initialize };
-  }
 }

@@ -1,10 +1,22 @@
-// Transport behaviour against an in-memory fake server: framing, ids, errors, timeouts, aborts,
-// server requests and malformed output. These need no binary and control every byte.
+// Transport behaviour against the real binary: framing, error replies, timeouts, aborts, clean
+// shutdown, and what happens when the server dies, cannot start, or writes something that is not
+// JSON. Stopping the server with SIGSTOP makes "no reply yet" deterministic without any fake server.
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { test } from "node:test";
-import { AppServerError, ConnectionError, LineDecoder, TimeoutError } from "../src/index.js";
-import { FakeServer, within } from "./helpers.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  AppServerClient,
+  AppServerError,
+  CLIENT_NAME,
+  CLIENT_VERSION,
+  ConnectionError,
+  LineDecoder,
+  TimeoutError,
+} from "../src/index.js";
+import { demoHome, packageRoot, spawnOptions, spawnStable, tandemBin, within } from "./helpers.js";
 
 test("LineDecoder joins partial chunks and split UTF-8 characters", () => {
   const decoder = new LineDecoder();
@@ -16,70 +28,30 @@ test("LineDecoder joins partial chunks and split UTF-8 characters", () => {
   assert.deepEqual(decoder.end(), ['{"c"']);
 });
 
-test("the handshake sends initialize then initialized, with ids counting from 1", async () => {
-  const server = new FakeServer();
-  const { client, initialize } = await server.connect();
-  assert.deepEqual(initialize, {
-    id: 1,
-    method: "initialize",
-    params: { clientInfo: { name: "tandem-client-ts", title: null, version: "0.1.0" }, capabilities: null },
-  });
-  assert.deepEqual(await server.next(), { method: "initialized", params: {} });
-  assert.equal(client.initializeResponse.userAgent, "fake/0.169.0");
-
-  const listing = client.request("thread/loaded/list", {});
-  const request = await server.next();
-  assert.deepEqual(request, { id: 2, method: "thread/loaded/list", params: {} });
-  // The reply arrives in fragments, glued to the start of a notification.
-  server.writeRaw('{"id":2,"res');
-  server.writeRaw('ult":{"data":["t1"],"nextCursor":null}}\n{"method":"warning","params":{"threadId":null,');
-  server.writeRaw('"message":"careful"}}\n');
-  assert.deepEqual(await listing, { data: ["t1"], nextCursor: null });
-  await client.close({ graceMs: 0 });
-});
-
-test("notifications reach on() handlers and notifications() iterators in order", async () => {
-  const server = new FakeServer();
-  const { client } = await server.connect();
-  const seen: string[] = [];
-  const unsubscribe = client.on("warning", (params) => seen.push(params.message));
-  const iterator = client.notifications();
-  server.send({ method: "warning", params: { threadId: null, message: "one" }, emittedAtMs: 1 });
-  server.send({ method: "thread/closed", params: { threadId: "t" } });
-  assert.deepEqual((await iterator.next()).value, { method: "warning", params: { threadId: null, message: "one" } });
-  assert.deepEqual((await iterator.next()).value, { method: "thread/closed", params: { threadId: "t" } });
-  unsubscribe();
-  server.send({ method: "warning", params: { threadId: null, message: "two" } });
-  assert.equal((await iterator.next()).value?.method, "warning");
-  assert.deepEqual(seen, ["one"]);
-  await client.close({ graceMs: 0 });
-  assert.equal((await iterator.next()).done, true);
-});
-
-test("an error reply rejects with AppServerError", async () => {
-  const server = new FakeServer();
-  const { client } = await server.connect();
-  await server.next();
-  const reading = client.request("thread/read", { threadId: "nope" });
-  const { id } = await server.next();
-  server.send({ error: { code: -32600, message: "thread not loaded: nope", data: { x: 1 } }, id });
-  await assert.rejects(reading, (error: unknown) => {
+test("an error reply rejects with AppServerError carrying code, message and method", { timeout: 20_000 }, async (t) => {
+  const client = await spawnStable(t, demoHome(t));
+  await assert.rejects(client.request("thread/read", { threadId: "nope", includeTurns: false }), (error: unknown) => {
     assert.ok(error instanceof AppServerError);
     assert.equal(error.code, -32600);
-    assert.equal(error.message, "thread not loaded: nope");
-    assert.deepEqual(error.data, { x: 1 });
+    assert.match(error.message, /^invalid thread id/);
     assert.equal(error.method, "thread/read");
     return true;
   });
-  await client.close({ graceMs: 0 });
+  // The connection stays usable after an error reply.
+  assert.deepEqual(await client.request("thread/loaded/list", {}), { data: [], nextCursor: null });
 });
 
-test("timeouts reject with TimeoutError and aborts with the signal's reason", async () => {
-  const server = new FakeServer();
-  const { client } = await server.connect();
-  await assert.rejects(client.request("thread/loaded/list", {}, { timeoutMs: 20 }), (error: unknown) => {
+test("timeouts reject with TimeoutError, aborts with the signal's reason; late replies are ignored", { timeout: 20_000 }, async (t) => {
+  const client = await spawnStable(t, demoHome(t));
+  const server = client.serverProcess;
+  assert.ok(server !== undefined);
+  // A stopped server reads nothing and answers nothing until it is continued.
+  server.kill("SIGSTOP");
+  t.after(() => server.kill("SIGCONT"));
+  await assert.rejects(client.request("thread/loaded/list", {}, { timeoutMs: 50 }), (error: unknown) => {
     assert.ok(error instanceof TimeoutError);
-    assert.equal(error.message, "thread/loaded/list timed out after 20 ms");
+    assert.equal(error.message, "thread/loaded/list timed out after 50 ms");
+    assert.equal(error.method, "thread/loaded/list");
     return true;
   });
 
@@ -88,70 +60,147 @@ test("timeouts reject with TimeoutError and aborts with the signal's reason", as
   const reason = new Error("user gave up");
   controller.abort(reason);
   await assert.rejects(aborted, (error: unknown) => error === reason);
+  // An already aborted signal rejects at once.
   await assert.rejects(client.request("thread/loaded/list", {}, { signal: controller.signal }), (error) => error === reason);
 
-  // Late replies to abandoned requests are ignored, and the connection keeps working.
-  server.send({ id: 2, result: { data: [], nextCursor: null } });
-  server.send({ id: 3, result: { data: [], nextCursor: null } });
-  const listing = client.request("thread/loaded/list", {});
-  server.send({ id: 4, result: { data: ["t"], nextCursor: null } });
-  assert.deepEqual(await listing, { data: ["t"], nextCursor: null });
-  await client.close({ graceMs: 0 });
+  // Continued, the server answers the two abandoned requests; those replies are dropped and the
+  // next request gets its own reply.
+  server.kill("SIGCONT");
+  const models = await within(10_000, "model/list", client.request("model/list", {}));
+  assert.ok(Array.isArray(models.data));
+  assert.deepEqual(await client.request("thread/loaded/list", {}), { data: [], nextCursor: null });
 });
 
-test("server requests: handled, unhandled, and a handler that throws", async () => {
-  const server = new FakeServer();
-  const { client } = await server.connect();
-  await server.next();
-  client.onCommandApproval((params, request) => {
-    assert.equal(request.method, "item/commandExecution/requestApproval");
-    return { decision: params.command === "ls" ? "accept" : "decline" };
-  });
-  client.onFileChangeApproval(() => {
-    throw new Error("disk is read-only");
-  });
-  const approval = { kind: "command", threadId: "t", turnId: "u", itemId: "call_1", startedAtMs: 1, environmentId: null };
-  server.send({ id: 0, method: "item/commandExecution/requestApproval", params: { ...approval, command: "ls" } });
-  assert.deepEqual(await server.next(), { id: 0, result: { decision: "accept" } });
-  server.send({ id: 1, method: "item/fileChange/requestApproval", params: { threadId: "t", turnId: "u", itemId: "c", startedAtMs: 1, reason: null, grantRoot: null } });
-  assert.deepEqual(await server.next(), {
-    id: 1,
-    error: { code: -32000, message: "item/fileChange/requestApproval handler failed: disk is read-only" },
-  });
-  server.send({ id: 2, method: "item/tool/requestUserInput", params: {} });
-  assert.deepEqual(await server.next(), {
-    id: 2,
-    error: { code: -32000, message: "no handler registered for item/tool/requestUserInput" },
-  });
-  await client.close({ graceMs: 0 });
-});
-
-test("a malformed line rejects pending requests and fires onError", async () => {
-  const server = new FakeServer();
-  const { client } = await server.connect();
+test("a server killed mid-request rejects the pending request with a ConnectionError", { timeout: 20_000 }, async (t) => {
+  const client = await spawnStable(t, demoHome(t));
+  const server = client.serverProcess;
+  assert.ok(server !== undefined);
   const errors: Error[] = [];
   client.onError((error) => errors.push(error));
-  const exited = new Promise((resolve) => client.onExit(resolve));
-  const pending = client.request("thread/loaded/list", {});
-  server.writeRaw("this is not json\n");
-  await assert.rejects(pending, (error: unknown) => {
+  const stream = client.notifications();
+  // Stopped first, so the request is certainly still pending when the kill lands.
+  server.kill("SIGSTOP");
+  const pending = client.request("thread/list", {});
+  server.kill("SIGKILL");
+  await assert.rejects(within(10_000, "the rejection", pending), (error: unknown) => {
+    assert.ok(error instanceof ConnectionError);
+    assert.equal(error.reason, "exit");
+    assert.equal(error.message, "server exited on signal SIGKILL");
+    assert.equal(error.signal, "SIGKILL");
+    return true;
+  });
+  assert.deepEqual(await client.exited, { code: null, signal: "SIGKILL" });
+  // Later requests fail the same way, the notification stream throws, and onError heard of it once.
+  await assert.rejects(client.request("thread/list", {}), { name: "ConnectionError", reason: "exit" });
+  await assert.rejects(stream.next(), { name: "ConnectionError", message: "server exited on signal SIGKILL" });
+  assert.deepEqual(
+    errors.map((error) => error.message),
+    ["server exited on signal SIGKILL"],
+  );
+});
+
+test("a server that exits during the handshake rejects spawn with its exit code", { timeout: 20_000 }, async (t) => {
+  const home = demoHome(t);
+  await assert.rejects(
+    AppServerClient.spawn({ ...spawnOptions(home), args: ["--no-such-flag"] }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConnectionError);
+      assert.equal(error.reason, "exit");
+      assert.equal(error.exitCode, 2);
+      assert.equal(error.message, "server exited with code 2");
+      return true;
+    },
+  );
+});
+
+test("a command that cannot be started rejects spawn with reason spawn", { timeout: 20_000 }, async (t) => {
+  const home = demoHome(t);
+  await assert.rejects(
+    AppServerClient.spawn({ ...spawnOptions(home), command: [`${tandemBin}-does-not-exist`, "app-server"] }),
+    (error: unknown) => {
+      assert.ok(error instanceof ConnectionError);
+      assert.equal(error.reason, "spawn");
+      assert.match(error.message, /^failed to start server `.*tandem-does-not-exist app-server`: spawn .* ENOENT$/);
+      return true;
+    },
+  );
+});
+
+test("a malformed line from the server fails the connection with a clear error", { timeout: 20_000 }, async (t) => {
+  const home = demoHome(t);
+  // The real server, except that its second reply (to the first request after the handshake)
+  // is replaced by a line of garbage, so that request is certainly pending when it arrives.
+  const script = '"$0" app-server | { IFS= read -r first; printf "%s\\n" "$first"; IFS= read -r second; echo "this is not json"; cat; }';
+  const client = await AppServerClient.spawn({ ...spawnOptions(home), command: ["sh", "-c", script, tandemBin] });
+  t.after(() => client.close({ graceMs: 500 }));
+  const errors: Error[] = [];
+  client.onError((error) => errors.push(error));
+  await assert.rejects(within(10_000, "the rejection", client.request("thread/loaded/list", {})), (error: unknown) => {
     assert.ok(error instanceof ConnectionError);
     assert.equal(error.reason, "malformed");
     assert.equal(error.message, "malformed line from server: this is not json");
     return true;
   });
-  assert.equal(errors.length, 1);
-  assert.equal(errors[0]?.message, "malformed line from server: this is not json");
-  await assert.rejects(client.request("thread/loaded/list", {}), /malformed line from server/);
-  server.toClient.end();
-  assert.deepEqual(await within(1000, "onExit", exited), { code: null, signal: null });
+  assert.deepEqual(
+    errors.map((error) => error.message),
+    ["malformed line from server: this is not json"],
+  );
 });
 
-test("the end of the server's output rejects pending requests", async () => {
-  const server = new FakeServer();
-  const { client } = await server.connect();
-  const pending = client.request("thread/loaded/list", {});
-  server.toClient.end();
-  await assert.rejects(pending, { name: "ConnectionError", message: "server closed the connection" });
+test("close() ends stdin and the server exits 0; pending requests reject as closed", { timeout: 20_000 }, async (t) => {
+  const client = await spawnStable(t, demoHome(t));
+  const pending = client.request("thread/list", {});
+  const closing = client.close();
+  await assert.rejects(pending, { name: "ConnectionError", reason: "closed" });
+  assert.deepEqual(await closing, { code: 0, signal: null });
+  await assert.rejects(client.request("thread/list", {}), { name: "ConnectionError", reason: "closed" });
+});
+
+test("close() kills a server that does not exit within the grace period", { timeout: 20_000 }, async (t) => {
+  const client = await spawnStable(t, demoHome(t));
+  client.serverProcess?.kill("SIGSTOP");
+  const started = Date.now();
+  const exit = await client.close({ graceMs: 200 });
+  assert.deepEqual(exit, { code: null, signal: "SIGKILL" });
+  assert.ok(Date.now() - started >= 150, "killed before the grace period ended");
+});
+
+test("connect() attaches to a server started elsewhere; the end of its output ends the connection", { timeout: 20_000 }, async (t) => {
+  const home = demoHome(t);
+  const child = spawn(tandemBin, ["app-server"], {
+    env: { ...process.env, TANDEM_HOME: home.home },
+    cwd: home.workspace,
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  t.after(() => child.kill("SIGKILL"));
+  const client = await AppServerClient.connect(child.stdout, child.stdin, {
+    clientInfo: { name: "attached", title: null, version: "1.0.0" },
+  });
+  assert.match(client.initializeResponse.userAgent, /^attached\/0\.169\.0 /);
+  assert.equal(client.serverProcess, undefined);
+  const { thread } = await client.request("thread/start", { cwd: home.workspace });
+  assert.equal(thread.cwd, home.workspace);
+
+  // The process is not the client's: when its output ends, pending requests fail with reason "eof".
+  child.kill("SIGSTOP");
+  const pending = client.request("thread/list", {});
+  child.kill("SIGKILL");
+  await assert.rejects(within(10_000, "the rejection", pending), {
+    name: "ConnectionError",
+    reason: "eof",
+    message: "server closed the connection",
+  });
   assert.deepEqual(await client.exited, { code: null, signal: null });
+});
+
+test("the default clientInfo names this package and its package.json version", { timeout: 20_000 }, async (t) => {
+  const home = demoHome(t);
+  const { clientInfo: _, ...options } = spawnOptions(home);
+  const client = await AppServerClient.spawn(options);
+  t.after(() => client.close());
+  const manifest = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string };
+  assert.equal(CLIENT_VERSION, manifest.version);
+  // The server's user agent starts with the client name and ends with its name and version.
+  assert.match(client.initializeResponse.userAgent, new RegExp(`^${CLIENT_NAME}/0\\.169\\.0 `));
+  assert.ok(client.initializeResponse.userAgent.endsWith(`(${CLIENT_NAME}; ${manifest.version})`), client.initializeResponse.userAgent);
 });

@@ -75,3 +75,43 @@ test("notifications() buffers from the moment of the call", { timeout: 30_000 },
   assert.equal(methods[0], "thread/started");
   assert.ok(methods.includes("item/agentMessage/delta"));
 });
+
+test("interrupt: the turn completes as interrupted and the thread goes idle", { timeout: 30_000 }, async (t) => {
+  const home = demoHome(t);
+  const client = await spawnStable(t, home);
+  const { thread } = await client.request("thread/start", { cwd: home.workspace });
+  const run = client.runTurn(thread.id, [{ type: "text", text: "Take your time" }]);
+  // Interrupt as soon as the model starts streaming: the demo is still far from its last word.
+  let interrupted = false;
+  for await (const notification of run) {
+    if (!interrupted && notification.method === "item/started" && notification.params.item.type !== "userMessage") {
+      interrupted = true;
+      await run.interrupt();
+    }
+  }
+  const turn = await run.completed;
+  assert.ok(interrupted, "the turn never started streaming");
+  assert.equal(turn.status, "interrupted");
+  assert.deepEqual(turn.items, []);
+  const statuses = run.notifications.flatMap((notification) =>
+    notification.method === "thread/status/changed" ? [notification.params.status.type] : [],
+  );
+  assert.equal(statuses.at(-1), "idle");
+  // Interrupting a finished turn is a request-level error.
+  await assert.rejects(run.interrupt(), { name: "AppServerError", code: -32600 });
+  // The thread takes a new turn afterwards.
+  const next = client.runTurn(thread.id, [{ type: "text", text: "Now finish" }]);
+  client.onCommandApproval(() => ({ decision: "decline" }));
+  client.onFileChangeApproval(() => ({ decision: "decline" }));
+  assert.equal((await within(20_000, "second turn", next.completed)).status, "completed");
+});
+
+test("runTurn on an unknown thread rejects started and completed, and iteration throws", { timeout: 20_000 }, async (t) => {
+  const client = await spawnStable(t, demoHome(t));
+  const run = client.runTurn("0190f0f0-0000-7000-8000-000000000000", [{ type: "text", text: "hi" }]);
+  await assert.rejects(run.started, { name: "AppServerError", code: -32600 });
+  await assert.rejects(run.completed, { name: "AppServerError", code: -32600 });
+  await assert.rejects(async () => {
+    for await (const _ of run) assert.fail("no notification expected");
+  }, { name: "AppServerError" });
+});

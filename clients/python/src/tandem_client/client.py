@@ -9,7 +9,7 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, TypeVar, overload
+from typing import Any, TypeVar, overload
 
 from pydantic import BaseModel, ValidationError
 
@@ -34,7 +34,6 @@ from tandem_client.method_spec import AnyRequestSpec, NotificationSpec, RequestS
 from tandem_client.notifications import Notification, NotificationStream, Subscription, parse_notification
 from tandem_client.process import ServerProcess, StderrMode
 from tandem_client.server_requests import (
-    USER_INPUT_METHOD,
     ServerRequestHandler,
     decision_result,
     response_result,
@@ -48,15 +47,13 @@ logger = logging.getLogger("tandem_client")
 ParamsT = TypeVar("ParamsT", bound=BaseModel)
 ResponseT = TypeVar("ResponseT", bound=BaseModel)
 
-NotificationHandler = Callable[[Any], Optional[Awaitable[None]]]
+NotificationHandler = Callable[[Any], Awaitable[None] | None]
 """A notification handler: called with the params (a model, see `Notification.params`)."""
 
 DEFAULT_COMMAND: tuple[str, ...] = ("tandem", "app-server")
 """The server command `spawn` runs when none is given."""
 
-DEFAULT_CLIENT_INFO = models.ClientInfo(
-    name="tandem_client_python", title="Tandem Python client", version=__version__
-)
+DEFAULT_CLIENT_INFO = models.ClientInfo(name="tandem_client_python", title="Tandem Python client", version=__version__)
 """The ``clientInfo`` sent when none is given."""
 
 SERVER_REQUEST_RESOLVED = "serverRequest/resolved"
@@ -294,9 +291,7 @@ class AppServerClient:
         when the server goes away; close it (or use ``async with``) when you stop iterating.
         """
         names = {m.method if isinstance(m, NotificationSpec) else m for m in methods}
-        return NotificationStream(
-            self._subscribe(lambda notification: not names or notification.method in names)
-        )
+        return NotificationStream(self._subscribe(lambda notification: not names or notification.method in names))
 
     def _subscribe(self, accepts: Callable[[Notification[Any]], bool]) -> Subscription:
         subscription = Subscription(accepts, self._unsubscribe)
@@ -316,9 +311,9 @@ class AppServerClient:
         """Start a turn (``turn/start``) and follow it.
 
         `input` is a text or a list of ``UserInput`` (models or mappings). Other ``turn/start``
-        params go in `params`, by field name or wire name (``approval_policy="never"``);
-        fields the model does not know (experimental ones such as ``collaborationMode``) are sent
-        as given, so use their wire names.
+        params go in `params`, by field name or wire name (``approval_policy="never"``,
+        ``collaboration_mode={"mode": "plan", ...}``); fields the model does not know (a newer
+        server's) are sent as given, so use their wire names.
         Returns a `TurnStream`: ``async for n in stream`` yields the turn's notifications up to
         ``turn/completed``; ``await stream.completed`` gives the final `Turn`.
         Must be called with the event loop running.
@@ -351,9 +346,7 @@ class AppServerClient:
         name = method.method if isinstance(method, RequestSpec) else method
         self._server_request_handlers[name] = handler
 
-    def on_command_approval(
-        self, handler: ServerRequestHandler[models.CommandExecutionRequestApprovalParams]
-    ) -> None:
+    def on_command_approval(self, handler: ServerRequestHandler[models.CommandExecutionRequestApprovalParams]) -> None:
         """Answer ``item/commandExecution/requestApproval``.
 
         The handler may return a bare decision (``"accept"``, ``"acceptForSession"``,
@@ -362,22 +355,22 @@ class AppServerClient:
         """
         self._on_decision(ServerRequests.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL, handler)
 
-    def on_file_change_approval(
-        self, handler: ServerRequestHandler[models.FileChangeRequestApprovalParams]
-    ) -> None:
+    def on_file_change_approval(self, handler: ServerRequestHandler[models.FileChangeRequestApprovalParams]) -> None:
         """Answer ``item/fileChange/requestApproval``; the handler may return a bare decision
         (``"accept"``, ``"acceptForSession"``, ``"decline"``, ``"cancel"``) or the response."""
         self._on_decision(ServerRequests.ITEM_FILE_CHANGE_REQUEST_APPROVAL, handler)
 
-    def on_user_input(self, handler: ServerRequestHandler[Any]) -> None:
+    def on_user_input(self, handler: ServerRequestHandler[models.ToolRequestUserInputParams]) -> None:
         """Answer ``item/tool/requestUserInput`` (experimental: the server sends it only to a
         connection with ``capabilities.experimentalApi`` and a turn in plan collaboration mode).
 
-        The handler gets the params (a dict while the stable schema lacks the method: ``questions``
-        with ``id``, ``question``, ``options``…) and returns question id → answer (a string or a
-        list of strings), or the whole ``{"answers": {id: {"answers": [...]}}}`` response.
+        The handler gets `models.ToolRequestUserInputParams` (``questions``, each with ``id``,
+        ``question`` and ``options``) and returns question id → answer (a string or a list of
+        strings), or the whole response (``{"answers": {id: {"answers": [...]}}}`` or a model).
         """
-        self.on_server_request(USER_INPUT_METHOD, _converting(handler, user_input_result))
+        self.on_server_request(
+            ServerRequests.ITEM_TOOL_REQUEST_USER_INPUT.method, _converting(handler, user_input_result)
+        )
 
     def _on_decision(self, spec: AnyRequestSpec, handler: ServerRequestHandler[Any]) -> None:
         self.on_server_request(spec.method, _converting(handler, decision_result))
@@ -387,9 +380,7 @@ class AppServerClient:
         handler = self._server_request_handlers.get(request.method)
         if handler is None:
             logger.warning("no handler for server request %s; answering with an error", request.method)
-            await self._send_error(
-                request.id, AppServerError.METHOD_NOT_FOUND, f"no handler for {request.method}"
-            )
+            await self._send_error(request.id, AppServerError.METHOD_NOT_FOUND, f"no handler for {request.method}")
             return
         try:
             params: Any = request.params
@@ -404,9 +395,7 @@ class AppServerClient:
             raise
         except Exception as error:
             logger.exception("handler for %s failed", request.method)
-            await self._send_error(
-                request.id, AppServerError.INTERNAL_ERROR, f"client handler failed: {error}"
-            )
+            await self._send_error(request.id, AppServerError.INTERNAL_ERROR, f"client handler failed: {error}")
             return
         await self._send_quietly({"id": request.id, "result": result})
 
@@ -616,9 +605,7 @@ class _Spawning:
             await self._client.close()
 
 
-def _converting(
-    handler: ServerRequestHandler[Any], convert: Callable[[object], object]
-) -> ServerRequestHandler[Any]:
+def _converting(handler: ServerRequestHandler[Any], convert: Callable[[object], object]) -> ServerRequestHandler[Any]:
     """Wrap a handler so that its result goes through `convert` (bare decisions, answers)."""
 
     async def converted(params: Any) -> Any:

@@ -28,6 +28,8 @@ class RequestSpec(Generic[ParamsT, ResponseT]):
     """The pydantic model of the response's ``result``."""
     description: str = ""
     """What the method does (from the schema)."""
+    experimental: bool = False
+    """Whether the method belongs to the experimental surface (``capabilities.experimentalApi``)."""
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,8 @@ class NotificationSpec(Generic[ParamsT]):
     """The pydantic model of the notification's ``params``."""
     description: str = ""
     """What the notification means (from the schema)."""
+    experimental: bool = False
+    """Whether the method belongs to the experimental surface (``capabilities.experimentalApi``)."""
 
 
 AnyRequestSpec = RequestSpec[Any, Any]

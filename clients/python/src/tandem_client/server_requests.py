@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from enum import Enum
-from typing import Any, TypeVar, Union
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
@@ -13,15 +13,12 @@ from tandem_client.method_spec import AnyRequestSpec
 
 ParamsT = TypeVar("ParamsT")
 
-HandlerResult = Union[BaseModel, Mapping[str, Any], str, Enum]
+HandlerResult = BaseModel | Mapping[str, Any] | str | Enum
 """What a server-request handler may return (see the `on_*` methods for what each accepts)."""
 
-ServerRequestHandler = Callable[[ParamsT], Union[HandlerResult, Awaitable[HandlerResult]]]
+ServerRequestHandler = Callable[[ParamsT], HandlerResult | Awaitable[HandlerResult]]
 """A handler: called with the request's params (a model, or a dict for a method the map lacks),
 returns the response, sync or async."""
-
-USER_INPUT_METHOD = "item/tool/requestUserInput"
-"""The experimental `request_user_input` server request (absent from the stable bundle)."""
 
 
 class HandlerResultError(TypeError):
@@ -37,9 +34,7 @@ def response_result(method: str, spec: AnyRequestSpec | None, value: object) -> 
         if spec is not None:
             spec.response.model_validate(result)
         return result
-    raise HandlerResultError(
-        f"the {method} handler returned {type(value).__name__}; expected a model or a mapping"
-    )
+    raise HandlerResultError(f"the {method} handler returned {type(value).__name__}; expected a model or a mapping")
 
 
 def decision_result(value: object) -> object:

@@ -14,6 +14,7 @@ Where callbacks run:
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import queue
 import threading
@@ -29,7 +30,6 @@ from tandem_client.generated import models
 from tandem_client.method_spec import AnyRequestSpec, NotificationSpec, RequestSpec
 from tandem_client.notifications import Notification
 from tandem_client.process import StderrMode
-from tandem_client.server_requests import HandlerResult
 
 T = TypeVar("T")
 ParamsT = TypeVar("ParamsT", bound=BaseModel)
@@ -197,10 +197,9 @@ class SyncAppServerClient:
                 kind, value = events.get(timeout=remaining)
             except queue.Empty:
                 if stream is not None:
-                    try:
+                    # The timeout is the error to report, not a failure to interrupt.
+                    with contextlib.suppress(Exception):
                         self._runner.run(stream.interrupt(), timeout=10)
-                    except Exception:  # the timeout is the error to report
-                        pass
                 future.cancel()
                 raise TurnTimeout(f"turn did not complete within {timeout:g}s") from None
             if kind == "stream":

@@ -65,9 +65,7 @@ class TurnStream:
     async def interrupt(self) -> None:
         """Send ``turn/interrupt``; the stream then ends with an ``interrupted`` turn."""
         turn = await self.start()
-        await self._client.request(
-            ClientRequests.TURN_INTERRUPT, {"threadId": self.thread_id, "turnId": turn.id}
-        )
+        await self._client.request(ClientRequests.TURN_INTERRUPT, {"threadId": self.thread_id, "turnId": turn.id})
 
     async def steer(self, input: str | list[Any]) -> None:
         """Add input to the running turn (``turn/steer``)."""

@@ -6,11 +6,11 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Union
+from typing import Any
 
 from pydantic import BaseModel
 
-RequestId = Union[int, str]
+RequestId = int | str
 """A request id: the client uses integers; the server's requests use integers from 0."""
 
 
@@ -41,7 +41,7 @@ class IncomingNotification:
     emitted_at_ms: int | None
 
 
-IncomingMessage = Union[IncomingResponse, IncomingRequest, IncomingNotification]
+IncomingMessage = IncomingResponse | IncomingRequest | IncomingNotification
 """Any message the server sends."""
 
 
@@ -78,10 +78,10 @@ def decode(line: bytes) -> IncomingMessage:
         return IncomingNotification(method, params, emitted if isinstance(emitted, int) else None)
     if has_id and ("result" in value or "error" in value):
         assert request_id is not None
-        error = value.get("error")
-        if error is not None and not isinstance(error, dict):
-            raise MalformedMessage(f"bad error object {error!r}")
-        return IncomingResponse(request_id, value.get("result"), error)
+        error_object = value.get("error")
+        if error_object is not None and not isinstance(error_object, dict):
+            raise MalformedMessage(f"bad error object {error_object!r}")
+        return IncomingResponse(request_id, value.get("result"), error_object)
     raise MalformedMessage("neither a request, a notification nor a response")
 
 

@@ -1,9 +1,11 @@
 # Method maps of the Tandem app-server protocol, generated from schemas/json/tandem_app_server_protocol.schemas.json
+# and its experimental superset (`tandem app-server generate-json-schema --experimental`)
 # by clients/python/scripts/generate.py (datamodel-code-generator 0.89.0).
 # Do not edit. Regenerate with: cd clients/python && .venv/bin/python scripts/generate.py
 """Method maps: every protocol method with its params and response models.
 
-Generated from the `oneOf` variants of the schema bundle's message unions.
+Generated from the `oneOf` variants of the schema bundles' message unions; methods of the
+experimental surface (sent only to connections with `capabilities.experimentalApi`) have `experimental=True`.
 Each namespace class has one constant per method; each `*_BY_METHOD` dict maps the wire name to it.
 """
 
@@ -125,10 +127,14 @@ class ServerRequests:
     ITEM_FILE_CHANGE_REQUEST_APPROVAL: Final = RequestSpec('item/fileChange/requestApproval', models.FileChangeRequestApprovalParams, models.FileChangeRequestApprovalResponse, 'Ask whether file changes may be written.')
     'Ask whether file changes may be written.'
 
+    ITEM_TOOL_REQUEST_USER_INPUT: Final = RequestSpec('item/tool/requestUserInput', models.ToolRequestUserInputParams, models.ToolRequestUserInputResponse, 'Ask the user one to three questions.', experimental=True)
+    'Ask the user one to three questions.'
+
 
 SERVER_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'item/commandExecution/requestApproval': ServerRequests.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
     'item/fileChange/requestApproval': ServerRequests.ITEM_FILE_CHANGE_REQUEST_APPROVAL,
+    'item/tool/requestUserInput': ServerRequests.ITEM_TOOL_REQUEST_USER_INPUT,
 }
 """`ServerRequest` methods by wire name."""
 

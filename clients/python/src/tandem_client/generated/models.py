@@ -1,4 +1,5 @@
 # Pydantic models of the Tandem app-server protocol, generated from schemas/json/tandem_app_server_protocol.schemas.json
+# and its experimental superset (`tandem app-server generate-json-schema --experimental`)
 # by clients/python/scripts/generate.py (datamodel-code-generator 0.89.0).
 # Do not edit. Regenerate with: cd clients/python && .venv/bin/python scripts/generate.py
 
@@ -364,6 +365,13 @@ class CommandExecutionRequestApprovalParams(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
+    available_decisions: Annotated[
+        list[Literal['accept'] | Literal['acceptForSession'] | CommandExecutionApprovalDecisionAcceptWithExecpolicyAmendment | Literal['decline'] | Literal['cancel']] | None,
+        Field(
+            alias='availableDecisions',
+            description='Decisions the client may answer with. @experimental',
+        ),
+    ] = None
     command: Annotated[str | None, Field(description='The command, shell-joined.')] = (
         None
     )
@@ -1262,6 +1270,28 @@ class ThreadActiveFlag(str, Enum):
     waiting_on_user_input = 'waitingOnUserInput'
 
 
+class ThreadEnvironment(BaseModel):
+    """
+    An execution environment of a thread. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cwd: Annotated[str, Field(description='Working directory in this environment.')]
+    environment_id: Annotated[
+        str, Field(alias='environmentId', description='Environment id (`local`).')
+    ]
+    runtime_workspace_roots: Annotated[
+        list[str],
+        Field(
+            alias='runtimeWorkspaceRoots',
+            description='Workspace roots visible at runtime.',
+        ),
+    ]
+
+
 class ThreadForkParams(BaseModel):
     """
     Parameters of `thread/fork`: copy a stored thread's history into a new thread.
@@ -1905,6 +1935,77 @@ class TokenUsageBreakdown(BaseModel):
     ]
     total_tokens: Annotated[
         int, Field(alias='totalTokens', description='Input plus output tokens.')
+    ]
+
+
+class ToolRequestUserInputAnswer(BaseModel):
+    """
+    The answer to one question.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    answers: Annotated[list[str], Field(description='Chosen labels or free-form text.')]
+
+
+class ToolRequestUserInputOption(BaseModel):
+    """
+    A choice offered for a question.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    description: Annotated[str, Field(description='What it means.')]
+    label: Annotated[str, Field(description='The choice as shown and as answered.')]
+
+
+class ToolRequestUserInputQuestion(BaseModel):
+    """
+    One question for the user.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    header: Annotated[str, Field(description='Short header.')]
+    id: Annotated[str, Field(description='Question id, the key of its answer.')]
+    is_other: Annotated[
+        bool,
+        Field(
+            alias='isOther',
+            description='Whether a free-form "other" answer is allowed.',
+        ),
+    ] = False
+    is_secret: Annotated[
+        bool,
+        Field(
+            alias='isSecret',
+            description='Whether the answer is secret (do not echo it).',
+        ),
+    ] = False
+    options: Annotated[
+        list[ToolRequestUserInputOption] | None, Field(description='Choices, if any.')
+    ] = None
+    question: Annotated[str, Field(description='The question.')]
+
+
+class ToolRequestUserInputResponse(BaseModel):
+    """
+    Answer to `item/tool/requestUserInput`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    answers: Annotated[
+        dict[str, ToolRequestUserInputAnswer],
+        Field(description='Answers keyed by question id.'),
     ]
 
 
@@ -2777,6 +2878,37 @@ class ThreadUnsubscribeResponse(BaseModel):
     status: Annotated[ThreadUnsubscribeStatus, Field(description='What happened.')]
 
 
+class ToolRequestUserInputParams(BaseModel):
+    """
+    Parameters of `item/tool/requestUserInput`: questions the model asks the user.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    auto_resolution_ms: Annotated[
+        int | None,
+        Field(
+            alias='autoResolutionMs',
+            description='Resolve automatically after this many milliseconds; `null` means never.',
+            ge=0,
+        ),
+    ] = None
+    is_blocking: Annotated[
+        bool,
+        Field(alias='isBlocking', description='Whether the turn waits for the answer.'),
+    ]
+    item_id: Annotated[
+        str, Field(alias='itemId', description="The tool call (the model's `call_id`).")
+    ]
+    questions: Annotated[
+        list[ToolRequestUserInputQuestion], Field(description='One to three questions.')
+    ]
+    thread_id: Annotated[str, Field(alias='threadId', description='The thread.')]
+    turn_id: Annotated[str, Field(alias='turnId', description='The turn.')]
+
+
 class Turn(BaseModel):
     """
     One user request and the agent's work on it.
@@ -2865,65 +2997,6 @@ class TurnPlanUpdatedNotification(BaseModel):
     plan: Annotated[list[TurnPlanStep], Field(description='The steps.')]
     thread_id: Annotated[str, Field(alias='threadId', description='The thread.')]
     turn_id: Annotated[str, Field(alias='turnId', description='The turn.')]
-
-
-class TurnStartParams(BaseModel):
-    """
-    Parameters of `turn/start`. Overrides apply to this turn and persist for later turns,
-    except `outputSchema`, which applies to this turn only.
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    approval_policy: Annotated[
-        AskForApproval | None,
-        Field(alias='approvalPolicy', description='Approval-policy override.'),
-    ] = None
-    approvals_reviewer: Annotated[
-        ApprovalsReviewer | None,
-        Field(alias='approvalsReviewer', description='Reviewer override.'),
-    ] = None
-    client_user_message_id: Annotated[
-        str | None,
-        Field(
-            alias='clientUserMessageId',
-            description="Client-chosen id echoed as the user message's `clientId`.",
-        ),
-    ] = None
-    cwd: Annotated[str | None, Field(description='Working-directory override.')] = None
-    effort: Annotated[
-        ReasoningEffort | None, Field(description='Reasoning-effort override.')
-    ] = None
-    input: Annotated[
-        list[UserInputText | UserInputImage | UserInputLocalImage],
-        Field(description="The user's input; `[]` runs a turn without a user message."),
-    ]
-    model: Annotated[str | None, Field(description='Model override.')] = None
-    output_schema: Annotated[
-        Any,
-        Field(
-            alias='outputSchema',
-            description='JSON Schema the final answer must follow (this turn only).',
-        ),
-    ] = None
-    personality: Annotated[
-        Personality | None, Field(description='Deprecated; accepted and ignored.')
-    ] = None
-    sandbox_policy: Annotated[
-        SandboxPolicyDangerFullAccess | SandboxPolicyReadOnly | SandboxPolicyExternalSandbox | SandboxPolicyWorkspaceWrite | None,
-        Field(alias='sandboxPolicy', description='Sandbox override, in object form.'),
-    ] = None
-    service_tier: Annotated[
-        str | None, Field(alias='serviceTier', description='Service-tier override.')
-    ] = None
-    summary: Annotated[
-        ReasoningSummary | None, Field(description='Reasoning-summary override.')
-    ] = None
-    thread_id: Annotated[
-        str, Field(alias='threadId', description='Thread to run the turn on.')
-    ]
 
 
 class TurnStartResponse(BaseModel):
@@ -3069,6 +3142,20 @@ class Thread(BaseModel):
     agent_role: Annotated[
         str | None, Field(alias='agentRole', description='Role of a sub-agent thread.')
     ] = None
+    attached_to_thread_id: Annotated[
+        str | None,
+        Field(
+            alias='attachedToThreadId',
+            description='Id of the thread this one is attached to; always `null` in Tandem. @experimental',
+        ),
+    ] = None
+    can_accept_direct_input: Annotated[
+        bool | None,
+        Field(
+            alias='canAcceptDirectInput',
+            description='Whether the thread accepts direct input; `null` for listed threads. @experimental',
+        ),
+    ] = None
     cli_version: Annotated[
         str,
         Field(
@@ -3080,12 +3167,31 @@ class Thread(BaseModel):
         int, Field(alias='createdAt', description='Creation time (Unix seconds).')
     ]
     cwd: Annotated[str, Field(description='Working directory (absolute).')]
+    daybreak_enabled: Annotated[
+        bool | None,
+        Field(
+            alias='daybreakEnabled',
+            description='Always `null` in Tandem. @experimental',
+        ),
+    ] = None
+    environments: Annotated[
+        list[ThreadEnvironment] | None,
+        Field(
+            description='Execution environments of a loaded thread; `null` for listed threads. @experimental'
+        ),
+    ] = None
     ephemeral: Annotated[
         bool,
         Field(
             description='Ephemeral threads are never written to disk and are not listed.'
         ),
     ]
+    extra: Annotated[
+        Any,
+        Field(
+            description='Free-form extension data; always `null` in Tandem. @experimental'
+        ),
+    ] = None
     forked_from_id: Annotated[
         str | None,
         Field(
@@ -3220,6 +3326,13 @@ class ThreadListResponse(BaseModel):
             description='Cursor of the next page; `null` on the last page.',
         ),
     ] = None
+    read_states: Annotated[
+        Any,
+        Field(
+            alias='readStates',
+            description='Read state per thread; always `null` in Tandem. @experimental',
+        ),
+    ] = None
 
 
 class ThreadReadResponse(BaseModel):
@@ -3243,6 +3356,13 @@ class ThreadResumeResponse(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
+    active_permission_profile: Annotated[
+        Any,
+        Field(
+            alias='activePermissionProfile',
+            description='Active permission profile; always `null` in Tandem. @experimental',
+        ),
+    ] = None
     approval_policy: Annotated[
         AskForApproval,
         Field(alias='approvalPolicy', description='Approval policy in effect.'),
@@ -3263,6 +3383,13 @@ class ThreadResumeResponse(BaseModel):
             description='Disabled plugin ids; always empty in Tandem.',
         ),
     ] = []
+    initial_turns_page: Annotated[
+        Any,
+        Field(
+            alias='initialTurnsPage',
+            description='First page of turns; always `null` in Tandem. @experimental',
+        ),
+    ] = None
     instruction_sources: Annotated[
         list[str],
         Field(
@@ -3279,10 +3406,24 @@ class ThreadResumeResponse(BaseModel):
     model_provider: Annotated[
         str, Field(alias='modelProvider', description='Model provider in effect.')
     ]
+    multi_agent_mode: Annotated[
+        str | None,
+        Field(
+            alias='multiAgentMode',
+            description='Multi-agent mode; always `explicitRequestOnly` in Tandem. @experimental',
+        ),
+    ] = None
     reasoning_effort: Annotated[
         ReasoningEffort | None,
         Field(alias='reasoningEffort', description='Reasoning effort in effect.'),
     ] = None
+    runtime_workspace_roots: Annotated[
+        list[str],
+        Field(
+            alias='runtimeWorkspaceRoots',
+            description='Workspace roots visible at runtime (the cwd). @experimental',
+        ),
+    ] = []
     sandbox: Annotated[
         SandboxPolicyDangerFullAccess | SandboxPolicyReadOnly | SandboxPolicyExternalSandbox | SandboxPolicyWorkspaceWrite,
         Field(description='Sandbox in effect, in object form.'),
@@ -3312,6 +3453,13 @@ class ThreadStartResponse(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
+    active_permission_profile: Annotated[
+        Any,
+        Field(
+            alias='activePermissionProfile',
+            description='Active permission profile; always `null` in Tandem. @experimental',
+        ),
+    ] = None
     approval_policy: Annotated[
         AskForApproval,
         Field(alias='approvalPolicy', description='Approval policy in effect.'),
@@ -3338,10 +3486,24 @@ class ThreadStartResponse(BaseModel):
     model_provider: Annotated[
         str, Field(alias='modelProvider', description='Model provider in effect.')
     ]
+    multi_agent_mode: Annotated[
+        str | None,
+        Field(
+            alias='multiAgentMode',
+            description='Multi-agent mode; always `explicitRequestOnly` in Tandem. @experimental',
+        ),
+    ] = None
     reasoning_effort: Annotated[
         ReasoningEffort | None,
         Field(alias='reasoningEffort', description='Reasoning effort in effect.'),
     ] = None
+    runtime_workspace_roots: Annotated[
+        list[str],
+        Field(
+            alias='runtimeWorkspaceRoots',
+            description='Workspace roots visible at runtime (the cwd). @experimental',
+        ),
+    ] = []
     sandbox: Annotated[
         SandboxPolicyDangerFullAccess | SandboxPolicyReadOnly | SandboxPolicyExternalSandbox | SandboxPolicyWorkspaceWrite,
         Field(description='Sandbox in effect, in object form.'),
@@ -3400,3 +3562,69 @@ class ThreadUnarchiveResponse(BaseModel):
         populate_by_name=True,
     )
     thread: Annotated[Thread, Field(description='The restored thread.')]
+
+
+class TurnStartParams(BaseModel):
+    """
+    Parameters of `turn/start`. Overrides apply to this turn and persist for later turns,
+    except `outputSchema`, which applies to this turn only.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approval_policy: Annotated[
+        AskForApproval | None,
+        Field(alias='approvalPolicy', description='Approval-policy override.'),
+    ] = None
+    approvals_reviewer: Annotated[
+        ApprovalsReviewer | None,
+        Field(alias='approvalsReviewer', description='Reviewer override.'),
+    ] = None
+    client_user_message_id: Annotated[
+        str | None,
+        Field(
+            alias='clientUserMessageId',
+            description="Client-chosen id echoed as the user message's `clientId`.",
+        ),
+    ] = None
+    collaboration_mode: Annotated[
+        CollaborationMode | None,
+        Field(
+            alias='collaborationMode',
+            description='Collaboration mode for this and later turns. @experimental',
+        ),
+    ] = None
+    cwd: Annotated[str | None, Field(description='Working-directory override.')] = None
+    effort: Annotated[
+        ReasoningEffort | None, Field(description='Reasoning-effort override.')
+    ] = None
+    input: Annotated[
+        list[UserInputText | UserInputImage | UserInputLocalImage],
+        Field(description="The user's input; `[]` runs a turn without a user message."),
+    ]
+    model: Annotated[str | None, Field(description='Model override.')] = None
+    output_schema: Annotated[
+        Any,
+        Field(
+            alias='outputSchema',
+            description='JSON Schema the final answer must follow (this turn only).',
+        ),
+    ] = None
+    personality: Annotated[
+        Personality | None, Field(description='Deprecated; accepted and ignored.')
+    ] = None
+    sandbox_policy: Annotated[
+        SandboxPolicyDangerFullAccess | SandboxPolicyReadOnly | SandboxPolicyExternalSandbox | SandboxPolicyWorkspaceWrite | None,
+        Field(alias='sandboxPolicy', description='Sandbox override, in object form.'),
+    ] = None
+    service_tier: Annotated[
+        str | None, Field(alias='serviceTier', description='Service-tier override.')
+    ] = None
+    summary: Annotated[
+        ReasoningSummary | None, Field(description='Reasoning-summary override.')
+    ] = None
+    thread_id: Annotated[
+        str, Field(alias='threadId', description='Thread to run the turn on.')
+    ]
