@@ -704,3 +704,65 @@ async fn streams_carry_keep_alives_and_a_signal_ends_the_server() {
     .expect("the GET stream ends");
     assert!(rest.iter().all(|chunk| chunk.starts_with(b": keep-alive")));
 }
+
+#[tokio::test]
+async fn a_cancelled_call_ends_its_post_stream_without_a_response() {
+    let model = MockModel::start().await;
+    let (response, gate) = MockResponse::gated(responses_text("msg_1", &["never", " done"]));
+    model.push(response);
+    let server = McpHttp::spawn(&mock_config(&model.base_url()), &[]).await;
+    let (session, _) = server.initialize("2025-06-18", json!({})).await;
+    let response = server
+        .post(
+            Some(&session),
+            &call(4, "codex", json!({"prompt": "Stop me."})),
+        )
+        .send()
+        .await
+        .unwrap();
+    let mut stream = SseReader::new(response);
+    gate.release(1);
+    loop {
+        let message = stream.next().await.unwrap().json();
+        if message["params"]["msg"]["type"] == "turn/started" {
+            break;
+        }
+    }
+    let cancel = server
+        .post(
+            Some(&session),
+            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 4}}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(cancel.status(), 202);
+    let rest: Vec<Value> = stream
+        .rest()
+        .await
+        .iter()
+        .map(|event| event.json())
+        .collect();
+    let last = rest.last().expect("events after the cancellation");
+    assert_eq!(last["params"]["msg"]["type"], "turn/completed");
+    assert_eq!(last["params"]["msg"]["turn"]["status"], "interrupted");
+    assert!(
+        rest.iter().all(|message| message.get("id").is_none()),
+        "{rest:?}"
+    );
+
+    // A failed initialize creates no session.
+    let bad = server
+        .post_accept(
+            None,
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
+            "application/json",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 400);
+    assert!(bad.headers().get("mcp-session-id").is_none());
+    assert_eq!(bad.json::<Value>().await.unwrap()["error"]["code"], -32602);
+    drop(gate);
+}
