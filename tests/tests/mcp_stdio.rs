@@ -438,3 +438,29 @@ async fn a_failed_turn_is_an_error_result_that_keeps_the_thread() {
     );
     assert_eq!(server.shutdown().await, Some(0));
 }
+
+#[tokio::test]
+async fn a_call_cancelled_right_after_it_was_sent_never_reaches_the_model() {
+    let model = MockModel::start().await;
+    model.push(MockResponse::sse(responses_text("msg_1", &["unused"])));
+    let mut server = McpStdio::spawn(&mock_config(&model.base_url()), &[]).await;
+    server.initialize("2025-06-18", json!({})).await;
+    let call = json!({"jsonrpc": "2.0", "id": 41, "method": "tools/call",
+        "params": {"name": "codex", "arguments": {"prompt": "never mind"}}});
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 41}});
+    server.send_line(&format!("{call}\n{cancel}")).await;
+    let pong = server.request(json!(42), "ping", json!({})).await;
+    assert_eq!(pong["result"], json!({}));
+    let later = server.messages_within(Duration::from_millis(300)).await;
+    assert!(
+        server
+            .log
+            .iter()
+            .chain(later.iter())
+            .all(|message| message.get("id") != Some(&json!(41))),
+        "the cancelled call was answered"
+    );
+    assert_eq!(model.request_count(), 0);
+    assert_eq!(server.shutdown().await, Some(0));
+}

@@ -14,6 +14,7 @@ use app_server_protocol::thread_requests::{ThreadResumeParams, ThreadStartParams
 use app_server_protocol::turn_requests::TurnStartParams;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
 
 use crate::engine::{lock, normalize_thread_id};
 use crate::mcp::events::{CallState, TurnEnd};
@@ -67,6 +68,7 @@ impl McpSession {
         id: &RequestId,
         args: CodexArgs,
         progress_token: Option<Value>,
+        cancel: CancellationToken,
     ) -> Option<Value> {
         let params = match self.thread_start_params(&args) {
             Ok(params) => params,
@@ -88,7 +90,7 @@ impl McpSession {
             return Some(error_result(None, "internal error: thread id collision"));
         }
         tracing::info!(%thread_id, "thread started");
-        self.run_turn(id, &thread_id, args.prompt, progress_token)
+        self.run_turn(id, &thread_id, args.prompt, progress_token, cancel)
             .await
     }
 
@@ -99,6 +101,7 @@ impl McpSession {
         id: &RequestId,
         args: CodexReplyArgs,
         progress_token: Option<Value>,
+        cancel: CancellationToken,
     ) -> Option<Value> {
         let thread_id = match normalize_thread_id(&args.thread_id) {
             Ok(thread_id) => thread_id,
@@ -131,7 +134,7 @@ impl McpSession {
             lock(&self.loaded).insert(thread_id.clone());
             tracing::info!(%thread_id, "thread resumed from the store");
         }
-        self.run_turn(id, &thread_id, args.prompt, progress_token)
+        self.run_turn(id, &thread_id, args.prompt, progress_token, cancel)
             .await
     }
 
@@ -174,9 +177,13 @@ impl McpSession {
         thread_id: &str,
         prompt: String,
         progress_token: Option<Value>,
+        cancel: CancellationToken,
     ) -> Option<Value> {
+        if cancel.is_cancelled() {
+            return None;
+        }
         let (done_sender, done) = oneshot::channel::<TurnEnd>();
-        let cancel = {
+        {
             let mut calls = lock(&self.shared.calls);
             if calls.thread_busy(thread_id) {
                 return Some(error_result(
@@ -188,7 +195,6 @@ impl McpSession {
             }
             let mut call = CallState::new(progress_token);
             call.turn_done = Some(done_sender);
-            let cancel = call.cancel.clone();
             if !calls.insert(id.clone(), call) {
                 return Some(error_result(
                     None,
@@ -199,8 +205,7 @@ impl McpSession {
                 calls.remove(id);
                 return Some(error_result(Some(thread_id), "thread is busy"));
             }
-            cancel
-        };
+        }
         let params: Result<TurnStartParams, _> = serde_json::from_value(json!({
             "threadId": thread_id,
             "input": [{"type": "text", "text": prompt}],

@@ -14,7 +14,6 @@ use std::collections::HashMap;
 use app_server_protocol::jsonrpc::RequestId;
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
-use tokio_util::sync::CancellationToken;
 
 use crate::mcp::output::Route;
 use crate::mcp::protocol::notification;
@@ -31,8 +30,6 @@ pub struct Calls {
 
 /// One running tool call.
 pub struct CallState {
-    /// Fires on `notifications/cancelled` for this call.
-    pub cancel: CancellationToken,
     /// `params._meta.progressToken` of the call, if any.
     pub progress_token: Option<Value>,
     /// The last progress value sent.
@@ -51,7 +48,6 @@ impl CallState {
     /// A call that has not started a turn yet.
     pub fn new(progress_token: Option<Value>) -> Self {
         Self {
-            cancel: CancellationToken::new(),
             progress_token,
             progress: 0,
             thread_id: None,
@@ -141,14 +137,6 @@ impl Calls {
             self.by_thread.remove(thread_id);
         }
         Some(call)
-    }
-
-    /// Every running call's cancel token.
-    pub fn cancel_tokens(&self) -> Vec<CancellationToken> {
-        self.by_id
-            .values()
-            .map(|call| call.cancel.clone())
-            .collect()
     }
 
     /// Routes one engine notification (`{"method", "params"}` as the app-server protocol

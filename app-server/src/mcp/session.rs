@@ -77,6 +77,8 @@ pub struct SessionShared {
     log_level: AtomicUsize,
     /// Tool calls running a turn.
     pub(crate) calls: Mutex<Calls>,
+    /// Client requests in flight, with the token that `notifications/cancelled` fires.
+    requests: Mutex<HashMap<RequestId, CancellationToken>>,
     /// Elicitations waiting for the client's answer.
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, Value>>>>,
     next_request_id: AtomicI64,
@@ -99,6 +101,7 @@ impl McpSession {
             negotiated: OnceLock::new(),
             log_level: AtomicUsize::new(1),
             calls: Mutex::new(Calls::default()),
+            requests: Mutex::new(HashMap::new()),
             pending: Mutex::new(HashMap::new()),
             next_request_id: AtomicI64::new(0),
         });
@@ -121,17 +124,48 @@ impl McpSession {
 
     /// Handles one client request and answers it (except a cancelled tool call, which gets
     /// no answer).
-    pub async fn handle_request(self: Arc<Self>, id: RequestId, method: String, message: Value) {
+    ///
+    /// The request is registered as in flight when this is called, before the returned
+    /// future first runs, so that a `notifications/cancelled` read right after it finds it
+    /// even if the handler task has not started yet.
+    pub fn handle_request(
+        self: Arc<Self>,
+        id: RequestId,
+        method: String,
+        message: Value,
+    ) -> impl Future<Output = ()> + Send + 'static {
         let span = tracing::info_span!(
             "mcp_request",
             session_id = %self.shared.session_id,
             request_id = %id,
             method = %method,
         );
+        let cancel = CancellationToken::new();
+        let duplicate = {
+            let mut requests = lock(&self.shared.requests);
+            if requests.contains_key(&id) {
+                true
+            } else {
+                requests.insert(id.clone(), cancel.clone());
+                false
+            }
+        };
         async move {
             tracing::debug!("request received");
+            if duplicate {
+                let error = RpcError::invalid_request(format!("request id {id} is already in use"));
+                self.shared
+                    .outbound
+                    .send(
+                        Route::Request(id.clone()),
+                        error_response(Some(&id), &error),
+                    )
+                    .await;
+                return;
+            }
             let params = message.get("params").cloned().unwrap_or(Value::Null);
-            let outcome = self.dispatch(&id, &method, params).await;
+            let outcome = self.dispatch(&id, &method, params, cancel).await;
+            lock(&self.shared.requests).remove(&id);
             let reply = match outcome {
                 Some(Ok(result)) => response(&id, result),
                 Some(Err(error)) => {
@@ -150,7 +184,6 @@ impl McpSession {
                 .await;
         }
         .instrument(span)
-        .await
     }
 
     async fn dispatch(
@@ -158,6 +191,7 @@ impl McpSession {
         id: &RequestId,
         method: &str,
         params: Value,
+        cancel: CancellationToken,
     ) -> Option<Result<Value, RpcError>> {
         match method {
             "initialize" => return Some(self.initialize(&params)),
@@ -177,7 +211,7 @@ impl McpSession {
                 Some(Value::Null) | None => Ok(tools::list_result()),
                 Some(_) => Err(RpcError::invalid_params("invalid cursor")),
             }),
-            "tools/call" => self.call_tool(id, &params).await,
+            "tools/call" => self.call_tool(id, &params, cancel).await,
             "logging/setLevel" => Some(self.set_log_level(&params)),
             _ => Some(Err(RpcError::method_not_found(method))),
         }
@@ -217,7 +251,12 @@ impl McpSession {
     }
 
     /// `tools/call`: `None` when the client cancelled it.
-    async fn call_tool(&self, id: &RequestId, params: &Value) -> Option<Result<Value, RpcError>> {
+    async fn call_tool(
+        &self,
+        id: &RequestId,
+        params: &Value,
+        cancel: CancellationToken,
+    ) -> Option<Result<Value, RpcError>> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
             return Some(Err(RpcError::invalid_params(
                 "tools/call: missing string field `name`",
@@ -230,11 +269,17 @@ impl McpSession {
             .cloned();
         match name {
             tools::CODEX_TOOL => match tools::decode_arguments(name, arguments) {
-                Ok(args) => self.run_codex(id, args, progress_token).await.map(Ok),
+                Ok(args) => self
+                    .run_codex(id, args, progress_token, cancel)
+                    .await
+                    .map(Ok),
                 Err(message) => Some(Ok(tools::error_result(None, &message))),
             },
             tools::CODEX_REPLY_TOOL => match tools::decode_arguments(name, arguments) {
-                Ok(args) => self.run_reply(id, args, progress_token).await.map(Ok),
+                Ok(args) => self
+                    .run_reply(id, args, progress_token, cancel)
+                    .await
+                    .map(Ok),
                 Err(message) => Some(Ok(tools::error_result(None, &message))),
             },
             other => Some(Err(RpcError::invalid_params(format!(
@@ -258,9 +303,7 @@ impl McpSession {
                     tracing::debug!("ignoring notifications/cancelled without a valid requestId");
                     return;
                 };
-                let token = lock(&self.shared.calls)
-                    .get_mut(&request_id)
-                    .map(|call| call.cancel.clone());
+                let token = lock(&self.shared.requests).get(&request_id).cloned();
                 match token {
                     Some(token) => {
                         tracing::info!(session_id = %self.shared.session_id, request_id = %request_id, "client cancelled the call");
@@ -291,7 +334,8 @@ impl McpSession {
     /// Ends the session: running calls are cancelled, turns interrupted and flushed,
     /// pending elicitations withdrawn and the session's threads released.
     pub async fn close(&self) {
-        let tokens = lock(&self.shared.calls).cancel_tokens();
+        let tokens: Vec<CancellationToken> =
+            lock(&self.shared.requests).values().cloned().collect();
         for token in tokens {
             token.cancel();
         }
