@@ -286,6 +286,12 @@ impl StreamHub {
                 }
                 return;
             }
+            // A response whose request has no route any more (the session is closing) has
+            // nowhere to go: the GET stream never carries responses.
+            None if is_final => {
+                tracing::debug!("dropping a response whose request has no stream");
+                return;
+            }
             _ => STANDALONE,
         };
         let data = message.to_string();

@@ -105,3 +105,14 @@ fn an_abandoned_request_closes_its_stream_and_open_connections_are_counted() {
     hub.close_all();
     assert!(!hub.has_route(&RequestId::Integer(3)));
 }
+
+#[test]
+fn a_response_without_a_route_never_reaches_the_get_stream() {
+    let hub = StreamHub::new(8);
+    hub.route(
+        Route::Request(RequestId::Integer(9)),
+        json!({"jsonrpc": "2.0", "id": 9, "result": {}}),
+    );
+    let mut get = hub.attach_standalone().expect("attach");
+    assert_eq!(drain(&mut get), Vec::new());
+}
