@@ -18,9 +18,9 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 use crate::server::{READ_TIMEOUT, tandem_binary};
 
-/// A `tandem mcp-server` child with a private `TANDEM_HOME`.
-fn command(home: &Path, args: &[&str], rust_log: &str) -> Command {
-    let mut command = Command::new(tandem_binary());
+/// A `tandem mcp-server` child of `binary` with a private `TANDEM_HOME`.
+fn command(binary: &Path, home: &Path, args: &[&str], rust_log: &str) -> Command {
+    let mut command = Command::new(binary);
     command
         .arg("mcp-server")
         .args(args)
@@ -57,8 +57,18 @@ pub struct McpStdio {
 impl McpStdio {
     /// Spawns the server with `config_toml` and extra arguments.
     pub async fn spawn(config_toml: &str, args: &[&str]) -> McpStdio {
+        Self::spawn_binary(&tandem_binary(), config_toml, args, "info").await
+    }
+
+    /// Spawns `binary mcp-server` with `config_toml`, extra arguments and `RUST_LOG`.
+    pub async fn spawn_binary(
+        binary: &Path,
+        config_toml: &str,
+        args: &[&str],
+        rust_log: &str,
+    ) -> McpStdio {
         let home = home_with(config_toml);
-        let mut child = command(home.path(), args, "info")
+        let mut child = command(binary, home.path(), args, rust_log)
             .spawn()
             .expect("spawn tandem");
         forward_stderr(&mut child, "mcp-stdio");
@@ -221,9 +231,20 @@ impl McpHttp {
         args: &[&str],
         rust_log: &str,
     ) -> McpHttp {
+        Self::spawn_binary(&tandem_binary(), home, home_dir, args, rust_log).await
+    }
+
+    /// Spawns `binary mcp-server --http 127.0.0.1:0` in `home`.
+    pub async fn spawn_binary(
+        binary: &Path,
+        home: PathBuf,
+        home_dir: Option<tempfile::TempDir>,
+        args: &[&str],
+        rust_log: &str,
+    ) -> McpHttp {
         let mut all_args = vec!["--http", "127.0.0.1:0"];
         all_args.extend_from_slice(args);
-        let mut child = command(&home, &all_args, rust_log)
+        let mut child = command(binary, &home, &all_args, rust_log)
             .spawn()
             .expect("spawn tandem");
         let stderr = child.stderr.take().expect("stderr");
