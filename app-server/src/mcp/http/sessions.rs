@@ -21,29 +21,21 @@ pub struct HttpSession {
     pub session: Arc<McpSession>,
     /// Its SSE streams.
     pub hub: Arc<StreamHub>,
-    last_active: Mutex<Instant>,
 }
 
 impl HttpSession {
     /// Wraps a session and its hub.
     pub fn new(session: Arc<McpSession>, hub: Arc<StreamHub>) -> Self {
-        Self {
-            session,
-            hub,
-            last_active: Mutex::new(Instant::now()),
-        }
+        Self { session, hub }
     }
 
     /// Records activity now.
     pub fn touch(&self) {
-        *lock(&self.last_active) = Instant::now();
+        self.hub.touch();
     }
 
     fn idle_for(&self, now: Instant) -> Option<Duration> {
-        if self.hub.open_connections() > 0 {
-            return None;
-        }
-        Some(now.saturating_duration_since(*lock(&self.last_active)))
+        self.hub.idle_for(now)
     }
 
     /// Ends the session: its turns, then its streams.

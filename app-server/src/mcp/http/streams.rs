@@ -14,6 +14,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
 
 use app_server_protocol::jsonrpc::RequestId;
 use serde_json::Value;
@@ -44,13 +45,16 @@ pub struct Attached {
     pub guard: ConnectionGuard,
 }
 
-/// Counts one open connection of a session (for idle eviction).
+/// Counts one open connection of a session (for idle eviction); when it closes, the session
+/// counts as active at that moment.
 pub struct ConnectionGuard {
     open: Arc<AtomicUsize>,
+    last_active: Arc<Mutex<Instant>>,
 }
 
 impl Drop for ConnectionGuard {
     fn drop(&mut self) {
+        *lock(&self.last_active) = Instant::now();
         self.open.fetch_sub(1, Ordering::Relaxed);
     }
 }
@@ -71,6 +75,7 @@ pub struct StreamHub {
     state: Mutex<HubState>,
     replay_limit: usize,
     open: Arc<AtomicUsize>,
+    last_active: Arc<Mutex<Instant>>,
 }
 
 #[derive(Default)]
@@ -148,7 +153,22 @@ impl StreamHub {
             state: Mutex::new(state),
             replay_limit: replay_limit.max(1),
             open: Arc::new(AtomicUsize::new(0)),
+            last_active: Arc::new(Mutex::new(Instant::now())),
         }
+    }
+
+    /// Records activity now (a request arrived).
+    pub fn touch(&self) {
+        *lock(&self.last_active) = Instant::now();
+    }
+
+    /// How long the session has been idle at `now`: `None` while a connection is open,
+    /// else the time since the last request or the last connection closing.
+    pub fn idle_for(&self, now: Instant) -> Option<std::time::Duration> {
+        if self.open_connections() > 0 {
+            return None;
+        }
+        Some(now.saturating_duration_since(*lock(&self.last_active)))
     }
 
     /// How many connections (SSE streams, waiting JSON POSTs) are open.
@@ -161,6 +181,7 @@ impl StreamHub {
         self.open.fetch_add(1, Ordering::Relaxed);
         ConnectionGuard {
             open: self.open.clone(),
+            last_active: self.last_active.clone(),
         }
     }
 

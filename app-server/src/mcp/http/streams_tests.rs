@@ -116,3 +116,15 @@ fn a_response_without_a_route_never_reaches_the_get_stream() {
     let mut get = hub.attach_standalone().expect("attach");
     assert_eq!(drain(&mut get), Vec::new());
 }
+
+#[test]
+fn a_session_is_not_idle_while_a_connection_is_open_and_closing_one_counts_as_activity() {
+    let hub = StreamHub::new(8);
+    let later = Instant::now() + std::time::Duration::from_secs(3600);
+    let guard = hub.connection_guard();
+    assert_eq!(hub.idle_for(later), None);
+    drop(guard);
+    let idle = hub.idle_for(later).expect("idle once closed");
+    assert!(idle <= std::time::Duration::from_secs(3600));
+    assert!(idle > std::time::Duration::from_secs(3590));
+}
