@@ -421,6 +421,14 @@ async fn a_failed_turn_is_an_error_result_that_keeps_the_thread() {
         text.starts_with("the turn failed: ") && text.contains("overloaded"),
         "{text}"
     );
+    // The engine's `error` event also reached the client as a log message.
+    let logged = server
+        .log
+        .iter()
+        .find(|message| message["method"] == "notifications/message")
+        .expect("a notifications/message");
+    assert_eq!(logged["params"]["level"], "error");
+    assert_eq!(logged["params"]["logger"], "tandem");
     let thread_id = result["structuredContent"]["threadId"]
         .as_str()
         .unwrap()
