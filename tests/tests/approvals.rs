@@ -743,3 +743,53 @@ async fn nothing_runs_or_changes_without_an_accept() {
         );
     }
 }
+
+#[tokio::test]
+async fn view_image_shows_the_model_the_picture() {
+    let mut setup = setup("never", "read-only").await;
+    // The smallest valid PNG header is enough: the engine checks the magic bytes.
+    let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x01\0\0\0\x01\x08\x06\0\0\0\x1f\x15\xc4\x89";
+    std::fs::write(setup.workspace.path().join("pixel.png"), png).unwrap();
+    std::fs::write(setup.workspace.path().join("notes.txt"), "not an image").unwrap();
+    setup.model.push_all([
+        MockResponse::sse(responses_function_call(
+            "call_img",
+            "view_image",
+            &json!({"path": "pixel.png"}).to_string(),
+        )),
+        MockResponse::sse(responses_function_call(
+            "call_txt",
+            "view_image",
+            &json!({"path": "notes.txt"}).to_string(),
+        )),
+        done(),
+    ]);
+    let messages = run_turn(&mut setup, "look", Vec::new()).await;
+    let item = completed_item(&messages, "imageView");
+    assert!(item["path"].as_str().unwrap().ends_with("/pixel.png"));
+    assert_eq!(tool_output(&setup.model, "call_img"), "attached the image");
+    let requests = setup.model.requests();
+    let input = requests.last().unwrap()["input"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let image = input
+        .iter()
+        .find_map(|item| {
+            item["content"]
+                .as_array()
+                .and_then(|parts| parts.iter().find(|part| part["type"] == "input_image"))
+        })
+        .expect("the image goes to the model");
+    assert!(
+        image["image_url"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:image/png;base64,iVBORw0KGgo")
+    );
+    let refused = tool_output(&setup.model, "call_txt");
+    assert!(
+        refused.starts_with("view_image failed:") && refused.contains("not a PNG"),
+        "{refused}"
+    );
+}
