@@ -8,13 +8,19 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tandem_tests::mock_model::{MockModel, MockResponse, responses_function_call, responses_text};
+use tandem_tests::mock_model::{
+    ChatStream, MockModel, MockResponse, responses_function_call, responses_text,
+};
 use tandem_tests::server::{SpawnOptions, TestServer, methods};
 
 /// Config for the mock provider with an approval policy and a sandbox mode.
 fn config(base_url: &str, approval: &str, sandbox: &str) -> String {
+    config_for_wire(base_url, approval, sandbox, "responses")
+}
+
+fn config_for_wire(base_url: &str, approval: &str, sandbox: &str, wire_api: &str) -> String {
     format!(
-        "model_provider = \"mock\"\nmodel = \"mock-model\"\napproval_policy = \"{approval}\"\nsandbox_mode = \"{sandbox}\"\n\n[model_providers.mock]\nname = \"Mock\"\nbase_url = \"{base_url}\"\nwire_api = \"responses\"\nrequest_max_retries = 0\nstream_max_retries = 0\nstream_idle_timeout_ms = 5000\n"
+        "model_provider = \"mock\"\nmodel = \"mock-model\"\napproval_policy = \"{approval}\"\nsandbox_mode = \"{sandbox}\"\n\n[model_providers.mock]\nname = \"Mock\"\nbase_url = \"{base_url}\"\nwire_api = \"{wire_api}\"\nrequest_max_retries = 0\nstream_max_retries = 0\nstream_idle_timeout_ms = 5000\n"
     )
 }
 
@@ -26,10 +32,14 @@ struct Setup {
 }
 
 async fn setup(approval: &str, sandbox: &str) -> Setup {
+    setup_for_wire(approval, sandbox, "responses").await
+}
+
+async fn setup_for_wire(approval: &str, sandbox: &str, wire_api: &str) -> Setup {
     let model = MockModel::start().await;
     let workspace = tempfile::tempdir().unwrap();
     let mut server = TestServer::spawn_with(SpawnOptions {
-        config_toml: config(&model.base_url(), approval, sandbox),
+        config_toml: config_for_wire(&model.base_url(), approval, sandbox, wire_api),
         args: Vec::new(),
         home: None,
         cwd: None,
@@ -792,4 +802,51 @@ async fn view_image_shows_the_model_the_picture() {
         refused.starts_with("view_image failed:") && refused.contains("not a PNG"),
         "{refused}"
     );
+}
+
+#[tokio::test]
+async fn chat_completions_models_get_the_same_tools_and_approvals() {
+    let mut setup = setup_for_wire("untrusted", "danger-full-access", "chat").await;
+    let arguments = json!({"cmd": "echo from-chat > chat.txt", "login": false}).to_string();
+    setup.model.push_all([
+        MockResponse::sse(
+            ChatStream::new()
+                .tool_call("call_c", "exec_command", &arguments)
+                .frames(),
+        ),
+        MockResponse::sse(ChatStream::new().text(&["ok"]).frames()),
+    ]);
+    let messages = run_turn(&mut setup, "run it", vec![decision("accept")]).await;
+    assert_eq!(
+        std::fs::read_to_string(setup.workspace.path().join("chat.txt")).unwrap(),
+        "from-chat\n"
+    );
+    assert_eq!(
+        completed_item(&messages, "commandExecution")["status"],
+        "completed"
+    );
+    let requests = setup.model.requests();
+    let first = &requests[0];
+    assert!(
+        first["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|tool| tool["function"]["name"] == "exec_command")
+    );
+    let tool_message = requests[1]["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|message| message["role"] == "tool")
+        .expect("the output goes back as a tool message")
+        .clone();
+    assert_eq!(tool_message["tool_call_id"], "call_c");
+    assert!(
+        tool_message["content"]
+            .as_str()
+            .unwrap()
+            .contains("Process exited with code 0")
+    );
+    assert_eq!(turn_status(&messages), "completed");
 }
