@@ -240,6 +240,17 @@ fn print_notification(method: &str, params: &Value) {
             "\n! {}",
             params["error"]["message"].as_str().unwrap_or_default()
         ),
+        "turn/plan/updated" => {
+            println!("\n☰ plan:");
+            for step in params["plan"].as_array().into_iter().flatten() {
+                let mark = match step["status"].as_str() {
+                    Some("completed") => "[x]",
+                    Some("inProgress") => "[>]",
+                    _ => "[ ]",
+                };
+                println!("  {mark} {}", step["step"].as_str().unwrap_or_default());
+            }
+        }
         "turn/completed" => {
             let turn = &params["turn"];
             println!("\n— turn {} —", turn["status"].as_str().unwrap_or("?"));

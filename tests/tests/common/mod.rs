@@ -25,4 +25,5 @@ pub fn transcripts_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/transcripts")
 }
 
+pub mod tool_turns;
 pub mod utilities;
