@@ -83,7 +83,7 @@ pub async fn serve_http(
     let store = Arc::new(Store::open(&config.home)?);
     let listener = tokio::net::TcpListener::bind(http.bind).await?;
     let address = listener.local_addr()?;
-    report_listening(address);
+    report_listening(address, http.access.auth_token.is_some());
     tracing::info!(%address, "mcp-server listening on http://{address}/mcp");
     let state = Arc::new(HttpState {
         config,
@@ -125,8 +125,13 @@ pub async fn serve_http(
     clippy::print_stderr,
     reason = "the listening address is reported on stderr for whoever started the server"
 )]
-fn report_listening(address: SocketAddr) {
+fn report_listening(address: SocketAddr, authenticated: bool) {
     eprintln!("tandem mcp-server listening on http://{address}/mcp");
+    if !address.ip().is_loopback() && !authenticated {
+        eprintln!(
+            "tandem mcp-server: warning: {address} is reachable from other machines and no --auth-token-file is set; anyone who can connect can run commands through the agent"
+        );
+    }
 }
 
 async fn sweep_idle_sessions(state: Arc<HttpState>) {
