@@ -118,6 +118,10 @@ pub struct McpServerArgs {
     /// Interval of the keep-alive comments on HTTP SSE streams.
     #[arg(long, value_name = "DURATION", default_value = "15s", value_parser = humantime::parse_duration)]
     pub sse_keep_alive: std::time::Duration,
+    /// Also serve the fixture tools, resources and prompts of the MCP conformance suite.
+    #[cfg(feature = "conformance-fixtures")]
+    #[arg(long)]
+    pub conformance_fixtures: bool,
     /// Largest accepted HTTP request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
     pub max_body_bytes: usize,

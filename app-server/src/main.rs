@@ -91,6 +91,8 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
     let options = mcp::session::McpOptions {
         approval_fallback: args.approval_fallback,
         approval_timeout: std::time::Duration::from_secs(60 * 60),
+        #[cfg(feature = "conformance-fixtures")]
+        conformance_fixtures: args.conformance_fixtures,
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -23,7 +23,8 @@ async function check(transport, label) {
   await client.connect(transport);
   assert.equal(client.getServerVersion().name, "tandem-mcp-server");
   const tools = await client.listTools();
-  assert.deepEqual(tools.tools.map((tool) => tool.name), ["codex", "codex-reply"]);
+  const names = tools.tools.map((tool) => tool.name);
+  assert.ok(names.includes("codex") && names.includes("codex-reply"), names.join(", "));
   let progress = 0;
   const result = await client.callTool(
     {

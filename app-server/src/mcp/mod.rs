@@ -9,6 +9,8 @@
 pub mod calls;
 pub mod elicitation;
 pub mod events;
+#[cfg(feature = "conformance-fixtures")]
+pub mod fixtures;
 pub mod http;
 pub mod logging;
 pub mod output;

@@ -43,6 +43,9 @@ pub struct McpOptions {
     pub approval_fallback: ApprovalFallback,
     /// How long an elicitation may stay unanswered.
     pub approval_timeout: Duration,
+    /// Serve the conformance suite's fixtures too.
+    #[cfg(feature = "conformance-fixtures")]
+    pub conformance_fixtures: bool,
 }
 
 /// What `initialize` fixed.
@@ -208,11 +211,16 @@ impl McpSession {
         }
         match method {
             "tools/list" => Some(match params.get("cursor") {
-                Some(Value::Null) | None => Ok(tools::list_result()),
+                Some(Value::Null) | None => Ok(self.list_tools()),
                 Some(_) => Err(RpcError::invalid_params("invalid cursor")),
             }),
             "tools/call" => self.call_tool(id, &params, cancel).await,
             "logging/setLevel" => Some(self.set_log_level(&params)),
+            #[cfg(feature = "conformance-fixtures")]
+            _ if self.shared.options.conformance_fixtures => Some(
+                self.fixture_method(method, &params)
+                    .unwrap_or_else(|| Err(RpcError::method_not_found(method))),
+            ),
             _ => Some(Err(RpcError::method_not_found(method))),
         }
     }
@@ -235,7 +243,25 @@ impl McpSession {
             self.engine.set_originator(name);
         }
         tracing::info!(requested, version, "initialized");
+        #[cfg(feature = "conformance-fixtures")]
+        if self.shared.options.conformance_fixtures {
+            let mut result = initialize_result(version);
+            result["capabilities"] = crate::mcp::fixtures::capabilities();
+            return Ok(result);
+        }
         Ok(initialize_result(version))
+    }
+
+    fn list_tools(&self) -> Value {
+        #[cfg(feature = "conformance-fixtures")]
+        if self.shared.options.conformance_fixtures {
+            let mut result = tools::list_result();
+            if let Some(list) = result["tools"].as_array_mut() {
+                list.extend(crate::mcp::fixtures::tools());
+            }
+            return result;
+        }
+        tools::list_result()
     }
 
     fn set_log_level(&self, params: &Value) -> Result<Value, RpcError> {
@@ -282,9 +308,17 @@ impl McpSession {
                     .map(Ok),
                 Err(message) => Some(Ok(tools::error_result(None, &message))),
             },
-            other => Some(Err(RpcError::invalid_params(format!(
-                "unknown tool: {other}"
-            )))),
+            other => {
+                #[cfg(feature = "conformance-fixtures")]
+                if self.shared.options.conformance_fixtures
+                    && let Some(result) = self.call_fixture(id, other, params).await
+                {
+                    return Some(Ok(result));
+                }
+                Some(Err(RpcError::invalid_params(format!(
+                    "unknown tool: {other}"
+                ))))
+            }
         }
     }
 
@@ -360,6 +394,31 @@ impl SessionShared {
             .send(route, protocol::request(&id, method, params))
             .await;
         (id, receiver)
+    }
+
+    /// Sends a request to the client and waits for its answer (`Err`: the error message, a
+    /// timeout or the session closing).
+    #[cfg(feature = "conformance-fixtures")]
+    pub(crate) async fn ask_client(
+        &self,
+        route: Route,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, String> {
+        let (id, receiver) = self.send_request(route.clone(), method, params).await;
+        match tokio::time::timeout(self.options.approval_timeout, receiver).await {
+            Ok(Ok(Ok(result))) => Ok(result),
+            Ok(Ok(Err(error))) => Err(error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("error")
+                .to_string()),
+            Ok(Err(_)) => Err("the session closed".to_string()),
+            Err(_) => {
+                self.withdraw(route, &id, "request timed out").await;
+                Err("request timed out".to_string())
+            }
+        }
     }
 
     async fn withdraw(&self, route: Route, id: &RequestId, reason: &str) {
