@@ -352,7 +352,7 @@ async fn profile_config_and_model_arguments_choose_the_model() {
         (1, json!({"prompt": "a", "profile": "fast"})),
         (
             2,
-            json!({"prompt": "b", "profile": "fast", "config": {"model": "config-model"}}),
+            json!({"prompt": "b", "profile": "fast", "config": {"model": "config-model", "model_reasoning_effort": "high"}}),
         ),
         (
             3,
@@ -381,6 +381,12 @@ async fn profile_config_and_model_arguments_choose_the_model() {
             json!("argument-model")
         ]
     );
+    let efforts: Vec<Value> = model
+        .requests()
+        .iter()
+        .map(|request| request["reasoning"]["effort"].clone())
+        .collect();
+    assert_eq!(efforts, vec![Value::Null, json!("high"), Value::Null]);
 
     let unknown = server
         .request(

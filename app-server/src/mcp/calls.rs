@@ -70,8 +70,8 @@ impl McpSession {
         progress_token: Option<Value>,
         cancel: CancellationToken,
     ) -> Option<Value> {
-        let params = match self.thread_start_params(&args) {
-            Ok(params) => params,
+        let (params, turn_settings) = match self.thread_start_params(&args) {
+            Ok(settings) => settings,
             Err(message) => return Some(error_result(None, &message)),
         };
         let thread_id = match self.engine.start_thread(params) {
@@ -90,8 +90,15 @@ impl McpSession {
             return Some(error_result(None, "internal error: thread id collision"));
         }
         tracing::info!(%thread_id, "thread started");
-        self.run_turn(id, &thread_id, args.prompt, progress_token, cancel)
-            .await
+        self.run_turn(
+            id,
+            &thread_id,
+            args.prompt,
+            turn_settings,
+            progress_token,
+            cancel,
+        )
+        .await
     }
 
     /// `codex-reply`: the next turn on a thread of this session, or on a stored thread that
@@ -134,13 +141,21 @@ impl McpSession {
             lock(&self.loaded).insert(thread_id.clone());
             tracing::info!(%thread_id, "thread resumed from the store");
         }
-        self.run_turn(id, &thread_id, args.prompt, progress_token, cancel)
-            .await
+        self.run_turn(
+            id,
+            &thread_id,
+            args.prompt,
+            json!({}),
+            progress_token,
+            cancel,
+        )
+        .await
     }
 
-    /// `thread/start` params: the tool's arguments over the configuration (with the
-    /// requested profile and `config` overrides applied).
-    fn thread_start_params(&self, args: &CodexArgs) -> Result<ThreadStartParams, String> {
+    /// `thread/start` params and extra `turn/start` settings (reasoning effort and summary,
+    /// which `thread/start` does not take): the tool's arguments over the configuration with
+    /// the requested profile and `config` overrides applied.
+    fn thread_start_params(&self, args: &CodexArgs) -> Result<(ThreadStartParams, Value), String> {
         let mut overrides = args.config.clone().unwrap_or_default();
         if let Some(profile) = &args.profile {
             overrides.insert("profile".to_string(), json!(profile));
@@ -152,7 +167,14 @@ impl McpSession {
             base.with_overrides(&overrides)
                 .map_err(|error| format!("invalid configuration: {error}"))?
         };
-        Ok(ThreadStartParams {
+        let mut turn_settings = json!({});
+        if effective.model_reasoning_effort != base.model_reasoning_effort {
+            turn_settings["effort"] = json!(effective.model_reasoning_effort);
+        }
+        if effective.model_reasoning_summary != base.model_reasoning_summary {
+            turn_settings["summary"] = json!(effective.model_reasoning_summary);
+        }
+        let params = ThreadStartParams {
             model: args.model.clone().or_else(|| effective.model.clone()),
             model_provider: Some(effective.model_provider.clone()),
             cwd: args.cwd.clone(),
@@ -167,7 +189,8 @@ impl McpSession {
                 .clone()
                 .or_else(|| effective.developer_instructions.clone()),
             ..ThreadStartParams::default()
-        })
+        };
+        Ok((params, turn_settings))
     }
 
     /// Runs one turn on a loaded, owned thread and builds the tool result.
@@ -176,6 +199,7 @@ impl McpSession {
         id: &RequestId,
         thread_id: &str,
         prompt: String,
+        turn_settings: Value,
         progress_token: Option<Value>,
         cancel: CancellationToken,
     ) -> Option<Value> {
@@ -206,10 +230,14 @@ impl McpSession {
                 return Some(error_result(Some(thread_id), "thread is busy"));
             }
         }
-        let params: Result<TurnStartParams, _> = serde_json::from_value(json!({
+        let mut params = json!({
             "threadId": thread_id,
             "input": [{"type": "text", "text": prompt}],
-        }));
+        });
+        if let (Some(params), Value::Object(settings)) = (params.as_object_mut(), turn_settings) {
+            params.extend(settings);
+        }
+        let params: Result<TurnStartParams, _> = serde_json::from_value(params);
         let started = match params {
             Ok(params) => self
                 .engine
