@@ -73,7 +73,9 @@ pub struct McpSession {
 pub struct SessionShared {
     /// Session id for logs (`stdio` or the `Mcp-Session-Id`).
     pub session_id: String,
+    /// The transport's sending half.
     pub(crate) outbound: Arc<dyn Outbound>,
+    /// Server-wide settings.
     pub(crate) options: McpOptions,
     negotiated: OnceLock<Negotiated>,
     /// Minimum `notifications/message` level (index into [`protocol::LOG_LEVELS`]).
