@@ -1,4 +1,5 @@
-//! `docs/protocol.md` carries the method tables rendered from the code, so it cannot drift.
+//! `docs/protocol.md` carries the method tables rendered from the code and a section for every
+//! method, so it cannot drift.
 
 mod common;
 
@@ -48,5 +49,31 @@ fn protocol_doc_method_tables_match_the_code() {
     assert!(
         actual.trim() == expected.trim(),
         "docs/protocol.md method tables are stale; replace the block between the markers with:\n\n{expected}"
+    );
+}
+
+#[test]
+fn protocol_doc_has_a_section_for_every_method() {
+    let path = common::repo_root().join("docs/protocol.md");
+    let doc = std::fs::read_to_string(&path).expect("read docs/protocol.md");
+    let headings: std::collections::HashSet<&str> = doc
+        .lines()
+        .filter_map(|line| line.strip_prefix("### `")?.strip_suffix('`'))
+        .collect();
+    let missing: Vec<&str> = [
+        ClientRequest::METHODS,
+        ServerRequest::METHODS,
+        ServerNotification::METHODS,
+        ClientNotification::METHODS,
+    ]
+    .into_iter()
+    .flatten()
+    .map(|spec| spec.method)
+    .filter(|method| !headings.contains(method))
+    .collect();
+    assert!(
+        missing.is_empty(),
+        "docs/protocol.md has no \"### `<method>`\" section for: {}",
+        missing.join(", ")
     );
 }
