@@ -25,6 +25,8 @@ use crate::mcp::output::{Outbound, Route};
 
 /// The standalone stream's number.
 pub const STANDALONE: u64 = 0;
+/// A live connection's queue holds this many replay buffers.
+const LIVE_QUEUE_FACTOR: usize = 16;
 /// How many finished POST streams stay resumable.
 const FINISHED_KEPT: usize = 64;
 
@@ -40,7 +42,7 @@ pub struct SseEvent {
 /// A live connection's receiving end, plus a guard that counts it as open.
 pub struct Attached {
     /// Events for this connection (replayed ones first).
-    pub events: mpsc::UnboundedReceiver<SseEvent>,
+    pub events: mpsc::Receiver<SseEvent>,
     /// Counts the connection as open while alive.
     pub guard: ConnectionGuard,
 }
@@ -98,7 +100,7 @@ struct StreamState {
     buffer: VecDeque<SseEvent>,
     /// Highest sequence number handed to a live connection.
     delivered: u64,
-    live: Option<mpsc::UnboundedSender<SseEvent>>,
+    live: Option<mpsc::Sender<SseEvent>>,
     finished: bool,
 }
 
@@ -114,18 +116,23 @@ impl StreamState {
             self.buffer.pop_front();
         }
         if let Some(live) = &self.live {
-            if live.send(event).is_ok() {
-                self.delivered = self.next_seq;
-            } else {
-                self.live = None;
+            match live.try_send(event) {
+                Ok(()) => self.delivered = self.next_seq,
+                Err(mpsc::error::TrySendError::Full(_)) => {
+                    // The client stopped reading: end its connection rather than queue
+                    // without bound; it can resume from its last event id.
+                    tracing::info!(stream, "SSE client too far behind; closing its connection");
+                    self.live = None;
+                }
+                Err(mpsc::error::TrySendError::Closed(_)) => self.live = None,
             }
         }
     }
 
-    fn replay_after(&self, seq: u64, sender: &mpsc::UnboundedSender<SseEvent>) {
+    fn replay_after(&self, seq: u64, sender: &mpsc::Sender<SseEvent>) {
         for event in &self.buffer {
             if event_seq(&event.id).is_some_and(|event_seq| event_seq > seq) {
-                let _ = sender.send(event.clone());
+                let _ = sender.try_send(event.clone());
             }
         }
     }
@@ -171,6 +178,13 @@ impl StreamHub {
         Some(now.saturating_duration_since(*lock(&self.last_active)))
     }
 
+    /// How many events a live connection may have queued before a client that stopped
+    /// reading is disconnected: sixteen replay buffers (16,384 events by default), far more
+    /// than a burst of deltas between two reads.
+    fn live_capacity(&self) -> usize {
+        self.replay_limit * LIVE_QUEUE_FACTOR
+    }
+
     /// How many connections (SSE streams, waiting JSON POSTs) are open.
     pub fn open_connections(&self) -> usize {
         self.open.load(Ordering::Relaxed)
@@ -193,12 +207,12 @@ impl StreamHub {
     /// Opens a POST SSE stream for request `id`. With `priming`, the first event is an empty
     /// one (`<stream>/0`) that gives the client an id to resume from.
     pub fn open_post_stream(&self, id: RequestId, priming: bool) -> Attached {
-        let (sender, events) = mpsc::unbounded_channel();
+        let (sender, events) = mpsc::channel(self.live_capacity());
         let mut state = lock(&self.state);
         let stream = state.next_stream;
         state.next_stream += 1;
         if priming {
-            let _ = sender.send(SseEvent {
+            let _ = sender.try_send(SseEvent {
                 id: format!("{stream}/0"),
                 data: String::new(),
             });
@@ -240,7 +254,7 @@ impl StreamHub {
         if stream.live.as_ref().is_some_and(|live| !live.is_closed()) {
             return Err(ResumeError::Busy);
         }
-        let (sender, events) = mpsc::unbounded_channel();
+        let (sender, events) = mpsc::channel(self.live_capacity());
         stream.replay_after(stream.delivered, &sender);
         stream.delivered = stream.next_seq;
         stream.live = Some(sender);
@@ -262,7 +276,7 @@ impl StreamHub {
         if stream_id == STANDALONE && stream.live.as_ref().is_some_and(|live| !live.is_closed()) {
             return Err(ResumeError::Busy);
         }
-        let (sender, events) = mpsc::unbounded_channel();
+        let (sender, events) = mpsc::channel(self.live_capacity());
         stream.replay_after(seq, &sender);
         if !stream.finished {
             stream.delivered = stream.next_seq;

@@ -128,3 +128,21 @@ fn a_session_is_not_idle_while_a_connection_is_open_and_closing_one_counts_as_ac
     assert!(idle <= std::time::Duration::from_secs(3600));
     assert!(idle > std::time::Duration::from_secs(3590));
 }
+
+#[test]
+fn a_client_that_stops_reading_is_disconnected_instead_of_queued_without_bound() {
+    let hub = StreamHub::new(2);
+    let mut get = hub.attach_standalone().expect("attach");
+    for index in 0..40 {
+        hub.route(
+            Route::Standalone,
+            json!({"method": "m", "params": {"index": index}}),
+        );
+    }
+    // 32 events fit (sixteen replay buffers); then the connection was dropped.
+    assert_eq!(drain(&mut get).len(), 32);
+    assert!(get.events.is_closed());
+    // The client comes back and gets what the buffer still holds.
+    let mut resumed = hub.attach_standalone().expect("reattach");
+    assert_eq!(ids(&drain(&mut resumed)), vec!["0/39", "0/40"]);
+}
