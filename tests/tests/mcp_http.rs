@@ -378,6 +378,45 @@ async fn foreign_hosts_and_origins_are_refused() {
             assert!(response.headers().get("mcp-session-id").is_none());
         }
     }
+
+    // Browser pages on an allowed origin get CORS headers and a preflight answer.
+    let preflight = server
+        .client
+        .request(reqwest::Method::OPTIONS, &server.url)
+        .header("origin", "http://localhost:5173")
+        .header("access-control-request-method", "POST")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(preflight.status(), 204);
+    assert!(
+        preflight.headers()["access-control-allow-headers"]
+            .to_str()
+            .unwrap()
+            .contains("mcp-session-id")
+    );
+    let refused = server
+        .client
+        .request(reqwest::Method::OPTIONS, &server.url)
+        .header("origin", "http://evil.example.com")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 403);
+    let initialized = server
+        .post_accept(None, &initialize, "application/json")
+        .header("origin", "http://localhost:5173")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        initialized.headers()["access-control-allow-origin"],
+        "http://localhost:5173"
+    );
+    assert_eq!(
+        initialized.headers()["access-control-expose-headers"],
+        "mcp-session-id"
+    );
 }
 
 #[tokio::test]

@@ -62,6 +62,12 @@ fn is_loopback_name(host: &str) -> bool {
 impl AccessPolicy {
     /// Checks Host, Origin and the bearer token, in that order.
     pub fn check(&self, headers: &HeaderMap, bind_host: &str) -> Result<(), Refusal> {
+        self.check_origin(headers, bind_host)?;
+        self.check_token(headers)
+    }
+
+    /// Checks Host and Origin only (a CORS preflight carries no credentials).
+    pub fn check_origin(&self, headers: &HeaderMap, bind_host: &str) -> Result<(), Refusal> {
         if let Some(host) = headers.get(header::HOST) {
             let host = host.to_str().unwrap_or_default();
             let name = host_name(host);
@@ -88,6 +94,11 @@ impl AccessPolicy {
                 return Err(Refusal::Origin(origin.to_string()));
             }
         }
+        Ok(())
+    }
+
+    /// Checks the bearer token, when one is configured.
+    pub fn check_token(&self, headers: &HeaderMap) -> Result<(), Refusal> {
         if let Some(expected) = &self.auth_token {
             let presented = headers
                 .get(header::AUTHORIZATION)

@@ -96,7 +96,14 @@ pub async fn serve_http(
         tasks: TaskTracker::new(),
     });
     let router = Router::new()
-        .route("/mcp", post(post_mcp).get(get_mcp).delete(delete_mcp))
+        .route(
+            "/mcp",
+            post(post_mcp)
+                .get(get_mcp)
+                .delete(delete_mcp)
+                .options(preflight),
+        )
+        .layer(axum::middleware::from_fn(cors_headers))
         .with_state(state.clone());
     let sweeper = tokio::spawn(sweep_idle_sessions(state.clone()));
     // Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to every SSE reply
@@ -149,7 +156,11 @@ async fn sweep_idle_sessions(state: Arc<HttpState>) {
 impl HttpState {
     fn check_access(&self, headers: &HeaderMap) -> Result<(), Box<Response>> {
         tracing::debug!(?headers, "http request");
-        match self.http.access.check(headers, &self.bind_host) {
+        self.refusal(self.http.access.check(headers, &self.bind_host))
+    }
+
+    fn refusal(&self, checked: Result<(), Refusal>) -> Result<(), Box<Response>> {
+        match checked {
             Ok(()) => Ok(()),
             Err(Refusal::Host(host)) => {
                 tracing::warn!(%host, "refused a request for another host");
@@ -482,6 +493,51 @@ async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Res
             "Last-Event-ID names a stream that is no longer kept",
         ),
     }
+}
+
+/// CORS preflight for browser clients on an allowed origin (no credentials are checked:
+/// a preflight carries none).
+async fn preflight(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
+    if let Err(response) = state.refusal(state.http.access.check_origin(&headers, &state.bind_host))
+    {
+        return *response;
+    }
+    let mut response = StatusCode::NO_CONTENT.into_response();
+    let response_headers = response.headers_mut();
+    response_headers.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, POST, DELETE"),
+    );
+    response_headers.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static(
+            "authorization, content-type, accept, last-event-id, mcp-session-id, mcp-protocol-version, x-mcp-post-stream",
+        ),
+    );
+    response_headers.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("600"),
+    );
+    response
+}
+
+/// Lets a browser page on an allowed origin read responses and the session id: every
+/// response to a request with an `Origin` that was not refused names that origin.
+async fn cors_headers(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let origin = request.headers().get(header::ORIGIN).cloned();
+    let mut response = next.run(request).await;
+    if let Some(origin) = origin
+        && response.status() != StatusCode::FORBIDDEN
+    {
+        let headers = response.headers_mut();
+        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+        headers.insert(
+            header::ACCESS_CONTROL_EXPOSE_HEADERS,
+            HeaderValue::from_static("mcp-session-id"),
+        );
+        headers.append(header::VARY, HeaderValue::from_static("origin"));
+    }
+    response
 }
 
 async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
