@@ -80,7 +80,8 @@ pub enum CommandExecutionApprovalDecision {
     Accept,
     /// Run it, and run the identical command again in this thread without asking.
     AcceptForSession,
-    /// Run it and allow commands starting with this argv prefix from now on.
+    /// Run it and accept the proposed exec-policy amendment; Tandem has no exec-policy engine, so
+    /// this approves the identical command for the rest of the thread, like `acceptForSession`.
     AcceptWithExecpolicyAmendment {
         /// The argv prefix (snake_case on the wire).
         execpolicy_amendment: Vec<String>,
@@ -125,7 +126,7 @@ pub struct FileChangeRequestApprovalResponse {
 pub enum FileChangeApprovalDecision {
     /// Write the changes.
     Accept,
-    /// Write them, and stop asking for file changes in this thread.
+    /// Write them, and stop asking for changes to the same files in this thread.
     AcceptForSession,
     /// Do not write them; the turn goes on and the model is told.
     Decline,

@@ -164,7 +164,7 @@ pub struct ConfigReadResponse {
 pub struct ConfigLayerMetadata {
     /// Which layer.
     pub name: ConfigLayerSource,
-    /// Content hash of the layer (`sha256:…`).
+    /// Content hash of the layer (`fnv1a64:…`).
     pub version: String,
 }
 

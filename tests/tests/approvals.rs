@@ -166,6 +166,17 @@ async fn interrupt_while_an_approval_is_pending_runs_nothing() {
             .all(|message| message["params"]["item"]["type"] != "commandExecution"),
         "an interrupted command item is never completed"
     );
+    // After the request, the status goes straight to idle (no flip back to `active`).
+    let request_at = messages
+        .iter()
+        .position(|message| message["method"] == "item/commandExecution/requestApproval")
+        .unwrap();
+    let statuses: Vec<&Value> = messages[request_at..]
+        .iter()
+        .filter(|message| message["method"] == "thread/status/changed")
+        .map(|message| &message["params"]["status"])
+        .collect();
+    assert_eq!(statuses, [&json!({"type": "idle"})]);
     // serverRequest/resolved follows turn/completed.
     let sequence = methods(&messages);
     let completed = sequence.iter().position(|m| m == "turn/completed").unwrap();

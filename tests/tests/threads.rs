@@ -467,3 +467,40 @@ async fn a_deleted_index_is_rebuilt_from_the_rollouts() {
     assert_eq!(list["data"][0]["preview"], "keep me");
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn thread_start_config_overrides_apply_to_that_thread_only() {
+    let model = MockModel::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let mut server = spawn_in(home.path(), &model).await;
+    let overridden = server
+        .request(
+            "thread/start",
+            json!({"cwd": "/tmp", "config": {"approval_policy": "untrusted", "model": "x-model"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(overridden["approvalPolicy"], "untrusted");
+    assert_eq!(overridden["model"], "x-model");
+    let plain = server
+        .request("thread/start", json!({"cwd": "/tmp"}))
+        .await
+        .unwrap();
+    assert_eq!(plain["approvalPolicy"], "never");
+    assert_eq!(plain["model"], "mock-model");
+    let error = server
+        .request(
+            "thread/start",
+            json!({"cwd": "/tmp", "config": {"approval_policy": "sometimes"}}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error["code"], -32600);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("failed to load configuration"),
+        "{error}"
+    );
+}

@@ -17,7 +17,8 @@ use app_server_protocol::thread_requests::{
 };
 
 use crate::engine::settings::{
-    SettingsOverrides, no_rollout, normalize_thread_id, resolve_cwd, sandbox_policy,
+    SettingsOverrides, no_rollout, normalize_thread_id, provider_not_found, resolve_cwd,
+    sandbox_policy,
 };
 use crate::engine::thread::{LoadedThread, ThreadState, thread_from_meta};
 use crate::engine::{Engine, EngineError, lock};
@@ -66,19 +67,32 @@ impl Engine {
         &self,
         params: ThreadStartParams,
     ) -> Result<ThreadStartResponse, EngineError> {
-        let config = &self.inner.config;
-        if let Some(overrides) = &params.config
-            && !overrides.is_empty()
-        {
-            config.with_overrides(overrides).map_err(|error| {
-                EngineError::InvalidRequest(format!("failed to load configuration: {error}"))
-            })?;
-        }
+        // `config` overrides apply to this thread's settings only.
+        let overridden;
+        let config = match &params.config {
+            Some(overrides) if !overrides.is_empty() => {
+                overridden = self
+                    .inner
+                    .config
+                    .with_overrides(overrides)
+                    .map_err(|error| {
+                        EngineError::InvalidRequest(format!(
+                            "failed to load configuration: {error}"
+                        ))
+                    })?;
+                &overridden
+            }
+            _ => &self.inner.config,
+        };
         let provider_id = params
             .model_provider
             .clone()
             .unwrap_or_else(|| config.model_provider.clone());
-        let provider = self.provider(&provider_id)?;
+        let provider = config
+            .model_providers
+            .get(&provider_id)
+            .cloned()
+            .ok_or_else(|| provider_not_found(&provider_id))?;
         let model = params
             .model
             .clone()
@@ -122,7 +136,14 @@ impl Engine {
             archived: false,
             rollout_path: self.inner.store.rollout_path_for(&id, created_at),
         };
-        let client = self.client(&provider)?;
+        // A provider changed by the overrides gets its own client, not the shared one.
+        let client = if self.inner.config.model_providers.get(&provider.id) == Some(&provider) {
+            self.client(&provider)?
+        } else {
+            crate::model::client_for(&provider).map_err(|error| {
+                EngineError::InvalidRequest(format!("failed to load configuration: {error}"))
+            })?
+        };
         let mut state = self.new_state(meta, client, ephemeral);
         state.approvals_reviewer = params.approvals_reviewer.unwrap_or(ApprovalsReviewer::User);
         let response = start_response(&state, params.service_tier);

@@ -162,7 +162,7 @@ fn normalize_path(path: &std::path::Path) -> String {
     out.to_string_lossy().into_owned()
 }
 
-fn provider_not_found(id: &str) -> EngineError {
+pub(super) fn provider_not_found(id: &str) -> EngineError {
     EngineError::InvalidRequest(format!(
         "failed to load configuration: Model provider `{id}` not found"
     ))

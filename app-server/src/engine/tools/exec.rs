@@ -195,8 +195,12 @@ impl TurnTask {
                         self.set_waiting(None).await;
                         Ok(run)
                     }
-                    CommandVerdict::Cancelled | CommandVerdict::Withdrawn => {
+                    CommandVerdict::Cancelled => {
                         self.set_waiting(None).await;
+                        return self.finish_command(call, &started, Ok(run), true).await;
+                    }
+                    // Interrupted while waiting: the turn's end announces the status.
+                    CommandVerdict::Withdrawn => {
                         return self.finish_command(call, &started, Ok(run), true).await;
                     }
                 }
@@ -332,8 +336,8 @@ impl TurnTask {
                 return None;
             }
             CommandVerdict::Withdrawn => {
-                // Interrupted while waiting: the item is never completed (as observed).
-                self.set_waiting(None).await;
+                // Interrupted while waiting: the item is never completed (as observed), and
+                // the turn's end announces the status.
                 return Some(ToolOutcome {
                     output: call.output("aborted: the turn was interrupted"),
                     items: Vec::new(),

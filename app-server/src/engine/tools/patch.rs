@@ -111,7 +111,10 @@ impl TurnTask {
             self.set_waiting(Some(ThreadActiveFlag::WaitingOnApproval))
                 .await;
             let verdict = self.ask_patch(call, &started, reason).await;
-            self.set_waiting(None).await;
+            // Interrupted while waiting: the turn's end announces the status.
+            if !matches!(verdict, PatchVerdict::Withdrawn) {
+                self.set_waiting(None).await;
+            }
             let (status, output, interrupt) = match verdict {
                 PatchVerdict::Apply => (None, String::new(), false),
                 PatchVerdict::ApplyForSession => {

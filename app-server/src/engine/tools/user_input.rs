@@ -91,7 +91,10 @@ impl TurnTask {
         self.set_waiting(Some(ThreadActiveFlag::WaitingOnUserInput))
             .await;
         let reply = self.ask(ApprovalRequest::UserInput(params)).await;
-        self.set_waiting(None).await;
+        // Interrupted while waiting: the turn's end announces the status.
+        if reply != ApprovalReply::Withdrawn {
+            self.set_waiting(None).await;
+        }
         match reply {
             ApprovalReply::Answered(value) => {
                 match serde_json::from_value::<ToolRequestUserInputResponse>(value) {

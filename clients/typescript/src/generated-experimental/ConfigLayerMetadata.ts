@@ -10,6 +10,6 @@ export type ConfigLayerMetadata = {
  */
 name: ConfigLayerSource, 
 /**
- * Content hash of the layer (`sha256:…`).
+ * Content hash of the layer (`fnv1a64:…`).
  */
 version: string, };

@@ -334,7 +334,8 @@ class AcceptWithExecpolicyAmendment(BaseModel):
 
 class CommandExecutionApprovalDecisionAcceptWithExecpolicyAmendment(BaseModel):
     """
-    Run it and allow commands starting with this argv prefix from now on.
+    Run it and accept the proposed exec-policy amendment; Tandem has no exec-policy engine, so
+    this approves the identical command for the rest of the thread, like `acceptForSession`.
     """
 
     model_config = ConfigDict(
@@ -2339,7 +2340,7 @@ class ConfigLayerMetadata(BaseModel):
         Field(description='Which layer.'),
     ]
     version: Annotated[
-        str, Field(description='Content hash of the layer (`sha256:…`).')
+        str, Field(description='Content hash of the layer (`fnv1a64:…`).')
     ]
 
 
