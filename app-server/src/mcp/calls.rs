@@ -278,6 +278,8 @@ impl McpSession {
                 return None;
             }
         };
+        let status = turn.as_ref().map_or("unknown", |turn| turn.status.as_str());
+        tracing::info!(%thread_id, %turn_id, status, "turn ended");
         let call = lock(&self.shared.calls).remove(id);
         let (message, notes) = match call {
             Some(call) => (call.last_agent_message.unwrap_or_default(), call.notes),
