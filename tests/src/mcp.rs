@@ -372,13 +372,8 @@ impl Event {
 
 /// Reads SSE events from a streaming response, skipping comments.
 pub struct SseReader {
-    stream: futures::stream::BoxStream<'static, reqwest::Result<bytes_type::Bytes>>,
+    stream: futures::stream::BoxStream<'static, reqwest::Result<axum::body::Bytes>>,
     buffer: String,
-}
-
-/// The byte type of reqwest streams.
-pub mod bytes_type {
-    pub use axum::body::Bytes;
 }
 
 impl SseReader {
