@@ -318,3 +318,61 @@ async fn over_http_elicitations_arrive_on_the_call_stream_and_are_answered_by_po
         "the POST stream ends after the response"
     );
 }
+
+#[tokio::test]
+async fn approved_for_session_is_not_asked_again_in_the_next_turn() {
+    let workspace = tempfile::tempdir().unwrap();
+    let mut server = McpStdio::spawn(DEMO_CONFIG, &[]).await;
+    server
+        .initialize("2025-06-18", json!({"elicitation": {}}))
+        .await;
+    let (first, response) = run_with_answers(
+        &mut server,
+        21,
+        workspace.path(),
+        |_| json!({"action": "accept", "content": {"decision": "approved_for_session"}}),
+    )
+    .await;
+    let exec_requests = |elicitations: &[Value]| {
+        elicitations
+            .iter()
+            .filter(|request| request["params"]["_meta"]["codex_elicitation"] == "exec-approval")
+            .count()
+    };
+    assert_eq!(exec_requests(&first), 1);
+    let thread_id = response["result"]["structuredContent"]["threadId"].clone();
+
+    // The same tour again on the same thread: the command is not asked about twice.
+    server
+        .send(&json!({
+            "jsonrpc": "2.0", "id": 22, "method": "tools/call",
+            "params": {"name": "codex-reply", "arguments": {"threadId": thread_id, "prompt": "Again."}},
+        }))
+        .await;
+    let mut second = Vec::new();
+    loop {
+        let message = server
+            .take(|message| is_elicitation(message) || is_response_to(message, 22))
+            .await;
+        if is_response_to(&message, 22) {
+            assert_eq!(message["result"]["isError"], false, "{message}");
+            break;
+        }
+        let reply = json!({"jsonrpc": "2.0", "id": message["id"], "result": {"action": "accept"}});
+        server.send(&reply).await;
+        second.push(message);
+    }
+    assert_eq!(exec_requests(&second), 0, "{second:?}");
+    // ... yet it ran in both turns.
+    let runs = server
+        .log
+        .iter()
+        .filter(|message| {
+            message["params"]["msg"]["type"] == "item/completed"
+                && message["params"]["msg"]["item"]["type"] == "commandExecution"
+                && message["params"]["msg"]["item"]["status"] == "completed"
+        })
+        .count();
+    assert_eq!(runs, 2);
+    assert_eq!(server.shutdown().await, Some(0));
+}
