@@ -109,7 +109,12 @@ impl McpStdio {
             .expect("read stdout")?;
         let value: Value = serde_json::from_str(&line)
             .unwrap_or_else(|error| panic!("stdout line is not JSON ({error}): {line}"));
-        assert_eq!(value["jsonrpc"], "2.0", "{value}");
+        match &value {
+            Value::Array(batch) => {
+                assert!(batch.iter().all(|item| item["jsonrpc"] == "2.0"), "{value}");
+            }
+            _ => assert_eq!(value["jsonrpc"], "2.0", "{value}"),
+        }
         self.log.push(value.clone());
         Some(value)
     }

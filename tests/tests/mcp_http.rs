@@ -492,3 +492,34 @@ async fn a_bad_token_file_is_a_clear_startup_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cannot read --auth-token-file"), "{stderr}");
 }
+
+#[tokio::test]
+async fn http_batches_are_answered_with_one_array_under_2025_03_26_only() {
+    let server = McpHttp::spawn(&mock_config("http://127.0.0.1:9"), &[]).await;
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]);
+    let (old, _) = server.initialize("2025-03-26", json!({})).await;
+    let answered = server
+        .post_accept(Some(&old), &batch, "application/json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answered.status(), 200);
+    let replies: Value = answered.json().await.unwrap();
+    assert_eq!(replies.as_array().map(Vec::len), Some(2), "{replies}");
+    let notifications = json!([{"jsonrpc": "2.0", "method": "notifications/initialized"}]);
+    let accepted = server
+        .post(Some(&old), &notifications)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(accepted.status(), 202);
+
+    let (new, _) = server.initialize("2025-06-18", json!({})).await;
+    let refused = server.post(Some(&new), &batch).send().await.unwrap();
+    assert_eq!(refused.status(), 400);
+    let no_session = server.post(None, &batch).send().await.unwrap();
+    assert_eq!(no_session.status(), 400);
+}

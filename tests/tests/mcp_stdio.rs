@@ -478,3 +478,35 @@ async fn a_call_cancelled_right_after_it_was_sent_never_reaches_the_model() {
     assert_eq!(model.request_count(), 0);
     assert_eq!(server.shutdown().await, Some(0));
 }
+
+#[tokio::test]
+async fn batches_are_answered_with_one_array_under_2025_03_26_only() {
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": "b1", "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": "b2", "method": "tools/list"},
+        {"jsonrpc": "2.0", "id": "b3", "method": "initialize", "params": {}},
+    ]);
+    let mut old = McpStdio::spawn(&mock_config("http://127.0.0.1:9"), &[]).await;
+    old.initialize("2025-03-26", json!({})).await;
+    old.send(&batch).await;
+    let reply = old.take(|message| message.is_array()).await;
+    let replies = reply.as_array().unwrap();
+    assert_eq!(replies.len(), 3, "{reply}");
+    let by_id = |id: &str| replies.iter().find(|reply| reply["id"] == id).unwrap();
+    assert_eq!(by_id("b1")["result"], json!({}));
+    assert_eq!(
+        by_id("b2")["result"]["tools"].as_array().map(Vec::len),
+        Some(2)
+    );
+    assert_eq!(by_id("b3")["error"]["code"], -32600);
+    assert_eq!(old.shutdown().await, Some(0));
+
+    let mut new = McpStdio::spawn(&mock_config("http://127.0.0.1:9"), &[]).await;
+    new.initialize("2025-06-18", json!({})).await;
+    new.send(&batch).await;
+    let refused = new.take(|message| message["id"].is_null()).await;
+    assert_eq!(refused["error"]["code"], -32600);
+    assert!(new.log.iter().all(|message| !message.is_array()));
+    assert_eq!(new.shutdown().await, Some(0));
+}

@@ -35,6 +35,7 @@ use crate::mcp::protocol::{
 };
 use crate::mcp::tools;
 use crate::store::Store;
+use crate::transport::IncomingMessage;
 
 /// Settings shared by every session of one server.
 #[derive(Debug, Clone)]
@@ -139,6 +140,96 @@ impl McpSession {
         method: String,
         message: Value,
     ) -> impl Future<Output = ()> + Send + 'static {
+        let reply = self.clone().answer_request(id.clone(), method, message);
+        async move {
+            match reply.await {
+                Some(reply) => {
+                    self.shared
+                        .outbound
+                        .send(Route::Request(id.clone()), reply)
+                        .await;
+                }
+                None => self.shared.outbound.abandon(&id),
+            }
+        }
+    }
+
+    /// Handles a JSON-RPC batch, which only protocol version 2025-03-26 allows: notifications
+    /// and responses at once, requests concurrently. Returns what to send back: the array of
+    /// replies (`None` when the batch held no request), or one error.
+    pub fn handle_batch(
+        self: Arc<Self>,
+        items: Vec<Value>,
+    ) -> impl Future<Output = Option<Value>> + Send + 'static {
+        let mut immediate = Vec::new();
+        let mut pending = Vec::new();
+        if self.protocol_version() != Some("2025-03-26") {
+            immediate.push(error_response(
+                None,
+                &RpcError::invalid_request(
+                    "batches are only allowed with protocol version 2025-03-26; send one message at a time",
+                ),
+            ));
+        } else if items.is_empty() {
+            immediate.push(error_response(
+                None,
+                &RpcError::invalid_request("empty batch"),
+            ));
+        } else {
+            for item in &items {
+                match crate::transport::decode_line(&item.to_string()) {
+                    Ok(IncomingMessage::Request { id, method, .. }) if method == "initialize" => {
+                        let error =
+                            RpcError::invalid_request("initialize must not be part of a batch");
+                        immediate.push(error_response(Some(&id), &error));
+                    }
+                    Ok(IncomingMessage::Request { id, method, value }) => {
+                        pending.push(self.clone().answer_request(id, method, value));
+                    }
+                    Ok(IncomingMessage::Notification { method }) => {
+                        self.handle_notification(&method, item);
+                    }
+                    Ok(IncomingMessage::Response { id, outcome }) => {
+                        self.handle_response(id, outcome)
+                    }
+                    Err(error) => {
+                        let message = match error {
+                            crate::transport::DecodeError::NotJson(error) => error,
+                            crate::transport::DecodeError::NotAMessage(reason) => {
+                                reason.to_string()
+                            }
+                        };
+                        immediate.push(error_response(
+                            None,
+                            &RpcError::invalid_request(format!("invalid request: {message}")),
+                        ));
+                    }
+                }
+            }
+        }
+        let single_error = self.protocol_version() != Some("2025-03-26") || items.is_empty();
+        async move {
+            if single_error {
+                return immediate.pop();
+            }
+            let answered = futures::future::join_all(pending).await;
+            immediate.extend(answered.into_iter().flatten());
+            if immediate.is_empty() {
+                None
+            } else {
+                Some(Value::Array(immediate))
+            }
+        }
+    }
+
+    /// Answers one request without sending the answer: `None` when the client cancelled it.
+    /// Registers the request as in flight at once (see [`McpSession::handle_request`]).
+    fn answer_request(
+        self: Arc<Self>,
+        id: RequestId,
+        method: String,
+        message: Value,
+    ) -> impl Future<Output = Option<Value>> + Send + 'static {
         let span = tracing::info_span!(
             "mcp_request",
             session_id = %self.shared.session_id,
@@ -159,34 +250,22 @@ impl McpSession {
             tracing::debug!("request received");
             if duplicate {
                 let error = RpcError::invalid_request(format!("request id {id} is already in use"));
-                self.shared
-                    .outbound
-                    .send(
-                        Route::Request(id.clone()),
-                        error_response(Some(&id), &error),
-                    )
-                    .await;
-                return;
+                return Some(error_response(Some(&id), &error));
             }
             let params = message.get("params").cloned().unwrap_or(Value::Null);
             let outcome = self.dispatch(&id, &method, params, cancel).await;
             lock(&self.shared.requests).remove(&id);
-            let reply = match outcome {
-                Some(Ok(result)) => response(&id, result),
+            match outcome {
+                Some(Ok(result)) => Some(response(&id, result)),
                 Some(Err(error)) => {
                     tracing::info!(code = error.code, message = %error.message, "request failed");
-                    error_response(Some(&id), &error)
+                    Some(error_response(Some(&id), &error))
                 }
                 None => {
                     tracing::info!("request cancelled; no response");
-                    self.shared.outbound.abandon(&id);
-                    return;
+                    None
                 }
-            };
-            self.shared
-                .outbound
-                .send(Route::Request(id.clone()), reply)
-                .await;
+            }
         }
         .instrument(span)
     }

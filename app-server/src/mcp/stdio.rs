@@ -69,6 +69,19 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
                     );
                     outbound.send(Route::Standalone, reply).await;
                 }
+                Err(DecodeError::NotAMessage(_)) if line.trim_start().starts_with('[') => {
+                    let items = match serde_json::from_str::<serde_json::Value>(&line) {
+                        Ok(serde_json::Value::Array(items)) => items,
+                        _ => Vec::new(),
+                    };
+                    let batch = session.clone().handle_batch(items);
+                    let outbound = outbound.clone();
+                    handlers.spawn(async move {
+                        if let Some(reply) = batch.await {
+                            outbound.send(Route::Standalone, reply).await;
+                        }
+                    });
+                }
                 Err(DecodeError::NotAMessage(reason)) => {
                     tracing::warn!(reason, "input line is not a JSON-RPC message");
                     let reply = error_response(

@@ -287,12 +287,11 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
                 &format!("parse error: {error}"),
             );
         }
+        Err(DecodeError::NotAMessage(_)) if text.trim_start().starts_with('[') => {
+            return batch(&state, &headers, &text, reply).await;
+        }
         Err(DecodeError::NotAMessage(reason)) => {
-            let message = if text.trim_start().starts_with('[') {
-                "batches are not supported; send one message per POST".to_string()
-            } else {
-                format!("invalid request: {reason}")
-            };
+            let message = format!("invalid request: {reason}");
             return rpc_status(StatusCode::BAD_REQUEST, None, INVALID_REQUEST, &message);
         }
     };
@@ -403,6 +402,50 @@ async fn initialize(
         response.headers_mut().insert(SESSION_HEADER, value);
     }
     response
+}
+
+/// A JSON-RPC batch (protocol 2025-03-26 only): answered with one array, as JSON or as one
+/// SSE event; its requests' events and elicitations go to the GET stream.
+async fn batch(
+    state: &Arc<HttpState>,
+    headers: &HeaderMap,
+    text: &str,
+    reply: PostReply,
+) -> Response {
+    let session = match state.session(headers, None) {
+        Ok(session) => session,
+        Err(response) => return *response,
+    };
+    if session.session.protocol_version() != Some("2025-03-26") {
+        return rpc_status(
+            StatusCode::BAD_REQUEST,
+            None,
+            INVALID_REQUEST,
+            "batches are only allowed with protocol version 2025-03-26; send one message per POST",
+        );
+    }
+    let items = match serde_json::from_str::<Value>(text) {
+        Ok(Value::Array(items)) => items,
+        _ => Vec::new(),
+    };
+    let _guard = session.hub.connection_guard();
+    let answer = session.session.clone().handle_batch(items);
+    match state.tasks.spawn(answer).await {
+        Ok(Some(message)) => match reply {
+            PostReply::Json => json_response(StatusCode::OK, &message),
+            PostReply::Sse => sse_single(&message),
+        },
+        Ok(None) => StatusCode::ACCEPTED.into_response(),
+        Err(error) => {
+            tracing::error!(%error, "batch task failed");
+            rpc_status(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                None,
+                INTERNAL_ERROR,
+                "batch failed",
+            )
+        }
+    }
 }
 
 async fn run_request(
