@@ -5,8 +5,11 @@
 //! ```sh
 //! cargo build --release --bins
 //! target/release/tandem-mcp-bench                       # benchmarks target/release/tandem
-//! target/release/tandem-mcp-bench --calls 500 --pings 5000 --sessions 16
+//! target/release/tandem-mcp-bench --calls 500 --pings 5000 --sessions 100 --idle-sessions 1000
 //! ```
+//!
+//! Last, it opens `--idle-sessions` MCP sessions on a fresh HTTP server and prints the server's
+//! resident memory before and after, per session.
 
 #![allow(
     clippy::print_stdout,
@@ -28,6 +31,7 @@ struct Options {
     calls: usize,
     pings: usize,
     sessions: usize,
+    idle_sessions: usize,
 }
 
 fn parse_options() -> Options {
@@ -40,6 +44,7 @@ fn parse_options() -> Options {
         calls: 100,
         pings: 1000,
         sessions: 8,
+        idle_sessions: 1000,
     };
     while let Some(arg) = args.next() {
         let mut number =
@@ -48,10 +53,11 @@ fn parse_options() -> Options {
             "--calls" => options.calls = number(options.calls).max(1),
             "--pings" => options.pings = number(options.pings).max(1),
             "--sessions" => options.sessions = number(options.sessions).max(1),
+            "--idle-sessions" => options.idle_sessions = number(options.idle_sessions),
             "--server" => options.binary = args.next().map(PathBuf::from).unwrap_or_default(),
             "--help" | "-h" => {
                 println!(
-                    "usage: tandem-mcp-bench [--server PATH] [--calls N] [--pings N] [--sessions N]"
+                    "usage: tandem-mcp-bench [--server PATH] [--calls N] [--pings N] [--sessions N] [--idle-sessions N]"
                 );
                 std::process::exit(0);
             }
@@ -276,4 +282,50 @@ async fn main() {
     for mut samples in http(&options, &model).await {
         samples.print();
     }
+    if options.idle_sessions > 0 {
+        idle_sessions(&options, &model).await;
+    }
+}
+
+/// Resident memory of `pid` in KiB (`VmRSS` in `/proc/PID/status`).
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmRSS:"))
+        .and_then(|value| value.split_whitespace().next())
+        .and_then(|kib| kib.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Memory per idle MCP session: RSS after one session, then after `--idle-sessions` more.
+async fn idle_sessions(options: &Options, model: &MockModel) {
+    let home = home_with(&mock_config(&model.base_url()));
+    let path = home.path().to_path_buf();
+    let server = McpHttp::spawn_binary(
+        &options.binary,
+        path,
+        Some(home),
+        &["--session-ttl", "1h"],
+        "error",
+    )
+    .await;
+    let pid = server.child.id().expect("server pid");
+    server.initialize("2025-11-25", json!({})).await;
+    let before = rss_kib(pid);
+    let start = Instant::now();
+    for _ in 0..options.idle_sessions {
+        server.initialize("2025-11-25", json!({})).await;
+    }
+    let opened = start.elapsed();
+    let after = rss_kib(pid);
+    let per_session = (after.saturating_sub(before)) as f64 / options.idle_sessions as f64;
+    println!(
+        "\n{} idle MCP sessions opened in {:.0} ms: server RSS {:.1} MiB -> {:.1} MiB, {:.1} KiB per session",
+        options.idle_sessions,
+        opened.as_secs_f64() * 1000.0,
+        before as f64 / 1024.0,
+        after as f64 / 1024.0,
+        per_session
+    );
 }
