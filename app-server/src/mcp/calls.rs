@@ -188,6 +188,9 @@ impl McpSession {
                 .developer_instructions
                 .clone()
                 .or_else(|| effective.developer_instructions.clone()),
+            // The whole override set too, for the settings not named above (a provider's
+            // `base_url`, retries…).
+            config: (!overrides.is_empty()).then(|| overrides.clone()),
             ..ThreadStartParams::default()
         };
         Ok((params, turn_settings))
