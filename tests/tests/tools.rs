@@ -379,3 +379,38 @@ async fn chat_completions_models_get_the_same_tools_and_approvals() {
     );
     assert_eq!(turn_status(&messages), "completed");
 }
+
+#[tokio::test]
+async fn plan_mode_survives_unloading_the_thread() {
+    let mut setup = setup("never", "read-only").await;
+    setup.model.push(done());
+    let plan_mode =
+        json!({"collaborationMode": {"mode": "plan", "settings": {"model": "mock-model"}}});
+    run_turn_with(&mut setup, plan_mode, "plan first", Vec::new()).await;
+    setup
+        .server
+        .request("thread/unsubscribe", json!({"threadId": setup.thread_id}))
+        .await
+        .unwrap();
+    let resumed = setup
+        .server
+        .request("thread/resume", json!({"threadId": setup.thread_id}))
+        .await
+        .unwrap();
+    assert_eq!(resumed["collaborationMode"]["mode"], "plan", "{resumed:#}");
+    // The next turn, which names no mode, may still ask questions.
+    let question = json!({"questions": [{"id": "go", "header": "Go", "question": "Go on?",
+        "options": [{"label": "Yes (Recommended)", "description": "Go."},
+        {"label": "No", "description": "Stop."}]}]});
+    setup.model.push_all([
+        MockResponse::sse(responses_function_call(
+            "call_q",
+            "request_user_input",
+            &question.to_string(),
+        )),
+        done(),
+    ]);
+    let answer = json!({"answers": {"go": {"answers": ["Yes (Recommended)"]}}});
+    let messages = run_turn(&mut setup, "again", vec![Answer::Result(answer)]).await;
+    assert_eq!(find(&messages, "item/tool/requestUserInput").len(), 1);
+}

@@ -56,7 +56,6 @@ impl Engine {
             token_usage: None,
             active: None,
             approvals_reviewer: ApprovalsReviewer::User,
-            collaboration_mode: None,
             client,
             environment_sent_for: None,
         }
@@ -108,6 +107,7 @@ impl Engine {
         let created_at = now_ms / 1000;
         let ephemeral = params.ephemeral.unwrap_or(false);
         let meta = ThreadMeta {
+            collaboration_mode: None,
             id: id.clone(),
             created_at,
             updated_at_ms: now_ms,
@@ -245,16 +245,16 @@ impl Engine {
                 sandbox: base.sandbox,
                 active_permission_profile: None,
                 reasoning_effort: base.reasoning_effort,
-                collaboration_mode: Some(state.collaboration_mode.clone().unwrap_or_else(|| {
-                    app_server_protocol::policy::CollaborationMode {
+                collaboration_mode: Some(state.meta.collaboration_mode.clone().unwrap_or_else(
+                    || app_server_protocol::policy::CollaborationMode {
                         mode: app_server_protocol::policy::ModeKind::Default,
                         settings: app_server_protocol::policy::CollaborationModeSettings {
                             model: state.meta.model.clone(),
                             reasoning_effort: state.meta.reasoning_effort,
                             developer_instructions: None,
                         },
-                    }
-                })),
+                    },
+                )),
                 multi_agent_mode: base.multi_agent_mode,
                 initial_turns_page: None,
                 turns_backwards_cursor: None,

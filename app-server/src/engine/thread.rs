@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use app_server_protocol::PROTOCOL_VERSION;
 use app_server_protocol::item::UserInput;
-use app_server_protocol::policy::{ApprovalsReviewer, CollaborationMode};
+use app_server_protocol::policy::ApprovalsReviewer;
 use app_server_protocol::thread::{
     SessionSource, Thread, ThreadEnvironment, ThreadHistoryMode, ThreadStatus, ThreadTokenUsage,
     Turn,
@@ -45,8 +45,6 @@ pub struct ThreadState {
     pub active: Option<ActiveTurn>,
     /// Who reviews approvals.
     pub approvals_reviewer: ApprovalsReviewer,
-    /// Collaboration mode set by `turn/start`.
-    pub collaboration_mode: Option<CollaborationMode>,
     /// Model client for the thread's provider.
     pub client: Arc<dyn ModelClient>,
     /// Whether the environment context was sent for the current cwd.

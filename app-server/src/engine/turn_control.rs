@@ -84,12 +84,12 @@ impl Engine {
         if let Some(sandbox) = &params.sandbox_policy {
             meta.sandbox = sandbox.clone();
         }
+        if let Some(mode) = &params.collaboration_mode {
+            meta.collaboration_mode = Some(mode.clone());
+        }
         if meta != state.meta {
             state.meta = meta.clone();
             state.record(&RolloutRecord::Settings { meta });
-        }
-        if let Some(mode) = &params.collaboration_mode {
-            state.collaboration_mode = Some(mode.clone());
         }
         if let Some(reviewer) = params.approvals_reviewer {
             state.approvals_reviewer = reviewer;

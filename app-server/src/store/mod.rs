@@ -11,7 +11,8 @@ use std::path::PathBuf;
 
 use app_server_protocol::item::ThreadItem;
 use app_server_protocol::policy::{
-    AskForApproval, ReasoningEffort, ReasoningSummary, SandboxPolicy, SortDirection,
+    AskForApproval, CollaborationMode, ReasoningEffort, ReasoningSummary, SandboxPolicy,
+    SortDirection,
 };
 use app_server_protocol::thread::{ThreadTokenUsage, Turn, TurnError, TurnStatus};
 use app_server_protocol::thread_requests::ThreadSortKey;
@@ -70,6 +71,10 @@ pub struct ThreadMeta {
     pub archived: bool,
     /// Absolute path of the rollout file.
     pub rollout_path: PathBuf,
+    /// Collaboration mode set by the last `turn/start` that named one (plan mode allows
+    /// `request_user_input`); absent in rollouts written before it was recorded.
+    #[serde(default)]
+    pub collaboration_mode: Option<CollaborationMode>,
 }
 
 /// One line of a rollout file (after the `{"timestamp", "type", "payload"}` envelope).

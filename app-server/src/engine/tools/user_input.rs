@@ -44,6 +44,7 @@ impl TurnTask {
     /// `request_user_input`: sends `item/tool/requestUserInput` and returns the answers.
     pub(super) async fn request_user_input(&mut self, call: &ToolCall) -> ToolOutcome {
         let plan_mode = lock(&self.thread.state)
+            .meta
             .collaboration_mode
             .as_ref()
             .is_some_and(|mode| mode.mode == ModeKind::Plan);
