@@ -414,3 +414,33 @@ async fn plan_mode_survives_unloading_the_thread() {
     let messages = run_turn(&mut setup, "again", vec![Answer::Result(answer)]).await;
     assert_eq!(find(&messages, "item/tool/requestUserInput").len(), 1);
 }
+
+#[tokio::test]
+async fn bad_calls_get_an_answer_and_the_turn_goes_on() {
+    let mut setup = setup("never", "read-only").await;
+    setup.model.push_all([
+        MockResponse::sse(responses_function_call("call_bad_json", "exec_command", "{not json")),
+        MockResponse::sse(responses_function_call("call_unknown", "launch_rockets", "{}")),
+        MockResponse::sse(responses_function_call(
+            "call_bad_plan",
+            "update_plan",
+            &json!({"plan": [{"step": "a", "status": "in_progress"}, {"step": "b", "status": "in_progress"}]}).to_string(),
+        )),
+        done(),
+    ]);
+    let messages = run_turn(&mut setup, "misbehave", Vec::new()).await;
+    assert_eq!(turn_status(&messages), "completed");
+    assert!(
+        tool_output(&setup.model, "call_bad_json")
+            .starts_with("failed to parse function arguments:")
+    );
+    assert_eq!(
+        tool_output(&setup.model, "call_unknown"),
+        "unsupported call: launch_rockets"
+    );
+    assert_eq!(
+        tool_output(&setup.model, "call_bad_plan"),
+        "update_plan failed: at most one step can be in_progress"
+    );
+    assert!(find(&messages, "turn/plan/updated").is_empty());
+}
