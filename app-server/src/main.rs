@@ -9,6 +9,7 @@ mod engine;
 mod mcp;
 mod model;
 mod outgoing;
+mod paths;
 mod processor;
 mod run_client;
 mod sandbox;

@@ -109,13 +109,14 @@ fn recording(name: &str) -> Recording {
     Recording { client, server }
 }
 
-/// Sends the recorded client messages (thread ids and cursors mapped to ours) and collects
-/// Tandem's replies: each request's response, and for `turn/start` everything up to
-/// `turn/completed`.
+/// Sends the recorded client messages (with each key of `replacements` replaced by its value:
+/// recorded thread ids, learned here, and paths; cursors mapped to ours) and collects Tandem's
+/// replies: each request's response, and for `turn/start` everything up to `turn/completed`,
+/// answering server requests with the recorded answers.
 async fn replay(
     server: &mut TestServer,
     recording: &Recording,
-    thread_ids: &mut HashMap<String, String>,
+    replacements: &mut HashMap<String, String>,
 ) -> Vec<Value> {
     let client = &recording.client;
     let mut last_cursor: Option<String> = None;
@@ -131,7 +132,7 @@ async fn replay(
         .filter(|message| message.get("method").is_some())
     {
         let mut text = message.to_string();
-        for (theirs, ours) in thread_ids.iter() {
+        for (theirs, ours) in replacements.iter() {
             text = text.replace(theirs, ours);
         }
         let mut message: Value = serde_json::from_str(&text).unwrap();
@@ -175,7 +176,7 @@ async fn replay(
             recorded.and_then(|m| m["result"]["thread"]["id"].as_str()),
             reply["result"]["thread"]["id"].as_str(),
         ) {
-            thread_ids
+            replacements
                 .entry(theirs.to_string())
                 .or_insert_with(|| ours.to_string());
         }
@@ -319,11 +320,11 @@ async fn replay_tool_scenario(name: &str, responses: Vec<MockResponse>, files: &
         cwd: Some(workspace.path().to_path_buf()),
     })
     .await;
-    let mut thread_ids = HashMap::from([(
+    let mut replacements = HashMap::from([(
         "/home/user/project".to_string(),
         workspace.path().to_str().unwrap().to_string(),
     )]);
-    let ours = replay(&mut server, &recording, &mut thread_ids).await;
+    let ours = replay(&mut server, &recording, &mut replacements).await;
     compare(&recording.server, &ours);
     server.shutdown().await;
 }

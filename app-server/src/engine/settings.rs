@@ -145,21 +145,9 @@ pub(super) fn resolve_cwd(cwd: Option<&str>) -> String {
 /// Removes `.` and `..` components without touching the file system (the directory may not
 /// exist).
 fn normalize_path(path: &std::path::Path) -> String {
-    let mut parts: Vec<std::ffi::OsString> = Vec::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::ParentDir => {
-                parts.pop();
-            }
-            std::path::Component::CurDir
-            | std::path::Component::RootDir
-            | std::path::Component::Prefix(_) => {}
-            std::path::Component::Normal(part) => parts.push(part.to_os_string()),
-        }
-    }
-    let mut out = PathBuf::from("/");
-    out.extend(parts);
-    out.to_string_lossy().into_owned()
+    crate::paths::resolve_lexically(std::path::Path::new("/"), path)
+        .to_string_lossy()
+        .into_owned()
 }
 
 pub(super) fn provider_not_found(id: &str) -> EngineError {

@@ -211,7 +211,7 @@ impl TurnTask {
         started: &ThreadItem,
         details: ThreadItemDetails,
     ) -> ThreadItem {
-        complete_item_of_turn(self, &self.turn_id.clone(), started, details).await
+        complete_item_of_turn(self, &self.turn_id, started, details).await
     }
 
     /// Sets the thread's active flags and announces the status.

@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 
 use app_server_protocol::policy::{AskForApproval, SandboxPolicy};
 
+use crate::paths::resolve_lexically;
+
 /// What to do with a command before running it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CommandAssessment {
@@ -176,13 +178,13 @@ pub fn is_writable(sandbox: &SandboxPolicy, cwd: &Path, path: &Path) -> bool {
         SandboxPolicy::DangerFullAccess | SandboxPolicy::ExternalSandbox { .. } => true,
         SandboxPolicy::ReadOnly { .. } => false,
         SandboxPolicy::WorkspaceWrite { writable_roots, .. } => {
-            let path = normalize(path);
-            let mut roots = vec![normalize(cwd)];
+            let path = resolve_lexically(cwd, path);
+            let mut roots = vec![resolve_lexically(cwd, Path::new(""))];
             roots.extend(
                 writable_roots
                     .iter()
                     .flatten()
-                    .map(|root| normalize(Path::new(root))),
+                    .map(|root| resolve_lexically(cwd, Path::new(root))),
             );
             roots.iter().any(|root| {
                 path.strip_prefix(root).is_ok_and(|relative| {
@@ -193,21 +195,6 @@ pub fn is_writable(sandbox: &SandboxPolicy, cwd: &Path, path: &Path) -> bool {
             })
         }
     }
-}
-
-/// `path` without `.` and `..` components (lexically; the file may not exist yet).
-fn normalize(path: &Path) -> PathBuf {
-    let mut normalized = PathBuf::new();
-    for component in path.components() {
-        match component {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir => {
-                normalized.pop();
-            }
-            other => normalized.push(other.as_os_str()),
-        }
-    }
-    normalized
 }
 
 /// Commands that only read, run without asking even under `untrusted`.

@@ -8,9 +8,11 @@
 use std::collections::HashMap;
 use std::fs;
 use std::io;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 use app_server_protocol::item::{FileUpdateChange, PatchChangeKind};
+
+use crate::paths::resolve_lexically;
 
 use super::diff::unified_hunks;
 use super::error::ApplyError;
@@ -141,7 +143,7 @@ fn plan_operation(
             path: patch_path,
             contents,
         } => {
-            let path = resolve(cwd, patch_path);
+            let path = resolve_lexically(cwd, patch_path);
             let old_content = workspace.read_target(&path)?.map(lossy);
             workspace.set(&path, Some(contents.clone()));
             Ok(PlannedFile {
@@ -153,7 +155,7 @@ fn plan_operation(
             })
         }
         FileOperation::Delete { path: patch_path } => {
-            let path = resolve(cwd, patch_path);
+            let path = resolve_lexically(cwd, patch_path);
             let old_content = match workspace.read(&path) {
                 Ok(Some(bytes)) => lossy(bytes),
                 Ok(None) => {
@@ -178,7 +180,7 @@ fn plan_operation(
             move_path: patch_move_path,
             chunks,
         } => {
-            let path = resolve(cwd, patch_path);
+            let path = resolve_lexically(cwd, patch_path);
             let old_content = match workspace.read(&path) {
                 Ok(Some(bytes)) => {
                     String::from_utf8(bytes).map_err(|_| ApplyError::UpdateUnreadable {
@@ -200,7 +202,7 @@ fn plan_operation(
             let new_content = apply_chunks(&old_content, chunks, &path)?;
             let move_path = patch_move_path
                 .as_ref()
-                .map(|move_path| resolve(cwd, move_path))
+                .map(|move_path| resolve_lexically(cwd, move_path))
                 .filter(|move_path| *move_path != path);
             match &move_path {
                 Some(destination) => {
@@ -282,26 +284,4 @@ fn lossy(bytes: Vec<u8>) -> String {
 
 fn not_found() -> io::Error {
     io::Error::new(io::ErrorKind::NotFound, "no such file")
-}
-
-/// Joins a relative path to `cwd` and removes `.` and `..` lexically (symlinks are not
-/// resolved), so that reported paths are clean absolute paths.
-pub(super) fn resolve(cwd: &Path, path: &Path) -> PathBuf {
-    let joined = cwd.join(path);
-    let mut resolved = PathBuf::new();
-    for component in joined.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if resolved.file_name().is_some() {
-                    resolved.pop();
-                } else if !resolved.has_root() {
-                    // Above a relative start there is nothing to cancel out; `/..` is `/`.
-                    resolved.push(component);
-                }
-            }
-            other => resolved.push(other),
-        }
-    }
-    resolved
 }
