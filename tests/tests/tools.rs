@@ -444,3 +444,28 @@ async fn bad_calls_get_an_answer_and_the_turn_goes_on() {
     );
     assert!(find(&messages, "turn/plan/updated").is_empty());
 }
+
+#[tokio::test]
+async fn accept_for_session_also_covers_the_retry_outside_the_sandbox() {
+    let mut setup = setup("on-request", "read-only").await;
+    setup.model.push_all([
+        exec("call_1", "echo once >> log.txt"),
+        exec("call_2", "echo once >> log.txt"),
+        done(),
+    ]);
+    let messages = run_turn(
+        &mut setup,
+        "write twice",
+        vec![decision("acceptForSession")],
+    )
+    .await;
+    assert_eq!(
+        find(&messages, "item/commandExecution/requestApproval").len(),
+        1,
+        "the repeat was not asked about again"
+    );
+    assert_eq!(
+        std::fs::read_to_string(setup.workspace.path().join("log.txt")).unwrap(),
+        "once\nonce\n"
+    );
+}

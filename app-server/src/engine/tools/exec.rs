@@ -31,6 +31,7 @@ use crate::engine::tools::policy::{
 };
 use crate::engine::tools::{OpenCommand, ToolCall, ToolOutcome, complete_item_of_turn};
 use crate::engine::turn::TurnTask;
+use crate::paths::resolve_lexically;
 use crate::tools::apply_patch::heredoc::parse_heredoc_invocation;
 use crate::tools::exec::format::format_exec_result;
 use crate::tools::exec::shell::{join_command, shell_argv};
@@ -97,6 +98,7 @@ struct RunOutput {
 }
 
 /// How an approval question ended, for a command.
+#[derive(Debug, PartialEq, Eq)]
 enum CommandVerdict {
     Run,
     RunForSession,
@@ -174,33 +176,33 @@ impl TurnTask {
                     && may_retry_unsandboxed(&policy)
                     && looks_sandbox_denied(run.step.exit_code, &run.aggregated) =>
             {
-                // The sandbox blocked it: retry outside only with the user's approval.
-                self.set_waiting(Some(ThreadActiveFlag::WaitingOnApproval))
-                    .await;
-                let reason = Some(
-                    "command failed in the sandbox; run it again without sandbox restrictions?"
-                        .to_string(),
-                );
-                let verdict = self.ask_command(call, &command, &started, reason).await;
-                match verdict {
-                    CommandVerdict::Run | CommandVerdict::RunForSession => {
+                // The sandbox blocked it: retry outside only with the user's approval (or
+                // the acceptForSession they already gave for this command).
+                let verdict = if approved_for_session {
+                    CommandVerdict::Run
+                } else {
+                    self.set_waiting(Some(ThreadActiveFlag::WaitingOnApproval))
+                        .await;
+                    let reason = Some(
+                        "command failed in the sandbox; run it again without sandbox restrictions?"
+                            .to_string(),
+                    );
+                    let verdict = self.ask_command(call, &command, &started, reason).await;
+                    // Interrupted while waiting: the turn's end announces the status.
+                    if verdict != CommandVerdict::Withdrawn {
                         self.set_waiting(None).await;
-                        if matches!(verdict, CommandVerdict::RunForSession) {
-                            lock(&self.thread.tools.approved_commands).insert(command.argv.clone());
-                        }
+                    }
+                    verdict
+                };
+                match verdict {
+                    CommandVerdict::Run => self.run_command(call, &command, &sandbox, false).await,
+                    CommandVerdict::RunForSession => {
+                        self.remember_for_session(&command);
                         self.run_command(call, &command, &sandbox, false).await
                     }
                     // The first run's result stands; the model sees why it failed.
-                    CommandVerdict::Declined | CommandVerdict::Failed => {
-                        self.set_waiting(None).await;
-                        Ok(run)
-                    }
-                    CommandVerdict::Cancelled => {
-                        self.set_waiting(None).await;
-                        return self.finish_command(call, &started, Ok(run), true).await;
-                    }
-                    // Interrupted while waiting: the turn's end announces the status.
-                    CommandVerdict::Withdrawn => {
+                    CommandVerdict::Declined | CommandVerdict::Failed => Ok(run),
+                    CommandVerdict::Cancelled | CommandVerdict::Withdrawn => {
                         return self.finish_command(call, &started, Ok(run), true).await;
                     }
                 }
@@ -331,7 +333,7 @@ impl TurnTask {
                 return None;
             }
             CommandVerdict::RunForSession => {
-                lock(&self.thread.tools.approved_commands).insert(command.argv.clone());
+                self.remember_for_session(command);
                 self.set_waiting(None).await;
                 return None;
             }
@@ -362,6 +364,11 @@ impl TurnTask {
             interrupt,
             follow_up: Vec::new(),
         })
+    }
+
+    /// Remembers an `acceptForSession`: the identical command runs without asking from now on.
+    fn remember_for_session(&self, command: &PreparedCommand) {
+        lock(&self.thread.tools.approved_commands).insert(command.argv.clone());
     }
 
     /// Starts the command and streams its output until it exits or yields.
@@ -496,10 +503,7 @@ impl TurnTask {
 
 /// `workdir` resolved against `base` (absolute paths are kept).
 fn resolve_dir(base: &Path, workdir: Option<&str>) -> PathBuf {
-    match workdir {
-        Some(dir) if !dir.is_empty() => base.join(dir),
-        _ => base.to_path_buf(),
-    }
+    resolve_lexically(base, Path::new(workdir.unwrap_or_default()))
 }
 
 /// The `commandExecution` item as started.
