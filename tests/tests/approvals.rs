@@ -153,6 +153,60 @@ async fn accept_for_session_stops_asking_for_the_same_command() {
     assert_eq!(log, "again\nagain\n");
 }
 
+/// The stdio front end decodes each answer into the engine's typed decision: an amendment
+/// approves the command for the thread, and an answer that is no decision fails the item
+/// without running anything.
+#[tokio::test]
+async fn answers_become_typed_decisions_and_unreadable_ones_fail_the_item() {
+    let mut setup = setup("untrusted", "danger-full-access").await;
+    setup.model.push_all([
+        exec("call_1", "echo amended >> log.txt"),
+        exec("call_2", "echo amended >> log.txt"),
+        exec("call_3", "echo unread >> log.txt"),
+        exec("call_4", "echo wrong >> log.txt"),
+        done(),
+    ]);
+    let amendment = Answer::Result(json!({"decision": {"acceptWithExecpolicyAmendment": {
+        "execpolicy_amendment": ["/bin/bash", "-c", "echo amended >> log.txt"],
+    }}}));
+    let messages = run_turn(
+        &mut setup,
+        "run them",
+        vec![
+            amendment,
+            decision("maybe"),
+            Answer::Result(json!({"answers": {}})),
+        ],
+    )
+    .await;
+    let requests = find(&messages, "item/commandExecution/requestApproval");
+    let asked: Vec<&Value> = requests
+        .iter()
+        .map(|request| &request["params"]["itemId"])
+        .collect();
+    assert_eq!(
+        asked,
+        ["call_1", "call_3", "call_4"],
+        "call_2 ran without asking"
+    );
+    let log = std::fs::read_to_string(setup.workspace.path().join("log.txt")).unwrap();
+    assert_eq!(log, "amended\namended\n");
+    for call in ["call_3", "call_4"] {
+        assert_eq!(
+            tool_output(&setup.model, call),
+            "exec_command failed: CreateProcess { message: \"Rejected(\\\"approval request failed\\\")\" }",
+            "{call}"
+        );
+    }
+    let statuses: Vec<Value> = find(&messages, "item/completed")
+        .iter()
+        .filter(|message| message["params"]["item"]["type"] == "commandExecution")
+        .map(|message| message["params"]["item"]["status"].clone())
+        .collect();
+    assert_eq!(statuses, ["completed", "completed", "failed", "failed"]);
+    assert_eq!(turn_status(&messages), "completed");
+}
+
 #[tokio::test]
 async fn interrupt_while_an_approval_is_pending_runs_nothing() {
     let mut setup = setup("untrusted", "danger-full-access").await;

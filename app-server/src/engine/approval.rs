@@ -9,10 +9,10 @@ use std::future::Future;
 use std::pin::Pin;
 
 use app_server_protocol::server_requests::{
-    CommandExecutionRequestApprovalParams, FileChangeRequestApprovalParams,
-    ToolRequestUserInputParams,
+    CommandExecutionApprovalDecision, CommandExecutionRequestApprovalParams,
+    FileChangeApprovalDecision, FileChangeRequestApprovalParams, ToolRequestUserInputParams,
+    ToolRequestUserInputResponse,
 };
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 /// One question for the user.
@@ -40,15 +40,37 @@ impl ApprovalRequest {
 /// How a question ended.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ApprovalReply {
-    /// The user answered; the value is the response body (`{decision}` or `{answers}`), which
-    /// the engine decodes. An undecodable answer counts as [`ApprovalReply::Failed`].
-    Answered(Value),
+    /// The user answered. Each front end decodes its own wire shapes into this typed answer,
+    /// so the engine never reads JSON.
+    Answered(ApprovalAnswer),
     /// The client answered with an error, or the question could not be asked; the message
     /// says why.
     Failed(String),
     /// Nobody will answer: the turn was cancelled (interrupt, shutdown) or the client went
     /// away. The engine ends the turn without running anything.
     Withdrawn,
+}
+
+/// A user's answer, of the kind the question asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ApprovalAnswer {
+    /// The decision on an [`ApprovalRequest::Command`].
+    Command(CommandExecutionApprovalDecision),
+    /// The decision on an [`ApprovalRequest::FileChange`].
+    FileChange(FileChangeApprovalDecision),
+    /// The answers to an [`ApprovalRequest::UserInput`].
+    UserInput(ToolRequestUserInputResponse),
+}
+
+impl ApprovalAnswer {
+    /// The name of the kind of answer, for the message when it does not fit the question.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ApprovalAnswer::Command(_) => "a command decision",
+            ApprovalAnswer::FileChange(_) => "a file-change decision",
+            ApprovalAnswer::UserInput(_) => "answers to questions",
+        }
+    }
 }
 
 /// Asks the user. Implementations must return [`ApprovalReply::Withdrawn`] promptly once

@@ -10,6 +10,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::thread::TurnStatus;
 use app_server_protocol::thread_requests::{ThreadResumeParams, ThreadStartParams};
 use app_server_protocol::turn_requests::TurnStartParams;
 use serde_json::{Value, json};
@@ -281,8 +282,8 @@ impl McpSession {
                 return None;
             }
         };
-        let status = turn.as_ref().map_or("unknown", |turn| turn.status.as_str());
-        tracing::info!(%thread_id, %turn_id, status, "turn ended");
+        let status = turn.as_ref().map(|turn| turn.status);
+        tracing::info!(%thread_id, %turn_id, ?status, "turn ended");
         let call = lock(&self.shared.calls).remove(id);
         let (message, notes) = match call {
             Some(call) => (call.last_agent_message.unwrap_or_default(), call.notes),
@@ -295,17 +296,19 @@ impl McpSession {
 /// The tool result for a finished turn (`None`: the turn ended without `turn/completed`,
 /// which happens when the session closes).
 fn turn_result(thread_id: &str, turn: Option<&TurnEnd>, message: &str, notes: &[String]) -> Value {
-    let status = turn.map(|turn| turn.status.as_str());
+    let status = turn.map(|turn| turn.status);
     let mut result = match status {
-        Some("completed") => success_result(thread_id, message),
-        Some("failed") => {
+        Some(TurnStatus::Completed) => success_result(thread_id, message),
+        Some(TurnStatus::Failed) => {
             let reason = turn
                 .and_then(|turn| turn.error.as_deref())
                 .unwrap_or("unknown error");
             error_result(Some(thread_id), &format!("the turn failed: {reason}"))
         }
-        Some("interrupted") => error_result(Some(thread_id), "the turn was interrupted"),
-        _ => error_result(Some(thread_id), "the turn ended without completing"),
+        Some(TurnStatus::Interrupted) => error_result(Some(thread_id), "the turn was interrupted"),
+        Some(TurnStatus::InProgress) | None => {
+            error_result(Some(thread_id), "the turn ended without completing")
+        }
     };
     if let Some(content) = result["content"].as_array_mut() {
         for note in notes {
@@ -336,7 +339,7 @@ mod tests {
     #[test]
     fn results_explain_failures_and_fallback_approvals() {
         let turn = TurnEnd {
-            status: "failed".to_string(),
+            status: TurnStatus::Failed,
             error: Some("model unreachable".to_string()),
         };
         assert_eq!(
@@ -348,7 +351,7 @@ mod tests {
             })
         );
         let completed = TurnEnd {
-            status: "completed".to_string(),
+            status: TurnStatus::Completed,
             error: None,
         };
         let result = turn_result(

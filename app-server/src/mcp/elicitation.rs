@@ -10,9 +10,13 @@
 use std::collections::BTreeMap;
 
 use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::server_requests::{
+    CommandExecutionApprovalDecision, FileChangeApprovalDecision, ToolRequestUserInputAnswer,
+    ToolRequestUserInputResponse,
+};
 use serde_json::{Map, Value, json};
 
-use crate::engine::approval::{ApprovalReply, ApprovalRequest};
+use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest};
 
 /// Decision values offered to the user, Codex's `ReviewDecision` names.
 const DECISIONS: [(&str, &str); 4] = [
@@ -171,7 +175,7 @@ pub fn reply_from_answer(
             tracing::info!(%error, "elicitation answered with an error; aborting");
             return match request {
                 ApprovalRequest::UserInput(_) => ApprovalReply::Withdrawn,
-                _ => decision_reply("abort"),
+                _ => decision_reply(request, ReviewDecision::Abort),
             };
         }
     };
@@ -198,23 +202,65 @@ pub fn reply_from_answer(
             }
         },
     };
-    decision_reply(decision)
+    match ReviewDecision::from_name(decision) {
+        Some(decision) => decision_reply(request, decision),
+        None => ApprovalReply::Failed(format!("unknown decision `{decision}`")),
+    }
 }
 
-/// The engine reply for a decision name (Codex's or the app-server protocol's).
-fn decision_reply(decision: &str) -> ApprovalReply {
-    let engine_decision = match decision {
-        "approved" | "accept" | "approve" => "accept",
-        "approved_for_session" | "acceptForSession" => "acceptForSession",
-        "denied" | "decline" | "deny" => "decline",
-        "abort" | "cancel" => "cancel",
-        other => return ApprovalReply::Failed(format!("unknown decision `{other}`")),
+/// The four answers an MCP client can give to an approval (Codex's `ReviewDecision`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ReviewDecision {
+    Approved,
+    ApprovedForSession,
+    Denied,
+    Abort,
+}
+
+impl ReviewDecision {
+    /// Parses a decision name, Codex's or the app-server protocol's.
+    fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "approved" | "accept" | "approve" => ReviewDecision::Approved,
+            "approved_for_session" | "acceptForSession" => ReviewDecision::ApprovedForSession,
+            "denied" | "decline" | "deny" => ReviewDecision::Denied,
+            "abort" | "cancel" => ReviewDecision::Abort,
+            _ => return None,
+        })
+    }
+}
+
+/// The engine's typed answer to `request` for an MCP decision.
+fn decision_reply(request: &ApprovalRequest, decision: ReviewDecision) -> ApprovalReply {
+    let answer = match request {
+        ApprovalRequest::Command(_) => ApprovalAnswer::Command(match decision {
+            ReviewDecision::Approved => CommandExecutionApprovalDecision::Accept,
+            ReviewDecision::ApprovedForSession => {
+                CommandExecutionApprovalDecision::AcceptForSession
+            }
+            ReviewDecision::Denied => CommandExecutionApprovalDecision::Decline,
+            ReviewDecision::Abort => CommandExecutionApprovalDecision::Cancel,
+        }),
+        ApprovalRequest::FileChange(_) => ApprovalAnswer::FileChange(match decision {
+            ReviewDecision::Approved => FileChangeApprovalDecision::Accept,
+            ReviewDecision::ApprovedForSession => FileChangeApprovalDecision::AcceptForSession,
+            ReviewDecision::Denied => FileChangeApprovalDecision::Decline,
+            ReviewDecision::Abort => FileChangeApprovalDecision::Cancel,
+        }),
+        // Questions are not decided; an approval-style answer leaves them unanswered.
+        ApprovalRequest::UserInput(_) => ApprovalAnswer::UserInput(no_answers()),
     };
-    ApprovalReply::Answered(json!({"decision": engine_decision}))
+    ApprovalReply::Answered(answer)
+}
+
+fn no_answers() -> ToolRequestUserInputResponse {
+    ToolRequestUserInputResponse {
+        answers: BTreeMap::new(),
+    }
 }
 
 fn user_input_reply(result: &Value) -> ApprovalReply {
-    match result.get("action").and_then(Value::as_str) {
+    let answers = match result.get("action").and_then(Value::as_str) {
         Some("accept") => {
             let mut answers = BTreeMap::new();
             if let Some(Value::Object(content)) = result.get("content") {
@@ -223,18 +269,28 @@ fn user_input_reply(result: &Value) -> ApprovalReply {
                         Value::Array(items) => items.iter().map(value_text).collect(),
                         other => vec![value_text(other)],
                     };
-                    answers.insert(id.clone(), json!({"answers": values}));
+                    answers.insert(id.clone(), ToolRequestUserInputAnswer { answers: values });
                 }
             }
-            ApprovalReply::Answered(json!({"answers": answers}))
+            ToolRequestUserInputResponse { answers }
         }
-        Some("decline") => ApprovalReply::Answered(json!({"answers": {}})),
-        Some("cancel") => ApprovalReply::Withdrawn,
+        Some("decline") => no_answers(),
+        Some("cancel") => return ApprovalReply::Withdrawn,
         _ => match result.get("answers") {
-            Some(answers) => ApprovalReply::Answered(json!({"answers": answers})),
-            None => ApprovalReply::Failed("elicitation answer has no `action`".into()),
+            Some(answers) => {
+                match serde_json::from_value::<ToolRequestUserInputResponse>(
+                    json!({"answers": answers}),
+                ) {
+                    Ok(response) => response,
+                    Err(error) => {
+                        return ApprovalReply::Failed(format!("unreadable `answers`: {error}"));
+                    }
+                }
+            }
+            None => return ApprovalReply::Failed("elicitation answer has no `action`".into()),
         },
-    }
+    };
+    ApprovalReply::Answered(ApprovalAnswer::UserInput(answers))
 }
 
 fn value_text(value: &Value) -> String {
@@ -257,10 +313,9 @@ pub fn fallback_reply(
         ApprovalRequest::FileChange(_) => "applying file changes".to_string(),
         ApprovalRequest::UserInput(_) => "answering the agent's questions".to_string(),
     };
-    let reply = match (request, fallback) {
-        (ApprovalRequest::UserInput(_), _) => ApprovalReply::Answered(json!({"answers": {}})),
-        (_, ApprovalFallback::Decline) => decision_reply("denied"),
-        (_, ApprovalFallback::Approve) => decision_reply("approved"),
+    let reply = match fallback {
+        ApprovalFallback::Decline => decision_reply(request, ReviewDecision::Denied),
+        ApprovalFallback::Approve => decision_reply(request, ReviewDecision::Approved),
     };
     let outcome = match (request, fallback) {
         (ApprovalRequest::UserInput(_), _) => "left unanswered",

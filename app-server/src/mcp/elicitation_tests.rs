@@ -50,8 +50,31 @@ fn question_request() -> ApprovalRequest {
     )
 }
 
+/// The typed reply for a command decision, written as the app-server wire names it.
 fn answered(decision: &str) -> ApprovalReply {
-    ApprovalReply::Answered(json!({"decision": decision}))
+    ApprovalReply::Answered(ApprovalAnswer::Command(
+        serde_json::from_value(json!(decision)).expect("decision"),
+    ))
+}
+
+fn answered_file_change(decision: FileChangeApprovalDecision) -> ApprovalReply {
+    ApprovalReply::Answered(ApprovalAnswer::FileChange(decision))
+}
+
+fn answers(pairs: &[(&str, &str)]) -> ApprovalReply {
+    ApprovalReply::Answered(ApprovalAnswer::UserInput(ToolRequestUserInputResponse {
+        answers: pairs
+            .iter()
+            .map(|(id, answer)| {
+                (
+                    id.to_string(),
+                    ToolRequestUserInputAnswer {
+                        answers: vec![answer.to_string()],
+                    },
+                )
+            })
+            .collect(),
+    }))
 }
 
 #[test]
@@ -185,20 +208,14 @@ fn questions_become_one_string_property_each() {
         &question_request(),
         Ok(json!({"action": "accept", "content": {"color": "blue", "name": "Ada"}})),
     );
-    assert_eq!(
-        reply,
-        ApprovalReply::Answered(json!({"answers": {
-            "color": {"answers": ["blue"]},
-            "name": {"answers": ["Ada"]},
-        }}))
-    );
+    assert_eq!(reply, answers(&[("color", "blue"), ("name", "Ada")]));
     assert_eq!(
         reply_from_answer(&question_request(), Ok(json!({"action": "cancel"}))),
         ApprovalReply::Withdrawn
     );
     assert_eq!(
         reply_from_answer(&question_request(), Ok(json!({"action": "decline"}))),
-        ApprovalReply::Answered(json!({"answers": {}}))
+        answers(&[])
     );
 }
 
@@ -211,8 +228,44 @@ fn without_elicitation_the_fallback_decides_and_explains() {
         "Approval was required for running `uname -srm`; this MCP client does not support elicitation, so it was declined (approval fallback: decline)."
     );
     let (reply, note) = fallback_reply(&file_change_request(), ApprovalFallback::Approve);
-    assert_eq!(reply, answered("accept"));
+    assert_eq!(
+        reply,
+        answered_file_change(FileChangeApprovalDecision::Accept)
+    );
     assert!(note.contains("applying file changes") && note.contains("approved"));
     let (reply, _) = fallback_reply(&question_request(), ApprovalFallback::Approve);
-    assert_eq!(reply, ApprovalReply::Answered(json!({"answers": {}})));
+    assert_eq!(reply, answers(&[]));
+}
+
+#[test]
+fn file_change_answers_map_to_file_change_decisions() {
+    let request = file_change_request();
+    let cases = [
+        ("approved", FileChangeApprovalDecision::Accept),
+        (
+            "approved_for_session",
+            FileChangeApprovalDecision::AcceptForSession,
+        ),
+        ("denied", FileChangeApprovalDecision::Decline),
+        ("abort", FileChangeApprovalDecision::Cancel),
+    ];
+    for (name, decision) in cases {
+        assert_eq!(
+            reply_from_answer(
+                &request,
+                Ok(json!({"action": "accept", "content": {"decision": name}}))
+            ),
+            answered_file_change(decision),
+            "{name}"
+        );
+    }
+    assert_eq!(
+        reply_from_answer(
+            &question_request(),
+            Ok(json!({"answers": {"name": {"answers": 3}}}))
+        ),
+        ApprovalReply::Failed(
+            "unreadable `answers`: invalid type: integer `3`, expected a sequence".into()
+        )
+    );
 }

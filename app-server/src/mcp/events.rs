@@ -11,12 +11,16 @@
 
 use std::collections::HashMap;
 
+use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
 use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::notifications::{ItemCompletedNotification, TurnNotification};
+use app_server_protocol::tables::ServerNotification;
+use app_server_protocol::thread::TurnStatus;
 use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 
 use crate::mcp::output::Route;
-use crate::mcp::protocol::notification;
+use crate::mcp::protocol::notification as notification_message;
 
 /// Name of the notification that carries engine events.
 pub const EVENT_METHOD: &str = "codex/event";
@@ -61,8 +65,8 @@ impl CallState {
 /// How a call's turn ended, as its `turn/completed` event says.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TurnEnd {
-    /// `completed`, `interrupted` or `failed`.
-    pub status: String,
+    /// The turn's final status.
+    pub status: TurnStatus,
     /// The turn error's message, for failed turns.
     pub error: Option<String>,
 }
@@ -139,21 +143,11 @@ impl Calls {
         Some(call)
     }
 
-    /// Routes one engine notification (`{"method", "params"}` as the app-server protocol
-    /// serializes it) and updates the call it belongs to.
-    pub fn dispatch(&mut self, event: Value) -> Dispatch {
-        let Value::Object(mut event) = event else {
-            return unrelated(json!({"type": "unknown", "value": event}));
-        };
-        let method = match event.remove("method") {
-            Some(Value::String(method)) => method,
-            _ => "unknown".to_string(),
-        };
-        let params = match event.remove("params") {
-            Some(Value::Object(params)) => params,
-            Some(other) => Map::from_iter([("value".to_string(), other)]),
-            None => Map::new(),
-        };
+    /// Routes one engine notification and updates the call it belongs to. The call's state
+    /// follows the typed event; the `codex/event` payload is its app-server serialization.
+    pub fn dispatch(&mut self, notification: &ServerNotification) -> Dispatch {
+        let method = notification.method();
+        let params = wire_params(notification);
         let thread_id = params
             .get("threadId")
             .and_then(Value::as_str)
@@ -165,45 +159,40 @@ impl Calls {
         let Some((call_id, call)) =
             call_id.and_then(|id| self.by_id.get_mut(&id).map(|call| (id, call)))
         else {
-            return unrelated(event_message(&method, params, None, thread_id.as_deref()));
+            return unrelated(event_message(method, params, None, thread_id.as_deref()));
         };
 
-        if method == "item/completed"
-            && params.get("item").and_then(|item| item.get("type")) == Some(&json!("agentMessage"))
-            && let Some(text) = params
-                .get("item")
-                .and_then(|item| item.get("text"))
-                .and_then(Value::as_str)
-        {
-            call.last_agent_message = Some(text.to_string());
-        }
-        let finished = if method == "turn/completed" {
-            let turn = params.get("turn");
-            let end = TurnEnd {
-                status: turn
-                    .and_then(|turn| turn.get("status"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("unknown")
-                    .to_string(),
-                error: turn
-                    .and_then(|turn| turn.pointer("/error/message"))
-                    .and_then(Value::as_str)
-                    .map(str::to_string),
-            };
-            call.turn_done.take().map(|done| (done, end))
-        } else {
-            None
+        let finished = match notification {
+            ServerNotification::ItemCompleted(ItemCompletedNotification {
+                item:
+                    ThreadItem {
+                        details: ThreadItemDetails::AgentMessage { text, .. },
+                        ..
+                    },
+                ..
+            }) => {
+                call.last_agent_message = Some(text.clone());
+                None
+            }
+            ServerNotification::TurnCompleted(TurnNotification { turn, .. }) => {
+                let end = TurnEnd {
+                    status: turn.status,
+                    error: turn.error.as_ref().map(|error| error.message.clone()),
+                };
+                call.turn_done.take().map(|done| (done, end))
+            }
+            _ => None,
         };
-        let progress_message = progress_message(&method, &params);
+        let progress_message = progress_message(notification);
         let mut messages = vec![event_message(
-            &method,
+            method,
             params,
             Some(&call_id),
             thread_id.as_deref(),
         )];
         if let (Some(token), Some(message)) = (&call.progress_token, progress_message) {
             call.progress += 1;
-            messages.push(notification(
+            messages.push(notification_message(
                 "notifications/progress",
                 json!({"progressToken": token, "progress": call.progress, "message": message}),
             ));
@@ -216,10 +205,26 @@ impl Calls {
     }
 }
 
+/// The `params` object of a notification as the app-server protocol serializes it.
+fn wire_params(notification: &ServerNotification) -> Map<String, Value> {
+    match serde_json::to_value(notification) {
+        Ok(Value::Object(mut message)) => match message.remove("params") {
+            Some(Value::Object(params)) => params,
+            Some(other) => Map::from_iter([("value".to_string(), other)]),
+            None => Map::new(),
+        },
+        Ok(other) => Map::from_iter([("value".to_string(), other)]),
+        Err(error) => {
+            tracing::error!(%error, "engine event not serializable");
+            Map::new()
+        }
+    }
+}
+
 fn unrelated(message_params: Value) -> Dispatch {
     Dispatch {
         route: Route::Standalone,
-        messages: vec![notification(EVENT_METHOD, message_params)],
+        messages: vec![notification_message(EVENT_METHOD, message_params)],
         finished: None,
     }
 }
@@ -243,25 +248,42 @@ fn event_message(
     }
     let params = json!({"_meta": meta, "msg": msg});
     match call {
-        Some(_) => notification(EVENT_METHOD, params),
+        Some(_) => notification_message(EVENT_METHOD, params),
         None => params,
     }
 }
 
 /// A short progress text for events worth reporting; deltas are not (they come by the
 /// thousand and the `codex/event` stream already carries them).
-fn progress_message(method: &str, params: &Map<String, Value>) -> Option<String> {
-    if method.ends_with("Delta") || method.ends_with("delta") {
-        return None;
-    }
-    let item_type = params
-        .get("item")
-        .and_then(|item| item.get("type"))
-        .and_then(Value::as_str);
-    Some(match item_type {
+fn progress_message(notification: &ServerNotification) -> Option<String> {
+    let method = notification.method();
+    let item = match notification {
+        ServerNotification::AgentMessageDelta(_)
+        | ServerNotification::ReasoningSummaryTextDelta(_)
+        | ServerNotification::ReasoningTextDelta(_)
+        | ServerNotification::CommandExecutionOutputDelta(_)
+        | ServerNotification::FileChangeOutputDelta(_)
+        | ServerNotification::CommandExecOutputDelta(_) => return None,
+        ServerNotification::ItemStarted(started) => Some(&started.item),
+        ServerNotification::ItemCompleted(completed) => Some(&completed.item),
+        _ => None,
+    };
+    Some(match item.map(item_type) {
         Some(item_type) => format!("{method}: {item_type}"),
         None => method.to_string(),
     })
+}
+
+/// The wire `type` of an item (`agentMessage`, `commandExecution`, ...).
+fn item_type(item: &ThreadItem) -> String {
+    match serde_json::to_value(&item.details) {
+        Ok(value) => value
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("unknown")
+            .to_string(),
+        Err(_) => "unknown".to_string(),
+    }
 }
 
 #[cfg(test)]
@@ -270,13 +292,17 @@ mod tests {
 
     use super::*;
 
-    fn turn_completed(thread_id: &str) -> Value {
-        json!({
+    fn event(value: Value) -> ServerNotification {
+        serde_json::from_value(value).expect("server notification")
+    }
+
+    fn turn_completed(thread_id: &str) -> ServerNotification {
+        event(json!({
             "method": "turn/completed",
             "params": {"threadId": thread_id, "turn": {
                 "id": "turn-1", "items": [], "status": "completed",
             }},
-        })
+        }))
     }
 
     #[test]
@@ -288,10 +314,10 @@ mod tests {
         let (sender, mut receiver) = oneshot::channel();
         calls.get_mut(&id).expect("call").turn_done = Some(sender);
 
-        let delta = calls.dispatch(json!({
+        let delta = calls.dispatch(&event(json!({
             "method": "item/agentMessage/delta",
             "params": {"threadId": "thread-1", "turnId": "turn-1", "itemId": "m", "delta": "Hi"},
-        }));
+        })));
         assert_eq!(delta.route, Route::Request(id.clone()));
         assert_eq!(
             delta.messages,
@@ -305,23 +331,23 @@ mod tests {
             })]
         );
 
-        let completed = calls.dispatch(json!({
+        let completed = calls.dispatch(&event(json!({
             "method": "item/completed",
-            "params": {"threadId": "thread-1", "turnId": "turn-1", "item": {"type": "agentMessage", "id": "m", "text": "Hi there"}},
-        }));
+            "params": {"threadId": "thread-1", "turnId": "turn-1", "completedAtMs": 2, "item": {"type": "agentMessage", "id": "m", "text": "Hi there"}},
+        })));
         assert_eq!(completed.messages.len(), 2);
         assert_eq!(
             completed.messages[1]["params"],
             json!({"progressToken": "tok", "progress": 1, "message": "item/completed: agentMessage"})
         );
-        let done = calls.dispatch(turn_completed("thread-1"));
+        let done = calls.dispatch(&turn_completed("thread-1"));
         assert_eq!(done.messages[1]["params"]["progress"], 2);
         let (sender, turn) = done.finished.expect("finished");
         assert!(sender.send(turn).is_ok());
         assert_eq!(
             receiver.try_recv(),
             Ok(TurnEnd {
-                status: "completed".to_string(),
+                status: TurnStatus::Completed,
                 error: None,
             })
         );
@@ -335,7 +361,7 @@ mod tests {
     #[test]
     fn events_of_other_threads_are_unrelated() {
         let mut calls = Calls::default();
-        let dispatch = calls.dispatch(turn_completed("thread-9"));
+        let dispatch = calls.dispatch(&turn_completed("thread-9"));
         assert_eq!(dispatch.route, Route::Standalone);
         assert_eq!(
             dispatch.messages[0]["params"]["_meta"],

@@ -554,10 +554,9 @@ impl SessionShared {
         }
     }
 
-    async fn emit_event(&self, notification_value: Value) {
-        let log_message =
-            log_message_for(&notification_value, self.log_level.load(Ordering::Relaxed));
-        let dispatch = lock(&self.calls).dispatch(notification_value);
+    async fn emit_event(&self, notification: &ServerNotification) {
+        let log_message = log_message_for(notification, self.log_level.load(Ordering::Relaxed));
+        let dispatch = lock(&self.calls).dispatch(notification);
         for message in dispatch.messages {
             self.outbound.send(dispatch.route.clone(), message).await;
         }
@@ -572,18 +571,26 @@ impl SessionShared {
 
 /// Engine `error` and `warning` events also go out as `notifications/message` when the
 /// session's log level lets them through.
-fn log_message_for(event: &Value, min_rank: usize) -> Option<Value> {
-    let level = match event.get("method").and_then(Value::as_str) {
-        Some("error") => "error",
-        Some("warning") | Some("configWarning") => "warning",
+fn log_message_for(event: &ServerNotification, min_rank: usize) -> Option<Value> {
+    let (level, data) = match event {
+        ServerNotification::Error(params) => ("error", serde_json::to_value(params)),
+        ServerNotification::Warning(params) => ("warning", serde_json::to_value(params)),
+        ServerNotification::ConfigWarning(params) => ("warning", serde_json::to_value(params)),
         _ => return None,
     };
     if log_level_rank(level)? < min_rank {
         return None;
     }
+    let data = match data {
+        Ok(data) => data,
+        Err(error) => {
+            tracing::error!(%error, "engine event not serializable");
+            return None;
+        }
+    };
     Some(notification(
         "notifications/message",
-        json!({"level": level, "logger": "tandem", "data": event.get("params")}),
+        json!({"level": level, "logger": "tandem", "data": data}),
     ))
 }
 
@@ -592,12 +599,7 @@ impl EventSink for SessionShared {
         &self,
         notification: ServerNotification,
     ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        Box::pin(async move {
-            match serde_json::to_value(&notification) {
-                Ok(value) => self.emit_event(value).await,
-                Err(error) => tracing::error!(%error, "engine event not serializable; dropped"),
-            }
-        })
+        Box::pin(async move { self.emit_event(&notification).await })
     }
 }
 

@@ -14,10 +14,14 @@ use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::notifications::ServerRequestResolvedNotification;
+use app_server_protocol::server_requests::{
+    CommandExecutionRequestApprovalResponse, FileChangeRequestApprovalResponse,
+    ToolRequestUserInputResponse,
+};
 use app_server_protocol::tables::{ServerNotification, ServerRequestPayload};
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
+use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest, Approver};
 use crate::engine::{EventSink, lock};
 use crate::outgoing::OutgoingSender;
 
@@ -44,6 +48,7 @@ impl ClientApprover {
 
     async fn ask(&self, request: ApprovalRequest, cancel: CancellationToken) -> ApprovalReply {
         let thread_id = request.thread_id().to_string();
+        let kind = AnswerKind::of(&request);
         let payload = match request {
             ApprovalRequest::Command(params) => {
                 ServerRequestPayload::CommandExecutionRequestApproval(params)
@@ -65,7 +70,7 @@ impl ClientApprover {
             }
         };
         let reply = match outcome {
-            Ok(Ok(Ok(result))) => ApprovalReply::Answered(result),
+            Ok(Ok(Ok(result))) => decode_answer(kind, result),
             Ok(Ok(Err(error))) => ApprovalReply::Failed(error_message(&error)),
             // The entry was dropped: the connection is closing.
             Ok(Err(_)) => return ApprovalReply::Withdrawn,
@@ -116,6 +121,48 @@ impl EventSink for ClientApprover {
                 }
             }
         })
+    }
+}
+
+/// Which response shape a pending request expects.
+#[derive(Debug, Clone, Copy)]
+enum AnswerKind {
+    Command,
+    FileChange,
+    UserInput,
+}
+
+impl AnswerKind {
+    fn of(request: &ApprovalRequest) -> Self {
+        match request {
+            ApprovalRequest::Command(_) => AnswerKind::Command,
+            ApprovalRequest::FileChange(_) => AnswerKind::FileChange,
+            ApprovalRequest::UserInput(_) => AnswerKind::UserInput,
+        }
+    }
+}
+
+/// Decodes the client's response body into the engine's typed answer. A body that does not
+/// fit the request fails the question with the decoder's message.
+fn decode_answer(kind: AnswerKind, result: serde_json::Value) -> ApprovalReply {
+    let answer = match kind {
+        AnswerKind::Command => {
+            serde_json::from_value::<CommandExecutionRequestApprovalResponse>(result)
+                .map(|response| ApprovalAnswer::Command(response.decision))
+        }
+        AnswerKind::FileChange => {
+            serde_json::from_value::<FileChangeRequestApprovalResponse>(result)
+                .map(|response| ApprovalAnswer::FileChange(response.decision))
+        }
+        AnswerKind::UserInput => serde_json::from_value::<ToolRequestUserInputResponse>(result)
+            .map(ApprovalAnswer::UserInput),
+    };
+    match answer {
+        Ok(answer) => ApprovalReply::Answered(answer),
+        Err(error) => {
+            tracing::warn!(%error, "undecodable answer to a server request");
+            ApprovalReply::Failed(format!("the client's answer could not be read: {error}"))
+        }
     }
 }
 

@@ -16,14 +16,14 @@ use app_server_protocol::notifications::ItemDeltaNotification;
 use app_server_protocol::policy::SandboxPolicy;
 use app_server_protocol::server_requests::{
     CommandExecutionApprovalDecision, CommandExecutionApprovalKind,
-    CommandExecutionRequestApprovalParams, CommandExecutionRequestApprovalResponse,
+    CommandExecutionRequestApprovalParams,
 };
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::ThreadActiveFlag;
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
-use crate::engine::approval::{ApprovalReply, ApprovalRequest};
+use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest};
 use crate::engine::lock;
 use crate::engine::tools::patch::PatchForm;
 use crate::engine::tools::policy::{
@@ -292,24 +292,23 @@ impl TurnTask {
             ]),
         };
         match self.ask(ApprovalRequest::Command(params)).await {
-            ApprovalReply::Answered(value) => {
-                match serde_json::from_value::<CommandExecutionRequestApprovalResponse>(value) {
-                    Ok(response) => match response.decision {
-                        CommandExecutionApprovalDecision::Accept => CommandVerdict::Run,
-                        // Without an exec policy engine, an amendment approves this exact
-                        // command for the thread, like acceptForSession.
-                        CommandExecutionApprovalDecision::AcceptForSession
-                        | CommandExecutionApprovalDecision::AcceptWithExecpolicyAmendment {
-                            ..
-                        } => CommandVerdict::RunForSession,
-                        CommandExecutionApprovalDecision::Decline => CommandVerdict::Declined,
-                        CommandExecutionApprovalDecision::Cancel => CommandVerdict::Cancelled,
-                    },
-                    Err(error) => {
-                        tracing::warn!(%error, "undecodable command approval answer");
-                        CommandVerdict::Failed
-                    }
+            ApprovalReply::Answered(ApprovalAnswer::Command(decision)) => match decision {
+                CommandExecutionApprovalDecision::Accept => CommandVerdict::Run,
+                // Without an exec policy engine, an amendment approves this exact command for
+                // the thread, like acceptForSession.
+                CommandExecutionApprovalDecision::AcceptForSession
+                | CommandExecutionApprovalDecision::AcceptWithExecpolicyAmendment { .. } => {
+                    CommandVerdict::RunForSession
                 }
+                CommandExecutionApprovalDecision::Decline => CommandVerdict::Declined,
+                CommandExecutionApprovalDecision::Cancel => CommandVerdict::Cancelled,
+            },
+            ApprovalReply::Answered(other) => {
+                tracing::warn!(
+                    answer = other.kind(),
+                    "command approval answered with the wrong kind"
+                );
+                CommandVerdict::Failed
             }
             ApprovalReply::Failed(message) => {
                 tracing::warn!(message, "command approval request failed");

@@ -10,13 +10,13 @@ use std::path::{Path, PathBuf};
 use app_server_protocol::item::{PatchApplyStatus, ThreadItem, ThreadItemDetails};
 use app_server_protocol::notifications::TurnDiffUpdatedNotification;
 use app_server_protocol::server_requests::{
-    FileChangeApprovalDecision, FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse,
+    FileChangeApprovalDecision, FileChangeRequestApprovalParams,
 };
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::ThreadActiveFlag;
 use serde::Deserialize;
 
-use crate::engine::approval::{ApprovalReply, ApprovalRequest};
+use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest};
 use crate::engine::lock;
 use crate::engine::tools::policy::{PatchAssessment, assess_patch};
 use crate::engine::tools::{ToolCall, ToolOutcome};
@@ -192,19 +192,16 @@ impl TurnTask {
             grant_root: None,
         };
         match self.ask(ApprovalRequest::FileChange(params)).await {
-            ApprovalReply::Answered(value) => {
-                match serde_json::from_value::<FileChangeRequestApprovalResponse>(value) {
-                    Ok(response) => match response.decision {
-                        FileChangeApprovalDecision::Accept => PatchVerdict::Apply,
-                        FileChangeApprovalDecision::AcceptForSession => {
-                            PatchVerdict::ApplyForSession
-                        }
-                        FileChangeApprovalDecision::Decline => PatchVerdict::Declined,
-                        FileChangeApprovalDecision::Cancel => PatchVerdict::Cancelled,
-                    },
-                    Err(error) => PatchVerdict::Failed(format!("undecodable answer: {error}")),
-                }
-            }
+            ApprovalReply::Answered(ApprovalAnswer::FileChange(decision)) => match decision {
+                FileChangeApprovalDecision::Accept => PatchVerdict::Apply,
+                FileChangeApprovalDecision::AcceptForSession => PatchVerdict::ApplyForSession,
+                FileChangeApprovalDecision::Decline => PatchVerdict::Declined,
+                FileChangeApprovalDecision::Cancel => PatchVerdict::Cancelled,
+            },
+            ApprovalReply::Answered(other) => PatchVerdict::Failed(format!(
+                "the client answered a file-change approval with {}",
+                other.kind()
+            )),
             ApprovalReply::Failed(message) => PatchVerdict::Failed(message),
             ApprovalReply::Withdrawn => PatchVerdict::Withdrawn,
         }

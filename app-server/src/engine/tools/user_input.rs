@@ -5,12 +5,11 @@
 use app_server_protocol::policy::ModeKind;
 use app_server_protocol::server_requests::{
     ToolRequestUserInputOption, ToolRequestUserInputParams, ToolRequestUserInputQuestion,
-    ToolRequestUserInputResponse,
 };
 use app_server_protocol::thread::ThreadActiveFlag;
 use serde::Deserialize;
 
-use crate::engine::approval::{ApprovalReply, ApprovalRequest};
+use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest};
 use crate::engine::lock;
 use crate::engine::tools::{ToolCall, ToolOutcome};
 use crate::engine::turn::TurnTask;
@@ -97,17 +96,16 @@ impl TurnTask {
             self.set_waiting(None).await;
         }
         match reply {
-            ApprovalReply::Answered(value) => {
-                match serde_json::from_value::<ToolRequestUserInputResponse>(value) {
-                    Ok(response) => match serde_json::to_string(&response) {
-                        Ok(text) => call.reply(text),
-                        Err(error) => call.reply(format!("request_user_input failed: {error}")),
-                    },
-                    Err(error) => call.reply(format!(
-                        "request_user_input failed: the client's answer could not be read: {error}"
-                    )),
+            ApprovalReply::Answered(ApprovalAnswer::UserInput(response)) => {
+                match serde_json::to_string(&response) {
+                    Ok(text) => call.reply(text),
+                    Err(error) => call.reply(format!("request_user_input failed: {error}")),
                 }
             }
+            ApprovalReply::Answered(other) => call.reply(format!(
+                "request_user_input failed: the client answered with {}",
+                other.kind()
+            )),
             ApprovalReply::Failed(message) => call.reply(format!(
                 "request_user_input failed: the user did not answer ({message})"
             )),
