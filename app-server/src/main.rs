@@ -3,6 +3,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod cli;
+mod clock;
 mod codegen;
 mod config;
 mod engine;
@@ -10,6 +11,7 @@ mod mcp;
 mod model;
 mod outgoing;
 mod paths;
+mod pending;
 mod processor;
 mod run_client;
 mod sandbox;

@@ -117,7 +117,7 @@ pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
     // Requests already queued are answered, but a handler waiting on the client (an approval)
     // must not hold the process forever.
     let _ = tokio::time::timeout(Duration::from_secs(5), handlers.wait()).await;
-    outgoing.cancel_all();
+    outgoing.pending().cancel_all();
     engine.shutdown().await;
     drop(processor);
     drop(engine);

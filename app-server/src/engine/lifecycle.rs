@@ -16,6 +16,7 @@ use app_server_protocol::thread_requests::{
     ThreadStartResponse, ThreadUnsubscribeStatus,
 };
 
+use crate::clock::unix_millis;
 use crate::engine::settings::{
     SettingsOverrides, no_rollout, normalize_thread_id, provider_not_found, resolve_cwd,
     sandbox_policy,
@@ -23,7 +24,6 @@ use crate::engine::settings::{
 use crate::engine::thread::{LoadedThread, ThreadState, thread_from_meta};
 use crate::engine::{Engine, EngineError, lock};
 use crate::model::{ModelClient, ResponseItem};
-use crate::outgoing::unix_millis;
 use crate::store::{RolloutRecord, StoreError, StoredThread, ThreadMeta};
 
 /// The `deprecationNotice` summary sent by `thread/resume` when it returns full history.

@@ -19,6 +19,7 @@ use futures::StreamExt;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::clock::{unix_millis, unix_seconds};
 use crate::engine::prompt;
 use crate::engine::thread::{LoadedThread, SteerInput};
 use crate::engine::tools::ToolCall;
@@ -27,7 +28,6 @@ use crate::model::retry::{RetryEvent, RetryPolicy, stream_with_retries};
 use crate::model::{
     ContentItem, ModelEvent, ModelRequest, ReasoningContentPart, ReasoningSummaryPart, ResponseItem,
 };
-use crate::outgoing::{unix_millis, unix_seconds};
 use crate::store::RolloutRecord;
 use crate::tools::apply_patch::diff::TurnDiffTracker;
 

@@ -7,11 +7,11 @@ use app_server_protocol::turn_requests::{TurnStartParams, TurnSteerParams};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::clock::unix_millis;
 use crate::engine::settings::{normalize_thread_id, resolve_cwd};
 use crate::engine::thread::{ActiveTurn, SteerInput};
 use crate::engine::turn::TurnTask;
 use crate::engine::{Engine, EngineError, EngineInner, lock};
-use crate::outgoing::unix_millis;
 use crate::store::RolloutRecord;
 use crate::tools::apply_patch::diff::TurnDiffTracker;
 

@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -34,6 +34,7 @@ use crate::mcp::protocol::{
     negotiate_version, notification, response,
 };
 use crate::mcp::tools;
+use crate::pending::{Answer, PendingRequests, RequestOutcome};
 use crate::store::Store;
 use crate::transport::IncomingMessage;
 
@@ -85,9 +86,8 @@ pub struct SessionShared {
     pub(crate) calls: Mutex<Calls>,
     /// Client requests in flight, with the token that `notifications/cancelled` fires.
     requests: Mutex<HashMap<RequestId, CancellationToken>>,
-    /// Elicitations waiting for the client's answer.
-    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, Value>>>>,
-    next_request_id: AtomicI64,
+    /// Requests (elicitations) waiting for the client's answer.
+    pending: PendingRequests,
 }
 
 impl McpSession {
@@ -108,8 +108,7 @@ impl McpSession {
             log_level: AtomicUsize::new(1),
             calls: Mutex::new(Calls::default()),
             requests: Mutex::new(HashMap::new()),
-            pending: Mutex::new(HashMap::new()),
-            next_request_id: AtomicI64::new(0),
+            pending: PendingRequests::new(),
         });
         let engine = Engine::new(config, store, shared.clone(), shared.clone());
         Arc::new(McpSession {
@@ -436,13 +435,8 @@ impl McpSession {
 
     /// Delivers the client's answer to one of our requests.
     pub fn handle_response(&self, id: RequestId, outcome: Result<Value, Value>) {
-        match lock(&self.shared.pending).remove(&id) {
-            Some(sender) => {
-                let _ = sender.send(outcome);
-            }
-            None => {
-                tracing::warn!(session_id = %self.shared.session_id, %id, "ignoring a response to a request that is not pending")
-            }
+        if !self.shared.pending.resolve(&id, outcome) {
+            tracing::warn!(session_id = %self.shared.session_id, %id, "ignoring a response to a request that is not pending");
         }
     }
 
@@ -455,7 +449,7 @@ impl McpSession {
             token.cancel();
         }
         self.engine.shutdown().await;
-        lock(&self.shared.pending).clear();
+        self.shared.pending.cancel_all();
         self.owners.release_session(&self.shared.session_id);
     }
 }
@@ -467,10 +461,8 @@ impl SessionShared {
         route: Route,
         method: &str,
         params: Value,
-    ) -> (RequestId, oneshot::Receiver<Result<Value, Value>>) {
-        let id = RequestId::Integer(self.next_request_id.fetch_add(1, Ordering::Relaxed));
-        let (sender, receiver) = oneshot::channel();
-        lock(&self.pending).insert(id.clone(), sender);
+    ) -> (RequestId, oneshot::Receiver<RequestOutcome>) {
+        let (id, receiver) = self.pending.register();
         self.outbound
             .send(route, protocol::request(&id, method, params))
             .await;
@@ -487,15 +479,20 @@ impl SessionShared {
         params: Value,
     ) -> Result<Value, String> {
         let (id, receiver) = self.send_request(route.clone(), method, params).await;
-        match tokio::time::timeout(self.options.approval_timeout, receiver).await {
-            Ok(Ok(Ok(result))) => Ok(result),
-            Ok(Ok(Err(error))) => Err(error
+        let never = CancellationToken::new();
+        match self
+            .pending
+            .wait(&id, receiver, self.options.approval_timeout, &never)
+            .await
+        {
+            Answer::Result(result) => Ok(result),
+            Answer::Error(error) => Err(error
                 .get("message")
                 .and_then(Value::as_str)
                 .unwrap_or("error")
                 .to_string()),
-            Ok(Err(_)) => Err("the session closed".to_string()),
-            Err(_) => {
+            Answer::Closed | Answer::Cancelled => Err("the session closed".to_string()),
+            Answer::TimedOut => {
                 self.withdraw(route, &id, "request timed out").await;
                 Err("request timed out".to_string())
             }
@@ -503,7 +500,7 @@ impl SessionShared {
     }
 
     async fn withdraw(&self, route: Route, id: &RequestId, reason: &str) {
-        lock(&self.pending).remove(id);
+        self.pending.cancel(id);
         self.outbound
             .send(
                 route,
@@ -537,17 +534,21 @@ impl SessionShared {
         let (id, receiver) = self
             .send_request(route.clone(), "elicitation/create", params)
             .await;
-        tokio::select! {
-            outcome = tokio::time::timeout(self.options.approval_timeout, receiver) => match outcome {
-                Ok(Ok(answer)) => reply_from_answer(&request, answer),
-                // The session is closing.
-                Ok(Err(_)) => ApprovalReply::Withdrawn,
-                Err(_) => {
-                    self.withdraw(route, &id, "approval request timed out").await;
-                    ApprovalReply::Failed("approval request timed out".into())
-                }
-            },
-            () = cancel.cancelled() => {
+        let answer = self
+            .pending
+            .wait(&id, receiver, self.options.approval_timeout, &cancel)
+            .await;
+        match answer {
+            Answer::Result(result) => reply_from_answer(&request, Ok(result)),
+            Answer::Error(error) => reply_from_answer(&request, Err(error)),
+            // The session is closing.
+            Answer::Closed => ApprovalReply::Withdrawn,
+            Answer::TimedOut => {
+                self.withdraw(route, &id, "approval request timed out")
+                    .await;
+                ApprovalReply::Failed("approval request timed out".into())
+            }
+            Answer::Cancelled => {
                 self.withdraw(route, &id, "the turn ended").await;
                 ApprovalReply::Withdrawn
             }

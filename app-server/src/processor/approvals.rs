@@ -24,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest, Approver};
 use crate::engine::{EventSink, lock};
 use crate::outgoing::OutgoingSender;
+use crate::pending::Answer;
 
 /// How long a question may stay unanswered before it fails (the user may be away; a turn must
 /// not hold its thread forever).
@@ -61,22 +62,23 @@ impl ClientApprover {
             }
         };
         let (request_id, receiver) = self.outgoing.send_request(payload).await;
-        let outcome = tokio::select! {
-            outcome = tokio::time::timeout(APPROVAL_TIMEOUT, receiver) => outcome,
-            () = cancel.cancelled() => {
-                self.outgoing.cancel(&request_id);
-                lock(&self.deferred).entry(thread_id).or_default().push(request_id);
-                return ApprovalReply::Withdrawn;
-            }
-        };
-        let reply = match outcome {
-            Ok(Ok(Ok(result))) => decode_answer(kind, result),
-            Ok(Ok(Err(error))) => ApprovalReply::Failed(error_message(&error)),
+        let answer = self
+            .outgoing
+            .pending()
+            .wait(&request_id, receiver, APPROVAL_TIMEOUT, &cancel)
+            .await;
+        let reply = match answer {
+            Answer::Result(result) => decode_answer(kind, result),
+            Answer::Error(error) => ApprovalReply::Failed(error_message(&error)),
+            Answer::TimedOut => ApprovalReply::Failed("approval request timed out".into()),
             // The entry was dropped: the connection is closing.
-            Ok(Err(_)) => return ApprovalReply::Withdrawn,
-            Err(_) => {
-                self.outgoing.cancel(&request_id);
-                ApprovalReply::Failed("approval request timed out".into())
+            Answer::Closed => return ApprovalReply::Withdrawn,
+            Answer::Cancelled => {
+                lock(&self.deferred)
+                    .entry(thread_id)
+                    .or_default()
+                    .push(request_id);
+                return ApprovalReply::Withdrawn;
             }
         };
         self.resolved(thread_id, request_id).await;

@@ -107,7 +107,7 @@ impl Processor {
 
     /// Delivers a client's answer to a server request.
     pub fn handle_response(&self, id: RequestId, outcome: Result<Value, Value>) {
-        if !self.outgoing.resolve(&id, outcome) {
+        if !self.outgoing.pending().resolve(&id, outcome) {
             tracing::warn!(%id, "ignoring a response to a server request that is not pending");
         }
     }

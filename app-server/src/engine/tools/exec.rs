@@ -562,7 +562,7 @@ fn finished_details(
         };
         *aggregated_output = Some(output.to_string());
         *exit_code = step.exit_code;
-        let elapsed = crate::outgoing::unix_millis() - started.started_at_ms.unwrap_or_default();
+        let elapsed = crate::clock::unix_millis() - started.started_at_ms.unwrap_or_default();
         *duration_ms = Some(elapsed.max(0));
     }
     details

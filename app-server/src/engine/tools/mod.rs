@@ -29,11 +29,11 @@ use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{ThreadActiveFlag, ThreadStatus};
 use serde::de::DeserializeOwned;
 
+use crate::clock::unix_millis;
 use crate::engine::approval::{ApprovalReply, ApprovalRequest};
 use crate::engine::lock;
 use crate::engine::turn::TurnTask;
 use crate::model::ResponseItem;
-use crate::outgoing::unix_millis;
 use crate::store::RolloutRecord;
 use crate::tools::exec::unified::UnifiedExec;
 

@@ -54,11 +54,6 @@ struct RegisteredProcess {
 }
 
 impl CommandExecRegistry {
-    /// An empty registry.
-    pub fn new() -> Self {
-        Self::default()
-    }
-
     /// Runs a `command/exec` to completion.
     ///
     /// `argv` is the final argv (`params.command` wrapped by the sandbox) and `cwd` the

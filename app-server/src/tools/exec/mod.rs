@@ -14,8 +14,6 @@
 //! Nothing here decides *whether* a command may run: the caller passes the final argv, already
 //! wrapped by the sandbox.
 
-#![allow(dead_code, reason = "the engine does not use command execution yet")]
-
 pub mod command_exec;
 pub mod format;
 pub mod process;

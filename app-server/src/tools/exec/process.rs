@@ -151,6 +151,7 @@ pub fn spawn(spec: SpawnSpec) -> Result<RunningProcess, ExecError> {
 
 impl RunningProcess {
     /// The process id, which is also its process group id.
+    #[cfg(test)]
     pub fn pid(&self) -> u32 {
         self.pid
     }
@@ -178,16 +179,6 @@ impl RunningProcess {
         self.control.write_stdin(bytes).await
     }
 
-    /// Closes stdin; on a terminal, sends the end-of-file character instead.
-    pub async fn close_stdin(&self) -> Result<(), ExecError> {
-        self.control.close_stdin().await
-    }
-
-    /// Changes the terminal size; the process gets `SIGWINCH`.
-    pub fn resize(&self, size: TerminalSize) -> Result<(), ExecError> {
-        self.control.resize(size)
-    }
-
     /// Sends `SIGKILL` to the whole process group. Only the first call does anything.
     pub fn kill(&self) {
         self.control.kill();
@@ -208,6 +199,7 @@ impl RunningProcess {
     }
 
     /// How the process ended, if it already has.
+    #[cfg(test)]
     pub fn exit_outcome(&self) -> Option<ExitOutcome> {
         *self.exit.borrow()
     }

@@ -245,6 +245,7 @@ impl UnifiedExec {
     }
 
     /// Ids of the sessions still running.
+    #[cfg(test)]
     pub fn session_ids(&self) -> Vec<i32> {
         let mut ids: Vec<i32> = self.sessions().keys().copied().collect();
         ids.sort_unstable();

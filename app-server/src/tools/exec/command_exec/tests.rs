@@ -74,7 +74,7 @@ async fn wait_registered(registry: &CommandExecRegistry, process_id: &str) {
 
 #[tokio::test]
 async fn buffers_stdout_and_stderr() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let (result, deltas) = exec(&registry, params("echo out; echo err >&2; exit 3")).await;
     assert_eq!(
         result.unwrap(),
@@ -89,7 +89,7 @@ async fn buffers_stdout_and_stderr() {
 
 #[tokio::test]
 async fn streams_deltas_instead_of_buffering() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let mut params = params("for i in 1 2; do echo s$i; sleep 0.1; done");
     params.process_id = Some("p-1".to_owned());
     params.stream_stdout_stderr = Some(true);
@@ -114,7 +114,7 @@ async fn streams_deltas_instead_of_buffering() {
 
 #[tokio::test]
 async fn caps_streamed_output() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let mut params = params("printf 0123456789");
     params.process_id = Some("capped".to_owned());
     params.stream_stdout_stderr = Some(true);
@@ -127,7 +127,7 @@ async fn caps_streamed_output() {
 
 #[tokio::test]
 async fn caps_buffered_output_unless_disabled() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let mut capped = params("printf 0123456789");
     capped.output_bytes_cap = Some(4);
     assert_eq!(exec(&registry, capped).await.0.unwrap().stdout, "0123");
@@ -141,7 +141,7 @@ async fn caps_buffered_output_unless_disabled() {
 
 #[tokio::test]
 async fn timeout_exits_124() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let mut params = params("echo started; sleep 30");
     params.timeout_ms = Some(300);
     let (result, _) = exec(&registry, params).await;
@@ -157,7 +157,7 @@ async fn timeout_exits_124() {
 
 #[tokio::test]
 async fn applies_environment_changes() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let mut params = params("echo \"$TANDEM_TEST_VALUE ${HOME-unset}\"");
     params.env = Some(
         [
@@ -174,7 +174,7 @@ async fn applies_environment_changes() {
 
 #[tokio::test]
 async fn rejects_invalid_requests() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let message = |result: Result<CommandExecResponse, ExecError>| result.unwrap_err().to_string();
 
     let mut empty = params("");
@@ -231,7 +231,7 @@ async fn rejects_invalid_requests() {
 
 #[tokio::test]
 async fn streams_stdin_and_rejects_a_duplicate_process_id() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let mut params = params("cat");
     params.process_id = Some("cat-1".to_owned());
     params.stream_stdin = Some(true);
@@ -264,7 +264,7 @@ async fn streams_stdin_and_rejects_a_duplicate_process_id() {
 
 #[tokio::test]
 async fn write_requires_stream_stdin() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let mut params = params("sleep 5");
     params.process_id = Some("quiet".to_owned());
     params.stream_stdout_stderr = Some(true);
@@ -291,7 +291,7 @@ async fn write_requires_stream_stdin() {
 
 #[tokio::test]
 async fn tty_streams_and_resizes() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let mut params = params("tty; stty size; read line; stty size");
     params.process_id = Some("term".to_owned());
     params.tty = Some(true);
@@ -349,7 +349,7 @@ async fn tty_streams_and_resizes() {
 
 #[tokio::test]
 async fn terminate_all_kills_running_commands() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let mut params = params("sleep 30");
     params.process_id = Some("long".to_owned());
     params.stream_stdout_stderr = Some(true);
@@ -363,7 +363,7 @@ async fn terminate_all_kills_running_commands() {
 
 #[tokio::test]
 async fn terminate_all_kills_commands_without_a_process_id_and_later_ones() {
-    let registry = CommandExecRegistry::new();
+    let registry = CommandExecRegistry::default();
     let mut long = params("echo started; sleep 30");
     long.disable_timeout = Some(true);
     let client = async {

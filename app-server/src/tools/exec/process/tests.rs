@@ -80,7 +80,7 @@ async fn writes_and_closes_stdin() {
     let mut output = process.take_output().unwrap();
     process.write_stdin(b"hello\n").await.unwrap();
     assert_eq!(read_until(&mut output, "\n").await, "hello\n");
-    process.close_stdin().await.unwrap();
+    process.control().close_stdin().await.unwrap();
     assert_eq!(process.wait().await.exit_code, 0);
     assert!(matches!(
         process.write_stdin(b"late").await,
@@ -97,7 +97,7 @@ async fn stdin_is_dev_null_unless_asked_for() {
         Err(ExecError::StdinClosed)
     ));
     assert!(matches!(
-        process.resize(TerminalSize { rows: 1, cols: 1 }),
+        process.control().resize(TerminalSize { rows: 1, cols: 1 }),
         Err(ExecError::NoTerminal)
     ));
 }
@@ -157,6 +157,7 @@ async fn terminal_resize_reaches_the_process() {
     let mut output = process.take_output().unwrap();
     read_until(&mut output, "24 80").await;
     process
+        .control()
         .resize(TerminalSize {
             rows: 40,
             cols: 100,
@@ -190,7 +191,7 @@ async fn terminal_close_stdin_sends_end_of_file() {
     let mut output = process.take_output().unwrap();
     process.write_stdin(b"ping\n").await.unwrap();
     read_until(&mut output, "ping\r\nping\r\n").await;
-    process.close_stdin().await.unwrap();
+    process.control().close_stdin().await.unwrap();
     read_until(&mut output, "after").await;
     assert_eq!(process.wait().await.exit_code, 0);
 }

@@ -254,7 +254,7 @@ async fn tables_and_calls_can_move_between_threads() {
     let (request, _deltas) = start_request("true", false, 250);
     assert_send(&unified.start(request));
     assert_send(&unified.write_stdin(write_request(1, "", 250)));
-    let registry = crate::tools::exec::command_exec::CommandExecRegistry::new();
+    let registry = crate::tools::exec::command_exec::CommandExecRegistry::default();
     let params = serde_json::from_value(serde_json::json!({"command": ["true"]})).unwrap();
     assert_send(&registry.exec(params, bash("true"), std::env::temp_dir(), |_| {}));
 }
