@@ -112,12 +112,16 @@ pub enum JsonRpcMessage {
 
 /// Error codes used on the wire.
 pub mod error_codes {
+    /// A line that is not JSON; the app-server logs and skips it, the MCP adapter answers it.
+    pub const PARSE_ERROR: i64 = -32700;
     /// Every request-level error (as the reference server does): not initialized, unknown
     /// method, undecodable params, business errors.
     pub const INVALID_REQUEST: i64 = -32600;
-    /// Reserved; never sent (unknown methods get [`INVALID_REQUEST`]).
+    /// Never sent by the app-server (unknown methods get [`INVALID_REQUEST`]); the MCP adapter
+    /// uses it for unknown methods.
     pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// Reserved; never sent (undecodable params get [`INVALID_REQUEST`]).
+    /// Never sent by the app-server (undecodable params get [`INVALID_REQUEST`]); the MCP
+    /// adapter uses it for bad arguments.
     pub const INVALID_PARAMS: i64 = -32602;
     /// An internal failure while executing a request.
     pub const INTERNAL_ERROR: i64 = -32603;

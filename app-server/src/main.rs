@@ -13,6 +13,7 @@ mod outgoing;
 mod paths;
 mod pending;
 mod processor;
+mod rpc_error;
 mod run_client;
 mod sandbox;
 mod server;

@@ -5,12 +5,13 @@
 //!
 //! Nothing here is part of the product: a normal build has neither the module nor the flag.
 
-use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use serde_json::{Value, json};
 
 use crate::mcp::output::Route;
-use crate::mcp::protocol::{RpcError, notification};
+use crate::mcp::protocol::notification;
 use crate::mcp::session::McpSession;
+use crate::rpc_error;
 
 /// A 1×1 red PNG.
 const PNG_BASE64: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -303,7 +304,7 @@ impl McpSession {
         &self,
         method: &str,
         params: &Value,
-    ) -> Option<Result<Value, RpcError>> {
+    ) -> Option<Result<Value, JsonRpcErrorBody>> {
         Some(match method {
             "resources/list" => Ok(json!({"resources": [
                 {"uri": "test://static-text", "name": "static-text", "title": "Static Text Resource", "description": "A static text resource", "mimeType": "text/plain"},
@@ -340,7 +341,7 @@ impl McpSession {
     }
 }
 
-fn read_resource(uri: &str) -> Result<Value, RpcError> {
+fn read_resource(uri: &str) -> Result<Value, JsonRpcErrorBody> {
     let contents = match uri {
         "test://static-text" => {
             json!({"uri": uri, "mimeType": "text/plain", "text": "This is the content of the static text resource."})
@@ -355,7 +356,7 @@ fn read_resource(uri: &str) -> Result<Value, RpcError> {
                 .and_then(|rest| rest.strip_suffix("/data"))
                 .filter(|id| !id.is_empty() && !id.contains('/'));
             let Some(id) = id else {
-                return Err(RpcError::new(
+                return Err(rpc_error::with_code(
                     RESOURCE_NOT_FOUND,
                     format!("resource not found: {uri}"),
                 ));
@@ -368,7 +369,7 @@ fn read_resource(uri: &str) -> Result<Value, RpcError> {
     Ok(json!({"contents": [contents]}))
 }
 
-fn get_prompt(params: &Value) -> Result<Value, RpcError> {
+fn get_prompt(params: &Value) -> Result<Value, JsonRpcErrorBody> {
     let argument = |name: &str| {
         params
             .pointer(&format!("/arguments/{name}"))
@@ -399,7 +400,11 @@ fn get_prompt(params: &Value) -> Result<Value, RpcError> {
             json!({"role": "user", "content": {"type": "image", "data": PNG_BASE64, "mimeType": "image/png"}}),
             user_text("Please analyze the image above.".into()),
         ],
-        other => return Err(RpcError::invalid_params(format!("unknown prompt: {other}"))),
+        other => {
+            return Err(rpc_error::invalid_params(format!(
+                "unknown prompt: {other}"
+            )));
+        }
     };
     Ok(json!({"messages": messages}))
 }

@@ -1,11 +1,11 @@
-//! MCP wire basics: JSON-RPC 2.0 envelopes, error codes, protocol versions and the
+//! MCP wire basics: JSON-RPC 2.0 envelopes, protocol versions and the
 //! `initialize` result.
 //!
 //! The adapter keeps its own small serde_json shapes instead of a full MCP type crate: it
 //! speaks a handful of methods, passes engine notifications through untouched, and must accept
 //! both the spec's and Codex's answer shapes, so typed models would add little but churn.
 
-use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use serde_json::{Value, json};
 
 /// Protocol versions this server speaks, newest first.
@@ -14,58 +14,13 @@ pub const SUPPORTED_VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-
 /// Name reported in `serverInfo`.
 pub const SERVER_NAME: &str = "tandem-mcp-server";
 
-/// JSON-RPC parse error.
-pub const PARSE_ERROR: i64 = -32700;
-/// JSON-RPC invalid request.
-pub const INVALID_REQUEST: i64 = -32600;
-/// JSON-RPC method not found.
-pub const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC invalid params (also unknown tools and bad log levels).
-pub const INVALID_PARAMS: i64 = -32602;
-/// JSON-RPC internal error.
-pub const INTERNAL_ERROR: i64 = -32603;
-
-/// A JSON-RPC error object.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RpcError {
-    /// The error code.
-    pub code: i64,
-    /// A short lowercase message.
-    pub message: String,
-}
-
-impl RpcError {
-    /// An error with `code` and `message`.
-    pub fn new(code: i64, message: impl Into<String>) -> Self {
-        Self {
-            code,
-            message: message.into(),
-        }
-    }
-
-    /// `-32602` with `message`.
-    pub fn invalid_params(message: impl Into<String>) -> Self {
-        Self::new(INVALID_PARAMS, message)
-    }
-
-    /// `-32600` with `message`.
-    pub fn invalid_request(message: impl Into<String>) -> Self {
-        Self::new(INVALID_REQUEST, message)
-    }
-
-    /// `-32601` for `method`.
-    pub fn method_not_found(method: &str) -> Self {
-        Self::new(METHOD_NOT_FOUND, format!("method not found: {method}"))
-    }
-}
-
 /// `{"jsonrpc":"2.0","id":…,"result":…}`.
 pub fn response(id: &RequestId, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
 /// `{"jsonrpc":"2.0","id":…,"error":{code,message}}`; `id` is `null` when unknown.
-pub fn error_response(id: Option<&RequestId>, error: &RpcError) -> Value {
+pub fn error_response(id: Option<&RequestId>, error: &JsonRpcErrorBody) -> Value {
     json!({
         "jsonrpc": "2.0",
         "id": id,
@@ -181,11 +136,14 @@ mod tests {
     fn envelopes_carry_jsonrpc_2() {
         let id = RequestId::Integer(4);
         assert_eq!(
-            error_response(Some(&id), &RpcError::method_not_found("server/discover")),
+            error_response(
+                Some(&id),
+                &crate::rpc_error::method_not_found("server/discover")
+            ),
             json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32601, "message": "method not found: server/discover"}})
         );
         assert_eq!(
-            error_response(None, &RpcError::new(PARSE_ERROR, "parse error")),
+            error_response(None, &crate::rpc_error::parse_error("parse error")),
             json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "parse error"}})
         );
         assert_eq!(log_level_rank("warning"), Some(3));

@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
-use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::tables::ServerNotification;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -30,11 +30,12 @@ use crate::mcp::elicitation::{
 use crate::mcp::events::Calls;
 use crate::mcp::output::{Outbound, Route};
 use crate::mcp::protocol::{
-    self, ClientCapabilities, RpcError, error_response, initialize_result, log_level_rank,
-    negotiate_version, notification, response,
+    self, ClientCapabilities, error_response, initialize_result, log_level_rank, negotiate_version,
+    notification, response,
 };
 use crate::mcp::tools;
 use crate::pending::{Answer, PendingRequests, RequestOutcome};
+use crate::rpc_error;
 use crate::store::Store;
 use crate::transport::IncomingMessage;
 
@@ -165,21 +166,21 @@ impl McpSession {
         if self.protocol_version() != Some("2025-03-26") {
             immediate.push(error_response(
                 None,
-                &RpcError::invalid_request(
+                &rpc_error::invalid_request(
                     "batches are only allowed with protocol version 2025-03-26; send one message at a time",
                 ),
             ));
         } else if items.is_empty() {
             immediate.push(error_response(
                 None,
-                &RpcError::invalid_request("empty batch"),
+                &rpc_error::invalid_request("empty batch"),
             ));
         } else {
             for item in &items {
                 match crate::transport::decode_line(&item.to_string()) {
                     Ok(IncomingMessage::Request { id, method, .. }) if method == "initialize" => {
                         let error =
-                            RpcError::invalid_request("initialize must not be part of a batch");
+                            rpc_error::invalid_request("initialize must not be part of a batch");
                         immediate.push(error_response(Some(&id), &error));
                     }
                     Ok(IncomingMessage::Request { id, method, value }) => {
@@ -200,7 +201,7 @@ impl McpSession {
                         };
                         immediate.push(error_response(
                             None,
-                            &RpcError::invalid_request(format!("invalid request: {message}")),
+                            &rpc_error::invalid_request(format!("invalid request: {message}")),
                         ));
                     }
                 }
@@ -248,7 +249,8 @@ impl McpSession {
         async move {
             tracing::debug!("request received");
             if duplicate {
-                let error = RpcError::invalid_request(format!("request id {id} is already in use"));
+                let error =
+                    rpc_error::invalid_request(format!("request id {id} is already in use"));
                 return Some(error_response(Some(&id), &error));
             }
             let params = message.get("params").cloned().unwrap_or(Value::Null);
@@ -275,39 +277,39 @@ impl McpSession {
         method: &str,
         params: Value,
         cancel: CancellationToken,
-    ) -> Option<Result<Value, RpcError>> {
+    ) -> Option<Result<Value, JsonRpcErrorBody>> {
         match method {
             "initialize" => return Some(self.initialize(&params)),
             "ping" => return Some(Ok(json!({}))),
             // 2026-07-28 clients probe with `server/discover` and fall back to `initialize`
             // on any JSON-RPC error.
-            "server/discover" => return Some(Err(RpcError::method_not_found(method))),
+            "server/discover" => return Some(Err(rpc_error::method_not_found(method))),
             _ => {}
         }
         if self.shared.negotiated.get().is_none() {
-            return Some(Err(RpcError::invalid_request(
+            return Some(Err(rpc_error::invalid_request(
                 "server not initialized: send `initialize` first",
             )));
         }
         match method {
             "tools/list" => Some(match params.get("cursor") {
                 Some(Value::Null) | None => Ok(self.list_tools()),
-                Some(_) => Err(RpcError::invalid_params("invalid cursor")),
+                Some(_) => Err(rpc_error::invalid_params("invalid cursor")),
             }),
             "tools/call" => self.call_tool(id, &params, cancel).await,
             "logging/setLevel" => Some(self.set_log_level(&params)),
             #[cfg(feature = "conformance-fixtures")]
             _ if self.shared.options.conformance_fixtures => Some(
                 self.fixture_method(method, &params)
-                    .unwrap_or_else(|| Err(RpcError::method_not_found(method))),
+                    .unwrap_or_else(|| Err(rpc_error::method_not_found(method))),
             ),
-            _ => Some(Err(RpcError::method_not_found(method))),
+            _ => Some(Err(rpc_error::method_not_found(method))),
         }
     }
 
-    fn initialize(&self, params: &Value) -> Result<Value, RpcError> {
+    fn initialize(&self, params: &Value) -> Result<Value, JsonRpcErrorBody> {
         let Some(requested) = params.get("protocolVersion").and_then(Value::as_str) else {
-            return Err(RpcError::invalid_params(
+            return Err(rpc_error::invalid_params(
                 "initialize: missing string field `protocolVersion`",
             ));
         };
@@ -317,7 +319,7 @@ impl McpSession {
             capabilities: ClientCapabilities::from_params(params),
         };
         if self.shared.negotiated.set(negotiated).is_err() {
-            return Err(RpcError::invalid_request("already initialized"));
+            return Err(rpc_error::invalid_request("already initialized"));
         }
         if let Some(name) = params.pointer("/clientInfo/name").and_then(Value::as_str) {
             self.engine.set_originator(name);
@@ -344,10 +346,10 @@ impl McpSession {
         tools::list_result()
     }
 
-    fn set_log_level(&self, params: &Value) -> Result<Value, RpcError> {
+    fn set_log_level(&self, params: &Value) -> Result<Value, JsonRpcErrorBody> {
         let level = params.get("level").and_then(Value::as_str).unwrap_or("");
         let Some(rank) = log_level_rank(level) else {
-            return Err(RpcError::invalid_params(format!(
+            return Err(rpc_error::invalid_params(format!(
                 "invalid log level `{level}`; expected one of {}",
                 protocol::LOG_LEVELS.join(", ")
             )));
@@ -362,9 +364,9 @@ impl McpSession {
         id: &RequestId,
         params: &Value,
         cancel: CancellationToken,
-    ) -> Option<Result<Value, RpcError>> {
+    ) -> Option<Result<Value, JsonRpcErrorBody>> {
         let Some(name) = params.get("name").and_then(Value::as_str) else {
-            return Some(Err(RpcError::invalid_params(
+            return Some(Err(rpc_error::invalid_params(
                 "tools/call: missing string field `name`",
             )));
         };
@@ -395,7 +397,7 @@ impl McpSession {
                 {
                     return Some(Ok(result));
                 }
-                Some(Err(RpcError::invalid_params(format!(
+                Some(Err(rpc_error::invalid_params(format!(
                     "unknown tool: {other}"
                 ))))
             }

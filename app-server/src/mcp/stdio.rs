@@ -14,8 +14,9 @@ use tokio_util::task::TaskTracker;
 use crate::config::Config;
 use crate::mcp::calls::ThreadOwners;
 use crate::mcp::output::{Outbound, Route, StdioOutbound};
-use crate::mcp::protocol::{INVALID_REQUEST, PARSE_ERROR, RpcError, error_response};
+use crate::mcp::protocol::error_response;
 use crate::mcp::session::{McpOptions, McpSession};
+use crate::rpc_error;
 use crate::store::Store;
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
@@ -65,7 +66,7 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
                     tracing::warn!(%error, "input line is not JSON");
                     let reply = error_response(
                         None,
-                        &RpcError::new(PARSE_ERROR, format!("parse error: {error}")),
+                        &rpc_error::parse_error(format!("parse error: {error}")),
                     );
                     outbound.send(Route::Standalone, reply).await;
                 }
@@ -86,7 +87,7 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
                     tracing::warn!(reason, "input line is not a JSON-RPC message");
                     let reply = error_response(
                         None,
-                        &RpcError::new(INVALID_REQUEST, format!("invalid request: {reason}")),
+                        &rpc_error::invalid_request(format!("invalid request: {reason}")),
                     );
                     outbound.send(Route::Standalone, reply).await;
                 }

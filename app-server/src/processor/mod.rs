@@ -2,7 +2,6 @@
 //! experimental gating, and mapping engine results to responses and notifications.
 
 pub mod approvals;
-mod errors;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -27,8 +26,8 @@ use serde_json::Value;
 use crate::config::config_read_response;
 use crate::engine::{Engine, EngineError};
 use crate::outgoing::{NotificationFilter, OutgoingSender};
-use crate::processor::errors::{internal_error, invalid_request};
 use crate::processor::utility_requests::Utilities;
+use crate::rpc_error::{internal_error, invalid_request};
 
 /// What `initialize` fixed for the connection.
 #[derive(Debug)]
@@ -442,5 +441,5 @@ fn os_release_field(key: &str) -> Option<String> {
 
 /// Turns a processor failure into a response (used by the stdio loop for overload).
 pub fn overloaded() -> JsonRpcErrorBody {
-    errors::overloaded()
+    crate::rpc_error::overloaded()
 }

@@ -27,7 +27,7 @@ use tokio::sync::mpsc;
 use crate::engine::sandbox_policy;
 use crate::outgoing::OutgoingSender;
 use crate::processor::Processor;
-use crate::processor::errors::{internal_error, invalid_request};
+use crate::rpc_error::{internal_error, invalid_request};
 use crate::sandbox::{SandboxError, wrap_command};
 use crate::tools::exec::ExecError;
 use crate::tools::exec::command_exec::CommandExecRegistry;

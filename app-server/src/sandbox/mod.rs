@@ -23,11 +23,6 @@
 //! Landlock, the helper exits with status 126 without running the command, and
 //! [`wrap_command`] refuses up front on kernels without Landlock.
 
-#![allow(
-    dead_code,
-    reason = "the command runner does not call wrap_command yet; remove when it does"
-)]
-
 mod filesystem;
 mod helper;
 mod namespace;

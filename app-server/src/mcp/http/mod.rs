@@ -19,6 +19,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::jsonrpc::error_codes::{
+    INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::extract::State;
@@ -36,11 +39,9 @@ use crate::mcp::http::guard::{
 };
 use crate::mcp::http::sessions::{HttpSession, SessionTable, new_session_id};
 use crate::mcp::http::streams::{Attached, HttpOutbound, ResumeError, SseEvent, StreamHub};
-use crate::mcp::protocol::{
-    INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError, SUPPORTED_VERSIONS,
-    error_response, is_supported_version,
-};
+use crate::mcp::protocol::{SUPPORTED_VERSIONS, error_response, is_supported_version};
 use crate::mcp::session::{McpOptions, McpSession};
+use crate::rpc_error;
 use crate::store::Store;
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 
@@ -612,7 +613,10 @@ async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> 
 }
 
 fn rpc_status(status: StatusCode, id: Option<&RequestId>, code: i64, message: &str) -> Response {
-    json_response(status, &error_response(id, &RpcError::new(code, message)))
+    json_response(
+        status,
+        &error_response(id, &rpc_error::with_code(code, message)),
+    )
 }
 
 fn json_response(status: StatusCode, message: &Value) -> Response {

@@ -99,6 +99,7 @@ pub enum ParseError {
 
 impl ParseError {
     /// The 1-based line the error is about.
+    #[cfg(test)]
     pub fn line(&self) -> usize {
         match self {
             Self::MissingBegin { line, .. }

@@ -12,11 +12,6 @@
 //!
 //! Everything here is synchronous and engine-agnostic; the engine decides when to call it.
 
-#![allow(
-    dead_code,
-    reason = "library API not yet wired into the engine's tool dispatch"
-)]
-
 pub mod apply;
 pub mod diff;
 pub mod error;

@@ -4,7 +4,7 @@
 //! around the whole patch, blank lines between operations, git-style `@@ -1,3 +1,3 @@` chunk
 //! headers) and strict everywhere else, naming the offending line so the model can fix it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::error::ParseError;
 
@@ -39,15 +39,6 @@ pub enum FileOperation {
         /// The chunks, in file order.
         chunks: Vec<UpdateChunk>,
     },
-}
-
-impl FileOperation {
-    /// The path the operation names first (the source of a move).
-    pub fn path(&self) -> &Path {
-        match self {
-            Self::Add { path, .. } | Self::Delete { path } | Self::Update { path, .. } => path,
-        }
-    }
 }
 
 /// One change inside an updated file.

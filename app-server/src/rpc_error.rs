@@ -1,0 +1,50 @@
+//! The one set of JSON-RPC error constructors, for the app-server connection and the MCP
+//! adapter alike.
+//!
+//! The app-server answers every request-level error with `-32600`, as the reference server
+//! does, `-32603` for internal failures and `-32001` for overload; the MCP adapter also uses
+//! the standard `-32700`, `-32601` and `-32602` that the MCP specification expects.
+
+use app_server_protocol::jsonrpc::{JsonRpcErrorBody, error_codes};
+
+/// An error with `code` and `message`.
+pub fn with_code(code: i64, message: impl Into<String>) -> JsonRpcErrorBody {
+    JsonRpcErrorBody {
+        code,
+        message: message.into(),
+        data: None,
+    }
+}
+
+/// `-32700` with `message`.
+pub fn parse_error(message: impl Into<String>) -> JsonRpcErrorBody {
+    with_code(error_codes::PARSE_ERROR, message)
+}
+
+/// `-32600` with `message`.
+pub fn invalid_request(message: impl Into<String>) -> JsonRpcErrorBody {
+    with_code(error_codes::INVALID_REQUEST, message)
+}
+
+/// `-32601` for `method`.
+pub fn method_not_found(method: &str) -> JsonRpcErrorBody {
+    with_code(
+        error_codes::METHOD_NOT_FOUND,
+        format!("method not found: {method}"),
+    )
+}
+
+/// `-32602` with `message`.
+pub fn invalid_params(message: impl Into<String>) -> JsonRpcErrorBody {
+    with_code(error_codes::INVALID_PARAMS, message)
+}
+
+/// `-32603` with `message`.
+pub fn internal_error(message: impl Into<String>) -> JsonRpcErrorBody {
+    with_code(error_codes::INTERNAL_ERROR, message)
+}
+
+/// `-32001 "Server overloaded; retry later."`.
+pub fn overloaded() -> JsonRpcErrorBody {
+    with_code(error_codes::OVERLOADED, "Server overloaded; retry later.")
+}
