@@ -94,9 +94,10 @@ pub enum SandboxPolicy {
 pub enum ApprovalsReviewer {
     /// The user, through the client.
     User,
-    /// An automatic reviewer.
+    /// An automatic reviewer. Accepted and echoed, but it has no effect: Tandem has none, so
+    /// approvals still go to the client.
     AutoReview,
-    /// Legacy name of `auto_review`, accepted for compatibility.
+    /// Legacy name of `auto_review`; accepted and echoed, with no effect either.
     GuardianSubagent,
 }
 

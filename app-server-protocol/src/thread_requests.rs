@@ -23,7 +23,8 @@ pub struct ThreadStartParams {
     /// Model provider id; unknown ids are rejected.
     #[serde(default)]
     pub model_provider: Option<String>,
-    /// Service tier passed to the provider.
+    /// Service tier. Accepted and echoed in the response, but never sent to the provider:
+    /// Tandem has no service tiers, so it has no effect.
     #[serde(default)]
     pub service_tier: Option<String>,
     /// Working directory; a relative path is resolved against the server's cwd.
@@ -32,7 +33,8 @@ pub struct ThreadStartParams {
     /// Approval policy for the thread.
     #[serde(default)]
     pub approval_policy: Option<AskForApproval>,
-    /// Who reviews approvals.
+    /// Who reviews approvals. Stored and echoed, but every approval still goes to the client:
+    /// Tandem has no automatic reviewer, so `auto_review` has no effect.
     #[serde(default)]
     pub approvals_reviewer: Option<ApprovalsReviewer>,
     /// Sandbox mode for the thread.
@@ -41,7 +43,7 @@ pub struct ThreadStartParams {
     /// Config overrides (dotted keys of config.toml) for this thread.
     #[serde(default)]
     pub config: Option<BTreeMap<String, serde_json::Value>>,
-    /// Service name reported to the provider.
+    /// Service name. Accepted and ignored: Tandem reports no service name to the provider.
     #[serde(default)]
     pub service_name: Option<String>,
     /// Replaces the built-in base instructions.
@@ -56,7 +58,7 @@ pub struct ThreadStartParams {
     /// Ephemeral threads are never written to disk.
     #[serde(default)]
     pub ephemeral: Option<bool>,
-    /// Why the session started.
+    /// Why the session started. Accepted and ignored.
     #[serde(default)]
     pub session_start_source: Option<ThreadStartSource>,
     /// Free-form label stored as `thread.threadSource`.
@@ -84,7 +86,7 @@ pub struct ThreadStartResponse {
     pub model: String,
     /// Model provider in effect.
     pub model_provider: String,
-    /// Service tier in effect.
+    /// The service tier the request named, echoed; Tandem does not send it to the provider.
     #[serde(default)]
     pub service_tier: Option<String>,
     /// Disabled plugin ids; always empty in Tandem.
@@ -100,7 +102,7 @@ pub struct ThreadStartResponse {
     pub instruction_sources: Vec<String>,
     /// Approval policy in effect.
     pub approval_policy: AskForApproval,
-    /// Who reviews approvals.
+    /// Who reviews approvals, as requested; approvals go to the client whatever it says.
     pub approvals_reviewer: ApprovalsReviewer,
     /// Sandbox in effect, in object form.
     pub sandbox: SandboxPolicy,
@@ -128,7 +130,8 @@ pub struct ThreadResumeParams {
     /// Model provider override.
     #[serde(default)]
     pub model_provider: Option<String>,
-    /// Service tier override.
+    /// Service-tier override. Accepted and echoed, but never sent to the provider, so it has
+    /// no effect.
     #[serde(default)]
     pub service_tier: Option<String>,
     /// Working-directory override.
@@ -137,7 +140,8 @@ pub struct ThreadResumeParams {
     /// Approval-policy override.
     #[serde(default)]
     pub approval_policy: Option<AskForApproval>,
-    /// Reviewer override.
+    /// Reviewer override. Stored and echoed; approvals still go to the client whatever it
+    /// says.
     #[serde(default)]
     pub approvals_reviewer: Option<ApprovalsReviewer>,
     /// Sandbox override.
@@ -170,7 +174,7 @@ pub struct ThreadResumeResponse {
     pub model: String,
     /// Model provider in effect.
     pub model_provider: String,
-    /// Service tier in effect.
+    /// The service tier the request named, echoed; Tandem does not send it to the provider.
     #[serde(default)]
     pub service_tier: Option<String>,
     /// Disabled plugin ids; always empty in Tandem.
@@ -186,7 +190,7 @@ pub struct ThreadResumeResponse {
     pub instruction_sources: Vec<String>,
     /// Approval policy in effect.
     pub approval_policy: AskForApproval,
-    /// Who reviews approvals.
+    /// Who reviews approvals, as requested; approvals go to the client whatever it says.
     pub approvals_reviewer: ApprovalsReviewer,
     /// Sandbox in effect, in object form.
     pub sandbox: SandboxPolicy,
@@ -229,7 +233,8 @@ pub struct ThreadForkParams {
     /// Model provider override.
     #[serde(default)]
     pub model_provider: Option<String>,
-    /// Service tier override.
+    /// Service-tier override. Accepted and echoed, but never sent to the provider, so it has
+    /// no effect.
     #[serde(default)]
     pub service_tier: Option<String>,
     /// Working-directory override.
@@ -238,7 +243,8 @@ pub struct ThreadForkParams {
     /// Approval-policy override.
     #[serde(default)]
     pub approval_policy: Option<AskForApproval>,
-    /// Reviewer override.
+    /// Reviewer override. Stored and echoed; approvals still go to the client whatever it
+    /// says.
     #[serde(default)]
     pub approvals_reviewer: Option<ApprovalsReviewer>,
     /// Sandbox override.

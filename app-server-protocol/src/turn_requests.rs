@@ -30,7 +30,8 @@ pub struct TurnStartParams {
     /// Approval-policy override.
     #[serde(default)]
     pub approval_policy: Option<AskForApproval>,
-    /// Reviewer override.
+    /// Reviewer override. Stored for the thread and echoed; approvals still go to the client
+    /// whatever it says.
     #[serde(default)]
     pub approvals_reviewer: Option<ApprovalsReviewer>,
     /// Sandbox override, in object form.
@@ -39,7 +40,7 @@ pub struct TurnStartParams {
     /// Model override.
     #[serde(default)]
     pub model: Option<String>,
-    /// Service-tier override.
+    /// Service-tier override. Accepted and ignored: Tandem has no service tiers.
     #[serde(default)]
     pub service_tier: Option<String>,
     /// Reasoning-effort override.

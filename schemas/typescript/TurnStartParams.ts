@@ -34,7 +34,8 @@ cwd?: string | null,
  */
 approvalPolicy?: AskForApproval | null, 
 /**
- * Reviewer override.
+ * Reviewer override. Stored for the thread and echoed; approvals still go to the client
+ * whatever it says.
  */
 approvalsReviewer?: ApprovalsReviewer | null, 
 /**
@@ -46,7 +47,7 @@ sandboxPolicy?: SandboxPolicy | null,
  */
 model?: string | null, 
 /**
- * Service-tier override.
+ * Service-tier override. Accepted and ignored: Tandem has no service tiers.
  */
 serviceTier?: string | null, 
 /**

@@ -23,7 +23,7 @@ model: string,
  */
 modelProvider: string, 
 /**
- * Service tier in effect.
+ * The service tier the request named, echoed; Tandem does not send it to the provider.
  */
 serviceTier: string | null, 
 /**
@@ -47,7 +47,7 @@ instructionSources: Array<string>,
  */
 approvalPolicy: AskForApproval, 
 /**
- * Who reviews approvals.
+ * Who reviews approvals, as requested; approvals go to the client whatever it says.
  */
 approvalsReviewer: ApprovalsReviewer, 
 /**

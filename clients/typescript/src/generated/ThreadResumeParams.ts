@@ -22,7 +22,8 @@ model?: string | null,
  */
 modelProvider?: string | null, 
 /**
- * Service tier override.
+ * Service-tier override. Accepted and echoed, but never sent to the provider, so it has
+ * no effect.
  */
 serviceTier?: string | null, 
 /**
@@ -34,7 +35,8 @@ cwd?: string | null,
  */
 approvalPolicy?: AskForApproval | null, 
 /**
- * Reviewer override.
+ * Reviewer override. Stored and echoed; approvals still go to the client whatever it
+ * says.
  */
 approvalsReviewer?: ApprovalsReviewer | null, 
 /**

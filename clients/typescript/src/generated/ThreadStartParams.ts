@@ -19,7 +19,8 @@ model?: string | null,
  */
 modelProvider?: string | null, 
 /**
- * Service tier passed to the provider.
+ * Service tier. Accepted and echoed in the response, but never sent to the provider:
+ * Tandem has no service tiers, so it has no effect.
  */
 serviceTier?: string | null, 
 /**
@@ -31,7 +32,8 @@ cwd?: string | null,
  */
 approvalPolicy?: AskForApproval | null, 
 /**
- * Who reviews approvals.
+ * Who reviews approvals. Stored and echoed, but every approval still goes to the client:
+ * Tandem has no automatic reviewer, so `auto_review` has no effect.
  */
 approvalsReviewer?: ApprovalsReviewer | null, 
 /**
@@ -43,7 +45,7 @@ sandbox?: SandboxMode | null,
  */
 config?: { [key in string]: JsonValue } | null, 
 /**
- * Service name reported to the provider.
+ * Service name. Accepted and ignored: Tandem reports no service name to the provider.
  */
 serviceName?: string | null, 
 /**
@@ -63,7 +65,7 @@ personality?: Personality | null,
  */
 ephemeral?: boolean | null, 
 /**
- * Why the session started.
+ * Why the session started. Accepted and ignored.
  */
 sessionStartSource?: ThreadStartSource | null, 
 /**

@@ -1308,7 +1308,10 @@ class ThreadForkParams(BaseModel):
     ] = None
     approvals_reviewer: Annotated[
         ApprovalsReviewer | None,
-        Field(alias='approvalsReviewer', description='Reviewer override.'),
+        Field(
+            alias='approvalsReviewer',
+            description='Reviewer override. Stored and echoed; approvals still go to the client whatever it\nsays.',
+        ),
     ] = None
     base_instructions: Annotated[
         str | None,
@@ -1348,7 +1351,11 @@ class ThreadForkParams(BaseModel):
         None
     )
     service_tier: Annotated[
-        str | None, Field(alias='serviceTier', description='Service tier override.')
+        str | None,
+        Field(
+            alias='serviceTier',
+            description='Service-tier override. Accepted and echoed, but never sent to the provider, so it has\nno effect.',
+        ),
     ] = None
     thread_id: Annotated[str, Field(alias='threadId', description='Thread to fork.')]
     thread_source: Annotated[
@@ -1734,7 +1741,10 @@ class ThreadResumeParams(BaseModel):
     ] = None
     approvals_reviewer: Annotated[
         ApprovalsReviewer | None,
-        Field(alias='approvalsReviewer', description='Reviewer override.'),
+        Field(
+            alias='approvalsReviewer',
+            description='Reviewer override. Stored and echoed; approvals still go to the client whatever it\nsays.',
+        ),
     ] = None
     base_instructions: Annotated[
         str | None,
@@ -1769,7 +1779,11 @@ class ThreadResumeParams(BaseModel):
         None
     )
     service_tier: Annotated[
-        str | None, Field(alias='serviceTier', description='Service tier override.')
+        str | None,
+        Field(
+            alias='serviceTier',
+            description='Service-tier override. Accepted and echoed, but never sent to the provider, so it has\nno effect.',
+        ),
     ] = None
     thread_id: Annotated[str, Field(alias='threadId', description='Thread to resume.')]
 
@@ -2727,7 +2741,10 @@ class ThreadStartParams(BaseModel):
     ] = None
     approvals_reviewer: Annotated[
         ApprovalsReviewer | None,
-        Field(alias='approvalsReviewer', description='Who reviews approvals.'),
+        Field(
+            alias='approvalsReviewer',
+            description='Who reviews approvals. Stored and echoed, but every approval still goes to the client:\nTandem has no automatic reviewer, so `auto_review` has no effect.',
+        ),
     ] = None
     base_instructions: Annotated[
         str | None,
@@ -2776,16 +2793,23 @@ class ThreadStartParams(BaseModel):
     service_name: Annotated[
         str | None,
         Field(
-            alias='serviceName', description='Service name reported to the provider.'
+            alias='serviceName',
+            description='Service name. Accepted and ignored: Tandem reports no service name to the provider.',
         ),
     ] = None
     service_tier: Annotated[
         str | None,
-        Field(alias='serviceTier', description='Service tier passed to the provider.'),
+        Field(
+            alias='serviceTier',
+            description='Service tier. Accepted and echoed in the response, but never sent to the provider:\nTandem has no service tiers, so it has no effect.',
+        ),
     ] = None
     session_start_source: Annotated[
         ThreadStartSource | None,
-        Field(alias='sessionStartSource', description='Why the session started.'),
+        Field(
+            alias='sessionStartSource',
+            description='Why the session started. Accepted and ignored.',
+        ),
     ] = None
     thread_source: Annotated[
         str | None,
@@ -3370,7 +3394,10 @@ class ThreadResumeResponse(BaseModel):
     ]
     approvals_reviewer: Annotated[
         ApprovalsReviewer,
-        Field(alias='approvalsReviewer', description='Who reviews approvals.'),
+        Field(
+            alias='approvalsReviewer',
+            description='Who reviews approvals, as requested; approvals go to the client whatever it says.',
+        ),
     ]
     collaboration_mode: Annotated[
         CollaborationMode | None,
@@ -3430,7 +3457,11 @@ class ThreadResumeResponse(BaseModel):
         Field(description='Sandbox in effect, in object form.'),
     ]
     service_tier: Annotated[
-        str | None, Field(alias='serviceTier', description='Service tier in effect.')
+        str | None,
+        Field(
+            alias='serviceTier',
+            description='The service tier the request named, echoed; Tandem does not send it to the provider.',
+        ),
     ] = None
     thread: Annotated[
         Thread,
@@ -3467,7 +3498,10 @@ class ThreadStartResponse(BaseModel):
     ]
     approvals_reviewer: Annotated[
         ApprovalsReviewer,
-        Field(alias='approvalsReviewer', description='Who reviews approvals.'),
+        Field(
+            alias='approvalsReviewer',
+            description='Who reviews approvals, as requested; approvals go to the client whatever it says.',
+        ),
     ]
     cwd: Annotated[str, Field(description='Working directory (absolute).')]
     disabled_plugin_ids: Annotated[
@@ -3510,7 +3544,11 @@ class ThreadStartResponse(BaseModel):
         Field(description='Sandbox in effect, in object form.'),
     ]
     service_tier: Annotated[
-        str | None, Field(alias='serviceTier', description='Service tier in effect.')
+        str | None,
+        Field(
+            alias='serviceTier',
+            description='The service tier the request named, echoed; Tandem does not send it to the provider.',
+        ),
     ] = None
     thread: Annotated[Thread, Field(description='The new thread.')]
 
@@ -3581,7 +3619,10 @@ class TurnStartParams(BaseModel):
     ] = None
     approvals_reviewer: Annotated[
         ApprovalsReviewer | None,
-        Field(alias='approvalsReviewer', description='Reviewer override.'),
+        Field(
+            alias='approvalsReviewer',
+            description='Reviewer override. Stored for the thread and echoed; approvals still go to the client\nwhatever it says.',
+        ),
     ] = None
     client_user_message_id: Annotated[
         str | None,
@@ -3621,7 +3662,11 @@ class TurnStartParams(BaseModel):
         Field(alias='sandboxPolicy', description='Sandbox override, in object form.'),
     ] = None
     service_tier: Annotated[
-        str | None, Field(alias='serviceTier', description='Service-tier override.')
+        str | None,
+        Field(
+            alias='serviceTier',
+            description='Service-tier override. Accepted and ignored: Tandem has no service tiers.',
+        ),
     ] = None
     summary: Annotated[
         ReasoningSummary | None, Field(description='Reasoning-summary override.')
