@@ -32,8 +32,8 @@ use crate::turn_requests::{
 use crate::utility::{
     CommandExecParams, CommandExecResizeParams, CommandExecResponse, CommandExecTerminateParams,
     CommandExecWriteParams, ConfigReadParams, ConfigReadResponse, FuzzyFileSearchParams,
-    FuzzyFileSearchResponse, GitDiffToRemoteParams, GitDiffToRemoteResponse, ModelListParams,
-    ModelListResponse,
+    FuzzyFileSearchResponse, GetAuthStatusParams, GetAuthStatusResponse, GitDiffToRemoteParams,
+    GitDiffToRemoteResponse, ModelListParams, ModelListResponse,
 };
 
 request_table! {
@@ -156,6 +156,12 @@ request_table! {
     GitDiffToRemote => "gitDiffToRemote" [Stable] {
         params: GitDiffToRemoteParams,
         response: GitDiffToRemoteResponse,
+    },
+    /// Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none
+    /// is required.
+    GetAuthStatus => "getAuthStatus" [Stable] {
+        params: GetAuthStatusParams,
+        response: GetAuthStatusResponse,
     },
 }
 

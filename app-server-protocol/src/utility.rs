@@ -374,3 +374,30 @@ pub struct GitDiffToRemoteResponse {
     /// Diff of the working tree (untracked files included) against `sha`.
     pub diff: String,
 }
+
+/// Parameters of `getAuthStatus` (legacy). Both fields are accepted and ignored.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct GetAuthStatusParams {
+    /// Whether to include the token. Accepted and ignored: Tandem holds no login token.
+    #[serde(default)]
+    pub include_token: Option<bool>,
+    /// Whether to refresh the token first. Accepted and ignored.
+    #[serde(default)]
+    pub refresh_token: Option<bool>,
+}
+
+/// Result of `getAuthStatus` (legacy). Tandem has no OpenAI login: providers take their keys
+/// from the environment, so the answer is always `{authMethod: null, authToken: null,
+/// requiresOpenaiAuth: false}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct GetAuthStatusResponse {
+    /// How the user is logged in; always `null` in Tandem.
+    pub auth_method: Option<serde_json::Value>,
+    /// The login token; always `null` in Tandem.
+    pub auth_token: Option<String>,
+    /// Whether an OpenAI login is required; always `false` in Tandem.
+    pub requires_openai_auth: Option<bool>,
+}

@@ -244,3 +244,28 @@ async fn a_bad_config_file_stops_the_server_before_it_serves() {
     assert!(stderr.contains("config.toml:1"), "{stderr}");
     assert!(stderr.contains("approval_policy"), "{stderr}");
 }
+
+/// `getAuthStatus` answers as on the reference (`g3_error_probes`): no login, none required,
+/// whatever the params ask for.
+#[tokio::test]
+async fn get_auth_status_answers_as_the_reference() {
+    let model = MockModel::start().await;
+    let mut server = TestServer::spawn(&mock_config(&model.base_url())).await;
+    server.initialize().await;
+    let expected = json!({"authMethod": null, "authToken": null, "requiresOpenaiAuth": false});
+    assert_eq!(
+        server.request("getAuthStatus", json!({})).await.unwrap(),
+        expected
+    );
+    assert_eq!(
+        server
+            .request(
+                "getAuthStatus",
+                json!({"includeToken": true, "refreshToken": true})
+            )
+            .await
+            .unwrap(),
+        expected
+    );
+    assert_eq!(server.shutdown().await, Some(0));
+}

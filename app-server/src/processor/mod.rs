@@ -20,6 +20,7 @@ use app_server_protocol::thread_requests::{
     EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
 };
 use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
+use app_server_protocol::utility::GetAuthStatusResponse;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -72,7 +73,7 @@ impl Processor {
             Ok(request) => request,
             Err(error) => {
                 self.outgoing
-                    .send_error(id, invalid_request(&format!("Invalid request: {error}")))
+                    .send_error(id, invalid_request(format!("Invalid request: {error}")))
                     .await;
                 return;
             }
@@ -129,7 +130,7 @@ impl Processor {
             }
             Err(error) => {
                 self.outgoing
-                    .send_error(id, invalid_request(&format!("Invalid request: {error}")))
+                    .send_error(id, invalid_request(format!("Invalid request: {error}")))
                     .await;
                 return;
             }
@@ -374,6 +375,15 @@ impl Processor {
             ClientRequestPayload::GitDiffToRemote(params) => {
                 let result = self.git_diff_to_remote(params).await;
                 self.reply(id, result).await;
+            }
+            // Providers take their keys from the environment; there is no login to report.
+            ClientRequestPayload::GetAuthStatus(_) => {
+                let response = GetAuthStatusResponse {
+                    auth_method: None,
+                    auth_token: None,
+                    requires_openai_auth: Some(false),
+                };
+                self.reply(id, Ok(response)).await;
             }
         }
     }

@@ -190,9 +190,7 @@ impl Processor {
         drop(search);
         match files {
             Ok(files) => Ok(FuzzyFileSearchResponse { files }),
-            Err(error) => Err(internal_error(&format!(
-                "fuzzy file search failed: {error}"
-            ))),
+            Err(error) => Err(internal_error(format!("fuzzy file search failed: {error}"))),
         }
     }
 
@@ -204,7 +202,7 @@ impl Processor {
         let cwd = resolve_path(Some(&params.cwd));
         match git_diff_to_remote(&cwd).await {
             Ok(response) => Ok(response),
-            Err(error) => Err(invalid_request(&error.to_string())),
+            Err(error) => Err(invalid_request(error.to_string())),
         }
     }
 }

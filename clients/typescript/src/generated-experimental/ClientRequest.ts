@@ -9,6 +9,8 @@ import type { ConfigReadResponse } from "./ConfigReadResponse";
 import type { EmptyResponse } from "./EmptyResponse";
 import type { FuzzyFileSearchParams } from "./FuzzyFileSearchParams";
 import type { FuzzyFileSearchResponse } from "./FuzzyFileSearchResponse";
+import type { GetAuthStatusParams } from "./GetAuthStatusParams";
+import type { GetAuthStatusResponse } from "./GetAuthStatusResponse";
 import type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 import type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
 import type { InitializeParams } from "./InitializeParams";
@@ -65,7 +67,8 @@ export type ClientRequest =
   | { method: "command/exec/resize", id: RequestId, params: CommandExecResizeParams }
   | { method: "command/exec/terminate", id: RequestId, params: CommandExecTerminateParams }
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
-  | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams };
+  | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
+  | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -163,4 +166,9 @@ export type ClientRequestMap = {
    * Diff the working tree against its remote-tracking commit.
    */
   "gitDiffToRemote": { params: GitDiffToRemoteParams; response: GitDiffToRemoteResponse };
+  /**
+   * Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none
+   * is required.
+   */
+  "getAuthStatus": { params: GetAuthStatusParams; response: GetAuthStatusResponse };
 };

@@ -89,6 +89,9 @@ class ClientRequests:
     GIT_DIFF_TO_REMOTE: Final = RequestSpec('gitDiffToRemote', models.GitDiffToRemoteParams, models.GitDiffToRemoteResponse, 'Diff the working tree against its remote-tracking commit.')
     'Diff the working tree against its remote-tracking commit.'
 
+    GET_AUTH_STATUS: Final = RequestSpec('getAuthStatus', models.GetAuthStatusParams, models.GetAuthStatusResponse, 'Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none is required.')
+    'Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none is required.'
+
 
 CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'initialize': ClientRequests.INITIALIZE,
@@ -114,6 +117,7 @@ CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'command/exec/terminate': ClientRequests.COMMAND_EXEC_TERMINATE,
     'fuzzyFileSearch': ClientRequests.FUZZY_FILE_SEARCH,
     'gitDiffToRemote': ClientRequests.GIT_DIFF_TO_REMOTE,
+    'getAuthStatus': ClientRequests.GET_AUTH_STATUS,
 }
 """`ClientRequest` methods by wire name."""
 

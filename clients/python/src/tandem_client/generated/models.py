@@ -675,6 +675,64 @@ class FuzzyFileSearchResult(BaseModel):
     score: Annotated[int, Field(description='Match score; higher is better.', ge=0)]
 
 
+class GetAuthStatusParams(BaseModel):
+    """
+    Parameters of `getAuthStatus` (legacy). Both fields are accepted and ignored.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    include_token: Annotated[
+        bool | None,
+        Field(
+            alias='includeToken',
+            description='Whether to include the token. Accepted and ignored: Tandem holds no login token.',
+        ),
+    ] = None
+    refresh_token: Annotated[
+        bool | None,
+        Field(
+            alias='refreshToken',
+            description='Whether to refresh the token first. Accepted and ignored.',
+        ),
+    ] = None
+
+
+class GetAuthStatusResponse(BaseModel):
+    """
+    Result of `getAuthStatus` (legacy). Tandem has no OpenAI login: providers take their keys
+    from the environment, so the answer is always `{authMethod: null, authToken: null,
+    requiresOpenaiAuth: false}`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    auth_method: Annotated[
+        Any | None,
+        Field(
+            alias='authMethod',
+            description='How the user is logged in; always `null` in Tandem.',
+        ),
+    ] = None
+    auth_token: Annotated[
+        str | None,
+        Field(
+            alias='authToken', description='The login token; always `null` in Tandem.'
+        ),
+    ] = None
+    requires_openai_auth: Annotated[
+        bool | None,
+        Field(
+            alias='requiresOpenaiAuth',
+            description='Whether an OpenAI login is required; always `false` in Tandem.',
+        ),
+    ] = None
+
+
 class GitDiffToRemoteParams(BaseModel):
     """
     Parameters of `gitDiffToRemote`.
