@@ -58,7 +58,7 @@ pub struct ActiveTurn {
     /// Cancelled on interrupt, shutdown or `cancel` decisions.
     pub cancel: CancellationToken,
     /// Extra input from `turn/steer` (or `turn/start` on a busy thread).
-    pub steer: mpsc::UnboundedSender<SteerInput>,
+    pub steer: mpsc::Sender<SteerInput>,
     /// Start time (Unix seconds).
     pub started_at: i64,
 }

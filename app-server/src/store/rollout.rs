@@ -25,6 +25,22 @@ pub struct RolloutWriter {
     file: File,
 }
 
+/// Makes a rollout durable; see [`RolloutWriter::sync_handle`].
+#[derive(Debug)]
+pub struct RolloutSync {
+    path: PathBuf,
+    file: File,
+}
+
+impl RolloutSync {
+    /// Flushes the file's data to disk. Blocking: call it from a blocking thread.
+    pub fn sync(self) -> Result<(), StoreError> {
+        self.file
+            .sync_data()
+            .map_err(|source| io_error(&self.path, source))
+    }
+}
+
 impl RolloutWriter {
     /// Appends one record as a line and hands it to the OS, so that a killed process loses at
     /// most the line being written. Call [`RolloutWriter::sync`] to make it durable.
@@ -40,6 +56,19 @@ impl RolloutWriter {
         self.file
             .sync_data()
             .map_err(|source| io_error(&self.path, source))
+    }
+
+    /// A second handle on the file that makes it durable without this writer, so that the
+    /// fsync can run off the async workers and outside any lock.
+    pub fn sync_handle(&self) -> Result<RolloutSync, StoreError> {
+        let file = self
+            .file
+            .try_clone()
+            .map_err(|source| io_error(&self.path, source))?;
+        Ok(RolloutSync {
+            path: self.path.clone(),
+            file,
+        })
     }
 
     /// Creates a new rollout at `meta.rollout_path` (and its parent directories) and writes the
