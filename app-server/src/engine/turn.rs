@@ -96,7 +96,7 @@ impl TurnTask {
         }))
         .await;
 
-        self.begin_persisted_turn();
+        self.begin_persisted_turn().await;
         let mut items: Vec<ThreadItem> = Vec::new();
         let first_input = self.input.clone();
         if !first_input.input.is_empty() {
@@ -153,16 +153,26 @@ impl TurnTask {
 
     /// Creates the rollout with the first turn (threads without turns are not persisted) and
     /// records the turn start.
-    fn begin_persisted_turn(&self) {
-        let mut state = lock(&self.thread.state);
-        if !state.ephemeral && state.writer.is_none() {
-            match self.engine.store.create(&state.meta) {
-                Ok(writer) => state.writer = Some(writer),
+    async fn begin_persisted_turn(&self) {
+        let unpersisted = {
+            let state = lock(&self.thread.state);
+            (!state.ephemeral && state.writer.is_none()).then(|| state.meta.clone())
+        };
+        if let Some(meta) = unpersisted {
+            // Creating the file and its index row is blocking I/O: off the async workers.
+            match self
+                .engine
+                .store
+                .blocking(move |store| store.create(&meta))
+                .await
+            {
+                Ok(writer) => lock(&self.thread.state).writer = Some(writer),
                 Err(error) => {
                     tracing::error!(thread_id = %self.thread.id, %error, "cannot create rollout")
                 }
             }
         }
+        let mut state = lock(&self.thread.state);
         let cwd = state.meta.cwd.clone();
         if state.environment_sent_for.as_deref() != Some(cwd.as_str()) {
             let context = prompt::environment_context(&cwd, &prompt::today());
