@@ -28,10 +28,8 @@ fn text_input(text: &str) -> Value {
 #[tokio::test]
 async fn hostile_retry_after_headers_fail_the_turn_and_the_thread_goes_on() {
     let model = MockModel::start().await;
-    let config = mock_config(&model.base_url()).replace(
-        "request_max_retries = 2",
-        "request_max_retries = 0",
-    );
+    let config = mock_config(&model.base_url())
+        .replace("request_max_retries = 2", "request_max_retries = 0");
     let mut server = TestServer::spawn(&config).await;
     server.initialize().await;
     let result = server
@@ -67,7 +65,10 @@ async fn hostile_retry_after_headers_fail_the_turn_and_the_thread_goes_on() {
         assert_eq!(error["params"]["willRetry"], false, "Retry-After {value}");
     }
 
-    model.push(MockResponse::sse(responses_text("msg_1", &["still ", "here"])));
+    model.push(MockResponse::sse(responses_text(
+        "msg_1",
+        &["still ", "here"],
+    )));
     server
         .request(
             "turn/start",
@@ -182,7 +183,11 @@ async fn a_client_that_stops_reading_stalls_the_command_not_the_server_memory() 
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
         let fields: Vec<u64> = stat
             .rsplit_once(") ")
-            .map(|(_, rest)| rest.split(' ').filter_map(|field| field.parse().ok()).collect())
+            .map(|(_, rest)| {
+                rest.split(' ')
+                    .filter_map(|field| field.parse().ok())
+                    .collect()
+            })
             .unwrap_or_default();
         // utime and stime are fields 14 and 15 of stat; 11 and 12 of the numeric rest.
         fields.get(10).copied().unwrap_or(0) + fields.get(11).copied().unwrap_or(0)

@@ -24,9 +24,7 @@ use crate::engine::thread::{LoadedThread, ThreadState, thread_from_meta};
 use crate::engine::{Engine, EngineError, lock};
 use crate::model::{ModelClient, ResponseItem};
 use crate::outgoing::unix_millis;
-use crate::store::{
-    RolloutRecord, RolloutSync, RolloutWriter, Store, StoreError, StoredThread, ThreadMeta,
-};
+use crate::store::{RolloutRecord, RolloutWriter, Store, StoreError, StoredThread, ThreadMeta};
 
 /// The `deprecationNotice` summary sent by `thread/resume` when it returns full history.
 pub const RESUME_DEPRECATION: &str = "Full-history hydration is deprecated for paginated threads; use `excludeTurns: true`, then page with `thread/turns/list` and `thread/items/list`.";
@@ -546,7 +544,7 @@ impl Engine {
         if let Some(sync) = sync {
             let thread_id = id.to_string();
             tokio::task::spawn_blocking(move || {
-                if let Err(error) = sync.and_then(RolloutSync::sync) {
+                if let Err(error) = sync.sync() {
                     tracing::error!(%thread_id, %error, "cannot fsync rollout");
                 }
             });

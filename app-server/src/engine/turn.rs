@@ -21,8 +21,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::engine::prompt;
 use crate::engine::thread::{LoadedThread, SteerInput};
-use crate::engine::turn_end::TurnEnd;
 use crate::engine::tools::ToolCall;
+use crate::engine::turn_end::TurnEnd;
 use crate::engine::{EngineInner, lock};
 use crate::model::retry::{RetryEvent, RetryPolicy, stream_with_retries};
 use crate::model::{

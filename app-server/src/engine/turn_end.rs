@@ -22,7 +22,7 @@ use crate::engine::thread::LoadedThread;
 use crate::engine::turn::TurnTask;
 use crate::engine::{EngineInner, lock};
 use crate::outgoing::{unix_millis, unix_seconds};
-use crate::store::RolloutRecord;
+use crate::store::{RolloutRecord, RolloutSync};
 
 /// The identity of a running turn: enough to record and announce its end.
 #[derive(Clone)]
@@ -38,7 +38,9 @@ pub(super) struct TurnEnd {
 /// the thread.
 pub(super) async fn run_guarded(task: TurnTask) {
     let end = task.end();
-    let outcome = std::panic::AssertUnwindSafe(task.run()).catch_unwind().await;
+    let outcome = std::panic::AssertUnwindSafe(task.run())
+        .catch_unwind()
+        .await;
     let Err(panic) = outcome else {
         return;
     };
@@ -170,7 +172,7 @@ impl TurnEnd {
         let store = self.engine.store.clone();
         let thread_id = self.thread.id.clone();
         let persisted = tokio::task::spawn_blocking(move || {
-            if let Some(Err(error)) = sync.map(|sync| sync.and_then(|sync| sync.sync())) {
+            if let Some(Err(error)) = sync.map(RolloutSync::sync) {
                 tracing::error!(%thread_id, %error, "cannot fsync rollout");
             }
             if let Some(meta) = meta

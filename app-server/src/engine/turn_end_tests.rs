@@ -17,8 +17,7 @@ use tokio::sync::mpsc;
 use crate::config::Config;
 use crate::engine::{Engine, lock};
 use crate::model::{
-    ContentItem, ModelClient, ModelEvent, ModelListFuture, ModelRequest, ModelStream,
-    ResponseItem,
+    ContentItem, ModelClient, ModelEvent, ModelListFuture, ModelRequest, ModelStream, ResponseItem,
 };
 use crate::outgoing::OutgoingSender;
 use crate::processor::approvals::ClientApprover;

@@ -512,7 +512,10 @@ mod tests {
         assert_eq!(delay("retry-after", "inf"), None);
         assert_eq!(delay("retry-after-ms", "1e300"), Some(MAX_RETRY_AFTER));
         assert_eq!(delay("retry-after", "2"), Some(Duration::from_secs(2)));
-        assert_eq!(delay("retry-after-ms", "250"), Some(Duration::from_millis(250)));
+        assert_eq!(
+            delay("retry-after-ms", "250"),
+            Some(Duration::from_millis(250))
+        );
     }
 
     #[test]

@@ -216,7 +216,8 @@ impl Processor {
                     Err(error) => self.send_engine_error(id, error).await,
                 }
             }
-            ClientRequestPayload::ThreadFork(params) => match self.engine.fork_thread(params).await {
+            ClientRequestPayload::ThreadFork(params) => match self.engine.fork_thread(params).await
+            {
                 Ok((response, usage)) => {
                     if !response.thread.turns.is_empty() {
                         self.notify(ServerNotification::DeprecationNotice(
@@ -285,7 +286,11 @@ impl Processor {
                 }
             }
             ClientRequestPayload::ThreadSetName(params) => {
-                match self.engine.set_thread_name(&params.thread_id, &params.name).await {
+                match self
+                    .engine
+                    .set_thread_name(&params.thread_id, &params.name)
+                    .await
+                {
                     Ok(thread_id) => {
                         self.outgoing.send_response(id, &EmptyResponse {}).await;
                         self.notify(ServerNotification::ThreadNameUpdated(

@@ -287,7 +287,6 @@ impl Store {
         Ok(lock(self.connection.get_or_init(|| Mutex::new(opened))))
     }
 
-
     /// The rollout path and archived flag recorded for thread `id`.
     fn indexed_location(&self, id: &str) -> Result<Option<(PathBuf, bool)>, StoreError> {
         location_of(&*self.connection()?, id)

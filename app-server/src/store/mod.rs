@@ -4,6 +4,7 @@
 //! `archived_sessions/<same file name>`, `state.sqlite`. The rollout is the source of truth;
 //! the index is rebuilt from the rollouts when it is missing or corrupt.
 
+mod appender;
 mod index;
 mod rollout;
 

@@ -26,9 +26,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::tools::exec::ExecError;
-use crate::tools::exec::process::{
-    self, OutputStream, ProcessControl, SpawnSpec, TerminalSize,
-};
+use crate::tools::exec::process::{self, OutputStream, ProcessControl, SpawnSpec, TerminalSize};
 use crate::tools::exec::run::{self, RunOptions, StreamedChunk};
 
 /// The timeout when the client gives no `timeoutMs` (and does not `disableTimeout`).
