@@ -240,6 +240,7 @@ async fn a_client_that_stops_reading_stalls_the_command_not_the_server_memory() 
         "only {streamed_base64} base64 bytes streamed"
     );
     let peak = peak_rss_kb(pid);
+    eprintln!("server peak RSS while streaming 1 GiB: {peak} kB");
     assert!(
         peak < RSS_LIMIT_KB,
         "server peak RSS {peak} kB exceeds {RSS_LIMIT_KB} kB"
