@@ -68,6 +68,8 @@ fn file_id(path: &str) -> u64 {
 impl ClickHouseBackend {
     /// Connects, checks the server answers and creates the schema if missing.
     pub fn connect(config: &ClickHouseConfig) -> Result<ClickHouseBackend, HistoryError> {
+        // reqwest is built without a default TLS provider; HTTPS URLs use ring.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let client = reqwest::blocking::Client::builder()
             .timeout(config.timeout)
             .build()

@@ -16,7 +16,6 @@ const STOP_WORDS: &[&str] = &[
 
 /// Splits `text` into terms, in order, duplicates kept.
 pub fn terms(text: &str) -> Vec<String> {
-    let text = truncate_to_boundary(text, MAX_INDEXED_BYTES);
     text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|word| (2..=48).contains(&word.len()))
         .map(str::to_lowercase)
@@ -26,7 +25,7 @@ pub fn terms(text: &str) -> Vec<String> {
 
 /// Term frequencies of `text` and its length in terms.
 pub fn term_frequencies(text: &str) -> (HashMap<String, i64>, i64) {
-    let all = terms(text);
+    let all = terms(truncate_to_boundary(text, MAX_INDEXED_BYTES));
     let length = all.len() as i64;
     let mut frequencies = HashMap::new();
     for term in all {
