@@ -24,7 +24,10 @@ use crate::transport::{DecodeError, IncomingMessage, decode_line};
 const OUTPUT_QUEUE: usize = 4096;
 
 /// Serves the app-server protocol on stdin/stdout.
-pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
+pub async fn serve_stdio(
+    config: Config,
+    history: Option<Arc<tandem_history::service::HistoryService>>,
+) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(&config.home)?);
     let max_line_bytes = config.app_server.max_line_bytes;
     let queue_capacity = config.app_server.request_queue_capacity.max(1);
@@ -33,7 +36,8 @@ pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
     let writer = tokio::spawn(write_lines(tokio::io::stdout(), written));
     let outgoing = Arc::new(OutgoingSender::new(lines));
     let approver = Arc::new(ClientApprover::new(outgoing.clone()));
-    let engine = Engine::new(config, store, approver.clone(), approver);
+    let sink = crate::history::ingesting_sink(approver.clone(), history.as_ref(), &store);
+    let engine = Engine::new(config, store, sink, approver);
     let processor = Arc::new(Processor::new(outgoing.clone(), engine.clone()));
 
     // Reader → processor queue. Requests beyond the queue get "overloaded"; notifications

@@ -198,6 +198,15 @@ pub struct HistoryService {
     backend: Box<dyn HistoryBackend>,
 }
 
+impl std::fmt::Debug for HistoryService {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("HistoryService")
+            .field("backend", &self.backend.name())
+            .finish_non_exhaustive()
+    }
+}
+
 impl HistoryService {
     /// Opens the configured backend and checks that it answers (fail fast at startup).
     pub fn connect(config: HistoryConfig) -> Result<HistoryService, HistoryError> {
