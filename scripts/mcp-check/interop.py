@@ -25,6 +25,12 @@ async def check(server, label):
     async with Client(server, elicitation_callback=elicit, read_timeout_seconds=60) as client:
         names = [tool.name for tool in (await client.list_tools()).tools]
         assert "codex" in names and "codex-reply" in names, names
+        assert "search" in names and "open" in names, names
+        searched = await client.call_tool("search", {"query": "demo tour", "verbosity": "full"})
+        assert not searched.is_error, searched
+        assert "hits" in searched.structured_content, searched
+        missing = await client.call_tool("open", {"event_uid": "no-such:1", "verbosity": "full"})
+        assert missing.structured_content == {"found": False, "event_uid": "no-such:1", "events": []}, missing
         arguments = {
             "prompt": "Show me what you can do.",
             "cwd": os.environ["WORKSPACE"],
