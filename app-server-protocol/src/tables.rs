@@ -4,6 +4,9 @@
 //! with its doc comment; the typed enums, method names, stability, dispatch and the schema
 //! and binding exports all come from here.
 
+use crate::history::{
+    HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
+};
 use crate::initialize::{InitializeParams, InitializeResponse};
 use crate::notifications::{
     CommandExecOutputDeltaNotification, ConfigWarningNotification, DeprecationNoticeNotification,
@@ -151,6 +154,16 @@ request_table! {
     FuzzyFileSearch => "fuzzyFileSearch" [Stable] {
         params: FuzzyFileSearchParams,
         response: FuzzyFileSearchResponse,
+    },
+    /// BM25 search over past conversations (the MCP tool `search`).
+    HistorySearch => "history/search" [Experimental] {
+        params: HistorySearchParams,
+        response: HistorySearchResponse,
+    },
+    /// The events around one past event, in conversation order (the MCP tool `open`).
+    HistoryOpen => "history/open" [Experimental] {
+        params: HistoryOpenParams,
+        response: HistoryOpenResponse,
     },
     /// Diff the working tree against its remote-tracking commit.
     GitDiffToRemote => "gitDiffToRemote" [Stable] {

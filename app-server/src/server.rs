@@ -38,7 +38,8 @@ pub async fn serve_stdio(
     let approver = Arc::new(ClientApprover::new(outgoing.clone()));
     let sink = crate::history::ingesting_sink(approver.clone(), history.as_ref(), &store);
     let engine = Engine::new(config, store, sink, approver);
-    let processor = Arc::new(Processor::new(outgoing.clone(), engine.clone()));
+    let processor =
+        Arc::new(Processor::new(outgoing.clone(), engine.clone()).with_history(history));
 
     // Reader → processor queue. Requests beyond the queue get "overloaded"; notifications
     // and responses wait for room, so none is lost.

@@ -16,7 +16,7 @@ use tandem_history::config::HistoryConfig;
 use tandem_history::service::HistoryService;
 use tandem_tests::mcp::McpStdio;
 use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
-use tandem_tests::server::{mock_config, tandem_binary};
+use tandem_tests::server::{TestServer, mock_config, tandem_binary};
 
 fn history(home: &Path, args: &[&str]) -> std::process::Output {
     Command::new(tandem_binary())
@@ -255,4 +255,93 @@ fn a_killed_ingest_keeps_what_it_committed_and_the_next_run_completes() {
     assert_eq!(stats.df, vec![(total / 3 * 2) as i64]);
     let again = history(home.path(), &["ingest"]);
     assert!(String::from_utf8_lossy(&again.stdout).starts_with("ingested 0 events from 0 of 1500"));
+}
+
+#[tokio::test]
+async fn app_server_history_methods_answer_after_a_turn() {
+    let model = MockModel::start().await;
+    model.push(MockResponse::sse(responses_text(
+        "msg_1",
+        &["Pelican", " feeding schedule ", "updated."],
+    )));
+    let mut server = TestServer::spawn(&mock_config(&model.base_url())).await;
+    // Experimental methods need the capability.
+    let mut gated = TestServer::spawn(&mock_config(&model.base_url())).await;
+    gated.initialize().await;
+    let refused = gated
+        .request("history/search", json!({"query": "x"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused["message"],
+        "history/search requires experimentalApi capability"
+    );
+
+    server.initialize_with(json!({"experimentalApi": true})).await;
+    let thread = server
+        .request("thread/start", json!({"cwd": "/tmp"}))
+        .await
+        .unwrap();
+    let thread_id = thread["thread"]["id"].as_str().unwrap().to_string();
+    server
+        .request(
+            "turn/start",
+            json!({"threadId": thread_id, "input": [{"type": "text", "text": "What about the pelican schedule?"}]}),
+        )
+        .await
+        .unwrap();
+    server.until_turn_completed().await;
+
+    // The background ingest runs off the turn's path; poll (bounded) until it shows up.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let found = loop {
+        let found = server
+            .request("history/search", json!({"query": "pelican schedule", "limit": 5}))
+            .await
+            .unwrap();
+        if found["hits"].as_array().is_some_and(|hits| hits.len() == 2) {
+            break found;
+        }
+        assert!(Instant::now() < deadline, "never ingested: {found}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(found["terms"], json!(["pelican", "schedule"]));
+    assert_eq!(found["backend"], "embedded");
+    assert_eq!(found["hits"][0]["sessionId"], thread_id.as_str());
+    let uid = found["hits"][0]["eventUid"].as_str().unwrap().to_string();
+
+    let opened = server
+        .request("history/open", json!({"eventUid": uid, "before": 1, "after": 1}))
+        .await
+        .unwrap();
+    assert_eq!(opened["found"], true);
+    assert!(
+        opened["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|event| event["position"] == "target" && event["eventUid"] == uid.as_str())
+    );
+    let missing = server
+        .request("history/open", json!({"eventUid": "nope:1"}))
+        .await
+        .unwrap();
+    assert_eq!(missing["found"], false);
+    assert_eq!(missing["events"], json!([]));
+
+    let empty = server
+        .request("history/search", json!({"query": " "}))
+        .await
+        .unwrap_err();
+    assert_eq!(empty, json!({"code": -32600, "message": "query must not be empty"}));
+    let injected = server
+        .request("history/search", json!({"query": "x", "sessionId": "a' OR 1=1"}))
+        .await
+        .unwrap_err();
+    assert_eq!(injected["code"], -32600);
+    let undecodable = server
+        .request("history/open", json!({"eventUid": 5}))
+        .await
+        .unwrap_err();
+    assert_eq!(undecodable["code"], -32600);
 }

@@ -71,7 +71,8 @@ impl Corpus {
         Corpus { vocabulary }
     }
 
-    fn sentence(&self, rng: &mut Rng, words: usize) -> String {
+    fn sentence(&self, rng: &mut Rng, min: usize, spread: usize) -> String {
+        let words = min + rng.below(spread.max(1));
         (0..words)
             .map(|_| self.vocabulary[rng.zipf(self.vocabulary.len())].as_str())
             .collect::<Vec<_>>()
@@ -114,7 +115,7 @@ fn generate(dir: &Path, events: usize, corpus: &Corpus, rng: &mut Rng) -> Vec<Ju
         for turn in 0..10 {
             let turn_id = format!("{session_id}-t{turn}");
             line(&mut file, &mut clock, "turn_started", json!({"turn_id": turn_id}));
-            let mut user = corpus.sentence(rng, 8 + rng.below(20));
+            let mut user = corpus.sentence(rng, 8, 20);
             // Every 40th session plants a judged needle in a user message.
             if session % 40 == 0 && turn == 3 && judged.len() < 30 {
                 let needle: Vec<String> = (0..3)
@@ -128,17 +129,17 @@ fn generate(dir: &Path, events: usize, corpus: &Corpus, rng: &mut Rng) -> Vec<Ju
             }
             line(&mut file, &mut clock, "item", json!({"turn_id": turn_id, "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": user}]}}));
             order += 1;
-            line(&mut file, &mut clock, "item", json!({"turn_id": turn_id, "item": {"type": "reasoning", "id": "r", "summary": [corpus.sentence(rng, 10 + rng.below(20))], "content": []}}));
+            line(&mut file, &mut clock, "item", json!({"turn_id": turn_id, "item": {"type": "reasoning", "id": "r", "summary": [corpus.sentence(rng, 10, 20)], "content": []}}));
             order += 1;
             let command = COMMANDS[rng.below(COMMANDS.len())];
             let output: Vec<String> = (0..1 + rng.below(6))
-                .map(|index| format!("src/{}.rs:{}: {}", corpus.vocabulary[rng.zipf(2000)], 10 + index, corpus.sentence(rng, 6)))
+                .map(|index| format!("src/{}.rs:{}: {}", corpus.vocabulary[rng.zipf(2000)], 10 + index, corpus.sentence(rng, 6, 1)))
                 .collect();
             line(&mut file, &mut clock, "response_item", json!({"turn_id": turn_id, "item": {"type": "function_call", "call_id": "c", "name": "exec_command", "arguments": json!({"cmd": command}).to_string()}}));
             order += 1;
             line(&mut file, &mut clock, "item", json!({"turn_id": turn_id, "item": {"type": "commandExecution", "id": "c", "command": format!("/bin/bash -c '{command}'"), "cwd": "/p", "status": "completed", "commandActions": [], "aggregatedOutput": output.join("\n"), "exitCode": 0}}));
             order += 1;
-            line(&mut file, &mut clock, "item", json!({"turn_id": turn_id, "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(rng, 20 + rng.below(40))}}));
+            line(&mut file, &mut clock, "item", json!({"turn_id": turn_id, "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(rng, 20, 40)}}));
             order += 1;
             line(&mut file, &mut clock, "token_usage", json!({"turn_id": turn_id, "usage": {"total": {"totalTokens": 1000 * (turn + 1)}}}));
             line(&mut file, &mut clock, "turn_completed", json!({"turn_id": turn_id, "status": "completed", "error": null}));
@@ -216,8 +217,8 @@ fn run(name: &str, config: HistoryConfig, sessions: &Path, events: usize, judged
     let mut file = std::fs::OpenOptions::new().append(true).open(&target).map_err(|e| e.to_string())?;
     let mut clock = 1_800_000_000_000i64;
     line(&mut file, &mut clock, "turn_started", json!({"turn_id": "extra"}));
-    line(&mut file, &mut clock, "item", json!({"turn_id": "extra", "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": corpus.sentence(&mut rng, 20)}]}}));
-    line(&mut file, &mut clock, "item", json!({"turn_id": "extra", "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(&mut rng, 40)}}));
+    line(&mut file, &mut clock, "item", json!({"turn_id": "extra", "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": corpus.sentence(&mut rng, 20, 1)}]}}));
+    line(&mut file, &mut clock, "item", json!({"turn_id": "extra", "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(&mut rng, 40, 1)}}));
     let t = Instant::now();
     let one = service.ingest_file(&target).map_err(|e| e.to_string())?;
     println!("[{name}] incremental ingest of one new turn ({} events, one file): {:.2} ms", one.events, t.elapsed().as_secs_f64() * 1000.0);

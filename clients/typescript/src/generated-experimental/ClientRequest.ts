@@ -11,6 +11,10 @@ import type { FuzzyFileSearchParams } from "./FuzzyFileSearchParams";
 import type { FuzzyFileSearchResponse } from "./FuzzyFileSearchResponse";
 import type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 import type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
+import type { HistoryOpenParams } from "./HistoryOpenParams";
+import type { HistoryOpenResponse } from "./HistoryOpenResponse";
+import type { HistorySearchParams } from "./HistorySearchParams";
+import type { HistorySearchResponse } from "./HistorySearchResponse";
 import type { InitializeParams } from "./InitializeParams";
 import type { InitializeResponse } from "./InitializeResponse";
 import type { ModelListParams } from "./ModelListParams";
@@ -65,6 +69,8 @@ export type ClientRequest =
   | { method: "command/exec/resize", id: RequestId, params: CommandExecResizeParams }
   | { method: "command/exec/terminate", id: RequestId, params: CommandExecTerminateParams }
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
+  | { method: "history/search", id: RequestId, params: HistorySearchParams }
+  | { method: "history/open", id: RequestId, params: HistoryOpenParams }
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams };
 
 /**
@@ -159,6 +165,14 @@ export type ClientRequestMap = {
    * Fuzzy-search file names under some roots (gitignore-aware).
    */
   "fuzzyFileSearch": { params: FuzzyFileSearchParams; response: FuzzyFileSearchResponse };
+  /**
+   * BM25 search over past conversations (the MCP tool `search`).
+   */
+  "history/search": { params: HistorySearchParams; response: HistorySearchResponse };
+  /**
+   * The events around one past event, in conversation order (the MCP tool `open`).
+   */
+  "history/open": { params: HistoryOpenParams; response: HistoryOpenResponse };
   /**
    * Diff the working tree against its remote-tracking commit.
    */
