@@ -41,17 +41,25 @@ pub struct FileState {
     pub corrupt_lines: i64,
 }
 
-/// One atomic unit of ingestion: events of one file plus its new state.
+/// One file's part of a [`Batch`].
 #[derive(Debug)]
-pub struct Batch {
+pub struct FileUpdate {
     /// The rollout file.
     pub path: String,
     /// Remove the file's earlier events first (truncated or rewritten file).
     pub reset: bool,
+    /// The file's state after the batch's events.
+    pub state: FileState,
+}
+
+/// One atomic unit of ingestion: new events of one or more files plus their new states.
+/// Resets apply before the events are written.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// The files whose state the batch advances.
+    pub files: Vec<FileUpdate>,
     /// New events.
     pub events: Vec<Event>,
-    /// The file's state after these events.
-    pub state: FileState,
 }
 
 /// Corpus statistics for one query.

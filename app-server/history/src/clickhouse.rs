@@ -292,11 +292,11 @@ impl HistoryBackend for ClickHouseBackend {
     }
 
     fn commit(&self, batch: &Batch) -> Result<(), HistoryError> {
-        let file = file_id(&batch.path);
         let mut df: HashMap<String, i64> = HashMap::new();
         let mut docs = 0i64;
         let mut total_len = 0i64;
-        if batch.reset {
+        for reset in batch.files.iter().filter(|file| file.reset) {
+            let file = file_id(&reset.path);
             for row in self.rows(&format!(
                 "SELECT term, count() FROM {} WHERE file_id = {file} GROUP BY term",
                 self.table("postings")
@@ -324,6 +324,7 @@ impl HistoryBackend for ClickHouseBackend {
         let mut event_rows = Vec::with_capacity(batch.events.len());
         let mut posting_rows = Vec::new();
         for event in &batch.events {
+            let file = file_id(&event.source_path);
             let (frequencies, length) = term_frequencies(&event.text);
             for (term, tf) in frequencies {
                 posting_rows.push(json!({
@@ -357,16 +358,21 @@ impl HistoryBackend for ClickHouseBackend {
                 &[json!({"id": 0, "docs": docs, "total_len": total_len})],
             )?;
         }
-        let state = &batch.state;
-        self.insert(
-            "files",
-            &[json!({
-                "path": batch.path, "inode": state.inode, "offset": state.offset,
-                "fingerprint": state.fingerprint,
-                "cursor": serde_json::to_string(&state.cursor).unwrap_or_default(),
-                "corrupt_lines": state.corrupt_lines, "version": version_now(),
-            })],
-        )
+        let version = version_now();
+        let files: Vec<Value> = batch
+            .files
+            .iter()
+            .map(|file| {
+                let state = &file.state;
+                json!({
+                    "path": file.path, "inode": state.inode, "offset": state.offset,
+                    "fingerprint": state.fingerprint,
+                    "cursor": serde_json::to_string(&state.cursor).unwrap_or_default(),
+                    "corrupt_lines": state.corrupt_lines, "version": version,
+                })
+            })
+            .collect();
+        self.insert("files", &files)
     }
 
     fn corpus_stats(&self, terms: &[String]) -> Result<CorpusStats, HistoryError> {

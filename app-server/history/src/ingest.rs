@@ -9,11 +9,11 @@ use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::backend::{Batch, FileState, HistoryBackend, HistoryError};
+use crate::backend::{Batch, FileState, FileUpdate, HistoryBackend, HistoryError};
 use crate::rollout::{Cursor, parse_line};
 
-/// Events per committed batch.
-pub const BATCH_EVENTS: usize = 2000;
+/// Events per committed batch (one transaction, possibly spanning several files).
+pub const BATCH_EVENTS: usize = 5000;
 
 /// What one ingestion run did.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -48,9 +48,11 @@ pub fn ingest(
         files_seen: files.len(),
         ..IngestReport::default()
     };
+    let mut pending = Batch::default();
     for path in files {
-        ingest_file(backend, &path, &states, &mut report)?;
+        ingest_file(backend, &path, &states, &mut report, &mut pending)?;
     }
+    flush(backend, &mut pending, &mut report)?;
     report.elapsed = started.elapsed();
     Ok(report)
 }
@@ -66,7 +68,9 @@ pub fn ingest_one(
         files_seen: 1,
         ..IngestReport::default()
     };
-    ingest_file(backend, path, &states, &mut report)?;
+    let mut pending = Batch::default();
+    ingest_file(backend, path, &states, &mut report, &mut pending)?;
+    flush(backend, &mut pending, &mut report)?;
     report.elapsed = started.elapsed();
     Ok(report)
 }
@@ -119,11 +123,27 @@ fn fingerprint(file: &mut File) -> std::io::Result<String> {
     Ok(format!("{hash:016x}"))
 }
 
+/// Commits `pending` (if it holds anything) and empties it.
+fn flush(
+    backend: &dyn HistoryBackend,
+    pending: &mut Batch,
+    report: &mut IngestReport,
+) -> Result<(), HistoryError> {
+    if pending.files.is_empty() && pending.events.is_empty() {
+        return Ok(());
+    }
+    let batch = std::mem::take(pending);
+    backend.commit(&batch)?;
+    report.events += batch.events.len();
+    Ok(())
+}
+
 fn ingest_file(
     backend: &dyn HistoryBackend,
     path: &Path,
     states: &HashMap<String, FileState>,
     report: &mut IngestReport,
+    pending: &mut Batch,
 ) -> Result<(), HistoryError> {
     let key = path.display().to_string();
     let mut file = match File::open(path) {
@@ -168,7 +188,6 @@ fn ingest_file(
         tracing::info!(path = %key, "rollout truncated or rewritten; re-reading it");
     }
     let mut pending_reset = reset;
-    let mut events = Vec::new();
     let mut consumed = 0usize;
     let mut changed = reset;
     while let Some(newline) = bytes[consumed..].iter().position(|byte| *byte == b'\n') {
@@ -179,7 +198,7 @@ fn ingest_file(
             continue;
         }
         match parse_line(line, &mut state.cursor, &key) {
-            Ok(Some(event)) => events.push(event),
+            Ok(Some(event)) => pending.events.push(event),
             Ok(None) => {}
             Err(corrupt) => {
                 state.corrupt_lines += 1;
@@ -187,28 +206,28 @@ fn ingest_file(
                 tracing::warn!(path = %key, offset = state.offset + consumed as u64, "skipping corrupt rollout line: {}", corrupt.0);
             }
         }
-        if events.len() >= BATCH_EVENTS {
+        if pending.events.len() >= BATCH_EVENTS {
             let mut batch_state = state.clone();
             batch_state.offset += consumed as u64;
-            report.events += events.len();
-            backend.commit(&Batch {
+            pending.files.push(FileUpdate {
                 path: key.clone(),
                 reset: pending_reset,
-                events: std::mem::take(&mut events),
                 state: batch_state,
-            })?;
+            });
+            flush(backend, pending, report)?;
             pending_reset = false;
         }
     }
     if changed {
         state.offset += consumed as u64;
-        report.events += events.len();
-        backend.commit(&Batch {
+        pending.files.push(FileUpdate {
             path: key,
             reset: pending_reset,
-            events,
             state,
-        })?;
+        });
+    }
+    if pending.events.len() >= BATCH_EVENTS {
+        flush(backend, pending, report)?;
     }
     Ok(())
 }

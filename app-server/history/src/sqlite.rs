@@ -184,12 +184,12 @@ impl Writer {
         {
             let transaction = self.connection.transaction()?;
             let mut deltas = Deltas::default();
-            if batch.reset {
+            for file in batch.files.iter().filter(|file| file.reset) {
                 let old: Vec<(i64, String)> = {
                     let mut select = transaction
                         .prepare_cached("SELECT doc, text FROM events WHERE source_path = ?1")?;
                     select
-                        .query_map([&batch.path], |row| Ok((row.get(0)?, row.get(1)?)))?
+                        .query_map([&file.path], |row| Ok((row.get(0)?, row.get(1)?)))?
                         .collect::<Result<_, _>>()?
                 };
                 for (doc, text) in old {
@@ -253,21 +253,23 @@ impl Writer {
                  ON CONFLICT (id) DO UPDATE SET docs = docs + ?1, total_len = total_len + ?2",
                 params![deltas.docs, deltas.total_len],
             )?;
-            let cursor = serde_json::to_string(&batch.state.cursor).unwrap_or_default();
-            transaction.execute(
-                "INSERT INTO files (path, inode, offset, fingerprint, cursor, corrupt_lines)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT (path) DO UPDATE SET inode = ?2, offset = ?3, fingerprint = ?4,
-                 cursor = ?5, corrupt_lines = ?6",
-                params![
-                    batch.path,
-                    batch.state.inode as i64,
-                    batch.state.offset as i64,
-                    batch.state.fingerprint,
+            for file in &batch.files {
+                let cursor = serde_json::to_string(&file.state.cursor).unwrap_or_default();
+                let mut upsert = transaction.prepare_cached(
+                    "INSERT INTO files (path, inode, offset, fingerprint, cursor, corrupt_lines)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                     ON CONFLICT (path) DO UPDATE SET inode = ?2, offset = ?3, fingerprint = ?4,
+                     cursor = ?5, corrupt_lines = ?6",
+                )?;
+                upsert.execute(params![
+                    file.path,
+                    file.state.inode as i64,
+                    file.state.offset as i64,
+                    file.state.fingerprint,
                     cursor,
-                    batch.state.corrupt_lines
-                ],
-            )?;
+                    file.state.corrupt_lines
+                ])?;
+            }
             transaction.commit()?;
             Ok(())
         }
