@@ -45,13 +45,19 @@ pub fn connect_for_server(
     tools: Option<&[String]>,
 ) -> anyhow::Result<Option<Arc<HistoryService>>> {
     if let Some(tools) = tools {
-        if let Some(unknown) = tools.iter().find(|tool| !KNOWN_TOOLS.contains(&tool.as_str())) {
+        if let Some(unknown) = tools
+            .iter()
+            .find(|tool| !KNOWN_TOOLS.contains(&tool.as_str()))
+        {
             anyhow::bail!(
                 "--tools: unknown tool `{unknown}` (known: {})",
                 KNOWN_TOOLS.join(", ")
             );
         }
-        if !tools.iter().any(|tool| tool == SEARCH_TOOL || tool == OPEN_TOOL) {
+        if !tools
+            .iter()
+            .any(|tool| tool == SEARCH_TOOL || tool == OPEN_TOOL)
+        {
             return Ok(None);
         }
     }
@@ -175,7 +181,9 @@ impl EventSink for IngestingSink {
                     }
                 };
                 match history.ingest_file(&path) {
-                    Ok(report) => tracing::debug!(%thread_id, events = report.events, "history ingested"),
+                    Ok(report) => {
+                        tracing::debug!(%thread_id, events = report.events, "history ingested")
+                    }
                     Err(error) => tracing::warn!(%thread_id, "history ingest failed: {error}"),
                 }
             });

@@ -98,7 +98,10 @@ async fn a_completed_turn_becomes_searchable_and_openable() {
 
     let prose = call(&mut server, 100, "search", json!({"query": "flamingo"})).await;
     let text = prose["result"]["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains(&format!("open(event_uid=\"{thread_id}:")), "{text}");
+    assert!(
+        text.contains(&format!("open(event_uid=\"{thread_id}:")),
+        "{text}"
+    );
 
     let uid = hits[0]["event_uid"].as_str().unwrap();
     let opened = call(
@@ -113,7 +116,13 @@ async fn a_completed_turn_becomes_searchable_and_openable() {
     assert_eq!(window["session_id"], thread_id.as_str());
     assert_eq!(window["events"].as_array().map(Vec::len), Some(2));
 
-    let bad = call(&mut server, 102, "search", json!({"query": "x", "session_id": "'; DROP TABLE events"})).await;
+    let bad = call(
+        &mut server,
+        102,
+        "search",
+        json!({"query": "x", "session_id": "'; DROP TABLE events"}),
+    )
+    .await;
     assert_eq!(bad["result"]["isError"], true);
     let undecodable = call(&mut server, 103, "open", json!({"event_uid": 7})).await;
     assert_eq!(undecodable["error"]["code"], -32602);
@@ -134,7 +143,11 @@ async fn a_completed_turn_becomes_searchable_and_openable() {
 
 #[tokio::test]
 async fn the_history_only_mode_offers_just_search_and_open() {
-    let mut server = McpStdio::spawn(&mock_config("http://127.0.0.1:9"), &["--tools", "search,open"]).await;
+    let mut server = McpStdio::spawn(
+        &mock_config("http://127.0.0.1:9"),
+        &["--tools", "search,open"],
+    )
+    .await;
     server.initialize("2025-06-18", json!({})).await;
     let tools = server.request(json!(1), "tools/list", json!({})).await;
     let names: Vec<&str> = tools["result"]["tools"]
@@ -151,7 +164,13 @@ async fn the_history_only_mode_offers_just_search_and_open() {
         empty["result"],
         json!({"content": [{"type": "text", "text": "query must not be empty"}], "isError": true})
     );
-    let missing = call(&mut server, 4, "open", json!({"event_uid": "s:1", "verbosity": "full"})).await;
+    let missing = call(
+        &mut server,
+        4,
+        "open",
+        json!({"event_uid": "s:1", "verbosity": "full"}),
+    )
+    .await;
     assert_eq!(
         missing["result"]["structuredContent"],
         json!({"found": false, "event_uid": "s:1", "events": []})
@@ -162,8 +181,14 @@ async fn the_history_only_mode_offers_just_search_and_open() {
 #[test]
 fn a_bad_history_config_or_unreachable_clickhouse_stops_startup() {
     for (config, expected) in [
-        ("[history]\nbackend = \"redis\"\n", "history.backend: unknown backend `redis`"),
-        ("[history]\nbackend = \"clickhouse\"\nurl = \"http://127.0.0.1:9\"\n", "history backend unavailable: clickhouse: cannot reach"),
+        (
+            "[history]\nbackend = \"redis\"\n",
+            "history.backend: unknown backend `redis`",
+        ),
+        (
+            "[history]\nbackend = \"clickhouse\"\nurl = \"http://127.0.0.1:9\"\n",
+            "history backend unavailable: clickhouse: cannot reach",
+        ),
     ] {
         let home = tempfile::tempdir().unwrap();
         std::fs::write(home.path().join("config.toml"), config).unwrap();
@@ -203,9 +228,18 @@ fn write_corpus(dir: &Path, sessions: usize) -> usize {
         for turn in 0..10 {
             let turn_id = format!("{id}-{turn}");
             line("turn_started", json!({"turn_id": turn_id}));
-            line("item", json!({"turn_id": turn_id, "item": {"type": "userMessage", "content": [{"type": "text", "text": format!("question {turn} about topic{session} and the parser")}]}}));
-            line("item", json!({"turn_id": turn_id, "item": {"type": "commandExecution", "command": "cargo test", "aggregatedOutput": format!("test result: ok. {turn} passed in module{session}")}}));
-            line("item", json!({"turn_id": turn_id, "item": {"type": "agentMessage", "text": format!("answer {turn} for topic{session}: the parser is fixed")}}));
+            line(
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "userMessage", "content": [{"type": "text", "text": format!("question {turn} about topic{session} and the parser")}]}}),
+            );
+            line(
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "commandExecution", "command": "cargo test", "aggregatedOutput": format!("test result: ok. {turn} passed in module{session}")}}),
+            );
+            line(
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "agentMessage", "text": format!("answer {turn} for topic{session}: the parser is fixed")}}),
+            );
             events += 3;
         }
     }
@@ -229,7 +263,10 @@ fn a_killed_ingest_keeps_what_it_committed_and_the_next_run_completes() {
     let deadline = Instant::now() + Duration::from_secs(120);
     while reader.backend().event_count().unwrap() == 0 {
         assert!(Instant::now() < deadline, "no batch committed");
-        assert!(child.try_wait().unwrap().is_none(), "ingest ended before it could be killed");
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "ingest ended before it could be killed"
+        );
         std::thread::park_timeout(Duration::from_millis(5));
     }
     child.kill().unwrap();
@@ -238,19 +275,32 @@ fn a_killed_ingest_keeps_what_it_committed_and_the_next_run_completes() {
 
     let after_kill = HistoryService::connect(config.clone()).unwrap();
     let committed = after_kill.backend().event_count().unwrap();
-    assert!(committed > 0 && committed < total as i64, "killed mid-run: {committed} of {total}");
+    assert!(
+        committed > 0 && committed < total as i64,
+        "killed mid-run: {committed} of {total}"
+    );
     // Statistics and events agree: no half-written batch is visible.
-    let stats = after_kill.backend().corpus_stats(&["parser".to_string()]).unwrap();
+    let stats = after_kill
+        .backend()
+        .corpus_stats(&["parser".to_string()])
+        .unwrap();
     assert_eq!(stats.docs, committed);
     let states = after_kill.backend().file_states().unwrap();
     assert!(!states.is_empty());
     drop(after_kill);
 
     let rerun = history(home.path(), &["ingest"]);
-    assert!(rerun.status.success(), "{}", String::from_utf8_lossy(&rerun.stderr));
+    assert!(
+        rerun.status.success(),
+        "{}",
+        String::from_utf8_lossy(&rerun.stderr)
+    );
     let done = HistoryService::connect(config).unwrap();
     assert_eq!(done.backend().event_count().unwrap(), total as i64);
-    let stats = done.backend().corpus_stats(&["parser".to_string()]).unwrap();
+    let stats = done
+        .backend()
+        .corpus_stats(&["parser".to_string()])
+        .unwrap();
     assert_eq!(stats.docs, total as i64);
     assert_eq!(stats.df, vec![(total / 3 * 2) as i64]);
     let again = history(home.path(), &["ingest"]);
@@ -277,7 +327,9 @@ async fn app_server_history_methods_answer_after_a_turn() {
         "history/search requires experimentalApi capability"
     );
 
-    server.initialize_with(json!({"experimentalApi": true})).await;
+    server
+        .initialize_with(json!({"experimentalApi": true}))
+        .await;
     let thread = server
         .request("thread/start", json!({"cwd": "/tmp"}))
         .await
@@ -296,7 +348,10 @@ async fn app_server_history_methods_answer_after_a_turn() {
     let deadline = Instant::now() + Duration::from_secs(30);
     let found = loop {
         let found = server
-            .request("history/search", json!({"query": "pelican schedule", "limit": 5}))
+            .request(
+                "history/search",
+                json!({"query": "pelican schedule", "limit": 5}),
+            )
             .await
             .unwrap();
         if found["hits"].as_array().is_some_and(|hits| hits.len() == 2) {
@@ -311,7 +366,10 @@ async fn app_server_history_methods_answer_after_a_turn() {
     let uid = found["hits"][0]["eventUid"].as_str().unwrap().to_string();
 
     let opened = server
-        .request("history/open", json!({"eventUid": uid, "before": 1, "after": 1}))
+        .request(
+            "history/open",
+            json!({"eventUid": uid, "before": 1, "after": 1}),
+        )
         .await
         .unwrap();
     assert_eq!(opened["found"], true);
@@ -333,9 +391,15 @@ async fn app_server_history_methods_answer_after_a_turn() {
         .request("history/search", json!({"query": " "}))
         .await
         .unwrap_err();
-    assert_eq!(empty, json!({"code": -32600, "message": "query must not be empty"}));
+    assert_eq!(
+        empty,
+        json!({"code": -32600, "message": "query must not be empty"})
+    );
     let injected = server
-        .request("history/search", json!({"query": "x", "sessionId": "a' OR 1=1"}))
+        .request(
+            "history/search",
+            json!({"query": "x", "sessionId": "a' OR 1=1"}),
+        )
         .await
         .unwrap_err();
     assert_eq!(injected["code"], -32600);

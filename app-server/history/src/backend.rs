@@ -134,6 +134,10 @@ pub trait HistoryBackend: Send + Sync {
     fn ping(&self) -> Result<(), HistoryError>;
     /// Ingestion state of every known file, by path.
     fn file_states(&self) -> Result<HashMap<String, FileState>, HistoryError>;
+    /// Ingestion state of one file.
+    fn file_state(&self, path: &str) -> Result<Option<FileState>, HistoryError> {
+        Ok(self.file_states()?.remove(path))
+    }
     /// Writes one batch atomically (as far as the backend allows).
     fn commit(&self, batch: &Batch) -> Result<(), HistoryError>;
     /// Corpus statistics for `terms`.

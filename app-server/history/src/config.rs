@@ -277,7 +277,10 @@ mod tests {
         .expect("parses");
         assert_eq!(config.backend, BackendKind::ClickHouse);
         assert_eq!(config.clickhouse.url, "http://10.0.0.1:8123");
-        assert_eq!(config.sources.last(), Some(&PathBuf::from("/codex/sessions")));
+        assert_eq!(
+            config.sources.last(),
+            Some(&PathBuf::from("/codex/sessions"))
+        );
         assert_eq!(config.k1, 1.5);
     }
 

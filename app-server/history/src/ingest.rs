@@ -58,12 +58,14 @@ pub fn ingest(
 }
 
 /// Ingests one file (used by the background ingest after a turn, which knows the file).
-pub fn ingest_one(
-    backend: &dyn HistoryBackend,
-    path: &Path,
-) -> Result<IngestReport, HistoryError> {
+pub fn ingest_one(backend: &dyn HistoryBackend, path: &Path) -> Result<IngestReport, HistoryError> {
     let started = Instant::now();
-    let states = backend.file_states()?;
+    let key = path.display().to_string();
+    let states: HashMap<String, FileState> = backend
+        .file_state(&key)?
+        .map(|state| (key, state))
+        .into_iter()
+        .collect();
     let mut report = IngestReport {
         files_seen: 1,
         ..IngestReport::default()

@@ -82,11 +82,17 @@ pub fn parse_line(
         }
         "response_item" => codex_response_item(&payload),
         "token_usage" => {
-            cursor.token_usage = payload.get("usage").map(Value::to_string).unwrap_or_default();
+            cursor.token_usage = payload
+                .get("usage")
+                .map(Value::to_string)
+                .unwrap_or_default();
             None
         }
         "token_usage_record" => {
-            cursor.token_usage = payload.get("usage").map(Value::to_string).unwrap_or_default();
+            cursor.token_usage = payload
+                .get("usage")
+                .map(Value::to_string)
+                .unwrap_or_default();
             None
         }
         "turn_completed" => match payload.get("error") {
@@ -178,7 +184,9 @@ fn tandem_item(payload: &Value) -> Found {
             false,
             content_text(item.get("content")),
         )),
-        "agentMessage" | "plan" => Some((EventClass::AgentMessage, false, text("text").to_string())),
+        "agentMessage" | "plan" => {
+            Some((EventClass::AgentMessage, false, text("text").to_string()))
+        }
         "reasoning" => {
             let summary = string_list(item.get("summary"));
             let content = string_list(item.get("content"));
@@ -209,7 +217,9 @@ fn tandem_item(payload: &Value) -> Found {
                 "{} {}\n{}\n{}",
                 text("server"),
                 tool,
-                item.get("arguments").map(Value::to_string).unwrap_or_default(),
+                item.get("arguments")
+                    .map(Value::to_string)
+                    .unwrap_or_default(),
                 item.get("result").map(Value::to_string).unwrap_or_default()
             );
             Some((EventClass::ToolCall, is_history_tool(tool), body))
@@ -311,7 +321,11 @@ fn codex_event(payload: &Value, cursor: &mut Cursor) -> Found {
             Some((
                 EventClass::FileChange,
                 false,
-                format!("{paths}\n{}\n{}", str_at(payload, "/stdout"), str_at(payload, "/stderr")),
+                format!(
+                    "{paths}\n{}\n{}",
+                    str_at(payload, "/stdout"),
+                    str_at(payload, "/stderr")
+                ),
             ))
         }
         "error" | "stream_error" => Some((
@@ -331,7 +345,10 @@ fn codex_event(payload: &Value, cursor: &mut Cursor) -> Found {
                         .pointer("/invocation/arguments")
                         .map(Value::to_string)
                         .unwrap_or_default(),
-                    payload.get("result").map(Value::to_string).unwrap_or_default()
+                    payload
+                        .get("result")
+                        .map(Value::to_string)
+                        .unwrap_or_default()
                 ),
             ))
         }
@@ -347,9 +364,14 @@ fn is_history_tool(name: &str) -> bool {
 /// the user.
 fn is_injected_context(text: &str) -> bool {
     let text = text.trim_start();
-    ["<environment_context>", "<user_instructions>", "# AGENTS.md", "<permissions"]
-        .iter()
-        .any(|prefix| text.starts_with(prefix))
+    [
+        "<environment_context>",
+        "<user_instructions>",
+        "# AGENTS.md",
+        "<permissions",
+    ]
+    .iter()
+    .any(|prefix| text.starts_with(prefix))
 }
 
 #[cfg(test)]
@@ -383,13 +405,20 @@ mod tests {
             summary,
             vec![
                 ("user_message", 1, "Say hello. MOCK_TEXT 8 20"),
-                ("agent_message", 1, "tok0 tok1 tok2 tok3 tok4 tok5 tok6 tok7 "),
+                (
+                    "agent_message",
+                    1,
+                    "tok0 tok1 tok2 tok3 tok4 tok5 tok6 tok7 "
+                ),
                 ("user_message", 2, "Continue after resume. MOCK_TEXT 3"),
                 ("agent_message", 2, "tok0 tok1 tok2 "),
             ]
         );
         assert_eq!(events[0].session_id, "01a1ffdd-bf21-7cd3-a055-888a65ab3622");
-        assert_eq!(events[3].event_uid, "01a1ffdd-bf21-7cd3-a055-888a65ab3622:3");
+        assert_eq!(
+            events[3].event_uid,
+            "01a1ffdd-bf21-7cd3-a055-888a65ab3622:3"
+        );
         assert!(events[3].token_usage.contains("input_tokens"));
     }
 

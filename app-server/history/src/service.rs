@@ -251,7 +251,9 @@ impl HistoryService {
         if let Some(min_score) = args.min_score
             && !min_score.is_finite()
         {
-            return Err(RequestError::Invalid("min_score must be a finite number".to_string()));
+            return Err(RequestError::Invalid(
+                "min_score must be a finite number".to_string(),
+            ));
         }
         let (terms, dropped_terms) = query_terms(query, self.config.max_query_terms);
         let limit = args
@@ -368,9 +370,9 @@ impl HistoryService {
                 events: Vec::new(),
             });
         };
-        let window =
-            self.backend
-                .window(&target.session_id, target.event_order, before, after)?;
+        let window = self
+            .backend
+            .window(&target.session_id, target.event_order, before, after)?;
         let events = window
             .into_iter()
             .map(|event| {
@@ -396,14 +398,20 @@ impl HistoryService {
 
     /// Runs the tool `name` and returns its `CallToolResult`; `Err` is an undecodable argument
     /// object (the caller answers `-32602`). `None` for a tool that is not ours.
-    pub fn call_tool(&self, name: &str, arguments: Option<&Value>) -> Option<Result<Value, String>> {
+    pub fn call_tool(
+        &self,
+        name: &str,
+        arguments: Option<&Value>,
+    ) -> Option<Result<Value, String>> {
         let arguments = arguments.cloned().unwrap_or_else(|| json!({}));
         match name {
             SEARCH_TOOL => Some(
                 serde_json::from_value::<SearchArgs>(arguments)
                     .map_err(|error| format!("invalid arguments for `search`: {error}"))
                     .map(|args| match self.search(&args) {
-                        Ok(payload) => envelope(args.verbosity, &payload, || search_prose(&payload)),
+                        Ok(payload) => {
+                            envelope(args.verbosity, &payload, || search_prose(&payload))
+                        }
                         Err(error) => error_result(&error.to_string()),
                     }),
             ),
@@ -478,7 +486,7 @@ pub fn snippet(text: &str, terms: &[String], max_chars: usize) -> String {
     let body: String = text.chars().skip(skip).take(max_chars).collect();
     let mut line = body.split_whitespace().collect::<Vec<_>>().join(" ");
     if skip > 0 {
-        line.insert_str(0, "…");
+        line.insert(0, '…');
     }
     if text.chars().count() > skip + max_chars {
         line.push('…');

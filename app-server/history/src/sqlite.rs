@@ -200,9 +200,7 @@ impl Writer {
                 let existing: Option<String> = {
                     let mut select =
                         transaction.prepare_cached("SELECT text FROM events WHERE doc = ?1")?;
-                    select
-                        .query_row([event.doc], |row| row.get(0))
-                        .optional()?
+                    select.query_row([event.doc], |row| row.get(0)).optional()?
                 };
                 if let Some(text) = existing {
                     Writer::remove_doc(known, &transaction, event.doc, &text, &mut deltas, fresh)?;
@@ -315,6 +313,25 @@ impl HistoryBackend for EmbeddedBackend {
         Ok(rows.collect::<Result<_, _>>()?)
     }
 
+    fn file_state(&self, path: &str) -> Result<Option<FileState>, HistoryError> {
+        let reader = self.reader();
+        let mut select = reader.prepare_cached(
+            "SELECT inode, offset, fingerprint, cursor, corrupt_lines FROM files WHERE path = ?1",
+        )?;
+        Ok(select
+            .query_row([path], |row| {
+                let cursor: String = row.get(3)?;
+                Ok(FileState {
+                    inode: row.get::<_, i64>(0)? as u64,
+                    offset: row.get::<_, i64>(1)? as u64,
+                    fingerprint: row.get(2)?,
+                    cursor: serde_json::from_str::<Cursor>(&cursor).unwrap_or_default(),
+                    corrupt_lines: row.get(4)?,
+                })
+            })
+            .optional()?)
+    }
+
     fn commit(&self, batch: &Batch) -> Result<(), HistoryError> {
         let mut writer = self
             .writer
@@ -330,9 +347,11 @@ impl HistoryBackend for EmbeddedBackend {
     fn corpus_stats(&self, terms: &[String]) -> Result<CorpusStats, HistoryError> {
         let reader = self.reader();
         let corpus: Option<(i64, i64)> = reader
-            .query_row("SELECT docs, total_len FROM corpus WHERE id = 0", [], |row| {
-                Ok((row.get(0)?, row.get(1)?))
-            })
+            .query_row(
+                "SELECT docs, total_len FROM corpus WHERE id = 0",
+                [],
+                |row| Ok((row.get(0)?, row.get(1)?)),
+            )
             .optional()?;
         let (docs, total_len) = match corpus {
             Some(corpus) if corpus.0 > 0 => corpus,
@@ -432,8 +451,9 @@ impl HistoryBackend for EmbeddedBackend {
 
     fn events_by_doc(&self, docs: &[i64]) -> Result<Vec<Event>, HistoryError> {
         let reader = self.reader();
-        let mut select =
-            reader.prepare_cached(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE doc = ?1"))?;
+        let mut select = reader.prepare_cached(&format!(
+            "SELECT {EVENT_COLUMNS} FROM events WHERE doc = ?1"
+        ))?;
         let mut events = Vec::with_capacity(docs.len());
         for doc in docs {
             if let Some(event) = select.query_row([doc], event_from_row).optional()? {
@@ -445,8 +465,9 @@ impl HistoryBackend for EmbeddedBackend {
 
     fn event_by_uid(&self, event_uid: &str) -> Result<Option<Event>, HistoryError> {
         let reader = self.reader();
-        let mut select = reader
-            .prepare_cached(&format!("SELECT {EVENT_COLUMNS} FROM events WHERE event_uid = ?1"))?;
+        let mut select = reader.prepare_cached(&format!(
+            "SELECT {EVENT_COLUMNS} FROM events WHERE event_uid = ?1"
+        ))?;
         Ok(select.query_row([event_uid], event_from_row).optional()?)
     }
 

@@ -10,8 +10,8 @@ pub const MAX_INDEXED_BYTES: usize = 32 * 1024;
 
 const STOP_WORDS: &[&str] = &[
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is", "it",
-    "no", "not", "of", "on", "or", "so", "such", "that", "the", "their", "then", "there",
-    "these", "they", "this", "to", "was", "will", "with", "we", "you", "i",
+    "no", "not", "of", "on", "or", "so", "such", "that", "the", "their", "then", "there", "these",
+    "they", "this", "to", "was", "will", "with", "we", "you", "i",
 ];
 
 /// Splits `text` into terms, in order, duplicates kept.
@@ -75,7 +75,15 @@ mod tests {
     fn splits_lowercases_and_drops_stop_words() {
         assert_eq!(
             terms("The cargo_build FAILED: error[E0308] in src/main.rs"),
-            vec!["cargo_build", "failed", "error", "e0308", "src", "main", "rs"]
+            vec![
+                "cargo_build",
+                "failed",
+                "error",
+                "e0308",
+                "src",
+                "main",
+                "rs"
+            ]
         );
     }
 

@@ -1,6 +1,8 @@
 //! One behaviour suite, run against both backends: the embedded SQLite index and a real
 //! ClickHouse server started by the harness.
 
+#![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
+
 mod support;
 
 use serde_json::{Value, json};
@@ -47,7 +49,10 @@ impl Fixture {
         first.turn(
             "why does cargo build fail on the linker",
             "The linker error comes from a missing libssl; install libssl-dev.",
-            Some(("cargo build --release", "error: linking with cc failed: undefined reference to SSL_new")),
+            Some((
+                "cargo build --release",
+                "error: linking with cc failed: undefined reference to SSL_new",
+            )),
         );
         first.turn(
             "now run the tests",
@@ -60,12 +65,19 @@ impl Fixture {
             "Add proxy_set_header Upgrade and Connection headers to the location block.",
             None,
         );
-        second.turn("what about timeouts", "Raise proxy_read_timeout to 3600s for websockets.", None);
+        second.turn(
+            "what about timeouts",
+            "Raise proxy_read_timeout to 3600s for websockets.",
+            None,
+        );
         let mut third = RolloutWriter::create(&self.sessions(), "sess-gamma");
         third.turn(
             "rename the function parse_config to load_config",
             "Renamed parse_config to load_config in three files.",
-            Some(("grep -rn parse_config src", "src/main.rs:12: parse_config(&path)")),
+            Some((
+                "grep -rn parse_config src",
+                "src/main.rs:12: parse_config(&path)",
+            )),
         );
         let report = self.service.ingest().expect("ingest");
         assert_eq!(report.files_read, 3);
@@ -87,7 +99,10 @@ impl Fixture {
 }
 
 fn text_of(result: &Value) -> String {
-    result["content"][0]["text"].as_str().unwrap_or("").to_string()
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or("")
+        .to_string()
 }
 
 fn uids(payload: &Value) -> Vec<String> {
@@ -111,7 +126,10 @@ fn search_finds_and_open_reconstructs_the_window(backend: BackendKind) {
     assert_eq!(payload["terms"], json!(["linker", "libssl"]));
     let uid = hits[0]["event_uid"].as_str().expect("uid").to_string();
 
-    let open = fixture.call("open", json!({"event_uid": uid, "before": 2, "after": 1, "verbosity": "full"}));
+    let open = fixture.call(
+        "open",
+        json!({"event_uid": uid, "before": 2, "after": 1, "verbosity": "full"}),
+    );
     let window = &open["structuredContent"];
     assert_eq!(window["found"], true);
     let positions: Vec<&str> = window["events"]
@@ -129,14 +147,23 @@ fn search_finds_and_open_reconstructs_the_window(backend: BackendKind) {
         .collect();
     let target = window["event_order"].as_i64().expect("order");
     assert_eq!(orders, vec![target - 2, target - 1, target, target + 1]);
-    assert_eq!(window["events"][2]["payload"]["item"]["type"], "agentMessage");
-    assert_eq!(window["events"][3]["token_usage"]["total"]["totalTokens"], 10);
+    assert_eq!(
+        window["events"][2]["payload"]["item"]["type"],
+        "agentMessage"
+    );
+    assert_eq!(
+        window["events"][3]["token_usage"]["total"]["totalTokens"],
+        10
+    );
 
     let prose = fixture.call("open", json!({"event_uid": uid}));
     assert_eq!(prose["isError"], false);
     assert!(prose.get("structuredContent").is_none());
     let text = text_of(&prose);
-    assert!(text.contains("--- before ---") && text.contains("--- target ---"), "{text}");
+    assert!(
+        text.contains("--- before ---") && text.contains("--- target ---"),
+        "{text}"
+    );
 }
 
 fn prose_suggests_open_for_each_hit(backend: BackendKind) {
@@ -155,7 +182,12 @@ fn command_events_hold_command_and_output(backend: BackendKind) {
     fixture.seed();
     let payload = fixture.search_full(json!({"query": "SSL_new undefined reference"}));
     assert_eq!(payload["hits"][0]["class"], "command");
-    assert!(payload["hits"][0]["snippet"].as_str().unwrap_or("").contains("undefined reference"));
+    assert!(
+        payload["hits"][0]["snippet"]
+            .as_str()
+            .unwrap_or("")
+            .contains("undefined reference")
+    );
 }
 
 fn tool_events_only_on_request(backend: BackendKind) {
@@ -165,7 +197,13 @@ fn tool_events_only_on_request(backend: BackendKind) {
     assert_eq!(without["hits"], json!([]));
     let with = fixture.search_full(json!({"query": "exec_command", "include_tool_events": true}));
     assert_eq!(with["hits"].as_array().map(Vec::len), Some(3));
-    assert!(with["hits"].as_array().into_iter().flatten().all(|hit| hit["class"] == "tool_call"));
+    assert!(
+        with["hits"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|hit| hit["class"] == "tool_call")
+    );
 }
 
 fn history_tool_calls_are_excluded_by_default(backend: BackendKind) {
@@ -183,7 +221,9 @@ fn history_tool_calls_are_excluded_by_default(backend: BackendKind) {
     fixture.service.ingest().expect("ingest");
     let default = fixture.search_full(json!({"query": "flamingo", "include_tool_events": true}));
     assert_eq!(uids(&default), vec!["sess-meta:1"]);
-    let all = fixture.search_full(json!({"query": "flamingo", "include_tool_events": true, "exclude_codex_mcp": false}));
+    let all = fixture.search_full(
+        json!({"query": "flamingo", "include_tool_events": true, "exclude_codex_mcp": false}),
+    );
     assert_eq!(all["hits"].as_array().map(Vec::len), Some(2));
 }
 
@@ -219,11 +259,17 @@ fn rewritten_file_is_read_again(backend: BackendKind) {
     let report = fixture.service.ingest().expect("ingest");
     assert_eq!((report.files_reset, report.events), (1, 2));
     wait_for_deletes(&fixture, "pelicans");
-    assert_eq!(fixture.search_full(json!({"query": "pelicans"}))["hits"], json!([]));
+    assert_eq!(
+        fixture.search_full(json!({"query": "pelicans"}))["hits"],
+        json!([])
+    );
     let mut otters = uids(&fixture.search_full(json!({"query": "otters"})));
     otters.sort();
     assert_eq!(otters, vec!["sess-rw:0", "sess-rw:1"]);
-    assert_eq!(fixture.search_full(json!({"query": "otters"}))["corpus_events"], 2);
+    assert_eq!(
+        fixture.search_full(json!({"query": "otters"}))["corpus_events"],
+        2
+    );
 }
 
 /// ClickHouse applies `ALTER TABLE … DELETE` asynchronously; wait until the mutation ran.
@@ -236,7 +282,10 @@ fn wait_for_deletes(fixture: &Fixture, term: &str) {
         .as_array()
         .is_some_and(Vec::is_empty)
     {
-        assert!(std::time::Instant::now() < deadline, "delete mutation did not finish");
+        assert!(
+            std::time::Instant::now() < deadline,
+            "delete mutation did not finish"
+        );
         std::thread::park_timeout(std::time::Duration::from_millis(50));
     }
 }
@@ -250,8 +299,14 @@ fn corrupt_line_is_skipped_and_counted(backend: BackendKind) {
     let report = fixture.service.ingest().expect("ingest");
     assert_eq!(report.corrupt_lines, 1);
     assert_eq!(report.events, 4);
-    assert_eq!(uids(&fixture.search_full(json!({"query": "giraffe"}))), vec!["sess-bad:2"]);
-    assert_eq!(uids(&fixture.search_full(json!({"query": "zebra"}))), vec!["sess-bad:0"]);
+    assert_eq!(
+        uids(&fixture.search_full(json!({"query": "giraffe"}))),
+        vec!["sess-bad:2"]
+    );
+    assert_eq!(
+        uids(&fixture.search_full(json!({"query": "zebra"}))),
+        vec!["sess-bad:0"]
+    );
 }
 
 fn codex_rollouts_are_searchable(backend: BackendKind) {
@@ -259,13 +314,19 @@ fn codex_rollouts_are_searchable(backend: BackendKind) {
     let dir = fixture.sessions().join("2026/11/21");
     std::fs::create_dir_all(&dir).expect("mkdir");
     std::fs::copy(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/codex-rollout.jsonl"),
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/codex-rollout.jsonl"
+        ),
         dir.join("rollout-codex.jsonl"),
     )
     .expect("copy");
     fixture.service.ingest().expect("ingest");
     let payload = fixture.search_full(json!({"query": "resume"}));
-    assert_eq!(uids(&payload), vec!["01a1ffdd-bf21-7cd3-a055-888a65ab3622:2"]);
+    assert_eq!(
+        uids(&payload),
+        vec!["01a1ffdd-bf21-7cd3-a055-888a65ab3622:2"]
+    );
     assert_eq!(payload["hits"][0]["class"], "user_message");
     assert_eq!(payload["hits"][0]["turn_seq"], 2);
 }
@@ -303,7 +364,13 @@ fn limits_are_clamped(backend: BackendKind) {
     assert_eq!(huge["limit"], 50);
     let msm = fixture.search_full(json!({"query": "cargo linker", "min_should_match": 99}));
     assert_eq!(msm["min_should_match"], 2);
-    assert!(msm["hits"].as_array().into_iter().flatten().all(|hit| hit["matched_terms"] == 2));
+    assert!(
+        msm["hits"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|hit| hit["matched_terms"] == 2)
+    );
     let zero = fixture.search_full(json!({"query": "cargo linker", "min_should_match": -3}));
     assert_eq!(zero["min_should_match"], 1);
     let scored = fixture.search_full(json!({"query": "cargo", "min_score": 1000.0}));
@@ -317,9 +384,14 @@ fn session_filter_is_validated_and_applied(backend: BackendKind) {
     for bad in ["it's", "a b", "'; DROP TABLE events; --", long.as_str(), ""] {
         let result = fixture.call("search", json!({"query": "cargo", "session_id": bad}));
         assert_eq!(result["isError"], true, "{bad}");
-        assert!(text_of(&result).starts_with("invalid session_id"), "{}", text_of(&result));
+        assert!(
+            text_of(&result).starts_with("invalid session_id"),
+            "{}",
+            text_of(&result)
+        );
     }
-    let only = fixture.search_full(json!({"query": "parse_config cargo", "session_id": "sess-gamma"}));
+    let only =
+        fixture.search_full(json!({"query": "parse_config cargo", "session_id": "sess-gamma"}));
     assert!(!uids(&only).is_empty());
     assert!(uids(&only).iter().all(|uid| uid.starts_with("sess-gamma:")));
     // The tables survived the attempted injection.
@@ -329,7 +401,10 @@ fn session_filter_is_validated_and_applied(backend: BackendKind) {
 fn open_misses_and_bounds(backend: BackendKind) {
     let fixture = Fixture::new(backend);
     fixture.seed();
-    let missing = fixture.call("open", json!({"event_uid": "sess-alpha:999", "verbosity": "full"}));
+    let missing = fixture.call(
+        "open",
+        json!({"event_uid": "sess-alpha:999", "verbosity": "full"}),
+    );
     assert_eq!(missing["isError"], false);
     assert_eq!(
         missing["structuredContent"],
@@ -342,7 +417,9 @@ fn open_misses_and_bounds(backend: BackendKind) {
         json!({"event_uid": "sess-alpha:3", "before": 1_000_000_000i64, "after": 1_000_000_000i64, "verbosity": "full"}),
     );
     assert_eq!(wide["structuredContent"]["before"], 50);
-    let events = wide["structuredContent"]["events"].as_array().expect("events");
+    let events = wide["structuredContent"]["events"]
+        .as_array()
+        .expect("events");
     assert_eq!(events.len(), 10, "the whole session");
     assert_eq!(events[0]["event_order"], 0);
 }
@@ -358,7 +435,10 @@ fn undecodable_arguments_are_request_errors(backend: BackendKind) {
         ("open", json!({"event_uid": "a", "before": 1.5})),
         ("open", json!([1, 2])),
     ] {
-        let outcome = fixture.service.call_tool(tool, Some(&arguments)).expect("our tool");
+        let outcome = fixture
+            .service
+            .call_tool(tool, Some(&arguments))
+            .expect("our tool");
         assert!(outcome.is_err(), "{tool} {arguments}");
     }
     assert!(fixture.service.call_tool("codex", None).is_none());
@@ -402,15 +482,30 @@ fn backends_rank_and_score_alike() {
     for session in ["sess-alpha", "sess-beta", "sess-gamma"] {
         let name = format!("rollout-{session}.jsonl");
         std::fs::create_dir_all(clickhouse.sessions()).expect("mkdir");
-        std::fs::copy(embedded.sessions().join(&name), clickhouse.sessions().join(&name)).expect("copy");
+        std::fs::copy(
+            embedded.sessions().join(&name),
+            clickhouse.sessions().join(&name),
+        )
+        .expect("copy");
     }
     clickhouse.service.ingest().expect("ingest");
-    for query in ["cargo", "cargo linker error", "websockets proxy timeout", "parse_config load_config", "tests passed"] {
+    for query in [
+        "cargo",
+        "cargo linker error",
+        "websockets proxy timeout",
+        "parse_config load_config",
+        "tests passed",
+    ] {
         let left = embedded.search_full(json!({"query": query, "include_tool_events": true}));
         let right = clickhouse.search_full(json!({"query": query, "include_tool_events": true}));
         assert_eq!(uids(&left), uids(&right), "{query}");
         let scores = |payload: &Value| -> Vec<f64> {
-            payload["hits"].as_array().into_iter().flatten().map(|hit| hit["score"].as_f64().unwrap_or(0.0)).collect()
+            payload["hits"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|hit| hit["score"].as_f64().unwrap_or(0.0))
+                .collect()
         };
         for (a, b) in scores(&left).iter().zip(scores(&right)) {
             assert!((a - b).abs() < 1e-3, "{query}: {a} vs {b}");
@@ -443,6 +538,6 @@ fn unreachable_clickhouse_fails_fast_at_connect() {
         .expect("port")
         .port();
     config.clickhouse.url = format!("http://127.0.0.1:{port}");
-    let error = HistoryService::connect(config).err().expect("fails");
+    let error = HistoryService::connect(config).expect_err("fails");
     assert!(error.to_string().contains("cannot reach"), "{error}");
 }

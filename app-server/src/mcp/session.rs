@@ -115,11 +115,8 @@ impl McpSession {
             pending: Mutex::new(HashMap::new()),
             next_request_id: AtomicI64::new(0),
         });
-        let sink = crate::history::ingesting_sink(
-            shared.clone(),
-            shared.options.history.as_ref(),
-            &store,
-        );
+        let sink =
+            crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
         let engine = Engine::new(config, store, sink, shared.clone());
         Arc::new(McpSession {
             shared,
@@ -362,7 +359,10 @@ impl McpSession {
                     crate::history::tool_definitions()
                         .into_iter()
                         .filter(|tool| {
-                            crate::history::tool_enabled(enabled, tool["name"].as_str().unwrap_or(""))
+                            crate::history::tool_enabled(
+                                enabled,
+                                tool["name"].as_str().unwrap_or(""),
+                            )
                         }),
                 );
             }
@@ -401,17 +401,16 @@ impl McpSession {
             .cloned();
         let enabled = self.shared.options.tools.as_deref();
         if !crate::history::tool_enabled(enabled, name) {
-            return Some(Err(RpcError::invalid_params(format!("unknown tool: {name}"))));
+            return Some(Err(RpcError::invalid_params(format!(
+                "unknown tool: {name}"
+            ))));
         }
         if let Some(history) = &self.shared.options.history
             && (name == tandem_history::service::SEARCH_TOOL
                 || name == tandem_history::service::OPEN_TOOL)
-            && let Some(outcome) = crate::history::call_tool(
-                Arc::clone(history),
-                name.to_string(),
-                arguments.cloned(),
-            )
-            .await
+            && let Some(outcome) =
+                crate::history::call_tool(Arc::clone(history), name.to_string(), arguments.cloned())
+                    .await
         {
             return Some(outcome.map_err(RpcError::invalid_params));
         }

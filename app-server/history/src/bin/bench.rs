@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use tandem_history::config::{BackendKind, HistoryConfig};
-use tandem_history::service::{OpenArgs, SearchArgs, HistoryService, Verbosity};
+use tandem_history::service::{HistoryService, OpenArgs, SearchArgs, Verbosity};
 
 struct Rng(u64);
 
@@ -39,17 +39,76 @@ const SYLLABLES: &[&str] = &[
     "ark", "mex", "tor", "quin", "lap", "dri", "yus", "hem", "cor", "pil", "vek", "nor", "sha",
 ];
 const CODE_WORDS: &[&str] = &[
-    "cargo", "build", "test", "error", "warning", "function", "struct", "impl", "trait", "async",
-    "await", "tokio", "serde", "json", "config", "parse", "socket", "timeout", "retry", "mutex",
-    "deadlock", "panic", "unwrap", "lifetime", "borrow", "compile", "linker", "docker", "nginx",
-    "postgres", "index", "query", "migration", "schema", "request", "response", "header", "cache",
-    "thread", "channel", "sender", "receiver", "buffer", "stream", "iterator", "closure", "module",
-    "crate", "feature", "release", "debug", "profile", "benchmark", "latency", "memory", "leak",
+    "cargo",
+    "build",
+    "test",
+    "error",
+    "warning",
+    "function",
+    "struct",
+    "impl",
+    "trait",
+    "async",
+    "await",
+    "tokio",
+    "serde",
+    "json",
+    "config",
+    "parse",
+    "socket",
+    "timeout",
+    "retry",
+    "mutex",
+    "deadlock",
+    "panic",
+    "unwrap",
+    "lifetime",
+    "borrow",
+    "compile",
+    "linker",
+    "docker",
+    "nginx",
+    "postgres",
+    "index",
+    "query",
+    "migration",
+    "schema",
+    "request",
+    "response",
+    "header",
+    "cache",
+    "thread",
+    "channel",
+    "sender",
+    "receiver",
+    "buffer",
+    "stream",
+    "iterator",
+    "closure",
+    "module",
+    "crate",
+    "feature",
+    "release",
+    "debug",
+    "profile",
+    "benchmark",
+    "latency",
+    "memory",
+    "leak",
 ];
 const COMMANDS: &[&str] = &[
-    "cargo build", "cargo test --workspace", "git status", "git diff HEAD~1", "ls -la src",
-    "grep -rn TODO src", "rg unwrap app-server", "npm install", "pytest -q", "docker compose up -d",
-    "make check", "cat Cargo.toml",
+    "cargo build",
+    "cargo test --workspace",
+    "git status",
+    "git diff HEAD~1",
+    "ls -la src",
+    "grep -rn TODO src",
+    "rg unwrap app-server",
+    "npm install",
+    "pytest -q",
+    "docker compose up -d",
+    "make check",
+    "cat Cargo.toml",
 ];
 
 struct Corpus {
@@ -104,17 +163,32 @@ fn generate(dir: &Path, events: usize, corpus: &Corpus, rng: &mut Rng) -> Vec<Ju
     while written < events {
         session += 1;
         let session_id = format!("bench-{session:07}");
-        let day = dir.join(format!("2026/{:02}/{:02}", 1 + session % 12, 1 + session % 28));
+        let day = dir.join(format!(
+            "2026/{:02}/{:02}",
+            1 + session % 12,
+            1 + session % 28
+        ));
         let _ = std::fs::create_dir_all(&day);
-        let Ok(file) = std::fs::File::create(day.join(format!("rollout-{session_id}.jsonl"))) else {
+        let Ok(file) = std::fs::File::create(day.join(format!("rollout-{session_id}.jsonl")))
+        else {
             return judged;
         };
         let mut file = std::io::BufWriter::new(file);
-        line(&mut file, &mut clock, "session_meta", json!({"version": 1, "meta": {"id": session_id}}));
+        line(
+            &mut file,
+            &mut clock,
+            "session_meta",
+            json!({"version": 1, "meta": {"id": session_id}}),
+        );
         let mut order = 0;
         for turn in 0..10 {
             let turn_id = format!("{session_id}-t{turn}");
-            line(&mut file, &mut clock, "turn_started", json!({"turn_id": turn_id}));
+            line(
+                &mut file,
+                &mut clock,
+                "turn_started",
+                json!({"turn_id": turn_id}),
+            );
             let mut user = corpus.sentence(rng, 8, 20);
             // Every 40th session plants a judged needle in a user message.
             if session % 40 == 0 && turn == 3 && judged.len() < 30 {
@@ -127,22 +201,64 @@ fn generate(dir: &Path, events: usize, corpus: &Corpus, rng: &mut Rng) -> Vec<Ju
                     relevant: format!("{session_id}:{order}"),
                 });
             }
-            line(&mut file, &mut clock, "item", json!({"turn_id": turn_id, "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": user}]}}));
+            line(
+                &mut file,
+                &mut clock,
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": user}]}}),
+            );
             order += 1;
-            line(&mut file, &mut clock, "item", json!({"turn_id": turn_id, "item": {"type": "reasoning", "id": "r", "summary": [corpus.sentence(rng, 10, 20)], "content": []}}));
+            line(
+                &mut file,
+                &mut clock,
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "reasoning", "id": "r", "summary": [corpus.sentence(rng, 10, 20)], "content": []}}),
+            );
             order += 1;
             let command = COMMANDS[rng.below(COMMANDS.len())];
             let output: Vec<String> = (0..1 + rng.below(6))
-                .map(|index| format!("src/{}.rs:{}: {}", corpus.vocabulary[rng.zipf(2000)], 10 + index, corpus.sentence(rng, 6, 1)))
+                .map(|index| {
+                    format!(
+                        "src/{}.rs:{}: {}",
+                        corpus.vocabulary[rng.zipf(2000)],
+                        10 + index,
+                        corpus.sentence(rng, 6, 1)
+                    )
+                })
                 .collect();
-            line(&mut file, &mut clock, "response_item", json!({"turn_id": turn_id, "item": {"type": "function_call", "call_id": "c", "name": "exec_command", "arguments": json!({"cmd": command}).to_string()}}));
+            line(
+                &mut file,
+                &mut clock,
+                "response_item",
+                json!({"turn_id": turn_id, "item": {"type": "function_call", "call_id": "c", "name": "exec_command", "arguments": json!({"cmd": command}).to_string()}}),
+            );
             order += 1;
-            line(&mut file, &mut clock, "item", json!({"turn_id": turn_id, "item": {"type": "commandExecution", "id": "c", "command": format!("/bin/bash -c '{command}'"), "cwd": "/p", "status": "completed", "commandActions": [], "aggregatedOutput": output.join("\n"), "exitCode": 0}}));
+            line(
+                &mut file,
+                &mut clock,
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "commandExecution", "id": "c", "command": format!("/bin/bash -c '{command}'"), "cwd": "/p", "status": "completed", "commandActions": [], "aggregatedOutput": output.join("\n"), "exitCode": 0}}),
+            );
             order += 1;
-            line(&mut file, &mut clock, "item", json!({"turn_id": turn_id, "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(rng, 20, 40)}}));
+            line(
+                &mut file,
+                &mut clock,
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(rng, 20, 40)}}),
+            );
             order += 1;
-            line(&mut file, &mut clock, "token_usage", json!({"turn_id": turn_id, "usage": {"total": {"totalTokens": 1000 * (turn + 1)}}}));
-            line(&mut file, &mut clock, "turn_completed", json!({"turn_id": turn_id, "status": "completed", "error": null}));
+            line(
+                &mut file,
+                &mut clock,
+                "token_usage",
+                json!({"turn_id": turn_id, "usage": {"total": {"totalTokens": 1000 * (turn + 1)}}}),
+            );
+            line(
+                &mut file,
+                &mut clock,
+                "turn_completed",
+                json!({"turn_id": turn_id, "status": "completed", "error": null}),
+            );
             written += 5;
         }
         let _ = file.flush();
@@ -153,7 +269,10 @@ fn generate(dir: &Path, events: usize, corpus: &Corpus, rng: &mut Rng) -> Vec<Ju
 fn percentile(samples: &mut [Duration], p: f64) -> f64 {
     samples.sort();
     let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples.get(index).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0)
+    samples
+        .get(index)
+        .map(|d| d.as_secs_f64() * 1000.0)
+        .unwrap_or(0.0)
 }
 
 fn search_args(query: &str) -> SearchArgs {
@@ -177,64 +296,140 @@ fn dir_size(path: &Path) -> u64 {
         .flatten()
         .map(|entry| {
             let path = entry.path();
-            if path.is_dir() { dir_size(&path) } else { entry.metadata().map(|m| m.len()).unwrap_or(0) }
+            if path.is_dir() {
+                dir_size(&path)
+            } else {
+                entry.metadata().map(|m| m.len()).unwrap_or(0)
+            }
         })
         .sum()
 }
 
-fn run(name: &str, config: HistoryConfig, sessions: &Path, events: usize, judged: &[Judged], corpus: &Corpus) -> Result<(), String> {
+fn run(
+    name: &str,
+    config: HistoryConfig,
+    sessions: &Path,
+    events: usize,
+    judged: &[Judged],
+    corpus: &Corpus,
+) -> Result<(), String> {
     let service = HistoryService::connect(config.clone()).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let report = service.ingest().map_err(|e| e.to_string())?;
     let elapsed = started.elapsed().as_secs_f64();
-    println!("[{name}] ingest: {} events from {} files in {elapsed:.1} s = {:.0} events/s", report.events, report.files_read, report.events as f64 / elapsed);
+    println!(
+        "[{name}] ingest: {} events from {} files in {elapsed:.1} s = {:.0} events/s",
+        report.events,
+        report.files_read,
+        report.events as f64 / elapsed
+    );
     if config.backend == BackendKind::Embedded {
         let size = dir_size(config.index_path.parent().unwrap_or(Path::new(".")));
-        println!("[{name}] index size: {:.0} MiB total, {:.0} MiB per million events", size as f64 / 1048576.0, size as f64 / 1048576.0 / (report.events as f64 / 1e6));
+        println!(
+            "[{name}] index size: {:.0} MiB total, {:.0} MiB per million events",
+            size as f64 / 1048576.0,
+            size as f64 / 1048576.0 / (report.events as f64 / 1e6)
+        );
     }
     let mut rng = Rng(7);
     for terms in [1usize, 3, 8] {
         let mut samples = Vec::new();
         for _ in 0..200 {
-            let query: Vec<&str> = (0..terms).map(|_| corpus.vocabulary[rng.zipf(corpus.vocabulary.len())].as_str()).collect();
+            let query: Vec<&str> = (0..terms)
+                .map(|_| corpus.vocabulary[rng.zipf(corpus.vocabulary.len())].as_str())
+                .collect();
             let t = Instant::now();
-            service.search(&search_args(&query.join(" "))).map_err(|e| e.to_string())?;
+            service
+                .search(&search_args(&query.join(" ")))
+                .map_err(|e| e.to_string())?;
             samples.push(t.elapsed());
         }
-        println!("[{name}] search {terms}-term: p50 {:.2} ms, p99 {:.2} ms", percentile(&mut samples, 0.5), percentile(&mut samples, 0.99));
+        println!(
+            "[{name}] search {terms}-term: p50 {:.2} ms, p99 {:.2} ms",
+            percentile(&mut samples, 0.5),
+            percentile(&mut samples, 0.99)
+        );
     }
     let mut samples = Vec::new();
     for _ in 0..200 {
         let session = 1 + rng.below(events / 50);
         let uid = format!("bench-{session:07}:{}", rng.below(50));
         let t = Instant::now();
-        service.open(&OpenArgs { event_uid: uid, before: Some(3), after: Some(3), verbosity: Verbosity::Full }).map_err(|e| e.to_string())?;
+        service
+            .open(&OpenArgs {
+                event_uid: uid,
+                before: Some(3),
+                after: Some(3),
+                verbosity: Verbosity::Full,
+            })
+            .map_err(|e| e.to_string())?;
         samples.push(t.elapsed());
     }
-    println!("[{name}] open: p50 {:.2} ms, p99 {:.2} ms", percentile(&mut samples, 0.5), percentile(&mut samples, 0.99));
+    println!(
+        "[{name}] open: p50 {:.2} ms, p99 {:.2} ms",
+        percentile(&mut samples, 0.5),
+        percentile(&mut samples, 0.99)
+    );
     // Incremental: one new turn appended to one rollout.
     let target = sessions.join("2026/02/02/rollout-bench-0000001.jsonl");
-    let mut file = std::fs::OpenOptions::new().append(true).open(&target).map_err(|e| e.to_string())?;
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&target)
+        .map_err(|e| e.to_string())?;
     let mut clock = 1_800_000_000_000i64;
-    line(&mut file, &mut clock, "turn_started", json!({"turn_id": "extra"}));
-    line(&mut file, &mut clock, "item", json!({"turn_id": "extra", "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": corpus.sentence(&mut rng, 20, 1)}]}}));
-    line(&mut file, &mut clock, "item", json!({"turn_id": "extra", "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(&mut rng, 40, 1)}}));
+    line(
+        &mut file,
+        &mut clock,
+        "turn_started",
+        json!({"turn_id": "extra"}),
+    );
+    line(
+        &mut file,
+        &mut clock,
+        "item",
+        json!({"turn_id": "extra", "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": corpus.sentence(&mut rng, 20, 1)}]}}),
+    );
+    line(
+        &mut file,
+        &mut clock,
+        "item",
+        json!({"turn_id": "extra", "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(&mut rng, 40, 1)}}),
+    );
     let t = Instant::now();
     let one = service.ingest_file(&target).map_err(|e| e.to_string())?;
-    println!("[{name}] incremental ingest of one new turn ({} events, one file): {:.2} ms", one.events, t.elapsed().as_secs_f64() * 1000.0);
+    println!(
+        "[{name}] incremental ingest of one new turn ({} events, one file): {:.2} ms",
+        one.events,
+        t.elapsed().as_secs_f64() * 1000.0
+    );
     let t = Instant::now();
     let scan = service.ingest().map_err(|e| e.to_string())?;
-    println!("[{name}] no-op full rescan of {} files: {:.0} ms", scan.files_seen, t.elapsed().as_secs_f64() * 1000.0);
+    println!(
+        "[{name}] no-op full rescan of {} files: {:.0} ms",
+        scan.files_seen,
+        t.elapsed().as_secs_f64() * 1000.0
+    );
     // Quality.
     let (mut found, mut reciprocal) = (0usize, 0.0f64);
     for case in judged {
-        let payload = service.search(&search_args(&case.query)).map_err(|e| e.to_string())?;
-        if let Some(position) = payload.hits.iter().position(|hit| hit.event_uid == case.relevant) {
+        let payload = service
+            .search(&search_args(&case.query))
+            .map_err(|e| e.to_string())?;
+        if let Some(position) = payload
+            .hits
+            .iter()
+            .position(|hit| hit.event_uid == case.relevant)
+        {
             found += 1;
             reciprocal += 1.0 / (position as f64 + 1.0);
         }
     }
-    println!("[{name}] quality over {} judged queries: recall@10 {:.3}, MRR {:.3}", judged.len(), found as f64 / judged.len().max(1) as f64, reciprocal / judged.len().max(1) as f64);
+    println!(
+        "[{name}] quality over {} judged queries: recall@10 {:.3}, MRR {:.3}",
+        judged.len(),
+        found as f64 / judged.len().max(1) as f64,
+        reciprocal / judged.len().max(1) as f64
+    );
     Ok(())
 }
 
@@ -260,13 +455,25 @@ fn main() {
     let corpus = Corpus::new(&mut rng);
     let t = Instant::now();
     let judged = generate(&sessions, events, &corpus, &mut rng);
-    println!("generated {events} events in {:.1} s under {} ({:.0} MiB of rollouts)", t.elapsed().as_secs_f64(), sessions.display(), dir_size(&sessions) as f64 / 1048576.0);
+    println!(
+        "generated {events} events in {:.1} s under {} ({:.0} MiB of rollouts)",
+        t.elapsed().as_secs_f64(),
+        sessions.display(),
+        dir_size(&sessions) as f64 / 1048576.0
+    );
     let mut config = HistoryConfig::defaults(&home);
     config.sources = vec![sessions.clone()];
-    if embedded {
-        if let Err(error) = run("embedded", config.clone(), &sessions, events, &judged, &corpus) {
-            println!("[embedded] failed: {error}");
-        }
+    if embedded
+        && let Err(error) = run(
+            "embedded",
+            config.clone(),
+            &sessions,
+            events,
+            &judged,
+            &corpus,
+        )
+    {
+        println!("[embedded] failed: {error}");
     }
     if let Some(url) = clickhouse {
         // The incremental step above appended a turn; regenerate for an identical corpus.
