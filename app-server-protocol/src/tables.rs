@@ -155,6 +155,11 @@ request_table! {
         params: FuzzyFileSearchParams,
         response: FuzzyFileSearchResponse,
     },
+    /// Diff the working tree against its remote-tracking commit.
+    GitDiffToRemote => "gitDiffToRemote" [Stable] {
+        params: GitDiffToRemoteParams,
+        response: GitDiffToRemoteResponse,
+    },
     /// BM25 search over past conversations (the MCP tool `search`).
     HistorySearch => "history/search" [Experimental] {
         params: HistorySearchParams,
@@ -164,11 +169,6 @@ request_table! {
     HistoryOpen => "history/open" [Experimental] {
         params: HistoryOpenParams,
         response: HistoryOpenResponse,
-    },
-    /// Diff the working tree against its remote-tracking commit.
-    GitDiffToRemote => "gitDiffToRemote" [Stable] {
-        params: GitDiffToRemoteParams,
-        response: GitDiffToRemoteResponse,
     },
 }
 

@@ -69,9 +69,9 @@ export type ClientRequest =
   | { method: "command/exec/resize", id: RequestId, params: CommandExecResizeParams }
   | { method: "command/exec/terminate", id: RequestId, params: CommandExecTerminateParams }
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
+  | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
   | { method: "history/search", id: RequestId, params: HistorySearchParams }
-  | { method: "history/open", id: RequestId, params: HistoryOpenParams }
-  | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams };
+  | { method: "history/open", id: RequestId, params: HistoryOpenParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -166,6 +166,10 @@ export type ClientRequestMap = {
    */
   "fuzzyFileSearch": { params: FuzzyFileSearchParams; response: FuzzyFileSearchResponse };
   /**
+   * Diff the working tree against its remote-tracking commit.
+   */
+  "gitDiffToRemote": { params: GitDiffToRemoteParams; response: GitDiffToRemoteResponse };
+  /**
    * BM25 search over past conversations (the MCP tool `search`).
    */
   "history/search": { params: HistorySearchParams; response: HistorySearchResponse };
@@ -173,8 +177,4 @@ export type ClientRequestMap = {
    * The events around one past event, in conversation order (the MCP tool `open`).
    */
   "history/open": { params: HistoryOpenParams; response: HistoryOpenResponse };
-  /**
-   * Diff the working tree against its remote-tracking commit.
-   */
-  "gitDiffToRemote": { params: GitDiffToRemoteParams; response: GitDiffToRemoteResponse };
 };

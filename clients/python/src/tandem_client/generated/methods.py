@@ -86,14 +86,14 @@ class ClientRequests:
     FUZZY_FILE_SEARCH: Final = RequestSpec('fuzzyFileSearch', models.FuzzyFileSearchParams, models.FuzzyFileSearchResponse, 'Fuzzy-search file names under some roots (gitignore-aware).')
     'Fuzzy-search file names under some roots (gitignore-aware).'
 
+    GIT_DIFF_TO_REMOTE: Final = RequestSpec('gitDiffToRemote', models.GitDiffToRemoteParams, models.GitDiffToRemoteResponse, 'Diff the working tree against its remote-tracking commit.')
+    'Diff the working tree against its remote-tracking commit.'
+
     HISTORY_SEARCH: Final = RequestSpec('history/search', models.HistorySearchParams, models.HistorySearchResponse, 'BM25 search over past conversations (the MCP tool `search`).', experimental=True)
     'BM25 search over past conversations (the MCP tool `search`).'
 
     HISTORY_OPEN: Final = RequestSpec('history/open', models.HistoryOpenParams, models.HistoryOpenResponse, 'The events around one past event, in conversation order (the MCP tool `open`).', experimental=True)
     'The events around one past event, in conversation order (the MCP tool `open`).'
-
-    GIT_DIFF_TO_REMOTE: Final = RequestSpec('gitDiffToRemote', models.GitDiffToRemoteParams, models.GitDiffToRemoteResponse, 'Diff the working tree against its remote-tracking commit.')
-    'Diff the working tree against its remote-tracking commit.'
 
 
 CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
@@ -119,9 +119,9 @@ CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'command/exec/resize': ClientRequests.COMMAND_EXEC_RESIZE,
     'command/exec/terminate': ClientRequests.COMMAND_EXEC_TERMINATE,
     'fuzzyFileSearch': ClientRequests.FUZZY_FILE_SEARCH,
+    'gitDiffToRemote': ClientRequests.GIT_DIFF_TO_REMOTE,
     'history/search': ClientRequests.HISTORY_SEARCH,
     'history/open': ClientRequests.HISTORY_OPEN,
-    'gitDiffToRemote': ClientRequests.GIT_DIFF_TO_REMOTE,
 }
 """`ClientRequest` methods by wire name."""
 
