@@ -1,7 +1,8 @@
 """The official Python SDK client (mcp 2.x, which probes `server/discover` before falling back
 to `initialize`) against tandem mcp-server over stdio and streamable HTTP, with the offline
 demo provider: tools/list, a `codex` call whose approvals arrive as elicitations (accepted),
-progress notifications, then `codex-reply`.
+progress notifications, then `codex-reply`; the history tools `search` (full verbosity) and
+`open` of an unknown event (`found: false`).
 Environment: TANDEM_BIN, TANDEM_HOME (with config.toml), MCP_URL, WORKSPACE."""
 
 import asyncio
