@@ -11,6 +11,7 @@
 mod macros;
 
 pub mod export;
+pub mod history;
 pub mod initialize;
 pub mod item;
 pub mod jsonrpc;

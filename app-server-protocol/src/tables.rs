@@ -4,6 +4,9 @@
 //! with its doc comment; the typed enums, method names, stability, dispatch and the schema
 //! and binding exports all come from here.
 
+use crate::history::{
+    HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
+};
 use crate::initialize::{InitializeParams, InitializeResponse};
 use crate::notifications::{
     CommandExecOutputDeltaNotification, ConfigWarningNotification, DeprecationNoticeNotification,
@@ -162,6 +165,16 @@ request_table! {
     GetAuthStatus => "getAuthStatus" [Stable] {
         params: GetAuthStatusParams,
         response: GetAuthStatusResponse,
+    },
+    /// BM25 search over past conversations (the MCP tool `search`).
+    HistorySearch => "history/search" [Experimental] {
+        params: HistorySearchParams,
+        response: HistorySearchResponse,
+    },
+    /// The events around one past event, in conversation order (the MCP tool `open`).
+    HistoryOpen => "history/open" [Experimental] {
+        params: HistoryOpenParams,
+        response: HistoryOpenResponse,
     },
 }
 

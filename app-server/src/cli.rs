@@ -28,9 +28,58 @@ pub enum Command {
     /// Serve the agent to MCP clients as the `codex` and `codex-reply` tools, over stdio or
     /// (with `--http`) streamable HTTP.
     McpServer(McpServerArgs),
+    /// Search past conversations: ingest rollouts, search them, open an event's context.
+    #[command(subcommand)]
+    History(HistoryCommand),
     /// Internal: run a command inside the sandbox (used by the server itself).
     #[command(hide = true)]
     SandboxExec(crate::sandbox::SandboxExecArgs),
+}
+
+/// Subcommands of `tandem history`.
+#[derive(Debug, Subcommand)]
+pub enum HistoryCommand {
+    /// Index new rollout lines from `$TANDEM_HOME/sessions` and the configured sources.
+    Ingest,
+    /// Print the events that best match a query (BM25).
+    Search(HistorySearchArgs),
+    /// Print the events around one event, in conversation order.
+    Open(HistoryOpenArgs),
+}
+
+/// Arguments of `tandem history search`.
+#[derive(Debug, Args)]
+pub struct HistorySearchArgs {
+    /// The query.
+    pub query: String,
+    /// How many hits.
+    #[arg(long, short = 'n')]
+    pub limit: Option<i64>,
+    /// Restrict to one session (thread id).
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Include tool calls and outputs.
+    #[arg(long)]
+    pub tools: bool,
+    /// Print the full JSON payload.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `tandem history open`.
+#[derive(Debug, Args)]
+pub struct HistoryOpenArgs {
+    /// The event uid (from `tandem history search`).
+    pub event_uid: String,
+    /// Events of context before.
+    #[arg(long, short = 'B')]
+    pub before: Option<i64>,
+    /// Events of context after.
+    #[arg(long, short = 'A')]
+    pub after: Option<i64>,
+    /// Print the full JSON payload.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `tandem run`.
@@ -122,6 +171,10 @@ pub struct McpServerArgs {
     #[cfg(feature = "conformance-fixtures")]
     #[arg(long)]
     pub conformance_fixtures: bool,
+    /// Serve only these tools (comma-separated), e.g. `--tools search,open` for a stateless
+    /// history-only server. Default: every tool.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',')]
+    pub tools: Option<Vec<String>>,
     /// Largest accepted HTTP request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
     pub max_body_bytes: usize,

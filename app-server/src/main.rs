@@ -7,6 +7,7 @@ mod clock;
 mod codegen;
 mod config;
 mod engine;
+mod history;
 mod mcp;
 mod model;
 mod outgoing;
@@ -41,6 +42,7 @@ fn main() -> ExitCode {
         },
         Command::Run(args) => run_terminal_client(&args, &cli.config_overrides),
         Command::McpServer(args) => run_mcp_server(&args, &cli.config_overrides),
+        Command::History(command) => history::run_cli(&command, &cli.config_overrides),
         Command::SandboxExec(args) => sandbox::run_sandbox_exec(&args),
     };
     match result {
@@ -67,10 +69,11 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
     // Configuration errors stop the process before it serves anything.
     let config = Config::load(None, overrides)?;
     init_logging();
+    let history = history::connect(&config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(server::serve_stdio(config))
+    runtime.block_on(server::serve_stdio(config, Some(history)))
 }
 
 fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Result<()> {
@@ -92,7 +95,11 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
         None => None,
     };
     mcp::logging::init(&config.home);
+    // A bad `[history]` table or an unreachable ClickHouse stops the server before it serves.
+    let history = history::connect_for_server(&config, args.tools.as_deref())?;
     let options = mcp::session::McpOptions {
+        history,
+        tools: args.tools.clone(),
         approval_fallback: args.approval_fallback,
         approval_timeout: std::time::Duration::from_secs(60 * 60),
         #[cfg(feature = "conformance-fixtures")]

@@ -47,7 +47,10 @@ struct QueuedRequest {
 }
 
 /// Serves the app-server protocol on stdin/stdout.
-pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
+pub async fn serve_stdio(
+    config: Config,
+    history: Option<Arc<tandem_history::service::HistoryService>>,
+) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(&config.home)?);
     let max_line_bytes = config.app_server.max_line_bytes;
     let queue_capacity = config.app_server.request_queue_capacity.max(1);
@@ -56,8 +59,10 @@ pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
     let writer = tokio::spawn(write_lines(tokio::io::stdout(), written));
     let outgoing = Arc::new(OutgoingSender::new(lines));
     let approver = Arc::new(ClientApprover::new(outgoing.clone()));
-    let engine = Engine::new(config, store, approver.clone(), approver);
-    let processor = Arc::new(Processor::new(outgoing.clone(), engine.clone()));
+    let sink = crate::history::ingesting_sink(approver.clone(), history.as_ref(), &store);
+    let engine = Engine::new(config, store, sink, approver);
+    let processor =
+        Arc::new(Processor::new(outgoing.clone(), engine.clone()).with_history(history));
 
     // Reader → dispatcher queue of requests, each holding the worker permit it will run
     // with. The reader never waits: a request that finds no free worker is answered

@@ -1,7 +1,8 @@
 """The official Python SDK client (mcp 2.x, which probes `server/discover` before falling back
 to `initialize`) against tandem mcp-server over stdio and streamable HTTP, with the offline
 demo provider: tools/list, a `codex` call whose approvals arrive as elicitations (accepted),
-progress notifications, then `codex-reply`.
+progress notifications, then `codex-reply`; the history tools `search` (full verbosity) and
+`open` of an unknown event (`found: false`).
 Environment: TANDEM_BIN, TANDEM_HOME (with config.toml), MCP_URL, WORKSPACE."""
 
 import asyncio
@@ -25,6 +26,12 @@ async def check(server, label):
     async with Client(server, elicitation_callback=elicit, read_timeout_seconds=60) as client:
         names = [tool.name for tool in (await client.list_tools()).tools]
         assert "codex" in names and "codex-reply" in names, names
+        assert "search" in names and "open" in names, names
+        searched = await client.call_tool("search", {"query": "demo tour", "verbosity": "full"})
+        assert not searched.is_error, searched
+        assert "hits" in searched.structured_content, searched
+        missing = await client.call_tool("open", {"event_uid": "no-such:1", "verbosity": "full"})
+        assert missing.structured_content == {"found": False, "event_uid": "no-such:1", "events": []}, missing
         arguments = {
             "prompt": "Show me what you can do.",
             "cwd": os.environ["WORKSPACE"],

@@ -47,7 +47,7 @@ async fn the_handshake_negotiates_versions_and_answers_basic_methods() {
         .iter()
         .map(|tool| tool["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, vec!["codex", "codex-reply"]);
+    assert_eq!(names, vec!["codex", "codex-reply", "search", "open"]);
     assert_eq!(
         tools["result"]["tools"][0]["inputSchema"]["required"],
         json!(["prompt"])
@@ -134,7 +134,7 @@ async fn requests_pipelined_after_initialize_see_the_initialized_session() {
     let listed = server.response(&json!(2)).await;
     assert_eq!(
         listed["result"]["tools"].as_array().map(Vec::len),
-        Some(2),
+        Some(4),
         "{listed}"
     );
     assert_eq!(server.shutdown().await, Some(0));
@@ -497,7 +497,7 @@ async fn batches_are_answered_with_one_array_under_2025_03_26_only() {
     assert_eq!(by_id("b1")["result"], json!({}));
     assert_eq!(
         by_id("b2")["result"]["tools"].as_array().map(Vec::len),
-        Some(2)
+        Some(4)
     );
     assert_eq!(by_id("b3")["error"]["code"], -32600);
     assert_eq!(old.shutdown().await, Some(0));

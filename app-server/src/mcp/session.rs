@@ -49,6 +49,10 @@ pub struct McpOptions {
     /// Serve the conformance suite's fixtures too.
     #[cfg(feature = "conformance-fixtures")]
     pub conformance_fixtures: bool,
+    /// The history backend behind `search` and `open` (absent when `--tools` leaves them out).
+    pub history: Option<Arc<tandem_history::service::HistoryService>>,
+    /// `--tools`: the tools offered (all when `None`).
+    pub tools: Option<Vec<String>>,
 }
 
 /// What `initialize` fixed.
@@ -111,7 +115,9 @@ impl McpSession {
             requests: Mutex::new(HashMap::new()),
             pending: PendingRequests::new(),
         });
-        let engine = Engine::new(config, store, shared.clone(), shared.clone());
+        let sink =
+            crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
+        let engine = Engine::new(config, store, sink, shared.clone());
         Arc::new(McpSession {
             shared,
             engine,
@@ -343,7 +349,26 @@ impl McpSession {
             }
             return result;
         }
-        tools::list_result()
+        let mut result = tools::list_result();
+        let enabled = self.shared.options.tools.as_deref();
+        if let Some(list) = result["tools"].as_array_mut() {
+            list.retain(|tool| {
+                crate::history::tool_enabled(enabled, tool["name"].as_str().unwrap_or(""))
+            });
+            if self.shared.options.history.is_some() {
+                list.extend(
+                    crate::history::tool_definitions()
+                        .into_iter()
+                        .filter(|tool| {
+                            crate::history::tool_enabled(
+                                enabled,
+                                tool["name"].as_str().unwrap_or(""),
+                            )
+                        }),
+                );
+            }
+        }
+        result
     }
 
     fn set_log_level(&self, params: &Value) -> Result<Value, JsonRpcErrorBody> {
@@ -375,6 +400,21 @@ impl McpSession {
             .pointer("/_meta/progressToken")
             .filter(|token| token.is_string() || token.is_i64() || token.is_u64())
             .cloned();
+        let enabled = self.shared.options.tools.as_deref();
+        if !crate::history::tool_enabled(enabled, name) {
+            return Some(Err(RpcError::invalid_params(format!(
+                "unknown tool: {name}"
+            ))));
+        }
+        if let Some(history) = &self.shared.options.history
+            && (name == tandem_history::service::SEARCH_TOOL
+                || name == tandem_history::service::OPEN_TOOL)
+            && let Some(outcome) =
+                crate::history::call_tool(Arc::clone(history), name.to_string(), arguments.cloned())
+                    .await
+        {
+            return Some(outcome.map_err(RpcError::invalid_params));
+        }
         match name {
             tools::CODEX_TOOL => match tools::decode_arguments(name, arguments) {
                 Ok(args) => self

@@ -2,6 +2,7 @@
 //! experimental gating, and mapping engine results to responses and notifications.
 
 pub mod approvals;
+mod history_requests;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -43,6 +44,7 @@ pub struct Processor {
     session: OnceLock<Session>,
     initialize_lock: tokio::sync::Mutex<()>,
     utilities: Utilities,
+    history: Option<Arc<tandem_history::service::HistoryService>>,
 }
 
 impl Processor {
@@ -54,7 +56,17 @@ impl Processor {
             session: OnceLock::new(),
             initialize_lock: tokio::sync::Mutex::new(()),
             utilities: Utilities::new(),
+            history: None,
         }
+    }
+
+    /// Serves `history/search` and `history/open` from `history`.
+    pub fn with_history(
+        mut self,
+        history: Option<Arc<tandem_history::service::HistoryService>>,
+    ) -> Self {
+        self.history = history;
+        self
     }
 
     /// Handles one request; always answers it.
@@ -389,6 +401,14 @@ impl Processor {
                     requires_openai_auth: Some(false),
                 };
                 self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::HistorySearch(params) => {
+                let result = self.history_search(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::HistoryOpen(params) => {
+                let result = self.history_open(params).await;
+                self.reply(id, result).await;
             }
         }
     }

@@ -45,6 +45,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "profiles",
     "model_providers",
     "app_server",
+    "history",
 ];
 
 const WORKSPACE_WRITE_KEYS: &[&str] = &[

@@ -13,6 +13,10 @@ import type { GetAuthStatusParams } from "./GetAuthStatusParams";
 import type { GetAuthStatusResponse } from "./GetAuthStatusResponse";
 import type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 import type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
+import type { HistoryOpenParams } from "./HistoryOpenParams";
+import type { HistoryOpenResponse } from "./HistoryOpenResponse";
+import type { HistorySearchParams } from "./HistorySearchParams";
+import type { HistorySearchResponse } from "./HistorySearchResponse";
 import type { InitializeParams } from "./InitializeParams";
 import type { InitializeResponse } from "./InitializeResponse";
 import type { ModelListParams } from "./ModelListParams";
@@ -69,6 +73,8 @@ export type ClientRequest =
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
   | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams };
+  | { method: "history/search", id: RequestId, params: HistorySearchParams }
+  | { method: "history/open", id: RequestId, params: HistoryOpenParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -171,4 +177,11 @@ export type ClientRequestMap = {
    * is required.
    */
   "getAuthStatus": { params: GetAuthStatusParams; response: GetAuthStatusResponse };
+   * BM25 search over past conversations (the MCP tool `search`).
+   */
+  "history/search": { params: HistorySearchParams; response: HistorySearchResponse };
+  /**
+   * The events around one past event, in conversation order (the MCP tool `open`).
+   */
+  "history/open": { params: HistoryOpenParams; response: HistoryOpenResponse };
 };

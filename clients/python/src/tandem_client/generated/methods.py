@@ -91,6 +91,11 @@ class ClientRequests:
 
     GET_AUTH_STATUS: Final = RequestSpec('getAuthStatus', models.GetAuthStatusParams, models.GetAuthStatusResponse, 'Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none is required.')
     'Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none is required.'
+    HISTORY_SEARCH: Final = RequestSpec('history/search', models.HistorySearchParams, models.HistorySearchResponse, 'BM25 search over past conversations (the MCP tool `search`).', experimental=True)
+    'BM25 search over past conversations (the MCP tool `search`).'
+
+    HISTORY_OPEN: Final = RequestSpec('history/open', models.HistoryOpenParams, models.HistoryOpenResponse, 'The events around one past event, in conversation order (the MCP tool `open`).', experimental=True)
+    'The events around one past event, in conversation order (the MCP tool `open`).'
 
 
 CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
@@ -118,6 +123,8 @@ CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'fuzzyFileSearch': ClientRequests.FUZZY_FILE_SEARCH,
     'gitDiffToRemote': ClientRequests.GIT_DIFF_TO_REMOTE,
     'getAuthStatus': ClientRequests.GET_AUTH_STATUS,
+    'history/search': ClientRequests.HISTORY_SEARCH,
+    'history/open': ClientRequests.HISTORY_OPEN,
 }
 """`ClientRequest` methods by wire name."""
 

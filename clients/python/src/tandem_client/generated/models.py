@@ -781,6 +781,219 @@ class GitInfo(BaseModel):
     sha: Annotated[str | None, Field(description='Commit sha of `HEAD`.')] = None
 
 
+class HistoryOpenParams(BaseModel):
+    """
+    Parameters of `history/open`. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    after: Annotated[int | None, Field(description='Events of context after it.')] = (
+        None
+    )
+    before: Annotated[
+        int | None,
+        Field(
+            description='Events of context before it (default and bound from `[history]`).'
+        ),
+    ] = None
+    event_uid: Annotated[
+        str,
+        Field(
+            alias='eventUid',
+            description='The event to open (validated like `sessionId`).',
+        ),
+    ]
+
+
+class HistorySearchHit(BaseModel):
+    """
+    One hit of `history/search`. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    class_: Annotated[
+        str,
+        Field(
+            alias='class',
+            description='`user_message`, `agent_message`, `reasoning`, `command`, `file_change`, `tool_call`,\n`tool_output` or `error`.',
+        ),
+    ]
+    event_order: Annotated[
+        int,
+        Field(
+            alias='eventOrder',
+            description='Position of the event in its session, from 0.',
+        ),
+    ]
+    event_uid: Annotated[
+        str,
+        Field(
+            alias='eventUid', description="The event's id; pass it to `history/open`."
+        ),
+    ]
+    matched_terms: Annotated[
+        int,
+        Field(
+            alias='matchedTerms', description='Distinct query terms the event contains.'
+        ),
+    ]
+    rank: Annotated[int, Field(description='1-based rank.')]
+    score: Annotated[float, Field(description='BM25 score (rounded to 4 decimals).')]
+    session_id: Annotated[
+        str, Field(alias='sessionId', description='The session (thread) id.')
+    ]
+    snippet: Annotated[
+        str, Field(description='Text around the first matching term, on one line.')
+    ]
+    timestamp: Annotated[
+        str, Field(description='When the event was recorded (RFC 3339, UTC).')
+    ]
+    turn_id: Annotated[str, Field(alias='turnId', description='Turn id.')]
+    turn_seq: Annotated[
+        int, Field(alias='turnSeq', description='Turn number in the session, from 1.')
+    ]
+
+
+class HistorySearchParams(BaseModel):
+    """
+    Parameters of `history/search`. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    exclude_codex_mcp: Annotated[
+        bool | None,
+        Field(
+            alias='excludeCodexMcp',
+            description="Leave out the history tools' own calls (default true).",
+        ),
+    ] = None
+    include_tool_events: Annotated[
+        bool | None,
+        Field(
+            alias='includeToolEvents',
+            description='Include tool calls and outputs (default from `[history] include_tool_events`).',
+        ),
+    ] = None
+    limit: Annotated[
+        int | None,
+        Field(description='How many hits; clamped to 1..`max_results` of `[history]`.'),
+    ] = None
+    min_score: Annotated[
+        float | None,
+        Field(alias='minScore', description='Hits scoring below this are dropped.'),
+    ] = None
+    min_should_match: Annotated[
+        int | None,
+        Field(
+            alias='minShouldMatch',
+            description='How many distinct query terms a hit must contain; clamped to 1..number of terms.',
+        ),
+    ] = None
+    query: Annotated[
+        str, Field(description='Words to look for (trimmed; empty is an error).')
+    ]
+    session_id: Annotated[
+        str | None,
+        Field(
+            alias='sessionId',
+            description='Restrict to one session (thread id): letters, digits and `._:@/-`, 1 to 256 characters.',
+        ),
+    ] = None
+
+
+class HistorySearchResponse(BaseModel):
+    """
+    Result of `history/search`. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    backend: Annotated[str, Field(description='`embedded` or `clickhouse`.')]
+    corpus_events: Annotated[
+        int, Field(alias='corpusEvents', description='Events in the index.')
+    ]
+    dropped_terms: Annotated[
+        int,
+        Field(
+            alias='droppedTerms', description='Distinct terms dropped by the term cap.'
+        ),
+    ]
+    elapsed_ms: Annotated[
+        float,
+        Field(
+            alias='elapsedMs',
+            description='Milliseconds from tokenization to the assembled result.',
+        ),
+    ]
+    hits: Annotated[list[HistorySearchHit], Field(description='Hits, best first.')]
+    limit: Annotated[int, Field(description='The effective limit.')]
+    min_should_match: Annotated[
+        int,
+        Field(
+            alias='minShouldMatch',
+            description='The effective minimum of matched terms.',
+        ),
+    ]
+    query: Annotated[str, Field(description='The trimmed query.')]
+    query_id: Annotated[
+        str,
+        Field(
+            alias='queryId', description='Id of this query in the query and hit logs.'
+        ),
+    ]
+    terms: Annotated[list[str], Field(description='The distinct terms searched.')]
+
+
+class HistoryWindowEvent(BaseModel):
+    """
+    One event of a `history/open` window. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    class_: Annotated[
+        str,
+        Field(
+            alias='class',
+            description='The event class (as in [`HistorySearchHit::class`]).',
+        ),
+    ]
+    event_order: Annotated[
+        int, Field(alias='eventOrder', description='Position in the session.')
+    ]
+    event_uid: Annotated[str, Field(alias='eventUid', description="The event's id.")]
+    payload: Annotated[
+        Any, Field(description="The rollout line's payload as recorded.")
+    ]
+    position: Annotated[str, Field(description='`before`, `target` or `after`.')]
+    text: Annotated[str, Field(description='The searchable text.')]
+    timestamp: Annotated[
+        str, Field(description='When the event was recorded (RFC 3339, UTC).')
+    ]
+    token_usage: Annotated[
+        Any,
+        Field(
+            alias='tokenUsage',
+            description='Token usage in effect when the event was recorded; `null` before the first usage.',
+        ),
+    ]
+    turn_id: Annotated[str, Field(alias='turnId', description='Turn id.')]
+    turn_seq: Annotated[int, Field(alias='turnSeq', description='Turn number.')]
+
+
 class ImageDetail(str, Enum):
     """
     Detail level for image inputs.
@@ -2492,6 +2705,53 @@ class FuzzyFileSearchResponse(BaseModel):
     files: Annotated[
         list[FuzzyFileSearchResult], Field(description='Matches, best first.')
     ]
+
+
+class HistoryOpenResponse(BaseModel):
+    """
+    Result of `history/open`. A missing event is a result with `found: false`, not an error.
+    @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    after: Annotated[
+        int | None, Field(description='The effective `after`; `null` when not found.')
+    ] = None
+    before: Annotated[
+        int | None, Field(description='The effective `before`; `null` when not found.')
+    ] = None
+    event_order: Annotated[
+        int | None,
+        Field(
+            alias='eventOrder',
+            description="The target's position; `null` when not found.",
+        ),
+    ] = None
+    event_uid: Annotated[
+        str, Field(alias='eventUid', description='The requested event id.')
+    ]
+    events: Annotated[
+        list[HistoryWindowEvent],
+        Field(description='The window in conversation order (empty when not found).'),
+    ]
+    found: Annotated[bool, Field(description='Whether the event exists.')]
+    session_id: Annotated[
+        str | None,
+        Field(
+            alias='sessionId',
+            description="The target's session; `null` when not found.",
+        ),
+    ] = None
+    turn_seq: Annotated[
+        int | None,
+        Field(
+            alias='turnSeq',
+            description="The target's turn number; `null` when not found.",
+        ),
+    ] = None
 
 
 class JSONRPCError(BaseModel):

@@ -1,0 +1,491 @@
+//! `tandem-history-bench`: generates a realistic rollout corpus (default 1,000,000 events),
+//! ingests it into the embedded index and/or ClickHouse, and prints ingest rate, index size,
+//! `search` p50/p99 for 1-, 3- and 8-term queries, `open` p50, incremental ingest of one turn,
+//! and recall@10 / MRR over a judged query set.
+//!
+//! Usage: `tandem-history-bench [--events N] [--dir DIR] [--clickhouse URL]`
+
+#![allow(clippy::print_stdout, reason = "a benchmark prints its figures")]
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tandem_history::config::{BackendKind, HistoryConfig};
+use tandem_history::service::{HistoryService, OpenArgs, SearchArgs, Verbosity};
+
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    /// Zipf-like: index skewed to the front.
+    fn zipf(&mut self, n: usize) -> usize {
+        let u = (self.next() % 1_000_000) as f64 / 1_000_000.0;
+        ((n as f64).powf(u) as usize).saturating_sub(1).min(n - 1)
+    }
+}
+
+const SYLLABLES: &[&str] = &[
+    "ka", "lo", "mi", "ne", "ru", "ta", "vo", "zi", "pra", "ste", "gon", "dul", "fen", "sol",
+    "ark", "mex", "tor", "quin", "lap", "dri", "yus", "hem", "cor", "pil", "vek", "nor", "sha",
+];
+const CODE_WORDS: &[&str] = &[
+    "cargo",
+    "build",
+    "test",
+    "error",
+    "warning",
+    "function",
+    "struct",
+    "impl",
+    "trait",
+    "async",
+    "await",
+    "tokio",
+    "serde",
+    "json",
+    "config",
+    "parse",
+    "socket",
+    "timeout",
+    "retry",
+    "mutex",
+    "deadlock",
+    "panic",
+    "unwrap",
+    "lifetime",
+    "borrow",
+    "compile",
+    "linker",
+    "docker",
+    "nginx",
+    "postgres",
+    "index",
+    "query",
+    "migration",
+    "schema",
+    "request",
+    "response",
+    "header",
+    "cache",
+    "thread",
+    "channel",
+    "sender",
+    "receiver",
+    "buffer",
+    "stream",
+    "iterator",
+    "closure",
+    "module",
+    "crate",
+    "feature",
+    "release",
+    "debug",
+    "profile",
+    "benchmark",
+    "latency",
+    "memory",
+    "leak",
+];
+const COMMANDS: &[&str] = &[
+    "cargo build",
+    "cargo test --workspace",
+    "git status",
+    "git diff HEAD~1",
+    "ls -la src",
+    "grep -rn TODO src",
+    "rg unwrap app-server",
+    "npm install",
+    "pytest -q",
+    "docker compose up -d",
+    "make check",
+    "cat Cargo.toml",
+];
+
+struct Corpus {
+    vocabulary: Vec<String>,
+}
+
+impl Corpus {
+    fn new(rng: &mut Rng) -> Corpus {
+        let mut vocabulary: Vec<String> = CODE_WORDS.iter().map(|word| word.to_string()).collect();
+        while vocabulary.len() < 20_000 {
+            let parts = 2 + rng.below(3);
+            let word: String = (0..parts)
+                .map(|_| SYLLABLES[rng.below(SYLLABLES.len())])
+                .collect();
+            if word.is_ascii() && !vocabulary.contains(&word) {
+                vocabulary.push(word);
+            }
+        }
+        Corpus { vocabulary }
+    }
+
+    fn sentence(&self, rng: &mut Rng, min: usize, spread: usize) -> String {
+        let words = min + rng.below(spread.max(1));
+        (0..words)
+            .map(|_| self.vocabulary[rng.zipf(self.vocabulary.len())].as_str())
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// A judged query: the words and the uid of the event that answers it.
+struct Judged {
+    query: String,
+    relevant: String,
+}
+
+fn line(file: &mut impl Write, clock: &mut i64, kind: &str, payload: serde_json::Value) {
+    *clock += 750;
+    let _ = writeln!(
+        file,
+        "{}",
+        json!({"timestamp": tandem_history::event::format_timestamp(*clock), "type": kind, "payload": payload})
+    );
+}
+
+/// Writes sessions of 10 turns × 5 events until `events` are written; returns the judged set.
+fn generate(dir: &Path, events: usize, corpus: &Corpus, rng: &mut Rng) -> Vec<Judged> {
+    let mut written = 0;
+    let mut session = 0;
+    let mut judged = Vec::new();
+    let mut clock = 1_790_000_000_000i64;
+    while written < events {
+        session += 1;
+        let session_id = format!("bench-{session:07}");
+        let day = dir.join(format!(
+            "2026/{:02}/{:02}",
+            1 + session % 12,
+            1 + session % 28
+        ));
+        let _ = std::fs::create_dir_all(&day);
+        let Ok(file) = std::fs::File::create(day.join(format!("rollout-{session_id}.jsonl")))
+        else {
+            return judged;
+        };
+        let mut file = std::io::BufWriter::new(file);
+        line(
+            &mut file,
+            &mut clock,
+            "session_meta",
+            json!({"version": 1, "meta": {"id": session_id}}),
+        );
+        let mut order = 0;
+        for turn in 0..10 {
+            let turn_id = format!("{session_id}-t{turn}");
+            line(
+                &mut file,
+                &mut clock,
+                "turn_started",
+                json!({"turn_id": turn_id}),
+            );
+            let mut user = corpus.sentence(rng, 8, 20);
+            // Every 40th session plants a judged needle in a user message.
+            if session % 40 == 0 && turn == 3 && judged.len() < 30 {
+                let needle: Vec<String> = (0..3)
+                    .map(|_| corpus.vocabulary[2000 + rng.below(15_000)].clone())
+                    .collect();
+                user = format!("{user} {}", needle.join(" "));
+                judged.push(Judged {
+                    query: needle.join(" "),
+                    relevant: format!("{session_id}:{order}"),
+                });
+            }
+            line(
+                &mut file,
+                &mut clock,
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": user}]}}),
+            );
+            order += 1;
+            line(
+                &mut file,
+                &mut clock,
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "reasoning", "id": "r", "summary": [corpus.sentence(rng, 10, 20)], "content": []}}),
+            );
+            order += 1;
+            let command = COMMANDS[rng.below(COMMANDS.len())];
+            let output: Vec<String> = (0..1 + rng.below(6))
+                .map(|index| {
+                    format!(
+                        "src/{}.rs:{}: {}",
+                        corpus.vocabulary[rng.zipf(2000)],
+                        10 + index,
+                        corpus.sentence(rng, 6, 1)
+                    )
+                })
+                .collect();
+            line(
+                &mut file,
+                &mut clock,
+                "response_item",
+                json!({"turn_id": turn_id, "item": {"type": "function_call", "call_id": "c", "name": "exec_command", "arguments": json!({"cmd": command}).to_string()}}),
+            );
+            order += 1;
+            line(
+                &mut file,
+                &mut clock,
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "commandExecution", "id": "c", "command": format!("/bin/bash -c '{command}'"), "cwd": "/p", "status": "completed", "commandActions": [], "aggregatedOutput": output.join("\n"), "exitCode": 0}}),
+            );
+            order += 1;
+            line(
+                &mut file,
+                &mut clock,
+                "item",
+                json!({"turn_id": turn_id, "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(rng, 20, 40)}}),
+            );
+            order += 1;
+            line(
+                &mut file,
+                &mut clock,
+                "token_usage",
+                json!({"turn_id": turn_id, "usage": {"total": {"totalTokens": 1000 * (turn + 1)}}}),
+            );
+            line(
+                &mut file,
+                &mut clock,
+                "turn_completed",
+                json!({"turn_id": turn_id, "status": "completed", "error": null}),
+            );
+            written += 5;
+        }
+        let _ = file.flush();
+    }
+    judged
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> f64 {
+    samples.sort();
+    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples
+        .get(index)
+        .map(|d| d.as_secs_f64() * 1000.0)
+        .unwrap_or(0.0)
+}
+
+fn search_args(query: &str) -> SearchArgs {
+    SearchArgs {
+        query: query.to_string(),
+        limit: Some(10),
+        min_score: None,
+        min_should_match: None,
+        session_id: None,
+        include_tool_events: None,
+        exclude_codex_mcp: None,
+        verbosity: Verbosity::Full,
+    }
+}
+
+fn dir_size(path: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(path) else {
+        return std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    };
+    entries
+        .flatten()
+        .map(|entry| {
+            let path = entry.path();
+            if path.is_dir() {
+                dir_size(&path)
+            } else {
+                entry.metadata().map(|m| m.len()).unwrap_or(0)
+            }
+        })
+        .sum()
+}
+
+fn run(
+    name: &str,
+    config: HistoryConfig,
+    sessions: &Path,
+    events: usize,
+    judged: &[Judged],
+    corpus: &Corpus,
+) -> Result<(), String> {
+    let service = HistoryService::connect(config.clone()).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let report = service.ingest().map_err(|e| e.to_string())?;
+    let elapsed = started.elapsed().as_secs_f64();
+    println!(
+        "[{name}] ingest: {} events from {} files in {elapsed:.1} s = {:.0} events/s",
+        report.events,
+        report.files_read,
+        report.events as f64 / elapsed
+    );
+    if config.backend == BackendKind::Embedded {
+        let size = dir_size(config.index_path.parent().unwrap_or(Path::new(".")));
+        println!(
+            "[{name}] index size: {:.0} MiB total, {:.0} MiB per million events",
+            size as f64 / 1048576.0,
+            size as f64 / 1048576.0 / (report.events as f64 / 1e6)
+        );
+    }
+    let mut rng = Rng(7);
+    for terms in [1usize, 3, 8] {
+        let mut samples = Vec::new();
+        for _ in 0..200 {
+            let query: Vec<&str> = (0..terms)
+                .map(|_| corpus.vocabulary[rng.zipf(corpus.vocabulary.len())].as_str())
+                .collect();
+            let t = Instant::now();
+            service
+                .search(&search_args(&query.join(" ")))
+                .map_err(|e| e.to_string())?;
+            samples.push(t.elapsed());
+        }
+        println!(
+            "[{name}] search {terms}-term: p50 {:.2} ms, p99 {:.2} ms",
+            percentile(&mut samples, 0.5),
+            percentile(&mut samples, 0.99)
+        );
+    }
+    let mut samples = Vec::new();
+    for _ in 0..200 {
+        let session = 1 + rng.below(events / 50);
+        let uid = format!("bench-{session:07}:{}", rng.below(50));
+        let t = Instant::now();
+        service
+            .open(&OpenArgs {
+                event_uid: uid,
+                before: Some(3),
+                after: Some(3),
+                verbosity: Verbosity::Full,
+            })
+            .map_err(|e| e.to_string())?;
+        samples.push(t.elapsed());
+    }
+    println!(
+        "[{name}] open: p50 {:.2} ms, p99 {:.2} ms",
+        percentile(&mut samples, 0.5),
+        percentile(&mut samples, 0.99)
+    );
+    // Incremental: one new turn appended to one rollout.
+    let target = sessions.join("2026/02/02/rollout-bench-0000001.jsonl");
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&target)
+        .map_err(|e| e.to_string())?;
+    let mut clock = 1_800_000_000_000i64;
+    line(
+        &mut file,
+        &mut clock,
+        "turn_started",
+        json!({"turn_id": "extra"}),
+    );
+    line(
+        &mut file,
+        &mut clock,
+        "item",
+        json!({"turn_id": "extra", "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": corpus.sentence(&mut rng, 20, 1)}]}}),
+    );
+    line(
+        &mut file,
+        &mut clock,
+        "item",
+        json!({"turn_id": "extra", "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(&mut rng, 40, 1)}}),
+    );
+    let t = Instant::now();
+    let one = service.ingest_file(&target).map_err(|e| e.to_string())?;
+    println!(
+        "[{name}] incremental ingest of one new turn ({} events, one file): {:.2} ms",
+        one.events,
+        t.elapsed().as_secs_f64() * 1000.0
+    );
+    let t = Instant::now();
+    let scan = service.ingest().map_err(|e| e.to_string())?;
+    println!(
+        "[{name}] no-op full rescan of {} files: {:.0} ms",
+        scan.files_seen,
+        t.elapsed().as_secs_f64() * 1000.0
+    );
+    // Quality.
+    let (mut found, mut reciprocal) = (0usize, 0.0f64);
+    for case in judged {
+        let payload = service
+            .search(&search_args(&case.query))
+            .map_err(|e| e.to_string())?;
+        if let Some(position) = payload
+            .hits
+            .iter()
+            .position(|hit| hit.event_uid == case.relevant)
+        {
+            found += 1;
+            reciprocal += 1.0 / (position as f64 + 1.0);
+        }
+    }
+    println!(
+        "[{name}] quality over {} judged queries: recall@10 {:.3}, MRR {:.3}",
+        judged.len(),
+        found as f64 / judged.len().max(1) as f64,
+        reciprocal / judged.len().max(1) as f64
+    );
+    Ok(())
+}
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mut events = 1_000_000usize;
+    let mut dir: Option<PathBuf> = None;
+    let mut clickhouse: Option<String> = None;
+    let mut embedded = true;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--events" => events = args.next().and_then(|v| v.parse().ok()).unwrap_or(events),
+            "--dir" => dir = args.next().map(PathBuf::from),
+            "--clickhouse" => clickhouse = args.next(),
+            "--no-embedded" => embedded = false,
+            _ => println!("ignoring unknown argument {arg}"),
+        }
+    }
+    let home = dir.unwrap_or_else(|| std::env::temp_dir().join("tandem-history-bench"));
+    let _ = std::fs::remove_dir_all(&home);
+    let sessions = home.join("sessions");
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let corpus = Corpus::new(&mut rng);
+    let t = Instant::now();
+    let judged = generate(&sessions, events, &corpus, &mut rng);
+    println!(
+        "generated {events} events in {:.1} s under {} ({:.0} MiB of rollouts)",
+        t.elapsed().as_secs_f64(),
+        sessions.display(),
+        dir_size(&sessions) as f64 / 1048576.0
+    );
+    let mut config = HistoryConfig::defaults(&home);
+    config.sources = vec![sessions.clone()];
+    if embedded
+        && let Err(error) = run(
+            "embedded",
+            config.clone(),
+            &sessions,
+            events,
+            &judged,
+            &corpus,
+        )
+    {
+        println!("[embedded] failed: {error}");
+    }
+    if let Some(url) = clickhouse {
+        // The incremental step above appended a turn; regenerate for an identical corpus.
+        let _ = std::fs::remove_dir_all(&sessions);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let corpus = Corpus::new(&mut rng);
+        let judged = generate(&sessions, events, &corpus, &mut rng);
+        config.backend = BackendKind::ClickHouse;
+        config.clickhouse.url = url;
+        config.clickhouse.database = "tandem_history_bench".to_string();
+        if let Err(error) = run("clickhouse", config, &sessions, events, &judged, &corpus) {
+            println!("[clickhouse] failed: {error}");
+        }
+    }
+}

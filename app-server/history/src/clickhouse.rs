@@ -1,0 +1,568 @@
+//! The ClickHouse backend over the HTTP interface (kept to SQL that ClickHouse 18.16, Debian
+//! bookworm's package, understands: no window functions, no `LowCardinality`, no JOINs).
+//!
+//! Tables in the configured database: `events` (ordered by `(session_id, event_order)`, the
+//! `trace` view reads it), `postings (term, doc, tf, dl, kind, file_id)` ordered by
+//! `(term, doc)`, the statistics tables `term_df` and `corpus` (`SummingMergeTree`, deltas
+//! summed at read time), `files` (ingestion state, `ReplacingMergeTree`), and the
+//! `query_log` / `hit_log` telemetry tables. `search` is one bounded SQL query over the
+//! postings of the query terms (BM25 summed per document); statistics and the hit rows are
+//! two small lookups around it.
+//!
+//! Ingestion is at-least-once: a batch is several INSERTs, the file state last, so a killed
+//! ingest re-sends its last batch.
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use serde_json::{Value, json};
+
+use crate::backend::{
+    Batch, CorpusStats, FileState, HistoryBackend, HistoryError, QueryLog, ScoredDoc, SearchPlan,
+};
+use crate::config::ClickHouseConfig;
+use crate::event::{Event, EventClass, HISTORY_TOOL_FLAG};
+use crate::rollout::Cursor;
+use crate::tokenize::term_frequencies;
+
+const EVENT_COLUMNS: &str = "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, kind, text, payload, token_usage, source_path";
+
+/// A ClickHouse server holding the history.
+pub struct ClickHouseBackend {
+    client: reqwest::blocking::Client,
+    config: ClickHouseConfig,
+}
+
+fn ch_error(message: impl std::fmt::Display) -> HistoryError {
+    HistoryError::ClickHouse(message.to_string())
+}
+
+/// A SQL string literal.
+fn quote(value: &str) -> String {
+    let mut quoted = String::with_capacity(value.len() + 2);
+    quoted.push('\'');
+    for c in value.chars() {
+        match c {
+            '\\' => quoted.push_str("\\\\"),
+            '\'' => quoted.push_str("\\'"),
+            _ => quoted.push(c),
+        }
+    }
+    quoted.push('\'');
+    quoted
+}
+
+/// A Float64 literal (always with a decimal point or exponent).
+fn float(value: f64) -> String {
+    if value.is_finite() {
+        format!("{value:?}")
+    } else {
+        "0.0".to_string()
+    }
+}
+
+fn file_id(path: &str) -> u64 {
+    crate::event::doc_id(path) as u64
+}
+
+impl ClickHouseBackend {
+    /// Connects, checks the server answers and creates the schema if missing.
+    pub fn connect(config: &ClickHouseConfig) -> Result<ClickHouseBackend, HistoryError> {
+        // reqwest is built without a default TLS provider; HTTPS URLs use ring.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let client = reqwest::blocking::Client::builder()
+            .timeout(config.timeout)
+            .build()
+            .map_err(ch_error)?;
+        let backend = ClickHouseBackend {
+            client,
+            config: config.clone(),
+        };
+        backend.ping()?;
+        backend.create_schema()?;
+        Ok(backend)
+    }
+
+    fn table(&self, name: &str) -> String {
+        format!("{}.{name}", self.config.database)
+    }
+
+    fn create_schema(&self) -> Result<(), HistoryError> {
+        let db = &self.config.database;
+        let statements = [
+            format!("CREATE DATABASE IF NOT EXISTS {db}"),
+            format!(
+                "CREATE TABLE IF NOT EXISTS {db}.events (doc UInt64, event_uid String, session_id String, event_order Int64, turn_seq Int64, turn_id String, ts_ms Int64, class String, kind UInt8, text String, payload String, token_usage String, source_path String, file_id UInt64, length UInt32) ENGINE = MergeTree ORDER BY (session_id, event_order)"
+            ),
+            format!(
+                "CREATE VIEW IF NOT EXISTS {db}.trace AS SELECT {EVENT_COLUMNS} FROM {db}.events"
+            ),
+            format!(
+                "CREATE TABLE IF NOT EXISTS {db}.postings (term String, doc UInt64, tf UInt32, dl UInt32, kind UInt8, file_id UInt64) ENGINE = MergeTree ORDER BY (term, doc)"
+            ),
+            format!(
+                "CREATE TABLE IF NOT EXISTS {db}.term_df (term String, df Int64) ENGINE = SummingMergeTree ORDER BY term"
+            ),
+            format!(
+                "CREATE TABLE IF NOT EXISTS {db}.corpus (id UInt8, docs Int64, total_len Int64) ENGINE = SummingMergeTree ORDER BY id"
+            ),
+            format!(
+                "CREATE TABLE IF NOT EXISTS {db}.files (path String, inode UInt64, offset UInt64, fingerprint String, cursor String, corrupt_lines Int64, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY path"
+            ),
+            format!(
+                "CREATE TABLE IF NOT EXISTS {db}.query_log (query_id String, at_ms Int64, query String, terms String, hits UInt32, elapsed_us Int64) ENGINE = MergeTree ORDER BY at_ms"
+            ),
+            format!(
+                "CREATE TABLE IF NOT EXISTS {db}.hit_log (query_id String, rank UInt32, event_uid String, score Float64) ENGINE = MergeTree ORDER BY query_id"
+            ),
+        ];
+        for statement in statements {
+            self.execute(&statement, None)?;
+        }
+        Ok(())
+    }
+
+    /// Runs `sql` with an optional request body (INSERT data); returns the response text.
+    fn execute(&self, sql: &str, body: Option<String>) -> Result<String, HistoryError> {
+        let mut url = format!(
+            "{}/?output_format_json_quote_64bit_integers=0",
+            self.config.url
+        );
+        let body = match body {
+            Some(body) => {
+                url.push_str("&query=");
+                url.push_str(&percent_encode(sql));
+                body
+            }
+            None => sql.to_string(),
+        };
+        let mut request = self.client.post(url).body(body);
+        if let Some(user) = &self.config.user {
+            request = request.basic_auth(user, self.config.password.as_ref());
+        }
+        let response = request.send().map_err(|error| {
+            ch_error(format!(
+                "cannot reach {}: {}",
+                self.config.url,
+                error_chain(&error)
+            ))
+        })?;
+        let status = response.status();
+        let text = response.text().map_err(ch_error)?;
+        if !status.is_success() {
+            return Err(ch_error(format!(
+                "HTTP {}: {}",
+                status.as_u16(),
+                text.trim()
+            )));
+        }
+        Ok(text)
+    }
+
+    /// Runs a SELECT and returns its rows (`JSONCompact`).
+    fn rows(&self, sql: &str) -> Result<Vec<Vec<Value>>, HistoryError> {
+        let text = self.execute(&format!("{sql} FORMAT JSONCompact"), None)?;
+        let value: Value = serde_json::from_str(&text).map_err(ch_error)?;
+        let Some(data) = value.get("data").and_then(Value::as_array) else {
+            return Err(ch_error("response without `data`"));
+        };
+        Ok(data
+            .iter()
+            .map(|row| row.as_array().cloned().unwrap_or_default())
+            .collect())
+    }
+
+    fn insert(&self, table: &str, rows: &[Value]) -> Result<(), HistoryError> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let mut body = String::new();
+        for row in rows {
+            body.push_str(&row.to_string());
+            body.push('\n');
+        }
+        self.execute(
+            &format!("INSERT INTO {} FORMAT JSONEachRow", self.table(table)),
+            Some(body),
+        )?;
+        Ok(())
+    }
+
+    fn select_events(&self, condition: &str) -> Result<Vec<Event>, HistoryError> {
+        let rows = self.rows(&format!(
+            "SELECT {EVENT_COLUMNS} FROM {} WHERE {condition}",
+            self.table("trace")
+        ))?;
+        Ok(rows.iter().map(|row| event_from_row(row)).collect())
+    }
+}
+
+fn percent_encode(text: &str) -> String {
+    let mut encoded = String::with_capacity(text.len() * 3);
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~".contains(&byte) {
+            encoded.push(byte as char);
+        } else {
+            let _ = write!(encoded, "%{byte:02X}");
+        }
+    }
+    encoded
+}
+
+fn error_chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(inner) = source {
+        let _ = write!(text, ": {inner}");
+        source = inner.source();
+    }
+    text
+}
+
+fn int(value: &Value) -> i64 {
+    value
+        .as_i64()
+        .or_else(|| value.as_u64().map(|v| v as i64))
+        .or_else(|| value.as_str().and_then(|text| text.parse().ok()))
+        .unwrap_or(0)
+}
+
+fn string(value: &Value) -> String {
+    value.as_str().unwrap_or("").to_string()
+}
+
+fn event_from_row(row: &[Value]) -> Event {
+    let get = |index: usize| row.get(index).cloned().unwrap_or(Value::Null);
+    let kind = int(&get(8));
+    Event {
+        doc: int(&get(0)),
+        event_uid: string(&get(1)),
+        session_id: string(&get(2)),
+        event_order: int(&get(3)),
+        turn_seq: int(&get(4)),
+        turn_id: string(&get(5)),
+        timestamp_ms: int(&get(6)),
+        class: EventClass::parse(&string(&get(7))).unwrap_or(EventClass::Error),
+        history_tool: kind >= HISTORY_TOOL_FLAG,
+        text: string(&get(9)),
+        payload: string(&get(10)),
+        token_usage: string(&get(11)),
+        source_path: string(&get(12)),
+    }
+}
+
+fn version_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|elapsed| elapsed.as_nanos() as u64)
+        .unwrap_or(0)
+}
+
+impl HistoryBackend for ClickHouseBackend {
+    fn name(&self) -> &'static str {
+        "clickhouse"
+    }
+
+    fn ping(&self) -> Result<(), HistoryError> {
+        self.execute("SELECT 1", None).map(|_| ())
+    }
+
+    fn file_states(&self) -> Result<HashMap<String, FileState>, HistoryError> {
+        let rows = self.rows(&format!(
+            "SELECT path, argMax(inode, version), argMax(offset, version), argMax(fingerprint, version), argMax(cursor, version), argMax(corrupt_lines, version) FROM {} GROUP BY path",
+            self.table("files")
+        ))?;
+        Ok(rows
+            .iter()
+            .map(|row| {
+                let get = |index: usize| row.get(index).cloned().unwrap_or(Value::Null);
+                (
+                    string(&get(0)),
+                    FileState {
+                        inode: int(&get(1)) as u64,
+                        offset: int(&get(2)) as u64,
+                        fingerprint: string(&get(3)),
+                        cursor: serde_json::from_str::<Cursor>(&string(&get(4)))
+                            .unwrap_or_default(),
+                        corrupt_lines: int(&get(5)),
+                    },
+                )
+            })
+            .collect())
+    }
+
+    fn commit(&self, batch: &Batch) -> Result<(), HistoryError> {
+        let mut df: HashMap<String, i64> = HashMap::new();
+        let mut docs = 0i64;
+        let mut total_len = 0i64;
+        for reset in batch.files.iter().filter(|file| file.reset) {
+            let file = file_id(&reset.path);
+            for row in self.rows(&format!(
+                "SELECT term, count() FROM {} WHERE file_id = {file} GROUP BY term",
+                self.table("postings")
+            ))? {
+                let term = string(row.first().unwrap_or(&Value::Null));
+                *df.entry(term).or_insert(0) -= int(row.get(1).unwrap_or(&Value::Null));
+            }
+            for row in self.rows(&format!(
+                "SELECT count(), sum(length) FROM {} WHERE file_id = {file}",
+                self.table("events")
+            ))? {
+                docs -= int(row.first().unwrap_or(&Value::Null));
+                total_len -= int(row.get(1).unwrap_or(&Value::Null));
+            }
+            for table in ["events", "postings"] {
+                self.execute(
+                    &format!(
+                        "ALTER TABLE {} DELETE WHERE file_id = {file}",
+                        self.table(table)
+                    ),
+                    None,
+                )?;
+            }
+        }
+        let mut event_rows = Vec::with_capacity(batch.events.len());
+        let mut posting_rows = Vec::new();
+        for event in &batch.events {
+            let file = file_id(&event.source_path);
+            let (frequencies, length) = term_frequencies(&event.text);
+            for (term, tf) in frequencies {
+                posting_rows.push(json!({
+                    "term": term, "doc": event.doc, "tf": tf, "dl": length,
+                    "kind": event.kind(), "file_id": file,
+                }));
+                *df.entry(term).or_insert(0) += 1;
+            }
+            docs += 1;
+            total_len += length;
+            event_rows.push(json!({
+                "doc": event.doc, "event_uid": event.event_uid, "session_id": event.session_id,
+                "event_order": event.event_order, "turn_seq": event.turn_seq,
+                "turn_id": event.turn_id, "ts_ms": event.timestamp_ms,
+                "class": event.class.as_str(), "kind": event.kind(), "text": event.text,
+                "payload": event.payload, "token_usage": event.token_usage,
+                "source_path": event.source_path, "file_id": file, "length": length,
+            }));
+        }
+        self.insert("events", &event_rows)?;
+        self.insert("postings", &posting_rows)?;
+        let df_rows: Vec<Value> = df
+            .into_iter()
+            .filter(|(_, delta)| *delta != 0)
+            .map(|(term, delta)| json!({"term": term, "df": delta}))
+            .collect();
+        self.insert("term_df", &df_rows)?;
+        if docs != 0 || total_len != 0 {
+            self.insert(
+                "corpus",
+                &[json!({"id": 0, "docs": docs, "total_len": total_len})],
+            )?;
+        }
+        let version = version_now();
+        let files: Vec<Value> = batch
+            .files
+            .iter()
+            .map(|file| {
+                let state = &file.state;
+                json!({
+                    "path": file.path, "inode": state.inode, "offset": state.offset,
+                    "fingerprint": state.fingerprint,
+                    "cursor": serde_json::to_string(&state.cursor).unwrap_or_default(),
+                    "corrupt_lines": state.corrupt_lines, "version": version,
+                })
+            })
+            .collect();
+        self.insert("files", &files)
+    }
+
+    fn corpus_stats(&self, terms: &[String]) -> Result<CorpusStats, HistoryError> {
+        let corpus = self.rows(&format!(
+            "SELECT sum(docs), sum(total_len) FROM {}",
+            self.table("corpus")
+        ))?;
+        let first = corpus.first().cloned().unwrap_or_default();
+        let mut docs = int(first.first().unwrap_or(&Value::Null));
+        let mut total_len = int(first.get(1).unwrap_or(&Value::Null));
+        let term_list = terms
+            .iter()
+            .map(|term| quote(term))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut df_by_term: HashMap<String, i64> = HashMap::new();
+        if docs > 0 {
+            if !terms.is_empty() {
+                for row in self.rows(&format!(
+                    "SELECT term, sum(df) FROM {} WHERE term IN ({term_list}) GROUP BY term",
+                    self.table("term_df")
+                ))? {
+                    df_by_term.insert(
+                        string(row.first().unwrap_or(&Value::Null)),
+                        int(row.get(1).unwrap_or(&Value::Null)),
+                    );
+                }
+            }
+        } else {
+            // No statistics: aggregate over the base data.
+            let base = self.rows(&format!(
+                "SELECT count(), sum(length) FROM {}",
+                self.table("events")
+            ))?;
+            let first = base.first().cloned().unwrap_or_default();
+            docs = int(first.first().unwrap_or(&Value::Null));
+            total_len = int(first.get(1).unwrap_or(&Value::Null));
+            if !terms.is_empty() {
+                for row in self.rows(&format!(
+                    "SELECT term, uniqExact(doc) FROM {} WHERE term IN ({term_list}) GROUP BY term",
+                    self.table("postings")
+                ))? {
+                    df_by_term.insert(
+                        string(row.first().unwrap_or(&Value::Null)),
+                        int(row.get(1).unwrap_or(&Value::Null)),
+                    );
+                }
+            }
+        }
+        let avg_len = if docs > 0 {
+            total_len as f64 / docs as f64
+        } else {
+            1.0
+        };
+        Ok(CorpusStats {
+            docs,
+            avg_len: avg_len.max(1.0),
+            df: terms
+                .iter()
+                .map(|term| df_by_term.get(term).copied().unwrap_or(0))
+                .collect(),
+        })
+    }
+
+    fn search(&self, plan: &SearchPlan) -> Result<Vec<ScoredDoc>, HistoryError> {
+        if plan.terms.is_empty() {
+            return Ok(Vec::new());
+        }
+        let terms = plan
+            .terms
+            .iter()
+            .map(|term| quote(term))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let idfs = plan
+            .idf
+            .iter()
+            .map(|idf| float(*idf))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let kinds = plan
+            .kinds
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let (k1, b, avg) = (float(plan.k1), float(plan.b), float(plan.avg_len));
+        let session = match &plan.session_id {
+            Some(session_id) => format!(
+                " AND doc IN (SELECT doc FROM {} WHERE session_id = {})",
+                self.table("events"),
+                quote(session_id)
+            ),
+            None => String::new(),
+        };
+        let min_score = match plan.min_score {
+            Some(min_score) => format!(" AND score >= {}", float(min_score)),
+            None => String::new(),
+        };
+        let sql = format!(
+            "SELECT doc, sum(transform(term, [{terms}], [{idfs}], 0.0) * (tf * ({k1} + 1.0)) / (tf + {k1} * (1.0 - {b} + {b} * dl / {avg}))) AS score, count() AS matched
+             FROM {} WHERE term IN ({terms}) AND kind IN ({kinds}){session}
+             GROUP BY doc HAVING matched >= {} {min_score}
+             ORDER BY score DESC, doc ASC LIMIT {}",
+            self.table("postings"),
+            plan.min_should_match,
+            plan.limit
+        );
+        Ok(self
+            .rows(&sql)?
+            .iter()
+            .map(|row| ScoredDoc {
+                doc: int(row.first().unwrap_or(&Value::Null)),
+                score: row.get(1).and_then(Value::as_f64).unwrap_or(0.0),
+                matched: int(row.get(2).unwrap_or(&Value::Null)),
+            })
+            .collect())
+    }
+
+    fn events_by_doc(&self, docs: &[i64]) -> Result<Vec<Event>, HistoryError> {
+        if docs.is_empty() {
+            return Ok(Vec::new());
+        }
+        let list = docs
+            .iter()
+            .map(i64::to_string)
+            .collect::<Vec<_>>()
+            .join(", ");
+        self.select_events(&format!("doc IN ({list})"))
+    }
+
+    fn event_by_uid(&self, event_uid: &str) -> Result<Option<Event>, HistoryError> {
+        let doc = crate::event::doc_id(event_uid);
+        let mut condition = format!("doc = {doc} AND event_uid = {}", quote(event_uid));
+        if let Some((session_id, order)) = event_uid.rsplit_once(':')
+            && let Ok(order) = order.parse::<i64>()
+        {
+            condition = format!(
+                "session_id = {} AND event_order = {order} AND {condition}",
+                quote(session_id)
+            );
+        }
+        Ok(self
+            .select_events(&format!("{condition} LIMIT 1"))?
+            .into_iter()
+            .next())
+    }
+
+    fn window(
+        &self,
+        session_id: &str,
+        event_order: i64,
+        before: i64,
+        after: i64,
+    ) -> Result<Vec<Event>, HistoryError> {
+        let session = quote(session_id);
+        let mut events = self.select_events(&format!(
+            "session_id = {session} AND event_order < {event_order} ORDER BY event_order DESC LIMIT {before}"
+        ))?;
+        events.reverse();
+        events.extend(self.select_events(&format!(
+            "session_id = {session} AND event_order >= {event_order} ORDER BY event_order ASC LIMIT {}",
+            after + 1
+        ))?);
+        Ok(events)
+    }
+
+    fn log_query(&self, log: &QueryLog) -> Result<(), HistoryError> {
+        self.insert(
+            "query_log",
+            &[json!({
+                "query_id": log.query_id, "at_ms": log.at_ms, "query": log.query,
+                "terms": log.terms.join(" "), "hits": log.hits.len(), "elapsed_us": log.elapsed_us,
+            })],
+        )?;
+        let hits: Vec<Value> = log
+            .hits
+            .iter()
+            .map(|(rank, event_uid, score)| {
+                json!({"query_id": log.query_id, "rank": rank, "event_uid": event_uid, "score": score})
+            })
+            .collect();
+        self.insert("hit_log", &hits)
+    }
+
+    fn event_count(&self) -> Result<i64, HistoryError> {
+        let rows = self.rows(&format!("SELECT count() FROM {}", self.table("events")))?;
+        Ok(int(rows
+            .first()
+            .and_then(|row| row.first())
+            .unwrap_or(&Value::Null)))
+    }
+}

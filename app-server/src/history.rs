@@ -1,0 +1,255 @@
+//! Wiring of the history subsystem (`tandem-history`) into the binary: `[history]` config,
+//! the `tandem history` CLI, the `search` / `open` MCP tool definitions, and the background
+//! ingest after completed turns.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use app_server_protocol::tables::ServerNotification;
+
+use serde_json::{Value, json};
+use tandem_history::config::HistoryConfig;
+use tandem_history::service::{
+    HistoryService, OPEN_TOOL, OpenArgs, SEARCH_TOOL, SearchArgs, Verbosity, open_prose,
+    search_prose,
+};
+
+use crate::cli::HistoryCommand;
+use crate::config::Config;
+use crate::engine::EventSink;
+use crate::store::Store;
+
+/// Tools `--tools` accepts.
+const KNOWN_TOOLS: &[&str] = &["codex", "codex-reply", SEARCH_TOOL, OPEN_TOOL];
+
+/// The `[history]` table of the effective config.
+pub fn load_config(config: &Config) -> anyhow::Result<HistoryConfig> {
+    HistoryConfig::from_toml(&config.home, config.effective.get("history"))
+        .map_err(|message| anyhow::anyhow!("invalid config: {message}"))
+}
+
+/// Connects the history backend for `tandem app-server` (fails on a bad `[history]` table or
+/// an unreachable backend).
+pub fn connect(config: &Config) -> anyhow::Result<Arc<HistoryService>> {
+    let history = load_config(config)?;
+    let service = HistoryService::connect(history)
+        .map_err(|error| anyhow::anyhow!("history backend unavailable: {error}"))?;
+    Ok(Arc::new(service))
+}
+
+/// Connects the history backend for `tandem mcp-server` unless `--tools` leaves both history
+/// tools out. Fails on a bad `[history]` table, an unknown tool name or an unreachable backend.
+pub fn connect_for_server(
+    config: &Config,
+    tools: Option<&[String]>,
+) -> anyhow::Result<Option<Arc<HistoryService>>> {
+    if let Some(tools) = tools {
+        if let Some(unknown) = tools
+            .iter()
+            .find(|tool| !KNOWN_TOOLS.contains(&tool.as_str()))
+        {
+            anyhow::bail!(
+                "--tools: unknown tool `{unknown}` (known: {})",
+                KNOWN_TOOLS.join(", ")
+            );
+        }
+        if !tools
+            .iter()
+            .any(|tool| tool == SEARCH_TOOL || tool == OPEN_TOOL)
+        {
+            return Ok(None);
+        }
+    }
+    let history = load_config(config)?;
+    let service = HistoryService::connect(history)
+        .map_err(|error| anyhow::anyhow!("history backend unavailable: {error}"))?;
+    Ok(Some(Arc::new(service)))
+}
+
+/// Whether the MCP server offers `tool` under `--tools`.
+pub fn tool_enabled(tools: Option<&[String]>, tool: &str) -> bool {
+    tools.is_none_or(|tools| tools.iter().any(|name| name == tool))
+}
+
+/// `tools/list` entries of `search` and `open`.
+pub fn tool_definitions() -> Vec<Value> {
+    let verbosity = json!({
+        "type": "string",
+        "enum": ["prose", "full"],
+        "description": "`prose` (default): concise text; `full`: JSON with structuredContent.",
+    });
+    vec![
+        json!({
+            "name": SEARCH_TOOL,
+            "title": "Search past conversations",
+            "description": "BM25 search over every indexed past conversation event (user and agent messages, reasoning, commands with output, file changes, errors; tool calls on request). Each hit names the event_uid to pass to `open`.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "query": {"type": "string", "description": "Words to look for; empty is an error."},
+                    "limit": {"type": "integer", "description": "How many hits (clamped to 1..max_results)."},
+                    "min_score": {"type": "number", "description": "Drop hits scoring below this."},
+                    "min_should_match": {"type": "integer", "description": "How many query terms a hit must contain (clamped to 1..number of terms)."},
+                    "session_id": {"type": "string", "description": "Restrict to one session (thread id); letters, digits and . _ : @ / -, at most 256."},
+                    "include_tool_events": {"type": "boolean", "description": "Include tool calls and outputs."},
+                    "exclude_codex_mcp": {"type": "boolean", "description": "Leave out the history tools' own calls (default true)."},
+                    "verbosity": verbosity,
+                },
+                "required": ["query"],
+                "additionalProperties": false,
+            },
+            "annotations": {"title": "Search past conversations", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+        }),
+        json!({
+            "name": OPEN_TOOL,
+            "title": "Open a past conversation event",
+            "description": "The events around one event (from `search`), in conversation order, with their payloads and token usage. An unknown event_uid gives found: false.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "event_uid": {"type": "string", "description": "The event_uid of a search hit."},
+                    "before": {"type": "integer", "description": "Events of context before (bounded by max_context)."},
+                    "after": {"type": "integer", "description": "Events of context after (bounded by max_context)."},
+                    "verbosity": verbosity,
+                },
+                "required": ["event_uid"],
+                "additionalProperties": false,
+            },
+            "annotations": {"title": "Open a past conversation event", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+        }),
+    ]
+}
+
+/// Runs a history tool on a blocking thread; `Err` is an undecodable argument object.
+pub async fn call_tool(
+    service: Arc<HistoryService>,
+    name: String,
+    arguments: Option<Value>,
+) -> Option<Result<Value, String>> {
+    let joined =
+        tokio::task::spawn_blocking(move || service.call_tool(&name, arguments.as_ref())).await;
+    match joined {
+        Ok(result) => result,
+        Err(error) => Some(Ok(tandem_history::service::error_result(&format!(
+            "history call failed: {error}"
+        )))),
+    }
+}
+
+/// An [`EventSink`] that forwards every notification and, after each `turn/completed`,
+/// ingests that thread's rollout on a blocking thread (the turn never waits for it).
+struct IngestingSink {
+    inner: Arc<dyn EventSink>,
+    history: Arc<HistoryService>,
+    store: Arc<Store>,
+}
+
+/// Wraps `inner` so that completed turns are ingested in the background (when
+/// `[history] auto_ingest` is on and the history backend is connected).
+pub fn ingesting_sink(
+    inner: Arc<dyn EventSink>,
+    history: Option<&Arc<HistoryService>>,
+    store: &Arc<Store>,
+) -> Arc<dyn EventSink> {
+    match history {
+        Some(history) if history.config().auto_ingest => Arc::new(IngestingSink {
+            inner,
+            history: Arc::clone(history),
+            store: Arc::clone(store),
+        }),
+        _ => inner,
+    }
+}
+
+impl EventSink for IngestingSink {
+    fn emit(
+        &self,
+        notification: ServerNotification,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        if let ServerNotification::TurnCompleted(completed) = &notification {
+            let thread_id = completed.thread_id.clone();
+            let history = Arc::clone(&self.history);
+            let store = Arc::clone(&self.store);
+            tokio::task::spawn_blocking(move || {
+                let path = match store.find(&thread_id) {
+                    Ok(Some(meta)) => meta.rollout_path,
+                    Ok(None) => return,
+                    Err(error) => {
+                        tracing::warn!(%thread_id, "history ingest: {error}");
+                        return;
+                    }
+                };
+                match history.ingest_file(&path) {
+                    Ok(report) => {
+                        tracing::debug!(%thread_id, events = report.events, "history ingested")
+                    }
+                    Err(error) => tracing::warn!(%thread_id, "history ingest failed: {error}"),
+                }
+            });
+        }
+        self.inner.emit(notification)
+    }
+}
+
+/// `tandem history …`.
+#[allow(clippy::print_stdout, reason = "the CLI prints its results")]
+pub fn run_cli(command: &HistoryCommand, overrides: &[String]) -> anyhow::Result<()> {
+    let config = Config::load(None, overrides)?;
+    let history = load_config(&config)?;
+    let service = HistoryService::connect(history)
+        .map_err(|error| anyhow::anyhow!("history backend unavailable: {error}"))?;
+    match command {
+        HistoryCommand::Ingest => {
+            let report = service.ingest()?;
+            println!(
+                "ingested {} events from {} of {} rollout files ({} re-read, {} corrupt lines skipped) in {:.2} s; {} events indexed",
+                report.events,
+                report.files_read,
+                report.files_seen,
+                report.files_reset,
+                report.corrupt_lines,
+                report.elapsed.as_secs_f64(),
+                service.backend().event_count()?,
+            );
+        }
+        HistoryCommand::Search(args) => {
+            let payload = service
+                .search(&SearchArgs {
+                    query: args.query.clone(),
+                    limit: args.limit,
+                    min_score: None,
+                    min_should_match: None,
+                    session_id: args.session.clone(),
+                    include_tool_events: Some(args.tools),
+                    exclude_codex_mcp: None,
+                    verbosity: Verbosity::Full,
+                })
+                .map_err(|error| anyhow::anyhow!("{error}"))?;
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&payload)?);
+            } else {
+                println!("{}", search_prose(&payload));
+            }
+        }
+        HistoryCommand::Open(args) => {
+            let payload = service
+                .open(&OpenArgs {
+                    event_uid: args.event_uid.clone(),
+                    before: args.before,
+                    after: args.after,
+                    verbosity: Verbosity::Full,
+                })
+                .map_err(|error| anyhow::anyhow!("{error}"))?;
+            if args.json {
+                println!("{}", serde_json::to_string_pretty(&payload)?);
+            } else {
+                println!("{}", open_prose(&payload));
+            }
+            if !payload.found {
+                anyhow::bail!("no event {}", args.event_uid);
+            }
+        }
+    }
+    Ok(())
+}

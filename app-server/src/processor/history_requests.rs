@@ -1,0 +1,133 @@
+//! `history/search` and `history/open`: the MCP tools' query side, on a blocking thread,
+//! mapped to the protocol's types. A bad value is `-32600` with the validation message; a
+//! backend failure is `-32603`.
+
+use std::sync::Arc;
+
+use app_server_protocol::history::{
+    HistoryOpenParams, HistoryOpenResponse, HistorySearchHit, HistorySearchParams,
+    HistorySearchResponse, HistoryWindowEvent,
+};
+use app_server_protocol::jsonrpc::JsonRpcErrorBody;
+use tandem_history::service::{
+    HistoryService, OpenArgs, OpenPayload, RequestError, SearchArgs, SearchPayload, Verbosity,
+};
+
+use crate::processor::Processor;
+use crate::rpc_error::{internal_error, invalid_request};
+
+impl Processor {
+    fn history_service(&self) -> Result<Arc<HistoryService>, JsonRpcErrorBody> {
+        self.history
+            .clone()
+            .ok_or_else(|| internal_error("history search is not available in this server"))
+    }
+
+    /// `history/search`.
+    pub(super) async fn history_search(
+        &self,
+        params: HistorySearchParams,
+    ) -> Result<HistorySearchResponse, JsonRpcErrorBody> {
+        let service = self.history_service()?;
+        let args = SearchArgs {
+            query: params.query,
+            limit: params.limit,
+            min_score: params.min_score,
+            min_should_match: params.min_should_match,
+            session_id: params.session_id,
+            include_tool_events: params.include_tool_events,
+            exclude_codex_mcp: params.exclude_codex_mcp,
+            verbosity: Verbosity::Full,
+        };
+        match tokio::task::spawn_blocking(move || service.search(&args)).await {
+            Ok(Ok(payload)) => Ok(search_response(payload)),
+            Ok(Err(error)) => Err(request_error(&error)),
+            Err(error) => Err(internal_error(&format!("history search failed: {error}"))),
+        }
+    }
+
+    /// `history/open`.
+    pub(super) async fn history_open(
+        &self,
+        params: HistoryOpenParams,
+    ) -> Result<HistoryOpenResponse, JsonRpcErrorBody> {
+        let service = self.history_service()?;
+        let args = OpenArgs {
+            event_uid: params.event_uid,
+            before: params.before,
+            after: params.after,
+            verbosity: Verbosity::Full,
+        };
+        match tokio::task::spawn_blocking(move || service.open(&args)).await {
+            Ok(Ok(payload)) => Ok(open_response(payload)),
+            Ok(Err(error)) => Err(request_error(&error)),
+            Err(error) => Err(internal_error(&format!("history open failed: {error}"))),
+        }
+    }
+}
+
+fn request_error(error: &RequestError) -> JsonRpcErrorBody {
+    match error {
+        RequestError::Invalid(message) => invalid_request(message),
+        RequestError::Backend(error) => internal_error(&error.to_string()),
+    }
+}
+
+fn search_response(payload: SearchPayload) -> HistorySearchResponse {
+    HistorySearchResponse {
+        query_id: payload.query_id,
+        query: payload.query,
+        terms: payload.terms,
+        dropped_terms: payload.dropped_terms as i64,
+        limit: payload.limit,
+        min_should_match: payload.min_should_match,
+        backend: payload.backend.to_string(),
+        corpus_events: payload.corpus_events,
+        elapsed_ms: payload.elapsed_ms,
+        hits: payload
+            .hits
+            .into_iter()
+            .map(|hit| HistorySearchHit {
+                rank: hit.rank,
+                event_uid: hit.event_uid,
+                session_id: hit.session_id,
+                event_order: hit.event_order,
+                turn_seq: hit.turn_seq,
+                turn_id: hit.turn_id,
+                timestamp: hit.timestamp,
+                class: hit.class.as_str().to_string(),
+                score: hit.score,
+                matched_terms: hit.matched_terms,
+                snippet: hit.snippet,
+            })
+            .collect(),
+    }
+}
+
+fn open_response(payload: OpenPayload) -> HistoryOpenResponse {
+    HistoryOpenResponse {
+        found: payload.found,
+        event_uid: payload.event_uid,
+        session_id: payload.session_id,
+        turn_seq: payload.turn_seq,
+        event_order: payload.event_order,
+        before: payload.before,
+        after: payload.after,
+        events: payload
+            .events
+            .into_iter()
+            .map(|event| HistoryWindowEvent {
+                position: event.position.to_string(),
+                event_uid: event.event_uid,
+                event_order: event.event_order,
+                turn_seq: event.turn_seq,
+                turn_id: event.turn_id,
+                timestamp: event.timestamp,
+                class: event.class.as_str().to_string(),
+                text: event.text,
+                payload: event.payload,
+                token_usage: event.token_usage,
+            })
+            .collect(),
+    }
+}
