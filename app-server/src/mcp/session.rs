@@ -88,6 +88,9 @@ pub struct SessionShared {
     /// Elicitations waiting for the client's answer.
     pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, Value>>>>,
     next_request_id: AtomicI64,
+    /// With distributed sessions: `<node>:`, so that any node can tell where the answer to
+    /// one of our requests belongs.
+    request_id_prefix: OnceLock<String>,
 }
 
 impl McpSession {
@@ -110,6 +113,7 @@ impl McpSession {
             requests: Mutex::new(HashMap::new()),
             pending: Mutex::new(HashMap::new()),
             next_request_id: AtomicI64::new(0),
+            request_id_prefix: OnceLock::new(),
         });
         let engine = Engine::new(config, store, shared.clone(), shared.clone());
         Arc::new(McpSession {
@@ -126,6 +130,25 @@ impl McpSession {
             .negotiated
             .get()
             .map(|negotiated| negotiated.version)
+    }
+
+    // Hooks for distributed HTTP sessions (`mcp::distributed`): a node rebuilds a session it
+    // does not hold from the stored `initialize` params, names its requests after itself, and
+    // tells whether it runs a given client request.
+
+    /// Restores the state `initialize` with `params` fixed, on a node that did not see it.
+    pub fn restore(&self, params: &Value) -> Result<(), RpcError> {
+        self.initialize(params).map(|_| ())
+    }
+
+    /// Prefixes the ids of this session's server→client requests with `prefix`.
+    pub fn set_request_id_prefix(&self, prefix: String) {
+        let _ = self.shared.request_id_prefix.set(prefix);
+    }
+
+    /// Whether client request `id` is running here.
+    pub fn is_running(&self, id: &RequestId) -> bool {
+        lock(&self.shared.requests).contains_key(id)
     }
 
     /// Handles one client request and answers it (except a cancelled tool call, which gets
@@ -468,7 +491,11 @@ impl SessionShared {
         method: &str,
         params: Value,
     ) -> (RequestId, oneshot::Receiver<Result<Value, Value>>) {
-        let id = RequestId::Integer(self.next_request_id.fetch_add(1, Ordering::Relaxed));
+        let number = self.next_request_id.fetch_add(1, Ordering::Relaxed);
+        let id = match self.request_id_prefix.get() {
+            Some(prefix) => RequestId::String(format!("{prefix}{number}")),
+            None => RequestId::Integer(number),
+        };
         let (sender, receiver) = oneshot::channel();
         lock(&self.pending).insert(id.clone(), sender);
         self.outbound

@@ -1,0 +1,278 @@
+//! The HTTP transport's side of distributed sessions (`--redis`): rebuilding a session this
+//! node does not hold, keeping the shared metadata alive, the GET stream from the shared
+//! event store, forwarding answers and cancellations to the node that waits for them, and
+//! DELETE everywhere. Every function here runs only when the server has a [`Cluster`].
+
+use std::sync::Arc;
+
+use app_server_protocol::jsonrpc::RequestId;
+use axum::http::StatusCode;
+use axum::response::Response;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use crate::mcp::distributed::bus::StreamManager;
+use crate::mcp::distributed::outbound::ClusterOutbound;
+use crate::mcp::distributed::store::{SessionMeta, now_ms};
+use crate::mcp::distributed::{Cluster, Forward, StoreError, follow, node_of_request};
+use crate::mcp::http::sessions::HttpSession;
+use crate::mcp::http::streams::{Attached, STANDALONE, StreamHub, parse_event_id};
+use crate::mcp::http::{HttpState, rpc_status};
+use crate::mcp::output::Outbound;
+use crate::mcp::protocol::INTERNAL_ERROR;
+use crate::mcp::session::McpSession;
+
+/// 503 with a JSON-RPC error: the shared store cannot be reached.
+pub(super) fn unavailable(id: Option<&RequestId>, error: &StoreError) -> Box<Response> {
+    Box::new(rpc_status(
+        StatusCode::SERVICE_UNAVAILABLE,
+        id,
+        INTERNAL_ERROR,
+        &format!("shared session store unavailable, try again: {error}"),
+    ))
+}
+
+/// The outbound of a new session of this server.
+pub(super) fn outbound(
+    state: &HttpState,
+    hub: &Arc<StreamHub>,
+    session_id: &str,
+) -> Arc<dyn Outbound> {
+    match &state.cluster {
+        Some(cluster) => Arc::new(ClusterOutbound {
+            hub: hub.clone(),
+            cluster: cluster.clone(),
+            session_id: session_id.to_string(),
+        }),
+        None => Arc::new(crate::mcp::http::streams::HttpOutbound { hub: hub.clone() }),
+    }
+}
+
+/// Names a new session's server→client requests after this node.
+pub(super) fn prepare(state: &HttpState, session: &McpSession) {
+    if let Some(cluster) = &state.cluster {
+        session.set_request_id_prefix(cluster.request_id_prefix());
+    }
+}
+
+/// Stores a session that `initialize` with `params` just created here.
+pub(super) async fn publish_session(
+    cluster: &Cluster,
+    session_id: &str,
+    session: &McpSession,
+    params: Value,
+) -> Result<(), StoreError> {
+    let meta = SessionMeta {
+        protocol_version: session.protocol_version().unwrap_or_default().to_string(),
+        initialize_params: params,
+        log_level: None,
+        last_access_ms: now_ms(),
+        created_by: cluster.node_id().to_string(),
+    };
+    let stored = cluster
+        .sessions
+        .set(session_id, &meta, cluster.options.session_ttl)
+        .await;
+    cluster.counted(stored)
+}
+
+/// The session `session_id` as the shared store knows it: refreshed there, rebuilt here if
+/// this node does not hold it, dropped here if it ended elsewhere (`Ok(None)`).
+pub(super) async fn resolve(
+    state: &Arc<HttpState>,
+    cluster: &Arc<Cluster>,
+    session_id: &str,
+    local: Option<Arc<HttpSession>>,
+) -> Result<Option<Arc<HttpSession>>, StoreError> {
+    let alive = cluster.counted(
+        cluster
+            .sessions
+            .touch(session_id, cluster.options.session_ttl)
+            .await,
+    )?;
+    if !alive {
+        if let Some(session) = state.sessions.remove(session_id) {
+            tracing::info!(%session_id, "session ended on another node or expired; dropping it here");
+            state.tasks.spawn(async move { session.close().await });
+        }
+        return Ok(None);
+    }
+    if local.is_some() {
+        return Ok(local);
+    }
+    let Some(meta) = cluster.counted(cluster.sessions.get(session_id).await)? else {
+        return Ok(None);
+    };
+    let hub = Arc::new(StreamHub::new(state.http.replay_buffer));
+    let session = McpSession::new(
+        session_id.to_string(),
+        state.config.clone(),
+        state.store.clone(),
+        outbound(state, &hub, session_id),
+        state.options.clone(),
+        state.owners.clone(),
+    );
+    prepare(state, &session);
+    if let Err(error) = session.restore(&meta.initialize_params) {
+        tracing::warn!(%session_id, message = %error.message, "stored session does not restore");
+        return Ok(None);
+    }
+    // Another request may have rebuilt it meanwhile: keep the first.
+    if let Some(existing) = state.sessions.get(session_id) {
+        return Ok(Some(existing));
+    }
+    let session = Arc::new(HttpSession::new(session, hub));
+    state
+        .sessions
+        .insert(session_id.to_string(), session.clone());
+    tracing::info!(%session_id, created_by = %meta.created_by, "session rebuilt from the shared store");
+    Ok(Some(session))
+}
+
+/// The GET stream of `session_id` from the shared event store; `Err` is the response to
+/// send. A `Last-Event-ID` of a POST stream resumes that stream on this node only.
+pub(super) async fn attach_standalone(
+    state: &Arc<HttpState>,
+    cluster: &Arc<Cluster>,
+    session_id: &str,
+    session: &HttpSession,
+    last_event_id: Option<&str>,
+) -> Result<Attached, Box<Response>> {
+    let after = match last_event_id.map(parse_event_id) {
+        None => None,
+        Some(Some((STANDALONE, seq))) => Some(seq),
+        Some(_) => return Err(Box::new(super::resume_refusal(last_event_id))),
+    };
+    let capacity = state.http.replay_buffer * 16;
+    match follow::attach(cluster, session_id, after, capacity).await {
+        Ok(events) => Ok(Attached {
+            events,
+            guard: session.hub.connection_guard(),
+        }),
+        Err(error) => Err(unavailable(None, &error)),
+    }
+}
+
+/// Registers client request `id` as running on this node (for cancellations elsewhere).
+pub(super) async fn register_call(
+    cluster: &Cluster,
+    session_id: &str,
+    id: &RequestId,
+) -> Result<(), StoreError> {
+    cluster.register_call(session_id, id).await
+}
+
+/// Sends the client's answer to a server→client request of another node there; `false`
+/// when the request is this node's.
+pub(super) async fn forward_response(
+    cluster: &Cluster,
+    session_id: &str,
+    id: &RequestId,
+    outcome: &Result<Value, Value>,
+) -> Result<bool, StoreError> {
+    let Some(node) = node_of_request(id) else {
+        return Ok(false);
+    };
+    if node == cluster.node_id() {
+        return Ok(false);
+    }
+    let forward = Forward::Response {
+        session: session_id.to_string(),
+        id: id.clone(),
+        outcome: outcome.clone(),
+    };
+    cluster.forward(Some(node), &forward).await?;
+    tracing::info!(%session_id, %id, %node, "answer forwarded to the node that asked");
+    Ok(true)
+}
+
+/// Sends `notifications/cancelled` to the node running the request it names, when that is
+/// not this node; `false` when it is for this node.
+pub(super) async fn forward_cancel(
+    cluster: &Cluster,
+    session_id: &str,
+    session: &HttpSession,
+    notification: &Value,
+) -> Result<bool, StoreError> {
+    let Some(request_id) = notification
+        .pointer("/params/requestId")
+        .cloned()
+        .and_then(|id| serde_json::from_value::<RequestId>(id).ok())
+    else {
+        return Ok(false);
+    };
+    if session.session.is_running(&request_id) {
+        return Ok(false);
+    }
+    let Some(node) = cluster.call_node(session_id, &request_id).await? else {
+        return Ok(false);
+    };
+    if node == cluster.node_id() {
+        return Ok(false);
+    }
+    let forward = Forward::Cancel {
+        session: session_id.to_string(),
+        notification: notification.clone(),
+    };
+    cluster.forward(Some(&node), &forward).await?;
+    tracing::info!(%session_id, %request_id, %node, "cancellation forwarded to the node running the call");
+    Ok(true)
+}
+
+/// Ends `session_id` everywhere: the shared metadata and events, then every node's copy.
+pub(super) async fn delete(cluster: &Cluster, session_id: &str) -> Result<bool, StoreError> {
+    let existed = cluster.counted(cluster.sessions.delete(session_id).await)?;
+    if existed {
+        let forward = Forward::Deleted {
+            session: session_id.to_string(),
+        };
+        cluster.forward(None, &forward).await?;
+    }
+    Ok(existed)
+}
+
+/// Acts on messages from other nodes for as long as the server runs.
+pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::Receiver<Forward>) {
+    while let Some(forward) = forwards.recv().await {
+        match forward {
+            Forward::Response {
+                session,
+                id,
+                outcome,
+            } => match state.sessions.get(&session) {
+                Some(local) => local.session.handle_response(id, outcome),
+                None => tracing::warn!(session_id = %session, %id, "forwarded answer for a session not held here"),
+            },
+            Forward::Cancel {
+                session,
+                notification,
+            } => {
+                if let Some(local) = state.sessions.get(&session) {
+                    local
+                        .session
+                        .handle_notification("notifications/cancelled", &notification);
+                }
+            }
+            Forward::Deleted { session } => {
+                if let Some(cluster) = &state.cluster {
+                    cluster.streams.end(&session);
+                }
+                if let Some(local) = state.sessions.remove(&session) {
+                    tracing::info!(session_id = %session, "session deleted on another node");
+                    state.tasks.spawn(async move { local.close().await });
+                }
+            }
+        }
+    }
+}
+
+/// Keeps the shared metadata of sessions with an open connection here alive, and drops
+/// local copies of sessions that ended elsewhere.
+pub(super) async fn refresh_connected(state: &Arc<HttpState>, cluster: &Arc<Cluster>) {
+    for (session_id, session) in state.sessions.snapshot() {
+        if session.hub.open_connections() == 0 {
+            continue;
+        }
+        let _ = resolve(state, cluster, &session_id, Some(session)).await;
+    }
+}
