@@ -488,3 +488,126 @@ async fn a_node_exits_with_a_clear_message_when_redis_is_unreachable() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("cannot reach Redis at redis://127.0.0.1:"), "{stderr}");
 }
+
+/// The texts of the user messages the model received in its last request.
+fn user_texts(model: &MockModel) -> String {
+    model.requests().last().unwrap()["input"].to_string()
+}
+
+fn thread_of(result: &Value) -> String {
+    result["result"]["structuredContent"]["threadId"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no threadId in {result}"))
+        .to_string()
+}
+
+async fn json_call(endpoint: &Endpoint, session: &str, request: &Value) -> Value {
+    let response = endpoint.post_json(session, request).send().await.unwrap();
+    assert_eq!(response.status(), 200);
+    response.json().await.unwrap()
+}
+
+#[tokio::test]
+async fn codex_reply_on_another_node_runs_on_the_threads_owner_and_keeps_the_conversation() {
+    let cluster = Cluster::start("").await;
+    cluster
+        .model
+        .push(MockResponse::sse(responses_text("msg_1", &["Noted."])));
+    cluster
+        .model
+        .push(MockResponse::sse(responses_text("msg_2", &["It was", " 42."])));
+    let (a, b) = (cluster.node(0), cluster.node(1));
+    let session = a.initialize(json!({})).await;
+    let first = json_call(
+        &a,
+        &session,
+        &tool_call(1, "codex", json!({"prompt": "Remember the number 42."})),
+    )
+    .await;
+    let thread_id = thread_of(&first);
+    assert_eq!(cluster.redis.cli(&["GET", &format!("tandem:lease:{thread_id}")]).await, "a");
+
+    // On B, streamed: the events and the result come back through B.
+    let response = b
+        .post(
+            &session,
+            &tool_call(
+                2,
+                "codex-reply",
+                json!({"threadId": thread_id, "prompt": "Which number?"}),
+            ),
+        )
+        .send()
+        .await
+        .unwrap();
+    let messages: Vec<Value> = SseReader::new(response)
+        .rest()
+        .await
+        .iter()
+        .map(|event| event.json())
+        .collect();
+    assert!(
+        messages
+            .iter()
+            .any(|message| message["method"] == "codex/event")
+    );
+    let last = messages.last().unwrap();
+    assert_eq!(last["id"], 2);
+    assert_eq!(last["result"]["structuredContent"]["content"], "It was 42.");
+    let seen = user_texts(&cluster.model);
+    assert!(seen.contains("Remember the number 42."), "{seen}");
+    assert!(seen.contains("Noted."), "{seen}");
+    assert!(cluster.nodes[1].log_text().contains("request forwarded to the thread's owner"));
+}
+
+#[tokio::test]
+async fn a_dead_owners_thread_is_taken_over_with_its_history_after_the_lease_expires() {
+    let mut cluster = Cluster::start("lease_ttl = \"1s\"").await;
+    let front = Endpoint::new(&cluster.front().await.url);
+    cluster
+        .model
+        .push(MockResponse::sse(responses_text("msg_1", &["Noted."])));
+    cluster
+        .model
+        .push(MockResponse::sse(responses_text("msg_2", &["Still", " 42."])));
+    let a = cluster.node(0);
+    let session = a.initialize(json!({})).await;
+    let first = json_call(
+        &a,
+        &session,
+        &tool_call(1, "codex", json!({"prompt": "Remember the number 42."})),
+    )
+    .await;
+    let thread_id = thread_of(&first);
+    let lease = format!("tandem:lease:{thread_id}");
+    assert_eq!(cluster.redis.cli(&["GET", &lease]).await, "a");
+
+    // kill -9 the owner between turns; its home is out of reach from here on.
+    cluster.nodes[0].child.start_kill().unwrap();
+    cluster.nodes[0].child.wait().await.unwrap();
+    tokio::time::timeout(Duration::from_secs(20), async {
+        // The lease TTL is the subject: wait for Redis to expire it.
+        while cluster.redis.cli(&["EXISTS", &lease]).await != "0" {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the lease expires");
+
+    let reply = json_call(
+        &front,
+        &session,
+        &tool_call(
+            2,
+            "codex-reply",
+            json!({"threadId": thread_id, "prompt": "Which number?"}),
+        ),
+    )
+    .await;
+    assert_eq!(reply["result"]["structuredContent"]["content"], "Still 42.", "{reply}");
+    let seen = user_texts(&cluster.model);
+    assert!(seen.contains("Remember the number 42."), "{seen}");
+    assert!(seen.contains("Noted."), "{seen}");
+    let holder = cluster.redis.cli(&["GET", &lease]).await;
+    assert!(holder == "b" || holder == "c", "{holder}");
+}

@@ -32,7 +32,11 @@ impl RolloutWriter {
         let line = encode_line(record, now_ms()).map_err(|source| io_error(&self.path, source))?;
         self.file
             .write_all(&line)
-            .map_err(|source| io_error(&self.path, source))
+            .map_err(|source| io_error(&self.path, source))?;
+        if let Some(mirror) = super::ROLLOUT_MIRROR.get() {
+            mirror.mirror(&self.path, &line);
+        }
+        Ok(())
     }
 
     /// Flushes the file's data to disk (at turn end).

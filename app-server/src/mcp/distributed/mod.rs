@@ -19,6 +19,7 @@ pub mod follow;
 pub mod metrics;
 pub mod outbound;
 pub mod store;
+pub mod threads;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -222,6 +223,29 @@ pub enum Forward {
         /// The whole notification.
         notification: Value,
     },
+    /// A client request for the node that owns the thread it names (`codex-reply`).
+    Call {
+        /// The session.
+        session: String,
+        /// The client request's id.
+        id: RequestId,
+        /// Its method.
+        method: String,
+        /// The whole request.
+        message: Value,
+        /// The node whose client waits for the request's messages.
+        reply_node: String,
+    },
+    /// A message of a forwarded request, for the node whose client waits for it; `None`
+    /// when the request ended without a response (cancelled).
+    Deliver {
+        /// The session.
+        session: String,
+        /// The client request's id.
+        id: RequestId,
+        /// The message.
+        message: Option<Value>,
+    },
     /// The session was deleted (or expired) on some node.
     Deleted {
         /// The session.
@@ -252,6 +276,8 @@ pub struct Cluster {
     pub streams: Arc<RedisStreamManager>,
     /// This node's metrics.
     pub metrics: Arc<Metrics>,
+    /// Requests run here for a client connected to another node: (session, id) → node.
+    remote: std::sync::Mutex<std::collections::HashMap<(String, RequestId), String>>,
 }
 
 /// How long one Redis command may take before it counts as failed.
@@ -308,6 +334,7 @@ impl Cluster {
             connection,
             metrics,
             options,
+            remote: std::sync::Mutex::new(std::collections::HashMap::new()),
         });
         tracing::info!(node_id = %cluster.options.node_id, url = %cluster.options.url, "joined the cluster");
         Ok((cluster, received))
@@ -349,15 +376,38 @@ impl Cluster {
         self.counted(published)
     }
 
-    /// Records that client request `id` of `session` runs on this node.
-    pub async fn register_call(&self, session: &str, id: &RequestId) -> Result<(), StoreError> {
+    /// Runs request `id` of `session` here for a client on `node`: its messages go there.
+    pub fn add_remote(&self, session: &str, id: &RequestId, node: &str) {
+        crate::engine::lock(&self.remote)
+            .insert((session.to_string(), id.clone()), node.to_string());
+    }
+
+    /// The node waiting for request `id` of `session`, when it is not this one.
+    pub fn remote_node(&self, session: &str, id: &RequestId) -> Option<String> {
+        crate::engine::lock(&self.remote)
+            .get(&(session.to_string(), id.clone()))
+            .cloned()
+    }
+
+    /// Forgets a remote request.
+    pub fn remove_remote(&self, session: &str, id: &RequestId) {
+        crate::engine::lock(&self.remote).remove(&(session.to_string(), id.clone()));
+    }
+
+    /// Records that client request `id` of `session` runs on `node`.
+    pub async fn register_call(
+        &self,
+        session: &str,
+        id: &RequestId,
+        node: &str,
+    ) -> Result<(), StoreError> {
         let mut connection = self.connection.clone();
         let field = serde_json::to_string(id)?;
         let result: Result<(), redis::RedisError> = redis::pipe()
             .cmd("HSET")
             .arg(self.keys.calls(session))
             .arg(field)
-            .arg(self.node_id())
+            .arg(node)
             .ignore()
             .cmd("PEXPIRE")
             .arg(self.keys.calls(session))

@@ -14,7 +14,13 @@ use tokio::sync::mpsc;
 use crate::mcp::distributed::bus::StreamManager;
 use crate::mcp::distributed::outbound::ClusterOutbound;
 use crate::mcp::distributed::store::{SessionMeta, now_ms};
+use crate::engine::normalize_thread_id;
+use crate::mcp::distributed::metrics::InFlight;
+use crate::mcp::distributed::threads::Lease;
 use crate::mcp::distributed::{Cluster, Forward, StoreError, follow, node_of_request};
+use crate::mcp::output::Route;
+use crate::mcp::protocol::{RpcError, error_response};
+use crate::mcp::tools::CODEX_REPLY_TOOL;
 use crate::mcp::http::sessions::HttpSession;
 use crate::mcp::http::streams::{Attached, STANDALONE, StreamHub, parse_event_id};
 use crate::mcp::http::{HttpState, rpc_status};
@@ -153,13 +159,111 @@ pub(super) async fn attach_standalone(
     }
 }
 
-/// Registers client request `id` as running on this node (for cancellations elsewhere).
+/// Registers client request `id` as running on `node` (for cancellations elsewhere).
 pub(super) async fn register_call(
     cluster: &Cluster,
     session_id: &str,
     id: &RequestId,
+    node: &str,
 ) -> Result<(), StoreError> {
-    cluster.register_call(session_id, id).await
+    cluster.register_call(session_id, id, node).await
+}
+
+/// Where request `method`/`value` runs: `Some(node)` for a `codex-reply` on a thread whose
+/// live owner is another node; `None` here (taking the thread over, with its rollout rebuilt
+/// from Redis, when its owner is gone).
+pub(super) async fn owner_elsewhere(
+    state: &Arc<HttpState>,
+    cluster: &Arc<Cluster>,
+    method: &str,
+    value: &Value,
+) -> Result<Option<String>, StoreError> {
+    if method != "tools/call"
+        || value.pointer("/params/name").and_then(Value::as_str) != Some(CODEX_REPLY_TOOL)
+    {
+        return Ok(None);
+    }
+    let Some(thread_id) = value
+        .pointer("/params/arguments/threadId")
+        .and_then(Value::as_str)
+        .and_then(|thread_id| normalize_thread_id(thread_id).ok())
+    else {
+        // The call itself reports the bad argument.
+        return Ok(None);
+    };
+    match cluster.take_lease(&thread_id).await? {
+        Lease::Renewed => Ok(None),
+        Lease::Taken => {
+            if !loaded_here(state, &thread_id) && cluster.restore_rollout(&state.store, &thread_id).await? {
+                tracing::info!(%thread_id, "took over a thread whose owner is gone; rollout rebuilt from Redis");
+            }
+            Ok(None)
+        }
+        Lease::Elsewhere => cluster.lease_holder(&thread_id).await,
+    }
+}
+
+fn loaded_here(state: &HttpState, thread_id: &str) -> bool {
+    state
+        .sessions
+        .snapshot()
+        .iter()
+        .any(|(_, session)| crate::engine::lock(&session.session.loaded).contains(thread_id))
+}
+
+/// Sends request `id` to `node`, which runs it and streams its messages back here.
+pub(super) async fn forward_call(
+    cluster: Arc<Cluster>,
+    session: Arc<HttpSession>,
+    node: String,
+    id: RequestId,
+    method: String,
+    message: Value,
+) {
+    let session_id = session.session.shared.session_id.clone();
+    let forward = Forward::Call {
+        session: session_id.clone(),
+        id: id.clone(),
+        method,
+        message,
+        reply_node: cluster.node_id().to_string(),
+    };
+    tracing::info!(%session_id, %id, %node, "request forwarded to the thread's owner");
+    if let Err(error) = cluster.forward(Some(&node), &forward).await {
+        let reply = error_response(
+            Some(&id),
+            &RpcError::new(INTERNAL_ERROR, format!("cannot reach the thread's node: {error}")),
+        );
+        session
+            .session
+            .shared
+            .outbound
+            .send(Route::Request(id), reply)
+            .await;
+    }
+}
+
+/// Renews the leases of the threads loaded here for as long as the server runs.
+pub(super) async fn renew_leases(state: Arc<HttpState>, cluster: Arc<Cluster>) {
+    let period = (cluster.options.lease_ttl / 3).max(std::time::Duration::from_millis(50));
+    loop {
+        tokio::time::sleep(period).await;
+        let mut threads = Vec::new();
+        for (_, session) in state.sessions.snapshot() {
+            threads.extend(crate::engine::lock(&session.session.loaded).iter().cloned());
+        }
+        let mut held = 0;
+        for thread_id in threads {
+            match cluster.take_lease(&thread_id).await {
+                Ok(Lease::Taken | Lease::Renewed) => held += 1,
+                Ok(Lease::Elsewhere) => {
+                    tracing::warn!(%thread_id, "a loaded thread's lease is held by another node")
+                }
+                Err(_) => {}
+            }
+        }
+        cluster.metrics.leases_held.set(held);
+    }
 }
 
 /// Sends the client's answer to a server→client request of another node there; `false`
@@ -253,6 +357,36 @@ pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::R
                         .handle_notification("notifications/cancelled", &notification);
                 }
             }
+            Forward::Call {
+                session,
+                id,
+                method,
+                message,
+                reply_node,
+            } => {
+                let state = state.clone();
+                tokio::spawn(run_forwarded(state, session, id, method, message, reply_node));
+            }
+            Forward::Deliver {
+                session,
+                id,
+                message,
+            } => {
+                let Some(local) = state.sessions.get(&session) else {
+                    continue;
+                };
+                match message {
+                    Some(message) => {
+                        local
+                            .session
+                            .shared
+                            .outbound
+                            .send(Route::Request(id), message)
+                            .await
+                    }
+                    None => local.session.shared.outbound.abandon(&id),
+                }
+            }
             Forward::Deleted { session } => {
                 if let Some(cluster) = &state.cluster {
                     cluster.streams.end(&session);
@@ -264,6 +398,46 @@ pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::R
             }
         }
     }
+}
+
+/// Runs a request another node forwarded here; its messages go back to `reply_node`.
+async fn run_forwarded(
+    state: Arc<HttpState>,
+    session_id: String,
+    id: RequestId,
+    method: String,
+    message: Value,
+    reply_node: String,
+) {
+    let Some(cluster) = state.cluster.clone() else {
+        return;
+    };
+    let local = state.sessions.get(&session_id);
+    let session = match resolve(&state, &cluster, &session_id, local).await {
+        Ok(Some(session)) => session,
+        Ok(None) | Err(_) => {
+            let reply = error_response(
+                Some(&id),
+                &RpcError::new(INTERNAL_ERROR, "the session is gone on the thread's node"),
+            );
+            let forward = Forward::Deliver {
+                session: session_id,
+                id,
+                message: Some(reply),
+            };
+            let _ = cluster.forward(Some(&reply_node), &forward).await;
+            return;
+        }
+    };
+    cluster.add_remote(&session_id, &id, &reply_node);
+    let _in_flight = InFlight::new(&state.metrics);
+    session
+        .session
+        .clone()
+        .handle_request(id.clone(), method, message)
+        .await;
+    cluster.remove_remote(&session_id, &id);
+    cluster.unregister_call(&session_id, &id).await;
 }
 
 /// Keeps the shared metadata of sessions with an open connection here alive, and drops

@@ -116,6 +116,12 @@ pub async fn serve_http(
     if let Some(forwards) = forwards {
         tokio::spawn(cluster::handle_forwards(state.clone(), forwards));
     }
+    if let Some(cluster) = &state.cluster {
+        tokio::spawn(cluster::renew_leases(state.clone(), cluster.clone()));
+        crate::store::set_rollout_mirror(Box::new(
+            crate::mcp::distributed::threads::RedisRolloutMirror::start(cluster),
+        ));
+    }
     let router = Router::new()
         .route(
             "/mcp",
@@ -523,17 +529,39 @@ async fn run_request(
             &format!("request id {id} is already in use"),
         );
     }
-    if let Some(cluster) = &state.cluster
-        && let Err(error) =
-            cluster::register_call(cluster, &session.session.shared.session_id, &id).await
-    {
-        return *cluster::unavailable(Some(&id), &error);
+    let mut owner = None;
+    if let Some(cluster) = &state.cluster {
+        let session_id = &session.session.shared.session_id;
+        let registered = match cluster::owner_elsewhere(state, cluster, &method, &value).await {
+            Ok(node) => {
+                owner = node;
+                let node = owner.as_deref().unwrap_or(cluster.node_id());
+                cluster::register_call(cluster, session_id, &id, node).await
+            }
+            Err(error) => Err(error),
+        };
+        if let Err(error) = registered {
+            return *cluster::unavailable(Some(&id), &error);
+        }
     }
     let in_flight = InFlight::new(&state.metrics);
-    let handler = session
-        .session
-        .clone()
-        .handle_request(id.clone(), method, value);
+    let handler: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> =
+        match (owner, &state.cluster) {
+            (Some(node), Some(cluster)) => Box::pin(cluster::forward_call(
+                cluster.clone(),
+                session.clone(),
+                node,
+                id.clone(),
+                method,
+                value,
+            )),
+            _ => Box::pin(
+                session
+                    .session
+                    .clone()
+                    .handle_request(id.clone(), method, value),
+            ),
+        };
     let unregister = state
         .cluster
         .clone()
