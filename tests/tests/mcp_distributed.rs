@@ -10,7 +10,7 @@ use std::time::Duration;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use tandem_tests::cluster::{Endpoint, Nginx, Redis, start_node, tool_call};
-use tandem_tests::mcp::{McpHttp, SseReader};
+use tandem_tests::mcp::{McpHttp, SseReader, home_with};
 use tandem_tests::mock_model::{MockModel, MockResponse, responses_text, token_deltas};
 
 /// Redis, three nodes `a`, `b`, `c` and the model they share.
@@ -27,6 +27,25 @@ impl Cluster {
         let mut nodes = Vec::new();
         for node_id in ["a", "b", "c"] {
             nodes.push(start_node(&model.base_url(), &redis.url, node_id, extra_config, &[]).await);
+        }
+        Cluster {
+            redis,
+            nodes,
+            model,
+        }
+    }
+
+    /// Three nodes on the offline `demo` provider (its tour asks for approvals).
+    async fn start_demo() -> Cluster {
+        let redis = Redis::start().await;
+        let model = MockModel::start().await;
+        let mut nodes = Vec::new();
+        for node_id in ["a", "b", "c"] {
+            let home = home_with(&format!(
+                "model_provider = \"demo\"\napproval_policy = \"untrusted\"\n\n[mcp.distributed]\nnode_id = \"{node_id}\"\n"
+            ));
+            let path = home.path().to_path_buf();
+            nodes.push(McpHttp::spawn_in(path, Some(home), &["--redis", &redis.url], "info").await);
         }
         Cluster {
             redis,
@@ -610,4 +629,95 @@ async fn a_dead_owners_thread_is_taken_over_with_its_history_after_the_lease_exp
     assert!(seen.contains("Noted."), "{seen}");
     let holder = cluster.redis.cli(&["GET", &lease]).await;
     assert!(holder == "b" || holder == "c", "{holder}");
+}
+
+/// Reads `stream` until the response to `id`, answering each elicitation through
+/// `answer_on(kind)` with `decision`; the elicitations' kinds and the stream's messages.
+async fn answer_elicitations(
+    stream: &mut SseReader,
+    session: &str,
+    id: i64,
+    answer_on: impl Fn(&str) -> (Endpoint, &'static str),
+) -> (Vec<String>, Vec<Value>) {
+    let mut kinds = Vec::new();
+    let mut messages = Vec::new();
+    loop {
+        let message = stream.next().await.expect("stream open").json();
+        if message["method"] == "elicitation/create" {
+            let kind = message["params"]["_meta"]["codex_elicitation"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let request_id = message["id"].clone();
+            assert!(request_id.is_string(), "cluster request ids name their node: {request_id}");
+            let (endpoint, decision) = answer_on(&kind);
+            let reply = json!({"jsonrpc": "2.0", "id": request_id,
+                "result": {"action": "accept", "content": {"decision": decision}}});
+            let answered = endpoint.post(session, &reply).send().await.unwrap();
+            assert_eq!(answered.status(), 202);
+            kinds.push(kind);
+        }
+        let done = message.get("method").is_none() && message["id"] == id;
+        messages.push(message);
+        if done {
+            return (kinds, messages);
+        }
+    }
+}
+
+#[tokio::test]
+async fn approvals_answered_on_other_nodes_reach_the_turn_and_accept_for_session_holds() {
+    let cluster = Cluster::start_demo().await;
+    let workspace = tempfile::tempdir().unwrap();
+    let (a, b, c) = (cluster.node(0), cluster.node(1), cluster.node(2));
+    let session = a.initialize(json!({"elicitation": {}})).await;
+    let arguments = json!({
+        "prompt": "Show me what you can do.",
+        "cwd": workspace.path().to_string_lossy(),
+        "approval-policy": "untrusted",
+        "sandbox": "workspace-write",
+    });
+    // The turn runs on C; the command's approval is answered on B, the others on A.
+    let response = c
+        .post(&session, &tool_call(3, "codex", arguments))
+        .send()
+        .await
+        .unwrap();
+    let mut stream = SseReader::new(response);
+    let (kinds, messages) = answer_elicitations(&mut stream, &session, 3, |kind| {
+        if kind == "exec-approval" {
+            (b.clone(), "approved_for_session")
+        } else {
+            (a.clone(), "approved")
+        }
+    })
+    .await;
+    assert!(kinds.iter().any(|kind| kind == "exec-approval"), "{kinds:?}");
+    let command = messages
+        .iter()
+        .find(|message| {
+            message["params"]["msg"]["type"] == "item/completed"
+                && message["params"]["msg"]["item"]["type"] == "commandExecution"
+        })
+        .expect("the command ran");
+    assert_eq!(command["params"]["msg"]["item"]["status"], "completed", "{command}");
+    let last = messages.last().unwrap();
+    assert_eq!(last["result"]["isError"], false, "{last}");
+    let thread_id = thread_of(last);
+
+    // The next turn, sent to B, runs on C (the thread's owner): the command is not asked
+    // about again; what is asked arrives on B and is answered on A.
+    let response = b
+        .post(
+            &session,
+            &tool_call(4, "codex-reply", json!({"threadId": thread_id, "prompt": "Again."})),
+        )
+        .send()
+        .await
+        .unwrap();
+    let mut stream = SseReader::new(response);
+    let (kinds, messages) =
+        answer_elicitations(&mut stream, &session, 4, |_| (a.clone(), "approved")).await;
+    assert!(!kinds.iter().any(|kind| kind == "exec-approval"), "{kinds:?}");
+    assert_eq!(messages.last().unwrap()["result"]["isError"], false);
 }
