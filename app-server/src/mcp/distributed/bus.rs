@@ -335,6 +335,11 @@ impl StreamManager for RedisStreamManager {
 }
 
 impl RedisStreamManager {
+    /// Ends every live stream on this node (the server is shutting down).
+    pub fn end_all(&self) {
+        lock(&self.registered).clear();
+    }
+
     fn unsubscribe(&self, session: &str) {
         let sink = lock(&self.sink).clone();
         if let Some(mut sink) = sink {

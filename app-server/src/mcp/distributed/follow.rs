@@ -52,6 +52,7 @@ pub async fn attach(
         }
     };
     let (sender, events) = mpsc::channel(capacity.max(1));
+    cluster.set_open_get(session, &sender);
     let mut follower = Follower {
         cluster: cluster.clone(),
         session: session.to_string(),

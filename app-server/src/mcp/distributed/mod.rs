@@ -276,6 +276,10 @@ pub struct Cluster {
     pub streams: Arc<RedisStreamManager>,
     /// This node's metrics.
     pub metrics: Arc<Metrics>,
+    /// GET streams open on this node, by session (for the one-GET-stream rule).
+    gets: std::sync::Mutex<
+        std::collections::HashMap<String, mpsc::WeakSender<crate::mcp::http::streams::SseEvent>>,
+    >,
     /// Requests run here for a client connected to another node: (session, id) → node.
     remote: std::sync::Mutex<std::collections::HashMap<(String, RequestId), String>>,
 }
@@ -335,6 +339,7 @@ impl Cluster {
             metrics,
             options,
             remote: std::sync::Mutex::new(std::collections::HashMap::new()),
+            gets: std::sync::Mutex::new(std::collections::HashMap::new()),
         });
         tracing::info!(node_id = %cluster.options.node_id, url = %cluster.options.url, "joined the cluster");
         Ok((cluster, received))
@@ -374,6 +379,25 @@ impl Cluster {
         };
         let published = self.streams.publish(&channel, forward).await;
         self.counted(published)
+    }
+
+    /// Whether `session` has an open GET stream on this node.
+    pub fn has_open_get(&self, session: &str) -> bool {
+        crate::engine::lock(&self.gets)
+            .get(session)
+            .and_then(mpsc::WeakSender::upgrade)
+            .is_some_and(|sender| !sender.is_closed())
+    }
+
+    /// Records the open GET stream of `session` on this node.
+    pub fn set_open_get(
+        &self,
+        session: &str,
+        sender: &mpsc::Sender<crate::mcp::http::streams::SseEvent>,
+    ) {
+        let mut gets = crate::engine::lock(&self.gets);
+        gets.retain(|_, sender| sender.upgrade().is_some_and(|sender| !sender.is_closed()));
+        gets.insert(session.to_string(), sender.downgrade());
     }
 
     /// Runs request `id` of `session` here for a client on `node`: its messages go there.

@@ -149,6 +149,14 @@ pub(super) async fn attach_standalone(
         Some(Some((STANDALONE, seq))) => Some(seq),
         Some(_) => return Err(Box::new(super::resume_refusal(last_event_id))),
     };
+    if last_event_id.is_none() && cluster.has_open_get(session_id) {
+        return Err(Box::new(rpc_status(
+            StatusCode::CONFLICT,
+            None,
+            crate::mcp::protocol::INVALID_REQUEST,
+            "this session already has an open GET stream",
+        )));
+    }
     let capacity = state.http.replay_buffer * 16;
     match follow::attach(cluster, session_id, after, capacity).await {
         Ok(events) => Ok(Attached {

@@ -148,6 +148,9 @@ pub async fn serve_http(
             for session in closing.sessions.drain() {
                 session.close().await;
             }
+            if let Some(cluster) = &closing.cluster {
+                cluster.streams.end_all();
+            }
         })
         .await?;
     sweeper.abort();
