@@ -74,7 +74,9 @@ impl Cluster {
 }
 
 fn message_type(message: &Value) -> &str {
-    message["params"]["msg"]["type"].as_str().unwrap_or_default()
+    message["params"]["msg"]["type"]
+        .as_str()
+        .unwrap_or_default()
 }
 
 /// Reads a stream until the turn of request `request_id` completes; its messages.
@@ -94,12 +96,14 @@ async fn until_turn_completed(stream: &mut SseReader) -> Vec<Value> {
 #[tokio::test]
 async fn a_session_split_over_three_nodes_gets_every_message_on_the_right_stream() {
     let cluster = Cluster::start("").await;
-    cluster
-        .model
-        .push(MockResponse::sse(responses_text("msg_1", &["Split", " works."])));
-    cluster
-        .model
-        .push(MockResponse::sse(responses_text("msg_2", &["Through", " A."])));
+    cluster.model.push(MockResponse::sse(responses_text(
+        "msg_1",
+        &["Split", " works."],
+    )));
+    cluster.model.push(MockResponse::sse(responses_text(
+        "msg_2",
+        &["Through", " A."],
+    )));
     let (a, b, c) = (cluster.node(0), cluster.node(1), cluster.node(2));
     let session = b.initialize(json!({})).await;
     let get = a.get(&session, None).await;
@@ -166,7 +170,10 @@ async fn a_session_split_over_three_nodes_gets_every_message_on_the_right_stream
         .json()
         .await
         .unwrap();
-    assert_eq!(reply["result"]["structuredContent"]["content"], "Through A.");
+    assert_eq!(
+        reply["result"]["structuredContent"]["content"],
+        "Through A."
+    );
     let on_a = until_turn_completed(&mut get_stream).await;
     assert!(
         on_a.iter()
@@ -176,7 +183,9 @@ async fn a_session_split_over_three_nodes_gets_every_message_on_the_right_stream
     assert!(on_a.iter().all(|message| message.get("result").is_none()));
 
     // A standalone log message (the model fails; the engine's error event is logged) on A.
-    cluster.model.push(MockResponse::error(400, "bad request from the test"));
+    cluster
+        .model
+        .push(MockResponse::error(400, "bad request from the test"));
     let failed: Value = c
         .post_json(
             &session,
@@ -208,7 +217,11 @@ async fn a_session_split_over_three_nodes_gets_every_message_on_the_right_stream
         metrics.contains("tandem_mcp_bus_publish_seconds_count"),
         "{metrics}"
     );
-    assert!(a.metrics().await.contains("tandem_mcp_bus_deliver_seconds_count"));
+    assert!(
+        a.metrics()
+            .await
+            .contains("tandem_mcp_bus_deliver_seconds_count")
+    );
 }
 
 #[tokio::test]
@@ -219,7 +232,10 @@ async fn a_cancellation_sent_to_another_node_stops_the_call() {
     let (a, b, c) = (cluster.node(0), cluster.node(1), cluster.node(2));
     let session = a.initialize(json!({})).await;
     let response = c
-        .post(&session, &tool_call(4, "codex", json!({"prompt": "Stop me."})))
+        .post(
+            &session,
+            &tool_call(4, "codex", json!({"prompt": "Stop me."})),
+        )
         .send()
         .await
         .unwrap();
@@ -330,7 +346,11 @@ async fn losing_the_node_of_the_get_stream_mid_turn_loses_and_duplicates_nothing
             .len(),
         token_deltas(DELTAS).concat().len()
     );
-    assert_eq!(deltas, (0..DELTAS).collect::<Vec<_>>(), "every delta once, in order");
+    assert_eq!(
+        deltas,
+        (0..DELTAS).collect::<Vec<_>>(),
+        "every delta once, in order"
+    );
     let expected_ids: Vec<String> = (1..=ids.len()).map(|seq| format!("0/{seq}")).collect();
     assert_eq!(ids, expected_ids);
 }
@@ -423,7 +443,10 @@ async fn redis_restarting_mid_run_fails_requests_cleanly_and_no_node_exits() {
 
     // Requests that need Redis get 503 and a JSON-RPC error.
     let refused = c
-        .post_json(&session, &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}))
+        .post_json(
+            &session,
+            &json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+        )
         .send()
         .await
         .unwrap();
@@ -440,7 +463,12 @@ async fn redis_restarting_mid_run_fails_requests_cleanly_and_no_node_exits() {
 
     // The call in flight on C ends (its POST stream is C's own) instead of hanging.
     gate.release_all();
-    let rest: Vec<Value> = in_flight.rest().await.iter().map(|event| event.json()).collect();
+    let rest: Vec<Value> = in_flight
+        .rest()
+        .await
+        .iter()
+        .map(|event| event.json())
+        .collect();
     assert_eq!(
         rest.last().unwrap()["result"]["structuredContent"]["content"],
         "Kept going."
@@ -505,7 +533,10 @@ async fn a_node_exits_with_a_clear_message_when_redis_is_unreachable() {
         .unwrap();
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(stderr.contains("cannot reach Redis at redis://127.0.0.1:"), "{stderr}");
+    assert!(
+        stderr.contains("cannot reach Redis at redis://127.0.0.1:"),
+        "{stderr}"
+    );
 }
 
 /// The texts of the user messages the model received in its last request.
@@ -532,9 +563,10 @@ async fn codex_reply_on_another_node_runs_on_the_threads_owner_and_keeps_the_con
     cluster
         .model
         .push(MockResponse::sse(responses_text("msg_1", &["Noted."])));
-    cluster
-        .model
-        .push(MockResponse::sse(responses_text("msg_2", &["It was", " 42."])));
+    cluster.model.push(MockResponse::sse(responses_text(
+        "msg_2",
+        &["It was", " 42."],
+    )));
     let (a, b) = (cluster.node(0), cluster.node(1));
     let session = a.initialize(json!({})).await;
     let first = json_call(
@@ -544,7 +576,13 @@ async fn codex_reply_on_another_node_runs_on_the_threads_owner_and_keeps_the_con
     )
     .await;
     let thread_id = thread_of(&first);
-    assert_eq!(cluster.redis.cli(&["GET", &format!("tandem:lease:{thread_id}")]).await, "a");
+    assert_eq!(
+        cluster
+            .redis
+            .cli(&["GET", &format!("tandem:lease:{thread_id}")])
+            .await,
+        "a"
+    );
 
     // On B, streamed: the events and the result come back through B.
     let response = b
@@ -576,7 +614,11 @@ async fn codex_reply_on_another_node_runs_on_the_threads_owner_and_keeps_the_con
     let seen = user_texts(&cluster.model);
     assert!(seen.contains("Remember the number 42."), "{seen}");
     assert!(seen.contains("Noted."), "{seen}");
-    assert!(cluster.nodes[1].log_text().contains("request forwarded to the thread's owner"));
+    assert!(
+        cluster.nodes[1]
+            .log_text()
+            .contains("request forwarded to the thread's owner")
+    );
 }
 
 #[tokio::test]
@@ -586,9 +628,10 @@ async fn a_dead_owners_thread_is_taken_over_with_its_history_after_the_lease_exp
     cluster
         .model
         .push(MockResponse::sse(responses_text("msg_1", &["Noted."])));
-    cluster
-        .model
-        .push(MockResponse::sse(responses_text("msg_2", &["Still", " 42."])));
+    cluster.model.push(MockResponse::sse(responses_text(
+        "msg_2",
+        &["Still", " 42."],
+    )));
     let a = cluster.node(0);
     let session = a.initialize(json!({})).await;
     let first = json_call(
@@ -623,7 +666,10 @@ async fn a_dead_owners_thread_is_taken_over_with_its_history_after_the_lease_exp
         ),
     )
     .await;
-    assert_eq!(reply["result"]["structuredContent"]["content"], "Still 42.", "{reply}");
+    assert_eq!(
+        reply["result"]["structuredContent"]["content"], "Still 42.",
+        "{reply}"
+    );
     let seen = user_texts(&cluster.model);
     assert!(seen.contains("Remember the number 42."), "{seen}");
     assert!(seen.contains("Noted."), "{seen}");
@@ -649,7 +695,10 @@ async fn answer_elicitations(
                 .unwrap()
                 .to_string();
             let request_id = message["id"].clone();
-            assert!(request_id.is_string(), "cluster request ids name their node: {request_id}");
+            assert!(
+                request_id.is_string(),
+                "cluster request ids name their node: {request_id}"
+            );
             let (endpoint, decision) = answer_on(&kind);
             let reply = json!({"jsonrpc": "2.0", "id": request_id,
                 "result": {"action": "accept", "content": {"decision": decision}}});
@@ -692,7 +741,10 @@ async fn approvals_answered_on_other_nodes_reach_the_turn_and_accept_for_session
         }
     })
     .await;
-    assert!(kinds.iter().any(|kind| kind == "exec-approval"), "{kinds:?}");
+    assert!(
+        kinds.iter().any(|kind| kind == "exec-approval"),
+        "{kinds:?}"
+    );
     let command = messages
         .iter()
         .find(|message| {
@@ -700,7 +752,10 @@ async fn approvals_answered_on_other_nodes_reach_the_turn_and_accept_for_session
                 && message["params"]["msg"]["item"]["type"] == "commandExecution"
         })
         .expect("the command ran");
-    assert_eq!(command["params"]["msg"]["item"]["status"], "completed", "{command}");
+    assert_eq!(
+        command["params"]["msg"]["item"]["status"], "completed",
+        "{command}"
+    );
     let last = messages.last().unwrap();
     assert_eq!(last["result"]["isError"], false, "{last}");
     let thread_id = thread_of(last);
@@ -710,7 +765,11 @@ async fn approvals_answered_on_other_nodes_reach_the_turn_and_accept_for_session
     let response = b
         .post(
             &session,
-            &tool_call(4, "codex-reply", json!({"threadId": thread_id, "prompt": "Again."})),
+            &tool_call(
+                4,
+                "codex-reply",
+                json!({"threadId": thread_id, "prompt": "Again."}),
+            ),
         )
         .send()
         .await
@@ -718,6 +777,9 @@ async fn approvals_answered_on_other_nodes_reach_the_turn_and_accept_for_session
     let mut stream = SseReader::new(response);
     let (kinds, messages) =
         answer_elicitations(&mut stream, &session, 4, |_| (a.clone(), "approved")).await;
-    assert!(!kinds.iter().any(|kind| kind == "exec-approval"), "{kinds:?}");
+    assert!(
+        !kinds.iter().any(|kind| kind == "exec-approval"),
+        "{kinds:?}"
+    );
     assert_eq!(messages.last().unwrap()["result"]["isError"], false);
 }

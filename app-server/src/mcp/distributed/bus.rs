@@ -54,7 +54,10 @@ pub trait StreamManager: Send + Sync + 'static {
     /// Registers the live stream of `session` on this node (replacing an older one).
     fn register<'a>(&'a self, session: &'a str) -> BoxFuture<'a, Registration>;
     /// Delivers `item` to the live stream of each of `sessions`, wherever it is.
-    #[allow(dead_code, reason = "part of the contract; the HTTP transport does not need it yet")]
+    #[allow(
+        dead_code,
+        reason = "part of the contract; the HTTP transport does not need it yet"
+    )]
     fn send<'a>(
         &'a self,
         sessions: &'a [String],
@@ -376,7 +379,10 @@ mod tests {
             data: "{}".into(),
             published_micros: 0,
         };
-        manager.send(&["s".into(), "t".into()], &item).await.unwrap();
+        manager
+            .send(&["s".into(), "t".into()], &item)
+            .await
+            .unwrap();
         assert_eq!(second.items.recv().await, Some(item));
         assert!(first.items.try_recv().is_err());
         manager.remove("s", &first);

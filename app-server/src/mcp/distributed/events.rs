@@ -11,7 +11,7 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::time::Duration;
 
-use redis::streams::{StreamRangeReply, StreamId};
+use redis::streams::{StreamId, StreamRangeReply};
 
 use crate::engine::lock;
 use crate::mcp::distributed::{BoxFuture, Keys, StoreError};
@@ -22,8 +22,11 @@ pub type StoredEvent = (u64, String);
 /// Where the standalone stream's events are kept for replay.
 pub trait EventStore: Send + Sync + 'static {
     /// Appends `data` to `session`'s stream and returns its sequence number (1, 2, …).
-    fn append<'a>(&'a self, session: &'a str, data: &'a str)
-    -> BoxFuture<'a, Result<u64, StoreError>>;
+    fn append<'a>(
+        &'a self,
+        session: &'a str,
+        data: &'a str,
+    ) -> BoxFuture<'a, Result<u64, StoreError>>;
     /// The kept events of `session` with a sequence number above `after`, oldest first.
     fn replay_after<'a>(
         &'a self,

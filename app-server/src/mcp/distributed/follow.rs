@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use redis::AsyncCommands;
 use tokio::sync::mpsc;
+use tracing::Instrument;
 
 use crate::mcp::distributed::bus::{BusItem, StreamManager};
 use crate::mcp::distributed::events::StoredEvent;
@@ -61,17 +62,27 @@ pub async fn attach(
         saved: after,
         saved_at: Instant::now(),
     };
-    tokio::spawn(async move {
-        let mut registration = registration;
-        if follower.deliver_all(backlog).await {
-            follower.follow(&mut registration.items).await;
+    let span = tracing::info_span!(
+        "mcp_get_stream",
+        session_id = %session,
+        node = %cluster.node_id(),
+        after,
+    );
+    tokio::spawn(
+        async move {
+            let mut registration = registration;
+            if follower.deliver_all(backlog).await {
+                follower.follow(&mut registration.items).await;
+            }
+            follower.save().await;
+            follower
+                .cluster
+                .streams
+                .remove(&follower.session, &registration);
+            tracing::debug!(delivered = follower.last, "GET stream ended");
         }
-        follower.save().await;
-        follower
-            .cluster
-            .streams
-            .remove(&follower.session, &registration);
-    });
+        .instrument(span),
+    );
     Ok(events)
 }
 
@@ -167,9 +178,17 @@ impl Follower {
         let mut connection = self.cluster.connection.clone();
         let ttl = self.cluster.options.session_ttl.as_millis() as u64;
         let saved: Result<(), redis::RedisError> = connection
-            .pset_ex(self.cluster.keys.delivered(&self.session), self.last, ttl.max(1))
+            .pset_ex(
+                self.cluster.keys.delivered(&self.session),
+                self.last,
+                ttl.max(1),
+            )
             .await;
-        if self.cluster.counted(saved.map_err(StoreError::from)).is_ok() {
+        if self
+            .cluster
+            .counted(saved.map_err(StoreError::from))
+            .is_ok()
+        {
             self.saved = self.last;
             self.saved_at = Instant::now();
         }

@@ -43,7 +43,8 @@ impl Metrics {
         let leases_held = Gauge::default();
         let redis_errors = Counter::default();
         // 50 µs … ~0.8 s, doubling.
-        let buckets = || prometheus_client::metrics::histogram::exponential_buckets(0.00005, 2.0, 15);
+        let buckets =
+            || prometheus_client::metrics::histogram::exponential_buckets(0.00005, 2.0, 15);
         let bus_publish_seconds = Histogram::new(buckets());
         let bus_deliver_seconds = Histogram::new(buckets());
         registry.register(

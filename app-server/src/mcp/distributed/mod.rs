@@ -492,12 +492,9 @@ mod tests {
 
     #[test]
     fn options_come_from_the_flag_or_the_config_table() {
-        let none = DistributedOptions::from_config(
-            &toml::Table::new(),
-            None,
-            Duration::from_secs(60),
-        )
-        .unwrap();
+        let none =
+            DistributedOptions::from_config(&toml::Table::new(), None, Duration::from_secs(60))
+                .unwrap();
         assert!(none.is_none());
         let table: toml::Table = toml::from_str(
             "[mcp.distributed]\nurl = \"redis://h:1/0\"\nkey_prefix = \"p\"\nlease_ttl = \"3s\"\nnode_id = \"a-1\"\nevent_stream_len = 5\n",

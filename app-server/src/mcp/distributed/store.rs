@@ -52,12 +52,18 @@ pub trait SessionStore: Send + Sync + 'static {
     /// Extends `id`'s life by `ttl` from now; `false` when it no longer exists.
     fn touch<'a>(&'a self, id: &'a str, ttl: Duration) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// Whether `id` exists.
-    #[allow(dead_code, reason = "part of the contract; the HTTP transport does not need it yet")]
+    #[allow(
+        dead_code,
+        reason = "part of the contract; the HTTP transport does not need it yet"
+    )]
     fn has<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// Deletes `id`; `false` when it did not exist.
     fn delete<'a>(&'a self, id: &'a str) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// Every live session id.
-    #[allow(dead_code, reason = "part of the contract; the HTTP transport does not need it yet")]
+    #[allow(
+        dead_code,
+        reason = "part of the contract; the HTTP transport does not need it yet"
+    )]
     fn keys(&self) -> BoxFuture<'_, Result<Vec<String>, StoreError>>;
 }
 
@@ -265,7 +271,10 @@ mod tests {
     async fn memory_store_sets_gets_touches_and_deletes() {
         let store = MemorySessionStore::default();
         assert_eq!(store.get("s").await.unwrap(), None);
-        store.set("s", &meta(), Duration::from_secs(60)).await.unwrap();
+        store
+            .set("s", &meta(), Duration::from_secs(60))
+            .await
+            .unwrap();
         assert!(store.has("s").await.unwrap());
         assert_eq!(store.get("s").await.unwrap().unwrap().created_by, "a");
         assert!(store.touch("s", Duration::from_secs(60)).await.unwrap());

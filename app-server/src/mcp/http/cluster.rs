@@ -10,23 +10,24 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use serde_json::Value;
 use tokio::sync::mpsc;
+use tracing::Instrument;
 
+use crate::engine::normalize_thread_id;
 use crate::mcp::distributed::bus::StreamManager;
+use crate::mcp::distributed::metrics::InFlight;
 use crate::mcp::distributed::outbound::ClusterOutbound;
 use crate::mcp::distributed::store::{SessionMeta, now_ms};
-use crate::engine::normalize_thread_id;
-use crate::mcp::distributed::metrics::InFlight;
 use crate::mcp::distributed::threads::Lease;
 use crate::mcp::distributed::{Cluster, Forward, StoreError, follow, node_of_request};
-use crate::mcp::output::Route;
-use crate::mcp::protocol::{RpcError, error_response};
-use crate::mcp::tools::CODEX_REPLY_TOOL;
 use crate::mcp::http::sessions::HttpSession;
 use crate::mcp::http::streams::{Attached, STANDALONE, StreamHub, parse_event_id};
 use crate::mcp::http::{HttpState, rpc_status};
 use crate::mcp::output::Outbound;
+use crate::mcp::output::Route;
 use crate::mcp::protocol::INTERNAL_ERROR;
+use crate::mcp::protocol::{RpcError, error_response};
 use crate::mcp::session::McpSession;
+use crate::mcp::tools::CODEX_REPLY_TOOL;
 
 /// 503 with a JSON-RPC error: the shared store cannot be reached.
 pub(super) fn unavailable(id: Option<&RequestId>, error: &StoreError) -> Box<Response> {
@@ -202,7 +203,9 @@ pub(super) async fn owner_elsewhere(
     match cluster.take_lease(&thread_id).await? {
         Lease::Renewed => Ok(None),
         Lease::Taken => {
-            if !loaded_here(state, &thread_id) && cluster.restore_rollout(&state.store, &thread_id).await? {
+            if !loaded_here(state, &thread_id)
+                && cluster.restore_rollout(&state.store, &thread_id).await?
+            {
                 tracing::info!(%thread_id, "took over a thread whose owner is gone; rollout rebuilt from Redis");
             }
             Ok(None)
@@ -240,7 +243,10 @@ pub(super) async fn forward_call(
     if let Err(error) = cluster.forward(Some(&node), &forward).await {
         let reply = error_response(
             Some(&id),
-            &RpcError::new(INTERNAL_ERROR, format!("cannot reach the thread's node: {error}")),
+            &RpcError::new(
+                INTERNAL_ERROR,
+                format!("cannot reach the thread's node: {error}"),
+            ),
         );
         session
             .session
@@ -353,7 +359,9 @@ pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::R
                 outcome,
             } => match state.sessions.get(&session) {
                 Some(local) => local.session.handle_response(id, outcome),
-                None => tracing::warn!(session_id = %session, %id, "forwarded answer for a session not held here"),
+                None => {
+                    tracing::warn!(session_id = %session, %id, "forwarded answer for a session not held here")
+                }
             },
             Forward::Cancel {
                 session,
@@ -372,8 +380,16 @@ pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::R
                 message,
                 reply_node,
             } => {
+                let span = tracing::info_span!(
+                    "mcp_forwarded_request",
+                    session_id = %session,
+                    request_id = %id,
+                    reply_node = %reply_node,
+                );
                 let state = state.clone();
-                tokio::spawn(run_forwarded(state, session, id, method, message, reply_node));
+                tokio::spawn(
+                    run_forwarded(state, session, id, method, message, reply_node).instrument(span),
+                );
             }
             Forward::Deliver {
                 session,

@@ -452,8 +452,7 @@ async fn initialize(
         return json_response(StatusCode::BAD_REQUEST, &message);
     }
     if let Some(cluster) = &state.cluster
-        && let Err(error) =
-            cluster::publish_session(cluster, &session_id, &session, params).await
+        && let Err(error) = cluster::publish_session(cluster, &session_id, &session, params).await
     {
         session.close().await;
         return *cluster::unavailable(None, &error);
@@ -565,10 +564,13 @@ async fn run_request(
                     .handle_request(id.clone(), method, value),
             ),
         };
-    let unregister = state
-        .cluster
-        .clone()
-        .map(|cluster| (cluster, session.session.shared.session_id.clone(), id.clone()));
+    let unregister = state.cluster.clone().map(|cluster| {
+        (
+            cluster,
+            session.session.shared.session_id.clone(),
+            id.clone(),
+        )
+    });
     let handler = async move {
         handler.await;
         drop(in_flight);
@@ -634,9 +636,7 @@ async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Res
             )
             .await
             {
-                Ok(attached) => {
-                    sse_response(attached, state.http.keep_alive, None, &state.metrics)
-                }
+                Ok(attached) => sse_response(attached, state.http.keep_alive, None, &state.metrics),
                 Err(response) => *response,
             };
         }
@@ -843,17 +843,17 @@ fn sse_response(
         move |(mut events, mut ticks, guard, mut retry)| {
             let metrics = metrics.clone();
             async move {
-            let chunk = tokio::select! {
-                event = events.recv() => {
-                    metrics.events_sent.inc();
-                    encode_event(&event?, retry.take())
-                }
-                _ = ticks.tick() => Bytes::from_static(b": keep-alive\n\n"),
-            };
-            Some((
-                Ok::<Bytes, Infallible>(chunk),
-                (events, ticks, guard, retry),
-            ))
+                let chunk = tokio::select! {
+                    event = events.recv() => {
+                        metrics.events_sent.inc();
+                        encode_event(&event?, retry.take())
+                    }
+                    _ = ticks.tick() => Bytes::from_static(b": keep-alive\n\n"),
+                };
+                Some((
+                    Ok::<Bytes, Infallible>(chunk),
+                    (events, ticks, guard, retry),
+                ))
             }
         },
     );
