@@ -4,6 +4,12 @@
 //!
 //! A missing `redis-server` or `nginx` makes the test fail (never skip).
 
+#![allow(
+    clippy::expect_used,
+    clippy::panic,
+    reason = "test support: a missing component or a timeout must fail the test loudly"
+)]
+
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::Stdio;
