@@ -108,7 +108,8 @@ impl Redis {
     }
 }
 
-/// An `nginx` round-robin front (no affinity) on 127.0.0.1 (killed on drop).
+/// An `nginx` round-robin front (no affinity) on 127.0.0.1, one process without a master
+/// (`master_process off`), so that killing it on drop leaves no worker behind.
 pub struct Nginx {
     _child: Child,
     /// `http://127.0.0.1:PORT/mcp`.
@@ -127,7 +128,7 @@ impl Nginx {
             .collect();
         let prefix = dir.path().display();
         let config = format!(
-            "worker_processes 1;\npid {prefix}/nginx.pid;\nerror_log {prefix}/error.log warn;\n\
+            "master_process off;\nworker_processes 1;\npid {prefix}/nginx.pid;\nerror_log {prefix}/error.log warn;\n\
              events {{ worker_connections 4096; }}\n\
              http {{\n  access_log off;\n  client_body_temp_path {prefix}/body;\n  proxy_temp_path {prefix}/proxy;\n\
                fastcgi_temp_path {prefix}/fastcgi;\n  uwsgi_temp_path {prefix}/uwsgi;\n  scgi_temp_path {prefix}/scgi;\n\

@@ -286,7 +286,8 @@ fn delta_index(message: &Value) -> Option<usize> {
 async fn losing_the_node_of_the_get_stream_mid_turn_loses_and_duplicates_nothing() {
     const DELTAS: usize = 2_000;
     let mut cluster = Cluster::start("").await;
-    let front = Endpoint::new(&cluster.front().await.url);
+    let nginx = cluster.front().await;
+    let front = Endpoint::new(&nginx.url);
     let (response, gate) = MockResponse::gated(responses_text("msg_1", &token_deltas(DELTAS)));
     cluster.model.push(response);
     let (a, c) = (cluster.node(0), cluster.node(2));
@@ -624,7 +625,8 @@ async fn codex_reply_on_another_node_runs_on_the_threads_owner_and_keeps_the_con
 #[tokio::test]
 async fn a_dead_owners_thread_is_taken_over_with_its_history_after_the_lease_expires() {
     let mut cluster = Cluster::start("lease_ttl = \"1s\"").await;
-    let front = Endpoint::new(&cluster.front().await.url);
+    let nginx = cluster.front().await;
+    let front = Endpoint::new(&nginx.url);
     cluster
         .model
         .push(MockResponse::sse(responses_text("msg_1", &["Noted."])));
