@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use app_server_protocol::jsonrpc::RequestId;
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tracing::Instrument;
@@ -18,7 +18,7 @@ use crate::mcp::distributed::metrics::InFlight;
 use crate::mcp::distributed::outbound::ClusterOutbound;
 use crate::mcp::distributed::store::{SessionMeta, now_ms};
 use crate::mcp::distributed::threads::Lease;
-use crate::mcp::distributed::{Cluster, Forward, StoreError, follow, node_of_request};
+use crate::mcp::distributed::{BoxFuture, Cluster, Forward, StoreError, follow, node_of_request};
 use crate::mcp::http::sessions::HttpSession;
 use crate::mcp::http::streams::{Attached, STANDALONE, StreamHub, parse_event_id};
 use crate::mcp::http::{HttpState, rpc_status};
@@ -136,9 +136,34 @@ pub(super) async fn resolve(
     Ok(Some(session))
 }
 
+/// GET: the standalone stream from the shared event store; `None` for a `Last-Event-ID` of
+/// a POST stream, which resumes that stream from this node's hub (if it served that POST).
+pub(super) async fn get_standalone(
+    state: &Arc<HttpState>,
+    cluster: &Arc<Cluster>,
+    session: &HttpSession,
+    last_event_id: Option<&str>,
+) -> Option<Response> {
+    let resumes_post_stream = last_event_id
+        .and_then(parse_event_id)
+        .is_some_and(|(stream, _)| stream != STANDALONE);
+    if resumes_post_stream {
+        return None;
+    }
+    let session_id = session.session.shared.session_id.clone();
+    Some(
+        match attach_standalone(state, cluster, &session_id, session, last_event_id).await {
+            Ok(attached) => {
+                super::sse_response(attached, state.http.keep_alive, None, &state.metrics)
+            }
+            Err(response) => *response,
+        },
+    )
+}
+
 /// The GET stream of `session_id` from the shared event store; `Err` is the response to
-/// send. A `Last-Event-ID` of a POST stream resumes that stream on this node only.
-pub(super) async fn attach_standalone(
+/// send.
+async fn attach_standalone(
     state: &Arc<HttpState>,
     cluster: &Arc<Cluster>,
     session_id: &str,
@@ -148,7 +173,7 @@ pub(super) async fn attach_standalone(
     let after = match last_event_id.map(parse_event_id) {
         None => None,
         Some(Some((STANDALONE, seq))) => Some(seq),
-        Some(_) => return Err(Box::new(super::resume_refusal(last_event_id))),
+        Some(_) => return Err(Box::new(resume_refusal(last_event_id))),
     };
     if last_event_id.is_none() && cluster.has_open_get(session_id) {
         return Err(Box::new(rpc_status(
@@ -168,14 +193,47 @@ pub(super) async fn attach_standalone(
     }
 }
 
-/// Registers client request `id` as running on `node` (for cancellations elsewhere).
-pub(super) async fn register_call(
-    cluster: &Cluster,
-    session_id: &str,
-    id: &RequestId,
-    node: &str,
-) -> Result<(), StoreError> {
-    cluster.register_call(session_id, id, node).await
+/// The task that answers client request `id`: run on this node, or (a `codex-reply` on a
+/// thread another live node owns) forwarded to that node. With a cluster, the request is
+/// recorded as running on the node that runs it, for cancellations landing elsewhere.
+pub(super) async fn request_task(
+    state: &Arc<HttpState>,
+    session: &Arc<HttpSession>,
+    id: RequestId,
+    method: String,
+    value: Value,
+) -> Result<BoxFuture<'static, ()>, Box<Response>> {
+    let in_flight = InFlight::new(&state.metrics);
+    let Some(cluster) = state.cluster.clone() else {
+        let handler = session.session.clone().handle_request(id, method, value);
+        return Ok(Box::pin(async move {
+            handler.await;
+            drop(in_flight);
+        }));
+    };
+    let session_id = session.session.shared.session_id.clone();
+    let owner = owner_elsewhere(state, &cluster, &method, &value)
+        .await
+        .map_err(|error| unavailable(Some(&id), &error))?;
+    let node = owner.as_deref().unwrap_or(cluster.node_id());
+    cluster
+        .register_call(&session_id, &id, node)
+        .await
+        .map_err(|error| unavailable(Some(&id), &error))?;
+    if let Some(node) = owner {
+        // The owner runs it, records its end and streams its messages back.
+        let forward = forward_call(cluster, session.clone(), node, id, method, value);
+        return Ok(Box::pin(forward));
+    }
+    let handler = session
+        .session
+        .clone()
+        .handle_request(id.clone(), method, value);
+    Ok(Box::pin(async move {
+        handler.await;
+        drop(in_flight);
+        cluster.unregister_call(&session_id, &id).await;
+    }))
 }
 
 /// Where request `method`/`value` runs: `Some(node)` for a `codex-reply` on a thread whose
@@ -337,8 +395,34 @@ pub(super) async fn forward_cancel(
     Ok(true)
 }
 
-/// Ends `session_id` everywhere: the shared metadata and events, then every node's copy.
-pub(super) async fn delete(cluster: &Cluster, session_id: &str) -> Result<bool, StoreError> {
+/// DELETE: ends `session_id` everywhere (`local` is this node's copy, already removed).
+pub(super) async fn delete_everywhere(
+    state: &Arc<HttpState>,
+    cluster: &Cluster,
+    session_id: &str,
+    local: Option<Arc<HttpSession>>,
+) -> Response {
+    let deleted = delete(cluster, session_id).await;
+    if let Some(session) = local {
+        state.tasks.spawn(async move { session.close().await });
+    }
+    match deleted {
+        Ok(true) => {
+            tracing::info!(%session_id, "session deleted by the client");
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Ok(false) => rpc_status(
+            StatusCode::NOT_FOUND,
+            None,
+            crate::mcp::protocol::INVALID_REQUEST,
+            "unknown, expired or deleted session",
+        ),
+        Err(error) => *unavailable(None, &error),
+    }
+}
+
+/// Deletes the shared metadata and events of `session_id`, then tells every node.
+async fn delete(cluster: &Cluster, session_id: &str) -> Result<bool, StoreError> {
     let existed = cluster.counted(cluster.sessions.delete(session_id).await)?;
     if existed {
         let forward = Forward::Deleted {
@@ -454,6 +538,13 @@ async fn run_forwarded(
         }
     };
     cluster.add_remote(&session_id, &id, &reply_node);
+    if cluster
+        .register_call(&session_id, &id, cluster.node_id())
+        .await
+        .is_err()
+    {
+        tracing::warn!(%session_id, %id, "forwarded request not recorded: cancellations may miss it");
+    }
     let _in_flight = InFlight::new(&state.metrics);
     session
         .session
@@ -473,4 +564,18 @@ pub(super) async fn refresh_connected(state: &Arc<HttpState>, cluster: &Arc<Clus
         }
         let _ = resolve(state, cluster, &session_id, Some(session)).await;
     }
+}
+
+/// The 400 for a `Last-Event-ID` that names no resumable stream.
+fn resume_refusal(last_event_id: Option<&str>) -> Response {
+    let message = match last_event_id.map(parse_event_id) {
+        Some(None) => "malformed Last-Event-ID",
+        _ => "Last-Event-ID names a stream that is no longer kept",
+    };
+    rpc_status(
+        StatusCode::BAD_REQUEST,
+        None,
+        crate::mcp::protocol::INVALID_REQUEST,
+        message,
+    )
 }

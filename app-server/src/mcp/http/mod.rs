@@ -31,7 +31,7 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
 use crate::mcp::calls::ThreadOwners;
-use crate::mcp::distributed::metrics::{self, InFlight, Metrics};
+use crate::mcp::distributed::metrics::{self, Metrics};
 use crate::mcp::distributed::{Cluster, DistributedOptions};
 use crate::mcp::http::guard::{
     AccessPolicy, POST_STREAM_HEADER, PostReply, Refusal, SESSION_HEADER, VERSION_HEADER, accepts,
@@ -531,52 +531,9 @@ async fn run_request(
             &format!("request id {id} is already in use"),
         );
     }
-    let mut owner = None;
-    if let Some(cluster) = &state.cluster {
-        let session_id = &session.session.shared.session_id;
-        let registered = match cluster::owner_elsewhere(state, cluster, &method, &value).await {
-            Ok(node) => {
-                owner = node;
-                let node = owner.as_deref().unwrap_or(cluster.node_id());
-                cluster::register_call(cluster, session_id, &id, node).await
-            }
-            Err(error) => Err(error),
-        };
-        if let Err(error) = registered {
-            return *cluster::unavailable(Some(&id), &error);
-        }
-    }
-    let in_flight = InFlight::new(&state.metrics);
-    let handler: std::pin::Pin<Box<dyn std::future::Future<Output = ()> + Send>> =
-        match (owner, &state.cluster) {
-            (Some(node), Some(cluster)) => Box::pin(cluster::forward_call(
-                cluster.clone(),
-                session.clone(),
-                node,
-                id.clone(),
-                method,
-                value,
-            )),
-            _ => Box::pin(
-                session
-                    .session
-                    .clone()
-                    .handle_request(id.clone(), method, value),
-            ),
-        };
-    let unregister = state.cluster.clone().map(|cluster| {
-        (
-            cluster,
-            session.session.shared.session_id.clone(),
-            id.clone(),
-        )
-    });
-    let handler = async move {
-        handler.await;
-        drop(in_flight);
-        if let Some((cluster, session_id, id)) = unregister {
-            cluster.unregister_call(&session_id, &id).await;
-        }
+    let handler = match cluster::request_task(state, &session, id.clone(), method, value).await {
+        Ok(handler) => handler,
+        Err(response) => return *response,
     };
     match reply {
         PostReply::Sse => {
@@ -621,25 +578,11 @@ async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Res
     let last_event_id = headers
         .get("last-event-id")
         .and_then(|value| value.to_str().ok());
-    if let Some(cluster) = &state.cluster {
-        let session_id = session.session.shared.session_id.clone();
-        let resumes_post_stream = last_event_id
-            .and_then(streams::parse_event_id)
-            .is_some_and(|(stream, _)| stream != streams::STANDALONE);
-        if !resumes_post_stream {
-            return match cluster::attach_standalone(
-                &state,
-                cluster,
-                &session_id,
-                &session,
-                last_event_id,
-            )
-            .await
-            {
-                Ok(attached) => sse_response(attached, state.http.keep_alive, None, &state.metrics),
-                Err(response) => *response,
-            };
-        }
+    if let Some(cluster) = &state.cluster
+        && let Some(response) =
+            cluster::get_standalone(&state, cluster, &session, last_event_id).await
+    {
+        return response;
     }
     let attached = match last_event_id {
         Some(last_event_id) => session.hub.resume(last_event_id),
@@ -730,23 +673,7 @@ async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> 
     };
     let local = state.sessions.remove(session_id);
     if let Some(cluster) = &state.cluster {
-        let deleted = match cluster::delete(cluster, session_id).await {
-            Ok(deleted) => deleted,
-            Err(error) => return *cluster::unavailable(None, &error),
-        };
-        if let Some(session) = local {
-            state.tasks.spawn(async move { session.close().await });
-        }
-        if !deleted {
-            return rpc_status(
-                StatusCode::NOT_FOUND,
-                None,
-                INVALID_REQUEST,
-                "unknown, expired or deleted session",
-            );
-        }
-        tracing::info!(%session_id, "session deleted by the client");
-        return StatusCode::NO_CONTENT.into_response();
+        return cluster::delete_everywhere(&state, cluster, session_id, local).await;
     }
     let Some(session) = local else {
         return rpc_status(
@@ -773,15 +700,6 @@ async fn get_metrics(State(state): State<Arc<HttpState>>, headers: HeaderMap) ->
         state.metrics.render(),
     )
         .into_response()
-}
-
-/// The 400 for a `Last-Event-ID` that names no resumable stream.
-fn resume_refusal(last_event_id: Option<&str>) -> Response {
-    let message = match last_event_id.map(streams::parse_event_id) {
-        Some(None) => "malformed Last-Event-ID",
-        _ => "Last-Event-ID names a stream that is no longer kept",
-    };
-    rpc_status(StatusCode::BAD_REQUEST, None, INVALID_REQUEST, message)
 }
 
 fn rpc_status(status: StatusCode, id: Option<&RequestId>, code: i64, message: &str) -> Response {
