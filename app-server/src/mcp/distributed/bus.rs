@@ -198,7 +198,8 @@ impl RedisStreamManager {
                                 deliver_in(&self.registered, session, BusItem::Resync);
                             }
                             while let Some(message) = stream.next().await {
-                                self.dispatch(&message, &control, &node_channel, &forwards);
+                                self.dispatch(&message, &control, &node_channel, &forwards)
+                                    .await;
                             }
                             tracing::warn!("lost the Redis bus connection; reconnecting");
                         }
@@ -219,7 +220,7 @@ impl RedisStreamManager {
         }
     }
 
-    fn dispatch(
+    async fn dispatch(
         &self,
         message: &redis::Msg,
         control: &str,
@@ -232,9 +233,11 @@ impl RedisStreamManager {
         };
         if channel == control || channel == node_channel {
             match serde_json::from_str::<Forward>(&payload) {
+                // Waiting here pushes back on the subscription (Redis buffers for a slow
+                // subscriber, up to its pub/sub output limit).
                 Ok(forward) => {
-                    if forwards.try_send(forward).is_err() {
-                        tracing::warn!("forwarded message dropped: the handler is behind");
+                    if forwards.send(forward).await.is_err() {
+                        tracing::debug!("forwarded message after the server stopped");
                     }
                 }
                 Err(error) => tracing::warn!(%error, "malformed bus message"),
