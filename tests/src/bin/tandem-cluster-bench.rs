@@ -112,21 +112,28 @@ async fn calls(options: &Options, name: &str, endpoint: &Endpoint) {
         let count = options.calls_per_session;
         tasks.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
+            let mut errors = Vec::new();
             for id in 0..count {
                 let started = Instant::now();
                 let request = tool_call(id as i64 + 1, "codex", json!({"prompt": "Hi."}));
                 let response = endpoint.post(&session, &request).send().await.unwrap();
-                assert_eq!(response.status(), 200);
+                if response.status() != 200 {
+                    errors.push(response.status().as_u16());
+                    continue;
+                }
                 let events = SseReader::new(response).rest().await;
                 assert!(events.last().unwrap().data.contains("\"result\""));
                 latencies.push(started.elapsed());
             }
-            latencies
+            (latencies, errors)
         }));
     }
     let mut latencies = Vec::new();
+    let mut errors = Vec::new();
     for task in tasks {
-        latencies.extend(task.await.unwrap());
+        let (done, failed) = task.await.unwrap();
+        latencies.extend(done);
+        errors.extend(failed);
     }
     let wall = start.elapsed();
     latencies.sort();
@@ -134,8 +141,9 @@ async fn calls(options: &Options, name: &str, endpoint: &Endpoint) {
         latencies[((latencies.len() as f64 - 1.0) * p).round() as usize].as_secs_f64() * 1000.0
     };
     println!(
-        "| {name} | {} | {:.0} | {:.1} | {:.1} |",
+        "| {name} | {} ({} failed: {errors:?}) | {:.0} | {:.1} | {:.1} |",
         latencies.len(),
+        errors.len(),
         latencies.len() as f64 / wall.as_secs_f64(),
         percentile(0.5),
         percentile(0.99)
@@ -299,11 +307,17 @@ async fn main() {
         2 * options.sessions * options.calls_per_session + 2 * options.check_sessions + 16;
     push_answers(&model, total_calls);
 
-    println!("| setup | calls | calls/s | p50 ms | p99 ms |\n|---|---|---|---|---|");
+    // Memory first, on fresh processes (later, freed allocations would hide the growth).
     let single = spawn_node(&options, &model, None).await;
     let single_endpoint = Endpoint::of(&single);
-    calls(&options, "1 node, in memory", &single_endpoint).await;
-
+    idle(
+        &options,
+        "1 node, in memory",
+        &single_endpoint,
+        &[&single],
+        None,
+    )
+    .await;
     let redis = Redis::start().await;
     let mut nodes = Vec::new();
     for _ in 0..3 {
@@ -320,8 +334,19 @@ async fn main() {
         .collect();
     let nginx = Nginx::start(&upstreams).await;
     let front = Endpoint::new(&nginx.url);
-    calls(&options, "3 nodes + Redis behind nginx", &front).await;
+    let node_refs: Vec<&McpHttp> = nodes.iter().collect();
+    idle(
+        &options,
+        "3 nodes + Redis",
+        &front,
+        &node_refs,
+        Some(&redis),
+    )
+    .await;
 
+    println!("\n| setup | calls | calls/s | p50 ms | p99 ms |\n|---|---|---|---|---|");
+    calls(&options, "1 node, in memory", &single_endpoint).await;
+    calls(&options, "3 nodes + Redis behind nginx", &front).await;
     if options.check_sessions > 0 {
         check(&options, &front).await;
     }
@@ -343,22 +368,4 @@ async fn main() {
             );
         }
     }
-
-    idle(
-        &options,
-        "1 node, in memory",
-        &single_endpoint,
-        &[&single],
-        None,
-    )
-    .await;
-    let node_refs: Vec<&McpHttp> = nodes.iter().collect();
-    idle(
-        &options,
-        "3 nodes + Redis",
-        &front,
-        &node_refs,
-        Some(&redis),
-    )
-    .await;
 }

@@ -285,7 +285,7 @@ pub struct Cluster {
 }
 
 /// How long one Redis command may take before it counts as failed.
-const COMMAND_TIMEOUT: Duration = Duration::from_secs(2);
+const COMMAND_TIMEOUT: Duration = Duration::from_secs(5);
 
 impl Cluster {
     /// Connects to Redis (failing at once when it cannot be reached) and starts the bus;
