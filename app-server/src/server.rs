@@ -8,7 +8,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{Semaphore, mpsc};
+use app_server_protocol::jsonrpc::RequestId;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
@@ -20,8 +21,30 @@ use crate::store::Store;
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 
-/// Capacity of the writer's queue of serialized lines.
-const OUTPUT_QUEUE: usize = 4096;
+/// Capacity of the writer's queue of serialized lines. With `command/exec` deltas of up to
+/// 8 KiB (about 11 KiB of JSON) this bounds the queue near 12 MiB.
+const OUTPUT_QUEUE: usize = 1024;
+
+/// Workers reserved for [`CONTROL_METHODS`].
+const CONTROL_WORKERS: usize = 16;
+
+/// Requests that only signal work already running; they never wait long and must get through
+/// while every ordinary worker waits on a command.
+const CONTROL_METHODS: &[&str] = &[
+    "command/exec/terminate",
+    "command/exec/write",
+    "command/exec/resize",
+    "turn/interrupt",
+];
+
+/// A decoded request waiting for the dispatcher, with the worker permit it runs under
+/// (none for `initialize`, which the dispatcher runs itself).
+struct QueuedRequest {
+    id: RequestId,
+    method: String,
+    value: serde_json::Value,
+    permit: Option<OwnedSemaphorePermit>,
+}
 
 /// Serves the app-server protocol on stdin/stdout.
 pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
@@ -36,37 +59,37 @@ pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
     let engine = Engine::new(config, store, approver.clone(), approver);
     let processor = Arc::new(Processor::new(outgoing.clone(), engine.clone()));
 
-    // Reader → processor queue. Requests beyond the queue get "overloaded"; notifications
-    // and responses wait for room, so none is lost.
-    let (queue, mut queued) = mpsc::channel::<IncomingMessage>(queue_capacity);
+    // Reader → dispatcher queue of requests, each holding the worker permit it will run
+    // with. The reader never waits: a request that finds no free worker is answered
+    // `-32001` at once, and client responses and notifications bypass the queue, so that
+    // approval answers and `command/exec/terminate` still arrive while every worker is busy.
+    let (queue, mut queued) = mpsc::channel::<QueuedRequest>(queue_capacity + 1);
     let workers = Arc::new(Semaphore::new(queue_capacity));
+    // Requests that only signal something already running get workers of their own, so that
+    // a connection whose workers all wait on commands can still stop them.
+    let control_workers = Arc::new(Semaphore::new(CONTROL_WORKERS));
     let handlers = TaskTracker::new();
     let dispatcher = {
         let processor = processor.clone();
         let handlers = handlers.clone();
         tokio::spawn(async move {
-            while let Some(message) = queued.recv().await {
-                match message {
-                    // `initialize` completes before the next message is looked at, so that a
+            while let Some(QueuedRequest {
+                id,
+                method,
+                value,
+                permit,
+            }) = queued.recv().await
+            {
+                match permit {
+                    // `initialize` completes before the next request is looked at, so that a
                     // client may pipeline requests right after it.
-                    IncomingMessage::Request { id, method, value } if method == "initialize" => {
-                        processor.handle_request(id, &method, value).await;
-                    }
-                    IncomingMessage::Request { id, method, value } => {
-                        let Ok(permit) = workers.clone().acquire_owned().await else {
-                            break;
-                        };
+                    None => processor.handle_request(id, &method, value).await,
+                    Some(permit) => {
                         let processor = processor.clone();
                         handlers.spawn(async move {
                             processor.handle_request(id, &method, value).await;
                             drop(permit);
                         });
-                    }
-                    IncomingMessage::Notification { method, .. } => {
-                        processor.handle_notification(&method)
-                    }
-                    IncomingMessage::Response { id, outcome } => {
-                        processor.handle_response(id, outcome)
                     }
                 }
             }
@@ -79,17 +102,38 @@ pub async fn serve_stdio(config: Config) -> anyhow::Result<()> {
             max_line_bytes,
             async |line: String| match decode_line(&line) {
                 Ok(IncomingMessage::Request { id, method, value }) => {
-                    if let Err(error) =
-                        queue.try_send(IncomingMessage::Request { id, method, value })
-                    {
-                        let message = error.into_inner();
-                        if let IncomingMessage::Request { id, .. } = message {
-                            outgoing.send_error(id, overloaded()).await;
+                    let permit = if method == "initialize" {
+                        None
+                    } else {
+                        let pool = if CONTROL_METHODS.contains(&method.as_str()) {
+                            &control_workers
+                        } else {
+                            &workers
+                        };
+                        match pool.clone().try_acquire_owned() {
+                            Ok(permit) => Some(permit),
+                            Err(_) => {
+                                outgoing.send_error(id, overloaded()).await;
+                                return;
+                            }
                         }
+                    };
+                    let request = QueuedRequest {
+                        id,
+                        method,
+                        value,
+                        permit,
+                    };
+                    if let Err(error) = queue.try_send(request) {
+                        let request = error.into_inner();
+                        outgoing.send_error(request.id, overloaded()).await;
                     }
                 }
-                Ok(other) => {
-                    let _ = queue.send(other).await;
+                Ok(IncomingMessage::Notification { method, .. }) => {
+                    processor.handle_notification(&method)
+                }
+                Ok(IncomingMessage::Response { id, outcome }) => {
+                    processor.handle_response(id, outcome)
                 }
                 Err(DecodeError::NotJson(error)) => {
                     tracing::warn!(%error, "ignoring an input line that is not JSON");

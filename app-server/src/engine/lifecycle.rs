@@ -10,7 +10,7 @@ use app_server_protocol::notifications::{
 };
 use app_server_protocol::policy::ApprovalsReviewer;
 use app_server_protocol::tables::ServerNotification;
-use app_server_protocol::thread::{Thread, ThreadStatus, ThreadTokenUsage};
+use app_server_protocol::thread::{Thread, ThreadStatus, ThreadTokenUsage, Turn};
 use app_server_protocol::thread_requests::{
     ThreadForkParams, ThreadResumeParams, ThreadResumeResponse, ThreadStartParams,
     ThreadStartResponse, ThreadUnsubscribeStatus,
@@ -24,7 +24,7 @@ use crate::engine::thread::{LoadedThread, ThreadState, thread_from_meta};
 use crate::engine::{Engine, EngineError, lock};
 use crate::model::{ModelClient, ResponseItem};
 use crate::outgoing::unix_millis;
-use crate::store::{RolloutRecord, StoreError, StoredThread, ThreadMeta};
+use crate::store::{RolloutRecord, RolloutWriter, Store, StoreError, StoredThread, ThreadMeta};
 
 /// The `deprecationNotice` summary sent by `thread/resume` when it returns full history.
 pub const RESUME_DEPRECATION: &str = "Full-history hydration is deprecated for paginated threads; use `excludeTurns: true`, then page with `thread/turns/list` and `thread/items/list`.";
@@ -183,10 +183,27 @@ impl Engine {
                 thread
             }
             None => {
-                let stored = self.inner.store.load(&id).map_err(|error| match error {
-                    StoreError::NotFound(_) => no_rollout(&id),
-                    other => other.into(),
-                })?;
+                let loading = id.clone();
+                let (stored, writer) = self
+                    .inner
+                    .store
+                    .blocking(move |store| {
+                        let stored = store.load(&loading)?;
+                        let writer = if stored.meta.archived {
+                            None
+                        } else {
+                            Some(store.append_writer(&loading)?)
+                        };
+                        Ok((stored, writer))
+                    })
+                    .await
+                    .map_err(|error| match error {
+                        StoreError::NotFound(_) => no_rollout(&id),
+                        other => other.into(),
+                    })?;
+                let Some(writer) = writer else {
+                    return Err(no_rollout(&id));
+                };
                 if stored.meta.archived {
                     return Err(no_rollout(&id));
                 }
@@ -206,7 +223,7 @@ impl Engine {
                 state.history = history;
                 state.token_usage = token_usage;
                 state.environment_sent_for = sent_for;
-                state.writer = Some(self.inner.store.append_writer(&id)?);
+                state.writer = Some(writer);
                 if before != meta {
                     state.record(&RolloutRecord::Settings { meta });
                 }
@@ -274,7 +291,7 @@ impl Engine {
 
     /// `thread/fork`. The caller sends the result, then `thread/tokenUsage/updated` with the
     /// returned usage and `thread/started`.
-    pub fn fork_thread(
+    pub async fn fork_thread(
         &self,
         params: ThreadForkParams,
     ) -> Result<(ThreadStartResponse, Option<ThreadTokenUsage>), EngineError> {
@@ -297,10 +314,12 @@ impl Engine {
                 )
             }
             None => {
+                let loading = source_id.clone();
                 let stored = self
                     .inner
                     .store
-                    .load(&source_id)
+                    .blocking(move |store| store.load(&loading))
+                    .await
                     .map_err(|error| match error {
                         StoreError::NotFound(_) => no_rollout(&source_id),
                         other => other.into(),
@@ -352,40 +371,20 @@ impl Engine {
         let mut state = self.new_state(meta.clone(), client, ephemeral);
         state.environment_sent_for = Some(meta.cwd.clone());
         if !ephemeral && !turns.is_empty() {
-            let mut writer = self.inner.store.create(&meta)?;
-            for item in &history {
-                writer.append(&RolloutRecord::ResponseItem {
-                    turn_id: String::new(),
-                    item: item.clone(),
-                })?;
-            }
-            for turn in &turns {
-                writer.append(&RolloutRecord::TurnStarted {
-                    turn_id: turn.id.clone(),
-                    started_at: turn.started_at.unwrap_or(meta.created_at),
-                })?;
-                for item in &turn.items {
-                    writer.append(&RolloutRecord::Item {
-                        turn_id: turn.id.clone(),
-                        item: item.clone(),
-                    })?;
-                }
-                writer.append(&RolloutRecord::TurnCompleted {
-                    turn_id: turn.id.clone(),
-                    status: turn.status,
-                    error: turn.error.clone(),
-                    completed_at: turn.completed_at.unwrap_or(meta.created_at),
-                    duration_ms: turn.duration_ms.unwrap_or(0),
-                })?;
-            }
-            if let Some(usage) = &usage {
-                writer.append(&RolloutRecord::TokenUsage {
-                    turn_id: String::new(),
-                    usage: usage.clone(),
-                })?;
-            }
-            writer.sync()?;
+            // The rewrite is file I/O with an fsync: it runs on the blocking pool.
+            let usage = usage.clone();
+            let meta = meta.clone();
+            let (writer, written_history, written_turns) = self
+                .inner
+                .store
+                .blocking(move |store| {
+                    let writer = write_fork(store, &meta, &history, &turns, usage.as_ref())?;
+                    Ok((writer, history, turns))
+                })
+                .await?;
             state.writer = Some(writer);
+            history = written_history;
+            turns = written_turns;
         }
         state.turns = turns;
         state.history = history;
@@ -401,7 +400,13 @@ impl Engine {
     /// `thread/archive`. Emits `thread/status/changed notLoaded` first when the thread is loaded.
     pub async fn archive_thread(&self, thread_id: &str) -> Result<(), EngineError> {
         let id = normalize_thread_id(thread_id)?;
-        if self.inner.store.find(&id)?.is_none_or(|meta| meta.archived) {
+        let finding = id.clone();
+        let found = self
+            .inner
+            .store
+            .blocking(move |store| store.find(&finding))
+            .await?;
+        if found.is_none_or(|meta| meta.archived) {
             return Err(no_rollout(&id));
         }
         if self.unload(&id) {
@@ -413,20 +418,27 @@ impl Engine {
             ))
             .await;
         }
-        self.inner.store.archive(&id).map_err(|error| match error {
-            StoreError::NotFound(_) => no_rollout(&id),
-            other => other.into(),
-        })?;
+        let archiving = id.clone();
+        self.inner
+            .store
+            .blocking(move |store| store.archive(&archiving))
+            .await
+            .map_err(|error| match error {
+                StoreError::NotFound(_) => no_rollout(&id),
+                other => other.into(),
+            })?;
         Ok(())
     }
 
     /// `thread/unarchive`.
-    pub fn unarchive_thread(&self, thread_id: &str) -> Result<Thread, EngineError> {
+    pub async fn unarchive_thread(&self, thread_id: &str) -> Result<Thread, EngineError> {
         let id = normalize_thread_id(thread_id)?;
+        let unarchiving = id.clone();
         let meta = self
             .inner
             .store
-            .unarchive(&id)
+            .blocking(move |store| store.unarchive(&unarchiving))
+            .await
             .map_err(|error| match error {
                 StoreError::NotFound(_) | StoreError::NotArchived(_) => {
                     EngineError::InvalidRequest(format!(
@@ -439,38 +451,56 @@ impl Engine {
     }
 
     /// `thread/name/set`.
-    pub fn set_thread_name(&self, thread_id: &str, name: &str) -> Result<String, EngineError> {
+    pub async fn set_thread_name(
+        &self,
+        thread_id: &str,
+        name: &str,
+    ) -> Result<String, EngineError> {
         let id = normalize_thread_id(thread_id)?;
-        let name = name.trim();
+        let name = name.trim().to_string();
         if name.is_empty() {
             return Err(EngineError::InvalidRequest(
                 "thread name must not be empty".into(),
             ));
         }
-        let record = RolloutRecord::ThreadName {
-            name: name.to_string(),
-        };
+        let record = RolloutRecord::ThreadName { name: name.clone() };
         if let Some(thread) = self.thread(&id) {
             let meta = {
                 let mut state = lock(&thread.state);
-                state.meta.name = Some(name.to_string());
+                state.meta.name = Some(name);
                 state.record(&record);
                 state.writer.is_some().then(|| state.meta.clone())
             };
             if let Some(meta) = meta {
-                self.inner.store.update_meta(&meta)?;
+                self.inner
+                    .store
+                    .blocking(move |store| store.update_meta(&meta))
+                    .await?;
             }
             return Ok(id);
         }
-        let mut meta = self.inner.store.find(&id)?.ok_or_else(|| no_rollout(&id))?;
-        if meta.archived {
+        let renaming = id.clone();
+        let renamed = self
+            .inner
+            .store
+            .blocking(move |store| {
+                let Some(mut meta) = store.find(&renaming)? else {
+                    return Ok(false);
+                };
+                if meta.archived {
+                    return Ok(false);
+                }
+                let mut writer = store.append_writer(&renaming)?;
+                writer.append(&record)?;
+                writer.sync()?;
+                meta.name = Some(name);
+                store.update_meta(&meta)?;
+                Ok(true)
+            })
+            .await?;
+        if !renamed {
             return Err(no_rollout(&id));
         }
-        let mut writer = self.inner.store.append_writer(&id)?;
-        writer.append(&record)?;
-        writer.sync()?;
-        meta.name = Some(name.to_string());
-        self.inner.store.update_meta(&meta)?;
         Ok(id)
     }
 
@@ -503,15 +533,69 @@ impl Engine {
         let Some(thread) = lock(&self.inner.threads).remove(id) else {
             return false;
         };
-        let mut state = lock(&thread.state);
-        if let Some(active) = &state.active {
-            active.cancel.cancel();
-        }
-        if let Err(error) = state.sync() {
-            tracing::error!(thread_id = %id, %error, "cannot fsync rollout");
+        let sync = {
+            let state = lock(&thread.state);
+            if let Some(active) = &state.active {
+                active.cancel.cancel();
+            }
+            state.writer.as_ref().map(RolloutWriter::sync_handle)
+        };
+        // The fsync runs on the blocking pool, outside the thread's lock.
+        if let Some(sync) = sync {
+            let thread_id = id.to_string();
+            tokio::task::spawn_blocking(move || {
+                if let Err(error) = sync.sync() {
+                    tracing::error!(%thread_id, %error, "cannot fsync rollout");
+                }
+            });
         }
         true
     }
+}
+
+/// Writes the rollout of a fork: the history, the turns and the usage of its source, then
+/// fsyncs it. Blocking.
+fn write_fork(
+    store: &Store,
+    meta: &ThreadMeta,
+    history: &[ResponseItem],
+    turns: &[Turn],
+    usage: Option<&ThreadTokenUsage>,
+) -> Result<RolloutWriter, StoreError> {
+    let mut writer = store.create(meta)?;
+    for item in history {
+        writer.append(&RolloutRecord::ResponseItem {
+            turn_id: String::new(),
+            item: item.clone(),
+        })?;
+    }
+    for turn in turns {
+        writer.append(&RolloutRecord::TurnStarted {
+            turn_id: turn.id.clone(),
+            started_at: turn.started_at.unwrap_or(meta.created_at),
+        })?;
+        for item in &turn.items {
+            writer.append(&RolloutRecord::Item {
+                turn_id: turn.id.clone(),
+                item: item.clone(),
+            })?;
+        }
+        writer.append(&RolloutRecord::TurnCompleted {
+            turn_id: turn.id.clone(),
+            status: turn.status,
+            error: turn.error.clone(),
+            completed_at: turn.completed_at.unwrap_or(meta.created_at),
+            duration_ms: turn.duration_ms.unwrap_or(0),
+        })?;
+    }
+    if let Some(usage) = usage {
+        writer.append(&RolloutRecord::TokenUsage {
+            turn_id: String::new(),
+            usage: usage.clone(),
+        })?;
+    }
+    writer.sync()?;
+    Ok(writer)
 }
 
 fn start_response(state: &ThreadState, service_tier: Option<String>) -> ThreadStartResponse {

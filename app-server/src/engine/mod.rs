@@ -13,6 +13,9 @@ mod thread;
 pub mod tools;
 mod turn;
 mod turn_control;
+mod turn_end;
+#[cfg(test)]
+mod turn_end_tests;
 
 use std::collections::HashMap;
 use std::future::Future;

@@ -25,7 +25,7 @@ const INCLUDE_TURNS_DEPRECATION: &str = "Full-history hydration is deprecated fo
 
 impl Engine {
     /// `thread/list`.
-    pub fn list_threads(
+    pub async fn list_threads(
         &self,
         params: ThreadListParams,
     ) -> Result<ThreadListResponse, EngineError> {
@@ -56,7 +56,11 @@ impl Engine {
             search_term: params.search_term.clone(),
             excluded_ids: params.excluded_thread_ids.unwrap_or_default(),
         };
-        let page = self.inner.store.list(&query)?;
+        let page = self
+            .inner
+            .store
+            .blocking(move |store| store.list(&query))
+            .await?;
         let data = page
             .threads
             .iter()
@@ -92,15 +96,27 @@ impl Engine {
             }
             None => {
                 if include_turns {
-                    let stored = self.inner.store.load(&id).map_err(|error| match error {
-                        StoreError::NotFound(_) => not_loaded(&id),
-                        other => other.into(),
-                    })?;
+                    let loading = id.clone();
+                    let stored = self
+                        .inner
+                        .store
+                        .blocking(move |store| store.load(&loading))
+                        .await
+                        .map_err(|error| match error {
+                            StoreError::NotFound(_) => not_loaded(&id),
+                            other => other.into(),
+                        })?;
                     let mut thread = thread_from_meta(&stored.meta, ThreadStatus::NotLoaded, false);
                     thread.turns = stored.turns;
                     thread
                 } else {
-                    let meta = self.inner.store.find(&id)?.ok_or_else(|| not_loaded(&id))?;
+                    let finding = id.clone();
+                    let meta = self
+                        .inner
+                        .store
+                        .blocking(move |store| store.find(&finding))
+                        .await?
+                        .ok_or_else(|| not_loaded(&id))?;
                     thread_from_meta(&meta, ThreadStatus::NotLoaded, false)
                 }
             }

@@ -13,7 +13,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::model::{ModelClient, ResponseItem};
-use crate::store::{RolloutRecord, RolloutWriter, StoreError, ThreadMeta};
+use crate::store::{RolloutRecord, RolloutWriter, ThreadMeta};
 
 /// A thread loaded in this engine.
 pub struct LoadedThread {
@@ -58,7 +58,7 @@ pub struct ActiveTurn {
     /// Cancelled on interrupt, shutdown or `cancel` decisions.
     pub cancel: CancellationToken,
     /// Extra input from `turn/steer` (or `turn/start` on a busy thread).
-    pub steer: mpsc::UnboundedSender<SteerInput>,
+    pub steer: mpsc::Sender<SteerInput>,
     /// Start time (Unix seconds).
     pub started_at: i64,
 }
@@ -80,14 +80,6 @@ impl ThreadState {
             && let Err(error) = writer.append(record)
         {
             tracing::error!(thread_id = %self.meta.id, %error, "cannot append to rollout");
-        }
-    }
-
-    /// Fsyncs the rollout, if there is one.
-    pub fn sync(&mut self) -> Result<(), StoreError> {
-        match self.writer.as_mut() {
-            Some(writer) => writer.sync(),
-            None => Ok(()),
         }
     }
 

@@ -22,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 use crate::engine::prompt;
 use crate::engine::thread::{LoadedThread, SteerInput};
 use crate::engine::tools::ToolCall;
+use crate::engine::turn_end::TurnEnd;
 use crate::engine::{EngineInner, lock};
 use crate::model::retry::{RetryEvent, RetryPolicy, stream_with_retries};
 use crate::model::{
@@ -41,7 +42,7 @@ pub struct TurnTask {
     pub input: SteerInput,
     pub output_schema: Option<serde_json::Value>,
     pub cancel: CancellationToken,
-    pub steer: mpsc::UnboundedReceiver<SteerInput>,
+    pub steer: mpsc::Receiver<SteerInput>,
     /// The turn's file changes, for `turn/diff/updated`.
     pub diff: TurnDiffTracker,
 }
@@ -95,7 +96,7 @@ impl TurnTask {
         }))
         .await;
 
-        self.begin_persisted_turn();
+        self.begin_persisted_turn().await;
         let mut items: Vec<ThreadItem> = Vec::new();
         let first_input = self.input.clone();
         if !first_input.input.is_empty() {
@@ -134,31 +135,44 @@ impl TurnTask {
         error: Option<TurnError>,
         completed_at: Option<i64>,
     ) -> Turn {
-        Turn {
-            id: self.turn_id.clone(),
-            root_turn_id: Some(self.turn_id.clone()),
-            items,
-            items_view,
-            status,
-            error,
-            started_at: Some(self.started_at),
-            completed_at,
-            duration_ms: completed_at.map(|_| unix_millis() - self.started_at_ms),
+        self.end()
+            .snapshot(status, items, items_view, error, completed_at)
+    }
+
+    /// The turn's identity, kept by [`run_guarded`](crate::engine::turn_end::run_guarded)
+    /// to end the turn if this task panics.
+    pub(super) fn end(&self) -> TurnEnd {
+        TurnEnd {
+            engine: self.engine.clone(),
+            thread: self.thread.clone(),
+            turn_id: self.turn_id.clone(),
+            started_at: self.started_at,
+            started_at_ms: self.started_at_ms,
         }
     }
 
     /// Creates the rollout with the first turn (threads without turns are not persisted) and
     /// records the turn start.
-    fn begin_persisted_turn(&self) {
-        let mut state = lock(&self.thread.state);
-        if !state.ephemeral && state.writer.is_none() {
-            match self.engine.store.create(&state.meta) {
-                Ok(writer) => state.writer = Some(writer),
+    async fn begin_persisted_turn(&self) {
+        let unpersisted = {
+            let state = lock(&self.thread.state);
+            (!state.ephemeral && state.writer.is_none()).then(|| state.meta.clone())
+        };
+        if let Some(meta) = unpersisted {
+            // Creating the file and its index row is blocking I/O: off the async workers.
+            match self
+                .engine
+                .store
+                .blocking(move |store| store.create(&meta))
+                .await
+            {
+                Ok(writer) => lock(&self.thread.state).writer = Some(writer),
                 Err(error) => {
                     tracing::error!(thread_id = %self.thread.id, %error, "cannot create rollout")
                 }
             }
         }
+        let mut state = lock(&self.thread.state);
         let cwd = state.meta.cwd.clone();
         if state.environment_sent_for.as_deref() != Some(cwd.as_str()) {
             let context = prompt::environment_context(&cwd, &prompt::today());
@@ -611,7 +625,13 @@ impl TurnTask {
                 Some(completed_at),
             ),
         };
-        self.close_turn(full, ThreadStatus::Idle, None, completed_at, duration_ms);
+        if !self
+            .end()
+            .close(full, ThreadStatus::Idle, None, completed_at, duration_ms)
+            .await
+        {
+            return;
+        }
         self.emit(ServerNotification::ThreadStatusChanged(
             ThreadStatusChangedNotification {
                 thread_id: self.thread.id.clone(),
@@ -628,82 +648,7 @@ impl TurnTask {
 
     /// Ends a failed turn: status `systemError`, `error`, then `turn/completed`.
     async fn finish_failed(self, error: TurnError) {
-        let completed_at = unix_seconds();
-        let duration_ms = unix_millis() - self.started_at_ms;
-        let full = self.turn_snapshot(
-            TurnStatus::Failed,
-            Vec::new(),
-            TurnItemsView::Full,
-            Some(error.clone()),
-            Some(completed_at),
-        );
-        self.close_turn(
-            full,
-            ThreadStatus::SystemError,
-            Some(error.clone()),
-            completed_at,
-            duration_ms,
-        );
-        self.emit(ServerNotification::ThreadStatusChanged(
-            ThreadStatusChangedNotification {
-                thread_id: self.thread.id.clone(),
-                status: ThreadStatus::SystemError,
-            },
-        ))
-        .await;
-        self.emit(ServerNotification::Error(ErrorNotification {
-            error: error.clone(),
-            will_retry: false,
-            thread_id: self.thread.id.clone(),
-            turn_id: self.turn_id.clone(),
-        }))
-        .await;
-        let reported = self.turn_snapshot(
-            TurnStatus::Failed,
-            Vec::new(),
-            TurnItemsView::NotLoaded,
-            Some(error),
-            Some(completed_at),
-        );
-        self.emit(ServerNotification::TurnCompleted(TurnNotification {
-            thread_id: self.thread.id.clone(),
-            turn: reported,
-        }))
-        .await;
-    }
-
-    /// Records the end of the turn, fsyncs the rollout and refreshes the index row.
-    fn close_turn(
-        &self,
-        turn: Turn,
-        status: ThreadStatus,
-        error: Option<TurnError>,
-        completed_at: i64,
-        duration_ms: i64,
-    ) {
-        let meta = {
-            let mut state = lock(&self.thread.state);
-            state.record(&RolloutRecord::TurnCompleted {
-                turn_id: self.turn_id.clone(),
-                status: turn.status,
-                error,
-                completed_at,
-                duration_ms,
-            });
-            if let Err(error) = state.sync() {
-                tracing::error!(thread_id = %self.thread.id, %error, "cannot fsync rollout");
-            }
-            state.turns.push(turn);
-            state.status = status;
-            state.active = None;
-            state.meta.updated_at_ms = unix_millis();
-            (state.writer.is_some()).then(|| state.meta.clone())
-        };
-        if let Some(meta) = meta
-            && let Err(error) = self.engine.store.update_meta(&meta)
-        {
-            tracing::error!(thread_id = %self.thread.id, %error, "cannot update thread index");
-        }
+        self.end().fail(error).await;
     }
 }
 

@@ -10,10 +10,14 @@ use tokio_util::sync::CancellationToken;
 use crate::engine::settings::{normalize_thread_id, resolve_cwd};
 use crate::engine::thread::{ActiveTurn, SteerInput};
 use crate::engine::turn::TurnTask;
+use crate::engine::turn_end::run_guarded;
 use crate::engine::{Engine, EngineError, EngineInner, lock};
 use crate::outgoing::unix_millis;
 use crate::store::RolloutRecord;
 use crate::tools::apply_patch::diff::TurnDiffTracker;
+
+/// How many steering inputs may wait for a running turn to take them.
+const STEER_QUEUE: usize = 64;
 
 /// Starts a prepared turn; returned by [`Engine::start_turn`] so that the caller can answer
 /// the request before the turn's first notification.
@@ -25,7 +29,7 @@ pub struct TurnLauncher {
 impl TurnLauncher {
     /// Spawns the turn.
     pub fn launch(self) {
-        self.engine.tasks.spawn(self.task.run());
+        self.engine.tasks.spawn(run_guarded(self.task));
     }
 }
 
@@ -61,7 +65,7 @@ impl Engine {
         if let Some(active) = &state.active {
             let turn = in_progress_turn(&active.id, Some(active.started_at));
             if !input.input.is_empty() {
-                let _ = active.steer.send(input);
+                queue_steer(&active.steer, input)?;
             }
             return Ok((turn, None));
         }
@@ -97,7 +101,7 @@ impl Engine {
         let cwd = state.meta.cwd.clone();
         let turn_id = uuid::Uuid::now_v7().to_string();
         let cancel = self.inner.shutdown.child_token();
-        let (steer_sender, steer_receiver) = mpsc::unbounded_channel();
+        let (steer_sender, steer_receiver) = mpsc::channel(STEER_QUEUE);
         let started_at_ms = unix_millis();
         state.active = Some(ActiveTurn {
             id: turn_id.clone(),
@@ -148,10 +152,11 @@ impl Engine {
                 params.expected_turn_id, active.id
             )));
         }
-        let _ = active.steer.send(SteerInput {
+        let input = SteerInput {
             input: params.input,
             client_id: params.client_user_message_id,
-        });
+        };
+        queue_steer(&active.steer, input)?;
         Ok(active.id.clone())
     }
 
@@ -180,6 +185,19 @@ impl Engine {
         Ok(InterruptHandle {
             cancel: active.cancel.clone(),
         })
+    }
+}
+
+/// Hands `input` to the running turn, or refuses it when the turn has not yet taken
+/// [`STEER_QUEUE`] earlier inputs (the turn reads them between model responses).
+fn queue_steer(steer: &mpsc::Sender<SteerInput>, input: SteerInput) -> Result<(), EngineError> {
+    match steer.try_send(input) {
+        Ok(()) => Ok(()),
+        Err(mpsc::error::TrySendError::Full(_)) => Err(EngineError::InvalidRequest(format!(
+            "the running turn already has {STEER_QUEUE} inputs waiting; retry once it takes them"
+        ))),
+        // The turn is ending; as before, input that arrives at that moment is not kept.
+        Err(mpsc::error::TrySendError::Closed(_)) => Ok(()),
     }
 }
 

@@ -17,7 +17,7 @@ use crate::model::{ModelClient, ModelError, ModelEvent, ModelRequest, ModelStrea
 const MAX_BACKOFF: Duration = Duration::from_secs(5);
 
 /// Longest `Retry-After` delay honoured.
-const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+pub(crate) const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
 
 /// How often and how fast a model request is retried.
 #[derive(Clone, Debug, PartialEq, Eq)]

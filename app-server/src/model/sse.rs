@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::config::ProviderConfig;
 use crate::model::error::StatusError;
+use crate::model::retry::MAX_RETRY_AFTER;
 use crate::model::{ModelError, ModelEvent, ModelStream};
 
 /// How long to wait for a TCP/TLS connection before giving up on an attempt.
@@ -384,8 +385,11 @@ fn split_frames(chunk: &[u8]) -> Vec<Vec<u8>> {
     pieces
 }
 
-/// `Retry-After` (seconds) or `retry-after-ms`.
-fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+/// `Retry-After` (seconds) or `retry-after-ms`, clamped to [`MAX_RETRY_AFTER`].
+///
+/// The values come from the network: negative, non-numeric and non-finite ones are ignored,
+/// and huge ones (`1e20`) are clamped instead of overflowing a [`Duration`].
+pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let header = |name: &str| {
         headers
             .get(name)
@@ -393,10 +397,23 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
             .and_then(|value| value.trim().parse::<f64>().ok())
             .filter(|value| value.is_finite() && *value >= 0.0)
     };
-    if let Some(millis) = header("retry-after-ms") {
-        return Some(Duration::from_secs_f64(millis / 1000.0));
+    let seconds = match header("retry-after-ms") {
+        Some(millis) => millis / 1000.0,
+        None => header("retry-after")?,
+    };
+    Some(clamped_seconds(seconds, MAX_RETRY_AFTER))
+}
+
+/// `seconds` as a duration no longer than `max`; anything a [`Duration`] cannot hold
+/// (negative, NaN, overflowing) becomes zero or `max`.
+pub(crate) fn clamped_seconds(seconds: f64, max: Duration) -> Duration {
+    if seconds.is_nan() || seconds <= 0.0 {
+        return Duration::ZERO;
     }
-    header("retry-after").map(Duration::from_secs_f64)
+    if seconds >= max.as_secs_f64() {
+        return max;
+    }
+    Duration::try_from_secs_f64(seconds).map_or(max, |duration| duration.min(max))
 }
 
 /// The message and code of an error body: `{"error":{"message","code"|"type"}}`,
@@ -473,6 +490,32 @@ mod tests {
             ]
         );
         assert_eq!(split_frames(b""), Vec::<Vec<u8>>::new());
+    }
+
+    #[test]
+    fn hostile_retry_after_headers_are_clamped_or_ignored() {
+        let delay = |name: &str, value: &str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(
+                HeaderName::from_bytes(name.as_bytes()).expect("name"),
+                HeaderValue::from_str(value).expect("value"),
+            );
+            retry_after(&headers)
+        };
+        assert_eq!(delay("retry-after", "1e20"), Some(MAX_RETRY_AFTER));
+        assert_eq!(
+            delay("retry-after", "99999999999999999999"),
+            Some(MAX_RETRY_AFTER)
+        );
+        assert_eq!(delay("retry-after", "-1"), None);
+        assert_eq!(delay("retry-after", "NaN"), None);
+        assert_eq!(delay("retry-after", "inf"), None);
+        assert_eq!(delay("retry-after-ms", "1e300"), Some(MAX_RETRY_AFTER));
+        assert_eq!(delay("retry-after", "2"), Some(Duration::from_secs(2)));
+        assert_eq!(
+            delay("retry-after-ms", "250"),
+            Some(Duration::from_millis(250))
+        );
     }
 
     #[test]

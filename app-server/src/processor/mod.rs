@@ -216,7 +216,8 @@ impl Processor {
                     Err(error) => self.send_engine_error(id, error).await,
                 }
             }
-            ClientRequestPayload::ThreadFork(params) => match self.engine.fork_thread(params) {
+            ClientRequestPayload::ThreadFork(params) => match self.engine.fork_thread(params).await
+            {
                 Ok((response, usage)) => {
                     if !response.thread.turns.is_empty() {
                         self.notify(ServerNotification::DeprecationNotice(
@@ -240,7 +241,7 @@ impl Processor {
                 Err(error) => self.send_engine_error(id, error).await,
             },
             ClientRequestPayload::ThreadList(params) => {
-                let result = self.engine.list_threads(params);
+                let result = self.engine.list_threads(params).await;
                 self.respond(id, result).await;
             }
             ClientRequestPayload::ThreadRead(params) => {
@@ -270,7 +271,7 @@ impl Processor {
                 }
             }
             ClientRequestPayload::ThreadUnarchive(params) => {
-                match self.engine.unarchive_thread(&params.thread_id) {
+                match self.engine.unarchive_thread(&params.thread_id).await {
                     Ok(thread) => {
                         let thread_id = thread.id.clone();
                         self.outgoing
@@ -285,7 +286,11 @@ impl Processor {
                 }
             }
             ClientRequestPayload::ThreadSetName(params) => {
-                match self.engine.set_thread_name(&params.thread_id, &params.name) {
+                match self
+                    .engine
+                    .set_thread_name(&params.thread_id, &params.name)
+                    .await
+                {
                     Ok(thread_id) => {
                         self.outgoing.send_response(id, &EmptyResponse {}).await;
                         self.notify(ServerNotification::ThreadNameUpdated(

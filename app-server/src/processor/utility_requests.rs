@@ -37,6 +37,9 @@ use crate::utility::git_diff::git_diff_to_remote;
 /// How many matches `fuzzyFileSearch` returns at most, as the reference server does.
 pub const FUZZY_SEARCH_LIMIT: usize = 50;
 
+/// How many `command/exec/outputDelta` notifications of one command may wait for the writer.
+const DELTA_QUEUE: usize = 16;
+
 /// The per-connection state of the utility requests.
 #[derive(Debug, Default)]
 pub struct Utilities {
@@ -106,16 +109,11 @@ impl Processor {
             Ok(argv) => argv,
             Err(error) => return Err(error),
         };
-        let (deltas, received) = mpsc::unbounded_channel();
-        let exec = self
-            .utilities
-            .commands
-            .exec(params, argv, cwd, move |delta| {
-                // The receiver lives until the command ends; a send cannot fail before that.
-                let _ = deltas.send(delta);
-            });
-        // The callback, and with it the sender, is dropped when `exec` finishes, which ends
-        // the forwarding after the last delta: every delta precedes the response.
+        // Bounded: a client that stops reading stalls the command, not the server's memory.
+        let (deltas, received) = mpsc::channel(DELTA_QUEUE);
+        let exec = self.utilities.commands.exec(params, argv, cwd, deltas);
+        // The sender is dropped when `exec` finishes, which ends the forwarding after the
+        // last delta: every delta precedes the response.
         let (result, ()) = tokio::join!(exec, forward_deltas(&self.outgoing, received));
         match result {
             Ok(response) => Ok(response),
@@ -248,7 +246,7 @@ impl Drop for FuzzySearch<'_> {
 /// Sends each delta as a `command/exec/outputDelta` notification until the channel closes.
 async fn forward_deltas(
     outgoing: &OutgoingSender,
-    mut received: mpsc::UnboundedReceiver<CommandExecOutputDeltaNotification>,
+    mut received: mpsc::Receiver<CommandExecOutputDeltaNotification>,
 ) {
     while let Some(delta) = received.recv().await {
         outgoing

@@ -19,7 +19,7 @@ use std::ffi::OsString;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
 
 use app_server_protocol::policy::SortDirection;
@@ -32,12 +32,23 @@ use crate::store::{ListPage, ListQuery, StoreError, StoredThread, ThreadMeta};
 
 /// Thread storage: rollouts plus the index.
 ///
-/// Every method is synchronous and quick (index lookups, one file read or move); the
-/// connection sits behind a mutex so that the store can be shared between tasks.
+/// Every method is synchronous and blocking (index lookups, one file read or move): call
+/// them through [`Store::blocking`] from async code. The connection sits behind a mutex so
+/// that the store can be shared between tasks, and is opened (or rebuilt from the rollouts)
+/// by the first method that needs it, so that a server answers `initialize` without it.
 pub struct Store {
     sessions_dir: PathBuf,
     archived_dir: PathBuf,
-    connection: Mutex<Connection>,
+    database: PathBuf,
+    connection: OnceLock<Mutex<Connection>>,
+    /// Held while the connection is being opened, so that only one caller opens it.
+    opening: Mutex<()>,
+}
+
+/// Locks the connection. A panic while it was held cannot leave a half-done change behind
+/// (every change is one statement or one transaction), so a poisoned lock is still good.
+fn lock(connection: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+    connection.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// Directory of live rollouts, below the home.
@@ -83,11 +94,23 @@ impl Store {
         for directory in [&sessions_dir, &archived_dir] {
             fs::create_dir_all(directory).map_err(|source| io_error(directory, source))?;
         }
-        let database = home.join(DATABASE_FILE);
-        let connection = match open_existing(&database)? {
+        Ok(Store {
+            sessions_dir,
+            archived_dir,
+            database: home.join(DATABASE_FILE),
+            connection: OnceLock::new(),
+            opening: Mutex::new(()),
+        })
+    }
+
+    /// Opens the index, rebuilding it from the rollouts when it is missing or unusable.
+    fn open_index(&self) -> Result<Connection, StoreError> {
+        let database = &self.database;
+        let connection = match open_existing(database)? {
             Ok(connection) => connection,
             Err(reason) => {
-                let (connection, threads) = rebuild(&database, &sessions_dir, &archived_dir)?;
+                let (connection, threads) =
+                    rebuild(database, &self.sessions_dir, &self.archived_dir)?;
                 match reason {
                     RebuildReason::Missing if threads == 0 => {
                         tracing::debug!(path = %database.display(), "created thread index");
@@ -101,11 +124,7 @@ impl Store {
                 connection
             }
         };
-        Ok(Store {
-            sessions_dir,
-            archived_dir,
-            connection: Mutex::new(connection),
-        })
+        Ok(connection)
     }
 
     /// Where a new thread's rollout goes:
@@ -119,7 +138,7 @@ impl Store {
     /// Creates the rollout at `meta.rollout_path` with its header and adds the index row.
     pub fn create(&self, meta: &ThreadMeta) -> Result<RolloutWriter, StoreError> {
         let writer = RolloutWriter::create(meta)?;
-        write_row(&self.connection(), meta)?;
+        write_row(&*self.connection()?, meta)?;
         Ok(writer)
     }
 
@@ -147,13 +166,13 @@ impl Store {
         };
         let thread = rollout::read_rollout(&path, archived)?;
         // The index lost track of this rollout (no row, or a stale path): record where it is.
-        write_row(&self.connection(), &thread.meta)?;
+        write_row(&*self.connection()?, &thread.meta)?;
         Ok(thread)
     }
 
     /// The indexed metadata of thread `id`, if it has a row.
     pub fn find(&self, id: &str) -> Result<Option<ThreadMeta>, StoreError> {
-        let connection = self.connection();
+        let connection = self.connection()?;
         let mut statement =
             connection.prepare_cached("SELECT meta_json FROM threads WHERE id = ?1")?;
         let meta = statement
@@ -167,7 +186,7 @@ impl Store {
     /// an existing row keeps its own, so that a stale copy of the metadata cannot undo an
     /// archive.
     pub fn update_meta(&self, meta: &ThreadMeta) -> Result<(), StoreError> {
-        let mut connection = self.connection();
+        let mut connection = self.connection()?;
         let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let location = location_of(&transaction, &meta.id)?;
         match location {
@@ -191,7 +210,7 @@ impl Store {
     /// cursor.
     pub fn list(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
         let ListStatement { sql, values, limit } = list_statement(query)?;
-        let connection = self.connection();
+        let connection = self.connection()?;
         let mut statement = connection.prepare_cached(&sql)?;
         let mut rows = statement.query(params_from_iter(values))?;
         let mut threads: Vec<ThreadMeta> = Vec::new();
@@ -231,7 +250,7 @@ impl Store {
             rollout_path: target,
             ..meta
         };
-        write_row(&self.connection(), &meta)?;
+        write_row(&*self.connection()?, &meta)?;
         Ok(meta)
     }
 
@@ -250,21 +269,27 @@ impl Store {
             rollout_path: target,
             ..meta
         };
-        write_row(&self.connection(), &meta)?;
+        write_row(&*self.connection()?, &meta)?;
         Ok(meta)
     }
 
     /// The connection. A panic while it was held cannot leave a half-done change behind
     /// (every change is one statement or one transaction), so a poisoned lock is still good.
-    fn connection(&self) -> MutexGuard<'_, Connection> {
-        self.connection
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+    fn connection(&self) -> Result<MutexGuard<'_, Connection>, StoreError> {
+        if let Some(connection) = self.connection.get() {
+            return Ok(lock(connection));
+        }
+        let _opening = self.opening.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(connection) = self.connection.get() {
+            return Ok(lock(connection));
+        }
+        let opened = self.open_index()?;
+        Ok(lock(self.connection.get_or_init(|| Mutex::new(opened))))
     }
 
     /// The rollout path and archived flag recorded for thread `id`.
     fn indexed_location(&self, id: &str) -> Result<Option<(PathBuf, bool)>, StoreError> {
-        location_of(&self.connection(), id)
+        location_of(&*self.connection()?, id)
     }
 
     /// The rollout of thread `id` in `archived_sessions/` (`archived`) or `sessions/`: the
@@ -301,7 +326,7 @@ impl Store {
     /// that need thousands of threads without thousands of files.
     #[cfg(test)]
     fn insert_rows(&self, metas: &[ThreadMeta]) -> Result<(), StoreError> {
-        let mut connection = self.connection();
+        let mut connection = self.connection()?;
         let transaction = connection.transaction()?;
         for meta in metas {
             write_row(&transaction, meta)?;

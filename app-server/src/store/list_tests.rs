@@ -318,7 +318,7 @@ fn list_of_many_threads_walks_an_index() {
             // The plan walks the matching index in order and stops after the page: no table
             // scan and no sort.
             let statement = list_statement(&second).expect("statement");
-            let connection = store.connection();
+            let connection = store.connection().unwrap();
             let mut explain = connection
                 .prepare(&format!("EXPLAIN QUERY PLAN {}", statement.sql))
                 .expect("explain");

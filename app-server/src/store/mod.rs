@@ -4,10 +4,12 @@
 //! `archived_sessions/<same file name>`, `state.sqlite`. The rollout is the source of truth;
 //! the index is rebuilt from the rollouts when it is missing or corrupt.
 
+mod appender;
 mod index;
 mod rollout;
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use app_server_protocol::item::ThreadItem;
 use app_server_protocol::policy::{
@@ -21,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::ResponseItem;
 
 pub use index::Store;
-pub use rollout::RolloutWriter;
+pub use rollout::{RolloutSync, RolloutWriter};
 
 /// Receives a copy of every rollout line as it is written (distributed MCP mirrors them to a
 /// Redis stream per thread, so that another node can rebuild the thread). Must not block.
@@ -239,4 +241,23 @@ pub enum StoreError {
     /// A malformed `thread/list` cursor.
     #[error("invalid cursor: {0}")]
     InvalidCursor(String),
+    /// The blocking task that did the storage work panicked or was cancelled.
+    #[error("storage task failed: {0}")]
+    TaskFailed(String),
+}
+
+impl Store {
+    /// Runs `work` on the blocking pool, so that file and SQLite I/O never holds up an async
+    /// worker thread (and with it every other task scheduled there).
+    pub async fn blocking<T, F>(self: &Arc<Self>, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+    {
+        let store = Arc::clone(self);
+        match tokio::task::spawn_blocking(move || work(&store)).await {
+            Ok(result) => result,
+            Err(error) => Err(StoreError::TaskFailed(error.to_string())),
+        }
+    }
 }

@@ -9,6 +9,7 @@ use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails, UserInput};
@@ -16,34 +17,57 @@ use app_server_protocol::thread::{ThreadTokenUsage, Turn, TurnItemsView, TurnSta
 use serde::{Deserialize, Serialize};
 
 use crate::model::ResponseItem;
+use crate::store::appender;
 use crate::store::{ROLLOUT_VERSION, RolloutRecord, StoreError, StoredThread, ThreadMeta};
 
-/// Appends records to one rollout file.
+/// Appends records to one rollout file through the [`appender`] thread.
 #[derive(Debug)]
 pub struct RolloutWriter {
-    path: PathBuf,
-    file: File,
+    path: Arc<Path>,
+    file: Arc<File>,
+}
+
+/// Makes a rollout durable; see [`RolloutWriter::sync_handle`].
+#[derive(Debug)]
+pub struct RolloutSync {
+    path: Arc<Path>,
+    file: Arc<File>,
+}
+
+impl RolloutSync {
+    /// Waits for the lines queued so far and flushes the file's data to disk. Blocking: call
+    /// it from a blocking thread.
+    pub fn sync(self) -> Result<(), StoreError> {
+        appender::sync(&self.file).map_err(|source| io_error(&self.path, source))
+    }
 }
 
 impl RolloutWriter {
-    /// Appends one record as a line and hands it to the OS, so that a killed process loses at
-    /// most the line being written. Call [`RolloutWriter::sync`] to make it durable.
+    /// Encodes one record as a line and queues it for the appender thread, which hands it to
+    /// the OS with one `write_all`, so that a killed process loses at most the lines queued
+    /// and the one being written. Call [`RolloutWriter::sync`] to make it durable.
     pub fn append(&mut self, record: &RolloutRecord) -> Result<(), StoreError> {
         let line = encode_line(record, now_ms()).map_err(|source| io_error(&self.path, source))?;
-        self.file
-            .write_all(&line)
-            .map_err(|source| io_error(&self.path, source))?;
         if let Some(mirror) = super::ROLLOUT_MIRROR.get() {
             mirror.mirror(&self.path, &line);
         }
+        appender::append(&self.file, &self.path, line);
         Ok(())
     }
 
-    /// Flushes the file's data to disk (at turn end).
+    /// Waits for the queued lines and flushes the file's data to disk. Blocking: call it
+    /// from a blocking thread.
     pub fn sync(&mut self) -> Result<(), StoreError> {
-        self.file
-            .sync_data()
-            .map_err(|source| io_error(&self.path, source))
+        appender::sync(&self.file).map_err(|source| io_error(&self.path, source))
+    }
+
+    /// A second handle on the file that makes it durable without this writer, so that the
+    /// fsync can run off the async workers and outside any lock.
+    pub fn sync_handle(&self) -> RolloutSync {
+        RolloutSync {
+            path: Arc::clone(&self.path),
+            file: Arc::clone(&self.file),
+        }
     }
 
     /// Creates a new rollout at `meta.rollout_path` (and its parent directories) and writes the
@@ -58,7 +82,10 @@ impl RolloutWriter {
             .create_new(true)
             .open(&path)
             .map_err(|source| io_error(&path, source))?;
-        let mut writer = RolloutWriter { path, file };
+        let mut writer = RolloutWriter {
+            path: path.into(),
+            file: Arc::new(file),
+        };
         writer.append(&RolloutRecord::SessionMeta {
             version: ROLLOUT_VERSION,
             meta: meta.clone(),
@@ -70,6 +97,8 @@ impl RolloutWriter {
     /// while writing it) is cut off first, so that the next record does not glue onto it and
     /// turn it into a corrupt line in the middle of the file.
     pub(super) fn open_append(path: &Path) -> Result<RolloutWriter, StoreError> {
+        // Another writer's queued lines land before the tail is checked.
+        appender::barrier();
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -77,8 +106,8 @@ impl RolloutWriter {
             .map_err(|source| io_error(path, source))?;
         repair_tail(&mut file, path).map_err(|source| io_error(path, source))?;
         Ok(RolloutWriter {
-            path: path.to_path_buf(),
-            file,
+            path: path.into(),
+            file: Arc::new(file),
         })
     }
 }
@@ -121,6 +150,8 @@ fn decode_line(line: &[u8]) -> Result<(i64, RolloutRecord), String> {
 /// Reads a rollout and rebuilds the thread from its records. `archived` says which directory
 /// the file is in; together with `path` it overrides the location recorded in the file.
 pub(super) fn read_rollout(path: &Path, archived: bool) -> Result<StoredThread, StoreError> {
+    // Lines still queued for this file must be in it before it is read.
+    appender::barrier();
     let bytes = fs::read(path).map_err(|source| io_error(path, source))?;
     let lines: Vec<(usize, &[u8])> = bytes
         .split(|byte| *byte == b'\n')

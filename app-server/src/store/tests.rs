@@ -236,6 +236,9 @@ fn open_creates_the_layout() {
     let (home, store) = open_store();
     assert!(home.path().join("sessions").is_dir());
     assert!(home.path().join("archived_sessions").is_dir());
+    // The index waits for the first request that needs it.
+    assert!(!home.path().join("state.sqlite").exists());
+    store.list(&query()).unwrap();
     assert!(home.path().join("state.sqlite").is_file());
     assert_eq!(
         store.rollout_path_for("01a1ffdb-9681-7591-90fe-0162743c88d7", CREATED_AT),
@@ -551,6 +554,7 @@ fn load_finds_a_rollout_the_index_lost() {
     create_thread(&store, &created, &completed_turn("turn-1", "Hi", "Hello"));
     store
         .connection()
+        .unwrap()
         .execute("DELETE FROM threads WHERE id = ?1", [&id])
         .expect("delete row");
     assert_eq!(store.find(&id).expect("find"), None);

@@ -279,10 +279,26 @@ async fn main() {
         server.close().await;
     }
     rss.sort_unstable();
+    // The floor: spawning `cat` and reading back one line, the same pipes and the same read.
+    let mut cat_times = Vec::new();
+    for _ in 0..options.runs {
+        let (_dir, home) = home_with_config(&model);
+        let started = Instant::now();
+        let mut cat = Server::spawn(&["cat".to_string()], &home);
+        cat.stdin.write_all(b"{}\n").await.unwrap();
+        cat.stdin.flush().await.unwrap();
+        let _ = cat.line().await;
+        cat_times.push(started.elapsed());
+        cat.close().await;
+    }
+    let init = median(&mut init_times);
+    let floor = median(&mut cat_times);
     println!(
-        "spawn -> initialize response: median {}, p95 {}",
-        ms(median(&mut init_times)),
-        ms(p95(&mut init_times))
+        "spawn -> initialize response: median {}, p95 {} (spawn cat -> one echoed line: median {}, ratio {:.1}x)",
+        ms(init),
+        ms(p95(&mut init_times)),
+        ms(floor),
+        init.as_secs_f64() / floor.as_secs_f64()
     );
     if let Some(kib) = rss.get(rss.len() / 2) {
         println!(

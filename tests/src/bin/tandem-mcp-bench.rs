@@ -8,6 +8,10 @@
 //! target/release/tandem-mcp-bench --calls 500 --pings 5000 --sessions 100 --idle-sessions 1000
 //! ```
 //!
+//! Then it measures `ping` latency on one HTTP session while `--load-sessions` other sessions
+//! (50 by default) each run `codex` calls back to back: what a busy server does to a client
+//! that only wants an answer.
+//!
 //! Last, it opens `--idle-sessions` MCP sessions on a fresh HTTP server and prints the server's
 //! resident memory before and after, per session.
 
@@ -19,6 +23,8 @@
 )]
 
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -31,6 +37,7 @@ struct Options {
     calls: usize,
     pings: usize,
     sessions: usize,
+    load_sessions: usize,
     idle_sessions: usize,
 }
 
@@ -44,6 +51,7 @@ fn parse_options() -> Options {
         calls: 100,
         pings: 1000,
         sessions: 8,
+        load_sessions: 50,
         idle_sessions: 1000,
     };
     while let Some(arg) = args.next() {
@@ -54,10 +62,11 @@ fn parse_options() -> Options {
             "--pings" => options.pings = number(options.pings).max(1),
             "--sessions" => options.sessions = number(options.sessions).max(1),
             "--idle-sessions" => options.idle_sessions = number(options.idle_sessions),
+            "--load-sessions" => options.load_sessions = number(options.load_sessions),
             "--server" => options.binary = args.next().map(PathBuf::from).unwrap_or_default(),
             "--help" | "-h" => {
                 println!(
-                    "usage: tandem-mcp-bench [--server PATH] [--calls N] [--pings N] [--sessions N] [--idle-sessions N]"
+                    "usage: tandem-mcp-bench [--server PATH] [--calls N] [--pings N] [--sessions N] [--load-sessions N] [--idle-sessions N]"
                 );
                 std::process::exit(0);
             }
@@ -282,6 +291,9 @@ async fn main() {
     for mut samples in http(&options, &model).await {
         samples.print();
     }
+    if options.load_sessions > 0 {
+        ping_under_load(&options, &model).await;
+    }
     if options.idle_sessions > 0 {
         idle_sessions(&options, &model).await;
     }
@@ -327,5 +339,90 @@ async fn idle_sessions(options: &Options, model: &MockModel) {
         before as f64 / 1024.0,
         after as f64 / 1024.0,
         per_session
+    );
+}
+
+/// `ping` round trips on one HTTP session while `--load-sessions` other sessions each run
+/// `codex` calls back to back (at most [`LOAD_CALLS_PER_SESSION`] each).
+async fn ping_under_load(options: &Options, model: &MockModel) {
+    const LOAD_CALLS_PER_SESSION: usize = 200;
+    let home = home_with(&mock_config(&model.base_url()));
+    let path = home.path().to_path_buf();
+    let server = McpHttp::spawn_binary(
+        &options.binary,
+        path,
+        Some(home),
+        &["--session-ttl", "1h"],
+        "error",
+    )
+    .await;
+    push_answers(model, options.load_sessions * LOAD_CALLS_PER_SESSION);
+    let (pinger, _) = server.initialize("2025-11-25", json!({})).await;
+    let stop = Arc::new(AtomicBool::new(false));
+    let completed = Arc::new(AtomicUsize::new(0));
+    let mut loaders = Vec::new();
+    for _ in 0..options.load_sessions {
+        let (session, _) = server.initialize("2025-11-25", json!({})).await;
+        let client = server.client.clone();
+        let url = server.url.clone();
+        let stop = Arc::clone(&stop);
+        let completed = Arc::clone(&completed);
+        loaders.push(tokio::spawn(async move {
+            for id in 0..LOAD_CALLS_PER_SESSION {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let response = client
+                    .post(&url)
+                    .header("content-type", "application/json")
+                    .header("accept", "application/json")
+                    .header("mcp-session-id", &session)
+                    .body(codex(id).to_string())
+                    .send()
+                    .await
+                    .unwrap();
+                let body: Value = response.json().await.unwrap();
+                assert_eq!(body["result"]["isError"], false, "{body}");
+                completed.fetch_add(1, Ordering::Relaxed);
+            }
+        }));
+    }
+    // Measure once every loader has a turn going.
+    while completed.load(Ordering::Relaxed) < options.load_sessions {
+        tokio::task::yield_now().await;
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    let mut samples = Samples {
+        name: format!(
+            "http ping (JSON), {} other sessions running turns",
+            options.load_sessions
+        ),
+        durations: Vec::new(),
+        wall: Duration::ZERO,
+    };
+    let calls_before = completed.load(Ordering::Relaxed);
+    let start = Instant::now();
+    for id in 0..options.pings {
+        let sent = Instant::now();
+        let response = server
+            .post(Some(&pinger), &ping(id))
+            .header("x-mcp-post-stream", "0")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let _ = response.bytes().await.unwrap();
+        samples.durations.push(sent.elapsed());
+    }
+    samples.wall = start.elapsed();
+    let calls_during = completed.load(Ordering::Relaxed) - calls_before;
+    stop.store(true, Ordering::Relaxed);
+    for loader in loaders {
+        loader.await.unwrap();
+    }
+    samples.print();
+    println!(
+        "\n(ping under load: the other sessions completed {calls_during} codex calls during the {:.0} ms of pings)",
+        samples.wall.as_secs_f64() * 1000.0
     );
 }

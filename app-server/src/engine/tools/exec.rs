@@ -388,7 +388,8 @@ impl TurnTask {
         } else {
             command.argv.clone()
         };
-        let (on_output, mut output) = mpsc::unbounded_channel();
+        // Bounded: a client that stops reading stalls the command, not the server's memory.
+        let (on_output, mut output) = mpsc::channel(16);
         let request = StartRequest {
             argv,
             cwd: command.cwd.clone(),

@@ -158,12 +158,18 @@ impl TurnTask {
             }
         }
         self.diff.track(&plan);
-        let (status, output) = match plan.apply() {
-            Ok(applied) => (
+        // Writing and fsyncing the files is blocking I/O: it runs on the blocking pool.
+        let applying = plan.clone();
+        let (status, output) = match tokio::task::spawn_blocking(move || applying.apply()).await {
+            Ok(Ok(applied)) => (
                 PatchApplyStatus::Completed,
                 success_output(&applied.summary(), form),
             ),
-            Err(error) => (PatchApplyStatus::Failed, error.to_string()),
+            Ok(Err(error)) => (PatchApplyStatus::Failed, error.to_string()),
+            Err(error) => (
+                PatchApplyStatus::Failed,
+                format!("apply_patch failed: {error}"),
+            ),
         };
         let item = self
             .complete_item(&started, file_change(call, &plan, status))

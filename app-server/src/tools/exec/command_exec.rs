@@ -22,13 +22,12 @@ use app_server_protocol::utility::{
 };
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::tools::exec::ExecError;
-use crate::tools::exec::process::{
-    self, OutputChunk, OutputStream, ProcessControl, SpawnSpec, TerminalSize,
-};
-use crate::tools::exec::run::{self, ChunkCallback, RunOptions};
+use crate::tools::exec::process::{self, OutputStream, ProcessControl, SpawnSpec, TerminalSize};
+use crate::tools::exec::run::{self, RunOptions, StreamedChunk};
 
 /// The timeout when the client gives no `timeoutMs` (and does not `disableTimeout`).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
@@ -62,13 +61,15 @@ impl CommandExecRegistry {
     /// Runs a `command/exec` to completion.
     ///
     /// `argv` is the final argv (`params.command` wrapped by the sandbox) and `cwd` the
-    /// resolved working directory. Streamed output goes to `on_delta`.
+    /// resolved working directory. Streamed output goes to `deltas`; the command waits for
+    /// room there, so a receiver that falls behind slows the command down instead of letting
+    /// its output pile up in memory.
     pub async fn exec(
         &self,
         params: CommandExecParams,
         argv: Vec<String>,
         cwd: PathBuf,
-        on_delta: impl Fn(CommandExecOutputDeltaNotification) + Send,
+        deltas: mpsc::Sender<CommandExecOutputDeltaNotification>,
     ) -> Result<CommandExecResponse, ExecError> {
         if params.command.is_empty() || argv.is_empty() {
             return Err(ExecError::EmptyCommand);
@@ -130,23 +131,14 @@ impl CommandExecRegistry {
             (false, None) => Some(DEFAULT_OUTPUT_BYTES_CAP),
             (false, Some(cap)) => Some(usize::try_from(cap).unwrap_or(usize::MAX)),
         };
-        let on_chunk: Option<ChunkCallback<'_>> = match params.process_id {
+        let (on_chunk, chunks) = match params.process_id {
             Some(process_id) if stream_output => {
-                Some(Box::new(move |chunk: &OutputChunk, cap_reached: bool| {
-                    on_delta(CommandExecOutputDeltaNotification {
-                        process_id: process_id.clone(),
-                        stream: match chunk.stream {
-                            OutputStream::Stdout => CommandExecOutputStream::Stdout,
-                            OutputStream::Stderr => CommandExecOutputStream::Stderr,
-                        },
-                        delta_base64: BASE64.encode(&chunk.bytes),
-                        cap_reached,
-                    });
-                }))
+                let (sender, chunks) = mpsc::channel::<StreamedChunk>(1);
+                (Some(sender), Some((process_id, chunks)))
             }
-            _ => None,
+            _ => (None, None),
         };
-        let result = run::run(
+        let run = run::run(
             process,
             RunOptions {
                 timeout,
@@ -157,8 +149,10 @@ impl CommandExecRegistry {
                 // future kills the group too.
                 cancel,
             },
-        )
-        .await;
+        );
+        // The chunk sender is dropped when the run ends, which ends the forwarding after
+        // the last chunk.
+        let (result, ()) = tokio::join!(run, forward_chunks(chunks, deltas));
         drop(reservation);
         Ok(CommandExecResponse {
             exit_code: result.exit_code,
@@ -253,5 +247,32 @@ impl Reservation<'_> {
 impl Drop for Reservation<'_> {
     fn drop(&mut self) {
         self.registry.running().remove(&self.process_id);
+    }
+}
+
+/// Turns streamed chunks into `command/exec/outputDelta` notifications for `deltas`, waiting
+/// for room there.
+async fn forward_chunks(
+    chunks: Option<(String, mpsc::Receiver<StreamedChunk>)>,
+    deltas: mpsc::Sender<CommandExecOutputDeltaNotification>,
+) {
+    let Some((process_id, mut chunks)) = chunks else {
+        return;
+    };
+    while let Some(StreamedChunk { chunk, cap_reached }) = chunks.recv().await {
+        let delta = CommandExecOutputDeltaNotification {
+            process_id: process_id.clone(),
+            stream: match chunk.stream {
+                OutputStream::Stdout => CommandExecOutputStream::Stdout,
+                OutputStream::Stderr => CommandExecOutputStream::Stderr,
+            },
+            delta_base64: BASE64.encode(&chunk.bytes),
+            cap_reached,
+        };
+        if deltas.send(delta).await.is_err() {
+            // The receiver is gone: keep draining so that the command is not stalled.
+            while chunks.recv().await.is_some() {}
+            return;
+        }
     }
 }

@@ -22,18 +22,25 @@ pub const TIMEOUT_EXIT_CODE: i32 = 124;
 /// remaining output is dropped (and the child killed with the group when the process drops).
 pub(super) const OUTPUT_DRAIN_TIMEOUT: Duration = Duration::from_millis(500);
 
-/// Called with each chunk of output (already cut to the cap) and whether its stream has now
+/// A chunk of streamed output (already cut to the cap) and whether its stream has now
 /// reached the cap.
-pub type ChunkCallback<'a> = Box<dyn FnMut(&OutputChunk, bool) + Send + 'a>;
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StreamedChunk {
+    /// The output.
+    pub chunk: OutputChunk,
+    /// Whether this chunk filled its stream's cap.
+    pub cap_reached: bool,
+}
 
 /// How to run a process to completion.
-pub struct RunOptions<'a> {
+pub struct RunOptions {
     /// Kill the process group after this long and report exit code [`TIMEOUT_EXIT_CODE`].
     pub timeout: Option<Duration>,
     /// Keep at most this many bytes per stream; later output is read and discarded.
     pub output_cap: Option<usize>,
-    /// Receives output as it arrives.
-    pub on_chunk: Option<ChunkCallback<'a>>,
+    /// Receives output as it arrives. The run waits for room on this bounded channel, so a
+    /// slow receiver stalls the command (through the full pipe) instead of piling up output.
+    pub on_chunk: Option<mpsc::Sender<StreamedChunk>>,
     /// Collect output into the result; `false` when it only streams, so an uncapped stream
     /// does not pile up in memory.
     pub buffer_output: bool,
@@ -64,7 +71,7 @@ pub struct RunResult {
 
 /// Waits for `process` to exit while collecting its output, then kills what is left of its
 /// process group (by dropping it).
-pub async fn run(mut process: RunningProcess, options: RunOptions<'_>) -> RunResult {
+pub async fn run(mut process: RunningProcess, options: RunOptions) -> RunResult {
     let started = Instant::now();
     let deadline = options.timeout.map(|timeout| started + timeout);
     let mut output = process.take_output();
@@ -87,7 +94,7 @@ pub async fn run(mut process: RunningProcess, options: RunOptions<'_>) -> RunRes
         tokio::select! {
             outcome = process.wait() => break outcome,
             chunk = receive(&mut output), if output_open => match chunk {
-                Some(chunk) => collector.push(chunk),
+                Some(chunk) => collector.push(chunk).await,
                 None => output_open = false,
             },
             () = sleep_until(deadline), if !killed => {
@@ -103,7 +110,7 @@ pub async fn run(mut process: RunningProcess, options: RunOptions<'_>) -> RunRes
     if let Some(receiver) = output.as_mut().filter(|_| output_open) {
         let drain_deadline = Instant::now() + OUTPUT_DRAIN_TIMEOUT;
         while let Ok(Some(chunk)) = tokio::time::timeout_at(drain_deadline, receiver.recv()).await {
-            collector.push(chunk);
+            collector.push(chunk).await;
         }
     }
     let exit_code = if timed_out {
@@ -123,9 +130,9 @@ pub async fn run(mut process: RunningProcess, options: RunOptions<'_>) -> RunRes
     }
 }
 
-struct Collector<'a> {
+struct Collector {
     cap: Option<usize>,
-    on_chunk: Option<ChunkCallback<'a>>,
+    on_chunk: Option<mpsc::Sender<StreamedChunk>>,
     buffer_output: bool,
     stdout: Vec<u8>,
     stderr: Vec<u8>,
@@ -136,8 +143,8 @@ struct Collector<'a> {
     cap_reached: bool,
 }
 
-impl Collector<'_> {
-    fn push(&mut self, mut chunk: OutputChunk) {
+impl Collector {
+    async fn push(&mut self, mut chunk: OutputChunk) {
         let (kept, buffer) = match chunk.stream {
             OutputStream::Stdout => (&mut self.stdout_len, &mut self.stdout),
             OutputStream::Stderr => (&mut self.stderr_len, &mut self.stderr),
@@ -154,8 +161,15 @@ impl Collector<'_> {
             buffer.extend_from_slice(&chunk.bytes);
             self.aggregated.extend_from_slice(&chunk.bytes);
         }
-        if let Some(on_chunk) = self.on_chunk.as_mut() {
-            on_chunk(&chunk, reached);
+        if let Some(on_chunk) = &self.on_chunk {
+            let streamed = StreamedChunk {
+                chunk,
+                cap_reached: reached,
+            };
+            if on_chunk.send(streamed).await.is_err() {
+                // Nobody listens any more; keep draining so the command is not stalled.
+                self.on_chunk = None;
+            }
         }
     }
 }

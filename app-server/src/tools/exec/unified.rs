@@ -78,7 +78,7 @@ pub struct StartRequest {
     pub max_output_tokens: Option<usize>,
     /// Receives all the session's output as text (lossy UTF-8) while it runs, also after this
     /// call returned: the deltas of `item/commandExecution/outputDelta`.
-    pub on_output: mpsc::UnboundedSender<String>,
+    pub on_output: mpsc::Sender<String>,
     /// Cancelling stops the wait and kills the process: the model never learns its session id.
     pub cancel: CancellationToken,
 }
@@ -340,7 +340,7 @@ impl Drop for OrphanGuard<'_> {
 }
 
 impl Session {
-    fn new(id: i32, mut process: RunningProcess, on_output: mpsc::UnboundedSender<String>) -> Self {
+    fn new(id: i32, mut process: RunningProcess, on_output: mpsc::Sender<String>) -> Self {
         let pending = Arc::new(Mutex::new(PendingOutput::default()));
         let (ended_sender, output_ended) = watch::channel(false);
         let pump = match process.take_output() {
@@ -382,7 +382,7 @@ impl Drop for Session {
 async fn pump_output(
     mut output: mpsc::Receiver<OutputChunk>,
     pending: Arc<Mutex<PendingOutput>>,
-    on_output: mpsc::UnboundedSender<String>,
+    on_output: mpsc::Sender<String>,
     ended: watch::Sender<bool>,
 ) {
     let mut undecoded = Vec::new();
@@ -395,13 +395,18 @@ async fn pump_output(
         let complete = complete_utf8_len(&undecoded);
         let rest = undecoded.split_off(complete);
         if !undecoded.is_empty() {
-            // The receiver may be gone (the item completed); the session runs on regardless.
-            let _ = on_output.send(String::from_utf8_lossy(&undecoded).into_owned());
+            // Waiting for room passes a slow client's backpressure on to the command. The
+            // receiver may be gone (the item completed); the session runs on regardless.
+            let _ = on_output
+                .send(String::from_utf8_lossy(&undecoded).into_owned())
+                .await;
         }
         undecoded = rest;
     }
     if !undecoded.is_empty() {
-        let _ = on_output.send(String::from_utf8_lossy(&undecoded).into_owned());
+        let _ = on_output
+            .send(String::from_utf8_lossy(&undecoded).into_owned())
+            .await;
     }
     ended.send_replace(true);
 }

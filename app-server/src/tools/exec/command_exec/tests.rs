@@ -43,11 +43,16 @@ async fn exec(
     let deltas = Deltas::default();
     let record = Arc::clone(&deltas);
     let argv = params.command.clone();
-    let result = registry
-        .exec(params, argv, std::env::temp_dir(), move |delta| {
+    let (sender, mut received) = tokio::sync::mpsc::channel(1);
+    let collect = async move {
+        while let Some(delta) = received.recv().await {
             record.lock().unwrap().push(delta);
-        })
-        .await;
+        }
+    };
+    let (result, ()) = tokio::join!(
+        registry.exec(params, argv, std::env::temp_dir(), sender),
+        collect
+    );
     (result, deltas)
 }
 
@@ -296,11 +301,9 @@ async fn tty_streams_and_resizes() {
     params.process_id = Some("term".to_owned());
     params.tty = Some(true);
     params.size = Some(CommandExecTerminalSize { rows: 30, cols: 90 });
-    let (on_delta_sender, mut on_delta) = tokio::sync::mpsc::unbounded_channel();
+    let (on_delta_sender, mut on_delta) = tokio::sync::mpsc::channel(64);
     let argv = params.command.clone();
-    let run = registry.exec(params, argv, std::env::temp_dir(), move |delta| {
-        let _ = on_delta_sender.send(delta);
-    });
+    let run = registry.exec(params, argv, std::env::temp_dir(), on_delta_sender);
     let client = async {
         let mut text = String::new();
         while !text.contains("30 90") {

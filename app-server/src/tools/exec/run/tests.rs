@@ -1,16 +1,16 @@
 //! Tests for running a process to completion.
 
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use pretty_assertions::assert_eq;
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::{RunOptions, RunResult, TIMEOUT_EXIT_CODE, run};
+use super::{RunOptions, RunResult, StreamedChunk, TIMEOUT_EXIT_CODE, run};
 use crate::tools::exec::process::{OutputStream, spawn};
 use crate::tools::exec::test_support::{bash_spec, read_pid_file, wait_until_dead};
 
-fn options() -> RunOptions<'static> {
+fn options() -> RunOptions {
     RunOptions {
         timeout: Some(Duration::from_secs(5)),
         output_cap: None,
@@ -20,7 +20,7 @@ fn options() -> RunOptions<'static> {
     }
 }
 
-async fn run_bash(script: &str, options: RunOptions<'_>) -> RunResult {
+async fn run_bash(script: &str, options: RunOptions) -> RunResult {
     run(spawn(bash_spec(script)).unwrap(), options).await
 }
 
@@ -52,21 +52,24 @@ async fn separates_and_interleaves_streams() {
 
 #[tokio::test]
 async fn streams_chunks_as_they_arrive() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
     let started = tokio::time::Instant::now();
-    let record = Arc::clone(&seen);
+    let (on_chunk, mut chunks) = mpsc::channel(1);
     let options = RunOptions {
-        on_chunk: Some(Box::new(move |chunk, cap_reached| {
-            let text = String::from_utf8_lossy(&chunk.bytes).into_owned();
-            record
-                .lock()
-                .unwrap()
-                .push((text, started.elapsed(), cap_reached));
-        })),
+        on_chunk: Some(on_chunk),
         ..options()
     };
-    let result = run_bash("for i in 1 2 3; do echo $i; sleep 0.1; done", options).await;
-    let seen = seen.lock().unwrap().clone();
+    let collect = async {
+        let mut seen = Vec::new();
+        while let Some(StreamedChunk { chunk, cap_reached }) = chunks.recv().await {
+            let text = String::from_utf8_lossy(&chunk.bytes).into_owned();
+            seen.push((text, started.elapsed(), cap_reached));
+        }
+        seen
+    };
+    let (result, seen) = tokio::join!(
+        run_bash("for i in 1 2 3; do echo $i; sleep 0.1; done", options),
+        collect
+    );
     let text: String = seen.iter().map(|(text, _, _)| text.as_str()).collect();
     assert_eq!(text, "1\n2\n3\n");
     assert!(seen[0].0.starts_with("1\n"), "{seen:?}");
@@ -123,26 +126,26 @@ async fn cancellation_kills() {
 
 #[tokio::test]
 async fn caps_output_per_stream_and_keeps_draining() {
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let record = Arc::clone(&seen);
+    let (on_chunk, mut chunks) = mpsc::channel(1);
     let options = RunOptions {
         output_cap: Some(100),
-        on_chunk: Some(Box::new(move |chunk, cap_reached| {
-            record
-                .lock()
-                .unwrap()
-                .push((chunk.stream, chunk.bytes.len(), cap_reached));
-        })),
+        on_chunk: Some(on_chunk),
         ..options()
+    };
+    let collect = async {
+        let mut seen = Vec::new();
+        while let Some(StreamedChunk { chunk, cap_reached }) = chunks.recv().await {
+            seen.push((chunk.stream, chunk.bytes.len(), cap_reached));
+        }
+        seen
     };
     // 200 KB is more than a pipe holds: the run only ends if the reader keeps draining.
     let script = "head -c 200000 /dev/zero | tr '\\0' a; echo err >&2";
-    let result = run_bash(script, options).await;
+    let (result, seen) = tokio::join!(run_bash(script, options), collect);
     assert_eq!(result.exit_code, 0);
     assert_eq!(result.stdout, vec![b'a'; 100]);
     assert_eq!(result.stderr, b"err\n");
     assert!(result.cap_reached);
-    let seen = seen.lock().unwrap().clone();
     let stdout_bytes: usize = seen
         .iter()
         .filter(|(stream, _, _)| *stream == OutputStream::Stdout)
@@ -162,8 +165,10 @@ async fn caps_output_per_stream_and_keeps_draining() {
 
 #[tokio::test]
 async fn unbuffered_run_only_streams() {
+    let (on_chunk, mut chunks) = mpsc::channel(1);
+    tokio::spawn(async move { while chunks.recv().await.is_some() {} });
     let options = RunOptions {
-        on_chunk: Some(Box::new(|_, _| {})),
+        on_chunk: Some(on_chunk),
         buffer_output: false,
         ..options()
     };

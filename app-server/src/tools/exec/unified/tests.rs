@@ -11,12 +11,8 @@ use super::{ExecStep, PendingOutput, StartRequest, UnifiedExec, WriteRequest};
 use crate::tools::exec::ExecError;
 use crate::tools::exec::test_support::{bash, read_pid_file, wait_until_dead};
 
-fn start_request(
-    script: &str,
-    tty: bool,
-    yield_ms: u64,
-) -> (StartRequest, mpsc::UnboundedReceiver<String>) {
-    let (on_output, deltas) = mpsc::unbounded_channel();
+fn start_request(script: &str, tty: bool, yield_ms: u64) -> (StartRequest, mpsc::Receiver<String>) {
+    let (on_output, deltas) = mpsc::channel(4096);
     let request = StartRequest {
         argv: bash(script),
         cwd: std::env::temp_dir(),
@@ -256,5 +252,10 @@ async fn tables_and_calls_can_move_between_threads() {
     assert_send(&unified.write_stdin(write_request(1, "", 250)));
     let registry = crate::tools::exec::command_exec::CommandExecRegistry::new();
     let params = serde_json::from_value(serde_json::json!({"command": ["true"]})).unwrap();
-    assert_send(&registry.exec(params, bash("true"), std::env::temp_dir(), |_| {}));
+    assert_send(&registry.exec(
+        params,
+        bash("true"),
+        std::env::temp_dir(),
+        tokio::sync::mpsc::channel(1).0,
+    ));
 }
