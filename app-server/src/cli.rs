@@ -175,6 +175,10 @@ pub struct McpServerArgs {
     /// history-only server. Default: every tool.
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub tools: Option<Vec<String>>,
+    /// Share sessions and streams with other `--http` nodes through this Redis server
+    /// (`redis://HOST:PORT/DB`); overrides `url` of `[mcp.distributed]` in the config.
+    #[arg(long, value_name = "URL", requires = "http")]
+    pub redis: Option<String>,
     /// Largest accepted HTTP request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
     pub max_body_bytes: usize,

@@ -126,7 +126,12 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
                 replay_buffer: 1024,
                 sse_retry: std::time::Duration::from_secs(3),
             };
-            runtime.block_on(mcp::http::serve_http(config, options, http))
+            let distributed = mcp::distributed::DistributedOptions::from_config(
+                &config.effective,
+                args.redis.as_deref(),
+                args.session_ttl,
+            )?;
+            runtime.block_on(mcp::http::serve_http(config, options, http, distributed))
         }
     }
 }

@@ -6,8 +6,8 @@
 //! entry on either, so that a late answer is recognised as not pending.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
@@ -37,6 +37,9 @@ pub enum Answer {
 #[derive(Debug, Default)]
 pub struct PendingRequests {
     next_id: AtomicI64,
+    /// Set in distributed mode (`<node>:`): ids become strings that name the node waiting for
+    /// the answer, so that any node can forward it there.
+    id_prefix: OnceLock<String>,
     entries: Mutex<HashMap<RequestId, oneshot::Sender<RequestOutcome>>>,
 }
 
@@ -46,9 +49,18 @@ impl PendingRequests {
         Self::default()
     }
 
+    /// Makes every later id a string `<prefix><number>`; only the first call has an effect.
+    pub fn set_id_prefix(&self, prefix: String) {
+        let _ = self.id_prefix.set(prefix);
+    }
+
     /// Allocates the next id and registers a waiter for it.
     pub fn register(&self) -> (RequestId, oneshot::Receiver<RequestOutcome>) {
-        let id = RequestId::Integer(self.next_id.fetch_add(1, Ordering::Relaxed));
+        let number = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = match self.id_prefix.get() {
+            Some(prefix) => RequestId::String(format!("{prefix}{number}")),
+            None => RequestId::Integer(number),
+        };
         let (sender, receiver) = oneshot::channel();
         self.entries().insert(id.clone(), sender);
         (id, receiver)

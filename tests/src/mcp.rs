@@ -217,6 +217,7 @@ pub struct McpHttp {
     /// `TANDEM_HOME`.
     pub home: PathBuf,
     _home_dir: Option<tempfile::TempDir>,
+    _redis: Option<crate::cluster::Redis>,
     /// The client used by the helpers.
     pub client: reqwest::Client,
 }
@@ -249,6 +250,16 @@ impl McpHttp {
     ) -> McpHttp {
         let mut all_args = vec!["--http", "127.0.0.1:0"];
         all_args.extend_from_slice(args);
+        // `TANDEM_TEST_MCP_REDIS=1` runs every HTTP server of the suite as a one-node cluster
+        // on its own redis-server, so that the single-node behaviour tests also cover the
+        // Redis implementations.
+        let redis = match std::env::var("TANDEM_TEST_MCP_REDIS").as_deref() {
+            Ok("1") => Some(crate::cluster::Redis::start().await),
+            _ => None,
+        };
+        if let Some(redis) = &redis {
+            all_args.extend_from_slice(&["--redis", &redis.url]);
+        }
         let mut child = command(binary, &home, &all_args, rust_log)
             .spawn()
             .expect("spawn tandem");
@@ -278,6 +289,7 @@ impl McpHttp {
             url,
             home,
             _home_dir: home_dir,
+            _redis: redis,
             client: reqwest::Client::builder()
                 .no_proxy()
                 .build()

@@ -7,6 +7,7 @@
 //! (approvals), `output` (routing to streams), `stdio` and `http` (transports), `logging`.
 
 pub mod calls;
+pub mod distributed;
 pub mod elicitation;
 pub mod events;
 #[cfg(feature = "conformance-fixtures")]

@@ -134,6 +134,25 @@ impl McpSession {
             .map(|negotiated| negotiated.version)
     }
 
+    // Hooks for distributed HTTP sessions (`mcp::distributed`): a node rebuilds a session it
+    // does not hold from the stored `initialize` params, names its requests after itself, and
+    // tells whether it runs a given client request.
+
+    /// Restores the state `initialize` with `params` fixed, on a node that did not see it.
+    pub fn restore(&self, params: &Value) -> Result<(), JsonRpcErrorBody> {
+        self.initialize(params).map(|_| ())
+    }
+
+    /// Prefixes the ids of this session's server→client requests with `prefix`.
+    pub fn set_request_id_prefix(&self, prefix: String) {
+        self.shared.pending.set_id_prefix(prefix);
+    }
+
+    /// Whether client request `id` is running here.
+    pub fn is_running(&self, id: &RequestId) -> bool {
+        lock(&self.shared.requests).contains_key(id)
+    }
+
     /// Handles one client request and answers it (except a cancelled tool call, which gets
     /// no answer).
     ///
@@ -402,7 +421,7 @@ impl McpSession {
             .cloned();
         let enabled = self.shared.options.tools.as_deref();
         if !crate::history::tool_enabled(enabled, name) {
-            return Some(Err(RpcError::invalid_params(format!(
+            return Some(Err(crate::rpc_error::invalid_params(format!(
                 "unknown tool: {name}"
             ))));
         }
@@ -413,7 +432,7 @@ impl McpSession {
                 crate::history::call_tool(Arc::clone(history), name.to_string(), arguments.cloned())
                     .await
         {
-            return Some(outcome.map_err(RpcError::invalid_params));
+            return Some(outcome.map_err(crate::rpc_error::invalid_params));
         }
         match name {
             tools::CODEX_TOOL => match tools::decode_arguments(name, arguments) {

@@ -25,6 +25,20 @@ use crate::model::ResponseItem;
 pub use index::Store;
 pub use rollout::{RolloutSync, RolloutWriter};
 
+/// Receives a copy of every rollout line as it is written (distributed MCP mirrors them to a
+/// Redis stream per thread, so that another node can rebuild the thread). Must not block.
+pub trait RolloutMirror: Send + Sync + 'static {
+    /// `line` (with its `\n`) was appended to the rollout at `path`.
+    fn mirror(&self, path: &std::path::Path, line: &[u8]);
+}
+
+static ROLLOUT_MIRROR: std::sync::OnceLock<Box<dyn RolloutMirror>> = std::sync::OnceLock::new();
+
+/// Installs the process's rollout mirror (once; later calls are ignored).
+pub fn set_rollout_mirror(mirror: Box<dyn RolloutMirror>) {
+    let _ = ROLLOUT_MIRROR.set(mirror);
+}
+
 /// Version written in every rollout header.
 pub const ROLLOUT_VERSION: u32 = 1;
 

@@ -48,6 +48,9 @@ impl RolloutWriter {
     /// and the one being written. Call [`RolloutWriter::sync`] to make it durable.
     pub fn append(&mut self, record: &RolloutRecord) -> Result<(), StoreError> {
         let line = encode_line(record, now_ms()).map_err(|source| io_error(&self.path, source))?;
+        if let Some(mirror) = super::ROLLOUT_MIRROR.get() {
+            mirror.mirror(&self.path, &line);
+        }
         appender::append(&self.file, &self.path, line);
         Ok(())
     }

@@ -9,6 +9,7 @@
 //! token), 403 (Host/Origin), 404 (unknown, expired or deleted session), 405 (other methods),
 //! 406 (Accept), 409 (second GET stream), 413 (body too large), 415 (Content-Type).
 
+mod cluster;
 pub mod guard;
 pub mod sessions;
 pub mod streams;
@@ -33,12 +34,14 @@ use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
 use crate::mcp::calls::ThreadOwners;
+use crate::mcp::distributed::metrics::{self, Metrics};
+use crate::mcp::distributed::{Cluster, DistributedOptions};
 use crate::mcp::http::guard::{
     AccessPolicy, POST_STREAM_HEADER, PostReply, Refusal, SESSION_HEADER, VERSION_HEADER, accepts,
     is_json_content, post_reply,
 };
 use crate::mcp::http::sessions::{HttpSession, SessionTable, new_session_id};
-use crate::mcp::http::streams::{Attached, HttpOutbound, ResumeError, SseEvent, StreamHub};
+use crate::mcp::http::streams::{Attached, ResumeError, SseEvent, StreamHub};
 use crate::mcp::protocol::{SUPPORTED_VERSIONS, error_response, is_supported_version};
 use crate::mcp::session::{McpOptions, McpSession};
 use crate::rpc_error;
@@ -73,6 +76,9 @@ struct HttpState {
     owners: Arc<ThreadOwners>,
     tasks: TaskTracker,
     bind_host: String,
+    /// With `--redis`: the shared store and bus.
+    cluster: Option<Arc<Cluster>>,
+    metrics: Arc<Metrics>,
 }
 
 /// Serves MCP over streamable HTTP until a signal arrives.
@@ -80,7 +86,17 @@ pub async fn serve_http(
     config: Config,
     options: McpOptions,
     http: HttpOptions,
+    distributed: Option<DistributedOptions>,
 ) -> anyhow::Result<()> {
+    let metrics = Arc::new(Metrics::new());
+    // Redis unreachable at startup stops the process before it serves anything.
+    let (cluster, forwards) = match distributed {
+        Some(options) => {
+            let (cluster, forwards) = Cluster::connect(options, metrics.clone()).await?;
+            (Some(cluster), Some(forwards))
+        }
+        None => (None, None),
+    };
     let store = Arc::new(Store::open(&config.home)?);
     let listener = tokio::net::TcpListener::bind(http.bind).await?;
     let address = listener.local_addr()?;
@@ -95,7 +111,18 @@ pub async fn serve_http(
         sessions: SessionTable::default(),
         owners: Arc::new(ThreadOwners::default()),
         tasks: TaskTracker::new(),
+        cluster,
+        metrics,
     });
+    if let Some(forwards) = forwards {
+        tokio::spawn(cluster::handle_forwards(state.clone(), forwards));
+    }
+    if let Some(cluster) = &state.cluster {
+        tokio::spawn(cluster::renew_leases(state.clone(), cluster.clone()));
+        crate::store::set_rollout_mirror(Box::new(
+            crate::mcp::distributed::threads::RedisRolloutMirror::start(cluster),
+        ));
+    }
     let router = Router::new()
         .route(
             "/mcp",
@@ -104,6 +131,7 @@ pub async fn serve_http(
                 .delete(delete_mcp)
                 .options(preflight),
         )
+        .route("/metrics", axum::routing::get(get_metrics))
         .layer(axum::middleware::from_fn(cors_headers))
         .with_state(state.clone());
     let sweeper = tokio::spawn(sweep_idle_sessions(state.clone()));
@@ -120,6 +148,9 @@ pub async fn serve_http(
             // Closing the sessions ends their SSE streams, so the connections can drain.
             for session in closing.sessions.drain() {
                 session.close().await;
+            }
+            if let Some(cluster) = &closing.cluster {
+                cluster.streams.end_all();
             }
         })
         .await?;
@@ -150,6 +181,9 @@ async fn sweep_idle_sessions(state: Arc<HttpState>) {
         for (session_id, session) in state.sessions.take_idle(ttl) {
             tracing::info!(%session_id, "session idle for longer than the TTL; evicting it");
             state.tasks.spawn(async move { session.close().await });
+        }
+        if let Some(cluster) = &state.cluster {
+            cluster::refresh_connected(&state, cluster).await;
         }
     }
 }
@@ -198,8 +232,8 @@ impl HttpState {
     }
 
     /// The session named by the request, with the protocol version header checked.
-    fn session(
-        &self,
+    async fn session(
+        self: &Arc<Self>,
         headers: &HeaderMap,
         id: Option<&RequestId>,
     ) -> Result<Arc<HttpSession>, Box<Response>> {
@@ -214,7 +248,14 @@ impl HttpState {
                 "missing Mcp-Session-Id header; send initialize first",
             )));
         };
-        let Some(session) = self.sessions.get(session_id) else {
+        let local = self.sessions.get(session_id);
+        let session = match &self.cluster {
+            None => local,
+            Some(cluster) => cluster::resolve(self, cluster, session_id, local)
+                .await
+                .map_err(|error| cluster::unavailable(id, &error))?,
+        };
+        let Some(session) = session else {
             return Err(Box::new(rpc_status(
                 StatusCode::NOT_FOUND,
                 id,
@@ -309,7 +350,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
             initialize(&state, id, value, reply).await
         }
         IncomingMessage::Request { id, method, value } => {
-            let session = match state.session(&headers, Some(&id)) {
+            let session = match state.session(&headers, Some(&id)).await {
                 Ok(session) => session,
                 Err(response)
                     if method == "server/discover" && !headers.contains_key(SESSION_HEADER) =>
@@ -329,19 +370,37 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
             run_request(&state, session, id, method, value, reply).await
         }
         IncomingMessage::Notification { method } => {
-            let session = match state.session(&headers, None) {
+            let session = match state.session(&headers, None).await {
                 Ok(session) => session,
                 Err(response) => return *response,
             };
             let value: Value = serde_json::from_str(&text).unwrap_or_default();
+            if let Some(cluster) = &state.cluster
+                && method == "notifications/cancelled"
+            {
+                let session_id = session.session.shared.session_id.clone();
+                match cluster::forward_cancel(cluster, &session_id, &session, &value).await {
+                    Ok(true) => return StatusCode::ACCEPTED.into_response(),
+                    Ok(false) => {}
+                    Err(error) => return *cluster::unavailable(None, &error),
+                }
+            }
             session.session.handle_notification(&method, &value);
             StatusCode::ACCEPTED.into_response()
         }
         IncomingMessage::Response { id, outcome } => {
-            let session = match state.session(&headers, None) {
+            let session = match state.session(&headers, None).await {
                 Ok(session) => session,
                 Err(response) => return *response,
             };
+            if let Some(cluster) = &state.cluster {
+                let session_id = &session.session.shared.session_id;
+                match cluster::forward_response(cluster, session_id, &id, &outcome).await {
+                    Ok(true) => return StatusCode::ACCEPTED.into_response(),
+                    Ok(false) => {}
+                    Err(error) => return *cluster::unavailable(None, &error),
+                }
+            }
             session.session.handle_response(id, outcome);
             StatusCode::ACCEPTED.into_response()
         }
@@ -371,10 +430,12 @@ async fn initialize(
         session_id.clone(),
         state.config.clone(),
         state.store.clone(),
-        Arc::new(HttpOutbound { hub: hub.clone() }),
+        cluster::outbound(state, &hub, &session_id),
         state.options.clone(),
         state.owners.clone(),
     );
+    cluster::prepare(state, &session);
+    let params = value.get("params").cloned().unwrap_or(Value::Null);
     let answer = hub.open_json_route(id.clone());
     session
         .clone()
@@ -390,6 +451,12 @@ async fn initialize(
     };
     if message.get("error").is_some() {
         return json_response(StatusCode::BAD_REQUEST, &message);
+    }
+    if let Some(cluster) = &state.cluster
+        && let Err(error) = cluster::publish_session(cluster, &session_id, &session, params).await
+    {
+        session.close().await;
+        return *cluster::unavailable(None, &error);
     }
     state
         .sessions
@@ -413,7 +480,7 @@ async fn batch(
     text: &str,
     reply: PostReply,
 ) -> Response {
-    let session = match state.session(headers, None) {
+    let session = match state.session(headers, None).await {
         Ok(session) => session,
         Err(response) => return *response,
     };
@@ -465,10 +532,10 @@ async fn run_request(
             &format!("request id {id} is already in use"),
         );
     }
-    let handler = session
-        .session
-        .clone()
-        .handle_request(id.clone(), method, value);
+    let handler = match cluster::request_task(state, &session, id.clone(), method, value).await {
+        Ok(handler) => handler,
+        Err(response) => return *response,
+    };
     match reply {
         PostReply::Sse => {
             let priming = session
@@ -478,7 +545,7 @@ async fn run_request(
             let attached = session.hub.open_post_stream(id, priming);
             state.tasks.spawn(handler);
             let retry = priming.then_some(state.http.sse_retry);
-            sse_response(attached, state.http.keep_alive, retry)
+            sse_response(attached, state.http.keep_alive, retry, &state.metrics)
         }
         PostReply::Json => {
             let answer = session.hub.open_json_route(id);
@@ -505,19 +572,25 @@ async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Res
             "GET needs Accept: text/event-stream",
         );
     }
-    let session = match state.session(&headers, None) {
+    let session = match state.session(&headers, None).await {
         Ok(session) => session,
         Err(response) => return *response,
     };
     let last_event_id = headers
         .get("last-event-id")
         .and_then(|value| value.to_str().ok());
+    if let Some(cluster) = &state.cluster
+        && let Some(response) =
+            cluster::get_standalone(&state, cluster, &session, last_event_id).await
+    {
+        return response;
+    }
     let attached = match last_event_id {
         Some(last_event_id) => session.hub.resume(last_event_id),
         None => session.hub.attach_standalone(),
     };
     match attached {
-        Ok(attached) => sse_response(attached, state.http.keep_alive, None),
+        Ok(attached) => sse_response(attached, state.http.keep_alive, None, &state.metrics),
         Err(ResumeError::Busy) => rpc_status(
             StatusCode::CONFLICT,
             None,
@@ -599,7 +672,11 @@ async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> 
             "missing Mcp-Session-Id header",
         );
     };
-    let Some(session) = state.sessions.remove(session_id) else {
+    let local = state.sessions.remove(session_id);
+    if let Some(cluster) = &state.cluster {
+        return cluster::delete_everywhere(&state, cluster, session_id, local).await;
+    }
+    let Some(session) = local else {
         return rpc_status(
             StatusCode::NOT_FOUND,
             None,
@@ -610,6 +687,20 @@ async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> 
     tracing::info!(%session_id, "session deleted by the client");
     state.tasks.spawn(async move { session.close().await });
     StatusCode::NO_CONTENT.into_response()
+}
+
+/// `GET /metrics`: this node's metrics in the Prometheus text format.
+async fn get_metrics(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
+    if let Err(response) = state.check_access(&headers) {
+        return *response;
+    }
+    state.metrics.sessions_open.set(state.sessions.len() as i64);
+    (
+        StatusCode::OK,
+        [(header::CONTENT_TYPE, metrics::CONTENT_TYPE)],
+        state.metrics.render(),
+    )
+        .into_response()
 }
 
 fn rpc_status(status: StatusCode, id: Option<&RequestId>, code: i64, message: &str) -> Response {
@@ -660,20 +751,32 @@ fn sse_single(message: &Value) -> Response {
 
 /// An SSE body fed by `attached`, with keep-alive comments; `retry` goes with the first
 /// event (the priming event).
-fn sse_response(attached: Attached, keep_alive: Duration, retry: Option<Duration>) -> Response {
+fn sse_response(
+    attached: Attached,
+    keep_alive: Duration,
+    retry: Option<Duration>,
+    metrics: &Arc<Metrics>,
+) -> Response {
     let Attached { events, guard } = attached;
+    let metrics = metrics.clone();
     let ticks = tokio::time::interval_at(tokio::time::Instant::now() + keep_alive, keep_alive);
     let stream = futures::stream::unfold(
         (events, ticks, guard, retry),
-        |(mut events, mut ticks, guard, mut retry)| async move {
-            let chunk = tokio::select! {
-                event = events.recv() => encode_event(&event?, retry.take()),
-                _ = ticks.tick() => Bytes::from_static(b": keep-alive\n\n"),
-            };
-            Some((
-                Ok::<Bytes, Infallible>(chunk),
-                (events, ticks, guard, retry),
-            ))
+        move |(mut events, mut ticks, guard, mut retry)| {
+            let metrics = metrics.clone();
+            async move {
+                let chunk = tokio::select! {
+                    event = events.recv() => {
+                        metrics.events_sent.inc();
+                        encode_event(&event?, retry.take())
+                    }
+                    _ = ticks.tick() => Bytes::from_static(b": keep-alive\n\n"),
+                };
+                Some((
+                    Ok::<Bytes, Infallible>(chunk),
+                    (events, ticks, guard, retry),
+                ))
+            }
         },
     );
     sse_headers(Body::from_stream(stream))

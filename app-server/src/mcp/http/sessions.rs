@@ -83,6 +83,20 @@ impl SessionTable {
         idle
     }
 
+    /// Every session with its id.
+    pub fn snapshot(&self) -> Vec<(String, Arc<HttpSession>)> {
+        lock(&self.sessions)
+            .iter()
+            .map(|(id, session)| (id.clone(), session.clone()))
+            .collect()
+    }
+
+    /// How many sessions are live.
+    #[allow(clippy::len_without_is_empty, reason = "only the count is reported")]
+    pub fn len(&self) -> usize {
+        lock(&self.sessions).len()
+    }
+
     /// Removes and returns every session.
     pub fn drain(&self) -> Vec<Arc<HttpSession>> {
         lock(&self.sessions)

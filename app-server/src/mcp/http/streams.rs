@@ -301,6 +301,13 @@ impl StreamHub {
     }
 
     fn route(&self, route: Route, message: Value) {
+        let _ = self.route_here(route, message, true);
+    }
+
+    /// Routes `message` onto its request's stream; a message for the standalone stream is
+    /// handed back instead when `standalone_here` is false (distributed sessions keep that
+    /// stream in the shared event store).
+    pub fn route_here(&self, route: Route, message: Value, standalone_here: bool) -> Option<Value> {
         let mut state = lock(&self.state);
         let request = match route {
             Route::Request(id) => Some(id),
@@ -319,16 +326,19 @@ impl StreamHub {
                 if let Some(RequestRoute::Json(sender)) = state.routes.remove(&id) {
                     let _ = sender.send(message);
                 }
-                return;
+                return None;
             }
             // A response whose request has no route any more (the session is closing) has
             // nowhere to go: the GET stream never carries responses.
             None if is_final => {
                 tracing::debug!("dropping a response whose request has no stream");
-                return;
+                return None;
             }
             _ => STANDALONE,
         };
+        if stream == STANDALONE && !standalone_here {
+            return (!state.closed).then_some(message);
+        }
         let data = message.to_string();
         let replay_limit = self.replay_limit;
         if let Some(stream_state) = state.streams.get_mut(&stream) {
@@ -340,6 +350,7 @@ impl StreamHub {
             }
             Self::finish(&mut state, stream);
         }
+        None
     }
 
     fn finish(state: &mut HubState, stream: u64) {

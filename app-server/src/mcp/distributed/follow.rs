@@ -1,0 +1,196 @@
+//! A standalone (GET) stream served from the shared event store: what the client missed
+//! first, then live events from the bus, each exactly once and in sequence order.
+//!
+//! Event ids are `0/<seq>` (stream 0 is the standalone stream), so a client that lost its
+//! node resumes on any other with `Last-Event-ID`. Without one, the stream starts after the
+//! last event handed to an earlier GET connection of the session.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use redis::AsyncCommands;
+use tokio::sync::mpsc;
+use tracing::Instrument;
+
+use crate::mcp::distributed::bus::{BusItem, StreamManager};
+use crate::mcp::distributed::events::StoredEvent;
+use crate::mcp::distributed::{Cluster, StoreError, now_micros};
+use crate::mcp::http::streams::SseEvent;
+
+/// How often the delivered position is saved while events flow.
+const SAVE_EVERY: Duration = Duration::from_secs(1);
+
+/// Opens `session`'s standalone stream on this node, after sequence `after` (or after the
+/// last delivered event).
+pub async fn attach(
+    cluster: &Arc<Cluster>,
+    session: &str,
+    after: Option<u64>,
+    capacity: usize,
+) -> Result<mpsc::Receiver<SseEvent>, StoreError> {
+    // Subscribe before reading the backlog, so that nothing falls between the two.
+    let registration = cluster.streams.register(session).await;
+    let after = match after {
+        Some(after) => after,
+        None => {
+            let mut connection = cluster.connection.clone();
+            let saved: Result<Option<u64>, redis::RedisError> =
+                connection.get(cluster.keys.delivered(session)).await;
+            match cluster.counted(saved.map_err(StoreError::from)) {
+                Ok(saved) => saved.unwrap_or(0),
+                Err(error) => {
+                    cluster.streams.remove(session, &registration);
+                    return Err(error);
+                }
+            }
+        }
+    };
+    let backlog = match cluster.counted(cluster.events.replay_after(session, after).await) {
+        Ok(backlog) => backlog,
+        Err(error) => {
+            cluster.streams.remove(session, &registration);
+            return Err(error);
+        }
+    };
+    let (sender, events) = mpsc::channel(capacity.max(1));
+    cluster.set_open_get(session, &sender);
+    let mut follower = Follower {
+        cluster: cluster.clone(),
+        session: session.to_string(),
+        sender,
+        last: after,
+        saved: after,
+        saved_at: Instant::now(),
+    };
+    let span = tracing::info_span!(
+        "mcp_get_stream",
+        session_id = %session,
+        node = %cluster.node_id(),
+        after,
+    );
+    tokio::spawn(
+        async move {
+            let mut registration = registration;
+            if follower.deliver_all(backlog).await {
+                follower.follow(&mut registration.items).await;
+            }
+            follower.save().await;
+            follower
+                .cluster
+                .streams
+                .remove(&follower.session, &registration);
+            tracing::debug!(delivered = follower.last, "GET stream ended");
+        }
+        .instrument(span),
+    );
+    Ok(events)
+}
+
+struct Follower {
+    cluster: Arc<Cluster>,
+    session: String,
+    sender: mpsc::Sender<SseEvent>,
+    last: u64,
+    saved: u64,
+    saved_at: Instant,
+}
+
+impl Follower {
+    async fn follow(&mut self, items: &mut mpsc::Receiver<BusItem>) {
+        loop {
+            let item = tokio::select! {
+                item = items.recv() => item,
+                () = self.sender.closed() => return,
+            };
+            let delivered = match item {
+                // Ended: the session is gone or the stream fell behind.
+                None => return,
+                Some(BusItem::Event {
+                    seq,
+                    data,
+                    published_micros,
+                }) => {
+                    if seq <= self.last {
+                        continue;
+                    }
+                    if seq == self.last + 1 {
+                        let latency = now_micros().saturating_sub(published_micros);
+                        self.cluster
+                            .metrics
+                            .bus_deliver_seconds
+                            .observe(latency as f64 / 1e6);
+                        self.deliver(seq, data).await
+                    } else {
+                        self.catch_up().await
+                    }
+                }
+                Some(BusItem::Resync) => self.catch_up().await,
+            };
+            if !delivered {
+                return;
+            }
+            if self.saved_at.elapsed() >= SAVE_EVERY {
+                self.save().await;
+            }
+        }
+    }
+
+    /// Fills a gap from the event store; `false` when the client is gone.
+    async fn catch_up(&mut self) -> bool {
+        let replayed = self
+            .cluster
+            .events
+            .replay_after(&self.session, self.last)
+            .await;
+        match self.cluster.counted(replayed) {
+            Ok(events) => self.deliver_all(events).await,
+            // Redis is away; the next event or resync tries again.
+            Err(_) => true,
+        }
+    }
+
+    async fn deliver_all(&mut self, events: Vec<StoredEvent>) -> bool {
+        for (seq, data) in events {
+            if seq > self.last && !self.deliver(seq, data).await {
+                return false;
+            }
+        }
+        true
+    }
+
+    async fn deliver(&mut self, seq: u64, data: String) -> bool {
+        let event = SseEvent {
+            id: format!("0/{seq}"),
+            data,
+        };
+        if self.sender.send(event).await.is_err() {
+            return false;
+        }
+        self.last = seq;
+        true
+    }
+
+    /// Saves the delivered position for the next GET without `Last-Event-ID`.
+    async fn save(&mut self) {
+        if self.saved == self.last {
+            return;
+        }
+        let mut connection = self.cluster.connection.clone();
+        let ttl = self.cluster.options.session_ttl.as_millis() as u64;
+        let saved: Result<(), redis::RedisError> = connection
+            .pset_ex(
+                self.cluster.keys.delivered(&self.session),
+                self.last,
+                ttl.max(1),
+            )
+            .await;
+        if self
+            .cluster
+            .counted(saved.map_err(StoreError::from))
+            .is_ok()
+        {
+            self.saved = self.last;
+            self.saved_at = Instant::now();
+        }
+    }
+}

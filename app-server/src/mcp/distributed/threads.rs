@@ -1,0 +1,225 @@
+//! Threads across nodes: leases and mirrored rollouts.
+//!
+//! A thread belongs to the node that runs it: `<prefix>:lease:<thread>` holds that node's id
+//! and expires after the lease TTL unless the node renews it (it does while the thread is
+//! loaded). Every rollout line is also appended to `<prefix>:rollout:<thread>`, so that when
+//! the owner is dead (its lease expired) another node rebuilds the rollout file in its own
+//! home and takes the thread over with its history.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use redis::AsyncCommands;
+use tokio::sync::mpsc;
+
+use crate::mcp::distributed::{Cluster, Keys, StoreError};
+use crate::store::{RolloutMirror, Store};
+
+/// Takes or renews a lease: KEYS = lease; ARGV = node, TTL in ms. 2 when this node just
+/// took it, 1 when it renewed it, 0 when another node holds it.
+const LEASE_SCRIPT: &str = r"
+local holder = redis.call('GET', KEYS[1])
+if holder == false then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 2
+end
+if holder == ARGV[1] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+return 0
+";
+
+/// The outcome of [`Cluster::take_lease`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lease {
+    /// This node just took it (nobody held it).
+    Taken,
+    /// This node held it and renewed it.
+    Renewed,
+    /// Another node holds it.
+    Elsewhere,
+}
+
+/// How many rollout lines may wait for Redis before new ones are dropped (and counted).
+const MIRROR_QUEUE: usize = 65_536;
+
+/// Mirrors rollout lines to Redis from a bounded queue.
+pub struct RedisRolloutMirror {
+    lines: mpsc::Sender<(String, Vec<u8>)>,
+    metrics: Arc<super::metrics::Metrics>,
+}
+
+impl RedisRolloutMirror {
+    /// Starts the task that appends queued lines to `<prefix>:rollout:<thread>`.
+    pub fn start(cluster: &Arc<Cluster>) -> Self {
+        let (lines, mut queued) = mpsc::channel::<(String, Vec<u8>)>(MIRROR_QUEUE);
+        let connection = cluster.connection.clone();
+        let keys = cluster.keys.clone();
+        let metrics = cluster.metrics.clone();
+        tokio::spawn(async move {
+            let mut batch = Vec::new();
+            while queued.recv_many(&mut batch, 256).await > 0 {
+                let mut pipeline = redis::pipe();
+                for (thread_id, line) in batch.drain(..) {
+                    pipeline
+                        .cmd("XADD")
+                        .arg(keys.rollout(&thread_id))
+                        .arg("*")
+                        .arg("l")
+                        .arg(line)
+                        .ignore();
+                }
+                let mut connection = connection.clone();
+                let written: Result<(), redis::RedisError> =
+                    pipeline.query_async(&mut connection).await;
+                if let Err(error) = written {
+                    metrics.redis_errors.inc();
+                    tracing::warn!(%error, "rollout lines not mirrored to Redis");
+                }
+            }
+        });
+        Self {
+            lines,
+            metrics: cluster.metrics.clone(),
+        }
+    }
+}
+
+/// The thread id of a rollout file `rollout-<time>-<id>.jsonl` (ids are 36-character UUIDs).
+fn thread_of_rollout(path: &Path) -> Option<String> {
+    let stem = path.file_stem()?.to_str()?;
+    let start = stem.len().checked_sub(36)?;
+    stem.get(start..).map(str::to_string)
+}
+
+impl RolloutMirror for RedisRolloutMirror {
+    fn mirror(&self, path: &Path, line: &[u8]) {
+        let Some(thread_id) = thread_of_rollout(path) else {
+            return;
+        };
+        if self.lines.try_send((thread_id, line.to_vec())).is_err() {
+            self.metrics.redis_errors.inc();
+            tracing::warn!("rollout mirror queue full; a line was not mirrored");
+        }
+    }
+}
+
+impl Keys {
+    /// The lease of a thread.
+    pub fn lease(&self, thread_id: &str) -> String {
+        format!("{}:lease:{thread_id}", self.prefix)
+    }
+
+    /// The mirrored rollout lines of a thread.
+    pub fn rollout(&self, thread_id: &str) -> String {
+        format!("{}:rollout:{thread_id}", self.prefix)
+    }
+}
+
+impl Cluster {
+    /// Takes or renews the lease of `thread_id`.
+    pub async fn take_lease(&self, thread_id: &str) -> Result<Lease, StoreError> {
+        let mut connection = self.connection.clone();
+        let held: Result<i64, redis::RedisError> = redis::Script::new(LEASE_SCRIPT)
+            .key(self.keys.lease(thread_id))
+            .arg(self.node_id())
+            .arg(self.options.lease_ttl.as_millis() as u64)
+            .invoke_async(&mut connection)
+            .await;
+        Ok(match self.counted(held.map_err(StoreError::from))? {
+            2 => Lease::Taken,
+            1 => Lease::Renewed,
+            _ => Lease::Elsewhere,
+        })
+    }
+
+    /// The node holding `thread_id`'s lease, if any.
+    pub async fn lease_holder(&self, thread_id: &str) -> Result<Option<String>, StoreError> {
+        let mut connection = self.connection.clone();
+        let holder: Result<Option<String>, redis::RedisError> =
+            connection.get(self.keys.lease(thread_id)).await;
+        self.counted(holder.map_err(StoreError::from))
+    }
+
+    /// Rewrites `thread_id`'s rollout in this node's home from the mirrored lines (when
+    /// Redis has any), so that the engine resumes it with its whole history. `false` when
+    /// nothing is mirrored.
+    pub async fn restore_rollout(
+        &self,
+        store: &Arc<Store>,
+        thread_id: &str,
+    ) -> Result<bool, StoreError> {
+        let mut connection = self.connection.clone();
+        let entries: Result<redis::streams::StreamRangeReply, redis::RedisError> =
+            connection.xrange_all(self.keys.rollout(thread_id)).await;
+        let entries = self.counted(entries.map_err(StoreError::from))?;
+        let mut text = Vec::new();
+        for entry in &entries.ids {
+            if let Some(line) = entry.get::<Vec<u8>>("l") {
+                text.extend_from_slice(&line);
+            }
+        }
+        if text.is_empty() {
+            return Ok(false);
+        }
+        let store = store.clone();
+        let thread_id = thread_id.to_string();
+        let written = tokio::task::spawn_blocking(move || write_rollout(&store, &thread_id, &text))
+            .await
+            .map_err(|error| std::io::Error::other(error.to_string()));
+        match written {
+            Ok(Ok(())) => Ok(true),
+            Ok(Err(error)) | Err(error) => {
+                tracing::error!(%error, "cannot rebuild a rollout from Redis");
+                Ok(false)
+            }
+        }
+    }
+}
+
+/// Writes `text` as the rollout of `thread_id`: over the existing file when this home has
+/// one, else where a new one would go (the `created_at` of its header names the folder).
+fn write_rollout(store: &Store, thread_id: &str, text: &[u8]) -> std::io::Result<()> {
+    let path = match store.load(thread_id) {
+        Ok(thread) => thread.meta.rollout_path,
+        Err(_) => {
+            let first = text.split(|byte| *byte == b'\n').next().unwrap_or_default();
+            let header: serde_json::Value = serde_json::from_slice(first)?;
+            let created_at = header
+                .pointer("/payload/meta/created_at")
+                .or_else(|| header.pointer("/payload/created_at"))
+                .and_then(serde_json::Value::as_i64)
+                .ok_or_else(|| std::io::Error::other("mirrored rollout has no header"))?;
+            store.rollout_path_for(thread_id, created_at)
+        }
+    };
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let temporary = path.with_extension("jsonl.restoring");
+    std::fs::write(&temporary, text)?;
+    std::fs::rename(&temporary, &path)?;
+    // Index the file (a thread new to this home gets its row now).
+    store
+        .load(thread_id)
+        .map(|_| ())
+        .map_err(|error| std::io::Error::other(error.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rollout_file_names_give_their_thread() {
+        let path = Path::new(
+            "/h/sessions/2026/11/24/rollout-2026-11-24T10-00-00-019ab2c4-0000-7000-8000-000000000001.jsonl",
+        );
+        assert_eq!(
+            thread_of_rollout(path).as_deref(),
+            Some("019ab2c4-0000-7000-8000-000000000001")
+        );
+        assert_eq!(thread_of_rollout(Path::new("/x/short.jsonl")), None);
+    }
+}

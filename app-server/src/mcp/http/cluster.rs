@@ -1,0 +1,577 @@
+//! The HTTP transport's side of distributed sessions (`--redis`): rebuilding a session this
+//! node does not hold, keeping the shared metadata alive, the GET stream from the shared
+//! event store, forwarding answers and cancellations to the node that waits for them, and
+//! DELETE everywhere. Every function here runs only when the server has a [`Cluster`].
+
+use std::sync::Arc;
+
+use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::jsonrpc::error_codes::{INTERNAL_ERROR, INVALID_REQUEST};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tracing::Instrument;
+
+use crate::engine::normalize_thread_id;
+use crate::mcp::distributed::bus::StreamManager;
+use crate::mcp::distributed::metrics::InFlight;
+use crate::mcp::distributed::outbound::ClusterOutbound;
+use crate::mcp::distributed::store::{SessionMeta, now_ms};
+use crate::mcp::distributed::threads::Lease;
+use crate::mcp::distributed::{BoxFuture, Cluster, Forward, StoreError, follow, node_of_request};
+use crate::mcp::http::sessions::HttpSession;
+use crate::mcp::http::streams::{Attached, STANDALONE, StreamHub, parse_event_id};
+use crate::mcp::http::{HttpState, rpc_status};
+use crate::mcp::output::Outbound;
+use crate::mcp::output::Route;
+use crate::mcp::protocol::error_response;
+use crate::mcp::session::McpSession;
+use crate::mcp::tools::CODEX_REPLY_TOOL;
+use crate::rpc_error;
+
+/// 503 with a JSON-RPC error: the shared store cannot be reached.
+pub(super) fn unavailable(id: Option<&RequestId>, error: &StoreError) -> Box<Response> {
+    Box::new(rpc_status(
+        StatusCode::SERVICE_UNAVAILABLE,
+        id,
+        INTERNAL_ERROR,
+        &format!("shared session store unavailable, try again: {error}"),
+    ))
+}
+
+/// The outbound of a new session of this server.
+pub(super) fn outbound(
+    state: &HttpState,
+    hub: &Arc<StreamHub>,
+    session_id: &str,
+) -> Arc<dyn Outbound> {
+    match &state.cluster {
+        Some(cluster) => Arc::new(ClusterOutbound {
+            hub: hub.clone(),
+            cluster: cluster.clone(),
+            session_id: session_id.to_string(),
+        }),
+        None => Arc::new(crate::mcp::http::streams::HttpOutbound { hub: hub.clone() }),
+    }
+}
+
+/// Names a new session's server→client requests after this node.
+pub(super) fn prepare(state: &HttpState, session: &McpSession) {
+    if let Some(cluster) = &state.cluster {
+        session.set_request_id_prefix(cluster.request_id_prefix());
+    }
+}
+
+/// Stores a session that `initialize` with `params` just created here.
+pub(super) async fn publish_session(
+    cluster: &Cluster,
+    session_id: &str,
+    session: &McpSession,
+    params: Value,
+) -> Result<(), StoreError> {
+    let meta = SessionMeta {
+        protocol_version: session.protocol_version().unwrap_or_default().to_string(),
+        initialize_params: params,
+        log_level: None,
+        last_access_ms: now_ms(),
+        created_by: cluster.node_id().to_string(),
+    };
+    let stored = cluster
+        .sessions
+        .set(session_id, &meta, cluster.options.session_ttl)
+        .await;
+    cluster.counted(stored)
+}
+
+/// The session `session_id` as the shared store knows it: refreshed there, rebuilt here if
+/// this node does not hold it, dropped here if it ended elsewhere (`Ok(None)`).
+pub(super) async fn resolve(
+    state: &Arc<HttpState>,
+    cluster: &Arc<Cluster>,
+    session_id: &str,
+    local: Option<Arc<HttpSession>>,
+) -> Result<Option<Arc<HttpSession>>, StoreError> {
+    let alive = cluster.counted(
+        cluster
+            .sessions
+            .touch(session_id, cluster.options.session_ttl)
+            .await,
+    )?;
+    if !alive {
+        if let Some(session) = state.sessions.remove(session_id) {
+            tracing::info!(%session_id, "session ended on another node or expired; dropping it here");
+            state.tasks.spawn(async move { session.close().await });
+        }
+        return Ok(None);
+    }
+    if local.is_some() {
+        return Ok(local);
+    }
+    let Some(meta) = cluster.counted(cluster.sessions.get(session_id).await)? else {
+        return Ok(None);
+    };
+    let hub = Arc::new(StreamHub::new(state.http.replay_buffer));
+    let session = McpSession::new(
+        session_id.to_string(),
+        state.config.clone(),
+        state.store.clone(),
+        outbound(state, &hub, session_id),
+        state.options.clone(),
+        state.owners.clone(),
+    );
+    prepare(state, &session);
+    if let Err(error) = session.restore(&meta.initialize_params) {
+        tracing::warn!(%session_id, message = %error.message, "stored session does not restore");
+        return Ok(None);
+    }
+    // Another request may have rebuilt it meanwhile: keep the first.
+    if let Some(existing) = state.sessions.get(session_id) {
+        return Ok(Some(existing));
+    }
+    let session = Arc::new(HttpSession::new(session, hub));
+    state
+        .sessions
+        .insert(session_id.to_string(), session.clone());
+    tracing::info!(%session_id, created_by = %meta.created_by, "session rebuilt from the shared store");
+    Ok(Some(session))
+}
+
+/// GET: the standalone stream from the shared event store; `None` for a `Last-Event-ID` of
+/// a POST stream, which resumes that stream from this node's hub (if it served that POST).
+pub(super) async fn get_standalone(
+    state: &Arc<HttpState>,
+    cluster: &Arc<Cluster>,
+    session: &HttpSession,
+    last_event_id: Option<&str>,
+) -> Option<Response> {
+    let resumes_post_stream = last_event_id
+        .and_then(parse_event_id)
+        .is_some_and(|(stream, _)| stream != STANDALONE);
+    if resumes_post_stream {
+        return None;
+    }
+    let session_id = session.session.shared.session_id.clone();
+    Some(
+        match attach_standalone(state, cluster, &session_id, session, last_event_id).await {
+            Ok(attached) => {
+                super::sse_response(attached, state.http.keep_alive, None, &state.metrics)
+            }
+            Err(response) => *response,
+        },
+    )
+}
+
+/// The GET stream of `session_id` from the shared event store; `Err` is the response to
+/// send.
+async fn attach_standalone(
+    state: &Arc<HttpState>,
+    cluster: &Arc<Cluster>,
+    session_id: &str,
+    session: &HttpSession,
+    last_event_id: Option<&str>,
+) -> Result<Attached, Box<Response>> {
+    let after = match last_event_id.map(parse_event_id) {
+        None => None,
+        Some(Some((STANDALONE, seq))) => Some(seq),
+        Some(_) => return Err(Box::new(resume_refusal(last_event_id))),
+    };
+    if last_event_id.is_none() && cluster.has_open_get(session_id) {
+        return Err(Box::new(rpc_status(
+            StatusCode::CONFLICT,
+            None,
+            INVALID_REQUEST,
+            "this session already has an open GET stream",
+        )));
+    }
+    let capacity = state.http.replay_buffer * 16;
+    match follow::attach(cluster, session_id, after, capacity).await {
+        Ok(events) => Ok(Attached {
+            events,
+            guard: session.hub.connection_guard(),
+        }),
+        Err(error) => Err(unavailable(None, &error)),
+    }
+}
+
+/// The task that answers client request `id`: run on this node, or (a `codex-reply` on a
+/// thread another live node owns) forwarded to that node. With a cluster, the request is
+/// recorded as running on the node that runs it, for cancellations landing elsewhere.
+pub(super) async fn request_task(
+    state: &Arc<HttpState>,
+    session: &Arc<HttpSession>,
+    id: RequestId,
+    method: String,
+    value: Value,
+) -> Result<BoxFuture<'static, ()>, Box<Response>> {
+    let in_flight = InFlight::new(&state.metrics);
+    let Some(cluster) = state.cluster.clone() else {
+        let handler = session.session.clone().handle_request(id, method, value);
+        return Ok(Box::pin(async move {
+            handler.await;
+            drop(in_flight);
+        }));
+    };
+    let session_id = session.session.shared.session_id.clone();
+    let owner = owner_elsewhere(state, &cluster, &method, &value)
+        .await
+        .map_err(|error| unavailable(Some(&id), &error))?;
+    let node = owner.as_deref().unwrap_or(cluster.node_id());
+    cluster
+        .register_call(&session_id, &id, node)
+        .await
+        .map_err(|error| unavailable(Some(&id), &error))?;
+    if let Some(node) = owner {
+        // The owner runs it, records its end and streams its messages back.
+        let forward = forward_call(cluster, session.clone(), node, id, method, value);
+        return Ok(Box::pin(forward));
+    }
+    let handler = session
+        .session
+        .clone()
+        .handle_request(id.clone(), method, value);
+    Ok(Box::pin(async move {
+        handler.await;
+        drop(in_flight);
+        cluster.unregister_call(&session_id, &id).await;
+    }))
+}
+
+/// Where request `method`/`value` runs: `Some(node)` for a `codex-reply` on a thread whose
+/// live owner is another node; `None` here (taking the thread over, with its rollout rebuilt
+/// from Redis, when its owner is gone).
+pub(super) async fn owner_elsewhere(
+    state: &Arc<HttpState>,
+    cluster: &Arc<Cluster>,
+    method: &str,
+    value: &Value,
+) -> Result<Option<String>, StoreError> {
+    if method != "tools/call"
+        || value.pointer("/params/name").and_then(Value::as_str) != Some(CODEX_REPLY_TOOL)
+    {
+        return Ok(None);
+    }
+    let Some(thread_id) = value
+        .pointer("/params/arguments/threadId")
+        .and_then(Value::as_str)
+        .and_then(|thread_id| normalize_thread_id(thread_id).ok())
+    else {
+        // The call itself reports the bad argument.
+        return Ok(None);
+    };
+    match cluster.take_lease(&thread_id).await? {
+        Lease::Renewed => Ok(None),
+        Lease::Taken => {
+            if !loaded_here(state, &thread_id)
+                && cluster.restore_rollout(&state.store, &thread_id).await?
+            {
+                tracing::info!(%thread_id, "took over a thread whose owner is gone; rollout rebuilt from Redis");
+            }
+            Ok(None)
+        }
+        Lease::Elsewhere => cluster.lease_holder(&thread_id).await,
+    }
+}
+
+fn loaded_here(state: &HttpState, thread_id: &str) -> bool {
+    state
+        .sessions
+        .snapshot()
+        .iter()
+        .any(|(_, session)| crate::engine::lock(&session.session.loaded).contains(thread_id))
+}
+
+/// Sends request `id` to `node`, which runs it and streams its messages back here.
+pub(super) async fn forward_call(
+    cluster: Arc<Cluster>,
+    session: Arc<HttpSession>,
+    node: String,
+    id: RequestId,
+    method: String,
+    message: Value,
+) {
+    let session_id = session.session.shared.session_id.clone();
+    let forward = Forward::Call {
+        session: session_id.clone(),
+        id: id.clone(),
+        method,
+        message,
+        reply_node: cluster.node_id().to_string(),
+    };
+    tracing::info!(%session_id, %id, %node, "request forwarded to the thread's owner");
+    if let Err(error) = cluster.forward(Some(&node), &forward).await {
+        let reply = error_response(
+            Some(&id),
+            &rpc_error::with_code(
+                INTERNAL_ERROR,
+                format!("cannot reach the thread's node: {error}"),
+            ),
+        );
+        session
+            .session
+            .shared
+            .outbound
+            .send(Route::Request(id), reply)
+            .await;
+    }
+}
+
+/// Renews the leases of the threads loaded here for as long as the server runs.
+pub(super) async fn renew_leases(state: Arc<HttpState>, cluster: Arc<Cluster>) {
+    let period = (cluster.options.lease_ttl / 3).max(std::time::Duration::from_millis(50));
+    loop {
+        tokio::time::sleep(period).await;
+        let mut threads = Vec::new();
+        for (_, session) in state.sessions.snapshot() {
+            threads.extend(crate::engine::lock(&session.session.loaded).iter().cloned());
+        }
+        let mut held = 0;
+        for thread_id in threads {
+            match cluster.take_lease(&thread_id).await {
+                Ok(Lease::Taken | Lease::Renewed) => held += 1,
+                Ok(Lease::Elsewhere) => {
+                    tracing::warn!(%thread_id, "a loaded thread's lease is held by another node")
+                }
+                Err(_) => {}
+            }
+        }
+        cluster.metrics.leases_held.set(held);
+    }
+}
+
+/// Sends the client's answer to a server→client request of another node there; `false`
+/// when the request is this node's.
+pub(super) async fn forward_response(
+    cluster: &Cluster,
+    session_id: &str,
+    id: &RequestId,
+    outcome: &Result<Value, Value>,
+) -> Result<bool, StoreError> {
+    let Some(node) = node_of_request(id) else {
+        return Ok(false);
+    };
+    if node == cluster.node_id() {
+        return Ok(false);
+    }
+    let forward = Forward::Response {
+        session: session_id.to_string(),
+        id: id.clone(),
+        outcome: outcome.clone(),
+    };
+    cluster.forward(Some(node), &forward).await?;
+    tracing::info!(%session_id, %id, %node, "answer forwarded to the node that asked");
+    Ok(true)
+}
+
+/// Sends `notifications/cancelled` to the node running the request it names, when that is
+/// not this node; `false` when it is for this node.
+pub(super) async fn forward_cancel(
+    cluster: &Cluster,
+    session_id: &str,
+    session: &HttpSession,
+    notification: &Value,
+) -> Result<bool, StoreError> {
+    let Some(request_id) = notification
+        .pointer("/params/requestId")
+        .cloned()
+        .and_then(|id| serde_json::from_value::<RequestId>(id).ok())
+    else {
+        return Ok(false);
+    };
+    if session.session.is_running(&request_id) {
+        return Ok(false);
+    }
+    let Some(node) = cluster.call_node(session_id, &request_id).await? else {
+        return Ok(false);
+    };
+    if node == cluster.node_id() {
+        return Ok(false);
+    }
+    let forward = Forward::Cancel {
+        session: session_id.to_string(),
+        notification: notification.clone(),
+    };
+    cluster.forward(Some(&node), &forward).await?;
+    tracing::info!(%session_id, %request_id, %node, "cancellation forwarded to the node running the call");
+    Ok(true)
+}
+
+/// DELETE: ends `session_id` everywhere (`local` is this node's copy, already removed).
+pub(super) async fn delete_everywhere(
+    state: &Arc<HttpState>,
+    cluster: &Cluster,
+    session_id: &str,
+    local: Option<Arc<HttpSession>>,
+) -> Response {
+    let deleted = delete(cluster, session_id).await;
+    if let Some(session) = local {
+        state.tasks.spawn(async move { session.close().await });
+    }
+    match deleted {
+        Ok(true) => {
+            tracing::info!(%session_id, "session deleted by the client");
+            StatusCode::NO_CONTENT.into_response()
+        }
+        Ok(false) => rpc_status(
+            StatusCode::NOT_FOUND,
+            None,
+            INVALID_REQUEST,
+            "unknown, expired or deleted session",
+        ),
+        Err(error) => *unavailable(None, &error),
+    }
+}
+
+/// Deletes the shared metadata and events of `session_id`, then tells every node.
+async fn delete(cluster: &Cluster, session_id: &str) -> Result<bool, StoreError> {
+    let existed = cluster.counted(cluster.sessions.delete(session_id).await)?;
+    if existed {
+        let forward = Forward::Deleted {
+            session: session_id.to_string(),
+        };
+        cluster.forward(None, &forward).await?;
+    }
+    Ok(existed)
+}
+
+/// Acts on messages from other nodes for as long as the server runs.
+pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::Receiver<Forward>) {
+    while let Some(forward) = forwards.recv().await {
+        match forward {
+            Forward::Response {
+                session,
+                id,
+                outcome,
+            } => match state.sessions.get(&session) {
+                Some(local) => local.session.handle_response(id, outcome),
+                None => {
+                    tracing::warn!(session_id = %session, %id, "forwarded answer for a session not held here")
+                }
+            },
+            Forward::Cancel {
+                session,
+                notification,
+            } => {
+                if let Some(local) = state.sessions.get(&session) {
+                    local
+                        .session
+                        .handle_notification("notifications/cancelled", &notification);
+                }
+            }
+            Forward::Call {
+                session,
+                id,
+                method,
+                message,
+                reply_node,
+            } => {
+                let span = tracing::info_span!(
+                    "mcp_forwarded_request",
+                    session_id = %session,
+                    request_id = %id,
+                    reply_node = %reply_node,
+                );
+                let state = state.clone();
+                tokio::spawn(
+                    run_forwarded(state, session, id, method, message, reply_node).instrument(span),
+                );
+            }
+            Forward::Deliver {
+                session,
+                id,
+                message,
+            } => {
+                let Some(local) = state.sessions.get(&session) else {
+                    continue;
+                };
+                match message {
+                    Some(message) => {
+                        local
+                            .session
+                            .shared
+                            .outbound
+                            .send(Route::Request(id), message)
+                            .await
+                    }
+                    None => local.session.shared.outbound.abandon(&id),
+                }
+            }
+            Forward::Deleted { session } => {
+                if let Some(cluster) = &state.cluster {
+                    cluster.streams.end(&session);
+                }
+                if let Some(local) = state.sessions.remove(&session) {
+                    tracing::info!(session_id = %session, "session deleted on another node");
+                    state.tasks.spawn(async move { local.close().await });
+                }
+            }
+        }
+    }
+}
+
+/// Runs a request another node forwarded here; its messages go back to `reply_node`.
+async fn run_forwarded(
+    state: Arc<HttpState>,
+    session_id: String,
+    id: RequestId,
+    method: String,
+    message: Value,
+    reply_node: String,
+) {
+    let Some(cluster) = state.cluster.clone() else {
+        return;
+    };
+    let local = state.sessions.get(&session_id);
+    let session = match resolve(&state, &cluster, &session_id, local).await {
+        Ok(Some(session)) => session,
+        Ok(None) | Err(_) => {
+            let reply = error_response(
+                Some(&id),
+                &rpc_error::with_code(INTERNAL_ERROR, "the session is gone on the thread's node"),
+            );
+            let forward = Forward::Deliver {
+                session: session_id,
+                id,
+                message: Some(reply),
+            };
+            let _ = cluster.forward(Some(&reply_node), &forward).await;
+            return;
+        }
+    };
+    cluster.add_remote(&session_id, &id, &reply_node);
+    if cluster
+        .register_call(&session_id, &id, cluster.node_id())
+        .await
+        .is_err()
+    {
+        tracing::warn!(%session_id, %id, "forwarded request not recorded: cancellations may miss it");
+    }
+    let _in_flight = InFlight::new(&state.metrics);
+    session
+        .session
+        .clone()
+        .handle_request(id.clone(), method, message)
+        .await;
+    cluster.remove_remote(&session_id, &id);
+    cluster.unregister_call(&session_id, &id).await;
+}
+
+/// Keeps the shared metadata of sessions with an open connection here alive, and drops
+/// local copies of sessions that ended elsewhere.
+pub(super) async fn refresh_connected(state: &Arc<HttpState>, cluster: &Arc<Cluster>) {
+    for (session_id, session) in state.sessions.snapshot() {
+        if session.hub.open_connections() == 0 {
+            continue;
+        }
+        let _ = resolve(state, cluster, &session_id, Some(session)).await;
+    }
+}
+
+/// The 400 for a `Last-Event-ID` that names no resumable stream.
+fn resume_refusal(last_event_id: Option<&str>) -> Response {
+    let message = match last_event_id.map(parse_event_id) {
+        Some(None) => "malformed Last-Event-ID",
+        _ => "Last-Event-ID names a stream that is no longer kept",
+    };
+    rpc_status(StatusCode::BAD_REQUEST, None, INVALID_REQUEST, message)
+}
