@@ -6,6 +6,8 @@ mod cli;
 mod codegen;
 mod config;
 mod engine;
+#[cfg(feature = "fuzzing")]
+mod fuzz;
 mod mcp;
 mod model;
 mod outgoing;
@@ -39,6 +41,8 @@ fn main() -> ExitCode {
         Command::Run(args) => run_terminal_client(&args, &cli.config_overrides),
         Command::McpServer(args) => run_mcp_server(&args, &cli.config_overrides),
         Command::SandboxExec(args) => sandbox::run_sandbox_exec(&args),
+        #[cfg(feature = "fuzzing")]
+        Command::Fuzz(args) => fuzz::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
