@@ -89,7 +89,10 @@ pub fn run(args: &FuzzArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.replay {
         let input = std::fs::read(path)?;
         let outcome = target(&input);
-        report(&format!("replayed {}: outcome {outcome:016x}", path.display()));
+        report(&format!(
+            "replayed {}: outcome {outcome:016x}",
+            path.display()
+        ));
         return Ok(());
     }
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz");
@@ -121,7 +124,10 @@ pub fn run(args: &FuzzArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-#[allow(clippy::print_stdout, reason = "the fuzz report is this subcommand's output")]
+#[allow(
+    clippy::print_stdout,
+    reason = "the fuzz report is this subcommand's output"
+)]
 fn report(line: &str) {
     println!("{line}");
 }
@@ -154,7 +160,10 @@ async fn jsonl(outgoing: &OutgoingSender, input: &[u8]) -> u64 {
             Ok(IncomingMessage::Request { id, method, value }) => {
                 let plain = gate_request(id.clone(), value.clone(), false);
                 let experimental = gate_request(id, value, true);
-                let outcome = |result: &Result<_, (_, app_server_protocol::jsonrpc::JsonRpcErrorBody)>| match result {
+                let outcome = |result: &Result<
+                    _,
+                    (_, app_server_protocol::jsonrpc::JsonRpcErrorBody),
+                >| match result {
                     Ok(_) => format!("ok {method}"),
                     Err((_, error)) => error.message.chars().take(32).collect(),
                 };
@@ -206,7 +215,9 @@ fn parse_and_match(patch: &str, content: &str) -> String {
                     FileOperation::Update { path, chunks, .. } => {
                         tag.push('U');
                         match apply_chunks(content, chunks, path) {
-                            Ok(new_content) => tag.push(if new_content == content { '=' } else { '+' }),
+                            Ok(new_content) => {
+                                tag.push(if new_content == content { '=' } else { '+' })
+                            }
                             Err(_) => tag.push('!'),
                         }
                     }
@@ -237,7 +248,11 @@ fn sse(input: &[u8]) -> u64 {
     let mut tags: Vec<String> = vec![format!("wire {} delay {}", wire % 2, delay.is_some())];
     tags.extend(events.iter().take(16).map(|event| {
         let debug = format!("{event:?}");
-        debug.split(['(', ' ', '{']).next().unwrap_or_default().to_string()
+        debug
+            .split(['(', ' ', '{'])
+            .next()
+            .unwrap_or_default()
+            .to_string()
     }));
     tags.push(format!("{} events", events.len().min(64)));
     if let Some(error) = error {
@@ -333,5 +348,8 @@ fn dictionary(target: FuzzTarget) -> Vec<Vec<u8>> {
             "\0",
         ],
     };
-    tokens.iter().map(|token| token.as_bytes().to_vec()).collect()
+    tokens
+        .iter()
+        .map(|token| token.as_bytes().to_vec())
+        .collect()
 }

@@ -47,7 +47,13 @@ pub fn make_fifo(dir: &Path, name: &str) -> PathBuf {
         std::ffi::CString::new(path.as_os_str().as_encoded_bytes()).expect("path without NUL");
     // SAFETY: a valid NUL-terminated path and a mode.
     let status = unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) };
-    assert_eq!(status, 0, "mkfifo {}: {}", path.display(), std::io::Error::last_os_error());
+    assert_eq!(
+        status,
+        0,
+        "mkfifo {}: {}",
+        path.display(),
+        std::io::Error::last_os_error()
+    );
     path
 }
 

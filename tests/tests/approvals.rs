@@ -5,7 +5,6 @@
 
 mod common;
 
-
 use common::tool_turns::{
     Answer, completed_item, decision, done, exec, exists, find, patch, run_turn, setup,
     tool_output, turn_status,

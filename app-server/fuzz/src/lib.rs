@@ -219,7 +219,10 @@ mod tests {
         assert_eq!(&seen[..2], &[b"seed-a".to_vec(), b"seed-b".to_vec()]);
         assert!(seen.iter().all(|input| input.len() <= 64));
         assert!(report.crash.is_none());
-        assert_eq!(report.outcomes, seen.iter().map(Vec::len).collect::<HashSet<_>>().len());
+        assert_eq!(
+            report.outcomes,
+            seen.iter().map(Vec::len).collect::<HashSet<_>>().len()
+        );
     }
 
     #[test]

@@ -532,8 +532,14 @@ mod tests {
         assert_eq!(delay("retry-after", "-1"), None);
         assert_eq!(delay("retry-after", "NaN"), None);
         assert_eq!(delay("retry-after", "inf"), None);
-        assert_eq!(delay("retry-after", "1.5"), Some(Duration::from_millis(1500)));
-        assert_eq!(delay("retry-after-ms", "250"), Some(Duration::from_millis(250)));
+        assert_eq!(
+            delay("retry-after", "1.5"),
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(
+            delay("retry-after-ms", "250"),
+            Some(Duration::from_millis(250))
+        );
     }
     use pretty_assertions::assert_eq;
 

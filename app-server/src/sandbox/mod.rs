@@ -275,7 +275,10 @@ mod tests {
         let command = argv(&["bash", "-c", "echo --policy"]);
         let result = wrap_command(&policy, Path::new("/work/repo"), &command);
         if let Err(reason) = sandbox_status() {
-            assert!(!sandbox_required(), "the sandbox is not enforced here: {reason}");
+            assert!(
+                !sandbox_required(),
+                "the sandbox is not enforced here: {reason}"
+            );
             // No Landlock here: the command must be refused, never run unconfined.
             let error = result.unwrap_err();
             assert!(matches!(error, SandboxError::Unsupported(_)), "{error:?}");
@@ -318,7 +321,10 @@ mod tests {
         match sandbox_status() {
             Ok(()) => {}
             Err(error) => {
-                assert!(!sandbox_required(), "the sandbox is not enforced here: {error}");
+                assert!(
+                    !sandbox_required(),
+                    "the sandbox is not enforced here: {error}"
+                );
                 let message = error.to_string();
                 assert!(message.contains("landlock") || message.contains("seccomp"));
                 assert!(message.contains("cannot be"), "{message}");

@@ -1,7 +1,6 @@
 //! Helpers for the utility-request tests: a started server, `command/exec` output, and
 //! process liveness.
 
-
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
