@@ -1,6 +1,11 @@
 //! Waiting on processes the server starts, by events rather than polling: a pidfd that becomes
 //! readable when a process exits, and a named pipe a test script writes a pid to.
 
+#![allow(
+    clippy::expect_used,
+    reason = "test support: a failed wait fails the test with its message"
+)]
+
 use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -32,7 +37,7 @@ pub async fn wait_for_exit(pid: u32) {
     let Ok(fd) = (unsafe { AsyncFd::register_with_interest(fd, Interest::READABLE) }) else {
         panic!("cannot register the pidfd of {pid}");
     };
-    tokio::time::timeout(PROCESS_TIMEOUT, fd.readable())
+    let _ready = tokio::time::timeout(PROCESS_TIMEOUT, fd.readable())
         .await
         .unwrap_or_else(|_| panic!("process {pid} did not exit"))
         .expect("poll the pidfd");
