@@ -34,6 +34,10 @@ pub enum Command {
     /// Internal: run a command inside the sandbox (used by the server itself).
     #[command(hide = true)]
     SandboxExec(crate::sandbox::SandboxExecArgs),
+    /// Internal: run a fuzz target (built with the `fuzzing` feature).
+    #[cfg(feature = "fuzzing")]
+    #[command(hide = true)]
+    Fuzz(crate::fuzz::FuzzArgs),
 }
 
 /// Subcommands of `tandem history`.

@@ -8,6 +8,8 @@ mod codegen;
 mod config;
 mod engine;
 mod history;
+#[cfg(feature = "fuzzing")]
+mod fuzz;
 mod mcp;
 mod model;
 mod outgoing;
@@ -44,6 +46,8 @@ fn main() -> ExitCode {
         Command::McpServer(args) => run_mcp_server(&args, &cli.config_overrides),
         Command::History(command) => history::run_cli(&command, &cli.config_overrides),
         Command::SandboxExec(args) => sandbox::run_sandbox_exec(&args),
+        #[cfg(feature = "fuzzing")]
+        Command::Fuzz(args) => fuzz::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

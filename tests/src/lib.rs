@@ -2,4 +2,12 @@
 pub mod cluster;
 pub mod mcp;
 pub mod mock_model;
+pub mod process;
 pub mod server;
+
+/// Whether the sandbox must be enforced on this machine: `TANDEM_REQUIRE_LANDLOCK=1` (set by
+/// `.ci/run`) makes a test that finds Landlock or seccomp missing fail instead of accepting the
+/// helper's refusal.
+pub fn sandbox_required() -> bool {
+    std::env::var("TANDEM_REQUIRE_LANDLOCK").is_ok_and(|value| value == "1")
+}

@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::time::Duration;
-
 use common::tool_turns::{
     Answer, completed_item, decision, done, exec, exists, find, patch, run_turn, setup,
     tool_output, turn_status,
@@ -239,20 +237,20 @@ async fn interrupt_while_an_approval_is_pending_runs_nothing() {
         .position(|m| m == "serverRequest/resolved")
         .unwrap();
     assert!(resolved > completed, "{sequence:?}");
-    // A late answer is ignored and the server keeps serving.
+    // A late answer is ignored and the server keeps serving. Client messages are handled in
+    // order, so once the next request is answered the late answer has been dealt with.
     let request = find(&messages, "item/commandExecution/requestApproval")[0];
     setup
         .server
         .send(&json!({"id": request["id"], "result": {"decision": "accept"}}))
         .await;
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    assert!(!exists(setup.workspace.path(), "never.txt"));
     let listed = setup
         .server
         .request("thread/loaded/list", json!({}))
         .await
         .unwrap();
     assert_eq!(listed["data"], json!([setup.thread_id]));
+    assert!(!exists(setup.workspace.path(), "never.txt"));
 }
 
 #[tokio::test]

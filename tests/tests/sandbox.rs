@@ -4,7 +4,8 @@
 //! script, run directly, is the control.
 //!
 //! On a kernel without Landlock the helper must refuse (exit status 126, nothing runs), and the
-//! tests assert exactly that instead.
+//! tests assert exactly that instead, unless `TANDEM_REQUIRE_LANDLOCK=1` (CI) demands that the
+//! sandbox be enforced: then a refusal fails every test.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -16,6 +17,7 @@ use std::sync::OnceLock;
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
+use tandem_tests::sandbox_required;
 use tandem_tests::server::tandem_binary;
 
 /// What the helper does on this machine, probed once with a harmless command.
@@ -35,6 +37,10 @@ fn support() -> &'static Support {
             return Support::Enforced;
         }
         let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(
+            !sandbox_required(),
+            "TANDEM_REQUIRE_LANDLOCK=1 but the sandbox is not enforced here: {stderr}"
+        );
         assert_eq!(output.status.code(), Some(126), "probe failed: {stderr}");
         assert!(
             stderr.contains("does not support landlock")

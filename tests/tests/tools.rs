@@ -7,7 +7,6 @@
 mod common;
 
 use std::path::Path;
-use std::time::Duration;
 
 use common::tool_turns::{
     Answer, completed_item, decision, done, exec, exists, find, patch, run_turn, run_turn_with,
@@ -15,6 +14,7 @@ use common::tool_turns::{
 };
 use serde_json::{Value, json};
 use tandem_tests::mock_model::{ChatStream, MockResponse, responses_function_call};
+use tandem_tests::process::{make_fifo, read_fifo, wait_for_exit};
 
 #[tokio::test]
 async fn plans_and_questions_reach_the_client() {
@@ -140,7 +140,7 @@ async fn a_sandbox_denial_is_retried_outside_only_after_approval() {
 #[tokio::test]
 async fn interrupting_a_long_command_kills_its_process_tree() {
     let mut setup = setup("never", "danger-full-access").await;
-    let pid_file = setup.workspace.path().join("child.pid");
+    let pid_file = make_fifo(setup.workspace.path(), "child.pid");
     let cmd = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
     setup.model.push(exec("call_1", &cmd));
     let turn = setup
@@ -159,14 +159,7 @@ async fn interrupting_a_long_command_kills_its_process_tree() {
                 && message["params"]["item"]["type"] == "commandExecution"
         })
         .await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while !pid_file.exists() && std::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let pid = std::fs::read_to_string(&pid_file)
-        .unwrap()
-        .trim()
-        .to_string();
+    let pid: u32 = read_fifo(&pid_file).await.trim().parse().unwrap();
     assert!(Path::new(&format!("/proc/{pid}")).exists());
     setup
         .server
@@ -178,15 +171,8 @@ async fn interrupting_a_long_command_kills_its_process_tree() {
         .unwrap();
     let messages = setup.server.until_turn_completed().await;
     assert_eq!(turn_status(&messages), "interrupted");
-    let deadline = std::time::Instant::now() + Duration::from_secs(5);
-    while Path::new(&format!("/proc/{pid}")).exists() && std::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    assert!(
-        stat.is_empty() || stat.contains(") Z "),
-        "the background child survived the interrupt: {stat}"
-    );
+    // Fails the test if the background child survives the interrupt.
+    wait_for_exit(pid).await;
 }
 
 #[tokio::test]

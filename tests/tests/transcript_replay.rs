@@ -1,6 +1,8 @@
 //! Replays recorded Codex sessions against Tandem (with the mock model serving the same
-//! answers) and compares what comes back: the same methods in the same order, and the same
-//! fields in every message, apart from ids, timestamps and values.
+//! answers) and compares what comes back: the same methods in the same order, the same
+//! fields in every message, and the same values where they carry meaning (statuses,
+//! decisions, exit codes, texts, error messages); ids, timestamps and paths are compared by
+//! shape only.
 //!
 //! Left out of the comparison, because Tandem does not implement them (see docs/protocol.md):
 //! `remoteControl/status/changed`, `account/rateLimits/updated`, the experimental-only
@@ -217,6 +219,48 @@ fn collapse_output_deltas(messages: &[Value]) -> Vec<Value> {
     collapsed
 }
 
+/// The fields whose values must match the recording, wherever they appear: statuses,
+/// decisions, exit codes, command output, error codes and messages, and the `type` tags that
+/// say what an item or a status is. Ids, timestamps, paths and counters are compared by shape
+/// only, and so are the model's texts and deltas: the mock's answers here are not the
+/// recording's (which echoed tool output), and output chunking depends on timing.
+const VALUE_KEYS: [&str; 7] = [
+    "status",
+    "decision",
+    "exitCode",
+    "message",
+    "code",
+    "type",
+    "aggregatedOutput",
+];
+
+/// Differences in the values of [`VALUE_KEYS`] at the same paths of both messages.
+fn value_differences(expected: &Value, actual: &Value, path: &str, out: &mut Vec<String>) {
+    match (expected, actual) {
+        (Value::Object(expected), Value::Object(actual)) => {
+            for (key, expected_value) in expected {
+                let Some(actual_value) = actual.get(key) else {
+                    continue;
+                };
+                let child = format!("{path}.{key}");
+                if VALUE_KEYS.contains(&key.as_str()) && !expected_value.is_object() {
+                    if expected_value != actual_value {
+                        out.push(format!("{child}: {expected_value} != {actual_value}"));
+                    }
+                } else {
+                    value_differences(expected_value, actual_value, &child, out);
+                }
+            }
+        }
+        (Value::Array(expected), Value::Array(actual)) if expected.len() == actual.len() => {
+            for (index, (expected, actual)) in expected.iter().zip(actual).enumerate() {
+                value_differences(expected, actual, &format!("{path}[{index}]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
 fn compare(recorded: &[Value], ours: &[Value]) {
     let recorded = &collapse_output_deltas(recorded);
     let ours = &collapse_output_deltas(ours);
@@ -227,6 +271,7 @@ fn compare(recorded: &[Value], ours: &[Value]) {
     for (index, (a, b)) in recorded.iter().zip(ours).enumerate() {
         let mut differences = Vec::new();
         shape_differences(&shape(a), &shape(b), "", &mut differences);
+        value_differences(a, b, "", &mut differences);
         if !differences.is_empty() {
             problems.push(format!("#{index} {}: {}", kind(a), differences.join(", ")));
         }

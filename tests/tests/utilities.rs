@@ -12,10 +12,11 @@ use std::time::{Duration, Instant};
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
+use tandem_tests::process::{make_fifo, read_fifo, wait_for_exit};
 use tandem_tests::server::{SpawnOptions, TestServer};
 
 use crate::common::utilities::{
-    decode, exec_until_response, full_access, process_is_gone, started_server, wait_until,
+    decode, exec_until_response, full_access, process_is_gone, started_server,
 };
 
 #[tokio::test]
@@ -239,7 +240,7 @@ async fn terminate_kills_the_whole_process_group() {
     );
     // The background `sleep` was in the group too.
     for pid in pids {
-        wait_until(|| process_is_gone(pid), &format!("process {pid} to die")).await;
+        wait_for_exit(pid).await;
     }
     assert_eq!(server.shutdown().await, Some(0));
 }
@@ -534,7 +535,7 @@ async fn invalid_command_exec_requests_get_clear_errors() {
 async fn stdin_eof_kills_running_commands() {
     let mut server = started_server("").await;
     let pid_file_dir = tempfile::tempdir().unwrap();
-    let pid_file = pid_file_dir.path().join("pids");
+    let pid_file = make_fifo(pid_file_dir.path(), "pids");
     // One streamed command with a processId, one buffered command without: both are killed
     // with their background children.
     server
@@ -553,7 +554,7 @@ async fn stdin_eof_kills_running_commands() {
         .send_request(
             "command/exec",
             json!({
-                "command": ["bash", "-c", format!("sleep 1000 & echo $$ $! > {}.tmp; mv {0}.tmp {0}; wait", pid_file.display())],
+                "command": ["bash", "-c", format!("sleep 1000 & echo $$ $! > {}; wait", pid_file.display())],
                 "disableTimeout": true,
                 "sandboxPolicy": full_access(),
             }),
@@ -561,8 +562,7 @@ async fn stdin_eof_kills_running_commands() {
         .await;
     let started = server.notification("command/exec/outputDelta").await;
     let mut pids = parse_pids(&decode(&[started], "stdout"));
-    wait_until(|| pid_file.exists(), "the buffered command to start").await;
-    pids.extend(parse_pids(&std::fs::read_to_string(&pid_file).unwrap()));
+    pids.extend(parse_pids(&read_fifo(&pid_file).await));
     assert_eq!(pids.len(), 4);
     for pid in &pids {
         assert!(!process_is_gone(*pid), "process {pid} should be running");
@@ -577,7 +577,7 @@ async fn stdin_eof_kills_running_commands() {
         closed.elapsed()
     );
     for pid in pids {
-        wait_until(|| process_is_gone(pid), &format!("process {pid} to die")).await;
+        wait_for_exit(pid).await;
     }
 }
 
@@ -601,6 +601,10 @@ fn assert_confined(result: Result<Value, Value>, target: &Path) -> bool {
             true
         }
         Err(error) => {
+            assert!(
+                !tandem_tests::sandbox_required(),
+                "TANDEM_REQUIRE_LANDLOCK=1 but the sandbox is not enforced here: {error}"
+            );
             assert_eq!(error["code"], -32603, "{error}");
             let message = error["message"].as_str().unwrap();
             assert!(

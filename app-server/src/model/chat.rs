@@ -36,6 +36,12 @@ impl ChatClient {
     }
 }
 
+/// Fuzzing hook: a response body, in `chunks`, through the Chat Completions decoder.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn decode_body_for_fuzzing(chunks: &[&[u8]]) -> (Vec<ModelEvent>, Option<ModelError>) {
+    crate::model::sse::decode_body_for_fuzzing(chunks, ChatDecoder::new(1))
+}
+
 impl ModelClient for ChatClient {
     fn stream(&self, request: ModelRequest) -> ModelStream {
         let body = request_body(&request);

@@ -13,6 +13,9 @@ mod sse;
 #[cfg(test)]
 mod test_support;
 
+#[cfg(feature = "fuzzing")]
+pub(crate) use sse::retry_after_for_fuzzing;
+
 use std::pin::Pin;
 use std::sync::Arc;
 

@@ -52,6 +52,12 @@ impl ModelClient for ResponsesClient {
     }
 }
 
+/// Fuzzing hook: a response body, in `chunks`, through the Responses decoder.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn decode_body_for_fuzzing(chunks: &[&[u8]]) -> (Vec<ModelEvent>, Option<ModelError>) {
+    crate::model::sse::decode_body_for_fuzzing(chunks, ResponsesDecoder)
+}
+
 /// The JSON body of `POST /responses` (§1.1).
 fn request_body(request: &ModelRequest) -> Value {
     let tools: Vec<Value> = request

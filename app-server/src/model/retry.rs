@@ -396,6 +396,45 @@ mod tests {
         assert_eq!(client.calls(), 1);
     }
 
+    fn throttled(retry_after: Duration) -> ModelError {
+        ModelError::Status(Box::new(StatusError {
+            status: 429,
+            message: "slow down".to_string(),
+            code: None,
+            retry_after: Some(retry_after),
+            provider: "Fake".to_string(),
+            model: "fake".to_string(),
+            env_key: None,
+        }))
+    }
+
+    /// The wait before a retry is real time passing, so the clock is paused and advanced.
+    #[tokio::test(start_paused = true)]
+    async fn waits_the_servers_retry_after_capped_at_the_maximum() {
+        for (retry_after, expected) in [
+            (Duration::from_secs(3), Duration::from_secs(3)),
+            // A saturated `Retry-After: 1e20` waits the cap, not forever.
+            (Duration::MAX, MAX_RETRY_AFTER),
+        ] {
+            let client = FakeClient::new(vec![
+                vec![Err(throttled(retry_after))],
+                vec![Ok(completed())],
+            ]);
+            let started = tokio::time::Instant::now();
+            let events: Vec<_> =
+                stream_with_retries(client.clone(), request(), RetryPolicy::default())
+                    .collect()
+                    .await;
+            let waited = started.elapsed();
+            assert!(
+                waited >= expected && waited < expected + Duration::from_millis(5),
+                "{waited:?}"
+            );
+            assert_eq!(events.last(), Some(&Ok(RetryEvent::Event(completed()))));
+            assert_eq!(client.calls(), 2);
+        }
+    }
+
     #[test]
     fn backoff_grows_and_honours_retry_after() {
         let policy = RetryPolicy::default();

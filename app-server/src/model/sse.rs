@@ -385,6 +385,57 @@ fn split_frames(chunk: &[u8]) -> Vec<Vec<u8>> {
     pieces
 }
 
+/// Fuzzing hook: `chunks` of a response body through the frame splitting, SSE parsing and
+/// `decoder` that [`sse_model_stream`] runs on a real body. Returns the model events and the
+/// error that ended the body, if any.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn decode_body_for_fuzzing<D: SseDecoder>(
+    chunks: &[&[u8]],
+    mut decoder: D,
+) -> (Vec<ModelEvent>, Option<ModelError>) {
+    use std::task::{Context, Poll, Waker};
+    let pieces: Vec<Result<Vec<u8>, std::convert::Infallible>> = chunks
+        .iter()
+        .flat_map(|chunk| split_frames(chunk))
+        .map(Ok)
+        .collect();
+    let mut events = futures::stream::iter(pieces).eventsource();
+    let mut context = Context::from_waker(Waker::noop());
+    let mut out = VecDeque::new();
+    let error = loop {
+        // The source stream is in memory, so every poll is ready.
+        let Poll::Ready(next) = events.poll_next_unpin(&mut context) else {
+            break None;
+        };
+        let result = match next {
+            Some(Ok(event)) => decoder.on_event(event, &mut out),
+            Some(Err(error)) => Err(ModelError::InvalidResponse {
+                detail: format!("malformed event stream: {error}"),
+            }),
+            None => decoder.on_end(&mut out).map(|()| Flow::Complete),
+        };
+        match result {
+            Ok(Flow::Continue) => {}
+            Ok(Flow::Complete) => break None,
+            Err(error) => break Some(error),
+        }
+    };
+    (out.into(), error)
+}
+
+/// Fuzzing hook: the delay of a non-2xx answer with these `retry-after` and `retry-after-ms`
+/// header values.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn retry_after_for_fuzzing(seconds: &str, millis: &str) -> Option<Duration> {
+    let mut headers = HeaderMap::new();
+    for (name, value) in [("retry-after", seconds), ("retry-after-ms", millis)] {
+        if let Ok(value) = HeaderValue::from_str(value) {
+            headers.insert(name, value);
+        }
+    }
+    retry_after(&headers)
+}
+
 /// `Retry-After` (seconds) or `retry-after-ms`, clamped to [`MAX_RETRY_AFTER`].
 ///
 /// The values come from the network: negative, non-numeric and non-finite ones are ignored,
@@ -474,6 +525,37 @@ pub(crate) fn error_chain(error: &dyn std::error::Error) -> String {
 
 #[cfg(test)]
 mod tests {
+    fn delay(name: &str, value: &str) -> Option<Duration> {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            HeaderName::from_bytes(name.as_bytes()).unwrap(),
+            HeaderValue::from_str(value).unwrap(),
+        );
+        retry_after(&headers)
+    }
+
+    /// Found by the `sse` fuzz target: `Retry-After: 1e20` panicked in
+    /// `Duration::from_secs_f64`.
+    #[test]
+    fn retry_after_values_out_of_range_saturate_or_are_ignored() {
+        assert_eq!(delay("retry-after", "1e20"), Some(Duration::MAX));
+        assert_eq!(
+            delay("retry-after", "99999999999999999999"),
+            Some(Duration::MAX)
+        );
+        assert_eq!(delay("retry-after-ms", "1e30"), Some(Duration::MAX));
+        assert_eq!(delay("retry-after", "-1"), None);
+        assert_eq!(delay("retry-after", "NaN"), None);
+        assert_eq!(delay("retry-after", "inf"), None);
+        assert_eq!(
+            delay("retry-after", "1.5"),
+            Some(Duration::from_millis(1500))
+        );
+        assert_eq!(
+            delay("retry-after-ms", "250"),
+            Some(Duration::from_millis(250))
+        );
+    }
     use pretty_assertions::assert_eq;
 
     use super::*;

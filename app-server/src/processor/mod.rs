@@ -81,33 +81,10 @@ impl Processor {
                 .await;
             return;
         };
-        let request = match serde_json::from_value::<ClientRequest>(message) {
-            Ok(request) => request,
-            Err(error) => {
-                self.outgoing
-                    .send_error(id, invalid_request(format!("Invalid request: {error}")))
-                    .await;
-                return;
-            }
-        };
-        if request.stability() == Stability::Experimental && !session.experimental {
-            let message = format!("{} requires experimentalApi capability", request.method());
-            self.outgoing
-                .send_error(id, invalid_request(&message))
-                .await;
-            return;
+        match gate_request(id, message, session.experimental) {
+            Ok((id, payload)) => self.dispatch(id, payload).await,
+            Err((id, error)) => self.outgoing.send_error(id, error).await,
         }
-        let (id, payload) = request.into_parts();
-        if let Some(field) = experimental_field(&payload)
-            && !session.experimental
-        {
-            let message = format!("{field} requires experimentalApi capability");
-            self.outgoing
-                .send_error(id, invalid_request(&message))
-                .await;
-            return;
-        }
-        self.dispatch(id, payload).await;
     }
 
     /// Handles a client notification (`initialized` is accepted; others are logged).
@@ -429,6 +406,33 @@ impl Processor {
             .await;
         }
     }
+}
+
+/// Typed decoding and the experimental gates of one request (after `initialize`): the payload
+/// to dispatch, or the error that answers the request.
+pub(crate) fn gate_request(
+    id: RequestId,
+    message: Value,
+    experimental: bool,
+) -> Result<(RequestId, ClientRequestPayload), (RequestId, JsonRpcErrorBody)> {
+    let request = match serde_json::from_value::<ClientRequest>(message) {
+        Ok(request) => request,
+        Err(error) => {
+            return Err((id, invalid_request(&format!("Invalid request: {error}"))));
+        }
+    };
+    if request.stability() == Stability::Experimental && !experimental {
+        let message = format!("{} requires experimentalApi capability", request.method());
+        return Err((id, invalid_request(&message)));
+    }
+    let (id, payload) = request.into_parts();
+    if let Some(field) = experimental_field(&payload)
+        && !experimental
+    {
+        let message = format!("{field} requires experimentalApi capability");
+        return Err((id, invalid_request(&message)));
+    }
+    Ok((id, payload))
 }
 
 /// The first experimental field a payload uses, as `<method>.<field>`.

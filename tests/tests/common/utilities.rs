@@ -1,12 +1,10 @@
 //! Helpers for the utility-request tests: a started server, `command/exec` output, and
 //! process liveness.
 
-use std::time::{Duration, Instant};
-
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use serde_json::{Value, json};
-use tandem_tests::server::{READ_TIMEOUT, TestServer};
+use tandem_tests::server::TestServer;
 
 /// A server with `config_toml`, initialized.
 pub async fn started_server(config_toml: &str) -> TestServer {
@@ -68,16 +66,5 @@ pub fn process_is_gone(pid: u32) -> bool {
             .rsplit_once(") ")
             .is_some_and(|(_, rest)| rest.starts_with('Z') || rest.starts_with('X')),
         Err(_) => true,
-    }
-}
-
-/// Polls `condition` until it holds, failing after [`READ_TIMEOUT`]. Used only for effects
-/// outside the protocol (a killed process disappearing, a file appearing) that nothing
-/// announces.
-pub async fn wait_until(condition: impl Fn() -> bool, what: &str) {
-    let deadline = Instant::now() + READ_TIMEOUT;
-    while !condition() {
-        assert!(Instant::now() < deadline, "timed out waiting for {what}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

@@ -685,7 +685,9 @@ async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> 
         );
     };
     tracing::info!(%session_id, "session deleted by the client");
-    state.tasks.spawn(async move { session.close().await });
+    // Answer once the session is closed: its turns are interrupted and its threads released,
+    // so another session may continue them as soon as the client sees the 204.
+    session.close().await;
     StatusCode::NO_CONTENT.into_response()
 }
 

@@ -9,7 +9,9 @@
 use std::collections::HashMap;
 use std::io::Read;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use crate::engine::lock;
 use crate::mcp::http::streams::StreamHub;

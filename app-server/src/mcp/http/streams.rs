@@ -14,11 +14,12 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Instant;
 
 use app_server_protocol::jsonrpc::RequestId;
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
+// Tokio's clock, so that tests can pause and advance it through the idle TTL.
+use tokio::time::Instant;
 
 use crate::engine::lock;
 use crate::mcp::output::{Outbound, Route};

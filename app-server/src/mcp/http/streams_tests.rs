@@ -146,3 +146,27 @@ fn a_client_that_stops_reading_is_disconnected_instead_of_queued_without_bound()
     let mut resumed = hub.attach_standalone().expect("reattach");
     assert_eq!(ids(&drain(&mut resumed)), vec!["0/39", "0/40"]);
 }
+
+#[tokio::test(start_paused = true)]
+async fn idle_time_runs_from_the_last_activity_and_stops_while_connected() {
+    use std::time::Duration;
+    let hub = StreamHub::new(8);
+    tokio::time::advance(Duration::from_secs(3)).await;
+    assert_eq!(hub.idle_for(Instant::now()), Some(Duration::from_secs(3)));
+    // A request restarts the clock.
+    hub.touch();
+    tokio::time::advance(Duration::from_millis(999)).await;
+    assert_eq!(
+        hub.idle_for(Instant::now()),
+        Some(Duration::from_millis(999))
+    );
+    // An open connection keeps the session busy however long it lasts.
+    let guard = hub.connection_guard();
+    tokio::time::advance(Duration::from_secs(3600)).await;
+    assert_eq!(hub.idle_for(Instant::now()), None);
+    // Closing it counts as activity.
+    drop(guard);
+    assert_eq!(hub.idle_for(Instant::now()), Some(Duration::ZERO));
+    tokio::time::advance(Duration::from_secs(2)).await;
+    assert_eq!(hub.idle_for(Instant::now()), Some(Duration::from_secs(2)));
+}

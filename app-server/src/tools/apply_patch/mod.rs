@@ -22,3 +22,7 @@ pub mod plan;
 
 #[cfg(test)]
 mod tests;
+
+/// The update-chunk matcher, for the `apply-patch` fuzz target.
+#[cfg(feature = "fuzzing")]
+pub(crate) use matcher::apply_chunks;

@@ -14,7 +14,7 @@ use pretty_assertions::assert_eq;
 
 use super::CommandExecRegistry;
 use crate::tools::exec::ExecError;
-use crate::tools::exec::test_support::bash;
+use crate::tools::exec::test_support::{bash, pid_fifo, read_pid_fifo};
 
 fn params(script: &str) -> CommandExecParams {
     CommandExecParams {
@@ -66,15 +66,26 @@ fn streamed_text(deltas: &Deltas) -> String {
     String::from_utf8_lossy(&bytes).into_owned()
 }
 
-/// Waits until `process_id` is registered (its `command/exec` is running).
-async fn wait_registered(registry: &CommandExecRegistry, process_id: &str) {
-    for _ in 0..100 {
-        if registry.find(process_id).is_ok() {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    panic!("{process_id} never started");
+/// Like [`exec`] for a streamed command, and signals `running` at its first output delta:
+/// deltas are read only after the command is registered under its processId.
+async fn exec_signalling(
+    registry: &CommandExecRegistry,
+    params: CommandExecParams,
+    running: tokio::sync::oneshot::Sender<()>,
+) -> (Result<CommandExecResponse, ExecError>, Deltas) {
+    let deltas = Deltas::default();
+    let record = Arc::clone(&deltas);
+    let running = Mutex::new(Some(running));
+    let argv = params.command.clone();
+    let result = registry
+        .exec(params, argv, std::env::temp_dir(), move |delta| {
+            record.lock().unwrap().push(delta);
+            if let Some(running) = running.lock().unwrap().take() {
+                let _ = running.send(());
+            }
+        })
+        .await;
+    (result, deltas)
 }
 
 #[tokio::test]
@@ -237,12 +248,14 @@ async fn rejects_invalid_requests() {
 #[tokio::test]
 async fn streams_stdin_and_rejects_a_duplicate_process_id() {
     let registry = CommandExecRegistry::default();
-    let mut params = params("cat");
+    let mut params = params("echo ready; cat");
     params.process_id = Some("cat-1".to_owned());
     params.stream_stdin = Some(true);
+    params.stream_stdout_stderr = Some(true);
     let duplicate = params.clone();
+    let (running, is_running) = tokio::sync::oneshot::channel();
     let client = async {
-        wait_registered(&registry, "cat-1").await;
+        is_running.await.unwrap();
         assert_eq!(
             exec(&registry, duplicate).await.0.unwrap_err().to_string(),
             "processId cat-1 is already running"
@@ -254,15 +267,9 @@ async fn streams_stdin_and_rejects_a_duplicate_process_id() {
         };
         registry.write(write).await.unwrap();
     };
-    let ((result, _), ()) = tokio::join!(exec(&registry, params), client);
-    assert_eq!(
-        result.unwrap(),
-        CommandExecResponse {
-            exit_code: 0,
-            stdout: "hello\n".to_owned(),
-            stderr: String::new(),
-        }
-    );
+    let ((result, deltas), ()) = tokio::join!(exec_signalling(&registry, params, running), client);
+    assert_eq!(result.unwrap().exit_code, 0);
+    assert_eq!(streamed_text(&deltas), "ready\nhello\n");
     // The id is free again once the command finished.
     assert!(registry.find("cat-1").is_err());
 }
@@ -270,11 +277,12 @@ async fn streams_stdin_and_rejects_a_duplicate_process_id() {
 #[tokio::test]
 async fn write_requires_stream_stdin() {
     let registry = CommandExecRegistry::default();
-    let mut params = params("sleep 5");
+    let mut params = params("echo ready; sleep 5");
     params.process_id = Some("quiet".to_owned());
     params.stream_stdout_stderr = Some(true);
+    let (running, is_running) = tokio::sync::oneshot::channel();
     let client = async {
-        wait_registered(&registry, "quiet").await;
+        is_running.await.unwrap();
         let write = CommandExecWriteParams {
             process_id: "quiet".to_owned(),
             delta_base64: Some(BASE64.encode("x")),
@@ -290,7 +298,7 @@ async fn write_requires_stream_stdin() {
         };
         registry.terminate(terminate).unwrap();
     };
-    let ((result, _), ()) = tokio::join!(exec(&registry, params), client);
+    let ((result, _), ()) = tokio::join!(exec_signalling(&registry, params, running), client);
     assert_eq!(result.unwrap().exit_code, 128 + libc::SIGKILL);
 }
 
@@ -353,25 +361,28 @@ async fn tty_streams_and_resizes() {
 #[tokio::test]
 async fn terminate_all_kills_running_commands() {
     let registry = CommandExecRegistry::default();
-    let mut params = params("sleep 30");
+    let mut params = params("echo ready; sleep 30");
     params.process_id = Some("long".to_owned());
     params.stream_stdout_stderr = Some(true);
+    let (running, is_running) = tokio::sync::oneshot::channel();
     let client = async {
-        wait_registered(&registry, "long").await;
+        is_running.await.unwrap();
         registry.terminate_all();
     };
-    let ((result, _), ()) = tokio::join!(exec(&registry, params), client);
+    let ((result, _), ()) = tokio::join!(exec_signalling(&registry, params, running), client);
     assert_eq!(result.unwrap().exit_code, 128 + libc::SIGKILL);
 }
 
 #[tokio::test]
 async fn terminate_all_kills_commands_without_a_process_id_and_later_ones() {
     let registry = CommandExecRegistry::default();
-    let mut long = params("echo started; sleep 30");
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = pid_fifo(dir.path(), "pid");
+    let mut long = params(&format!("echo $$ > {}; sleep 30", fifo.display()));
     long.disable_timeout = Some(true);
     let client = async {
-        // Nothing is registered without a processId; wait for the command to be running.
-        tokio::time::sleep(Duration::from_millis(200)).await;
+        // Nothing is registered without a processId; the command reports that it runs.
+        read_pid_fifo(&fifo).await;
         registry.terminate_all();
     };
     let started = std::time::Instant::now();

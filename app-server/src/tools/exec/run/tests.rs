@@ -8,7 +8,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{RunOptions, RunResult, StreamedChunk, TIMEOUT_EXIT_CODE, run};
 use crate::tools::exec::process::{OutputStream, spawn};
-use crate::tools::exec::test_support::{bash_spec, read_pid_file, wait_until_dead};
+use crate::tools::exec::test_support::{bash_spec, pid_fifo, read_pid_fifo, wait_until_dead};
 
 fn options() -> RunOptions {
     RunOptions {
@@ -84,43 +84,42 @@ async fn streams_chunks_as_they_arrive() {
 #[tokio::test]
 async fn timeout_kills_the_tree_and_reports_124() {
     let dir = tempfile::tempdir().unwrap();
-    let pid_file = dir.path().join("grandchild");
+    let pid_file = pid_fifo(dir.path(), "grandchild");
     let script = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
     let options = RunOptions {
         timeout: Some(Duration::from_millis(300)),
         ..options()
     };
-    let result = run_bash(&script, options).await;
+    let (result, grandchild) = tokio::join!(run_bash(&script, options), read_pid_fifo(&pid_file));
     assert_eq!(
         (result.exit_code, result.timed_out),
         (TIMEOUT_EXIT_CODE, true)
     );
     assert!(result.duration < Duration::from_secs(2), "{result:?}");
-    let grandchild = read_pid_file(&pid_file).await;
     assert!(wait_until_dead(grandchild).await, "grandchild survived");
 }
 
 #[tokio::test]
 async fn cancellation_kills() {
     let dir = tempfile::tempdir().unwrap();
-    let pid_file = dir.path().join("grandchild");
+    let pid_file = pid_fifo(dir.path(), "grandchild");
     let script = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
     let cancel = CancellationToken::new();
     let options = RunOptions {
         cancel: cancel.clone(),
         ..options()
     };
-    let canceller = tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(200)).await;
+    // Cancel once the script reports its background child: the whole tree is running.
+    let canceller = async {
+        let grandchild = read_pid_fifo(&pid_file).await;
         cancel.cancel();
-    });
-    let result = run_bash(&script, options).await;
-    canceller.await.unwrap();
+        grandchild
+    };
+    let (result, grandchild) = tokio::join!(run_bash(&script, options), canceller);
     assert_eq!(
         (result.exit_code, result.cancelled, result.timed_out),
         (128 + libc::SIGKILL, true, false)
     );
-    let grandchild = read_pid_file(&pid_file).await;
     assert!(wait_until_dead(grandchild).await, "grandchild survived");
 }
 

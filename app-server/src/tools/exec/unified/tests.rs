@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::{ExecStep, PendingOutput, StartRequest, UnifiedExec, WriteRequest};
 use crate::tools::exec::ExecError;
-use crate::tools::exec::test_support::{bash, read_pid_file, wait_until_dead};
+use crate::tools::exec::test_support::{bash, pid_fifo, read_pid_fifo, wait_until_dead};
 
 fn start_request(script: &str, tty: bool, yield_ms: u64) -> (StartRequest, mpsc::Receiver<String>) {
     let (on_output, deltas) = mpsc::channel(4096);
@@ -146,11 +146,12 @@ async fn terminate_all_kills_every_session() {
     let unified = UnifiedExec::new();
     let mut pids = Vec::new();
     for name in ["a", "b"] {
-        let pid_file = dir.path().join(name);
+        let pid_file = pid_fifo(dir.path(), name);
         let script = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
         let (request, _deltas) = start_request(&script, false, 250);
-        assert!(unified.start(request).await.unwrap().session_id.is_some());
-        pids.push(read_pid_file(&pid_file).await);
+        let (step, pid) = tokio::join!(unified.start(request), read_pid_fifo(&pid_file));
+        assert!(step.unwrap().session_id.is_some());
+        pids.push(pid);
     }
     assert_eq!(unified.session_ids().len(), 2);
     unified.terminate_all();
@@ -163,12 +164,12 @@ async fn terminate_all_kills_every_session() {
 #[tokio::test]
 async fn dropping_the_table_kills_the_sessions() {
     let dir = tempfile::tempdir().unwrap();
-    let pid_file = dir.path().join("pid");
+    let pid_file = pid_fifo(dir.path(), "pid");
     let unified = UnifiedExec::new();
     let script = format!("sleep 30 & echo $! > {}; wait", pid_file.display());
     let (request, _deltas) = start_request(&script, true, 250);
-    assert!(unified.start(request).await.unwrap().session_id.is_some());
-    let grandchild = read_pid_file(&pid_file).await;
+    let (step, grandchild) = tokio::join!(unified.start(request), read_pid_fifo(&pid_file));
+    assert!(step.unwrap().session_id.is_some());
     drop(unified);
     assert!(wait_until_dead(grandchild).await, "{grandchild} survived");
 }
@@ -176,13 +177,16 @@ async fn dropping_the_table_kills_the_sessions() {
 #[tokio::test]
 async fn cancelled_start_kills_the_process() {
     let unified = UnifiedExec::new();
-    let (request, _deltas) = start_request("sleep 30", false, 10_000);
+    let (request, mut deltas) = start_request("echo started; sleep 30", false, 10_000);
     let cancel = request.cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    // Cancel once the command has printed: it is running.
+    let canceller = async {
+        let first = deltas.recv().await.unwrap();
+        assert!(first.starts_with("started"), "{first:?}");
         cancel.cancel();
-    });
-    let step = unified.start(request).await.unwrap();
+    };
+    let (step, ()) = tokio::join!(unified.start(request), canceller);
+    let step = step.unwrap();
     assert_eq!(
         (step.session_id, step.exit_code),
         (None, Some(128 + libc::SIGKILL))
