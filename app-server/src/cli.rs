@@ -28,6 +28,9 @@ pub enum Command {
     /// Serve the agent to MCP clients as the `codex` and `codex-reply` tools, over stdio or
     /// (with `--http`) streamable HTTP.
     McpServer(McpServerArgs),
+    /// The project index behind `query_project`: refresh it, query it, install the local
+    /// embedding model.
+    Index(crate::index_cli::IndexArgs),
     /// Internal: run a command inside the sandbox (used by the server itself).
     #[command(hide = true)]
     SandboxExec(crate::sandbox::SandboxExecArgs),

@@ -6,6 +6,7 @@ mod cli;
 mod codegen;
 mod config;
 mod engine;
+mod index_cli;
 mod mcp;
 mod model;
 mod outgoing;
@@ -39,6 +40,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run_terminal_client(&args, &cli.config_overrides),
         Command::McpServer(args) => run_mcp_server(&args, &cli.config_overrides),
         Command::SandboxExec(args) => sandbox::run_sandbox_exec(&args),
+        Command::Index(args) => index_cli::run(args, &cli.config_overrides),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
