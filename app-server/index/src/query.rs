@@ -108,7 +108,7 @@ pub async fn query(
     let globs = request.file_globs.clone().unwrap_or_else(|| settings.file_globs.clone());
     let compiled_globs = Globs::new(&globs)?;
     let required = settings.require_embeddings;
-    let provider = if alpha == 0.0 && !required { Ok(None) } else { embed::resolve(&model, &settings.embedding).map(Some) };
+    let provider = if (alpha == 0.0 || model == embed::NO_MODEL) && !required { Ok(None) } else { embed::resolve(&model, &settings.embedding).map(Some) };
     if required {
         if let Err(not_ready) = &provider {
             return Err(IndexError::EmbeddingsRequired { reason: not_ready.reason, detail: not_ready.detail.clone() });

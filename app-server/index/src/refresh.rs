@@ -77,14 +77,18 @@ pub async fn refresh(
     let required = request.require_embeddings.unwrap_or(settings.require_embeddings);
     let model = request.embedding_model.clone().unwrap_or_else(|| settings.embedding_model.clone());
     let globs = request.file_globs.clone().unwrap_or_else(|| settings.file_globs.clone());
-    let provider = embed::resolve(&model, &settings.embedding);
+    let provider = if model == embed::NO_MODEL && !required {
+        Ok(None)
+    } else {
+        embed::resolve(&model, &settings.embedding).map(Some)
+    };
     if required {
         if let Err(not_ready) = &provider {
             return Err(IndexError::EmbeddingsRequired { reason: not_ready.reason, detail: not_ready.detail.clone() });
         }
     }
     let (stats, status) =
-        refresh_resolved(settings, &repo_root, &globs, request.force_full, provider.map(Some), required, progress).await?;
+        refresh_resolved(settings, &repo_root, &globs, request.force_full, provider, required, progress).await?;
     Ok(RefreshOutcome { repo_root: repo_root.display().to_string(), stats, embedding_status: status })
 }
 

@@ -54,6 +54,9 @@ impl ProviderKind {
     }
 }
 
+/// The model name that turns embeddings off (lexical only).
+pub const NO_MODEL: &str = "none";
+
 /// The name of the local model.
 pub const LOCAL_MODEL: &str = "all-MiniLM-L6-v2";
 
