@@ -76,13 +76,22 @@ pub fn run(args: IndexArgs, overrides: &[String]) -> anyhow::Result<()> {
     let settings = config.query_project_index.settings.clone();
     if let IndexCommand::InstallModel { path } = &args.command {
         let destination = &settings.embedding.local_model_dir;
-        eprintln!("installing {} into {} …", tandem_index::embed::LOCAL_MODEL, destination.display());
+        eprintln!(
+            "installing {} into {} …",
+            tandem_index::embed::LOCAL_MODEL,
+            destination.display()
+        );
         let description = tandem_index::install::install_model(path.as_deref(), destination)
             .map_err(anyhow::Error::msg)?;
-        println!("{description}; the model loads from {}", destination.display());
+        println!(
+            "{description}; the model loads from {}",
+            destination.display()
+        );
         return Ok(());
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build()?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
     runtime.block_on(async move {
         match args.command {
             IndexCommand::Refresh { path, force_full, require_embeddings, file_globs } => {
@@ -159,7 +168,11 @@ fn print_status(status: &tandem_index::EmbeddingStatus) {
         eprintln!(
             "embeddings: not used ({}){}",
             status.reason.unwrap_or("lexical only"),
-            status.detail.as_deref().map(|detail| format!(": {detail}")).unwrap_or_default()
+            status
+                .detail
+                .as_deref()
+                .map(|detail| format!(": {detail}"))
+                .unwrap_or_default()
         );
     }
 }
@@ -190,7 +203,11 @@ fn progress_bar() -> ProgressSink {
 fn bar(label: &str, done: usize, total: usize) -> String {
     const WIDTH: usize = 30;
     let filled = (done * WIDTH).checked_div(total).unwrap_or(WIDTH);
-    format!("{label} [{}{}] {done}/{total}", "#".repeat(filled), " ".repeat(WIDTH - filled.min(WIDTH)))
+    format!(
+        "{label} [{}{}] {done}/{total}",
+        "#".repeat(filled),
+        " ".repeat(WIDTH - filled.min(WIDTH))
+    )
 }
 
 fn clear_bar() {

@@ -88,9 +88,17 @@ mod tests {
     #[test]
     fn chunks_follow_items_and_carry_exact_lines() {
         let text = "use std::io;\n\nfn one() {\n    let a = 1;\n    let b = 2;\n    a + b;\n}\n\nfn two() {\n    println!(\"x\");\n    println!(\"y\");\n    println!(\"z\");\n}\n";
-        let chunks = chunk_text(text, ChunkLimits { max_lines: 40, overlap_lines: 2 });
-        let ranges: Vec<(usize, usize)> =
-            chunks.iter().map(|chunk| (chunk.start_line, chunk.end_line)).collect();
+        let chunks = chunk_text(
+            text,
+            ChunkLimits {
+                max_lines: 40,
+                overlap_lines: 2,
+            },
+        );
+        let ranges: Vec<(usize, usize)> = chunks
+            .iter()
+            .map(|chunk| (chunk.start_line, chunk.end_line))
+            .collect();
         assert_eq!(ranges, vec![(1, 7), (9, 13)]);
         assert!(chunks[1].text.starts_with("fn two()"));
     }
@@ -98,7 +106,13 @@ mod tests {
     #[test]
     fn long_runs_are_cut_at_the_cap_with_overlap() {
         let text: String = (1..=100).map(|n| format!("    line {n}\n")).collect();
-        let chunks = chunk_text(&text, ChunkLimits { max_lines: 40, overlap_lines: 3 });
+        let chunks = chunk_text(
+            &text,
+            ChunkLimits {
+                max_lines: 40,
+                overlap_lines: 3,
+            },
+        );
         assert_eq!(chunks[0].start_line, 1);
         assert_eq!(chunks[0].end_line, 40);
         assert_eq!(chunks[1].start_line, 38);

@@ -84,7 +84,10 @@ impl IndexSettings {
                 api_key_env: None,
                 local_model_dir: models_dir.join(embed::LOCAL_MODEL),
             },
-            chunk_limits: chunk::ChunkLimits { max_lines: 60, overlap_lines: 3 },
+            chunk_limits: chunk::ChunkLimits {
+                max_lines: 60,
+                overlap_lines: 3,
+            },
             max_file_bytes: 1024 * 1024,
             default_alpha: 0.6,
         }
@@ -125,11 +128,21 @@ pub struct EmbeddingStatus {
 
 impl EmbeddingStatus {
     fn ready(required: bool) -> Self {
-        Self { mode_used: if required { "required" } else { "optional" }, ready: true, reason: None, detail: None }
+        Self {
+            mode_used: if required { "required" } else { "optional" },
+            ready: true,
+            reason: None,
+            detail: None,
+        }
     }
 
     fn skipped(reason: Option<&'static str>, detail: Option<String>) -> Self {
-        Self { mode_used: "skip", ready: false, reason, detail }
+        Self {
+            mode_used: "skip",
+            ready: false,
+            reason,
+            detail,
+        }
     }
 }
 
@@ -168,16 +181,28 @@ pub fn no_progress() -> ProgressSink {
 /// Resolves and checks a repository root: it must exist, be a directory and be readable.
 pub fn resolve_repo_root(path: &Path) -> Result<PathBuf, IndexError> {
     let metadata = std::fs::metadata(path).map_err(|error| {
-        IndexError::InvalidInput(format!("repo_root `{}` does not exist or cannot be accessed: {error}", path.display()))
+        IndexError::InvalidInput(format!(
+            "repo_root `{}` does not exist or cannot be accessed: {error}",
+            path.display()
+        ))
     })?;
     if !metadata.is_dir() {
-        return Err(IndexError::InvalidInput(format!("repo_root `{}` is not a directory", path.display())));
+        return Err(IndexError::InvalidInput(format!(
+            "repo_root `{}` is not a directory",
+            path.display()
+        )));
     }
     std::fs::read_dir(path).map_err(|error| {
-        IndexError::InvalidInput(format!("repo_root `{}` is not readable: {error}", path.display()))
+        IndexError::InvalidInput(format!(
+            "repo_root `{}` is not readable: {error}",
+            path.display()
+        ))
     })?;
     path.canonicalize().map_err(|error| {
-        IndexError::InvalidInput(format!("repo_root `{}` cannot be resolved: {error}", path.display()))
+        IndexError::InvalidInput(format!(
+            "repo_root `{}` cannot be resolved: {error}",
+            path.display()
+        ))
     })
 }
 

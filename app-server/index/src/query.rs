@@ -100,23 +100,43 @@ pub async fn query(
     }
     let alpha = request.alpha.unwrap_or(settings.default_alpha);
     if !(0.0..=1.0).contains(&alpha) || alpha.is_nan() {
-        return Err(IndexError::InvalidInput(format!("alpha must be between 0.0 and 1.0, got {alpha}")));
+        return Err(IndexError::InvalidInput(format!(
+            "alpha must be between 0.0 and 1.0, got {alpha}"
+        )));
     }
-    let limit = request.limit.unwrap_or(DEFAULT_LIMIT as i64).clamp(1, MAX_LIMIT as i64) as usize;
+    let limit = request
+        .limit
+        .unwrap_or(DEFAULT_LIMIT as i64)
+        .clamp(1, MAX_LIMIT as i64) as usize;
     let repo_root = crate::resolve_repo_root(&request.repo_root)?;
-    let model = request.embedding_model.clone().unwrap_or_else(|| settings.embedding_model.clone());
-    let globs = request.file_globs.clone().unwrap_or_else(|| settings.file_globs.clone());
+    let model = request
+        .embedding_model
+        .clone()
+        .unwrap_or_else(|| settings.embedding_model.clone());
+    let globs = request
+        .file_globs
+        .clone()
+        .unwrap_or_else(|| settings.file_globs.clone());
     let compiled_globs = Globs::new(&globs)?;
     let required = settings.require_embeddings;
-    let provider = if (alpha == 0.0 || model == embed::NO_MODEL) && !required { Ok(None) } else { embed::resolve(&model, &settings.embedding).map(Some) };
+    let provider = if (alpha == 0.0 || model == embed::NO_MODEL) && !required {
+        Ok(None)
+    } else {
+        embed::resolve(&model, &settings.embedding).map(Some)
+    };
     if required {
         if let Err(not_ready) = &provider {
-            return Err(IndexError::EmbeddingsRequired { reason: not_ready.reason, detail: not_ready.detail.clone() });
+            return Err(IndexError::EmbeddingsRequired {
+                reason: not_ready.reason,
+                detail: not_ready.detail.clone(),
+            });
         }
     }
     let usable_provider = provider.as_ref().ok().and_then(Option::clone);
-    let (refresh, mut status) =
-        crate::refresh::refresh_resolved(settings, &repo_root, &globs, false, provider, required, progress).await?;
+    let (refresh, mut status) = crate::refresh::refresh_resolved(
+        settings, &repo_root, &globs, false, provider, required, progress,
+    )
+    .await?;
     let query_vector = match (&usable_provider, status.ready) {
         (Some(provider), true) => match embed_query(provider.as_ref(), &text).await {
             Ok(vector) => Some(vector),
@@ -124,7 +144,12 @@ pub async fn query(
                 status = EmbeddingStatus::skipped(Some("embedding_query_failed"), Some(detail));
                 None
             }
-            Err(detail) => return Err(IndexError::EmbeddingsRequired { reason: "embedding_query_failed", detail }),
+            Err(detail) => {
+                return Err(IndexError::EmbeddingsRequired {
+                    reason: "embedding_query_failed",
+                    detail,
+                });
+            }
         },
         _ => None,
     };
@@ -133,7 +158,15 @@ pub async fn query(
         let text = text.clone();
         let model = model.clone();
         tokio::task::spawn_blocking(move || {
-            rank(&index_dir, &text, &model, query_vector.as_deref(), alpha, limit, &compiled_globs)
+            rank(
+                &index_dir,
+                &text,
+                &model,
+                query_vector.as_deref(),
+                alpha,
+                limit,
+                &compiled_globs,
+            )
         })
         .await
         .map_err(|error| IndexError::Io(format!("the query task failed: {error}")))??
@@ -152,7 +185,9 @@ pub async fn query(
 
 async fn embed_query(provider: &dyn EmbeddingProvider, text: &str) -> Result<Vec<f32>, String> {
     let mut vectors = provider.embed(&[text.to_string()]).await?;
-    let mut vector = vectors.pop().ok_or_else(|| "the embedding provider returned no vector".to_string())?;
+    let mut vector = vectors
+        .pop()
+        .ok_or_else(|| "the embedding provider returned no vector".to_string())?;
     vectors::normalize(&mut vector);
     Ok(vector)
 }
@@ -192,10 +227,17 @@ pub fn rank(
     candidate_ids.sort_unstable();
     candidate_ids.dedup();
     let chunks = store.chunks(&candidate_ids)?;
-    lexical.retain(|(id, _)| chunks.get(id).is_some_and(|chunk| globs.matches(&chunk.path)));
+    lexical.retain(|(id, _)| {
+        chunks
+            .get(id)
+            .is_some_and(|chunk| globs.matches(&chunk.path))
+    });
     lexical.truncate(pool);
     let lexical_scores: HashMap<i64, f64> = lexical.iter().copied().collect();
-    let best_lexical = lexical.iter().map(|(_, score)| *score).fold(0.0f64, f64::max);
+    let best_lexical = lexical
+        .iter()
+        .map(|(_, score)| *score)
+        .fold(0.0f64, f64::max);
     let mut candidates: Vec<i64> = lexical.iter().map(|(id, _)| *id).collect();
     candidates.extend(embedding_top.iter().map(|(id, _)| *id));
     candidates.sort_unstable();
@@ -203,14 +245,26 @@ pub fn rank(
     let (low, high) = candidates
         .iter()
         .filter_map(|id| embedding_scores.get(id))
-        .fold((f32::MAX, f32::MIN), |(low, high), score| (low.min(*score), high.max(*score)));
+        .fold((f32::MAX, f32::MIN), |(low, high), score| {
+            (low.min(*score), high.max(*score))
+        });
     let mut scored: Vec<(i64, f64)> = candidates
         .into_iter()
         .map(|id| {
-            let lexical = lexical_scores.get(&id).map_or(0.0, |score| if best_lexical > 0.0 { score / best_lexical } else { 0.0 });
+            let lexical = lexical_scores.get(&id).map_or(0.0, |score| {
+                if best_lexical > 0.0 {
+                    score / best_lexical
+                } else {
+                    0.0
+                }
+            });
             let score = if query_vector.is_some() {
                 let embedding = embedding_scores.get(&id).map_or(0.0, |score| {
-                    if high > low { f64::from((score - low) / (high - low)) } else { 1.0 }
+                    if high > low {
+                        f64::from((score - low) / (high - low))
+                    } else {
+                        1.0
+                    }
                 });
                 (1.0 - alpha) * lexical + alpha * embedding
             } else {
@@ -227,7 +281,10 @@ pub fn rank(
             let chunk = chunks.get(&id)?;
             Some(QueryResult {
                 path: chunk.path.clone(),
-                line_range: LineRange { start: chunk.start_line, end: chunk.end_line },
+                line_range: LineRange {
+                    start: chunk.start_line,
+                    end: chunk.end_line,
+                },
                 snippet: snippet(&chunk.text),
                 score: (score * 10_000.0).round() / 10_000.0,
             })
@@ -254,7 +311,11 @@ struct LoadedVectors {
     paths: Arc<HashMap<i64, String>>,
 }
 
-fn cached_vectors(store: &Store, index_dir: &std::path::Path, model: &str) -> Result<LoadedVectors, IndexError> {
+fn cached_vectors(
+    store: &Store,
+    index_dir: &std::path::Path,
+    model: &str,
+) -> Result<LoadedVectors, IndexError> {
     let state = repo_state(index_dir);
     let generation = store.generation()?;
     let mut cache = match state.vectors.lock() {
@@ -262,12 +323,21 @@ fn cached_vectors(store: &Store, index_dir: &std::path::Path, model: &str) -> Re
         Err(poisoned) => poisoned.into_inner(),
     };
     if let Some(cached) = cache.as_ref() {
-        if cached.model == model && cached.generation == generation && !cached.matrix.ids.is_empty() {
-            return Ok(LoadedVectors { matrix: cached.matrix.clone(), paths: cached.paths.clone() });
+        if cached.model == model && cached.generation == generation && !cached.matrix.ids.is_empty()
+        {
+            return Ok(LoadedVectors {
+                matrix: cached.matrix.clone(),
+                paths: cached.paths.clone(),
+            });
         }
     }
     let matrix = Arc::new(VectorMatrix::new(store.vectors(model)?));
     let paths = Arc::new(store.chunk_paths()?);
-    *cache = Some(CachedVectors { model: model.to_string(), generation, matrix: matrix.clone(), paths: paths.clone() });
+    *cache = Some(CachedVectors {
+        model: model.to_string(),
+        generation,
+        matrix: matrix.clone(),
+        paths: paths.clone(),
+    });
     Ok(LoadedVectors { matrix, paths })
 }

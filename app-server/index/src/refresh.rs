@@ -74,9 +74,17 @@ pub async fn refresh(
     progress: ProgressSink,
 ) -> Result<RefreshOutcome, IndexError> {
     let repo_root = crate::resolve_repo_root(&request.repo_root)?;
-    let required = request.require_embeddings.unwrap_or(settings.require_embeddings);
-    let model = request.embedding_model.clone().unwrap_or_else(|| settings.embedding_model.clone());
-    let globs = request.file_globs.clone().unwrap_or_else(|| settings.file_globs.clone());
+    let required = request
+        .require_embeddings
+        .unwrap_or(settings.require_embeddings);
+    let model = request
+        .embedding_model
+        .clone()
+        .unwrap_or_else(|| settings.embedding_model.clone());
+    let globs = request
+        .file_globs
+        .clone()
+        .unwrap_or_else(|| settings.file_globs.clone());
     let provider = if model == embed::NO_MODEL && !required {
         Ok(None)
     } else {
@@ -84,12 +92,27 @@ pub async fn refresh(
     };
     if required {
         if let Err(not_ready) = &provider {
-            return Err(IndexError::EmbeddingsRequired { reason: not_ready.reason, detail: not_ready.detail.clone() });
+            return Err(IndexError::EmbeddingsRequired {
+                reason: not_ready.reason,
+                detail: not_ready.detail.clone(),
+            });
         }
     }
-    let (stats, status) =
-        refresh_resolved(settings, &repo_root, &globs, request.force_full, provider, required, progress).await?;
-    Ok(RefreshOutcome { repo_root: repo_root.display().to_string(), stats, embedding_status: status })
+    let (stats, status) = refresh_resolved(
+        settings,
+        &repo_root,
+        &globs,
+        request.force_full,
+        provider,
+        required,
+        progress,
+    )
+    .await?;
+    Ok(RefreshOutcome {
+        repo_root: repo_root.display().to_string(),
+        stats,
+        embedding_status: status,
+    })
 }
 
 /// A refresh with the repository and provider already resolved (`Ok(None)`: embeddings not
@@ -113,7 +136,9 @@ pub(crate) async fn refresh_resolved(
         let index_dir = index_dir.clone();
         let progress = progress.clone();
         tokio::task::spawn_blocking(move || {
-            refresh_lexical(&settings, &repo_root, &index_dir, &globs, force_full, &progress)
+            refresh_lexical(
+                &settings, &repo_root, &index_dir, &globs, force_full, &progress,
+            )
         })
         .await
         .map_err(|error| IndexError::Io(format!("the refresh task failed: {error}")))??
@@ -123,7 +148,10 @@ pub(crate) async fn refresh_resolved(
         Ok(Some(provider)) => provider,
         Ok(None) => return Ok((stats, EmbeddingStatus::skipped(None, None))),
         Err(not_ready) => {
-            return Ok((stats, EmbeddingStatus::skipped(Some(not_ready.reason), Some(not_ready.detail))));
+            return Ok((
+                stats,
+                EmbeddingStatus::skipped(Some(not_ready.reason), Some(not_ready.detail)),
+            ));
         }
     };
     match embed_pending(&index_dir, provider.as_ref(), &progress).await {
@@ -133,11 +161,15 @@ pub(crate) async fn refresh_resolved(
         }
         Err(EmbedFailure::Provider(detail)) if !required => {
             tracing::warn!(%detail, "embedding failed; the lexical index is complete");
-            Ok((stats, EmbeddingStatus::skipped(Some("embedding_query_failed"), Some(detail))))
+            Ok((
+                stats,
+                EmbeddingStatus::skipped(Some("embedding_query_failed"), Some(detail)),
+            ))
         }
-        Err(EmbedFailure::Provider(detail)) => {
-            Err(IndexError::EmbeddingsRequired { reason: "embedding_query_failed", detail })
-        }
+        Err(EmbedFailure::Provider(detail)) => Err(IndexError::EmbeddingsRequired {
+            reason: "embedding_query_failed",
+            detail,
+        }),
         Err(EmbedFailure::Index(error)) => Err(error),
     }
 }
@@ -158,7 +190,11 @@ fn refresh_lexical(
     let (files, unreadable) = scan::scan(repo_root, index_dir, globs, settings.max_file_bytes);
     progress(Progress::Scanned { files: files.len() });
     let manifest = store.manifest()?;
-    let mut stats = RefreshStats { scanned_files: files.len(), skipped_files: unreadable, ..RefreshStats::default() };
+    let mut stats = RefreshStats {
+        scanned_files: files.len(),
+        skipped_files: unreadable,
+        ..RefreshStats::default()
+    };
     let seen: HashSet<&str> = files.iter().map(|file| file.path.as_str()).collect();
     let mut removed: Vec<String> = manifest
         .keys()
@@ -176,7 +212,10 @@ fn refresh_lexical(
     let mut updates = Vec::new();
     for (done, file) in candidates.iter().enumerate() {
         if done % 64 == 0 {
-            progress(Progress::Indexed { done, total: candidates.len() });
+            progress(Progress::Indexed {
+                done,
+                total: candidates.len(),
+            });
         }
         let Some(text) = read_text(&file.absolute) else {
             stats.skipped_files += 1;
@@ -186,16 +225,33 @@ fn refresh_lexical(
             continue;
         };
         let hash = sha1_smol::Sha1::from(text.as_bytes()).digest().to_string();
-        let entry = ManifestEntry { size: file.size, mtime_ns: file.mtime_ns, hash };
-        let touch_only = manifest.get(&file.path).is_some_and(|old| old.hash == entry.hash);
-        let chunks =
-            if touch_only { Vec::new() } else { crate::chunk::chunk_text(&text, settings.chunk_limits) };
+        let entry = ManifestEntry {
+            size: file.size,
+            mtime_ns: file.mtime_ns,
+            hash,
+        };
+        let touch_only = manifest
+            .get(&file.path)
+            .is_some_and(|old| old.hash == entry.hash);
+        let chunks = if touch_only {
+            Vec::new()
+        } else {
+            crate::chunk::chunk_text(&text, settings.chunk_limits)
+        };
         if !touch_only {
             stats.updated_files += 1;
         }
-        updates.push(FileUpdate { path: file.path.clone(), entry, chunks, touch_only });
+        updates.push(FileUpdate {
+            path: file.path.clone(),
+            entry,
+            chunks,
+            touch_only,
+        });
     }
-    progress(Progress::Indexed { done: candidates.len(), total: candidates.len() });
+    progress(Progress::Indexed {
+        done: candidates.len(),
+        total: candidates.len(),
+    });
     stats.removed_files = removed.len();
     store.apply(&removed, &updates)?;
     stats.indexed_chunks = store.chunk_count()?;
@@ -240,7 +296,10 @@ async fn embed_pending(
         let mut quantized = Vec::with_capacity(group.len());
         for batch in group.chunks(provider.batch_size().max(1)) {
             let texts: Vec<String> = batch.iter().map(|(_, text)| text.clone()).collect();
-            let vectors = provider.embed(&texts).await.map_err(EmbedFailure::Provider)?;
+            let vectors = provider
+                .embed(&texts)
+                .await
+                .map_err(EmbedFailure::Provider)?;
             for ((hash, _), mut vector) in batch.iter().zip(vectors) {
                 vectors::normalize(&mut vector);
                 quantized.push((hash.clone(), vectors::quantize(&vector)));
@@ -250,10 +309,12 @@ async fn embed_pending(
         }
         let index_dir = index_dir.to_path_buf();
         let model = model.clone();
-        tokio::task::spawn_blocking(move || Store::open(&index_dir)?.put_vectors(&model, &quantized))
-            .await
-            .map_err(|error| EmbedFailure::Index(IndexError::Io(error.to_string())))?
-            .map_err(EmbedFailure::Index)?;
+        tokio::task::spawn_blocking(move || {
+            Store::open(&index_dir)?.put_vectors(&model, &quantized)
+        })
+        .await
+        .map_err(|error| EmbedFailure::Index(IndexError::Io(error.to_string())))?
+        .map_err(EmbedFailure::Index)?;
     }
     if total > 0 {
         let index_dir = index_dir.to_path_buf();
@@ -278,7 +339,10 @@ fn exclude_from_git(repo_root: &Path, index_dir: &Path) {
     let line = format!("/{}/", relative.display());
     let exclude = git_dir.join("info").join("exclude");
     let existing = std::fs::read_to_string(&exclude).unwrap_or_default();
-    if existing.lines().any(|existing_line| existing_line.trim() == line) {
+    if existing
+        .lines()
+        .any(|existing_line| existing_line.trim() == line)
+    {
         return;
     }
     let mut text = existing;
@@ -287,7 +351,8 @@ fn exclude_from_git(repo_root: &Path, index_dir: &Path) {
     }
     text.push_str(&line);
     text.push('\n');
-    let result = std::fs::create_dir_all(git_dir.join("info")).and_then(|()| std::fs::write(&exclude, text));
+    let result =
+        std::fs::create_dir_all(git_dir.join("info")).and_then(|()| std::fs::write(&exclude, text));
     if let Err(error) = result {
         tracing::warn!(%error, path = %exclude.display(), "cannot add the index to .git/info/exclude");
     }

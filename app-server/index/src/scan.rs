@@ -107,7 +107,9 @@ pub fn scan(
             .modified()
             .ok()
             .and_then(|time| time.duration_since(UNIX_EPOCH).ok())
-            .map_or(0, |duration| i64::try_from(duration.as_nanos()).unwrap_or(i64::MAX));
+            .map_or(0, |duration| {
+                i64::try_from(duration.as_nanos()).unwrap_or(i64::MAX)
+            });
         files.push(ScannedFile {
             path: relative,
             absolute: entry.path().to_path_buf(),

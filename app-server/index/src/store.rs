@@ -67,7 +67,9 @@ impl Store {
         })?;
         let path = index_dir.join("index.sqlite");
         let connection = Connection::open(&path).map_err(sql)?;
-        connection.busy_timeout(std::time::Duration::from_secs(30)).map_err(sql)?;
+        connection
+            .busy_timeout(std::time::Duration::from_secs(30))
+            .map_err(sql)?;
         connection
             .execute_batch("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;")
             .map_err(sql)?;
@@ -79,11 +81,9 @@ impl Store {
     fn migrate(&self) -> Result<(), IndexError> {
         let version: Option<String> = self
             .connection
-            .query_row(
-                "SELECT value FROM meta WHERE key = 'schema'",
-                [],
-                |row| row.get(0),
-            )
+            .query_row("SELECT value FROM meta WHERE key = 'schema'", [], |row| {
+                row.get(0)
+            })
             .optional()
             .unwrap_or(None);
         if version.as_deref() == Some(SCHEMA_VERSION) {
@@ -144,9 +144,12 @@ impl Store {
             let mut delete_terms = transaction
                 .prepare("DELETE FROM chunk_terms WHERE rowid IN (SELECT id FROM chunks WHERE path = ?1)")
                 .map_err(sql)?;
-            let mut delete_chunks =
-                transaction.prepare("DELETE FROM chunks WHERE path = ?1").map_err(sql)?;
-            let mut delete_file = transaction.prepare("DELETE FROM files WHERE path = ?1").map_err(sql)?;
+            let mut delete_chunks = transaction
+                .prepare("DELETE FROM chunks WHERE path = ?1")
+                .map_err(sql)?;
+            let mut delete_file = transaction
+                .prepare("DELETE FROM files WHERE path = ?1")
+                .map_err(sql)?;
             let mut upsert_file = transaction
                 .prepare(
                     "INSERT INTO files(path, size, mtime_ns, hash) VALUES (?1, ?2, ?3, ?4)
@@ -181,8 +184,11 @@ impl Store {
                 delete_terms.execute([&update.path]).map_err(sql)?;
                 delete_chunks.execute([&update.path]).map_err(sql)?;
                 for chunk in &update.chunks {
-                    let terms = crate::tokenize::index_text(&format!("{}\n{}", update.path, chunk.text));
-                    let hash = sha1_smol::Sha1::from(chunk.text.as_bytes()).digest().to_string();
+                    let terms =
+                        crate::tokenize::index_text(&format!("{}\n{}", update.path, chunk.text));
+                    let hash = sha1_smol::Sha1::from(chunk.text.as_bytes())
+                        .digest()
+                        .to_string();
                     insert_chunk
                         .execute(params![
                             update.path,
@@ -221,16 +227,20 @@ impl Store {
     /// The generation: bumped by every change, so caches know when to reload.
     pub fn generation(&self) -> Result<i64, IndexError> {
         self.connection
-            .query_row("SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'", [], |row| {
-                row.get(0)
-            })
+            .query_row(
+                "SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'generation'",
+                [],
+                |row| row.get(0),
+            )
             .map_err(sql)
     }
 
     /// Number of chunks.
     pub fn chunk_count(&self) -> Result<usize, IndexError> {
         self.connection
-            .query_row("SELECT COUNT(*) FROM chunks", [], |row| row.get::<_, i64>(0))
+            .query_row("SELECT COUNT(*) FROM chunks", [], |row| {
+                row.get::<_, i64>(0)
+            })
             .map(|count| count.max(0) as usize)
             .map_err(sql)
     }
@@ -267,7 +277,13 @@ impl Store {
             for (hash, vector) in vectors {
                 let bytes: Vec<u8> = vector.values.iter().map(|value| *value as u8).collect();
                 insert
-                    .execute(params![model, hash, vector.values.len() as i64, f64::from(vector.scale), bytes])
+                    .execute(params![
+                        model,
+                        hash,
+                        vector.values.len() as i64,
+                        f64::from(vector.scale),
+                        bytes
+                    ])
                     .map_err(sql)?;
             }
             transaction
@@ -363,7 +379,10 @@ impl Store {
 
     /// Paths of every chunk id (for glob filtering of vector candidates).
     pub fn chunk_paths(&self) -> Result<HashMap<i64, String>, IndexError> {
-        let mut statement = self.connection.prepare("SELECT id, path FROM chunks").map_err(sql)?;
+        let mut statement = self
+            .connection
+            .prepare("SELECT id, path FROM chunks")
+            .map_err(sql)?;
         let rows = statement
             .query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
             .map_err(sql)?;

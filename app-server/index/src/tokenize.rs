@@ -83,7 +83,12 @@ fn split_identifier(word: &str) -> Vec<String> {
                 || (previous.is_alphabetic() && current.is_ascii_digit())
                 || (previous.is_ascii_digit() && current.is_alphabetic());
             if boundary {
-                parts.push(chars[start..index].iter().collect::<String>().to_lowercase());
+                parts.push(
+                    chars[start..index]
+                        .iter()
+                        .collect::<String>()
+                        .to_lowercase(),
+                );
                 start = index;
             }
         }
@@ -100,11 +105,26 @@ mod tests {
     fn identifiers_keep_the_whole_and_their_parts() {
         assert_eq!(
             terms("install_filesystem_landlock_rules"),
-            vec!["install_filesystem_landlock_rules", "install", "filesystem", "landlock", "rules"]
+            vec![
+                "install_filesystem_landlock_rules",
+                "install",
+                "filesystem",
+                "landlock",
+                "rules"
+            ]
         );
-        assert_eq!(terms("HTTPServerConfig"), vec!["httpserverconfig", "http", "server", "config"]);
-        assert_eq!(terms("src/auth/middleware.rs"), vec!["src", "auth", "middleware", "rs"]);
-        assert_eq!(terms("utf8Decode"), vec!["utf8decode", "utf", "8", "decode"]);
+        assert_eq!(
+            terms("HTTPServerConfig"),
+            vec!["httpserverconfig", "http", "server", "config"]
+        );
+        assert_eq!(
+            terms("src/auth/middleware.rs"),
+            vec!["src", "auth", "middleware", "rs"]
+        );
+        assert_eq!(
+            terms("utf8Decode"),
+            vec!["utf8decode", "utf", "8", "decode"]
+        );
         assert_eq!(terms("plain"), vec!["plain"]);
     }
 

@@ -25,9 +25,14 @@ pub fn normalize(vector: &mut [f32]) {
 
 /// Quantizes a (normalised) vector to int8 with one scale.
 pub fn quantize(vector: &[f32]) -> QuantizedVector {
-    let max = vector.iter().fold(0.0f32, |max, value| max.max(value.abs()));
+    let max = vector
+        .iter()
+        .fold(0.0f32, |max, value| max.max(value.abs()));
     if max == 0.0 {
-        return QuantizedVector { scale: 0.0, values: vec![0; vector.len()] };
+        return QuantizedVector {
+            scale: 0.0,
+            values: vec![0; vector.len()],
+        };
     }
     let scale = max / 127.0;
     let values = vector
@@ -54,7 +59,10 @@ impl VectorMatrix {
     /// Builds the matrix; rows whose dimension differs from the first are dropped.
     pub fn new(rows: Vec<(i64, QuantizedVector)>) -> Self {
         let dim = rows.first().map_or(0, |(_, vector)| vector.values.len());
-        let mut matrix = Self { dim, ..Self::default() };
+        let mut matrix = Self {
+            dim,
+            ..Self::default()
+        };
         for (id, vector) in rows {
             if vector.values.len() != dim {
                 continue;
@@ -77,7 +85,11 @@ impl VectorMatrix {
             .zip(&self.ids)
             .zip(&self.scales)
             .map(|((row, id), scale)| {
-                let dot: f32 = row.iter().zip(query).map(|(value, q)| f32::from(*value) * q).sum();
+                let dot: f32 = row
+                    .iter()
+                    .zip(query)
+                    .map(|(value, q)| f32::from(*value) * q)
+                    .sum();
                 (*id, dot * scale)
             })
             .collect()
@@ -90,8 +102,12 @@ mod tests {
 
     #[test]
     fn quantized_cosine_is_close_to_exact() {
-        let mut left: Vec<f32> = (0..384).map(|index| ((index * 7 % 13) as f32) - 6.0).collect();
-        let mut right: Vec<f32> = (0..384).map(|index| ((index * 5 % 11) as f32) - 5.0).collect();
+        let mut left: Vec<f32> = (0..384)
+            .map(|index| ((index * 7 % 13) as f32) - 6.0)
+            .collect();
+        let mut right: Vec<f32> = (0..384)
+            .map(|index| ((index * 5 % 11) as f32) - 5.0)
+            .collect();
         normalize(&mut left);
         normalize(&mut right);
         let exact: f32 = left.iter().zip(&right).map(|(a, b)| a * b).sum();
@@ -99,6 +115,10 @@ mod tests {
         let scores = matrix.scores(&left);
         assert_eq!(scores.len(), 1);
         assert_eq!(scores[0].0, 7);
-        assert!((scores[0].1 - exact).abs() < 0.01, "{} vs {exact}", scores[0].1);
+        assert!(
+            (scores[0].1 - exact).abs() < 0.01,
+            "{} vs {exact}",
+            scores[0].1
+        );
     }
 }

@@ -236,7 +236,9 @@ pub fn spawn_auto_warm(config: &QueryProjectIndexConfig) {
             embedding_model: None,
         };
         match tandem_index::refresh(&settings, request, tandem_index::no_progress()).await {
-            Ok(outcome) => tracing::info!(repo_root = %outcome.repo_root, stats = ?outcome.stats, "project index warmed"),
+            Ok(outcome) => {
+                tracing::info!(repo_root = %outcome.repo_root, stats = ?outcome.stats, "project index warmed")
+            }
             Err(error) => tracing::warn!(%error, "project index warm-up failed"),
         }
     });
@@ -252,7 +254,9 @@ fn repo_root(argument: Option<String>) -> PathBuf {
 
 /// A progress sink feeding a bounded queue (progress is lossy when the client is slow) and the
 /// task that turns it into `notifications/progress`.
-fn progress_sink(target: Option<ProgressTarget>) -> (ProgressSink, Option<tokio::task::JoinHandle<()>>) {
+fn progress_sink(
+    target: Option<ProgressTarget>,
+) -> (ProgressSink, Option<tokio::task::JoinHandle<()>>) {
     let Some(target) = target else {
         return (tandem_index::no_progress(), None);
     };
@@ -262,12 +266,17 @@ fn progress_sink(target: Option<ProgressTarget>) -> (ProgressSink, Option<tokio:
         while let Some(progress) = receiver.recv().await {
             count += 1;
             let (message, total) = describe(progress);
-            let mut params = json!({"progressToken": target.token, "progress": count, "message": message});
+            let mut params =
+                json!({"progressToken": target.token, "progress": count, "message": message});
             if let Some(total) = total {
                 params["total"] = json!(total);
             }
-            let message = json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params});
-            target.outbound.send(Route::Request(target.request_id.clone()), message).await;
+            let message =
+                json!({"jsonrpc": "2.0", "method": "notifications/progress", "params": params});
+            target
+                .outbound
+                .send(Route::Request(target.request_id.clone()), message)
+                .await;
         }
     });
     let sink: ProgressSink = Arc::new(move |progress| {
@@ -289,7 +298,9 @@ async fn finish(forwarder: Option<tokio::task::JoinHandle<()>>) {
 fn describe(progress: Progress) -> (String, Option<u64>) {
     match progress {
         Progress::Scanned { files } => (format!("scanned {files} files"), None),
-        Progress::Indexed { done, total } => (format!("indexed {done}/{total} changed files"), None),
+        Progress::Indexed { done, total } => {
+            (format!("indexed {done}/{total} changed files"), None)
+        }
         Progress::Embedded { done, total } => (format!("embedded {done}/{total} chunks"), None),
     }
 }

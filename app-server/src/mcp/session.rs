@@ -358,7 +358,11 @@ impl McpSession {
     }
 
     /// Where an index tool call's progress goes, when the call has a progress token.
-    fn progress_target(&self, id: &RequestId, token: Option<Value>) -> Option<index_tools::ProgressTarget> {
+    fn progress_target(
+        &self,
+        id: &RequestId,
+        token: Option<Value>,
+    ) -> Option<index_tools::ProgressTarget> {
         token.map(|token| index_tools::ProgressTarget {
             outbound: self.shared.outbound.clone(),
             request_id: id.clone(),
@@ -398,22 +402,26 @@ impl McpSession {
                     .map(Ok),
                 Err(message) => Some(Ok(tools::error_result(None, &message))),
             },
-            index_tools::QUERY_PROJECT_TOOL => Some(Ok(match tools::decode_arguments(name, arguments) {
-                Ok(args) => {
-                    let progress = self.progress_target(id, progress_token);
-                    let config = &self.engine.config().query_project_index;
-                    index_tools::call_query_project(config, args, progress).await
-                }
-                Err(message) => tools::error_result(None, &message),
-            })),
-            index_tools::REPO_INDEX_REFRESH_TOOL => Some(Ok(match tools::decode_arguments(name, arguments) {
-                Ok(args) => {
-                    let progress = self.progress_target(id, progress_token);
-                    let config = &self.engine.config().query_project_index;
-                    index_tools::call_repo_index_refresh(config, args, progress).await
-                }
-                Err(message) => tools::error_result(None, &message),
-            })),
+            index_tools::QUERY_PROJECT_TOOL => {
+                Some(Ok(match tools::decode_arguments(name, arguments) {
+                    Ok(args) => {
+                        let progress = self.progress_target(id, progress_token);
+                        let config = &self.engine.config().query_project_index;
+                        index_tools::call_query_project(config, args, progress).await
+                    }
+                    Err(message) => tools::error_result(None, &message),
+                }))
+            }
+            index_tools::REPO_INDEX_REFRESH_TOOL => {
+                Some(Ok(match tools::decode_arguments(name, arguments) {
+                    Ok(args) => {
+                        let progress = self.progress_target(id, progress_token);
+                        let config = &self.engine.config().query_project_index;
+                        index_tools::call_repo_index_refresh(config, args, progress).await
+                    }
+                    Err(message) => tools::error_result(None, &message),
+                }))
+            }
             other => {
                 #[cfg(feature = "conformance-fixtures")]
                 if self.shared.options.conformance_fixtures

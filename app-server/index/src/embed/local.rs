@@ -26,11 +26,19 @@ pub fn provider(model: &str, directory: &Path) -> Result<Arc<dyn EmbeddingProvid
     if !cfg!(feature = "local-embeddings") {
         return Err(NotReady {
             reason: "model_not_installed",
-            detail: "this build of tandem has no local embedding support (feature `local-embeddings`)".into(),
+            detail:
+                "this build of tandem has no local embedding support (feature `local-embeddings`)"
+                    .into(),
         });
     }
-    check_files(directory).map_err(|detail| NotReady { reason: "model_not_installed", detail })?;
-    Ok(Arc::new(LocalProvider { model: model.to_string(), directory: directory.to_path_buf() }))
+    check_files(directory).map_err(|detail| NotReady {
+        reason: "model_not_installed",
+        detail,
+    })?;
+    Ok(Arc::new(LocalProvider {
+        model: model.to_string(),
+        directory: directory.to_path_buf(),
+    }))
 }
 
 /// Checks that `directory` holds the model files; the error names what is missing and how to
@@ -78,7 +86,9 @@ impl EmbeddingProvider for LocalProvider {
 pub fn loaded(directory: &Path) -> Result<Arc<model::LoadedModel>, String> {
     static MODELS: OnceLock<Mutex<HashMap<PathBuf, Arc<model::LoadedModel>>>> = OnceLock::new();
     let models = MODELS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut models = models.lock().map_err(|_| "the model cache is poisoned".to_string())?;
+    let mut models = models
+        .lock()
+        .map_err(|_| "the model cache is poisoned".to_string())?;
     if let Some(model) = models.get(directory) {
         return Ok(model.clone());
     }
@@ -110,37 +120,59 @@ mod model {
         pub fn load(directory: &Path) -> Result<Self, String> {
             super::check_files(directory)?;
             let read = |name: &str| {
-                std::fs::read(directory.join(name))
-                    .map_err(|error| format!("cannot read {}: {error}", directory.join(name).display()))
+                std::fs::read(directory.join(name)).map_err(|error| {
+                    format!("cannot read {}: {error}", directory.join(name).display())
+                })
             };
-            let config: Config = serde_json::from_slice(&read("config.json")?).map_err(|error| {
-                format!("{} is corrupt: {error}", directory.join("config.json").display())
+            let config: Config =
+                serde_json::from_slice(&read("config.json")?).map_err(|error| {
+                    format!(
+                        "{} is corrupt: {error}",
+                        directory.join("config.json").display()
+                    )
+                })?;
+            let tokenizer_text = String::from_utf8(read("tokenizer.json")?).map_err(|_| {
+                format!(
+                    "{} is not UTF-8",
+                    directory.join("tokenizer.json").display()
+                )
             })?;
-            let tokenizer_text = String::from_utf8(read("tokenizer.json")?)
-                .map_err(|_| format!("{} is not UTF-8", directory.join("tokenizer.json").display()))?;
             let tokenizer = WordPiece::from_json(&tokenizer_text)
                 .map_err(|error| format!("{} is corrupt: {error}", directory.display()))?;
             let device = Device::Cpu;
             let weights = read("model.safetensors")?;
             let corrupt = |error: candle_core::Error| {
-                format!("{} is corrupt: {error}", directory.join("model.safetensors").display())
+                format!(
+                    "{} is corrupt: {error}",
+                    directory.join("model.safetensors").display()
+                )
             };
             let builder = VarBuilder::from_buffered_safetensors(weights, DType::F32, &device)
                 .map_err(corrupt)?;
             let bert = BertModel::load(builder, &config).map_err(corrupt)?;
-            Ok(Self { bert, tokenizer, device })
+            Ok(Self {
+                bert,
+                tokenizer,
+                device,
+            })
         }
 
         /// Mean-pooled embeddings of `texts` (not normalised).
         pub fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
-            let encoded: Vec<Vec<u32>> =
-                texts.iter().map(|text| self.tokenizer.encode(text, MAX_TOKENS)).collect();
+            let encoded: Vec<Vec<u32>> = texts
+                .iter()
+                .map(|text| self.tokenizer.encode(text, MAX_TOKENS))
+                .collect();
             // Sort by length so that each forward pass pads little.
             let mut order: Vec<usize> = (0..texts.len()).collect();
             order.sort_by_key(|index| encoded[*index].len());
             let mut out = vec![Vec::new(); texts.len()];
             for group in order.chunks(16) {
-                let width = group.iter().map(|index| encoded[*index].len()).max().unwrap_or(0);
+                let width = group
+                    .iter()
+                    .map(|index| encoded[*index].len())
+                    .max()
+                    .unwrap_or(0);
                 let mut ids = Vec::with_capacity(group.len() * width);
                 let mut mask = Vec::with_capacity(group.len() * width);
                 for index in group {
@@ -150,9 +182,9 @@ mod model {
                     mask.extend(std::iter::repeat_n(1u32, tokens.len()));
                     mask.extend(std::iter::repeat_n(0u32, width - tokens.len()));
                 }
-                let vectors = self.forward(ids, mask, group.len(), width).map_err(|error| {
-                    format!("the local embedding model failed: {error}")
-                })?;
+                let vectors = self
+                    .forward(ids, mask, group.len(), width)
+                    .map_err(|error| format!("the local embedding model failed: {error}"))?;
                 for (index, vector) in group.iter().zip(vectors) {
                     out[*index] = vector;
                 }
@@ -170,7 +202,9 @@ mod model {
             let input_ids = Tensor::from_vec(ids, (batch, width), &self.device)?;
             let attention_mask = Tensor::from_vec(mask, (batch, width), &self.device)?;
             let token_type_ids = input_ids.zeros_like()?;
-            let output = self.bert.forward(&input_ids, &token_type_ids, Some(&attention_mask))?;
+            let output = self
+                .bert
+                .forward(&input_ids, &token_type_ids, Some(&attention_mask))?;
             let mask = attention_mask.to_dtype(DType::F32)?.unsqueeze(2)?;
             let summed = output.broadcast_mul(&mask)?.sum(1)?;
             let counts = mask.sum(1)?;

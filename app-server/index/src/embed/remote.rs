@@ -47,6 +47,8 @@ pub fn provider(
         },
         None => None,
     };
+    // reqwest is built without a default TLS crypto provider; use ring, as the model client does.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(60))
         .build()
@@ -102,12 +104,14 @@ impl EmbeddingProvider for RemoteProvider {
             if !status.is_success() {
                 let text = response.text().await.unwrap_or_default();
                 let text: String = text.chars().take(300).collect();
-                return Err(format!("embedding endpoint {} answered {status}: {text}", self.url));
+                return Err(format!(
+                    "embedding endpoint {} answered {status}: {text}",
+                    self.url
+                ));
             }
-            let parsed: EmbeddingsResponse = response
-                .json()
-                .await
-                .map_err(|error| format!("embedding endpoint {} sent a bad body: {error}", self.url))?;
+            let parsed: EmbeddingsResponse = response.json().await.map_err(|error| {
+                format!("embedding endpoint {} sent a bad body: {error}", self.url)
+            })?;
             if parsed.data.len() != texts.len() {
                 return Err(format!(
                     "embedding endpoint {} returned {} vectors for {} inputs",

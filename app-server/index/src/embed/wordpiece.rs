@@ -37,7 +37,10 @@ impl WordPiece {
         let file: TokenizerFile =
             serde_json::from_str(text).map_err(|error| format!("tokenizer.json: {error}"))?;
         if file.model.kind != "WordPiece" {
-            return Err(format!("tokenizer.json: expected a WordPiece model, found {}", file.model.kind));
+            return Err(format!(
+                "tokenizer.json: expected a WordPiece model, found {}",
+                file.model.kind
+            ));
         }
         let vocab = file.model.vocab;
         let special = |token: &str| {
@@ -46,7 +49,12 @@ impl WordPiece {
                 .copied()
                 .ok_or_else(|| format!("tokenizer.json: the vocabulary has no {token}"))
         };
-        Ok(Self { unk: special("[UNK]")?, cls: special("[CLS]")?, sep: special("[SEP]")?, vocab })
+        Ok(Self {
+            unk: special("[UNK]")?,
+            cls: special("[CLS]")?,
+            sep: special("[SEP]")?,
+            vocab,
+        })
     }
 
     /// Token ids of `text`: `[CLS] pieces… [SEP]`, at most `max_tokens` in all.
@@ -104,7 +112,10 @@ fn pre_tokenize(text: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut current = String::new();
     for character in text.chars() {
-        if character == '\0' || character == '\u{fffd}' || (character.is_control() && !character.is_whitespace()) {
+        if character == '\0'
+            || character == '\u{fffd}'
+            || (character.is_control() && !character.is_whitespace())
+        {
             continue;
         }
         if character.is_whitespace() {
@@ -142,7 +153,10 @@ mod tests {
     fn greedy_word_pieces_with_special_tokens() {
         let json = r###"{"model": {"type": "WordPiece", "vocab": {"[UNK]": 0, "[CLS]": 1, "[SEP]": 2, "hello": 3, "un": 4, "##aff": 5, "##able": 6, ",": 7}}}"###;
         let tokenizer = WordPiece::from_json(json).expect("loads");
-        assert_eq!(tokenizer.encode("Hello, unaffable xyz", 64), vec![1, 3, 7, 4, 5, 6, 0, 2]);
+        assert_eq!(
+            tokenizer.encode("Hello, unaffable xyz", 64),
+            vec![1, 3, 7, 4, 5, 6, 0, 2]
+        );
         assert_eq!(tokenizer.encode("hello hello hello", 3), vec![1, 3, 2]);
     }
 }

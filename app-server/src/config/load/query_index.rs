@@ -6,10 +6,10 @@ use std::path::{Path, PathBuf};
 use tandem_index::IndexSettings;
 use tandem_index::embed::ProviderKind;
 
+use crate::config::ConfigError;
 use crate::config::QueryProjectIndexConfig;
 use crate::config::load::layer::{Tracked, join};
 use crate::config::load::resolve::{UnknownKey, collect_unknown};
-use crate::config::ConfigError;
 
 const PREFIX: &str = "query_project_index";
 
@@ -53,8 +53,9 @@ pub(super) fn resolve(
         settings.file_globs = globs;
     }
     if let Some(provider) = effective.field::<String>(&table, PREFIX, "embedding_provider")? {
-        settings.embedding.provider = ProviderKind::parse(&provider)
-            .map_err(|message| effective.invalid_value(&join(PREFIX, "embedding_provider"), &message))?;
+        settings.embedding.provider = ProviderKind::parse(&provider).map_err(|message| {
+            effective.invalid_value(&join(PREFIX, "embedding_provider"), &message)
+        })?;
     }
     settings.embedding.base_url = effective.field(&table, PREFIX, "embedding_base_url")?;
     settings.embedding.api_key_env = effective.field(&table, PREFIX, "embedding_api_key_env")?;
@@ -63,7 +64,9 @@ pub(super) fn resolve(
     }
     if let Some(lines) = effective.field::<usize>(&table, PREFIX, "chunk_max_lines")? {
         if lines < 4 {
-            return Err(effective.invalid_value(&join(PREFIX, "chunk_max_lines"), "must be at least 4"));
+            return Err(
+                effective.invalid_value(&join(PREFIX, "chunk_max_lines"), "must be at least 4")
+            );
         }
         settings.chunk_limits.max_lines = lines;
     }
@@ -75,12 +78,17 @@ pub(super) fn resolve(
     }
     if let Some(alpha) = effective.field::<f64>(&table, PREFIX, "default_alpha")? {
         if !(0.0..=1.0).contains(&alpha) {
-            return Err(effective.invalid_value(&join(PREFIX, "default_alpha"), "must be between 0.0 and 1.0"));
+            return Err(effective.invalid_value(
+                &join(PREFIX, "default_alpha"),
+                "must be between 0.0 and 1.0",
+            ));
         }
         settings.default_alpha = alpha;
     }
     Ok(QueryProjectIndexConfig {
-        auto_warm: effective.field(&table, PREFIX, "auto_warm")?.unwrap_or(true),
+        auto_warm: effective
+            .field(&table, PREFIX, "auto_warm")?
+            .unwrap_or(true),
         settings,
     })
 }

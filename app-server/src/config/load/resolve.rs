@@ -125,8 +125,7 @@ pub(super) fn resolve(
     let base_instructions = effective.field(top, "", "instructions")?;
     let developer_instructions = effective.field(top, "", "developer_instructions")?;
     let app_server = app_server(&effective, &mut unknown_keys)?;
-    let query_project_index =
-        super::query_index::resolve(&effective, &home, &mut unknown_keys)?;
+    let query_project_index = super::query_index::resolve(&effective, &home, &mut unknown_keys)?;
     let model_providers = providers(&effective, model.as_deref(), &mut unknown_keys)?;
     if !model_providers.contains_key(&model_provider) {
         return Err(ConfigError::ProviderNotFound {
