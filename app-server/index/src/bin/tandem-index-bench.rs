@@ -54,7 +54,7 @@ fn run() -> Result<(), String> {
     let (files, _) = tandem_index::scan::scan(
         &corpus,
         &corpus.join(".tandem"),
-        &Globs::new(&[])?,
+        &Globs::new(&[]).map_err(|e| e.to_string())?,
         u64::MAX,
     );
     let bytes: u64 = files.iter().map(|file| file.size).sum();
