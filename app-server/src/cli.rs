@@ -31,6 +31,9 @@ pub enum Command {
     /// Search past conversations: ingest rollouts, search them, open an event's context.
     #[command(subcommand)]
     History(HistoryCommand),
+    /// The project index behind `query_project`: refresh it, query it, install the local
+    /// embedding model.
+    Index(crate::index_cli::IndexArgs),
     /// Internal: run a command inside the sandbox (used by the server itself).
     #[command(hide = true)]
     SandboxExec(crate::sandbox::SandboxExecArgs),

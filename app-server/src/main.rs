@@ -10,6 +10,7 @@ mod engine;
 mod history;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
+mod index_cli;
 mod mcp;
 mod model;
 mod outgoing;
@@ -48,6 +49,7 @@ fn main() -> ExitCode {
         Command::SandboxExec(args) => sandbox::run_sandbox_exec(&args),
         #[cfg(feature = "fuzzing")]
         Command::Fuzz(args) => fuzz::run(&args),
+        Command::Index(args) => index_cli::run(args, &cli.config_overrides),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -24,6 +24,8 @@ fn command(binary: &Path, home: &Path, args: &[&str], rust_log: &str) -> Command
     command
         .arg("mcp-server")
         .args(args)
+        // The auto-warm refresh indexes the working directory: keep it inside the test's home.
+        .current_dir(home)
         .env("TANDEM_HOME", home)
         .env("RUST_LOG", rust_log)
         .env_remove("OPENAI_API_KEY")

@@ -43,6 +43,8 @@ pub struct Config {
     pub model_providers: BTreeMap<String, ProviderConfig>,
     /// `[app_server]` transport settings.
     pub app_server: AppServerConfig,
+    /// `[query_project_index]`: the project index behind `query_project`.
+    pub query_project_index: QueryProjectIndexConfig,
     /// The effective config as a TOML table with every key set by a layer (for `config/read`).
     pub effective: toml::Table,
     /// Where each dotted key's value came from (for `config/read`).
@@ -69,6 +71,16 @@ pub struct WorkspaceWriteConfig {
     pub exclude_tmpdir_env_var: bool,
     /// Do not make `/tmp` writable.
     pub exclude_slash_tmp: bool,
+}
+
+/// `[query_project_index]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryProjectIndexConfig {
+    /// Whether MCP `notifications/initialized` starts a background refresh of the server's
+    /// working directory (default true).
+    pub auto_warm: bool,
+    /// Everything the index engine needs.
+    pub settings: tandem_index::IndexSettings,
 }
 
 /// `[app_server]`.

@@ -1,5 +1,6 @@
 //! The MCP adapter: the engine offered to generic MCP clients as the `codex` and
-//! `codex-reply` tools, over stdio (one session) or streamable HTTP (many sessions).
+//! `codex-reply` tools, plus the project-index tools `query_project` and `repo_index_refresh`
+//! (`index_tools`), over stdio (one session) or streamable HTTP (many sessions).
 //!
 //! Layout: `protocol` (JSON-RPC and MCP basics), `tools` (tool definitions and arguments),
 //! `session` (one MCP session: dispatch, cancellation, its own engine), `calls` (running a
@@ -13,6 +14,7 @@ pub mod events;
 #[cfg(feature = "conformance-fixtures")]
 pub mod fixtures;
 pub mod http;
+pub mod index_tools;
 pub mod logging;
 pub mod output;
 pub mod protocol;

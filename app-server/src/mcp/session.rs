@@ -33,7 +33,7 @@ use crate::mcp::protocol::{
     self, ClientCapabilities, error_response, initialize_result, log_level_rank, negotiate_version,
     notification, response,
 };
-use crate::mcp::tools;
+use crate::mcp::{index_tools, tools};
 use crate::pending::{Answer, PendingRequests, RequestOutcome};
 use crate::rpc_error;
 use crate::store::Store;
@@ -402,6 +402,19 @@ impl McpSession {
         Ok(json!({}))
     }
 
+    /// Where an index tool call's progress goes, when the call has a progress token.
+    fn progress_target(
+        &self,
+        id: &RequestId,
+        token: Option<Value>,
+    ) -> Option<index_tools::ProgressTarget> {
+        token.map(|token| index_tools::ProgressTarget {
+            outbound: self.shared.outbound.clone(),
+            request_id: id.clone(),
+            token,
+        })
+    }
+
     /// `tools/call`: `None` when the client cancelled it.
     async fn call_tool(
         &self,
@@ -449,6 +462,26 @@ impl McpSession {
                     .map(Ok),
                 Err(message) => Some(Ok(tools::error_result(None, &message))),
             },
+            index_tools::QUERY_PROJECT_TOOL => {
+                Some(Ok(match tools::decode_arguments(name, arguments) {
+                    Ok(args) => {
+                        let progress = self.progress_target(id, progress_token);
+                        let config = &self.engine.config().query_project_index;
+                        index_tools::call_query_project(config, args, progress).await
+                    }
+                    Err(message) => tools::error_result(None, &message),
+                }))
+            }
+            index_tools::REPO_INDEX_REFRESH_TOOL => {
+                Some(Ok(match tools::decode_arguments(name, arguments) {
+                    Ok(args) => {
+                        let progress = self.progress_target(id, progress_token);
+                        let config = &self.engine.config().query_project_index;
+                        index_tools::call_repo_index_refresh(config, args, progress).await
+                    }
+                    Err(message) => tools::error_result(None, &message),
+                }))
+            }
             other => {
                 #[cfg(feature = "conformance-fixtures")]
                 if self.shared.options.conformance_fixtures
@@ -467,7 +500,8 @@ impl McpSession {
     pub fn handle_notification(&self, method: &str, message: &Value) {
         match method {
             "notifications/initialized" => {
-                tracing::debug!(session_id = %self.shared.session_id, "client initialized")
+                tracing::debug!(session_id = %self.shared.session_id, "client initialized");
+                index_tools::spawn_auto_warm(&self.engine.config().query_project_index);
             }
             "notifications/cancelled" => {
                 let request_id = message

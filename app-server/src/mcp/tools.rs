@@ -79,7 +79,9 @@ pub fn decode_arguments<T: for<'de> Deserialize<'de>>(
 
 /// The `tools/list` result.
 pub fn list_result() -> Value {
-    json!({"tools": [codex_tool(), codex_reply_tool()]})
+    let mut tools = vec![codex_tool(), codex_reply_tool()];
+    tools.extend(crate::mcp::index_tools::tool_definitions());
+    json!({"tools": tools})
 }
 
 fn output_schema() -> Value {
@@ -232,7 +234,7 @@ mod tests {
     fn every_tool_has_a_description_and_object_schemas() {
         let list = list_result();
         let tools = list["tools"].as_array().expect("tools");
-        assert_eq!(tools.len(), 2);
+        assert_eq!(tools.len(), 4);
         for tool in tools {
             assert!(
                 tool["description"]

@@ -23,7 +23,7 @@ pub(super) struct Resolved {
 }
 
 /// A key Tandem does not know; it stays in `effective` and is otherwise ignored.
-pub(super) struct UnknownKey {
+pub(in crate::config) struct UnknownKey {
     /// Dotted key as written.
     pub(super) key: String,
     /// Where it was set.
@@ -46,6 +46,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "model_providers",
     "app_server",
     "history",
+    "query_project_index",
 ];
 
 const WORKSPACE_WRITE_KEYS: &[&str] = &[
@@ -125,6 +126,7 @@ pub(super) fn resolve(
     let base_instructions = effective.field(top, "", "instructions")?;
     let developer_instructions = effective.field(top, "", "developer_instructions")?;
     let app_server = app_server(&effective, &mut unknown_keys)?;
+    let query_project_index = super::query_index::resolve(&effective, &home, &mut unknown_keys)?;
     let model_providers = providers(&effective, model.as_deref(), &mut unknown_keys)?;
     if !model_providers.contains_key(&model_provider) {
         return Err(ConfigError::ProviderNotFound {
@@ -149,6 +151,7 @@ pub(super) fn resolve(
         developer_instructions,
         model_providers,
         app_server,
+        query_project_index,
         effective: effective.table,
         origins,
     };
@@ -360,7 +363,7 @@ fn providers(
 }
 
 /// Adds the keys of `table` (at dotted `prefix`) that are not in `known`.
-fn collect_unknown(
+pub(super) fn collect_unknown(
     effective: &Tracked,
     table: &toml::Table,
     prefix: &str,

@@ -86,6 +86,10 @@ fn defaults_without_a_config_file() {
             max_line_bytes: 16 * 1024 * 1024,
             request_queue_capacity: 128,
         },
+        query_project_index: crate::config::QueryProjectIndexConfig {
+            auto_warm: true,
+            settings: tandem_index::IndexSettings::with_defaults(&home.path().join("models")),
+        },
         effective: table(
             r#"
             model_provider = "openai"

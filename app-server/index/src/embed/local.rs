@@ -1,0 +1,234 @@
+//! The local provider: all-MiniLM-L6-v2 (BERT, 6 layers, 384 dimensions) run in-process with
+//! candle from a model directory holding `config.json`, `tokenizer.json` and
+//! `model.safetensors`; mean pooling over the attention mask, as sentence-transformers does.
+//! The model is loaded once per process and directory, on a blocking thread.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::{EmbedFuture, EmbeddingProvider, NotReady};
+
+/// Files a model directory must hold.
+pub const MODEL_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safetensors"];
+
+/// Word pieces per text; longer chunks are truncated (the model was trained at 256).
+const MAX_TOKENS: usize = 256;
+
+/// The local provider for one model directory.
+pub struct LocalProvider {
+    model: String,
+    directory: PathBuf,
+}
+
+/// The provider, or `model_not_installed` naming the missing file.
+pub fn provider(model: &str, directory: &Path) -> Result<Arc<dyn EmbeddingProvider>, NotReady> {
+    if !cfg!(feature = "local-embeddings") {
+        return Err(NotReady {
+            reason: "model_not_installed",
+            detail:
+                "this build of tandem has no local embedding support (feature `local-embeddings`)"
+                    .into(),
+        });
+    }
+    check_files(directory).map_err(|detail| NotReady {
+        reason: "model_not_installed",
+        detail,
+    })?;
+    Ok(Arc::new(LocalProvider {
+        model: model.to_string(),
+        directory: directory.to_path_buf(),
+    }))
+}
+
+/// Checks that `directory` holds the model files; the error names what is missing and how to
+/// install it.
+pub fn check_files(directory: &Path) -> Result<(), String> {
+    for file in MODEL_FILES {
+        let path = directory.join(file);
+        match std::fs::metadata(&path) {
+            Ok(metadata) if metadata.is_file() && metadata.len() > 0 => {}
+            _ => {
+                return Err(format!(
+                    "the local embedding model is not installed: {} is missing (run `tandem index install-model`)",
+                    path.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+impl EmbeddingProvider for LocalProvider {
+    fn model(&self) -> &str {
+        &self.model
+    }
+
+    fn batch_size(&self) -> usize {
+        32
+    }
+
+    fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+        let directory = self.directory.clone();
+        let texts = texts.to_vec();
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || {
+                let model = loaded(&directory)?;
+                model.embed(&texts)
+            })
+            .await
+            .map_err(|error| format!("the embedding task failed: {error}"))?
+        })
+    }
+}
+
+/// Loads (once) and returns the model of `directory`.
+pub fn loaded(directory: &Path) -> Result<Arc<model::LoadedModel>, String> {
+    static MODELS: OnceLock<Mutex<HashMap<PathBuf, Arc<model::LoadedModel>>>> = OnceLock::new();
+    let models = MODELS.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut models = models
+        .lock()
+        .map_err(|_| "the model cache is poisoned".to_string())?;
+    if let Some(model) = models.get(directory) {
+        return Ok(model.clone());
+    }
+    let model = Arc::new(model::LoadedModel::load(directory)?);
+    models.insert(directory.to_path_buf(), model.clone());
+    Ok(model)
+}
+
+#[cfg(feature = "local-embeddings")]
+mod model {
+    use std::path::Path;
+
+    use candle_core::{DType, Device, Tensor};
+    use candle_nn::VarBuilder;
+    use candle_transformers::models::bert::{BertModel, Config};
+
+    use super::MAX_TOKENS;
+    use crate::embed::wordpiece::WordPiece;
+
+    /// A loaded BERT model with its tokenizer.
+    pub struct LoadedModel {
+        bert: BertModel,
+        tokenizer: WordPiece,
+        device: Device,
+    }
+
+    impl LoadedModel {
+        /// Loads and verifies the model files; errors say which file is unusable.
+        pub fn load(directory: &Path) -> Result<Self, String> {
+            super::check_files(directory)?;
+            let read = |name: &str| {
+                std::fs::read(directory.join(name)).map_err(|error| {
+                    format!("cannot read {}: {error}", directory.join(name).display())
+                })
+            };
+            let config: Config =
+                serde_json::from_slice(&read("config.json")?).map_err(|error| {
+                    format!(
+                        "{} is corrupt: {error}",
+                        directory.join("config.json").display()
+                    )
+                })?;
+            let tokenizer_text = String::from_utf8(read("tokenizer.json")?).map_err(|_| {
+                format!(
+                    "{} is not UTF-8",
+                    directory.join("tokenizer.json").display()
+                )
+            })?;
+            let tokenizer = WordPiece::from_json(&tokenizer_text)
+                .map_err(|error| format!("{} is corrupt: {error}", directory.display()))?;
+            let device = Device::Cpu;
+            let weights = read("model.safetensors")?;
+            let corrupt = |error: candle_core::Error| {
+                format!(
+                    "{} is corrupt: {error}",
+                    directory.join("model.safetensors").display()
+                )
+            };
+            let builder = VarBuilder::from_buffered_safetensors(weights, DType::F32, &device)
+                .map_err(corrupt)?;
+            let bert = BertModel::load(builder, &config).map_err(corrupt)?;
+            Ok(Self {
+                bert,
+                tokenizer,
+                device,
+            })
+        }
+
+        /// Mean-pooled embeddings of `texts` (not normalised).
+        pub fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+            let encoded: Vec<Vec<u32>> = texts
+                .iter()
+                .map(|text| self.tokenizer.encode(text, MAX_TOKENS))
+                .collect();
+            // Sort by length so that each forward pass pads little.
+            let mut order: Vec<usize> = (0..texts.len()).collect();
+            order.sort_by_key(|index| encoded[*index].len());
+            let mut out = vec![Vec::new(); texts.len()];
+            for group in order.chunks(16) {
+                let width = group
+                    .iter()
+                    .map(|index| encoded[*index].len())
+                    .max()
+                    .unwrap_or(0);
+                let mut ids = Vec::with_capacity(group.len() * width);
+                let mut mask = Vec::with_capacity(group.len() * width);
+                for index in group {
+                    let tokens = &encoded[*index];
+                    ids.extend_from_slice(tokens);
+                    ids.extend(std::iter::repeat_n(0u32, width - tokens.len()));
+                    mask.extend(std::iter::repeat_n(1u32, tokens.len()));
+                    mask.extend(std::iter::repeat_n(0u32, width - tokens.len()));
+                }
+                let vectors = self
+                    .forward(ids, mask, group.len(), width)
+                    .map_err(|error| format!("the local embedding model failed: {error}"))?;
+                for (index, vector) in group.iter().zip(vectors) {
+                    out[*index] = vector;
+                }
+            }
+            Ok(out)
+        }
+
+        fn forward(
+            &self,
+            ids: Vec<u32>,
+            mask: Vec<u32>,
+            batch: usize,
+            width: usize,
+        ) -> candle_core::Result<Vec<Vec<f32>>> {
+            let input_ids = Tensor::from_vec(ids, (batch, width), &self.device)?;
+            let attention_mask = Tensor::from_vec(mask, (batch, width), &self.device)?;
+            let token_type_ids = input_ids.zeros_like()?;
+            let output = self
+                .bert
+                .forward(&input_ids, &token_type_ids, Some(&attention_mask))?;
+            let mask = attention_mask.to_dtype(DType::F32)?.unsqueeze(2)?;
+            let summed = output.broadcast_mul(&mask)?.sum(1)?;
+            let counts = mask.sum(1)?;
+            summed.broadcast_div(&counts)?.to_vec2::<f32>()
+        }
+    }
+}
+
+#[cfg(not(feature = "local-embeddings"))]
+mod model {
+    use std::path::Path;
+
+    /// Stand-in when the build has no candle.
+    pub struct LoadedModel;
+
+    impl LoadedModel {
+        /// Always fails: the build has no local embedding support.
+        pub fn load(_directory: &Path) -> Result<Self, String> {
+            Err("this build of tandem has no local embedding support".into())
+        }
+
+        /// Never called.
+        pub fn embed(&self, _texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+            Err("this build of tandem has no local embedding support".into())
+        }
+    }
+}

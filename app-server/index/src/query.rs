@@ -1,0 +1,343 @@
+//! `query_project`: validate, refresh incrementally, then rank chunks by BM25 and (when the
+//! embeddings are complete) cosine similarity, blended by `alpha`.
+//!
+//! Normalisation: a candidate's lexical score is its BM25 score divided by the best BM25 score
+//! among the candidates (so the best lexical match is 1.0 and a chunk without a matching term is
+//! 0.0); its embedding score is its cosine similarity min-max scaled over the candidates (the
+//! best is 1.0, the worst 0.0). The result's `score` is `(1 − alpha) × lexical + alpha ×
+//! embedding`; without embeddings it is the lexical score alone. Candidates are the best
+//! `max(4 × limit, 50)` chunks of each ranking.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::embed::{self, EmbeddingProvider};
+use crate::refresh::{CachedVectors, repo_state};
+use crate::scan::Globs;
+use crate::store::Store;
+use crate::vectors::{self, VectorMatrix};
+use crate::{EmbeddingStatus, IndexError, IndexSettings, ProgressSink, RefreshStats};
+
+/// Most results a query returns.
+pub const MAX_LIMIT: usize = 200;
+/// Results when the call names no `limit`.
+pub const DEFAULT_LIMIT: usize = 8;
+/// Longest snippet, in bytes (cut at a line end).
+const MAX_SNIPPET_BYTES: usize = 4000;
+
+/// Arguments of `query_project`.
+#[derive(Debug, Clone)]
+pub struct QueryRequest {
+    /// What to find.
+    pub query: String,
+    /// Results wanted (clamped to 1..=200; `None`: 8).
+    pub limit: Option<i64>,
+    /// Include globs (`None`: the configured ones).
+    pub file_globs: Option<Vec<String>>,
+    /// Blend (`None`: the configured default); must be within 0..=1.
+    pub alpha: Option<f64>,
+    /// Repository root.
+    pub repo_root: PathBuf,
+    /// Model override.
+    pub embedding_model: Option<String>,
+}
+
+/// One ranked snippet.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryResult {
+    /// Path relative to the repository root.
+    pub path: String,
+    /// Lines of the snippet (1-based, inclusive).
+    pub line_range: LineRange,
+    /// The chunk's text.
+    pub snippet: String,
+    /// Blended score (higher is better).
+    pub score: f64,
+}
+
+/// A 1-based inclusive line range.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct LineRange {
+    /// First line.
+    pub start: usize,
+    /// Last line.
+    pub end: usize,
+}
+
+/// The `query_project` payload.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueryOutcome {
+    /// The canonical repository root.
+    pub repo_root: String,
+    /// The query.
+    pub query: String,
+    /// The effective limit.
+    pub limit: usize,
+    /// The effective alpha.
+    pub alpha: f64,
+    /// The embedding model.
+    pub embedding_model: String,
+    /// Whether embeddings were used.
+    pub embedding_status: EmbeddingStatus,
+    /// The incremental refresh done first.
+    pub refresh: RefreshStats,
+    /// Best first.
+    pub results: Vec<QueryResult>,
+}
+
+/// Answers a query.
+pub async fn query(
+    settings: &IndexSettings,
+    request: QueryRequest,
+    progress: ProgressSink,
+) -> Result<QueryOutcome, IndexError> {
+    let text = request.query.trim().to_string();
+    if text.is_empty() {
+        return Err(IndexError::InvalidInput("query must not be empty".into()));
+    }
+    let alpha = request.alpha.unwrap_or(settings.default_alpha);
+    if !(0.0..=1.0).contains(&alpha) || alpha.is_nan() {
+        return Err(IndexError::InvalidInput(format!(
+            "alpha must be between 0.0 and 1.0, got {alpha}"
+        )));
+    }
+    let limit = request
+        .limit
+        .unwrap_or(DEFAULT_LIMIT as i64)
+        .clamp(1, MAX_LIMIT as i64) as usize;
+    let repo_root = crate::resolve_repo_root(&request.repo_root)?;
+    let model = request
+        .embedding_model
+        .clone()
+        .unwrap_or_else(|| settings.embedding_model.clone());
+    let globs = request
+        .file_globs
+        .clone()
+        .unwrap_or_else(|| settings.file_globs.clone());
+    let compiled_globs = Globs::new(&globs)?;
+    let required = settings.require_embeddings;
+    let provider = if (alpha == 0.0 || model == embed::NO_MODEL) && !required {
+        Ok(None)
+    } else {
+        embed::resolve(&model, &settings.embedding).map(Some)
+    };
+    if required {
+        if let Err(not_ready) = &provider {
+            return Err(IndexError::EmbeddingsRequired {
+                reason: not_ready.reason,
+                detail: not_ready.detail.clone(),
+            });
+        }
+    }
+    let usable_provider = provider.as_ref().ok().and_then(Option::clone);
+    let (refresh, mut status) = crate::refresh::refresh_resolved(
+        settings, &repo_root, &globs, false, provider, required, progress,
+    )
+    .await?;
+    let query_vector = match (&usable_provider, status.ready) {
+        (Some(provider), true) => match embed_query(provider.as_ref(), &text).await {
+            Ok(vector) => Some(vector),
+            Err(detail) if !required => {
+                status = EmbeddingStatus::skipped(Some("embedding_query_failed"), Some(detail));
+                None
+            }
+            Err(detail) => {
+                return Err(IndexError::EmbeddingsRequired {
+                    reason: "embedding_query_failed",
+                    detail,
+                });
+            }
+        },
+        _ => None,
+    };
+    let index_dir = crate::index_dir(settings, &repo_root);
+    let results = {
+        let text = text.clone();
+        let model = model.clone();
+        tokio::task::spawn_blocking(move || {
+            rank(
+                &index_dir,
+                &text,
+                &model,
+                query_vector.as_deref(),
+                alpha,
+                limit,
+                &compiled_globs,
+            )
+        })
+        .await
+        .map_err(|error| IndexError::Io(format!("the query task failed: {error}")))??
+    };
+    Ok(QueryOutcome {
+        repo_root: repo_root.display().to_string(),
+        query: text,
+        limit,
+        alpha,
+        embedding_model: model,
+        embedding_status: status,
+        refresh,
+        results,
+    })
+}
+
+async fn embed_query(provider: &dyn EmbeddingProvider, text: &str) -> Result<Vec<f32>, String> {
+    let mut vectors = provider.embed(&[text.to_string()]).await?;
+    let mut vector = vectors
+        .pop()
+        .ok_or_else(|| "the embedding provider returned no vector".to_string())?;
+    vectors::normalize(&mut vector);
+    Ok(vector)
+}
+
+/// Ranks the chunks of the index at `index_dir` (blocking).
+pub fn rank(
+    index_dir: &std::path::Path,
+    text: &str,
+    model: &str,
+    query_vector: Option<&[f32]>,
+    alpha: f64,
+    limit: usize,
+    globs: &Globs,
+) -> Result<Vec<QueryResult>, IndexError> {
+    let store = Store::open(index_dir)?;
+    let pool = (limit * 4).max(50);
+    let lexical_pool = if globs.is_all() { pool } else { pool * 8 };
+    let mut lexical = match crate::tokenize::match_expression(text) {
+        Some(expression) => store.lexical(&expression, lexical_pool)?,
+        None => Vec::new(),
+    };
+    let mut embedding_scores: HashMap<i64, f32> = HashMap::new();
+    let mut embedding_top: Vec<(i64, f32)> = Vec::new();
+    if let Some(query_vector) = query_vector {
+        let cached = cached_vectors(&store, index_dir, model)?;
+        let mut scores = cached.matrix.scores(query_vector);
+        if !globs.is_all() {
+            scores.retain(|(id, _)| cached.paths.get(id).is_some_and(|path| globs.matches(path)));
+        }
+        embedding_scores = scores.iter().copied().collect();
+        scores.sort_by(|left, right| right.1.total_cmp(&left.1));
+        scores.truncate(pool);
+        embedding_top = scores;
+    }
+    let mut candidate_ids: Vec<i64> = lexical.iter().map(|(id, _)| *id).collect();
+    candidate_ids.extend(embedding_top.iter().map(|(id, _)| *id));
+    candidate_ids.sort_unstable();
+    candidate_ids.dedup();
+    let chunks = store.chunks(&candidate_ids)?;
+    lexical.retain(|(id, _)| {
+        chunks
+            .get(id)
+            .is_some_and(|chunk| globs.matches(&chunk.path))
+    });
+    lexical.truncate(pool);
+    let lexical_scores: HashMap<i64, f64> = lexical.iter().copied().collect();
+    let best_lexical = lexical
+        .iter()
+        .map(|(_, score)| *score)
+        .fold(0.0f64, f64::max);
+    let mut candidates: Vec<i64> = lexical.iter().map(|(id, _)| *id).collect();
+    candidates.extend(embedding_top.iter().map(|(id, _)| *id));
+    candidates.sort_unstable();
+    candidates.dedup();
+    let (low, high) = candidates
+        .iter()
+        .filter_map(|id| embedding_scores.get(id))
+        .fold((f32::MAX, f32::MIN), |(low, high), score| {
+            (low.min(*score), high.max(*score))
+        });
+    let mut scored: Vec<(i64, f64)> = candidates
+        .into_iter()
+        .map(|id| {
+            let lexical = lexical_scores.get(&id).map_or(0.0, |score| {
+                if best_lexical > 0.0 {
+                    score / best_lexical
+                } else {
+                    0.0
+                }
+            });
+            let score = if query_vector.is_some() {
+                let embedding = embedding_scores.get(&id).map_or(0.0, |score| {
+                    if high > low {
+                        f64::from((score - low) / (high - low))
+                    } else {
+                        1.0
+                    }
+                });
+                (1.0 - alpha) * lexical + alpha * embedding
+            } else {
+                lexical
+            };
+            (id, score)
+        })
+        .collect();
+    scored.sort_by(|left, right| right.1.total_cmp(&left.1).then(left.0.cmp(&right.0)));
+    scored.truncate(limit);
+    Ok(scored
+        .into_iter()
+        .filter_map(|(id, score)| {
+            let chunk = chunks.get(&id)?;
+            Some(QueryResult {
+                path: chunk.path.clone(),
+                line_range: LineRange {
+                    start: chunk.start_line,
+                    end: chunk.end_line,
+                },
+                snippet: snippet(&chunk.text),
+                score: (score * 10_000.0).round() / 10_000.0,
+            })
+        })
+        .collect())
+}
+
+fn snippet(text: &str) -> String {
+    if text.len() <= MAX_SNIPPET_BYTES {
+        return text.to_string();
+    }
+    let mut end = MAX_SNIPPET_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    match text[..end].rfind('\n') {
+        Some(line_end) => text[..line_end].to_string(),
+        None => text[..end].to_string(),
+    }
+}
+
+struct LoadedVectors {
+    matrix: Arc<VectorMatrix>,
+    paths: Arc<HashMap<i64, String>>,
+}
+
+fn cached_vectors(
+    store: &Store,
+    index_dir: &std::path::Path,
+    model: &str,
+) -> Result<LoadedVectors, IndexError> {
+    let state = repo_state(index_dir);
+    let generation = store.generation()?;
+    let mut cache = match state.vectors.lock() {
+        Ok(guard) => guard,
+        Err(poisoned) => poisoned.into_inner(),
+    };
+    if let Some(cached) = cache.as_ref() {
+        if cached.model == model && cached.generation == generation && !cached.matrix.ids.is_empty()
+        {
+            return Ok(LoadedVectors {
+                matrix: cached.matrix.clone(),
+                paths: cached.paths.clone(),
+            });
+        }
+    }
+    let matrix = Arc::new(VectorMatrix::new(store.vectors(model)?));
+    let paths = Arc::new(store.chunk_paths()?);
+    *cache = Some(CachedVectors {
+        model: model.to_string(),
+        generation,
+        matrix: matrix.clone(),
+        paths: paths.clone(),
+    });
+    Ok(LoadedVectors { matrix, paths })
+}

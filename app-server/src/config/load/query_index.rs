@@ -1,0 +1,94 @@
+//! `[query_project_index]`: the project index behind `query_project` (see
+//! `docs/configuration.md`).
+
+use std::path::{Path, PathBuf};
+
+use tandem_index::IndexSettings;
+use tandem_index::embed::ProviderKind;
+
+use crate::config::ConfigError;
+use crate::config::QueryProjectIndexConfig;
+use crate::config::load::layer::{Tracked, join};
+use crate::config::load::resolve::{UnknownKey, collect_unknown};
+
+const PREFIX: &str = "query_project_index";
+
+const KEYS: &[&str] = &[
+    "auto_warm",
+    "require_embeddings",
+    "embedding_model",
+    "file_globs",
+    "index_dir",
+    "embedding_provider",
+    "embedding_base_url",
+    "embedding_api_key_env",
+    "model_dir",
+    "chunk_max_lines",
+    "chunk_overlap_lines",
+    "max_file_bytes",
+    "default_alpha",
+];
+
+/// Reads the table (every key optional).
+pub(super) fn resolve(
+    effective: &Tracked,
+    home: &Path,
+    unknown_keys: &mut Vec<UnknownKey>,
+) -> Result<QueryProjectIndexConfig, ConfigError> {
+    let table = effective
+        .field::<toml::Table>(&effective.table, "", PREFIX)?
+        .unwrap_or_default();
+    collect_unknown(effective, &table, PREFIX, KEYS, unknown_keys);
+    let mut settings = IndexSettings::with_defaults(&home.join("models"));
+    if let Some(index_dir) = effective.field::<PathBuf>(&table, PREFIX, "index_dir")? {
+        settings.index_dir = index_dir;
+    }
+    if let Some(model) = effective.field::<String>(&table, PREFIX, "embedding_model")? {
+        settings.embedding_model = model;
+    }
+    if let Some(required) = effective.field(&table, PREFIX, "require_embeddings")? {
+        settings.require_embeddings = required;
+    }
+    if let Some(globs) = effective.field(&table, PREFIX, "file_globs")? {
+        settings.file_globs = globs;
+    }
+    if let Some(provider) = effective.field::<String>(&table, PREFIX, "embedding_provider")? {
+        settings.embedding.provider = ProviderKind::parse(&provider).map_err(|message| {
+            effective.invalid_value(&join(PREFIX, "embedding_provider"), &message)
+        })?;
+    }
+    settings.embedding.base_url = effective.field(&table, PREFIX, "embedding_base_url")?;
+    settings.embedding.api_key_env = effective.field(&table, PREFIX, "embedding_api_key_env")?;
+    if let Some(model_dir) = effective.field::<PathBuf>(&table, PREFIX, "model_dir")? {
+        settings.embedding.local_model_dir = model_dir;
+    }
+    if let Some(lines) = effective.field::<usize>(&table, PREFIX, "chunk_max_lines")? {
+        if lines < 4 {
+            return Err(
+                effective.invalid_value(&join(PREFIX, "chunk_max_lines"), "must be at least 4")
+            );
+        }
+        settings.chunk_limits.max_lines = lines;
+    }
+    if let Some(lines) = effective.field::<usize>(&table, PREFIX, "chunk_overlap_lines")? {
+        settings.chunk_limits.overlap_lines = lines;
+    }
+    if let Some(bytes) = effective.field::<u64>(&table, PREFIX, "max_file_bytes")? {
+        settings.max_file_bytes = bytes;
+    }
+    if let Some(alpha) = effective.field::<f64>(&table, PREFIX, "default_alpha")? {
+        if !(0.0..=1.0).contains(&alpha) {
+            return Err(effective.invalid_value(
+                &join(PREFIX, "default_alpha"),
+                "must be between 0.0 and 1.0",
+            ));
+        }
+        settings.default_alpha = alpha;
+    }
+    Ok(QueryProjectIndexConfig {
+        auto_warm: effective
+            .field(&table, PREFIX, "auto_warm")?
+            .unwrap_or(true),
+        settings,
+    })
+}
