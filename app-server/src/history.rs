@@ -21,7 +21,14 @@ use crate::engine::EventSink;
 use crate::store::Store;
 
 /// Tools `--tools` accepts.
-const KNOWN_TOOLS: &[&str] = &["codex", "codex-reply", SEARCH_TOOL, OPEN_TOOL];
+const KNOWN_TOOLS: &[&str] = &[
+    "codex",
+    "codex-reply",
+    crate::mcp::index_tools::QUERY_PROJECT_TOOL,
+    crate::mcp::index_tools::REPO_INDEX_REFRESH_TOOL,
+    SEARCH_TOOL,
+    OPEN_TOOL,
+];
 
 /// The `[history]` table of the effective config.
 pub fn load_config(config: &Config) -> anyhow::Result<HistoryConfig> {

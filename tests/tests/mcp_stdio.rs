@@ -47,7 +47,17 @@ async fn the_handshake_negotiates_versions_and_answers_basic_methods() {
         .iter()
         .map(|tool| tool["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, vec!["codex", "codex-reply", "search", "open"]);
+    assert_eq!(
+        names,
+        vec![
+            "codex",
+            "codex-reply",
+            "query_project",
+            "repo_index_refresh",
+            "search",
+            "open"
+        ]
+    );
     assert_eq!(
         tools["result"]["tools"][0]["inputSchema"]["required"],
         json!(["prompt"])

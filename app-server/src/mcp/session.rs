@@ -501,7 +501,11 @@ impl McpSession {
         match method {
             "notifications/initialized" => {
                 tracing::debug!(session_id = %self.shared.session_id, "client initialized");
-                index_tools::spawn_auto_warm(&self.engine.config().query_project_index);
+                // A server restricted to other tools (`--tools search,open`) has no index to warm.
+                let enabled = self.shared.options.tools.as_deref();
+                if crate::history::tool_enabled(enabled, index_tools::QUERY_PROJECT_TOOL) {
+                    index_tools::spawn_auto_warm(&self.engine.config().query_project_index);
+                }
             }
             "notifications/cancelled" => {
                 let request_id = message
