@@ -73,7 +73,7 @@ pub enum IndexCommand {
 /// Runs `tandem index …`.
 pub fn run(args: IndexArgs, overrides: &[String]) -> anyhow::Result<()> {
     let config = Config::load(None, overrides)?;
-    let settings = config.query_project_index.settings.clone();
+    let settings = config.query_project_index.settings;
     if let IndexCommand::InstallModel { path } = &args.command {
         let destination = &settings.embedding.local_model_dir;
         eprintln!(
@@ -189,14 +189,13 @@ fn progress_bar() -> ProgressSink {
             Progress::Indexed { done, total } => bar("indexing", done, total),
             Progress::Embedded { done, total } => bar("embedding", done, total),
         };
-        if let Ok(mut last) = last.lock() {
-            if *last != line {
+        if let Ok(mut last) = last.lock()
+            && *last != line {
                 let mut stderr = std::io::stderr().lock();
                 let _ = write!(stderr, "\r\x1b[2K{line}");
                 let _ = stderr.flush();
                 *last = line;
             }
-        }
     })
 }
 

@@ -7,9 +7,9 @@ mod clock;
 mod codegen;
 mod config;
 mod engine;
-mod history;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
+mod history;
 mod index_cli;
 mod mcp;
 mod model;

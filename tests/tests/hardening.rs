@@ -16,7 +16,7 @@ use tandem_tests::server::{READ_TIMEOUT, TestServer, mock_config, tandem_binary}
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::Command;
 
-use crate::common::utilities::{full_access, started_server, wait_until};
+use crate::common::utilities::{full_access, started_server};
 
 fn text_input(text: &str) -> Value {
     json!([{"type": "text", "text": text}])
@@ -193,7 +193,7 @@ async fn a_client_that_stops_reading_stalls_the_command_not_the_server_memory() 
         fields.get(10).copied().unwrap_or(0) + fields.get(11).copied().unwrap_or(0)
     };
     let last_ticks = std::sync::Mutex::new((cpu_ticks(), Instant::now()));
-    wait_until(
+    sample_until(
         || {
             if peak_rss_kb(pid) > RSS_LIMIT_KB {
                 return true;
@@ -268,4 +268,15 @@ fn memchr(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack
         .windows(needle.len())
         .position(|window| window == needle)
+}
+
+/// Samples the server's counters until `condition` holds. This is a measurement, not a
+/// synchronisation: "the producer has stalled" has no event of its own, so the test watches
+/// the server's CPU time and peak RSS in `/proc`.
+async fn sample_until(condition: impl Fn() -> bool, what: &str) {
+    let deadline = Instant::now() + READ_TIMEOUT;
+    while !condition() {
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }

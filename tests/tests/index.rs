@@ -649,7 +649,7 @@ async fn the_local_model_ranks_paraphrases_and_install_model_checks_its_input() 
     );
     let bad = home.path().join("not-a-model.zip");
     std::fs::write(&bad, b"garbage").unwrap();
-    for source in [bad.clone(), home.path().join("missing")] {
+    for source in [bad, home.path().join("missing")] {
         let output = std::process::Command::new(tandem_binary())
             .args(["index", "install-model"])
             .arg(&source)

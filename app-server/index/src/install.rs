@@ -148,11 +148,10 @@ fn find_model_dir(source: &Path) -> Result<PathBuf, String> {
         .build()
         .flatten()
     {
-        if entry.file_name() == "model.safetensors" {
-            if let Some(parent) = entry.path().parent() {
+        if entry.file_name() == "model.safetensors"
+            && let Some(parent) = entry.path().parent() {
                 return Ok(parent.to_path_buf());
             }
-        }
     }
     Err(format!("{} holds no model.safetensors", source.display()))
 }

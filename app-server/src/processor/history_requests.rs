@@ -42,7 +42,7 @@ impl Processor {
         match tokio::task::spawn_blocking(move || service.search(&args)).await {
             Ok(Ok(payload)) => Ok(search_response(payload)),
             Ok(Err(error)) => Err(request_error(&error)),
-            Err(error) => Err(internal_error(&format!("history search failed: {error}"))),
+            Err(error) => Err(internal_error(format!("history search failed: {error}"))),
         }
     }
 
@@ -61,7 +61,7 @@ impl Processor {
         match tokio::task::spawn_blocking(move || service.open(&args)).await {
             Ok(Ok(payload)) => Ok(open_response(payload)),
             Ok(Err(error)) => Err(request_error(&error)),
-            Err(error) => Err(internal_error(&format!("history open failed: {error}"))),
+            Err(error) => Err(internal_error(format!("history open failed: {error}"))),
         }
     }
 }
@@ -69,7 +69,7 @@ impl Processor {
 fn request_error(error: &RequestError) -> JsonRpcErrorBody {
     match error {
         RequestError::Invalid(message) => invalid_request(message),
-        RequestError::Backend(error) => internal_error(&error.to_string()),
+        RequestError::Backend(error) => internal_error(error.to_string()),
     }
 }
 

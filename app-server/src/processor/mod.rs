@@ -418,7 +418,7 @@ pub(crate) fn gate_request(
     let request = match serde_json::from_value::<ClientRequest>(message) {
         Ok(request) => request,
         Err(error) => {
-            return Err((id, invalid_request(&format!("Invalid request: {error}"))));
+            return Err((id, invalid_request(format!("Invalid request: {error}"))));
         }
     };
     if request.stability() == Stability::Experimental && !experimental {

@@ -75,16 +75,21 @@ async fn exec_signalling(
 ) -> (Result<CommandExecResponse, ExecError>, Deltas) {
     let deltas = Deltas::default();
     let record = Arc::clone(&deltas);
-    let running = Mutex::new(Some(running));
     let argv = params.command.clone();
-    let result = registry
-        .exec(params, argv, std::env::temp_dir(), move |delta| {
+    let (sender, mut received) = tokio::sync::mpsc::channel(1);
+    let collect = async move {
+        let mut running = Some(running);
+        while let Some(delta) = received.recv().await {
             record.lock().unwrap().push(delta);
-            if let Some(running) = running.lock().unwrap().take() {
+            if let Some(running) = running.take() {
                 let _ = running.send(());
             }
-        })
-        .await;
+        }
+    };
+    let (result, ()) = tokio::join!(
+        registry.exec(params, argv, std::env::temp_dir(), sender),
+        collect
+    );
     (result, deltas)
 }
 
