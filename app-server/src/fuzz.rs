@@ -171,7 +171,7 @@ async fn jsonl(outgoing: &OutgoingSender, input: &[u8]) -> u64 {
             }
             Ok(IncomingMessage::Notification { method }) => format!("notification {method}"),
             Ok(IncomingMessage::Response { id, outcome }) => {
-                let known = outgoing.resolve(&id, outcome);
+                let known = outgoing.pending().resolve(&id, outcome);
                 format!("response {known}")
             }
             Err(DecodeError::NotJson(_)) => "not json".to_string(),

@@ -190,12 +190,13 @@ fn progress_bar() -> ProgressSink {
             Progress::Embedded { done, total } => bar("embedding", done, total),
         };
         if let Ok(mut last) = last.lock()
-            && *last != line {
-                let mut stderr = std::io::stderr().lock();
-                let _ = write!(stderr, "\r\x1b[2K{line}");
-                let _ = stderr.flush();
-                *last = line;
-            }
+            && *last != line
+        {
+            let mut stderr = std::io::stderr().lock();
+            let _ = write!(stderr, "\r\x1b[2K{line}");
+            let _ = stderr.flush();
+            *last = line;
+        }
     })
 }
 

@@ -149,9 +149,10 @@ fn find_model_dir(source: &Path) -> Result<PathBuf, String> {
         .flatten()
     {
         if entry.file_name() == "model.safetensors"
-            && let Some(parent) = entry.path().parent() {
-                return Ok(parent.to_path_buf());
-            }
+            && let Some(parent) = entry.path().parent()
+        {
+            return Ok(parent.to_path_buf());
+        }
     }
     Err(format!("{} holds no model.safetensors", source.display()))
 }

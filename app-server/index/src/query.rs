@@ -124,13 +124,12 @@ pub async fn query(
     } else {
         embed::resolve(&model, &settings.embedding).map(Some)
     };
-    if required
-        && let Err(not_ready) = &provider {
-            return Err(IndexError::EmbeddingsRequired {
-                reason: not_ready.reason,
-                detail: not_ready.detail.clone(),
-            });
-        }
+    if required && let Err(not_ready) = &provider {
+        return Err(IndexError::EmbeddingsRequired {
+            reason: not_ready.reason,
+            detail: not_ready.detail.clone(),
+        });
+    }
     let usable_provider = provider.as_ref().ok().and_then(Option::clone);
     let (refresh, mut status) = crate::refresh::refresh_resolved(
         settings, &repo_root, &globs, false, provider, required, progress,
@@ -322,13 +321,15 @@ fn cached_vectors(
         Err(poisoned) => poisoned.into_inner(),
     };
     if let Some(cached) = cache.as_ref()
-        && cached.model == model && cached.generation == generation && !cached.matrix.ids.is_empty()
-        {
-            return Ok(LoadedVectors {
-                matrix: cached.matrix.clone(),
-                paths: cached.paths.clone(),
-            });
-        }
+        && cached.model == model
+        && cached.generation == generation
+        && !cached.matrix.ids.is_empty()
+    {
+        return Ok(LoadedVectors {
+            matrix: cached.matrix.clone(),
+            paths: cached.paths.clone(),
+        });
+    }
     let matrix = Arc::new(VectorMatrix::new(store.vectors(model)?));
     let paths = Arc::new(store.chunk_paths()?);
     *cache = Some(CachedVectors {

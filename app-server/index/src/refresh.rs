@@ -90,13 +90,12 @@ pub async fn refresh(
     } else {
         embed::resolve(&model, &settings.embedding).map(Some)
     };
-    if required
-        && let Err(not_ready) = &provider {
-            return Err(IndexError::EmbeddingsRequired {
-                reason: not_ready.reason,
-                detail: not_ready.detail.clone(),
-            });
-        }
+    if required && let Err(not_ready) = &provider {
+        return Err(IndexError::EmbeddingsRequired {
+            reason: not_ready.reason,
+            detail: not_ready.detail.clone(),
+        });
+    }
     let (stats, status) = refresh_resolved(
         settings,
         &repo_root,

@@ -99,7 +99,7 @@ pub enum ParseError {
 
 impl ParseError {
     /// The 1-based line the error is about.
-    #[cfg(test)]
+    #[cfg(any(test, feature = "fuzzing"))]
     pub fn line(&self) -> usize {
         match self {
             Self::MissingBegin { line, .. }

@@ -72,7 +72,7 @@ export type ClientRequest =
   | { method: "command/exec/terminate", id: RequestId, params: CommandExecTerminateParams }
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
-  | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams };
+  | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams }
   | { method: "history/search", id: RequestId, params: HistorySearchParams }
   | { method: "history/open", id: RequestId, params: HistoryOpenParams };
 
@@ -177,6 +177,7 @@ export type ClientRequestMap = {
    * is required.
    */
   "getAuthStatus": { params: GetAuthStatusParams; response: GetAuthStatusResponse };
+  /**
    * BM25 search over past conversations (the MCP tool `search`).
    */
   "history/search": { params: HistorySearchParams; response: HistorySearchResponse };

@@ -91,6 +91,7 @@ class ClientRequests:
 
     GET_AUTH_STATUS: Final = RequestSpec('getAuthStatus', models.GetAuthStatusParams, models.GetAuthStatusResponse, 'Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none is required.')
     'Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none is required.'
+
     HISTORY_SEARCH: Final = RequestSpec('history/search', models.HistorySearchParams, models.HistorySearchResponse, 'BM25 search over past conversations (the MCP tool `search`).', experimental=True)
     'BM25 search over past conversations (the MCP tool `search`).'
 
