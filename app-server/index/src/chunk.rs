@@ -88,10 +88,12 @@ mod tests {
     #[test]
     fn chunks_follow_items_and_carry_exact_lines() {
         let text = "use std::io;\n\nfn one() {\n    let a = 1;\n    let b = 2;\n    a + b;\n}\n\nfn two() {\n    println!(\"x\");\n    println!(\"y\");\n    println!(\"z\");\n}\n";
+        // A cap of 12 lines makes 3 lines a useful size, so the blank line before `fn two`
+        // ends the first chunk (with a cap of 40, this 13-line file is one chunk).
         let chunks = chunk_text(
             text,
             ChunkLimits {
-                max_lines: 40,
+                max_lines: 12,
                 overlap_lines: 2,
             },
         );
