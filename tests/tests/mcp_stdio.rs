@@ -144,7 +144,7 @@ async fn requests_pipelined_after_initialize_see_the_initialized_session() {
     let listed = server.response(&json!(2)).await;
     assert_eq!(
         listed["result"]["tools"].as_array().map(Vec::len),
-        Some(4),
+        Some(6),
         "{listed}"
     );
     assert_eq!(server.shutdown().await, Some(0));
@@ -507,7 +507,7 @@ async fn batches_are_answered_with_one_array_under_2025_03_26_only() {
     assert_eq!(by_id("b1")["result"], json!({}));
     assert_eq!(
         by_id("b2")["result"]["tools"].as_array().map(Vec::len),
-        Some(4)
+        Some(6)
     );
     assert_eq!(by_id("b3")["error"]["code"], -32600);
     assert_eq!(old.shutdown().await, Some(0));
