@@ -360,14 +360,6 @@ impl McpSession {
     }
 
     fn list_tools(&self) -> Value {
-        #[cfg(feature = "conformance-fixtures")]
-        if self.shared.options.conformance_fixtures {
-            let mut result = tools::list_result();
-            if let Some(list) = result["tools"].as_array_mut() {
-                list.extend(crate::mcp::fixtures::tools());
-            }
-            return result;
-        }
         let mut result = tools::list_result();
         let enabled = self.shared.options.tools.as_deref();
         if let Some(list) = result["tools"].as_array_mut() {
@@ -385,6 +377,10 @@ impl McpSession {
                             )
                         }),
                 );
+            }
+            #[cfg(feature = "conformance-fixtures")]
+            if self.shared.options.conformance_fixtures {
+                list.extend(crate::mcp::fixtures::tools());
             }
         }
         result
