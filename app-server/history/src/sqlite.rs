@@ -72,9 +72,14 @@ impl EmbeddedBackend {
         // WAL: readers see the last committed batch while a writer works; `NORMAL` makes a
         // commit durable against a killed process (the WAL is in the OS) without an fsync
         // per commit.
+        // The switch to WAL and the schema run without syncs: `tandem app-server` opens the
+        // index before it answers `initialize`, and creating it on a new home cost several
+        // fsyncs there. A killed process cannot lose what the OS already has; the tables are
+        // empty at this point, and every later commit runs with `NORMAL`.
+        connection.pragma_update(None, "synchronous", "OFF")?;
         connection.pragma_update(None, "journal_mode", "WAL")?;
-        connection.pragma_update(None, "synchronous", "NORMAL")?;
         connection.execute_batch(SCHEMA)?;
+        connection.pragma_update(None, "synchronous", "NORMAL")?;
         let reader = Connection::open(path)?;
         reader.busy_timeout(std::time::Duration::from_secs(10))?;
         reader.pragma_update(None, "cache_size", -65_536)?;
