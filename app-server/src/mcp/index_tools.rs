@@ -223,7 +223,11 @@ pub async fn call_repo_index_refresh(
 /// Starts the background warm-up of the working directory (auto-warm); it never blocks the
 /// caller, and a `query_project` arriving meanwhile waits for it instead of refreshing twice.
 pub fn spawn_auto_warm(config: &QueryProjectIndexConfig) {
-    if !config.auto_warm {
+    // Every session warms the same directory (the server's own), so only the first one in the
+    // process does: later sessions would each rescan the whole tree for nothing, and queries
+    // refresh incrementally anyway.
+    static WARM_STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !config.auto_warm || WARM_STARTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
         return;
     }
     let settings = config.settings.clone();
