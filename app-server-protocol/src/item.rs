@@ -186,6 +186,39 @@ pub enum UserInput {
         /// Path of the image file.
         path: String,
     },
+    /// Audio by URL or uploaded-file id. Accepted into the thread; a turn whose input holds
+    /// audio fails with an error, since none of Tandem's model providers take audio.
+    Audio {
+        /// The audio URL (including `data:` URLs).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        url: Option<String>,
+        /// An uploaded file's id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        file_id: Option<String>,
+    },
+    /// An audio file on the server's machine; fails the turn like `audio`.
+    LocalAudio {
+        /// Path of the audio file.
+        path: String,
+    },
+    /// A skill the user invoked: its name and the path of its `SKILL.md` reach the model as
+    /// context.
+    Skill {
+        /// Skill name.
+        name: String,
+        /// Path of the skill's `SKILL.md`.
+        path: String,
+    },
+    /// Something the user mentioned (an app `app://<id>`, a plugin `plugin://name@marketplace`,
+    /// a file): its name and path reach the model as context.
+    Mention {
+        /// Display name.
+        name: String,
+        /// What the mention points at.
+        path: String,
+    },
 }
 
 /// A range of a text input that stands for a UI element.

@@ -10,6 +10,7 @@
 #[macro_use]
 mod macros;
 
+pub mod conversation_summary;
 pub mod export;
 pub mod history;
 pub mod initialize;

@@ -4,6 +4,7 @@
 //! with its doc comment; the typed enums, method names, stability, dispatch and the schema
 //! and binding exports all come from here.
 
+use crate::conversation_summary::{GetConversationSummaryParams, GetConversationSummaryResponse};
 use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
@@ -165,6 +166,11 @@ request_table! {
     GetAuthStatus => "getAuthStatus" [Stable] {
         params: GetAuthStatusParams,
         response: GetAuthStatusResponse,
+    },
+    /// Legacy: the summary of one stored thread, by id or by rollout path.
+    GetConversationSummary => "getConversationSummary" [Stable] {
+        params: GetConversationSummaryParams,
+        response: GetConversationSummaryResponse,
     },
     /// BM25 search over past conversations (the MCP tool `search`).
     HistorySearch => "history/search" [Experimental] {

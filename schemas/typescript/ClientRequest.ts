@@ -11,6 +11,8 @@ import type { FuzzyFileSearchParams } from "./FuzzyFileSearchParams";
 import type { FuzzyFileSearchResponse } from "./FuzzyFileSearchResponse";
 import type { GetAuthStatusParams } from "./GetAuthStatusParams";
 import type { GetAuthStatusResponse } from "./GetAuthStatusResponse";
+import type { GetConversationSummaryParams } from "./GetConversationSummaryParams";
+import type { GetConversationSummaryResponse } from "./GetConversationSummaryResponse";
 import type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 import type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
 import type { InitializeParams } from "./InitializeParams";
@@ -68,7 +70,8 @@ export type ClientRequest =
   | { method: "command/exec/terminate", id: RequestId, params: CommandExecTerminateParams }
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
-  | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams };
+  | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams }
+  | { method: "getConversationSummary", id: RequestId, params: GetConversationSummaryParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -171,4 +174,8 @@ export type ClientRequestMap = {
    * is required.
    */
   "getAuthStatus": { params: GetAuthStatusParams; response: GetAuthStatusResponse };
+  /**
+   * Legacy: the summary of one stored thread, by id or by rollout path.
+   */
+  "getConversationSummary": { params: GetConversationSummaryParams; response: GetConversationSummaryResponse };
 };

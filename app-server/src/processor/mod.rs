@@ -2,6 +2,8 @@
 //! experimental gating, and mapping engine results to responses and notifications.
 
 pub mod approvals;
+mod conversation_summary;
+mod experimental;
 mod history_requests;
 mod utility_requests;
 
@@ -379,6 +381,10 @@ impl Processor {
                 };
                 self.reply(id, Ok(response)).await;
             }
+            ClientRequestPayload::GetConversationSummary(params) => {
+                let result = self.conversation_summary(params).await;
+                self.respond(id, result).await;
+            }
             ClientRequestPayload::HistorySearch(params) => {
                 let result = self.history_search(params).await;
                 self.reply(id, result).await;
@@ -415,6 +421,10 @@ pub(crate) fn gate_request(
     message: Value,
     experimental: bool,
 ) -> Result<(RequestId, ClientRequestPayload), (RequestId, JsonRpcErrorBody)> {
+    if !experimental && let Some(descriptor) = experimental::ungated_experimental_use(&message) {
+        let message = format!("{descriptor} requires experimentalApi capability");
+        return Err((id, invalid_request(&message)));
+    }
     let request = match serde_json::from_value::<ClientRequest>(message) {
         Ok(request) => request,
         Err(error) => {
