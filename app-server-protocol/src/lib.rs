@@ -12,6 +12,7 @@ mod macros;
 
 pub mod export;
 pub mod history;
+pub mod index;
 pub mod initialize;
 pub mod item;
 pub mod jsonrpc;

@@ -3,6 +3,7 @@
 
 pub mod approvals;
 mod history_requests;
+mod index_requests;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -385,6 +386,14 @@ impl Processor {
             }
             ClientRequestPayload::HistoryOpen(params) => {
                 let result = self.history_open(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::IndexQuery(params) => {
+                let result = self.index_query(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::IndexRefresh(params) => {
+                let result = self.index_refresh(params).await;
                 self.reply(id, result).await;
             }
         }
