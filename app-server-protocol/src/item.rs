@@ -121,6 +121,31 @@ pub enum ThreadItemDetails {
         /// Lifecycle status.
         status: PatchApplyStatus,
     },
+    /// A tool call answered by the server itself rather than by a command or a patch: Tandem's
+    /// `query_project` (the project index). Its output reaches the model as the text of
+    /// `contentItems`.
+    DynamicToolCall {
+        /// Item id: the model's `call_id`.
+        id: String,
+        /// Tool namespace; always `null` in Tandem.
+        #[serde(default)]
+        namespace: Option<String>,
+        /// Tool name, as the model called it.
+        tool: String,
+        /// The arguments as the model sent them (`null` when they were not valid JSON).
+        arguments: serde_json::Value,
+        /// Lifecycle status.
+        status: DynamicToolCallStatus,
+        /// What the tool returned to the model; `null` while in progress.
+        #[serde(default)]
+        content_items: Option<Vec<DynamicToolCallOutputContentItem>>,
+        /// Whether the call succeeded; `null` while in progress.
+        #[serde(default)]
+        success: Option<bool>,
+        /// Run time in milliseconds; `null` while in progress.
+        #[serde(default)]
+        duration_ms: Option<i64>,
+    },
     /// The agent looked at an image.
     ImageView {
         /// Item id.
@@ -311,6 +336,33 @@ pub enum CommandExecutionStatus {
     Failed,
     /// The user declined it.
     Declined,
+}
+
+/// Lifecycle status of a dynamic tool call item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum DynamicToolCallStatus {
+    /// Running.
+    InProgress,
+    /// Returned a result.
+    Completed,
+    /// Returned an error.
+    Failed,
+}
+
+/// One piece of a dynamic tool call's output (tagged by `type`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum DynamicToolCallOutputContentItem {
+    /// Text (for `query_project`, the JSON payload or the error message).
+    InputText {
+        /// The text.
+        text: String,
+    },
 }
 
 /// What started a command.

@@ -13,6 +13,7 @@ mod macros;
 pub mod conversation_summary;
 pub mod export;
 pub mod history;
+pub mod index;
 pub mod initialize;
 pub mod item;
 pub mod jsonrpc;

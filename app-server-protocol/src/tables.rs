@@ -8,6 +8,10 @@ use crate::conversation_summary::{GetConversationSummaryParams, GetConversationS
 use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
+use crate::index::{
+    IndexProgressNotification, IndexQueryParams, IndexQueryResponse, IndexRefreshParams,
+    IndexRefreshResponse,
+};
 use crate::initialize::{InitializeParams, InitializeResponse};
 use crate::notifications::{
     CommandExecOutputDeltaNotification, ConfigWarningNotification, DeprecationNoticeNotification,
@@ -182,6 +186,18 @@ request_table! {
         params: HistoryOpenParams,
         response: HistoryOpenResponse,
     },
+    /// Search the project index (the MCP tool `query_project`): refreshes the index
+    /// incrementally, sending `index/progress`, then answers with ranked snippets.
+    IndexQuery => "index/query" [Experimental] {
+        params: IndexQueryParams,
+        response: IndexQueryResponse,
+    },
+    /// Warm or rebuild the project index (the MCP tool `repo_index_refresh`), sending
+    /// `index/progress` as it goes.
+    IndexRefresh => "index/refresh" [Experimental] {
+        params: IndexRefreshParams,
+        response: IndexRefreshResponse,
+    },
 }
 
 request_table! {
@@ -263,6 +279,8 @@ notification_table! {
     DeprecationNotice => "deprecationNotice" [Stable] { params: DeprecationNoticeNotification },
     /// Output of a streaming `command/exec`.
     CommandExecOutputDelta => "command/exec/outputDelta" [Stable] { params: CommandExecOutputDeltaNotification },
+    /// Progress of the refresh run by this connection's `index/refresh` or `index/query`.
+    IndexProgress => "index/progress" [Experimental] { params: IndexProgressNotification },
 }
 
 notification_table! {

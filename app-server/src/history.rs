@@ -24,8 +24,8 @@ use crate::store::Store;
 const KNOWN_TOOLS: &[&str] = &[
     "codex",
     "codex-reply",
-    crate::mcp::index_tools::QUERY_PROJECT_TOOL,
-    crate::mcp::index_tools::REPO_INDEX_REFRESH_TOOL,
+    crate::project_index::QUERY_PROJECT_TOOL,
+    crate::project_index::REPO_INDEX_REFRESH_TOOL,
     SEARCH_TOOL,
     OPEN_TOOL,
 ];

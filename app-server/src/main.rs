@@ -17,6 +17,7 @@ mod outgoing;
 mod paths;
 mod pending;
 mod processor;
+mod project_index;
 mod rpc_error;
 mod run_client;
 mod sandbox;

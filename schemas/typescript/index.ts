@@ -32,6 +32,8 @@ export type { ConfigReadResponse } from "./ConfigReadResponse";
 export type { ConfigWarningNotification } from "./ConfigWarningNotification";
 export type { ConversationSummary } from "./ConversationSummary";
 export type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
+export type { DynamicToolCallOutputContentItem } from "./DynamicToolCallOutputContentItem";
+export type { DynamicToolCallStatus } from "./DynamicToolCallStatus";
 export type { EmptyParams } from "./EmptyParams";
 export type { EmptyResponse } from "./EmptyResponse";
 export type { ErrorNotification } from "./ErrorNotification";

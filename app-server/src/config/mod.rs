@@ -79,6 +79,9 @@ pub struct QueryProjectIndexConfig {
     /// Whether MCP `notifications/initialized` starts a background refresh of the server's
     /// working directory (default true).
     pub auto_warm: bool,
+    /// Whether the agent is offered the `query_project` model tool in threads whose cwd is a
+    /// project (default true).
+    pub model_tool: bool,
     /// Everything the index engine needs.
     pub settings: tandem_index::IndexSettings,
 }

@@ -302,7 +302,8 @@ impl TurnTask {
 
     /// One model request and its stream.
     async fn sample(&mut self, items: &mut Vec<ThreadItem>) -> RoundEnd {
-        let (request, policy, client) = self.build_request();
+        let (mut request, policy, client) = self.build_request();
+        self.offer_query_project(&mut request).await;
         let mut stream = Box::pin(stream_with_retries(client, request, policy));
         let mut open: HashMap<String, OpenItem> = HashMap::new();
         let mut called_tools = false;

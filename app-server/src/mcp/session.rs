@@ -458,7 +458,7 @@ impl McpSession {
                     .map(Ok),
                 Err(message) => Some(Ok(tools::error_result(None, &message))),
             },
-            index_tools::QUERY_PROJECT_TOOL => {
+            crate::project_index::QUERY_PROJECT_TOOL => {
                 Some(Ok(match tools::decode_arguments(name, arguments) {
                     Ok(args) => {
                         let progress = self.progress_target(id, progress_token);
@@ -468,7 +468,7 @@ impl McpSession {
                     Err(message) => tools::error_result(None, &message),
                 }))
             }
-            index_tools::REPO_INDEX_REFRESH_TOOL => {
+            crate::project_index::REPO_INDEX_REFRESH_TOOL => {
                 Some(Ok(match tools::decode_arguments(name, arguments) {
                     Ok(args) => {
                         let progress = self.progress_target(id, progress_token);
@@ -499,7 +499,7 @@ impl McpSession {
                 tracing::debug!(session_id = %self.shared.session_id, "client initialized");
                 // A server restricted to other tools (`--tools search,open`) has no index to warm.
                 let enabled = self.shared.options.tools.as_deref();
-                if crate::history::tool_enabled(enabled, index_tools::QUERY_PROJECT_TOOL) {
+                if crate::history::tool_enabled(enabled, crate::project_index::QUERY_PROJECT_TOOL) {
                     index_tools::spawn_auto_warm(&self.engine.config().query_project_index);
                 }
             }

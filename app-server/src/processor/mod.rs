@@ -5,6 +5,7 @@ pub mod approvals;
 mod conversation_summary;
 mod experimental;
 mod history_requests;
+mod index_requests;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -391,6 +392,14 @@ impl Processor {
             }
             ClientRequestPayload::HistoryOpen(params) => {
                 let result = self.history_open(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::IndexQuery(params) => {
+                let result = self.index_query(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::IndexRefresh(params) => {
+                let result = self.index_refresh(params).await;
                 self.reply(id, result).await;
             }
         }

@@ -88,6 +88,7 @@ fn defaults_without_a_config_file() {
         },
         query_project_index: crate::config::QueryProjectIndexConfig {
             auto_warm: true,
+            model_tool: true,
             settings: tandem_index::IndexSettings::with_defaults(&home.path().join("models")),
         },
         effective: table(

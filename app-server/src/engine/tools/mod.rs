@@ -15,6 +15,7 @@ mod image;
 mod patch;
 mod plan;
 pub mod policy;
+mod query_project;
 mod specs;
 mod user_input;
 
@@ -180,6 +181,7 @@ impl TurnTask {
             "update_plan" => self.update_plan(call).await,
             "request_user_input" => self.request_user_input(call).await,
             "view_image" => self.view_image(call).await,
+            crate::project_index::QUERY_PROJECT_TOOL => self.query_project(call).await,
             other => call.reply(format!("unsupported call: {other}")),
         }
     }
