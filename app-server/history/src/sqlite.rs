@@ -98,10 +98,19 @@ impl EmbeddedBackend {
         connection.pragma_update(None, "journal_mode", "WAL")?;
         let version: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0))?;
         if version != SCHEMA_VERSION {
-            let transaction = connection.unchecked_transaction()?;
-            transaction.execute_batch(DROP_OLD)?;
-            transaction.execute_batch(SCHEMA)?;
-            transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+            // Checked again under the write lock: another process may be creating the same
+            // index right now.
+            let transaction = rusqlite::Transaction::new_unchecked(
+                &connection,
+                rusqlite::TransactionBehavior::Immediate,
+            )?;
+            let version: i64 =
+                transaction.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+            if version != SCHEMA_VERSION {
+                transaction.execute_batch(DROP_OLD)?;
+                transaction.execute_batch(SCHEMA)?;
+                transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+            }
             transaction.commit()?;
         }
         connection.pragma_update(None, "synchronous", "NORMAL")?;
