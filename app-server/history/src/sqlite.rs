@@ -232,7 +232,12 @@ impl Writer {
         batch: &Batch,
         fresh: &mut HashMap<String, i64>,
     ) -> Result<(), HistoryError> {
-        let transaction = self.connection.unchecked_transaction()?;
+        // IMMEDIATE: the write lock is taken up front, so a concurrent ingest in another
+        // process makes this one wait (busy timeout) instead of failing on a stale snapshot.
+        let transaction = rusqlite::Transaction::new_unchecked(
+            &self.connection,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
         let mut deltas = Deltas::default();
         for file in batch.files.iter().filter(|file| file.reset) {
             let old: Vec<(i64, String)> = {
