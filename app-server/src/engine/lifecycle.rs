@@ -81,7 +81,7 @@ impl Engine {
                     })?;
                 &overridden
             }
-            _ => &self.inner.config,
+            _ => &*self.inner.config,
         };
         let provider_id = params
             .model_provider

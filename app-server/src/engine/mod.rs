@@ -76,8 +76,8 @@ pub struct Engine {
 
 /// Shared state of an [`Engine`].
 pub struct EngineInner {
-    /// Effective configuration.
-    pub config: Config,
+    /// Effective configuration (shared: every MCP session of a server has an engine).
+    pub config: Arc<Config>,
     /// Thread storage.
     pub store: Arc<Store>,
     /// Notification sink.
@@ -99,14 +99,14 @@ pub struct EngineInner {
 impl Engine {
     /// A new engine over `store`, emitting to `sink` and asking the user through `approver`.
     pub fn new(
-        config: Config,
+        config: impl Into<Arc<Config>>,
         store: Arc<Store>,
         sink: Arc<dyn EventSink>,
         approver: Arc<dyn Approver>,
     ) -> Engine {
         Engine {
             inner: Arc::new(EngineInner {
-                config,
+                config: config.into(),
                 store,
                 sink,
                 approver,

@@ -99,7 +99,7 @@ impl McpSession {
     /// A session with its own engine over the shared `store`.
     pub fn new(
         session_id: String,
-        config: Config,
+        config: impl Into<Arc<Config>>,
         store: Arc<Store>,
         outbound: Arc<dyn Outbound>,
         options: McpOptions,
@@ -146,6 +146,14 @@ impl McpSession {
     /// Prefixes the ids of this session's server→client requests with `prefix`.
     pub fn set_request_id_prefix(&self, prefix: String) {
         self.shared.pending.set_id_prefix(prefix);
+    }
+
+    /// Sets the minimum `notifications/message` level that another node of the session
+    /// received with `logging/setLevel`; unknown names are ignored.
+    pub fn apply_log_level(&self, level: &str) {
+        if let Some(rank) = log_level_rank(level) {
+            self.shared.log_level.store(rank, Ordering::Relaxed);
+        }
     }
 
     /// Whether client request `id` is running here.

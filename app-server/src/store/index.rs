@@ -257,6 +257,7 @@ impl Store {
             ..meta
         };
         write_row(&*self.connection()?, &meta)?;
+        super::forget_mirrored(id);
         Ok(meta)
     }
 
