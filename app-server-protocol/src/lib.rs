@@ -10,11 +10,13 @@
 #[macro_use]
 mod macros;
 
+pub mod codex_event;
 pub mod export;
 pub mod history;
 pub mod initialize;
 pub mod item;
 pub mod jsonrpc;
+pub mod legacy;
 pub mod notifications;
 pub mod policy;
 pub mod server_requests;
