@@ -11,12 +11,14 @@
 mod macros;
 
 pub mod conversation_summary;
+pub mod codex_event;
 pub mod export;
 pub mod history;
 pub mod index;
 pub mod initialize;
 pub mod item;
 pub mod jsonrpc;
+pub mod legacy;
 pub mod notifications;
 pub mod policy;
 pub mod server_requests;

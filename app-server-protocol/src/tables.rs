@@ -5,6 +5,7 @@
 //! and binding exports all come from here.
 
 use crate::conversation_summary::{GetConversationSummaryParams, GetConversationSummaryResponse};
+use crate::codex_event::CodexEventNotification;
 use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
@@ -13,6 +14,15 @@ use crate::index::{
     IndexRefreshResponse,
 };
 use crate::initialize::{InitializeParams, InitializeResponse};
+use crate::legacy::{
+    ApplyPatchApprovalParams, ArchiveConversationParams, ExecCommandApprovalParams,
+    ExecOneOffCommandParams, ExecOneOffCommandResponse, GetUserAgentResponse,
+    GetUserSavedConfigResponse, InterruptConversationParams, InterruptConversationResponse,
+    LegacyEmptyParams, LegacyEmptyResponse, ListConversationsParams, ListConversationsResponse,
+    NewConversationParams, NewConversationResponse, ResumeConversationParams,
+    ResumeConversationResponse, ReviewDecisionResponse, SendUserMessageParams,
+    SendUserMessageResponse, SendUserTurnParams, SetDefaultModelParams, UserInfoResponse,
+};
 use crate::notifications::{
     CommandExecOutputDeltaNotification, ConfigWarningNotification, DeprecationNoticeNotification,
     ErrorNotification, ItemCompletedNotification, ItemDeltaNotification, ItemStartedNotification,
@@ -176,6 +186,68 @@ request_table! {
         params: GetConversationSummaryParams,
         response: GetConversationSummaryResponse,
     },
+    /// Legacy: start a conversation (a thread). Its events arrive as `codex/event`; its
+    /// approvals as `applyPatchApproval` / `execCommandApproval`.
+    NewConversation => "newConversation" [Stable] {
+        params: NewConversationParams,
+        response: NewConversationResponse,
+    },
+    /// Legacy: start a turn on a conversation with its current settings.
+    SendUserMessage => "sendUserMessage" [Stable] {
+        params: SendUserMessageParams,
+        response: SendUserMessageResponse,
+    },
+    /// Legacy: start a turn on a conversation with explicit settings, which stay in effect.
+    SendUserTurn => "sendUserTurn" [Stable] {
+        params: SendUserTurnParams,
+        response: SendUserMessageResponse,
+    },
+    /// Legacy: interrupt a conversation's running turn; answered once the turn has stopped.
+    InterruptConversation => "interruptConversation" [Stable] {
+        params: InterruptConversationParams,
+        response: InterruptConversationResponse,
+    },
+    /// Legacy: list stored conversations (threads), newest first.
+    ListConversations => "listConversations" [Stable] {
+        params: ListConversationsParams,
+        response: ListConversationsResponse,
+    },
+    /// Legacy: load a stored conversation (thread); its events then arrive as `codex/event`.
+    ResumeConversation => "resumeConversation" [Stable] {
+        params: ResumeConversationParams,
+        response: ResumeConversationResponse,
+    },
+    /// Legacy: archive a conversation (as `thread/archive`).
+    ArchiveConversation => "archiveConversation" [Stable] {
+        params: ArchiveConversationParams,
+        response: LegacyEmptyResponse,
+    },
+    /// Legacy: the settings saved in `config.toml`.
+    GetUserSavedConfig => "getUserSavedConfig" [Stable] {
+        params: LegacyEmptyParams,
+        response: GetUserSavedConfigResponse,
+    },
+    /// Legacy: write the default model and reasoning effort to `config.toml`, keeping its
+    /// comments and layout.
+    SetDefaultModel => "setDefaultModel" [Stable] {
+        params: SetDefaultModelParams,
+        response: LegacyEmptyResponse,
+    },
+    /// Legacy: the user agent the server sends to model providers.
+    GetUserAgent => "getUserAgent" [Stable] {
+        params: LegacyEmptyParams,
+        response: GetUserAgentResponse,
+    },
+    /// Legacy: the signed-in user; nobody, since Tandem has no ChatGPT login.
+    UserInfo => "userInfo" [Stable] {
+        params: LegacyEmptyParams,
+        response: UserInfoResponse,
+    },
+    /// Legacy: run one command outside any conversation (as `command/exec`).
+    ExecOneOffCommand => "execOneOffCommand" [Stable] {
+        params: ExecOneOffCommandParams,
+        response: ExecOneOffCommandResponse,
+    },
     /// BM25 search over past conversations (the MCP tool `search`).
     HistorySearch => "history/search" [Experimental] {
         params: HistorySearchParams,
@@ -220,6 +292,18 @@ request_table! {
     ToolRequestUserInput => "item/tool/requestUserInput" [Experimental] {
         params: ToolRequestUserInputParams,
         response: ToolRequestUserInputResponse,
+    },
+    /// Legacy: ask whether a conversation's patch may be applied (instead of
+    /// `item/fileChange/requestApproval`).
+    ApplyPatchApproval => "applyPatchApproval" [Stable] {
+        params: ApplyPatchApprovalParams,
+        response: ReviewDecisionResponse,
+    },
+    /// Legacy: ask whether a conversation's command may run (instead of
+    /// `item/commandExecution/requestApproval`).
+    ExecCommandApproval => "execCommandApproval" [Stable] {
+        params: ExecCommandApprovalParams,
+        response: ReviewDecisionResponse,
     },
 }
 
@@ -281,6 +365,9 @@ notification_table! {
     CommandExecOutputDelta => "command/exec/outputDelta" [Stable] { params: CommandExecOutputDeltaNotification },
     /// Progress of the refresh run by this connection's `index/refresh` or `index/query`.
     IndexProgress => "index/progress" [Experimental] { params: IndexProgressNotification },
+    /// Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with
+    /// `newConversation` / `resumeConversation` (and, over MCP, of a `codex` tool call).
+    CodexEvent => "codex/event" [Stable] { params: CodexEventNotification },
 }
 
 notification_table! {

@@ -5,6 +5,7 @@
 mod cli;
 mod clock;
 mod codegen;
+mod codex_events;
 mod config;
 mod engine;
 #[cfg(feature = "fuzzing")]

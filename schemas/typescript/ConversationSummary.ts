@@ -1,13 +1,12 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
-import type { GitInfo } from "./GitInfo";
-import type { SessionSource } from "./SessionSource";
+import type { JsonValue } from "./serde_json/JsonValue";
 
 /**
- * A stored thread as the first-generation conversation API describes it.
+ * A stored conversation.
  */
 export type ConversationSummary = { 
 /**
- * Thread id.
+ * The conversation (thread) id.
  */
 conversationId: string, 
 /**
@@ -15,16 +14,15 @@ conversationId: string,
  */
 path: string, 
 /**
- * The first user message; `""` before the first turn.
+ * The first user message.
  */
 preview: string, 
 /**
- * Creation time, RFC 3339 UTC with milliseconds (Tandem stores it to the second, so the
- * milliseconds are `000`).
+ * Creation time (RFC 3339).
  */
 timestamp: string | null, 
 /**
- * Last update time, RFC 3339 UTC with milliseconds.
+ * Last update time (RFC 3339).
  */
 updatedAt: string | null, 
 /**
@@ -32,18 +30,18 @@ updatedAt: string | null,
  */
 modelProvider: string, 
 /**
- * Working directory (absolute).
+ * Working directory.
  */
 cwd: string, 
 /**
- * Version of the server protocol that created the thread.
+ * Version of the server that created it.
  */
 cliVersion: string, 
 /**
- * Where the thread was created.
+ * Who created it (`vscode`, `cli`, `exec`, `mcp`, …).
  */
-source: SessionSource, 
+source: JsonValue, 
 /**
- * Git metadata of the working directory, when known.
+ * Git state at creation; `null` when unknown.
  */
-gitInfo: GitInfo | null, };
+gitInfo: JsonValue | null, };

@@ -616,9 +616,16 @@ impl SessionShared {
     }
 
     async fn ask(&self, request: ApprovalRequest, cancel: CancellationToken) -> ApprovalReply {
-        let call = lock(&self.calls)
-            .call_for_thread(request.thread_id())
-            .cloned();
+        let (call, announcement) = {
+            let mut calls = lock(&self.calls);
+            let call = calls.call_for_thread(request.thread_id()).cloned();
+            (call, calls.approval_event(&request))
+        };
+        // Codex announces the question as an event first (`exec_approval_request`,
+        // `apply_patch_approval_request`), then asks.
+        if let Some((route, message)) = announcement {
+            self.outbound.send(route, message).await;
+        }
         let Some(negotiated) = self.negotiated.get() else {
             return ApprovalReply::Failed("the MCP session is not initialized".into());
         };

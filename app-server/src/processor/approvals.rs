@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::legacy::ReviewDecisionResponse;
 use app_server_protocol::notifications::ServerRequestResolvedNotification;
 use app_server_protocol::server_requests::{
     CommandExecutionRequestApprovalResponse, FileChangeRequestApprovalResponse,
@@ -25,6 +26,7 @@ use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest, Ap
 use crate::engine::{EventSink, lock};
 use crate::outgoing::OutgoingSender;
 use crate::pending::Answer;
+use crate::processor::conversations::{Conversations, review_answer};
 
 /// How long a question may stay unanswered before it fails (the user may be away; a turn must
 /// not hold its thread forever).
@@ -36,6 +38,8 @@ pub struct ClientApprover {
     outgoing: Arc<OutgoingSender>,
     /// Withdrawn requests by thread id, announced after that thread's next `turn/completed`.
     deferred: Mutex<HashMap<String, Vec<RequestId>>>,
+    /// Threads opened with the first-generation conversation API.
+    conversations: Arc<Conversations>,
 }
 
 impl ClientApprover {
@@ -44,22 +48,36 @@ impl ClientApprover {
         Self {
             outgoing,
             deferred: Mutex::new(HashMap::new()),
+            conversations: Arc::new(Conversations::default()),
         }
+    }
+
+    /// The connection's conversations (threads opened with the first-generation API).
+    pub fn conversations(&self) -> Arc<Conversations> {
+        self.conversations.clone()
     }
 
     async fn ask(&self, request: ApprovalRequest, cancel: CancellationToken) -> ApprovalReply {
         let thread_id = request.thread_id().to_string();
-        let kind = AnswerKind::of(&request);
-        let payload = match request {
-            ApprovalRequest::Command(params) => {
-                ServerRequestPayload::CommandExecutionRequestApproval(params)
+        let mut kind = AnswerKind::of(&request);
+        let legacy = if self.conversations.contains(&thread_id) {
+            self.conversations.legacy_request(&request)
+        } else {
+            None
+        };
+        let payload = match legacy {
+            Some(payload) => {
+                // Codex announces the question as an event, then asks with the legacy
+                // request.
+                if let Some(event) = self.conversations.approval_event(&request) {
+                    self.outgoing
+                        .send_notification(&ServerNotification::CodexEvent(event))
+                        .await;
+                }
+                kind = AnswerKind::Review(Box::new(request));
+                payload
             }
-            ApprovalRequest::FileChange(params) => {
-                ServerRequestPayload::FileChangeRequestApproval(params)
-            }
-            ApprovalRequest::UserInput(params) => {
-                ServerRequestPayload::ToolRequestUserInput(params)
-            }
+            None => v2_request(request),
         };
         let (request_id, receiver) = self.outgoing.send_request(payload).await;
         let answer = self
@@ -116,6 +134,12 @@ impl EventSink for ClientApprover {
     ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
         Box::pin(async move {
             self.outgoing.send_notification(&notification).await;
+            // Conversations also get their events as Codex events.
+            for event in self.conversations.translate(&notification) {
+                self.outgoing
+                    .send_notification(&ServerNotification::CodexEvent(event))
+                    .await;
+            }
             if let ServerNotification::TurnCompleted(completed) = &notification {
                 let withdrawn = lock(&self.deferred).remove(&completed.thread_id);
                 for request_id in withdrawn.into_iter().flatten() {
@@ -126,12 +150,27 @@ impl EventSink for ClientApprover {
     }
 }
 
+/// The thread API's server request for a question.
+fn v2_request(request: ApprovalRequest) -> ServerRequestPayload {
+    match request {
+        ApprovalRequest::Command(params) => {
+            ServerRequestPayload::CommandExecutionRequestApproval(params)
+        }
+        ApprovalRequest::FileChange(params) => {
+            ServerRequestPayload::FileChangeRequestApproval(params)
+        }
+        ApprovalRequest::UserInput(params) => ServerRequestPayload::ToolRequestUserInput(params),
+    }
+}
+
 /// Which response shape a pending request expects.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum AnswerKind {
     Command,
     FileChange,
     UserInput,
+    /// A legacy `{decision: ReviewDecision}` answer to this question.
+    Review(Box<ApprovalRequest>),
 }
 
 impl AnswerKind {
@@ -158,6 +197,8 @@ fn decode_answer(kind: AnswerKind, result: serde_json::Value) -> ApprovalReply {
         }
         AnswerKind::UserInput => serde_json::from_value::<ToolRequestUserInputResponse>(result)
             .map(ApprovalAnswer::UserInput),
+        AnswerKind::Review(request) => serde_json::from_value::<ReviewDecisionResponse>(result)
+            .map(|response| review_answer(&request, &response.decision)),
     };
     match answer {
         Ok(answer) => ApprovalReply::Answered(answer),

@@ -55,7 +55,7 @@ impl Processor {
 }
 
 /// The thread id at the end of a rollout file name (`rollout-<time>-<id>.jsonl`).
-fn thread_id_of_rollout(rollout_path: &str) -> Option<String> {
+pub(super) fn thread_id_of_rollout(rollout_path: &str) -> Option<String> {
     let stem = Path::new(rollout_path)
         .file_name()?
         .to_str()?
@@ -66,7 +66,7 @@ fn thread_id_of_rollout(rollout_path: &str) -> Option<String> {
     Some(id.to_ascii_lowercase())
 }
 
-fn summary_of(thread: Thread) -> ConversationSummary {
+pub(super) fn summary_of(thread: Thread) -> ConversationSummary {
     ConversationSummary {
         conversation_id: thread.id,
         path: thread.path.unwrap_or_default(),

@@ -6,6 +6,8 @@ mod conversation_summary;
 mod experimental;
 mod history_requests;
 mod index_requests;
+pub mod conversations;
+mod legacy_requests;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -14,6 +16,7 @@ use std::sync::{Arc, OnceLock};
 use app_server_protocol::PROTOCOL_VERSION;
 use app_server_protocol::initialize::{InitializeParams, InitializeResponse};
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
+use app_server_protocol::legacy::{GetUserAgentResponse, UserInfoResponse};
 use app_server_protocol::notifications::{
     DeprecationNoticeNotification, ThreadIdNotification, ThreadNameUpdatedNotification,
     ThreadStartedNotification, ThreadTokenUsageUpdatedNotification,
@@ -31,6 +34,7 @@ use serde_json::Value;
 use crate::config::config_read_response;
 use crate::engine::{Engine, EngineError};
 use crate::outgoing::{NotificationFilter, OutgoingSender};
+use crate::processor::conversations::Conversations;
 use crate::processor::utility_requests::Utilities;
 use crate::rpc_error::{internal_error, invalid_request};
 
@@ -38,6 +42,8 @@ use crate::rpc_error::{internal_error, invalid_request};
 #[derive(Debug)]
 struct Session {
     experimental: bool,
+    /// The user agent answered to `initialize` (and `getUserAgent`).
+    user_agent: String,
 }
 
 /// Handles the messages of one connection.
@@ -48,6 +54,7 @@ pub struct Processor {
     initialize_lock: tokio::sync::Mutex<()>,
     utilities: Utilities,
     history: Option<Arc<tandem_history::service::HistoryService>>,
+    conversations: Arc<Conversations>,
 }
 
 impl Processor {
@@ -60,7 +67,15 @@ impl Processor {
             initialize_lock: tokio::sync::Mutex::new(()),
             utilities: Utilities::new(),
             history: None,
+            conversations: Arc::new(Conversations::default()),
         }
+    }
+
+    /// Shares the conversation state with the connection's approver, which sends their
+    /// events and questions in the first-generation shapes.
+    pub fn with_conversations(mut self, conversations: Arc<Conversations>) -> Self {
+        self.conversations = conversations;
+        self
     }
 
     /// Serves `history/search` and `history/open` from `history`.
@@ -138,9 +153,13 @@ impl Processor {
                 .collect::<HashSet<_>>(),
         });
         self.engine.set_originator(&params.client_info.name);
-        let _ = self.session.set(Session { experimental });
+        let agent = user_agent(&params.client_info.name, &params.client_info.version);
+        let _ = self.session.set(Session {
+            experimental,
+            user_agent: agent.clone(),
+        });
         let response = InitializeResponse {
-            user_agent: user_agent(&params.client_info.name, &params.client_info.version),
+            user_agent: agent,
             codex_home: self.engine.config().home.to_string_lossy().into_owned(),
             platform_family: if cfg!(windows) { "windows" } else { "unix" }.to_string(),
             platform_os: std::env::consts::OS.to_string(),
@@ -385,6 +404,51 @@ impl Processor {
             ClientRequestPayload::GetConversationSummary(params) => {
                 let result = self.conversation_summary(params).await;
                 self.respond(id, result).await;
+            ClientRequestPayload::NewConversation(params) => {
+                self.new_conversation(id, params).await;
+            }
+            ClientRequestPayload::SendUserMessage(params) => {
+                self.send_user_message(id, params).await;
+            }
+            ClientRequestPayload::SendUserTurn(params) => self.send_user_turn(id, params).await,
+            ClientRequestPayload::InterruptConversation(params) => {
+                self.interrupt_conversation(id, params).await;
+            }
+            ClientRequestPayload::ListConversations(params) => {
+                self.list_conversations(id, params).await;
+            }
+            ClientRequestPayload::ResumeConversation(params) => {
+                self.resume_conversation(id, params).await;
+            }
+            ClientRequestPayload::ArchiveConversation(params) => {
+                self.archive_conversation(id, params).await;
+            }
+            ClientRequestPayload::GetUserSavedConfig(_) => {
+                let result = self.user_saved_config().await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::SetDefaultModel(params) => {
+                let result = self.set_default_model(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::GetUserAgent(_) => {
+                let user_agent = self
+                    .session
+                    .get()
+                    .map(|session| session.user_agent.clone())
+                    .unwrap_or_default();
+                self.reply(id, Ok(GetUserAgentResponse { user_agent }))
+                    .await;
+            }
+            ClientRequestPayload::UserInfo(_) => {
+                let response = UserInfoResponse {
+                    alleged_user_email: None,
+                };
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::ExecOneOffCommand(params) => {
+                let result = self.exec_one_off_command(params).await;
+                self.reply(id, result).await;
             }
             ClientRequestPayload::HistorySearch(params) => {
                 let result = self.history_search(params).await;
@@ -427,12 +491,23 @@ impl Processor {
 /// to dispatch, or the error that answers the request.
 pub(crate) fn gate_request(
     id: RequestId,
-    message: Value,
+    mut message: Value,
     experimental: bool,
 ) -> Result<(RequestId, ClientRequestPayload), (RequestId, JsonRpcErrorBody)> {
     if !experimental && let Some(descriptor) = experimental::ungated_experimental_use(&message) {
         let message = format!("{descriptor} requires experimentalApi capability");
         return Err((id, invalid_request(&message)));
+    }
+    // Legacy methods without params may omit `params`, as Codex's first-generation clients do.
+    let method = message.get("method").and_then(Value::as_str).unwrap_or("");
+    let takes_no_params = ClientRequest::METHODS
+        .iter()
+        .any(|spec| spec.method == method && spec.params == "LegacyEmptyParams");
+    if takes_no_params
+        && let Some(object) = message.as_object_mut()
+        && object.get("params").is_none_or(Value::is_null)
+    {
+        object.insert("params".to_string(), Value::Object(serde_json::Map::new()));
     }
     let request = match serde_json::from_value::<ClientRequest>(message) {
         Ok(request) => request,

@@ -271,10 +271,10 @@ async fn check(options: &Options, front: &Endpoint) {
                 }
                 expected_seq += 1;
                 let message = event.json();
-                if message.to_string().contains("item/agentMessage/delta") {
+                if message.to_string().contains("agent_message_content_delta") {
                     deltas += 1;
                 }
-                if message["params"]["msg"]["type"] == "turn/completed" {
+                if message["params"]["msg"]["type"] == "task_complete" {
                     break;
                 }
             }
