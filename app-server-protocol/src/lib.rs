@@ -10,6 +10,8 @@
 #[macro_use]
 mod macros;
 
+pub mod account;
+pub mod dialogs;
 pub mod export;
 pub mod history;
 pub mod initialize;

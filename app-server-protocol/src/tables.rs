@@ -4,6 +4,16 @@
 //! with its doc comment; the typed enums, method names, stability, dispatch and the schema
 //! and binding exports all come from here.
 
+use crate::account::{
+    AccountLoginCompletedNotification, AccountRateLimitsUpdatedNotification,
+    AccountUpdatedNotification, AuthStatusChangeNotification, CancelLoginAccountParams,
+    CancelLoginAccountResponse, GetAccountParams, GetAccountRateLimitsResponse, GetAccountResponse,
+    LoginAccountParams, LoginAccountResponse, LoginChatGptCompleteNotification,
+};
+use crate::dialogs::{
+    AgentAskUserQuestionParams, AgentRequestUserInputParams, AgentRequestUserInputResponse,
+    QuestionAnswersResponse, UserInputRequestParams,
+};
 use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
@@ -23,7 +33,7 @@ use crate::server_requests::{
     ToolRequestUserInputResponse,
 };
 use crate::thread_requests::{
-    EmptyParams, EmptyResponse, ThreadForkParams, ThreadIdParams, ThreadListParams,
+    EmptyParams, EmptyResponse, NoParams, ThreadForkParams, ThreadIdParams, ThreadListParams,
     ThreadListResponse, ThreadLoadedListParams, ThreadLoadedListResponse, ThreadReadParams,
     ThreadReadResponse, ThreadResumeParams, ThreadResumeResponse, ThreadSetNameParams,
     ThreadStartParams, ThreadStartResponse, ThreadTurnsListParams, ThreadTurnsListResponse,
@@ -166,6 +176,33 @@ request_table! {
         params: GetAuthStatusParams,
         response: GetAuthStatusResponse,
     },
+    /// The account: an API key stored with `account/login/start` or set in the environment.
+    AccountRead => "account/read" [Stable] {
+        params: GetAccountParams,
+        response: GetAccountResponse,
+    },
+    /// Log in. Only `{"type": "apiKey"}` is supported: the key is stored in
+    /// `$TANDEM_HOME/auth.json` (mode 0600) and used by providers whose key variable is unset.
+    /// Followed by `account/login/completed`, `account/updated` and `authStatusChange`.
+    AccountLoginStart => "account/login/start" [Stable] {
+        params: LoginAccountParams,
+        response: LoginAccountResponse,
+    },
+    /// Cancel a login in progress. API-key logins complete at once, so the answer is `notFound`.
+    AccountLoginCancel => "account/login/cancel" [Stable] {
+        params: CancelLoginAccountParams,
+        response: CancelLoginAccountResponse,
+    },
+    /// Log out: remove the stored API key. Followed by `account/updated` and `authStatusChange`.
+    AccountLogout => "account/logout" [Stable] {
+        params: NoParams,
+        response: EmptyResponse,
+    },
+    /// The latest rate limits seen in the provider's `x-ratelimit-*` response headers.
+    AccountRateLimitsRead => "account/rateLimits/read" [Stable] {
+        params: NoParams,
+        response: GetAccountRateLimitsResponse,
+    },
     /// BM25 search over past conversations (the MCP tool `search`).
     HistorySearch => "history/search" [Experimental] {
         params: HistorySearchParams,
@@ -198,6 +235,23 @@ request_table! {
     ToolRequestUserInput => "item/tool/requestUserInput" [Experimental] {
         params: ToolRequestUserInputParams,
         response: ToolRequestUserInputResponse,
+    },
+    /// Ask the user one to three questions (the `{text, options, isOther}` shape of
+    /// `item/tool/requestUserInput`, sent instead of it when the connection chose it at
+    /// `initialize`).
+    UserInputRequest => "tool/requestUserInput" [Experimental] {
+        params: UserInputRequestParams,
+        response: QuestionAnswersResponse,
+    },
+    /// Ask the user for free-form text (model tool `ask_user`).
+    AgentRequestUserInput => "agent/requestUserInput" [Experimental] {
+        params: AgentRequestUserInputParams,
+        response: AgentRequestUserInputResponse,
+    },
+    /// Ask the user single- or multi-choice questions (model tool `ask_user_question`).
+    AgentAskUserQuestion => "agent/askUserQuestion" [Experimental] {
+        params: AgentAskUserQuestionParams,
+        response: QuestionAnswersResponse,
     },
 }
 
@@ -257,6 +311,16 @@ notification_table! {
     DeprecationNotice => "deprecationNotice" [Stable] { params: DeprecationNoticeNotification },
     /// Output of a streaming `command/exec`.
     CommandExecOutputDelta => "command/exec/outputDelta" [Stable] { params: CommandExecOutputDeltaNotification },
+    /// A login finished (after `account/login/start`).
+    AccountLoginCompleted => "account/login/completed" [Stable] { params: AccountLoginCompletedNotification },
+    /// The login changed (after a login or a logout).
+    AccountUpdated => "account/updated" [Stable] { params: AccountUpdatedNotification },
+    /// A model response carried new rate limits (`x-ratelimit-*` headers).
+    AccountRateLimitsUpdated => "account/rateLimits/updated" [Stable] { params: AccountRateLimitsUpdatedNotification },
+    /// Legacy: a ChatGPT login finished. Never sent: Tandem has no ChatGPT login.
+    LoginChatGptComplete => "loginChatGptComplete" [Stable] { params: LoginChatGptCompleteNotification },
+    /// Legacy: the auth mode changed; sent with `account/updated`.
+    AuthStatusChange => "authStatusChange" [Stable] { params: AuthStatusChangeNotification },
 }
 
 notification_table! {

@@ -1,6 +1,7 @@
 //! Per-connection dispatch of app-server requests: the `initialize` gate, typed decoding,
 //! experimental gating, and mapping engine results to responses and notifications.
 
+mod account_requests;
 pub mod approvals;
 mod history_requests;
 mod utility_requests;
@@ -21,7 +22,6 @@ use app_server_protocol::thread_requests::{
     EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
 };
 use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
-use app_server_protocol::utility::GetAuthStatusResponse;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -45,6 +45,7 @@ pub struct Processor {
     initialize_lock: tokio::sync::Mutex<()>,
     utilities: Utilities,
     history: Option<Arc<tandem_history::service::HistoryService>>,
+    approver: Option<Arc<approvals::ClientApprover>>,
 }
 
 impl Processor {
@@ -57,7 +58,15 @@ impl Processor {
             initialize_lock: tokio::sync::Mutex::new(()),
             utilities: Utilities::new(),
             history: None,
+            approver: None,
         }
+    }
+
+    /// Tells `approver` which request carries `request_user_input` questions once the client
+    /// has chosen at `initialize`.
+    pub fn with_approver(mut self, approver: Arc<approvals::ClientApprover>) -> Self {
+        self.approver = Some(approver);
+        self
     }
 
     /// Serves `history/search` and `history/open` from `history`.
@@ -135,6 +144,13 @@ impl Processor {
                 .collect::<HashSet<_>>(),
         });
         self.engine.set_originator(&params.client_info.name);
+        // The structured dialogs are experimental server requests: only a client that opted
+        // in can answer them, so only its model is offered `ask_user` and `ask_user_question`.
+        self.engine.set_dialogs(experimental);
+        if let Some(approver) = &self.approver {
+            approver
+                .set_user_input_method(capabilities.request_user_input_method.unwrap_or_default());
+        }
         let _ = self.session.set(Session { experimental });
         let response = InitializeResponse {
             user_agent: user_agent(&params.client_info.name, &params.client_info.version),
@@ -370,13 +386,36 @@ impl Processor {
                 let result = self.git_diff_to_remote(params).await;
                 self.reply(id, result).await;
             }
-            // Providers take their keys from the environment; there is no login to report.
-            ClientRequestPayload::GetAuthStatus(_) => {
-                let response = GetAuthStatusResponse {
-                    auth_method: None,
-                    auth_token: None,
-                    requires_openai_auth: Some(false),
-                };
+            ClientRequestPayload::GetAuthStatus(params) => {
+                let response = self.auth_status(&params);
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::AccountRead(_) => {
+                let response = self.account_read();
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::AccountLoginStart(params) => {
+                match self.account_login_start(params).await {
+                    Ok(response) => {
+                        self.outgoing.send_response(id, &response).await;
+                        self.announce_login().await;
+                    }
+                    Err(error) => self.outgoing.send_error(id, error).await,
+                }
+            }
+            ClientRequestPayload::AccountLoginCancel(_) => {
+                let response = self.account_login_cancel();
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::AccountLogout(_) => match self.account_logout().await {
+                Ok(auth_mode) => {
+                    self.outgoing.send_response(id, &EmptyResponse {}).await;
+                    self.announce_auth_mode(auth_mode).await;
+                }
+                Err(error) => self.outgoing.send_error(id, error).await,
+            },
+            ClientRequestPayload::AccountRateLimitsRead(_) => {
+                let response = self.account_rate_limits();
                 self.reply(id, Ok(response)).await;
             }
             ClientRequestPayload::HistorySearch(params) => {
@@ -415,6 +454,18 @@ pub(crate) fn gate_request(
     message: Value,
     experimental: bool,
 ) -> Result<(RequestId, ClientRequestPayload), (RequestId, JsonRpcErrorBody)> {
+    let mut message = message;
+    // Methods typed `NoParams` take none: an omitted `params` reads as `{}`. Every other
+    // method requires `params`, as on the reference.
+    if let Some(object) = message.as_object_mut()
+        && !object.contains_key("params")
+        && let Some(method) = object.get("method").and_then(Value::as_str)
+        && ClientRequest::METHODS
+            .iter()
+            .any(|spec| spec.method == method && spec.params == "NoParams")
+    {
+        object.insert("params".to_string(), Value::Object(serde_json::Map::new()));
+    }
     let request = match serde_json::from_value::<ClientRequest>(message) {
         Ok(request) => request,
         Err(error) => {

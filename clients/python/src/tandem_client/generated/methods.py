@@ -92,6 +92,21 @@ class ClientRequests:
     GET_AUTH_STATUS: Final = RequestSpec('getAuthStatus', models.GetAuthStatusParams, models.GetAuthStatusResponse, 'Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none is required.')
     'Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none is required.'
 
+    ACCOUNT_READ: Final = RequestSpec('account/read', models.GetAccountParams, models.GetAccountResponse, 'The account: an API key stored with `account/login/start` or set in the environment.')
+    'The account: an API key stored with `account/login/start` or set in the environment.'
+
+    ACCOUNT_LOGIN_START: Final = RequestSpec('account/login/start', models.LoginAccountParams, models.LoginAccountResponse, 'Log in. Only `{"type": "apiKey"}` is supported: the key is stored in `$TANDEM_HOME/auth.json` (mode 0600) and used by providers whose key variable is unset. Followed by `account/login/completed`, `account/updated` and `authStatusChange`.')
+    'Log in. Only `{"type": "apiKey"}` is supported: the key is stored in `$TANDEM_HOME/auth.json` (mode 0600) and used by providers whose key variable is unset. Followed by `account/login/completed`, `account/updated` and `authStatusChange`.'
+
+    ACCOUNT_LOGIN_CANCEL: Final = RequestSpec('account/login/cancel', models.CancelLoginAccountParams, models.CancelLoginAccountResponse, 'Cancel a login in progress. API-key logins complete at once, so the answer is `notFound`.')
+    'Cancel a login in progress. API-key logins complete at once, so the answer is `notFound`.'
+
+    ACCOUNT_LOGOUT: Final = RequestSpec('account/logout', models.NoParams, models.EmptyResponse, 'Log out: remove the stored API key. Followed by `account/updated` and `authStatusChange`.')
+    'Log out: remove the stored API key. Followed by `account/updated` and `authStatusChange`.'
+
+    ACCOUNT_RATE_LIMITS_READ: Final = RequestSpec('account/rateLimits/read', models.NoParams, models.GetAccountRateLimitsResponse, "The latest rate limits seen in the provider's `x-ratelimit-*` response headers.")
+    "The latest rate limits seen in the provider's `x-ratelimit-*` response headers."
+
     HISTORY_SEARCH: Final = RequestSpec('history/search', models.HistorySearchParams, models.HistorySearchResponse, 'BM25 search over past conversations (the MCP tool `search`).', experimental=True)
     'BM25 search over past conversations (the MCP tool `search`).'
 
@@ -124,6 +139,11 @@ CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'fuzzyFileSearch': ClientRequests.FUZZY_FILE_SEARCH,
     'gitDiffToRemote': ClientRequests.GIT_DIFF_TO_REMOTE,
     'getAuthStatus': ClientRequests.GET_AUTH_STATUS,
+    'account/read': ClientRequests.ACCOUNT_READ,
+    'account/login/start': ClientRequests.ACCOUNT_LOGIN_START,
+    'account/login/cancel': ClientRequests.ACCOUNT_LOGIN_CANCEL,
+    'account/logout': ClientRequests.ACCOUNT_LOGOUT,
+    'account/rateLimits/read': ClientRequests.ACCOUNT_RATE_LIMITS_READ,
     'history/search': ClientRequests.HISTORY_SEARCH,
     'history/open': ClientRequests.HISTORY_OPEN,
 }
@@ -142,11 +162,23 @@ class ServerRequests:
     ITEM_TOOL_REQUEST_USER_INPUT: Final = RequestSpec('item/tool/requestUserInput', models.ToolRequestUserInputParams, models.ToolRequestUserInputResponse, 'Ask the user one to three questions.', experimental=True)
     'Ask the user one to three questions.'
 
+    TOOL_REQUEST_USER_INPUT: Final = RequestSpec('tool/requestUserInput', models.UserInputRequestParams, models.QuestionAnswersResponse, 'Ask the user one to three questions (the `{text, options, isOther}` shape of `item/tool/requestUserInput`, sent instead of it when the connection chose it at `initialize`).', experimental=True)
+    'Ask the user one to three questions (the `{text, options, isOther}` shape of `item/tool/requestUserInput`, sent instead of it when the connection chose it at `initialize`).'
+
+    AGENT_REQUEST_USER_INPUT: Final = RequestSpec('agent/requestUserInput', models.AgentRequestUserInputParams, models.AgentRequestUserInputResponse, 'Ask the user for free-form text (model tool `ask_user`).', experimental=True)
+    'Ask the user for free-form text (model tool `ask_user`).'
+
+    AGENT_ASK_USER_QUESTION: Final = RequestSpec('agent/askUserQuestion', models.AgentAskUserQuestionParams, models.QuestionAnswersResponse, 'Ask the user single- or multi-choice questions (model tool `ask_user_question`).', experimental=True)
+    'Ask the user single- or multi-choice questions (model tool `ask_user_question`).'
+
 
 SERVER_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'item/commandExecution/requestApproval': ServerRequests.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
     'item/fileChange/requestApproval': ServerRequests.ITEM_FILE_CHANGE_REQUEST_APPROVAL,
     'item/tool/requestUserInput': ServerRequests.ITEM_TOOL_REQUEST_USER_INPUT,
+    'tool/requestUserInput': ServerRequests.TOOL_REQUEST_USER_INPUT,
+    'agent/requestUserInput': ServerRequests.AGENT_REQUEST_USER_INPUT,
+    'agent/askUserQuestion': ServerRequests.AGENT_ASK_USER_QUESTION,
 }
 """`ServerRequest` methods by wire name."""
 
@@ -232,6 +264,21 @@ class ServerNotifications:
     COMMAND_EXEC_OUTPUT_DELTA: Final = NotificationSpec('command/exec/outputDelta', models.CommandExecOutputDeltaNotification, 'Output of a streaming `command/exec`.')
     'Output of a streaming `command/exec`.'
 
+    ACCOUNT_LOGIN_COMPLETED: Final = NotificationSpec('account/login/completed', models.AccountLoginCompletedNotification, 'A login finished (after `account/login/start`).')
+    'A login finished (after `account/login/start`).'
+
+    ACCOUNT_UPDATED: Final = NotificationSpec('account/updated', models.AccountUpdatedNotification, 'The login changed (after a login or a logout).')
+    'The login changed (after a login or a logout).'
+
+    ACCOUNT_RATE_LIMITS_UPDATED: Final = NotificationSpec('account/rateLimits/updated', models.AccountRateLimitsUpdatedNotification, 'A model response carried new rate limits (`x-ratelimit-*` headers).')
+    'A model response carried new rate limits (`x-ratelimit-*` headers).'
+
+    LOGIN_CHAT_GPT_COMPLETE: Final = NotificationSpec('loginChatGptComplete', models.LoginChatGptCompleteNotification, 'Legacy: a ChatGPT login finished. Never sent: Tandem has no ChatGPT login.')
+    'Legacy: a ChatGPT login finished. Never sent: Tandem has no ChatGPT login.'
+
+    AUTH_STATUS_CHANGE: Final = NotificationSpec('authStatusChange', models.AuthStatusChangeNotification, 'Legacy: the auth mode changed; sent with `account/updated`.')
+    'Legacy: the auth mode changed; sent with `account/updated`.'
+
 
 SERVER_NOTIFICATIONS_BY_METHOD: Final[dict[str, AnyNotificationSpec]] = {
     'thread/started': ServerNotifications.THREAD_STARTED,
@@ -260,6 +307,11 @@ SERVER_NOTIFICATIONS_BY_METHOD: Final[dict[str, AnyNotificationSpec]] = {
     'configWarning': ServerNotifications.CONFIG_WARNING,
     'deprecationNotice': ServerNotifications.DEPRECATION_NOTICE,
     'command/exec/outputDelta': ServerNotifications.COMMAND_EXEC_OUTPUT_DELTA,
+    'account/login/completed': ServerNotifications.ACCOUNT_LOGIN_COMPLETED,
+    'account/updated': ServerNotifications.ACCOUNT_UPDATED,
+    'account/rateLimits/updated': ServerNotifications.ACCOUNT_RATE_LIMITS_UPDATED,
+    'loginChatGptComplete': ServerNotifications.LOGIN_CHAT_GPT_COMPLETE,
+    'authStatusChange': ServerNotifications.AUTH_STATUS_CHANGE,
 }
 """`ServerNotification` methods by wire name."""
 

@@ -18,6 +18,115 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 
+class AccountApiKey(BaseModel):
+    """
+    An API key (the only kind Tandem stores).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    type: Literal['apiKey'] = 'apiKey'
+
+
+class AccountAmazonBedrock(BaseModel):
+    """
+    Amazon Bedrock credentials (never reported by Tandem).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    type: Literal['amazonBedrock'] = 'amazonBedrock'
+    uses_codex_managed_credentials: Annotated[
+        bool,
+        Field(
+            alias='usesCodexManagedCredentials',
+            description='Whether the credentials are managed by the server.',
+        ),
+    ]
+
+
+class AccountGcp(BaseModel):
+    """
+    Google Cloud credentials (never reported by Tandem).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    type: Literal['gcp'] = 'gcp'
+
+
+class AccountLoginCompletedNotification(BaseModel):
+    """
+    Params of `account/login/completed`: a login finished.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    error: Annotated[str | None, Field(description='Why it failed.')] = None
+    login_id: Annotated[
+        str | None,
+        Field(
+            alias='loginId',
+            description="The login's id; `null` for an API-key login (it has none).",
+        ),
+    ] = None
+    onboarding_entrypoint: Annotated[
+        Any | None,
+        Field(
+            alias='onboardingEntrypoint',
+            description='Onboarding entry point of a desktop client; always `null`.',
+        ),
+    ] = None
+    success: Annotated[bool, Field(description='Whether the login succeeded.')]
+
+
+class AgentRequestUserInputParams(BaseModel):
+    """
+    Parameters of `agent/requestUserInput`: the model asks for free-form text.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    prompt: Annotated[str, Field(description='What the model asks.')]
+    thread_id: Annotated[str, Field(alias='threadId', description='The thread.')]
+    tool_call_id: Annotated[
+        str,
+        Field(
+            alias='toolCallId',
+            description="The model's tool call (`call_id`) this request answers.",
+        ),
+    ]
+    turn_id: Annotated[str, Field(alias='turnId', description='The turn.')]
+
+
+class AgentRequestUserInputResponse(BaseModel):
+    """
+    Answer to `agent/requestUserInput`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    user_input: Annotated[
+        str,
+        Field(
+            alias='userInput',
+            description="The user's text, given to the model as the tool output.",
+        ),
+    ]
+
+
 class ApprovalsReviewer(str, Enum):
     """
     Who reviews approval requests.
@@ -40,6 +149,47 @@ class AskForApproval(str, Enum):
     never = 'never'
 
 
+class AskUserQuestionType(str, Enum):
+    """
+    How many options an [`AskUserQuestion`] takes.
+    """
+
+    single_choice = 'single_choice'
+    multi_choice = 'multi_choice'
+
+
+class AuthMode(str, Enum):
+    """
+    How the server is authenticated.
+    """
+
+    apikey = 'apikey'
+    chatgpt = 'chatgpt'
+    chatgpt_auth_tokens = 'chatgptAuthTokens'
+    headers = 'headers'
+    agent_identity = 'agentIdentity'
+    personal_access_token = 'personalAccessToken'
+    bedrock_api_key = 'bedrockApiKey'
+    bedrock_access_keys = 'bedrockAccessKeys'
+
+
+class AuthStatusChangeNotification(BaseModel):
+    """
+    Params of `authStatusChange` (legacy): the auth mode changed (sent with `account/updated`).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    auth_method: Annotated[
+        AuthMode | None,
+        Field(
+            alias='authMethod', description='The new auth mode; `null` after a logout.'
+        ),
+    ] = None
+
+
 class ByteRange(BaseModel):
     """
     A half-open byte range.
@@ -51,6 +201,27 @@ class ByteRange(BaseModel):
     )
     end: Annotated[int, Field(description='One past the last byte.', ge=0)]
     start: Annotated[int, Field(description='First byte.', ge=0)]
+
+
+class CancelLoginAccountParams(BaseModel):
+    """
+    Parameters of `account/login/cancel`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    login_id: Annotated[str, Field(alias='loginId', description='The login to cancel.')]
+
+
+class CancelLoginAccountStatus(str, Enum):
+    """
+    Outcome of `account/login/cancel`.
+    """
+
+    canceled = 'canceled'
+    not_found = 'notFound'
 
 
 class ClientInfo(BaseModel):
@@ -526,6 +697,24 @@ class ConfigWarningNotification(BaseModel):
     summary: Annotated[str, Field(description='One-line summary.')]
 
 
+class CreditsSnapshot(BaseModel):
+    """
+    Credits of an account.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    balance: Annotated[
+        str | None, Field(description='The balance, as a decimal string.')
+    ] = None
+    has_credits: Annotated[
+        bool, Field(alias='hasCredits', description='Whether there are credits left.')
+    ]
+    unlimited: Annotated[bool, Field(description='Whether credits are unlimited.')]
+
+
 class DeprecationNoticeNotification(BaseModel):
     """
     `deprecationNotice`: the client used something deprecated.
@@ -675,9 +864,27 @@ class FuzzyFileSearchResult(BaseModel):
     score: Annotated[int, Field(description='Match score; higher is better.', ge=0)]
 
 
+class GetAccountParams(BaseModel):
+    """
+    Parameters of `account/read`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    refresh_token: Annotated[
+        bool | None,
+        Field(
+            alias='refreshToken',
+            description="Refresh the login's token first; accepted and ignored (an API key has no token).",
+        ),
+    ] = None
+
+
 class GetAuthStatusParams(BaseModel):
     """
-    Parameters of `getAuthStatus` (legacy). Both fields are accepted and ignored.
+    Parameters of `getAuthStatus` (legacy).
     """
 
     model_config = ConfigDict(
@@ -688,7 +895,7 @@ class GetAuthStatusParams(BaseModel):
         bool | None,
         Field(
             alias='includeToken',
-            description='Whether to include the token. Accepted and ignored: Tandem holds no login token.',
+            description='Whether to include the stored API key as `authToken`.',
         ),
     ] = None
     refresh_token: Annotated[
@@ -702,9 +909,7 @@ class GetAuthStatusParams(BaseModel):
 
 class GetAuthStatusResponse(BaseModel):
     """
-    Result of `getAuthStatus` (legacy). Tandem has no OpenAI login: providers take their keys
-    from the environment, so the answer is always `{authMethod: null, authToken: null,
-    requiresOpenaiAuth: false}`.
+    Result of `getAuthStatus` (legacy): the same login state as `account/read`.
     """
 
     model_config = ConfigDict(
@@ -712,23 +917,24 @@ class GetAuthStatusResponse(BaseModel):
         populate_by_name=True,
     )
     auth_method: Annotated[
-        Any | None,
+        AuthMode | None,
         Field(
             alias='authMethod',
-            description='How the user is logged in; always `null` in Tandem.',
+            description="How the user is logged in: `apikey` when a key is stored in `auth.json` or the default\nprovider's key variable is set, `null` otherwise.",
         ),
     ] = None
     auth_token: Annotated[
         str | None,
         Field(
-            alias='authToken', description='The login token; always `null` in Tandem.'
+            alias='authToken',
+            description='The API key in use, when `includeToken` is true; `null` otherwise.',
         ),
     ] = None
     requires_openai_auth: Annotated[
         bool | None,
         Field(
             alias='requiresOpenaiAuth',
-            description='Whether an OpenAI login is required; always `false` in Tandem.',
+            description='Whether the default provider needs an API key (it declares `env_key`).',
         ),
     ] = None
 
@@ -1005,53 +1211,6 @@ class ImageDetail(str, Enum):
     original = 'original'
 
 
-class InitializeCapabilities(BaseModel):
-    """
-    Capabilities a client declares at `initialize`; fixed for the connection.
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    experimental_api: Annotated[
-        bool | None,
-        Field(
-            alias='experimentalApi',
-            description='Opt into experimental methods, fields and notifications.',
-        ),
-    ] = None
-    opt_out_notification_methods: Annotated[
-        list[str] | None,
-        Field(
-            alias='optOutNotificationMethods',
-            description='Exact notification methods this connection does not want to receive.',
-        ),
-    ] = None
-
-
-class InitializeParams(BaseModel):
-    """
-    Parameters of `initialize`, the first request of every connection.
-    """
-
-    model_config = ConfigDict(
-        extra='allow',
-        populate_by_name=True,
-    )
-    capabilities: Annotated[
-        InitializeCapabilities | None,
-        Field(description='Client capabilities; omitted means all off.'),
-    ] = None
-    client_info: Annotated[
-        ClientInfo,
-        Field(
-            alias='clientInfo',
-            description='Who the client is; `name` becomes the thread `originator` and prefixes `userAgent`.',
-        ),
-    ]
-
-
 class InitializeResponse(BaseModel):
     """
     Result of `initialize`.
@@ -1150,6 +1309,251 @@ class JSONRPCNotification(BaseModel):
     params: Annotated[Any | None, Field(description='Notification parameters.')] = None
 
 
+class LoginAccountParamsApiKey(BaseModel):
+    """
+    Store this API key in `$TANDEM_HOME/auth.json` (mode 0600).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    api_key: Annotated[
+        str, Field(alias='apiKey', description='The key; must not be empty.')
+    ]
+    type: Literal['apiKey'] = 'apiKey'
+
+
+class LoginAccountParamsChatgpt(BaseModel):
+    """
+    Browser login to ChatGPT (not supported).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    app_brand: Annotated[
+        Any | None,
+        Field(alias='appBrand', description='Reference client option; ignored.'),
+    ] = None
+    codex_streamlined_login: Annotated[
+        bool | None,
+        Field(
+            alias='codexStreamlinedLogin',
+            description='Reference client option; ignored.',
+        ),
+    ] = None
+    type: Literal['chatgpt'] = 'chatgpt'
+    use_hosted_login_success_page: Annotated[
+        bool | None,
+        Field(
+            alias='useHostedLoginSuccessPage',
+            description='Reference client option; ignored.',
+        ),
+    ] = None
+
+
+class LoginAccountParamsChatgptDeviceCode(BaseModel):
+    """
+    Device-code login to ChatGPT (not supported).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    type: Literal['chatgptDeviceCode'] = 'chatgptDeviceCode'
+
+
+class LoginAccountParamsChatgptAuthTokens(BaseModel):
+    """
+    Externally obtained ChatGPT tokens (not supported).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    access_token: Annotated[
+        str, Field(alias='accessToken', description='Access token.')
+    ]
+    chatgpt_account_id: Annotated[
+        str, Field(alias='chatgptAccountId', description='Account id.')
+    ]
+    chatgpt_plan_type: Annotated[
+        str | None, Field(alias='chatgptPlanType', description='Plan type.')
+    ] = None
+    type: Literal['chatgptAuthTokens'] = 'chatgptAuthTokens'
+
+
+class LoginAccountParamsAmazonBedrock(BaseModel):
+    """
+    Amazon Bedrock API key (not supported).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    api_key: Annotated[str, Field(alias='apiKey', description='The key.')]
+    region: Annotated[str, Field(description='AWS region.')]
+    type: Literal['amazonBedrock'] = 'amazonBedrock'
+
+
+class LoginAccountParamsAmazonBedrockAccessKeys(BaseModel):
+    """
+    Amazon Bedrock access keys (not supported).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    access_key_id: Annotated[
+        str, Field(alias='accessKeyId', description='Access key id.')
+    ]
+    region: Annotated[str, Field(description='AWS region.')]
+    secret_access_key: Annotated[
+        str, Field(alias='secretAccessKey', description='Secret access key.')
+    ]
+    session_token: Annotated[
+        str | None, Field(alias='sessionToken', description='Session token.')
+    ] = None
+    type: Literal['amazonBedrockAccessKeys'] = 'amazonBedrockAccessKeys'
+
+
+class LoginAccountParams(
+    RootModel[
+        LoginAccountParamsApiKey
+        | LoginAccountParamsChatgpt
+        | LoginAccountParamsChatgptDeviceCode
+        | LoginAccountParamsChatgptAuthTokens
+        | LoginAccountParamsAmazonBedrock
+        | LoginAccountParamsAmazonBedrockAccessKeys
+    ]
+):
+    root: Annotated[
+        LoginAccountParamsApiKey | LoginAccountParamsChatgpt | LoginAccountParamsChatgptDeviceCode | LoginAccountParamsChatgptAuthTokens | LoginAccountParamsAmazonBedrock | LoginAccountParamsAmazonBedrockAccessKeys,
+        Field(
+            description='Parameters of `account/login/start`: how to log in. Only `apiKey` is supported; the other\ntypes answer an error that says so.'
+        ),
+    ]
+
+
+class LoginAccountResponseApiKey(BaseModel):
+    """
+    The API key is stored.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    type: Literal['apiKey'] = 'apiKey'
+
+
+class LoginAccountResponseChatgpt(BaseModel):
+    """
+    A browser login started (never answered by Tandem).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    auth_url: Annotated[
+        str, Field(alias='authUrl', description='URL to open in a browser.')
+    ]
+    login_id: Annotated[
+        str,
+        Field(
+            alias='loginId',
+            description='Id for `account/login/cancel` and `account/login/completed`.',
+        ),
+    ]
+    type: Literal['chatgpt'] = 'chatgpt'
+
+
+class LoginAccountResponseChatgptDeviceCode(BaseModel):
+    """
+    A device-code login started (never answered by Tandem).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    login_id: Annotated[
+        str,
+        Field(
+            alias='loginId',
+            description='Id for `account/login/cancel` and `account/login/completed`.',
+        ),
+    ]
+    type: Literal['chatgptDeviceCode'] = 'chatgptDeviceCode'
+    user_code: Annotated[str, Field(alias='userCode', description='The code.')]
+    verification_url: Annotated[
+        str, Field(alias='verificationUrl', description='Where to enter the code.')
+    ]
+
+
+class LoginAccountResponseChatgptAuthTokens(BaseModel):
+    """
+    External tokens accepted (never answered by Tandem).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    type: Literal['chatgptAuthTokens'] = 'chatgptAuthTokens'
+
+
+class LoginAccountResponseAmazonBedrock(BaseModel):
+    """
+    Bedrock credentials accepted (never answered by Tandem).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    type: Literal['amazonBedrock'] = 'amazonBedrock'
+
+
+class LoginAccountResponse(
+    RootModel[
+        LoginAccountResponseApiKey
+        | LoginAccountResponseChatgpt
+        | LoginAccountResponseChatgptDeviceCode
+        | LoginAccountResponseChatgptAuthTokens
+        | LoginAccountResponseAmazonBedrock
+    ]
+):
+    root: Annotated[
+        LoginAccountResponseApiKey | LoginAccountResponseChatgpt | LoginAccountResponseChatgptDeviceCode | LoginAccountResponseChatgptAuthTokens | LoginAccountResponseAmazonBedrock,
+        Field(
+            description='Result of `account/login/start`. Tandem only answers `apiKey`: the key is stored when the\nresponse is sent, and `account/login/completed` and `account/updated` follow.'
+        ),
+    ]
+
+
+class LoginChatGptCompleteNotification(BaseModel):
+    """
+    Params of `loginChatGptComplete` (legacy): a ChatGPT login finished. Tandem has no ChatGPT
+    login and never sends it; declared for clients of the first-generation API.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    error: Annotated[str | None, Field(description='Why it failed.')] = None
+    login_id: Annotated[str, Field(alias='loginId', description="The login's id.")]
+    success: Annotated[bool, Field(description='Whether it succeeded.')]
+
+
 class MessagePhase(str, Enum):
     """
     Whether agent text is commentary, a partial answer or the final answer.
@@ -1229,6 +1633,17 @@ class NetworkAccess(str, Enum):
     enabled = 'enabled'
 
 
+class NoParams(BaseModel):
+    """
+    The params of a method that takes none: `params` may be omitted, or sent as `{}`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
 class PatchApplyStatus(str, Enum):
     """
     Lifecycle status of a file-change item.
@@ -1288,6 +1703,104 @@ class Personality(str, Enum):
     none = 'none'
     friendly = 'friendly'
     pragmatic = 'pragmatic'
+
+
+class PlanType(str, Enum):
+    """
+    A ChatGPT subscription plan (declared for wire compatibility; Tandem never reports one).
+    """
+
+    free = 'free'
+    go = 'go'
+    plus = 'plus'
+    pro = 'pro'
+    prolite = 'prolite'
+    promax = 'promax'
+    team = 'team'
+    self_serve_business_prolite = 'self_serve_business_prolite'
+    self_serve_business_usage_based = 'self_serve_business_usage_based'
+    business = 'business'
+    ent26 = 'ent26'
+    enterprise_cbp_automation = 'enterprise_cbp_automation'
+    enterprise_cbp_usage_based = 'enterprise_cbp_usage_based'
+    enterprise = 'enterprise'
+    edu = 'edu'
+    edu_plus = 'edu_plus'
+    edu_pro = 'edu_pro'
+    sci = 'sci'
+    sci_plus = 'sci_plus'
+    unknown = 'unknown'
+
+
+class QuestionAnswer(BaseModel):
+    """
+    The answer to one question.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    question_index: Annotated[
+        int,
+        Field(
+            alias='questionIndex',
+            description='Index of the question in the request (0-based).',
+            ge=0,
+        ),
+    ]
+    selected: Annotated[
+        list[str],
+        Field(
+            description='The chosen option labels, or the free-form text when "other" was chosen.'
+        ),
+    ]
+
+
+class QuestionAnswersResponse(BaseModel):
+    """
+    Answer to `tool/requestUserInput` and `agent/askUserQuestion`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    answers: Annotated[
+        list[QuestionAnswer], Field(description='One answer per answered question.')
+    ]
+
+
+class RateLimitWindow(BaseModel):
+    """
+    Usage of one rate-limit window.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    resets_at: Annotated[
+        int | None,
+        Field(
+            alias='resetsAt',
+            description='When the window resets (Unix seconds), from the `x-ratelimit-reset-*` duration.',
+        ),
+    ] = None
+    used_percent: Annotated[
+        float,
+        Field(
+            alias='usedPercent',
+            description='Percent of the limit used: `(limit - remaining) / limit * 100`.',
+        ),
+    ]
+    window_duration_mins: Annotated[
+        int | None,
+        Field(
+            alias='windowDurationMins',
+            description='Length of the window in minutes; `null` (providers do not say).',
+        ),
+    ] = None
 
 
 class ReasoningEffort(str, Enum):
@@ -1384,6 +1897,15 @@ class ReasoningTextDeltaNotification(BaseModel):
     item_id: Annotated[str, Field(alias='itemId', description='The reasoning item.')]
     thread_id: Annotated[str, Field(alias='threadId', description='The thread.')]
     turn_id: Annotated[str, Field(alias='turnId', description='The turn.')]
+
+
+class RequestUserInputMethod(str, Enum):
+    """
+    Which server request carries the model's `request_user_input` questions on a connection.
+    """
+
+    item_tool_request_user_input = 'item/tool/requestUserInput'
+    tool_request_user_input = 'tool/requestUserInput'
 
 
 class SandboxMode(str, Enum):
@@ -2447,6 +2969,54 @@ class UserInputLocalImage(BaseModel):
     type: Literal['localImage'] = 'localImage'
 
 
+class UserInputQuestion(BaseModel):
+    """
+    One question of `tool/requestUserInput`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    is_other: Annotated[
+        bool,
+        Field(
+            alias='isOther',
+            description='Whether a free-form answer besides the options is allowed.',
+        ),
+    ]
+    options: Annotated[
+        list[str],
+        Field(
+            description='The choices (labels); may be empty for a free-form question.'
+        ),
+    ]
+    text: Annotated[str, Field(description='The question as shown to the user.')]
+
+
+class UserInputRequestParams(BaseModel):
+    """
+    Parameters of `tool/requestUserInput`: one to three questions the model asks.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    questions: Annotated[
+        list[UserInputQuestion], Field(description='One to three questions.')
+    ]
+    thread_id: Annotated[str, Field(alias='threadId', description='The thread.')]
+    tool_call_id: Annotated[
+        str,
+        Field(
+            alias='toolCallId',
+            description="The model's tool call (`call_id`) this request answers.",
+        ),
+    ]
+    turn_id: Annotated[str, Field(alias='turnId', description='The turn.')]
+
+
 class WarningNotification(BaseModel):
     """
     `warning`.
@@ -2460,6 +3030,90 @@ class WarningNotification(BaseModel):
     thread_id: Annotated[
         str | None, Field(alias='threadId', description='The thread concerned, if any.')
     ] = None
+
+
+class AccountChatgpt(BaseModel):
+    """
+    A ChatGPT account (never reported by Tandem).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    email: Annotated[str | None, Field(description="The account's e-mail address.")] = (
+        None
+    )
+    plan_type: Annotated[
+        PlanType, Field(alias='planType', description='The subscription plan.')
+    ]
+    type: Literal['chatgpt'] = 'chatgpt'
+    workspace_name: Annotated[
+        str | None, Field(alias='workspaceName', description='The workspace name.')
+    ] = None
+
+
+class AccountUpdatedNotification(BaseModel):
+    """
+    Params of `account/updated`: the login changed (after a login or a logout).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    auth_mode: Annotated[
+        AuthMode | None,
+        Field(
+            alias='authMode', description='The new auth mode; `null` after a logout.'
+        ),
+    ] = None
+    plan_type: Annotated[
+        PlanType | None, Field(alias='planType', description='The plan; always `null`.')
+    ] = None
+
+
+class AskUserQuestion(BaseModel):
+    """
+    One question of `agent/askUserQuestion`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    allow_other: Annotated[
+        bool,
+        Field(
+            alias='allowOther',
+            description='Whether a free-form answer besides the options is allowed.',
+        ),
+    ]
+    options: Annotated[
+        list[str], Field(description='The choices (labels), two or more.')
+    ]
+    text: Annotated[str, Field(description='The question as shown to the user.')]
+    type: Annotated[
+        AskUserQuestionType,
+        Field(description='Whether one or several options may be chosen.'),
+    ]
+
+
+class CancelLoginAccountResponse(BaseModel):
+    """
+    Result of `account/login/cancel`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    status: Annotated[
+        CancelLoginAccountStatus,
+        Field(
+            description='Whether a login was cancelled. API-key logins complete at once, so Tandem always\nanswers `notFound`.'
+        ),
+    ]
 
 
 class CollaborationModeSettings(BaseModel):
@@ -2707,6 +3361,44 @@ class FuzzyFileSearchResponse(BaseModel):
     ]
 
 
+class GetAccountResponse(BaseModel):
+    """
+    Result of `account/read`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    account: Annotated[
+        AccountApiKey | AccountChatgpt | AccountAmazonBedrock | AccountGcp | None,
+        Field(
+            description='The account: `{"type": "apiKey"}` when a key is stored in `auth.json` or the default\nprovider\'s key variable is set; `null` otherwise.'
+        ),
+    ] = None
+    requires_openai_auth: Annotated[
+        bool,
+        Field(
+            alias='requiresOpenaiAuth',
+            description='Whether the default provider needs an API key (it declares `env_key`).',
+        ),
+    ]
+    user_id: Annotated[
+        str | None,
+        Field(
+            alias='userId',
+            description='The user id; always `null` (an API key has none).',
+        ),
+    ] = None
+    workspace_routing: Annotated[
+        Any | None,
+        Field(
+            alias='workspaceRouting',
+            description='Workspace routing of a ChatGPT account; always `null`.',
+        ),
+    ] = None
+
+
 class HistoryOpenResponse(BaseModel):
     """
     Result of `history/open`. A missing event is a result with `found: false`, not an error.
@@ -2752,6 +3444,60 @@ class HistoryOpenResponse(BaseModel):
             description="The target's turn number; `null` when not found.",
         ),
     ] = None
+
+
+class InitializeCapabilities(BaseModel):
+    """
+    Capabilities a client declares at `initialize`; fixed for the connection.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    experimental_api: Annotated[
+        bool | None,
+        Field(
+            alias='experimentalApi',
+            description='Opt into experimental methods, fields and notifications.',
+        ),
+    ] = None
+    opt_out_notification_methods: Annotated[
+        list[str] | None,
+        Field(
+            alias='optOutNotificationMethods',
+            description='Exact notification methods this connection does not want to receive.',
+        ),
+    ] = None
+    request_user_input_method: Annotated[
+        RequestUserInputMethod | None,
+        Field(
+            alias='requestUserInputMethod',
+            description="Which server request carries the model's `request_user_input` questions:\n`item/tool/requestUserInput` (the default) or `tool/requestUserInput`. Either needs\n`experimentalApi`.",
+        ),
+    ] = None
+
+
+class InitializeParams(BaseModel):
+    """
+    Parameters of `initialize`, the first request of every connection.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    capabilities: Annotated[
+        InitializeCapabilities | None,
+        Field(description='Client capabilities; omitted means all off.'),
+    ] = None
+    client_info: Annotated[
+        ClientInfo,
+        Field(
+            alias='clientInfo',
+            description='Who the client is; `name` becomes the thread `originator` and prefixes `userAgent`.',
+        ),
+    ]
 
 
 class JSONRPCError(BaseModel):
@@ -2905,6 +3651,74 @@ class ModelListResponse(BaseModel):
         Field(
             alias='nextCursor',
             description='Cursor of the next page; `null` on the last page.',
+        ),
+    ] = None
+
+
+class RateLimitSnapshot(BaseModel):
+    """
+    Rate limits of one limit (one provider in Tandem).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credits: Annotated[
+        CreditsSnapshot | None, Field(description='Credits; always `null`.')
+    ] = None
+    individual_limit: Annotated[
+        Any | None,
+        Field(
+            alias='individualLimit',
+            description='Individual spend limit; always `null`.',
+        ),
+    ] = None
+    limit_id: Annotated[
+        str | None, Field(alias='limitId', description='Which limit: the provider id.')
+    ] = None
+    limit_name: Annotated[
+        str | None,
+        Field(
+            alias='limitName',
+            description="Display name of the limit: the provider's name.",
+        ),
+    ] = None
+    normal_model_slug: Annotated[
+        str | None,
+        Field(
+            alias='normalModelSlug',
+            description='Model slug of the limit; always `null`.',
+        ),
+    ] = None
+    plan_type: Annotated[
+        PlanType | None,
+        Field(alias='planType', description='Plan type; always `null`.'),
+    ] = None
+    primary: Annotated[
+        RateLimitWindow | None,
+        Field(
+            description='The request limit (`x-ratelimit-limit-requests`, `-remaining-requests`,\n`-reset-requests`).'
+        ),
+    ] = None
+    rate_limit_reached_type: Annotated[
+        Any | None,
+        Field(
+            alias='rateLimitReachedType',
+            description='Which limit was reached; always `null`.',
+        ),
+    ] = None
+    secondary: Annotated[
+        RateLimitWindow | None,
+        Field(
+            description='The token limit (`x-ratelimit-limit-tokens`, `-remaining-tokens`, `-reset-tokens`).'
+        ),
+    ] = None
+    spend_control_reached: Annotated[
+        bool | None,
+        Field(
+            alias='spendControlReached',
+            description='Whether a spend control was reached; always `null`.',
         ),
     ] = None
 
@@ -3389,6 +4203,44 @@ class TurnSteerParams(BaseModel):
     thread_id: Annotated[str, Field(alias='threadId', description='The thread.')]
 
 
+class AccountRateLimitsUpdatedNotification(BaseModel):
+    """
+    Params of `account/rateLimits/updated`: a model response carried new rate limits.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    rate_limits: Annotated[
+        RateLimitSnapshot, Field(alias='rateLimits', description='The limits.')
+    ]
+
+
+class AgentAskUserQuestionParams(BaseModel):
+    """
+    Parameters of `agent/askUserQuestion`: choice questions from the model tool
+    `ask_user_question`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    questions: Annotated[
+        list[AskUserQuestion], Field(description='One to four questions.')
+    ]
+    thread_id: Annotated[str, Field(alias='threadId', description='The thread.')]
+    tool_call_id: Annotated[
+        str,
+        Field(
+            alias='toolCallId',
+            description="The model's tool call (`call_id`) this request answers.",
+        ),
+    ]
+    turn_id: Annotated[str, Field(alias='turnId', description='The turn.')]
+
+
 class CollaborationMode(BaseModel):
     """
     A collaboration mode: `default`, or `plan`, in which the model may ask the user questions.
@@ -3402,6 +4254,51 @@ class CollaborationMode(BaseModel):
     settings: Annotated[
         CollaborationModeSettings, Field(description='Settings applied in this mode.')
     ]
+
+
+class GetAccountRateLimitsResponse(BaseModel):
+    """
+    Result of `account/rateLimits/read`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    account_id: Annotated[
+        str | None, Field(alias='accountId', description='Account id; always `null`.')
+    ] = None
+    ordinary_usage_allowed: Annotated[
+        bool | None,
+        Field(
+            alias='ordinaryUsageAllowed',
+            description='Whether ordinary usage is allowed; always `null` (providers do not say).',
+        ),
+    ] = None
+    rate_limit_reset_credits: Annotated[
+        Any | None,
+        Field(
+            alias='rateLimitResetCredits', description='Reset credits; always `null`.'
+        ),
+    ] = None
+    rate_limit_upsell: Annotated[
+        Any | None,
+        Field(alias='rateLimitUpsell', description='Upsell offer; always `null`.'),
+    ] = None
+    rate_limits: Annotated[
+        RateLimitSnapshot,
+        Field(
+            alias='rateLimits',
+            description="The latest limits seen in the provider's `x-ratelimit-*` response headers; every field\n`null` until a response carried them.",
+        ),
+    ]
+    rate_limits_by_limit_id: Annotated[
+        dict[str, Any] | None,
+        Field(
+            alias='rateLimitsByLimitId',
+            description='The same snapshot keyed by its `limitId`; `null` until a response carried limits.',
+        ),
+    ] = None
 
 
 class ItemCompletedNotification(BaseModel):
