@@ -12,6 +12,8 @@ mod macros;
 
 pub mod conversation_summary;
 pub mod codex_event;
+pub mod account;
+pub mod dialogs;
 pub mod export;
 pub mod history;
 pub mod index;

@@ -6,6 +6,16 @@
 
 use crate::conversation_summary::{GetConversationSummaryParams, GetConversationSummaryResponse};
 use crate::codex_event::CodexEventNotification;
+use crate::account::{
+    AccountLoginCompletedNotification, AccountRateLimitsUpdatedNotification,
+    AccountUpdatedNotification, AuthStatusChangeNotification, CancelLoginAccountParams,
+    CancelLoginAccountResponse, GetAccountParams, GetAccountRateLimitsResponse, GetAccountResponse,
+    LoginAccountParams, LoginAccountResponse, LoginChatGptCompleteNotification,
+};
+use crate::dialogs::{
+    AgentAskUserQuestionParams, AgentRequestUserInputParams, AgentRequestUserInputResponse,
+    QuestionAnswersResponse, UserInputRequestParams,
+};
 use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
@@ -38,7 +48,7 @@ use crate::server_requests::{
     ToolRequestUserInputResponse,
 };
 use crate::thread_requests::{
-    EmptyParams, EmptyResponse, ThreadForkParams, ThreadIdParams, ThreadListParams,
+    EmptyParams, EmptyResponse, NoParams, ThreadForkParams, ThreadIdParams, ThreadListParams,
     ThreadListResponse, ThreadLoadedListParams, ThreadLoadedListResponse, ThreadReadParams,
     ThreadReadResponse, ThreadResumeParams, ThreadResumeResponse, ThreadSetNameParams,
     ThreadStartParams, ThreadStartResponse, ThreadTurnsListParams, ThreadTurnsListResponse,
@@ -247,6 +257,32 @@ request_table! {
     ExecOneOffCommand => "execOneOffCommand" [Stable] {
         params: ExecOneOffCommandParams,
         response: ExecOneOffCommandResponse,
+    /// The account: an API key stored with `account/login/start` or set in the environment.
+    AccountRead => "account/read" [Stable] {
+        params: GetAccountParams,
+        response: GetAccountResponse,
+    },
+    /// Log in. Only `{"type": "apiKey"}` is supported: the key is stored in
+    /// `$TANDEM_HOME/auth.json` (mode 0600) and used by providers whose key variable is unset.
+    /// Followed by `account/login/completed`, `account/updated` and `authStatusChange`.
+    AccountLoginStart => "account/login/start" [Stable] {
+        params: LoginAccountParams,
+        response: LoginAccountResponse,
+    },
+    /// Cancel a login in progress. API-key logins complete at once, so the answer is `notFound`.
+    AccountLoginCancel => "account/login/cancel" [Stable] {
+        params: CancelLoginAccountParams,
+        response: CancelLoginAccountResponse,
+    },
+    /// Log out: remove the stored API key. Followed by `account/updated` and `authStatusChange`.
+    AccountLogout => "account/logout" [Stable] {
+        params: NoParams,
+        response: EmptyResponse,
+    },
+    /// The latest rate limits seen in the provider's `x-ratelimit-*` response headers.
+    AccountRateLimitsRead => "account/rateLimits/read" [Stable] {
+        params: NoParams,
+        response: GetAccountRateLimitsResponse,
     },
     /// BM25 search over past conversations (the MCP tool `search`).
     HistorySearch => "history/search" [Experimental] {
@@ -304,6 +340,22 @@ request_table! {
     ExecCommandApproval => "execCommandApproval" [Stable] {
         params: ExecCommandApprovalParams,
         response: ReviewDecisionResponse,
+    /// Ask the user one to three questions (the `{text, options, isOther}` shape of
+    /// `item/tool/requestUserInput`, sent instead of it when the connection chose it at
+    /// `initialize`).
+    UserInputRequest => "tool/requestUserInput" [Experimental] {
+        params: UserInputRequestParams,
+        response: QuestionAnswersResponse,
+    },
+    /// Ask the user for free-form text (model tool `ask_user`).
+    AgentRequestUserInput => "agent/requestUserInput" [Experimental] {
+        params: AgentRequestUserInputParams,
+        response: AgentRequestUserInputResponse,
+    },
+    /// Ask the user single- or multi-choice questions (model tool `ask_user_question`).
+    AgentAskUserQuestion => "agent/askUserQuestion" [Experimental] {
+        params: AgentAskUserQuestionParams,
+        response: QuestionAnswersResponse,
     },
 }
 
@@ -368,6 +420,16 @@ notification_table! {
     /// Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with
     /// `newConversation` / `resumeConversation` (and, over MCP, of a `codex` tool call).
     CodexEvent => "codex/event" [Stable] { params: CodexEventNotification },
+    /// A login finished (after `account/login/start`).
+    AccountLoginCompleted => "account/login/completed" [Stable] { params: AccountLoginCompletedNotification },
+    /// The login changed (after a login or a logout).
+    AccountUpdated => "account/updated" [Stable] { params: AccountUpdatedNotification },
+    /// A model response carried new rate limits (`x-ratelimit-*` headers).
+    AccountRateLimitsUpdated => "account/rateLimits/updated" [Stable] { params: AccountRateLimitsUpdatedNotification },
+    /// Legacy: a ChatGPT login finished. Never sent: Tandem has no ChatGPT login.
+    LoginChatGptComplete => "loginChatGptComplete" [Stable] { params: LoginChatGptCompleteNotification },
+    /// Legacy: the auth mode changed; sent with `account/updated`.
+    AuthStatusChange => "authStatusChange" [Stable] { params: AuthStatusChangeNotification },
 }
 
 notification_table! {

@@ -64,7 +64,8 @@ pub async fn serve_stdio(
     let processor = Arc::new(
         Processor::new(outgoing.clone(), engine.clone())
             .with_history(history)
-            .with_conversations(approver.conversations()),
+            .with_conversations(approver.conversations())
+            .with_approver(approver.clone()),
     );
 
     // Reader → dispatcher queue of requests, each holding the worker permit it will run

@@ -1,4 +1,6 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { CancelLoginAccountParams } from "./CancelLoginAccountParams";
+import type { CancelLoginAccountResponse } from "./CancelLoginAccountResponse";
 import type { CommandExecParams } from "./CommandExecParams";
 import type { CommandExecResizeParams } from "./CommandExecResizeParams";
 import type { CommandExecResponse } from "./CommandExecResponse";
@@ -9,10 +11,11 @@ import type { ConfigReadResponse } from "./ConfigReadResponse";
 import type { EmptyResponse } from "./EmptyResponse";
 import type { FuzzyFileSearchParams } from "./FuzzyFileSearchParams";
 import type { FuzzyFileSearchResponse } from "./FuzzyFileSearchResponse";
+import type { GetAccountParams } from "./GetAccountParams";
+import type { GetAccountRateLimitsResponse } from "./GetAccountRateLimitsResponse";
+import type { GetAccountResponse } from "./GetAccountResponse";
 import type { GetAuthStatusParams } from "./GetAuthStatusParams";
 import type { GetAuthStatusResponse } from "./GetAuthStatusResponse";
-import type { GetConversationSummaryParams } from "./GetConversationSummaryParams";
-import type { GetConversationSummaryResponse } from "./GetConversationSummaryResponse";
 import type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 import type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
 import type { HistoryOpenParams } from "./HistoryOpenParams";
@@ -21,8 +24,11 @@ import type { HistorySearchParams } from "./HistorySearchParams";
 import type { HistorySearchResponse } from "./HistorySearchResponse";
 import type { InitializeParams } from "./InitializeParams";
 import type { InitializeResponse } from "./InitializeResponse";
+import type { LoginAccountParams } from "./LoginAccountParams";
+import type { LoginAccountResponse } from "./LoginAccountResponse";
 import type { ModelListParams } from "./ModelListParams";
 import type { ModelListResponse } from "./ModelListResponse";
+import type { NoParams } from "./NoParams";
 import type { RequestId } from "./RequestId";
 import type { ThreadForkParams } from "./ThreadForkParams";
 import type { ThreadIdParams } from "./ThreadIdParams";
@@ -75,7 +81,11 @@ export type ClientRequest =
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
   | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams }
-  | { method: "getConversationSummary", id: RequestId, params: GetConversationSummaryParams }
+  | { method: "account/read", id: RequestId, params: GetAccountParams }
+  | { method: "account/login/start", id: RequestId, params: LoginAccountParams }
+  | { method: "account/login/cancel", id: RequestId, params: CancelLoginAccountParams }
+  | { method: "account/logout", id: RequestId, params: NoParams }
+  | { method: "account/rateLimits/read", id: RequestId, params: NoParams }
   | { method: "history/search", id: RequestId, params: HistorySearchParams }
   | { method: "history/open", id: RequestId, params: HistoryOpenParams };
 
@@ -181,9 +191,27 @@ export type ClientRequestMap = {
    */
   "getAuthStatus": { params: GetAuthStatusParams; response: GetAuthStatusResponse };
   /**
-   * Legacy: the summary of one stored thread, by id or by rollout path.
+   * The account: an API key stored with `account/login/start` or set in the environment.
    */
-  "getConversationSummary": { params: GetConversationSummaryParams; response: GetConversationSummaryResponse };
+  "account/read": { params: GetAccountParams; response: GetAccountResponse };
+  /**
+   * Log in. Only `{"type": "apiKey"}` is supported: the key is stored in
+   * `$TANDEM_HOME/auth.json` (mode 0600) and used by providers whose key variable is unset.
+   * Followed by `account/login/completed`, `account/updated` and `authStatusChange`.
+   */
+  "account/login/start": { params: LoginAccountParams; response: LoginAccountResponse };
+  /**
+   * Cancel a login in progress. API-key logins complete at once, so the answer is `notFound`.
+   */
+  "account/login/cancel": { params: CancelLoginAccountParams; response: CancelLoginAccountResponse };
+  /**
+   * Log out: remove the stored API key. Followed by `account/updated` and `authStatusChange`.
+   */
+  "account/logout": { params: NoParams; response: EmptyResponse };
+  /**
+   * The latest rate limits seen in the provider's `x-ratelimit-*` response headers.
+   */
+  "account/rateLimits/read": { params: NoParams; response: GetAccountRateLimitsResponse };
   /**
    * BM25 search over past conversations (the MCP tool `search`).
    */

@@ -1,11 +1,16 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { AgentAskUserQuestionParams } from "./AgentAskUserQuestionParams";
+import type { AgentRequestUserInputParams } from "./AgentRequestUserInputParams";
+import type { AgentRequestUserInputResponse } from "./AgentRequestUserInputResponse";
 import type { CommandExecutionRequestApprovalParams } from "./CommandExecutionRequestApprovalParams";
 import type { CommandExecutionRequestApprovalResponse } from "./CommandExecutionRequestApprovalResponse";
 import type { FileChangeRequestApprovalParams } from "./FileChangeRequestApprovalParams";
 import type { FileChangeRequestApprovalResponse } from "./FileChangeRequestApprovalResponse";
+import type { QuestionAnswersResponse } from "./QuestionAnswersResponse";
 import type { RequestId } from "./RequestId";
 import type { ToolRequestUserInputParams } from "./ToolRequestUserInputParams";
 import type { ToolRequestUserInputResponse } from "./ToolRequestUserInputResponse";
+import type { UserInputRequestParams } from "./UserInputRequestParams";
 
 /**
  * A request from the server to the client; the turn waits for the answer.
@@ -13,7 +18,10 @@ import type { ToolRequestUserInputResponse } from "./ToolRequestUserInputRespons
 export type ServerRequest =
   | { method: "item/commandExecution/requestApproval", id: RequestId, params: CommandExecutionRequestApprovalParams }
   | { method: "item/fileChange/requestApproval", id: RequestId, params: FileChangeRequestApprovalParams }
-  | { method: "item/tool/requestUserInput", id: RequestId, params: ToolRequestUserInputParams };
+  | { method: "item/tool/requestUserInput", id: RequestId, params: ToolRequestUserInputParams }
+  | { method: "tool/requestUserInput", id: RequestId, params: UserInputRequestParams }
+  | { method: "agent/requestUserInput", id: RequestId, params: AgentRequestUserInputParams }
+  | { method: "agent/askUserQuestion", id: RequestId, params: AgentAskUserQuestionParams };
 
 /**
  * Each `ServerRequest` method with its params and response type.
@@ -31,4 +39,18 @@ export type ServerRequestMap = {
    * Ask the user one to three questions.
    */
   "item/tool/requestUserInput": { params: ToolRequestUserInputParams; response: ToolRequestUserInputResponse };
+  /**
+   * Ask the user one to three questions (the `{text, options, isOther}` shape of
+   * `item/tool/requestUserInput`, sent instead of it when the connection chose it at
+   * `initialize`).
+   */
+  "tool/requestUserInput": { params: UserInputRequestParams; response: QuestionAnswersResponse };
+  /**
+   * Ask the user for free-form text (model tool `ask_user`).
+   */
+  "agent/requestUserInput": { params: AgentRequestUserInputParams; response: AgentRequestUserInputResponse };
+  /**
+   * Ask the user single- or multi-choice questions (model tool `ask_user_question`).
+   */
+  "agent/askUserQuestion": { params: AgentAskUserQuestionParams; response: QuestionAnswersResponse };
 };

@@ -1,43 +1,51 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { CreditsSnapshot } from "./CreditsSnapshot";
+import type { PlanType } from "./PlanType";
+import type { RateLimitWindow } from "./RateLimitWindow";
 import type { JsonValue } from "./serde_json/JsonValue";
 
 /**
- * Rate limits as Codex reports them with `token_count`; Tandem knows none.
+ * Rate limits of one limit (one provider in Tandem).
  */
 export type RateLimitSnapshot = { 
 /**
- * Limit id (`codex`).
+ * Which limit: the provider id.
  */
-limit_id: string | null, 
+limitId: string | null, 
 /**
- * Limit name.
+ * Display name of the limit: the provider's name.
  */
-limit_name: string | null, 
+limitName: string | null, 
 /**
- * Primary window.
+ * Model slug of the limit; always `null`.
  */
-primary: JsonValue | null, 
+normalModelSlug: string | null, 
 /**
- * Secondary window.
+ * The request limit (`x-ratelimit-limit-requests`, `-remaining-requests`,
+ * `-reset-requests`).
  */
-secondary: JsonValue | null, 
+primary: RateLimitWindow | null, 
 /**
- * Credits.
+ * The token limit (`x-ratelimit-limit-tokens`, `-remaining-tokens`, `-reset-tokens`).
  */
-credits: JsonValue | null, 
+secondary: RateLimitWindow | null, 
 /**
- * Individual spend limit.
+ * Credits; always `null`.
  */
-individual_limit: JsonValue | null, 
+credits: CreditsSnapshot | null, 
 /**
- * Whether spend control was reached.
+ * Individual spend limit; always `null`.
  */
-spend_control_reached: boolean | null, 
+individualLimit: JsonValue | null, 
 /**
- * Plan type.
+ * Whether a spend control was reached; always `null`.
  */
-plan_type: string | null, 
+spendControlReached: boolean | null, 
 /**
- * Which limit was reached.
+ * Plan type; always `null`.
  */
-rate_limit_reached_type: string | null, };
+planType: PlanType | null, 
+/**
+ * Which limit was reached; always `null`.
+ */
+rateLimitReachedType: JsonValue | null, };

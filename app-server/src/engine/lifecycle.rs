@@ -140,7 +140,7 @@ impl Engine {
         let client = if self.inner.config.model_providers.get(&provider.id) == Some(&provider) {
             self.client(&provider)?
         } else {
-            crate::model::client_for(&provider).map_err(|error| {
+            crate::model::client_for(&provider, self.account()).map_err(|error| {
                 EngineError::InvalidRequest(format!("failed to load configuration: {error}"))
             })?
         };

@@ -8,6 +8,7 @@ pub mod approval;
 mod lifecycle;
 mod prompt;
 mod queries;
+mod rate_limits;
 mod settings;
 mod thread;
 pub mod tools;
@@ -20,12 +21,14 @@ mod turn_end_tests;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use app_server_protocol::tables::ServerNotification;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::account::AccountState;
 use crate::config::Config;
 use crate::engine::approval::Approver;
 use crate::engine::thread::LoadedThread;
@@ -84,6 +87,11 @@ pub struct EngineInner {
     pub sink: Arc<dyn EventSink>,
     /// Where approvals and questions for the user go.
     pub approver: Arc<dyn Approver>,
+    /// The stored login and rate limits of the home.
+    account: Arc<AccountState>,
+    /// The client answers the structured dialogs (`agent/requestUserInput`,
+    /// `agent/askUserQuestion`), so the model is offered `ask_user` and `ask_user_question`.
+    dialogs: AtomicBool,
     /// Loaded threads by id.
     threads: Mutex<HashMap<String, Arc<LoadedThread>>>,
     /// Model clients by provider id.
@@ -96,6 +104,13 @@ pub struct EngineInner {
     tasks: TaskTracker,
 }
 
+impl EngineInner {
+    /// Whether the client answers the structured dialogs.
+    pub fn dialogs_enabled(&self) -> bool {
+        self.dialogs.load(Ordering::Relaxed)
+    }
+}
+
 impl Engine {
     /// A new engine over `store`, emitting to `sink` and asking the user through `approver`.
     pub fn new(
@@ -104,9 +119,13 @@ impl Engine {
         sink: Arc<dyn EventSink>,
         approver: Arc<dyn Approver>,
     ) -> Engine {
+        let config: Arc<Config> = config.into();
+        let account = AccountState::shared(&config.home);
         Engine {
             inner: Arc::new(EngineInner {
-                config: config.into(),
+                account,
+                dialogs: AtomicBool::new(false),
+                config,
                 store,
                 sink,
                 approver,
@@ -122,6 +141,16 @@ impl Engine {
     /// The effective configuration.
     pub fn config(&self) -> &Config {
         &self.inner.config
+    }
+
+    /// The stored login and rate limits of the home.
+    pub fn account(&self) -> Arc<AccountState> {
+        self.inner.account.clone()
+    }
+
+    /// Whether the client answers the structured dialogs (set at `initialize`).
+    pub fn set_dialogs(&self, enabled: bool) {
+        self.inner.dialogs.store(enabled, Ordering::Relaxed);
     }
 
     /// Records the client name used as the originator of new threads.

@@ -279,11 +279,25 @@ impl TurnTask {
         Arc<dyn crate::model::ModelClient>,
     ) {
         let state = lock(&self.thread.state);
+        let mut tools = crate::engine::tools::specs();
+        let plan_mode = state
+            .meta
+            .collaboration_mode
+            .as_ref()
+            .is_some_and(|mode| mode.mode == app_server_protocol::policy::ModeKind::Plan);
+        tools.extend(
+            crate::engine::tools::DialogTools::offered(
+                self.engine.dialogs_enabled(),
+                plan_mode,
+                self.engine.config.ask_user,
+            )
+            .specs(),
+        );
         let request = ModelRequest {
             model: state.meta.model.clone(),
             instructions: prompt::instructions(&state.meta),
             input: state.history.clone(),
-            tools: crate::engine::tools::specs(),
+            tools,
             effort: state.meta.reasoning_effort,
             summary: state.meta.reasoning_summary,
             output_schema: self.output_schema.clone(),
@@ -433,6 +447,7 @@ impl TurnTask {
                 }
                 ModelEvent::Completed { usage, .. } => {
                     self.record_usage(usage.unwrap_or_default()).await;
+                    self.emit_rate_limits().await;
                     self.emit_turn_diff().await;
                     return RoundEnd::Completed {
                         needs_follow_up: called_tools,

@@ -1,6 +1,7 @@
 //! Per-connection dispatch of app-server requests: the `initialize` gate, typed decoding,
 //! experimental gating, and mapping engine results to responses and notifications.
 
+mod account_requests;
 pub mod approvals;
 mod conversation_summary;
 mod experimental;
@@ -27,7 +28,6 @@ use app_server_protocol::thread_requests::{
     EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
 };
 use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
-use app_server_protocol::utility::GetAuthStatusResponse;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -55,6 +55,7 @@ pub struct Processor {
     utilities: Utilities,
     history: Option<Arc<tandem_history::service::HistoryService>>,
     conversations: Arc<Conversations>,
+    approver: Option<Arc<approvals::ClientApprover>>,
 }
 
 impl Processor {
@@ -68,6 +69,7 @@ impl Processor {
             utilities: Utilities::new(),
             history: None,
             conversations: Arc::new(Conversations::default()),
+            approver: None,
         }
     }
 
@@ -75,6 +77,13 @@ impl Processor {
     /// events and questions in the first-generation shapes.
     pub fn with_conversations(mut self, conversations: Arc<Conversations>) -> Self {
         self.conversations = conversations;
+        self
+    }
+
+    /// Tells `approver` which request carries `request_user_input` questions once the client
+    /// has chosen at `initialize`.
+    pub fn with_approver(mut self, approver: Arc<approvals::ClientApprover>) -> Self {
+        self.approver = Some(approver);
         self
     }
 
@@ -153,6 +162,13 @@ impl Processor {
                 .collect::<HashSet<_>>(),
         });
         self.engine.set_originator(&params.client_info.name);
+        // The structured dialogs are experimental server requests: only a client that opted
+        // in can answer them, so only its model is offered `ask_user` and `ask_user_question`.
+        self.engine.set_dialogs(experimental);
+        if let Some(approver) = &self.approver {
+            approver
+                .set_user_input_method(capabilities.request_user_input_method.unwrap_or_default());
+        }
         let agent = user_agent(&params.client_info.name, &params.client_info.version);
         let _ = self.session.set(Session {
             experimental,
@@ -392,13 +408,36 @@ impl Processor {
                 let result = self.git_diff_to_remote(params).await;
                 self.reply(id, result).await;
             }
-            // Providers take their keys from the environment; there is no login to report.
-            ClientRequestPayload::GetAuthStatus(_) => {
-                let response = GetAuthStatusResponse {
-                    auth_method: None,
-                    auth_token: None,
-                    requires_openai_auth: Some(false),
-                };
+            ClientRequestPayload::GetAuthStatus(params) => {
+                let response = self.auth_status(&params);
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::AccountRead(_) => {
+                let response = self.account_read();
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::AccountLoginStart(params) => {
+                match self.account_login_start(params).await {
+                    Ok(response) => {
+                        self.outgoing.send_response(id, &response).await;
+                        self.announce_login().await;
+                    }
+                    Err(error) => self.outgoing.send_error(id, error).await,
+                }
+            }
+            ClientRequestPayload::AccountLoginCancel(_) => {
+                let response = self.account_login_cancel();
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::AccountLogout(_) => match self.account_logout().await {
+                Ok(auth_mode) => {
+                    self.outgoing.send_response(id, &EmptyResponse {}).await;
+                    self.announce_auth_mode(auth_mode).await;
+                }
+                Err(error) => self.outgoing.send_error(id, error).await,
+            },
+            ClientRequestPayload::AccountRateLimitsRead(_) => {
+                let response = self.account_rate_limits();
                 self.reply(id, Ok(response)).await;
             }
             ClientRequestPayload::GetConversationSummary(params) => {
@@ -498,14 +537,17 @@ pub(crate) fn gate_request(
         let message = format!("{descriptor} requires experimentalApi capability");
         return Err((id, invalid_request(&message)));
     }
-    // Legacy methods without params may omit `params`, as Codex's first-generation clients do.
-    let method = message.get("method").and_then(Value::as_str).unwrap_or("");
-    let takes_no_params = ClientRequest::METHODS
-        .iter()
-        .any(|spec| spec.method == method && spec.params == "LegacyEmptyParams");
-    if takes_no_params
-        && let Some(object) = message.as_object_mut()
-        && object.get("params").is_none_or(Value::is_null)
+    // Methods typed `NoParams` take none: an omitted `params` reads as `{}`; legacy methods
+    // without params may also send `null`, as Codex's first-generation clients do. Every other
+    // method requires `params`, as on the reference.
+    if let Some(object) = message.as_object_mut()
+        && let Some(method) = object.get("method").and_then(Value::as_str)
+        && let Some(spec) = ClientRequest::METHODS
+            .iter()
+            .find(|spec| spec.method == method)
+        && ((spec.params == "NoParams" && !object.contains_key("params"))
+            || (spec.params == "LegacyEmptyParams"
+                && object.get("params").is_none_or(Value::is_null)))
     {
         object.insert("params".to_string(), Value::Object(serde_json::Map::new()));
     }

@@ -82,6 +82,7 @@ fn defaults_without_a_config_file() {
         base_instructions: None,
         developer_instructions: None,
         model_providers: builtin_providers(),
+        ask_user: true,
         app_server: AppServerConfig {
             max_line_bytes: 16 * 1024 * 1024,
             request_queue_capacity: 128,
