@@ -15,6 +15,7 @@ pub mod history;
 pub mod initialize;
 pub mod item;
 pub mod jsonrpc;
+pub mod mcp_servers;
 pub mod notifications;
 pub mod policy;
 pub mod server_requests;

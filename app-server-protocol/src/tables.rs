@@ -8,6 +8,10 @@ use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
 use crate::initialize::{InitializeParams, InitializeResponse};
+use crate::mcp_servers::{
+    ListMcpServerStatusParams, ListMcpServerStatusResponse, McpServerElicitationRequestParams,
+    McpServerElicitationRequestResponse, McpServerStatusUpdatedNotification,
+};
 use crate::notifications::{
     CommandExecOutputDeltaNotification, ConfigWarningNotification, DeprecationNoticeNotification,
     ErrorNotification, ItemCompletedNotification, ItemDeltaNotification, ItemStartedNotification,
@@ -176,6 +180,11 @@ request_table! {
         params: HistoryOpenParams,
         response: HistoryOpenResponse,
     },
+    /// The configured MCP servers: their tools, auth and startup state.
+    McpServerStatusList => "mcpServerStatus/list" [Stable] {
+        params: ListMcpServerStatusParams,
+        response: ListMcpServerStatusResponse,
+    },
 }
 
 request_table! {
@@ -198,6 +207,12 @@ request_table! {
     ToolRequestUserInput => "item/tool/requestUserInput" [Experimental] {
         params: ToolRequestUserInputParams,
         response: ToolRequestUserInputResponse,
+    },
+    /// An MCP server asks the user something during a tool call (or Tandem asks whether an
+    /// MCP tool may run); the answer goes back to the server.
+    McpServerElicitationRequest => "mcpServer/elicitation/request" [Stable] {
+        params: McpServerElicitationRequestParams,
+        response: McpServerElicitationRequestResponse,
     },
 }
 
@@ -257,6 +272,8 @@ notification_table! {
     DeprecationNotice => "deprecationNotice" [Stable] { params: DeprecationNoticeNotification },
     /// Output of a streaming `command/exec`.
     CommandExecOutputDelta => "command/exec/outputDelta" [Stable] { params: CommandExecOutputDeltaNotification },
+    /// An MCP server of a thread is starting, ready, failed or cancelled.
+    McpServerStatusUpdated => "mcpServer/startupStatus/updated" [Stable] { params: McpServerStatusUpdatedNotification },
 }
 
 notification_table! {

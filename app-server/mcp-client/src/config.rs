@@ -45,8 +45,9 @@ pub enum ServerTransport {
     Http {
         /// The MCP endpoint URL.
         url: String,
-        /// Sent as `Authorization: Bearer …` when set.
-        bearer_token: Option<String>,
+        /// The environment variable holding the token sent as `Authorization: Bearer …`;
+        /// read at each start, so a missing variable fails that start with a clear message.
+        bearer_token_env_var: Option<String>,
         /// Extra headers on every request.
         headers: BTreeMap<String, String>,
     },

@@ -10,7 +10,7 @@ use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
 use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::ClientHandler;
 use rmcp::model::{ClientConfig, ElicitRequestParams, ElicitResult, ErrorData};
-use rmcp::service::{RequestContext, RoleClient, RunningService, ServiceExt};
+use rmcp::service::{NotificationContext, RequestContext, RoleClient, RunningService, ServiceExt};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Value, json};
@@ -27,7 +27,11 @@ pub struct Handler {
     server: String,
     host: Arc<dyn McpHost>,
     info: ClientConfig,
+    tools_changed: ToolsChanged,
 }
+
+/// Called when the server says its tool list changed.
+pub type ToolsChanged = Arc<dyn Fn() + Send + Sync>;
 
 impl ClientHandler for Handler {
     async fn create_elicitation(
@@ -58,6 +62,10 @@ impl ClientHandler for Handler {
         serde_json::from_value(result).map_err(|error| {
             ErrorData::internal_error(format!("the answer is not a valid result: {error}"), None)
         })
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        (self.tools_changed)();
     }
 
     fn get_info(&self) -> ClientConfig {
@@ -97,11 +105,13 @@ pub async fn connect(
     config: &ServerConfig,
     host: Arc<dyn McpHost>,
     default_cwd: Option<&Path>,
+    tools_changed: ToolsChanged,
 ) -> Result<Connected, String> {
     let handler = Handler {
         server: config.name.clone(),
         host,
         info: client_info()?,
+        tools_changed,
     };
     match &config.transport {
         ServerTransport::Stdio {
@@ -142,7 +152,7 @@ pub async fn connect(
         }
         ServerTransport::Http {
             url,
-            bearer_token,
+            bearer_token_env_var,
             headers,
         } => {
             let mut custom_headers = HashMap::new();
@@ -156,8 +166,11 @@ pub async fn connect(
             let mut transport_config =
                 StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .custom_headers(custom_headers);
-            if let Some(token) = bearer_token {
-                transport_config = transport_config.auth_header(token.as_str());
+            if let Some(variable) = bearer_token_env_var {
+                let token = std::env::var(variable).map_err(|_| {
+                    format!("the environment variable `{variable}` (bearer_token_env_var) is not set")
+                })?;
+                transport_config = transport_config.auth_header(token);
             }
             let client = reqwest::Client::builder()
                 .build()

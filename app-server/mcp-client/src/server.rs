@@ -14,7 +14,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{ServerConfig, ServerTransport};
-use crate::connect::{Connection, connect};
+use crate::connect::{Connection, ToolsChanged, connect};
 use crate::names::qualified_name;
 use crate::{CallError, CallResult, McpHost, McpTool, ServerStatus, StartupState};
 
@@ -94,7 +94,10 @@ impl ServerSlot {
         let snapshot = lock(&self.snapshot);
         let (http, bearer_token) = match &self.config.transport {
             ServerTransport::Stdio { .. } => (false, false),
-            ServerTransport::Http { bearer_token, .. } => (true, bearer_token.is_some()),
+            ServerTransport::Http {
+                bearer_token_env_var,
+                ..
+            } => (true, bearer_token_env_var.is_some()),
         };
         ServerStatus {
             name: self.config.name.clone(),
@@ -111,7 +114,7 @@ impl ServerSlot {
     }
 
     /// Returns a peer of the live connection, starting the server first when it is not running.
-    pub async fn ensure_started(&self) -> Result<Peer<RoleClient>, String> {
+    pub async fn ensure_started(self: &Arc<Self>) -> Result<Peer<RoleClient>, String> {
         let mut live = self.live.lock().await;
         if let Some(current) = live.as_ref() {
             if !current.connection.is_closed() {
@@ -161,7 +164,7 @@ impl ServerSlot {
 
     /// Calls `tool`, starting the server first if needed.
     pub async fn call(
-        &self,
+        self: &Arc<Self>,
         tool: &str,
         arguments: Option<serde_json::Map<String, Value>>,
         cancel: &CancellationToken,
@@ -245,21 +248,51 @@ impl ServerSlot {
         }
     }
 
-    async fn start(&self) -> Result<(Live, Vec<McpTool>), String> {
-        let connected =
-            connect(&self.config, self.host.clone(), self.default_cwd.as_deref()).await?;
+    async fn start(self: &Arc<Self>) -> Result<(Live, Vec<McpTool>), String> {
+        let weak = Arc::downgrade(self);
+        let tools_changed: ToolsChanged = Arc::new(move || {
+            if let Some(slot) = weak.upgrade() {
+                tokio::spawn(async move { slot.refresh_tools().await });
+            }
+        });
+        let connected = connect(
+            &self.config,
+            self.host.clone(),
+            self.default_cwd.as_deref(),
+            tools_changed,
+        )
+        .await?;
         let live = Live {
             connection: connected.connection,
             pid: connected.pid,
         };
-        let listed = match live.connection.peer().list_all_tools().await {
-            Ok(listed) => listed,
-            Err(error) => {
-                let message = format!("tools/list failed: {error}");
+        let tools = match self.list_tools(live.connection.peer()).await {
+            Ok(tools) => tools,
+            Err(message) => {
                 self.close(live).await;
                 return Err(message);
             }
         };
+        Ok((live, tools))
+    }
+
+    /// Lists the tools again after `notifications/tools/list_changed`.
+    async fn refresh_tools(&self) {
+        let peer = match self.live.lock().await.as_ref() {
+            Some(live) => live.connection.peer().clone(),
+            None => return,
+        };
+        match self.list_tools(&peer).await {
+            Ok(tools) => lock(&self.snapshot).tools = tools,
+            Err(message) => tracing::warn!(server = %self.config.name, "{message}"),
+        }
+    }
+
+    async fn list_tools(&self, peer: &Peer<RoleClient>) -> Result<Vec<McpTool>, String> {
+        let listed = peer
+            .list_all_tools()
+            .await
+            .map_err(|error| format!("tools/list failed: {error}"))?;
         let tools = listed
             .into_iter()
             .filter(|tool| self.config.offers(&tool.name))
@@ -280,7 +313,7 @@ impl ServerSlot {
                 }
             })
             .collect();
-        Ok((live, tools))
+        Ok(tools)
     }
 
     async fn connection_lost(&self, message: &str) {

@@ -8,6 +8,9 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use app_server_protocol::mcp_servers::{
+    McpServerElicitationRequestParams, McpServerElicitationRequestResponse,
+};
 use app_server_protocol::server_requests::{
     CommandExecutionApprovalDecision, CommandExecutionRequestApprovalParams,
     FileChangeApprovalDecision, FileChangeRequestApprovalParams, ToolRequestUserInputParams,
@@ -24,6 +27,8 @@ pub enum ApprovalRequest {
     FileChange(FileChangeRequestApprovalParams),
     /// The model asks the user one to three questions.
     UserInput(ToolRequestUserInputParams),
+    /// An MCP server asks the user something, or Tandem asks whether an MCP tool may run.
+    McpElicitation(McpServerElicitationRequestParams),
 }
 
 impl ApprovalRequest {
@@ -33,6 +38,7 @@ impl ApprovalRequest {
             ApprovalRequest::Command(params) => &params.thread_id,
             ApprovalRequest::FileChange(params) => &params.thread_id,
             ApprovalRequest::UserInput(params) => &params.thread_id,
+            ApprovalRequest::McpElicitation(params) => &params.thread_id,
         }
     }
 }
@@ -60,6 +66,8 @@ pub enum ApprovalAnswer {
     FileChange(FileChangeApprovalDecision),
     /// The answers to an [`ApprovalRequest::UserInput`].
     UserInput(ToolRequestUserInputResponse),
+    /// The answer to an [`ApprovalRequest::McpElicitation`].
+    McpElicitation(McpServerElicitationRequestResponse),
 }
 
 impl ApprovalAnswer {
@@ -69,6 +77,7 @@ impl ApprovalAnswer {
             ApprovalAnswer::Command(_) => "a command decision",
             ApprovalAnswer::FileChange(_) => "a file-change decision",
             ApprovalAnswer::UserInput(_) => "answers to questions",
+            ApprovalAnswer::McpElicitation(_) => "an elicitation answer",
         }
     }
 }

@@ -10,6 +10,9 @@
 use std::collections::BTreeMap;
 
 use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::mcp_servers::{
+    McpServerElicitationAction, McpServerElicitationRequest, McpServerElicitationRequestResponse,
+};
 use app_server_protocol::server_requests::{
     CommandExecutionApprovalDecision, FileChangeApprovalDecision, ToolRequestUserInputAnswer,
     ToolRequestUserInputResponse,
@@ -130,6 +133,30 @@ pub fn elicitation_params(
             let schema = json!({"type": "object", "properties": properties, "required": required});
             (message, schema)
         }
+        ApprovalRequest::McpElicitation(params) => {
+            meta.insert("codex_elicitation".into(), json!("mcp-server-elicitation"));
+            meta.insert("turnId".into(), json!(params.turn_id));
+            meta.insert("serverName".into(), json!(params.server_name));
+            match &params.request {
+                McpServerElicitationRequest::Form {
+                    meta: inner,
+                    message,
+                    requested_schema,
+                } => {
+                    if let Some(inner) = inner {
+                        meta.insert("request".into(), inner.clone());
+                    }
+                    (
+                        format!("{} (asked by the MCP server `{}`)", message, params.server_name),
+                        requested_schema.clone(),
+                    )
+                }
+                McpServerElicitationRequest::Url { message, url, .. } => (
+                    format!("{message} Open {url} (asked by the MCP server `{}`)", params.server_name),
+                    json!({"type": "object", "properties": {}}),
+                ),
+            }
+        }
     };
     let mut params = json!({
         "message": message,
@@ -181,6 +208,12 @@ pub fn reply_from_answer(
     };
     if let ApprovalRequest::UserInput(_) = request {
         return user_input_reply(&result);
+    }
+    if let ApprovalRequest::McpElicitation(_) = request {
+        return match serde_json::from_value::<McpServerElicitationRequestResponse>(result) {
+            Ok(response) => ApprovalReply::Answered(ApprovalAnswer::McpElicitation(response)),
+            Err(error) => ApprovalReply::Failed(format!("unreadable elicitation answer: {error}")),
+        };
     }
     let action = result.get("action").and_then(Value::as_str);
     let decision = match action {
@@ -249,6 +282,19 @@ fn decision_reply(request: &ApprovalRequest, decision: ReviewDecision) -> Approv
         }),
         // Questions are not decided; an approval-style answer leaves them unanswered.
         ApprovalRequest::UserInput(_) => ApprovalAnswer::UserInput(no_answers()),
+        ApprovalRequest::McpElicitation(_) => {
+            ApprovalAnswer::McpElicitation(McpServerElicitationRequestResponse {
+                action: match decision {
+                    ReviewDecision::Approved | ReviewDecision::ApprovedForSession => {
+                        McpServerElicitationAction::Accept
+                    }
+                    ReviewDecision::Denied => McpServerElicitationAction::Decline,
+                    ReviewDecision::Abort => McpServerElicitationAction::Cancel,
+                },
+                content: None,
+                meta: None,
+            })
+        }
     };
     ApprovalReply::Answered(answer)
 }
@@ -312,6 +358,9 @@ pub fn fallback_reply(
         ),
         ApprovalRequest::FileChange(_) => "applying file changes".to_string(),
         ApprovalRequest::UserInput(_) => "answering the agent's questions".to_string(),
+        ApprovalRequest::McpElicitation(params) => {
+            format!("answering the MCP server `{}`", params.server_name)
+        }
     };
     let reply = match fallback {
         ApprovalFallback::Decline => decision_reply(request, ReviewDecision::Denied),

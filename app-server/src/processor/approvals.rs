@@ -60,6 +60,9 @@ impl ClientApprover {
             ApprovalRequest::UserInput(params) => {
                 ServerRequestPayload::ToolRequestUserInput(params)
             }
+            ApprovalRequest::McpElicitation(params) => {
+                ServerRequestPayload::McpServerElicitationRequest(params)
+            }
         };
         let (request_id, receiver) = self.outgoing.send_request(payload).await;
         let answer = self
@@ -132,6 +135,7 @@ enum AnswerKind {
     Command,
     FileChange,
     UserInput,
+    McpElicitation,
 }
 
 impl AnswerKind {
@@ -140,6 +144,7 @@ impl AnswerKind {
             ApprovalRequest::Command(_) => AnswerKind::Command,
             ApprovalRequest::FileChange(_) => AnswerKind::FileChange,
             ApprovalRequest::UserInput(_) => AnswerKind::UserInput,
+            ApprovalRequest::McpElicitation(_) => AnswerKind::McpElicitation,
         }
     }
 }
@@ -158,6 +163,10 @@ fn decode_answer(kind: AnswerKind, result: serde_json::Value) -> ApprovalReply {
         }
         AnswerKind::UserInput => serde_json::from_value::<ToolRequestUserInputResponse>(result)
             .map(ApprovalAnswer::UserInput),
+        AnswerKind::McpElicitation => serde_json::from_value::<
+            app_server_protocol::mcp_servers::McpServerElicitationRequestResponse,
+        >(result)
+        .map(ApprovalAnswer::McpElicitation),
     };
     match answer {
         Ok(answer) => ApprovalReply::Answered(answer),

@@ -387,6 +387,10 @@ impl Processor {
                 let result = self.history_open(params).await;
                 self.reply(id, result).await;
             }
+            ClientRequestPayload::McpServerStatusList(params) => {
+                let result = self.engine.list_mcp_server_status(params);
+                self.respond(id, result).await;
+            }
         }
     }
 

@@ -47,6 +47,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "app_server",
     "history",
     "query_project_index",
+    "mcp_servers",
 ];
 
 const WORKSPACE_WRITE_KEYS: &[&str] = &[
@@ -127,6 +128,7 @@ pub(super) fn resolve(
     let developer_instructions = effective.field(top, "", "developer_instructions")?;
     let app_server = app_server(&effective, &mut unknown_keys)?;
     let query_project_index = super::query_index::resolve(&effective, &home, &mut unknown_keys)?;
+    let mcp_servers = super::mcp_servers::resolve(&effective, &mut unknown_keys)?;
     let model_providers = providers(&effective, model.as_deref(), &mut unknown_keys)?;
     if !model_providers.contains_key(&model_provider) {
         return Err(ConfigError::ProviderNotFound {
@@ -152,6 +154,7 @@ pub(super) fn resolve(
         model_providers,
         app_server,
         query_project_index,
+        mcp_servers,
         effective: effective.table,
         origins,
     };

@@ -90,6 +90,7 @@ fn defaults_without_a_config_file() {
             auto_warm: true,
             settings: tandem_index::IndexSettings::with_defaults(&home.path().join("models")),
         },
+        mcp_servers: Vec::new(),
         effective: table(
             r#"
             model_provider = "openai"

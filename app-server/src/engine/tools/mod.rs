@@ -12,6 +12,7 @@
 
 mod exec;
 mod image;
+mod mcp;
 mod patch;
 mod plan;
 pub mod policy;
@@ -180,7 +181,10 @@ impl TurnTask {
             "update_plan" => self.update_plan(call).await,
             "request_user_input" => self.request_user_input(call).await,
             "view_image" => self.view_image(call).await,
-            other => call.reply(format!("unsupported call: {other}")),
+            other => match self.thread.mcp.resolve(other) {
+                Some(tool) => self.mcp_tool_call(call, tool).await,
+                None => call.reply(format!("unsupported call: {other}")),
+            },
         }
     }
 

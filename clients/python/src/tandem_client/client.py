@@ -372,6 +372,17 @@ class AppServerClient:
             ServerRequests.ITEM_TOOL_REQUEST_USER_INPUT.method, _converting(handler, user_input_result)
         )
 
+    def on_mcp_elicitation(
+        self, handler: ServerRequestHandler[models.McpServerElicitationRequestParams]
+    ) -> None:
+        """Answer ``mcpServer/elicitation/request``: an MCP server's question during a tool call,
+        or Tandem asking whether an MCP tool may run (``_meta["tandem/approvalKind"]``).
+
+        The handler returns the response: ``{"action": "accept" | "decline" | "cancel",
+        "content": ..., "_meta": ...}``.
+        """
+        self.on_server_request(ServerRequests.MCP_SERVER_ELICITATION_REQUEST.method, handler)
+
     def _on_decision(self, spec: AnyRequestSpec, handler: ServerRequestHandler[Any]) -> None:
         self.on_server_request(spec.method, _converting(handler, decision_result))
 
