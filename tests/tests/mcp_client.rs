@@ -84,6 +84,15 @@ fn mcp_item<'a>(messages: &'a [Value], method: &str, call_id: &str) -> &'a Value
         .unwrap_or_else(|| panic!("no {method} mcpToolCall {call_id} in {messages:#?}"))
 }
 
+/// The Python SDK returns a tool's `str` as structured content `{"result": …}`.
+fn python_result(output: &str) -> String {
+    let value: Value = serde_json::from_str(output).unwrap_or_else(|_| panic!("{output}"));
+    value["result"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no result in {output}"))
+        .to_string()
+}
+
 fn turn_status(messages: &[Value]) -> String {
     find(messages, "turn/completed")[0]["params"]["turn"]["status"]
         .as_str()
@@ -98,17 +107,17 @@ async fn everything_over_stdio_offers_its_tools_and_returns_structured_content()
 
     let status = setup
         .server
-        .request(
-            "mcpServerStatus/list",
-            json!({"threadId": setup.thread_id}),
-        )
+        .request("mcpServerStatus/list", json!({"threadId": setup.thread_id}))
         .await
         .unwrap();
     let everything = &status["data"][0];
     assert_eq!(everything["name"], "everything");
     assert_eq!(everything["startupStatus"], "ready");
     assert_eq!(everything["authStatus"], "unsupported");
-    assert!(everything["tools"]["echo"]["inputSchema"].is_object(), "{status:#}");
+    assert!(
+        everything["tools"]["echo"]["inputSchema"].is_object(),
+        "{status:#}"
+    );
     assert!(everything["tools"]["get-structured-content"].is_object());
 
     setup.model.push_all([
@@ -143,8 +152,7 @@ async fn everything_over_stdio_offers_its_tools_and_returns_structured_content()
         .find(|tool| tool["name"] == "mcp__everything__echo")
         .unwrap_or_else(|| panic!("echo not offered: {tools:#?}"));
     assert_eq!(echo["parameters"]["type"], "object");
-    let output: Value =
-        serde_json::from_str(&tool_output(&setup.model, "call_weather")).unwrap();
+    let output: Value = serde_json::from_str(&tool_output(&setup.model, "call_weather")).unwrap();
     assert_eq!(output["conditions"], "Light rain / drizzle");
 }
 
@@ -157,7 +165,11 @@ async fn everything_over_streamable_http() {
     let mut client = start("never", &mcp, &["remote"]).await;
     let setup = &mut client.setup;
     setup.model.push_all([
-        mcp_call("call_echo", "mcp__remote__echo", json!({"message": "over http"})),
+        mcp_call(
+            "call_echo",
+            "mcp__remote__echo",
+            json!({"message": "over http"}),
+        ),
         done(),
     ]);
     let messages = run_turn(setup, "echo", Vec::new()).await;
@@ -210,9 +222,10 @@ async fn python_sdk_server_errors_crashes_and_timeouts_fail_only_their_items() {
             .contains("closed the connection"),
         "{crash:#}"
     );
-    let before: u32 = tool_output(&setup.model, "call_pid_before").parse().unwrap();
-    let after: u32 = tool_output(&setup.model, "call_pid_after").parse().unwrap();
-    assert_ne!(before, after, "the server was started again");
+    let before = python_result(&tool_output(&setup.model, "call_pid_before"));
+    let after = python_result(&tool_output(&setup.model, "call_pid_after"));
+    let after: u32 = after.parse().unwrap();
+    assert_ne!(before, after.to_string(), "the server was started again");
     let statuses: Vec<&Value> = find(&messages, "mcpServer/startupStatus/updated")
         .into_iter()
         .map(|message| &message["params"]["status"])
@@ -225,7 +238,10 @@ async fn python_sdk_server_errors_crashes_and_timeouts_fail_only_their_items() {
     let hang = mcp_item(&messages, "item/completed", "call_hang");
     assert_eq!(hang["status"], "failed");
     assert!(
-        hang["error"]["message"].as_str().unwrap().contains("timed out"),
+        hang["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("timed out"),
         "{hang:#}"
     );
     assert!(hang["durationMs"].as_i64().unwrap() >= 3000);
@@ -240,7 +256,9 @@ async fn python_sdk_server_errors_crashes_and_timeouts_fail_only_their_items() {
 async fn elicitation_reaches_the_client_and_its_answer_the_server() {
     let mut client = start("never", &python_stdio(""), &["py"]).await;
     let setup = &mut client.setup;
-    setup.model.push_all([mcp_call("call_ask", "mcp__py__ask", json!({})), done()]);
+    setup
+        .model
+        .push_all([mcp_call("call_ask", "mcp__py__ask", json!({})), done()]);
     let answer = json!({"action": "accept", "content": {"colour": "green"}, "_meta": null});
     let messages = run_turn(setup, "ask me", vec![Answer::Result(answer)]).await;
     let request = find(&messages, "mcpServer/elicitation/request")[0];
@@ -256,22 +274,27 @@ async fn elicitation_reaches_the_client_and_its_answer_the_server() {
     );
     assert!(!find(&messages, "serverRequest/resolved").is_empty());
     assert_eq!(
-        tool_output(&setup.model, "call_ask"),
+        python_result(&tool_output(&setup.model, "call_ask")),
         "favourite colour: green"
     );
 }
 
 #[tokio::test]
 async fn approvals_follow_the_policy_and_trust() {
-    // on-request: echo is not read-only, so the user is asked; a decline fails the item.
+    // on-request: toggle-simulated-logging is not read-only, so the user is asked, and a
+    // decline fails the item; echo is read-only and runs without asking.
     let mut client = start("on-request", &everything_stdio(""), &["everything"]).await;
     let setup = &mut client.setup;
     setup.model.push_all([
-        mcp_call("call_echo", "mcp__everything__echo", json!({"message": "hi"})),
+        mcp_call(
+            "call_toggle",
+            "mcp__everything__toggle-simulated-logging",
+            json!({}),
+        ),
         mcp_call(
             "call_read",
-            "mcp__everything__get-structured-content",
-            json!({"location": "New York"}),
+            "mcp__everything__echo",
+            json!({"message": "hi"}),
         ),
         done(),
     ]);
@@ -281,11 +304,12 @@ async fn approvals_follow_the_policy_and_trust() {
     assert_eq!(requests.len(), 1, "only the non-read-only tool asks");
     let params = &requests[0]["params"];
     assert_eq!(params["_meta"]["tandem/approvalKind"], "mcpToolCall");
-    assert_eq!(params["_meta"]["tool"], "echo");
-    let echo = mcp_item(&messages, "item/completed", "call_echo");
-    assert_eq!(echo["status"], "failed");
+    assert_eq!(params["_meta"]["tool"], "toggle-simulated-logging");
+    assert_eq!(params["serverName"], "everything");
+    let toggle = mcp_item(&messages, "item/completed", "call_toggle");
+    assert_eq!(toggle["status"], "failed");
     assert_eq!(
-        echo["error"]["message"],
+        toggle["error"]["message"],
         "the user declined this MCP tool call"
     );
     assert_eq!(
@@ -302,7 +326,11 @@ async fn approvals_follow_the_policy_and_trust() {
     .await;
     let setup = &mut client.setup;
     setup.model.push_all([
-        mcp_call("call_echo", "mcp__everything__echo", json!({"message": "hi"})),
+        mcp_call(
+            "call_echo",
+            "mcp__everything__echo",
+            json!({"message": "hi"}),
+        ),
         done(),
     ]);
     let messages = run_turn(setup, "echo", Vec::new()).await;
@@ -338,7 +366,11 @@ async fn tandem_mcp_server_is_a_server_of_another_tandem() {
 
     // A call reaches the inner Tandem: an empty history search answers with no hits.
     setup.model.push_all([
-        mcp_call("call_search", "mcp__inner__search", json!({"query": "nothing here"})),
+        mcp_call(
+            "call_search",
+            "mcp__inner__search",
+            json!({"query": "nothing here"}),
+        ),
         done(),
     ]);
     let messages = run_turn(setup, "search", Vec::new()).await;
@@ -353,7 +385,10 @@ async fn a_server_that_cannot_start_is_reported_and_the_turn_runs_without_it() {
     let setup = &mut client.setup;
     let broken = wait_status(&mut setup.server, "broken", "failed").await;
     assert!(
-        broken["error"].as_str().unwrap().contains("/nonexistent/mcp-server"),
+        broken["error"]
+            .as_str()
+            .unwrap()
+            .contains("/nonexistent/mcp-server"),
         "{broken:#}"
     );
     let remote = wait_status(&mut setup.server, "remote", "failed").await;

@@ -42,9 +42,11 @@ impl ClientHandler for Handler {
         // The request's wire form is the stable interface (the SDK's enum is non-exhaustive).
         let value = serde_json::to_value(&request).unwrap_or(Value::Null);
         let Some(request) = elicitation_request(&value) else {
-            return Ok(serde_json::from_value(json!({"action": "decline"})).map_err(|error| {
-                ErrorData::internal_error(format!("invalid result: {error}"), None)
-            })?);
+            return Ok(
+                serde_json::from_value(json!({"action": "decline"})).map_err(|error| {
+                    ErrorData::internal_error(format!("invalid result: {error}"), None)
+                })?,
+            );
         };
         let response = self.host.elicit(&self.server, request).await;
         let action = match response.action {
@@ -163,12 +165,13 @@ pub async fn connect(
                     .map_err(|error| format!("invalid value for header `{name}`: {error}"))?;
                 custom_headers.insert(name, value);
             }
-            let mut transport_config =
-                StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                    .custom_headers(custom_headers);
+            let mut transport_config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                .custom_headers(custom_headers);
             if let Some(variable) = bearer_token_env_var {
                 let token = std::env::var(variable).map_err(|_| {
-                    format!("the environment variable `{variable}` (bearer_token_env_var) is not set")
+                    format!(
+                        "the environment variable `{variable}` (bearer_token_env_var) is not set"
+                    )
                 })?;
                 transport_config = transport_config.auth_header(token);
             }

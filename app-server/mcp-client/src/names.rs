@@ -65,13 +65,16 @@ fn sanitize_node(value: &mut Value, is_root: bool) {
         }
         return;
     };
-    if !is_root && !map.contains_key("type") && !has_combinator(map) && !map.contains_key("$ref")
-    {
-        let inferred = if map.contains_key("properties") || map.contains_key("additionalProperties") {
+    if !is_root && !map.contains_key("type") && !has_combinator(map) && !map.contains_key("$ref") {
+        let inferred = if map.contains_key("properties") || map.contains_key("additionalProperties")
+        {
             "object"
         } else if map.contains_key("items") || map.contains_key("prefixItems") {
             "array"
-        } else if map.contains_key("enum") || map.contains_key("const") || map.contains_key("format") {
+        } else if map.contains_key("enum")
+            || map.contains_key("const")
+            || map.contains_key("format")
+        {
             "string"
         } else if map.contains_key("minimum") || map.contains_key("maximum") {
             "number"
@@ -136,7 +139,10 @@ mod tests {
 
     #[test]
     fn plain_names_pass_through() {
-        assert_eq!(qualified_name("everything", "echo"), "mcp__everything__echo");
+        assert_eq!(
+            qualified_name("everything", "echo"),
+            "mcp__everything__echo"
+        );
         assert_eq!(qualified_name("a-b", "get_x"), "mcp__a-b__get_x");
     }
 
@@ -146,7 +152,11 @@ mod tests {
         let underscored = qualified_name("srv", "files_read");
         assert!(dotted.starts_with("mcp__srv__files_read_"), "{dotted}");
         assert_ne!(dotted, underscored);
-        assert!(dotted.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+        assert!(
+            dotted
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        );
     }
 
     #[test]

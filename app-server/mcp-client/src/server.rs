@@ -81,11 +81,10 @@ impl ServerSlot {
             .await;
     }
 
-    /// The tools offered, after the configuration's filters.
+    /// The tools offered, after the configuration's filters: those of the last successful
+    /// start, so that a server whose connection died keeps its tools and the next call to one
+    /// of them starts it again.
     pub fn tools(&self) -> Vec<McpTool> {
-        if *self.state.borrow() != StartupState::Ready {
-            return Vec::new();
-        }
         lock(&self.snapshot).tools.clone()
     }
 
@@ -183,13 +182,13 @@ impl ServerSlot {
                 tool: tool.to_string(),
             });
         }
-        let params: CallToolRequestParams =
-            serde_json::from_value(json!({"name": tool, "arguments": arguments})).map_err(
-                |error| CallError::Server {
-                    server: self.config.name.clone(),
-                    message: format!("invalid arguments: {error}"),
-                },
-            )?;
+        let params: CallToolRequestParams = serde_json::from_value(
+            json!({"name": tool, "arguments": arguments}),
+        )
+        .map_err(|error| CallError::Server {
+            server: self.config.name.clone(),
+            message: format!("invalid arguments: {error}"),
+        })?;
         // Dropping the call future (timeout, cancellation) sends `notifications/cancelled`.
         let outcome = tokio::select! {
             _ = cancel.cancelled() => return Err(CallError::Cancelled),

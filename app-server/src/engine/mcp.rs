@@ -218,12 +218,14 @@ impl Engine {
                 .collect(),
         };
         let start = match &params.cursor {
-            Some(cursor) => cursor.parse::<usize>().map_err(|_| {
-                EngineError::InvalidRequest(format!("invalid cursor: {cursor}"))
-            })?,
+            Some(cursor) => cursor
+                .parse::<usize>()
+                .map_err(|_| EngineError::InvalidRequest(format!("invalid cursor: {cursor}")))?,
             None => 0,
         };
-        let limit = params.limit.map_or(usize::MAX, |limit| limit.max(1) as usize);
+        let limit = params
+            .limit
+            .map_or(usize::MAX, |limit| limit.max(1) as usize);
         let end = start.saturating_add(limit).min(data.len());
         let next_cursor = (end < data.len()).then(|| end.to_string());
         data = data.drain(start.min(end)..end).collect();

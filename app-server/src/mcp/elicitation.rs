@@ -147,12 +147,18 @@ pub fn elicitation_params(
                         meta.insert("request".into(), inner.clone());
                     }
                     (
-                        format!("{} (asked by the MCP server `{}`)", message, params.server_name),
+                        format!(
+                            "{} (asked by the MCP server `{}`)",
+                            message, params.server_name
+                        ),
                         requested_schema.clone(),
                     )
                 }
                 McpServerElicitationRequest::Url { message, url, .. } => (
-                    format!("{message} Open {url} (asked by the MCP server `{}`)", params.server_name),
+                    format!(
+                        "{message} Open {url} (asked by the MCP server `{}`)",
+                        params.server_name
+                    ),
                     json!({"type": "object", "properties": {}}),
                 ),
             }

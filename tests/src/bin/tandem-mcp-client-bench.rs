@@ -56,7 +56,10 @@ fn median(mut values: Vec<Duration>) -> Duration {
 async fn thread(server: &mut TestServer) -> (String, Instant) {
     let started = Instant::now();
     let result = server.request("thread/start", json!({})).await.unwrap();
-    (result["thread"]["id"].as_str().unwrap().to_string(), started)
+    (
+        result["thread"]["id"].as_str().unwrap().to_string(),
+        started,
+    )
 }
 
 async fn ready(server: &mut TestServer, thread_id: &str) {
@@ -134,12 +137,30 @@ async fn main() {
     let echo = json!({"message": "hello"});
     // Warm-up, then alternate to share any drift.
     turn(&mut server, &model, &thread_id, "update_plan", &plan, 5).await;
-    turn(&mut server, &model, &thread_id, "mcp__everything__echo", &echo, 5).await;
+    turn(
+        &mut server,
+        &model,
+        &thread_id,
+        "mcp__everything__echo",
+        &echo,
+        5,
+    )
+    .await;
     let mut builtin = Vec::new();
     let mut mcp = Vec::new();
     for _ in 0..3 {
         builtin.push(turn(&mut server, &model, &thread_id, "update_plan", &plan, calls).await);
-        mcp.push(turn(&mut server, &model, &thread_id, "mcp__everything__echo", &echo, calls).await);
+        mcp.push(
+            turn(
+                &mut server,
+                &model,
+                &thread_id,
+                "mcp__everything__echo",
+                &echo,
+                calls,
+            )
+            .await,
+        );
     }
     let per_call = |turns: Vec<Duration>| median(turns).as_secs_f64() * 1e3 / calls as f64;
     let builtin_ms = per_call(builtin);

@@ -94,9 +94,7 @@ pub(super) fn resolve(
         servers.push(ServerConfig {
             name: name.clone(),
             transport,
-            enabled: effective
-                .field(&table, &prefix, "enabled")?
-                .unwrap_or(true),
+            enabled: effective.field(&table, &prefix, "enabled")?.unwrap_or(true),
             startup_timeout: seconds(effective, &table, &prefix, "startup_timeout_sec")?
                 .unwrap_or(Duration::from_secs_f64(DEFAULT_STARTUP_TIMEOUT_SEC)),
             tool_timeout: seconds(effective, &table, &prefix, "tool_timeout_sec")?

@@ -74,7 +74,9 @@ impl TurnTask {
                     Value::Null => None,
                     _ => {
                         let (item, message) = fail("arguments must be a JSON object".into());
-                        return self.finish_mcp_call(call, &started, item, message, false).await;
+                        return self
+                            .finish_mcp_call(call, &started, item, message, false)
+                            .await;
                     }
                 };
                 let servers = &self.thread.mcp;
@@ -99,7 +101,11 @@ impl TurnTask {
                     Err(error) => {
                         let interrupted = self.cancel.is_cancelled();
                         let (item, message) = fail(error.to_string());
-                        (item, format!("MCP tool call failed: {message}"), interrupted)
+                        (
+                            item,
+                            format!("MCP tool call failed: {message}"),
+                            interrupted,
+                        )
                     }
                 }
             }
