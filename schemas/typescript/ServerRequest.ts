@@ -3,6 +3,8 @@ import type { CommandExecutionRequestApprovalParams } from "./CommandExecutionRe
 import type { CommandExecutionRequestApprovalResponse } from "./CommandExecutionRequestApprovalResponse";
 import type { FileChangeRequestApprovalParams } from "./FileChangeRequestApprovalParams";
 import type { FileChangeRequestApprovalResponse } from "./FileChangeRequestApprovalResponse";
+import type { McpServerElicitationRequestParams } from "./McpServerElicitationRequestParams";
+import type { McpServerElicitationRequestResponse } from "./McpServerElicitationRequestResponse";
 import type { RequestId } from "./RequestId";
 
 /**
@@ -10,7 +12,8 @@ import type { RequestId } from "./RequestId";
  */
 export type ServerRequest =
   | { method: "item/commandExecution/requestApproval", id: RequestId, params: CommandExecutionRequestApprovalParams }
-  | { method: "item/fileChange/requestApproval", id: RequestId, params: FileChangeRequestApprovalParams };
+  | { method: "item/fileChange/requestApproval", id: RequestId, params: FileChangeRequestApprovalParams }
+  | { method: "mcpServer/elicitation/request", id: RequestId, params: McpServerElicitationRequestParams };
 
 /**
  * Each `ServerRequest` method with its params and response type.
@@ -24,4 +27,9 @@ export type ServerRequestMap = {
    * Ask whether file changes may be written.
    */
   "item/fileChange/requestApproval": { params: FileChangeRequestApprovalParams; response: FileChangeRequestApprovalResponse };
+  /**
+   * An MCP server asks the user something during a tool call (or Tandem asks whether an
+   * MCP tool may run); the answer goes back to the server.
+   */
+  "mcpServer/elicitation/request": { params: McpServerElicitationRequestParams; response: McpServerElicitationRequestResponse };
 };

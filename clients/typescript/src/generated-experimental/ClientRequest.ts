@@ -19,6 +19,8 @@ import type { HistorySearchParams } from "./HistorySearchParams";
 import type { HistorySearchResponse } from "./HistorySearchResponse";
 import type { InitializeParams } from "./InitializeParams";
 import type { InitializeResponse } from "./InitializeResponse";
+import type { ListMcpServerStatusParams } from "./ListMcpServerStatusParams";
+import type { ListMcpServerStatusResponse } from "./ListMcpServerStatusResponse";
 import type { ModelListParams } from "./ModelListParams";
 import type { ModelListResponse } from "./ModelListResponse";
 import type { RequestId } from "./RequestId";
@@ -74,7 +76,8 @@ export type ClientRequest =
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
   | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams }
   | { method: "history/search", id: RequestId, params: HistorySearchParams }
-  | { method: "history/open", id: RequestId, params: HistoryOpenParams };
+  | { method: "history/open", id: RequestId, params: HistoryOpenParams }
+  | { method: "mcpServerStatus/list", id: RequestId, params: ListMcpServerStatusParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -185,4 +188,8 @@ export type ClientRequestMap = {
    * The events around one past event, in conversation order (the MCP tool `open`).
    */
   "history/open": { params: HistoryOpenParams; response: HistoryOpenResponse };
+  /**
+   * The configured MCP servers: their tools, auth and startup state.
+   */
+  "mcpServerStatus/list": { params: ListMcpServerStatusParams; response: ListMcpServerStatusResponse };
 };

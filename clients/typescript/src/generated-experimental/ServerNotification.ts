@@ -6,6 +6,7 @@ import type { ErrorNotification } from "./ErrorNotification";
 import type { ItemCompletedNotification } from "./ItemCompletedNotification";
 import type { ItemDeltaNotification } from "./ItemDeltaNotification";
 import type { ItemStartedNotification } from "./ItemStartedNotification";
+import type { McpServerStatusUpdatedNotification } from "./McpServerStatusUpdatedNotification";
 import type { ReasoningSummaryPartAddedNotification } from "./ReasoningSummaryPartAddedNotification";
 import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTextDeltaNotification";
 import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
@@ -49,7 +50,8 @@ export type ServerNotification =
   | { method: "warning", params: WarningNotification }
   | { method: "configWarning", params: ConfigWarningNotification }
   | { method: "deprecationNotice", params: DeprecationNoticeNotification }
-  | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification };
+  | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification }
+  | { method: "mcpServer/startupStatus/updated", params: McpServerStatusUpdatedNotification };
 
 /**
  * Each `ServerNotification` method with its params type.
@@ -159,4 +161,8 @@ export type ServerNotificationMap = {
    * Output of a streaming `command/exec`.
    */
   "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
+  /**
+   * An MCP server of a thread is starting, ready, failed or cancelled.
+   */
+  "mcpServer/startupStatus/updated": { params: McpServerStatusUpdatedNotification };
 };

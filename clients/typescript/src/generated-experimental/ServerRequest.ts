@@ -3,6 +3,8 @@ import type { CommandExecutionRequestApprovalParams } from "./CommandExecutionRe
 import type { CommandExecutionRequestApprovalResponse } from "./CommandExecutionRequestApprovalResponse";
 import type { FileChangeRequestApprovalParams } from "./FileChangeRequestApprovalParams";
 import type { FileChangeRequestApprovalResponse } from "./FileChangeRequestApprovalResponse";
+import type { McpServerElicitationRequestParams } from "./McpServerElicitationRequestParams";
+import type { McpServerElicitationRequestResponse } from "./McpServerElicitationRequestResponse";
 import type { RequestId } from "./RequestId";
 import type { ToolRequestUserInputParams } from "./ToolRequestUserInputParams";
 import type { ToolRequestUserInputResponse } from "./ToolRequestUserInputResponse";
@@ -13,7 +15,8 @@ import type { ToolRequestUserInputResponse } from "./ToolRequestUserInputRespons
 export type ServerRequest =
   | { method: "item/commandExecution/requestApproval", id: RequestId, params: CommandExecutionRequestApprovalParams }
   | { method: "item/fileChange/requestApproval", id: RequestId, params: FileChangeRequestApprovalParams }
-  | { method: "item/tool/requestUserInput", id: RequestId, params: ToolRequestUserInputParams };
+  | { method: "item/tool/requestUserInput", id: RequestId, params: ToolRequestUserInputParams }
+  | { method: "mcpServer/elicitation/request", id: RequestId, params: McpServerElicitationRequestParams };
 
 /**
  * Each `ServerRequest` method with its params and response type.
@@ -31,4 +34,9 @@ export type ServerRequestMap = {
    * Ask the user one to three questions.
    */
   "item/tool/requestUserInput": { params: ToolRequestUserInputParams; response: ToolRequestUserInputResponse };
+  /**
+   * An MCP server asks the user something during a tool call (or Tandem asks whether an
+   * MCP tool may run); the answer goes back to the server.
+   */
+  "mcpServer/elicitation/request": { params: McpServerElicitationRequestParams; response: McpServerElicitationRequestResponse };
 };

@@ -15,6 +15,8 @@ import type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 import type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
 import type { InitializeParams } from "./InitializeParams";
 import type { InitializeResponse } from "./InitializeResponse";
+import type { ListMcpServerStatusParams } from "./ListMcpServerStatusParams";
+import type { ListMcpServerStatusResponse } from "./ListMcpServerStatusResponse";
 import type { ModelListParams } from "./ModelListParams";
 import type { ModelListResponse } from "./ModelListResponse";
 import type { RequestId } from "./RequestId";
@@ -68,7 +70,8 @@ export type ClientRequest =
   | { method: "command/exec/terminate", id: RequestId, params: CommandExecTerminateParams }
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
-  | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams };
+  | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams }
+  | { method: "mcpServerStatus/list", id: RequestId, params: ListMcpServerStatusParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -171,4 +174,8 @@ export type ClientRequestMap = {
    * is required.
    */
   "getAuthStatus": { params: GetAuthStatusParams; response: GetAuthStatusResponse };
+  /**
+   * The configured MCP servers: their tools, auth and startup state.
+   */
+  "mcpServerStatus/list": { params: ListMcpServerStatusParams; response: ListMcpServerStatusResponse };
 };

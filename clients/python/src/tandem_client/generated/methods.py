@@ -98,6 +98,9 @@ class ClientRequests:
     HISTORY_OPEN: Final = RequestSpec('history/open', models.HistoryOpenParams, models.HistoryOpenResponse, 'The events around one past event, in conversation order (the MCP tool `open`).', experimental=True)
     'The events around one past event, in conversation order (the MCP tool `open`).'
 
+    MCP_SERVER_STATUS_LIST: Final = RequestSpec('mcpServerStatus/list', models.ListMcpServerStatusParams, models.ListMcpServerStatusResponse, 'The configured MCP servers: their tools, auth and startup state.')
+    'The configured MCP servers: their tools, auth and startup state.'
+
 
 CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'initialize': ClientRequests.INITIALIZE,
@@ -126,6 +129,7 @@ CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'getAuthStatus': ClientRequests.GET_AUTH_STATUS,
     'history/search': ClientRequests.HISTORY_SEARCH,
     'history/open': ClientRequests.HISTORY_OPEN,
+    'mcpServerStatus/list': ClientRequests.MCP_SERVER_STATUS_LIST,
 }
 """`ClientRequest` methods by wire name."""
 
@@ -142,11 +146,15 @@ class ServerRequests:
     ITEM_TOOL_REQUEST_USER_INPUT: Final = RequestSpec('item/tool/requestUserInput', models.ToolRequestUserInputParams, models.ToolRequestUserInputResponse, 'Ask the user one to three questions.', experimental=True)
     'Ask the user one to three questions.'
 
+    MCP_SERVER_ELICITATION_REQUEST: Final = RequestSpec('mcpServer/elicitation/request', models.McpServerElicitationRequestParams, models.McpServerElicitationRequestResponse, 'An MCP server asks the user something during a tool call (or Tandem asks whether an MCP tool may run); the answer goes back to the server.')
+    'An MCP server asks the user something during a tool call (or Tandem asks whether an MCP tool may run); the answer goes back to the server.'
+
 
 SERVER_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'item/commandExecution/requestApproval': ServerRequests.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
     'item/fileChange/requestApproval': ServerRequests.ITEM_FILE_CHANGE_REQUEST_APPROVAL,
     'item/tool/requestUserInput': ServerRequests.ITEM_TOOL_REQUEST_USER_INPUT,
+    'mcpServer/elicitation/request': ServerRequests.MCP_SERVER_ELICITATION_REQUEST,
 }
 """`ServerRequest` methods by wire name."""
 
@@ -232,6 +240,9 @@ class ServerNotifications:
     COMMAND_EXEC_OUTPUT_DELTA: Final = NotificationSpec('command/exec/outputDelta', models.CommandExecOutputDeltaNotification, 'Output of a streaming `command/exec`.')
     'Output of a streaming `command/exec`.'
 
+    MCP_SERVER_STARTUP_STATUS_UPDATED: Final = NotificationSpec('mcpServer/startupStatus/updated', models.McpServerStatusUpdatedNotification, 'An MCP server of a thread is starting, ready, failed or cancelled.')
+    'An MCP server of a thread is starting, ready, failed or cancelled.'
+
 
 SERVER_NOTIFICATIONS_BY_METHOD: Final[dict[str, AnyNotificationSpec]] = {
     'thread/started': ServerNotifications.THREAD_STARTED,
@@ -260,6 +271,7 @@ SERVER_NOTIFICATIONS_BY_METHOD: Final[dict[str, AnyNotificationSpec]] = {
     'configWarning': ServerNotifications.CONFIG_WARNING,
     'deprecationNotice': ServerNotifications.DEPRECATION_NOTICE,
     'command/exec/outputDelta': ServerNotifications.COMMAND_EXEC_OUTPUT_DELTA,
+    'mcpServer/startupStatus/updated': ServerNotifications.MCP_SERVER_STARTUP_STATUS_UPDATED,
 }
 """`ServerNotification` methods by wire name."""
 

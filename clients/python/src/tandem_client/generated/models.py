@@ -1150,6 +1150,297 @@ class JSONRPCNotification(BaseModel):
     params: Annotated[Any | None, Field(description='Notification parameters.')] = None
 
 
+class ListMcpServerStatusParams(BaseModel):
+    """
+    Parameters of `mcpServerStatus/list`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cursor: Annotated[
+        str | None,
+        Field(description="Opaque cursor from a previous page's `nextCursor`."),
+    ] = None
+    limit: Annotated[
+        int | None, Field(description='Page size (default: all).', ge=0)
+    ] = None
+    thread_id: Annotated[
+        str | None,
+        Field(
+            alias='threadId',
+            description="Tandem extension: the loaded thread whose servers to report (each thread runs its own\nservers). Without it, the most recently started loaded thread's servers, or the\nconfigured servers with no tools when no thread is loaded.",
+        ),
+    ] = None
+
+
+class McpAuthStatus(str, Enum):
+    """
+    How an MCP server authenticates.
+    """
+
+    unsupported = 'unsupported'
+    not_logged_in = 'notLoggedIn'
+    bearer_token = 'bearerToken'
+    o_auth = 'oAuth'
+
+
+class McpServerElicitationAction(str, Enum):
+    """
+    The user's choice on an elicitation.
+    """
+
+    accept = 'accept'
+    decline = 'decline'
+    cancel = 'cancel'
+
+
+class McpServerElicitationRequestParamsForm(BaseModel):
+    """
+    A form: the answer's `content` is an object conforming to `requestedSchema`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    server_name: Annotated[
+        str,
+        Field(
+            alias='serverName', description="The server's name under `[mcp_servers]`."
+        ),
+    ]
+    thread_id: Annotated[
+        str, Field(alias='threadId', description='The thread of the call.')
+    ]
+    turn_id: Annotated[
+        str | None,
+        Field(alias='turnId', description='The turn of the call, when one is running.'),
+    ] = None
+    field_meta: Annotated[
+        Any | None,
+        Field(
+            alias='_meta',
+            description='The server\'s `_meta`; for Tandem\'s own approval questions\n`{"tandem/approvalKind": "mcpToolCall", "tool": …, "arguments": …}`.',
+        ),
+    ] = None
+    message: Annotated[str, Field(description='What the user is asked.')]
+    mode: Literal['form'] = 'form'
+    requested_schema: Annotated[
+        Any,
+        Field(
+            alias='requestedSchema',
+            description='The restricted JSON Schema (`{type: "object", properties, required?}`) of the\nexpected answer; no properties for a plain accept/decline question.',
+        ),
+    ]
+
+
+class McpServerElicitationRequestParamsUrl(BaseModel):
+    """
+    Send the user to a URL; the answer carries no content.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    server_name: Annotated[
+        str,
+        Field(
+            alias='serverName', description="The server's name under `[mcp_servers]`."
+        ),
+    ]
+    thread_id: Annotated[
+        str, Field(alias='threadId', description='The thread of the call.')
+    ]
+    turn_id: Annotated[
+        str | None,
+        Field(alias='turnId', description='The turn of the call, when one is running.'),
+    ] = None
+    field_meta: Annotated[
+        Any | None, Field(alias='_meta', description="The server's `_meta`.")
+    ] = None
+    elicitation_id: Annotated[
+        str,
+        Field(
+            alias='elicitationId', description="The server's id of this elicitation."
+        ),
+    ]
+    message: Annotated[str, Field(description='Why the user should go there.')]
+    mode: Literal['url'] = 'url'
+    url: Annotated[str, Field(description='Where to go.')]
+
+
+class McpServerElicitationRequestParams(
+    RootModel[
+        McpServerElicitationRequestParamsForm
+        | McpServerElicitationRequestParamsUrl
+    ]
+):
+    root: Annotated[
+        McpServerElicitationRequestParamsForm | McpServerElicitationRequestParamsUrl,
+        Field(
+            description='Parameters of `mcpServer/elicitation/request`: an MCP server asks the user something in\nthe middle of a tool call (or Tandem asks whether an MCP tool may run).'
+        ),
+    ]
+
+
+class McpServerElicitationRequestResponse(BaseModel):
+    """
+    Result of `mcpServer/elicitation/request`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    field_meta: Annotated[
+        Any, Field(alias='_meta', description='`_meta` passed back to the server.')
+    ] = None
+    action: Annotated[
+        McpServerElicitationAction, Field(description='What the user chose.')
+    ]
+    content: Annotated[Any, Field(description="The form's data, for `accept`.")] = None
+
+
+class McpServerStartupState(str, Enum):
+    """
+    Where an MCP server's startup stands.
+    """
+
+    starting = 'starting'
+    ready = 'ready'
+    failed = 'failed'
+    cancelled = 'cancelled'
+
+
+class McpServerStatus(BaseModel):
+    """
+    One MCP server as the agent sees it.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    auth_status: Annotated[
+        McpAuthStatus,
+        Field(alias='authStatus', description='How the server authenticates.'),
+    ]
+    error: Annotated[
+        str | None,
+        Field(
+            description='Tandem extension: the last startup or connection error, if any.'
+        ),
+    ] = None
+    name: Annotated[str, Field(description="The server's name under `[mcp_servers]`.")]
+    resource_templates: Annotated[
+        list[Any],
+        Field(
+            alias='resourceTemplates',
+            description='Its resource templates; always empty in Tandem.',
+        ),
+    ]
+    resources: Annotated[
+        list[Any],
+        Field(
+            description='Its resources; Tandem does not read resources, so always empty.'
+        ),
+    ]
+    startup_status: Annotated[
+        McpServerStartupState | None,
+        Field(
+            alias='startupStatus',
+            description='Tandem extension: where its startup stands; `null` when no thread runs it yet.',
+        ),
+    ] = None
+    tools: Annotated[
+        dict[str, Any],
+        Field(
+            description="Its tools (after `enabled_tools`/`disabled_tools`) by tool name, each as the server's\n`tools/list` entry; empty until the server is ready."
+        ),
+    ]
+
+
+class McpServerStatusUpdatedNotification(BaseModel):
+    """
+    Parameters of `mcpServer/startupStatus/updated`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    error: Annotated[str | None, Field(description='Why it failed, for `failed`.')] = (
+        None
+    )
+    failure_reason: Annotated[
+        Literal['reauthenticationRequired'] | None,
+        Field(
+            alias='failureReason',
+            description='A known failure reason; always `null` in Tandem.',
+        ),
+    ] = None
+    name: Annotated[str, Field(description="The server's name under `[mcp_servers]`.")]
+    status: Annotated[McpServerStartupState, Field(description='The new state.')]
+    thread_id: Annotated[
+        str | None,
+        Field(alias='threadId', description='The thread whose server this is.'),
+    ] = None
+
+
+class McpToolCallError(BaseModel):
+    """
+    Why an MCP tool call produced no result.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    message: Annotated[
+        str, Field(description='What went wrong (also what the model is told).')
+    ]
+
+
+class McpToolCallResult(BaseModel):
+    """
+    What an MCP server returned for a call (its `CallToolResult`).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    field_meta: Annotated[
+        Any,
+        Field(
+            alias='_meta', description="The result's `_meta`, when the server sent one."
+        ),
+    ] = None
+    content: Annotated[
+        list[Any], Field(description='The content blocks, as the server sent them.')
+    ]
+    structured_content: Annotated[
+        Any,
+        Field(
+            alias='structuredContent',
+            description='The structured result, when the server sent one.',
+        ),
+    ] = None
+
+
+class McpToolCallStatus(str, Enum):
+    """
+    Lifecycle status of an `mcpToolCall` item.
+    """
+
+    in_progress = 'inProgress'
+    completed = 'completed'
+    failed = 'failed'
+
+
 class MessagePhase(str, Enum):
     """
     Whether agent text is commentary, a partial answer or the final answer.
@@ -1873,6 +2164,79 @@ class ThreadItemCommandExecution(BaseModel):
     ] = CommandExecutionSource.agent
     status: Annotated[CommandExecutionStatus, Field(description='Lifecycle status.')]
     type: Literal['commandExecution'] = 'commandExecution'
+
+
+class ThreadItemMcpToolCall(BaseModel):
+    """
+    A call to a tool of an MCP server (offered to the model as `mcp__<server>__<tool>`).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    completed_at_ms: Annotated[
+        int | None,
+        Field(
+            alias='completedAtMs',
+            description='When the item completed (Unix milliseconds); `null` while in progress.',
+        ),
+    ] = None
+    started_at_ms: Annotated[
+        int | None,
+        Field(
+            alias='startedAtMs',
+            description='When the item started (Unix milliseconds).',
+        ),
+    ] = None
+    app_context: Annotated[
+        Any,
+        Field(alias='appContext', description='App context; always `null` in Tandem.'),
+    ] = None
+    arguments: Annotated[Any, Field(description='The arguments the model passed.')]
+    duration_ms: Annotated[
+        int | None,
+        Field(
+            alias='durationMs',
+            description='Time from the call to its end in milliseconds; `null` while in progress.',
+        ),
+    ] = None
+    error: Annotated[
+        McpToolCallError | None,
+        Field(description='Why the call failed; `null` otherwise.'),
+    ] = None
+    id: Annotated[str, Field(description="Item id: the model's `call_id`.")]
+    mcp_app_resource_uri: Annotated[
+        str | None,
+        Field(
+            alias='mcpAppResourceUri',
+            description='MCP app resource; always `null` in Tandem.',
+        ),
+    ] = None
+    mcp_app_ui: Annotated[
+        Any, Field(alias='mcpAppUi', description='MCP app UI; always `null` in Tandem.')
+    ] = None
+    plugin_id: Annotated[
+        str | None,
+        Field(alias='pluginId', description='Plugin; always `null` in Tandem.'),
+    ] = None
+    read_only_hint: Annotated[
+        bool | None,
+        Field(
+            alias='readOnlyHint',
+            description='Whether the server marks the tool read-only (`annotations.readOnlyHint`).',
+        ),
+    ] = None
+    result: Annotated[
+        McpToolCallResult | None,
+        Field(description="The server's result once completed; `null` otherwise."),
+    ] = None
+    server: Annotated[
+        str, Field(description="The server's name under `[mcp_servers]`.")
+    ]
+    status: Annotated[McpToolCallStatus, Field(description='Lifecycle status.')]
+    tool: Annotated[str, Field(description="The tool's name on the server.")]
+    type: Literal['mcpToolCall'] = 'mcpToolCall'
 
 
 class ThreadItemImageView(BaseModel):
@@ -2803,6 +3167,30 @@ class JSONRPCResponse(BaseModel):
     result: Annotated[Any, Field(description="The method's result.")]
 
 
+class ListMcpServerStatusResponse(BaseModel):
+    """
+    Result of `mcpServerStatus/list`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    data: Annotated[
+        list[McpServerStatus],
+        Field(
+            description='One entry per enabled configured server, in configuration order.'
+        ),
+    ]
+    next_cursor: Annotated[
+        str | None,
+        Field(
+            alias='nextCursor',
+            description='Cursor of the next page; `null` on the last page.',
+        ),
+    ] = None
+
+
 class Model(BaseModel):
     """
     A model the client can choose.
@@ -3273,7 +3661,7 @@ class Turn(BaseModel):
     ] = None
     id: Annotated[str, Field(description='Turn id (UUIDv7).')]
     items: Annotated[
-        list[ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemImageView | ThreadItemContextCompaction],
+        list[ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemMcpToolCall | ThreadItemImageView | ThreadItemContextCompaction],
         Field(description='Items, as far as `itemsView` says they are loaded.'),
     ]
     items_view: Annotated[
@@ -3429,7 +3817,7 @@ class ItemCompletedNotification(BaseModel):
         ),
     ] = None
     item: Annotated[
-        ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemImageView | ThreadItemContextCompaction,
+        ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemMcpToolCall | ThreadItemImageView | ThreadItemContextCompaction,
         Field(description='The item in its final state.'),
     ]
     thread_id: Annotated[str, Field(alias='threadId', description='The thread.')]
@@ -3446,7 +3834,7 @@ class ItemStartedNotification(BaseModel):
         populate_by_name=True,
     )
     item: Annotated[
-        ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemImageView | ThreadItemContextCompaction,
+        ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemMcpToolCall | ThreadItemImageView | ThreadItemContextCompaction,
         Field(description='The item in its initial state.'),
     ]
     started_at_ms: Annotated[
