@@ -372,9 +372,7 @@ class AppServerClient:
             ServerRequests.ITEM_TOOL_REQUEST_USER_INPUT.method, _converting(handler, user_input_result)
         )
 
-    def on_mcp_elicitation(
-        self, handler: ServerRequestHandler[models.McpServerElicitationRequestParams]
-    ) -> None:
+    def on_mcp_elicitation(self, handler: ServerRequestHandler[models.McpServerElicitationRequestParams]) -> None:
         """Answer ``mcpServer/elicitation/request``: an MCP server's question during a tool call,
         or Tandem asking whether an MCP tool may run (``_meta["tandem/approvalKind"]``).
 
