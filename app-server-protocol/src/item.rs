@@ -146,6 +146,44 @@ pub enum ThreadItemDetails {
         #[serde(default)]
         duration_ms: Option<i64>,
     },
+    /// A call to a tool of an MCP server (offered to the model as `mcp__<server>__<tool>`).
+    McpToolCall {
+        /// Item id: the model's `call_id`.
+        id: String,
+        /// The server's name under `[mcp_servers]`.
+        server: String,
+        /// The tool's name on the server.
+        tool: String,
+        /// Lifecycle status.
+        status: crate::mcp_servers::McpToolCallStatus,
+        /// The arguments the model passed.
+        arguments: serde_json::Value,
+        /// App context; always `null` in Tandem.
+        #[serde(default)]
+        app_context: Option<serde_json::Value>,
+        /// MCP app resource; always `null` in Tandem.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional = nullable)]
+        mcp_app_resource_uri: Option<String>,
+        /// MCP app UI; always `null` in Tandem.
+        #[serde(default)]
+        mcp_app_ui: Option<serde_json::Value>,
+        /// Plugin; always `null` in Tandem.
+        #[serde(default)]
+        plugin_id: Option<String>,
+        /// Whether the server marks the tool read-only (`annotations.readOnlyHint`).
+        #[serde(default)]
+        read_only_hint: Option<bool>,
+        /// The server's result once completed; `null` otherwise.
+        #[serde(default)]
+        result: Option<crate::mcp_servers::McpToolCallResult>,
+        /// Why the call failed; `null` otherwise.
+        #[serde(default)]
+        error: Option<crate::mcp_servers::McpToolCallError>,
+        /// Time from the call to its end in milliseconds; `null` while in progress.
+        #[serde(default)]
+        duration_ms: Option<i64>,
+    },
     /// The agent looked at an image.
     ImageView {
         /// Item id.

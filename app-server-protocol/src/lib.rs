@@ -21,6 +21,7 @@ pub mod initialize;
 pub mod item;
 pub mod jsonrpc;
 pub mod legacy;
+pub mod mcp_servers;
 pub mod notifications;
 pub mod policy;
 pub mod server_requests;

@@ -33,6 +33,10 @@ use crate::legacy::{
     ResumeConversationResponse, ReviewDecisionResponse, SendUserMessageParams,
     SendUserMessageResponse, SendUserTurnParams, SetDefaultModelParams, UserInfoResponse,
 };
+use crate::mcp_servers::{
+    ListMcpServerStatusParams, ListMcpServerStatusResponse, McpServerElicitationRequestParams,
+    McpServerElicitationRequestResponse, McpServerStatusUpdatedNotification,
+};
 use crate::notifications::{
     CommandExecOutputDeltaNotification, ConfigWarningNotification, DeprecationNoticeNotification,
     ErrorNotification, ItemCompletedNotification, ItemDeltaNotification, ItemStartedNotification,
@@ -306,6 +310,11 @@ request_table! {
         params: IndexRefreshParams,
         response: IndexRefreshResponse,
     },
+    /// The configured MCP servers: their tools, auth and startup state.
+    McpServerStatusList => "mcpServerStatus/list" [Stable] {
+        params: ListMcpServerStatusParams,
+        response: ListMcpServerStatusResponse,
+    },
 }
 
 request_table! {
@@ -340,6 +349,7 @@ request_table! {
     ExecCommandApproval => "execCommandApproval" [Stable] {
         params: ExecCommandApprovalParams,
         response: ReviewDecisionResponse,
+    },
     /// Ask the user one to three questions (the `{text, options, isOther}` shape of
     /// `item/tool/requestUserInput`, sent instead of it when the connection chose it at
     /// `initialize`).
@@ -356,6 +366,12 @@ request_table! {
     AgentAskUserQuestion => "agent/askUserQuestion" [Experimental] {
         params: AgentAskUserQuestionParams,
         response: QuestionAnswersResponse,
+    },
+    /// An MCP server asks the user something during a tool call (or Tandem asks whether an
+    /// MCP tool may run); the answer goes back to the server.
+    McpServerElicitationRequest => "mcpServer/elicitation/request" [Stable] {
+        params: McpServerElicitationRequestParams,
+        response: McpServerElicitationRequestResponse,
     },
 }
 
@@ -430,6 +446,9 @@ notification_table! {
     LoginChatGptComplete => "loginChatGptComplete" [Stable] { params: LoginChatGptCompleteNotification },
     /// Legacy: the auth mode changed; sent with `account/updated`.
     AuthStatusChange => "authStatusChange" [Stable] { params: AuthStatusChangeNotification },
+    },
+    /// An MCP server of a thread is starting, ready, failed or cancelled.
+    McpServerStatusUpdated => "mcpServer/startupStatus/updated" [Stable] { params: McpServerStatusUpdatedNotification },
 }
 
 notification_table! {

@@ -3,6 +3,9 @@ import type { CommandAction } from "./CommandAction";
 import type { CommandExecutionSource } from "./CommandExecutionSource";
 import type { CommandExecutionStatus } from "./CommandExecutionStatus";
 import type { FileUpdateChange } from "./FileUpdateChange";
+import type { McpToolCallError } from "./McpToolCallError";
+import type { McpToolCallResult } from "./McpToolCallResult";
+import type { McpToolCallStatus } from "./McpToolCallStatus";
 import type { MessagePhase } from "./MessagePhase";
 import type { PatchApplyStatus } from "./PatchApplyStatus";
 import type { UserInput } from "./UserInput";
@@ -140,7 +143,59 @@ changes: Array<FileUpdateChange>,
 /**
  * Lifecycle status.
  */
-status: PatchApplyStatus, } | { "type": "imageView", 
+status: PatchApplyStatus, } | { "type": "mcpToolCall", 
+/**
+ * Item id: the model's `call_id`.
+ */
+id: string, 
+/**
+ * The server's name under `[mcp_servers]`.
+ */
+server: string, 
+/**
+ * The tool's name on the server.
+ */
+tool: string, 
+/**
+ * Lifecycle status.
+ */
+status: McpToolCallStatus, 
+/**
+ * The arguments the model passed.
+ */
+arguments: JsonValue, 
+/**
+ * App context; always `null` in Tandem.
+ */
+appContext: JsonValue | null, 
+/**
+ * MCP app resource; always `null` in Tandem.
+ */
+mcpAppResourceUri?: string | null, 
+/**
+ * MCP app UI; always `null` in Tandem.
+ */
+mcpAppUi: JsonValue | null, 
+/**
+ * Plugin; always `null` in Tandem.
+ */
+pluginId: string | null, 
+/**
+ * Whether the server marks the tool read-only (`annotations.readOnlyHint`).
+ */
+readOnlyHint: boolean | null, 
+/**
+ * The server's result once completed; `null` otherwise.
+ */
+result: McpToolCallResult | null, 
+/**
+ * Why the call failed; `null` otherwise.
+ */
+error: McpToolCallError | null, 
+/**
+ * Time from the call to its end in milliseconds; `null` while in progress.
+ */
+durationMs: number | null, } | { "type": "imageView", 
 /**
  * Item id.
  */

@@ -1,6 +1,4 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
-import type { CancelLoginAccountParams } from "./CancelLoginAccountParams";
-import type { CancelLoginAccountResponse } from "./CancelLoginAccountResponse";
 import type { CommandExecParams } from "./CommandExecParams";
 import type { CommandExecResizeParams } from "./CommandExecResizeParams";
 import type { CommandExecResponse } from "./CommandExecResponse";
@@ -11,20 +9,16 @@ import type { ConfigReadResponse } from "./ConfigReadResponse";
 import type { EmptyResponse } from "./EmptyResponse";
 import type { FuzzyFileSearchParams } from "./FuzzyFileSearchParams";
 import type { FuzzyFileSearchResponse } from "./FuzzyFileSearchResponse";
-import type { GetAccountParams } from "./GetAccountParams";
-import type { GetAccountRateLimitsResponse } from "./GetAccountRateLimitsResponse";
-import type { GetAccountResponse } from "./GetAccountResponse";
 import type { GetAuthStatusParams } from "./GetAuthStatusParams";
 import type { GetAuthStatusResponse } from "./GetAuthStatusResponse";
 import type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 import type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
 import type { InitializeParams } from "./InitializeParams";
 import type { InitializeResponse } from "./InitializeResponse";
-import type { LoginAccountParams } from "./LoginAccountParams";
-import type { LoginAccountResponse } from "./LoginAccountResponse";
+import type { ListMcpServerStatusParams } from "./ListMcpServerStatusParams";
+import type { ListMcpServerStatusResponse } from "./ListMcpServerStatusResponse";
 import type { ModelListParams } from "./ModelListParams";
 import type { ModelListResponse } from "./ModelListResponse";
-import type { NoParams } from "./NoParams";
 import type { RequestId } from "./RequestId";
 import type { ThreadForkParams } from "./ThreadForkParams";
 import type { ThreadIdParams } from "./ThreadIdParams";
@@ -77,11 +71,7 @@ export type ClientRequest =
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
   | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams }
-  | { method: "account/read", id: RequestId, params: GetAccountParams }
-  | { method: "account/login/start", id: RequestId, params: LoginAccountParams }
-  | { method: "account/login/cancel", id: RequestId, params: CancelLoginAccountParams }
-  | { method: "account/logout", id: RequestId, params: NoParams }
-  | { method: "account/rateLimits/read", id: RequestId, params: NoParams };
+  | { method: "mcpServerStatus/list", id: RequestId, params: ListMcpServerStatusParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -185,25 +175,7 @@ export type ClientRequestMap = {
    */
   "getAuthStatus": { params: GetAuthStatusParams; response: GetAuthStatusResponse };
   /**
-   * The account: an API key stored with `account/login/start` or set in the environment.
+   * The configured MCP servers: their tools, auth and startup state.
    */
-  "account/read": { params: GetAccountParams; response: GetAccountResponse };
-  /**
-   * Log in. Only `{"type": "apiKey"}` is supported: the key is stored in
-   * `$TANDEM_HOME/auth.json` (mode 0600) and used by providers whose key variable is unset.
-   * Followed by `account/login/completed`, `account/updated` and `authStatusChange`.
-   */
-  "account/login/start": { params: LoginAccountParams; response: LoginAccountResponse };
-  /**
-   * Cancel a login in progress. API-key logins complete at once, so the answer is `notFound`.
-   */
-  "account/login/cancel": { params: CancelLoginAccountParams; response: CancelLoginAccountResponse };
-  /**
-   * Log out: remove the stored API key. Followed by `account/updated` and `authStatusChange`.
-   */
-  "account/logout": { params: NoParams; response: EmptyResponse };
-  /**
-   * The latest rate limits seen in the provider's `x-ratelimit-*` response headers.
-   */
-  "account/rateLimits/read": { params: NoParams; response: GetAccountRateLimitsResponse };
+  "mcpServerStatus/list": { params: ListMcpServerStatusParams; response: ListMcpServerStatusResponse };
 };

@@ -1,8 +1,4 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
-import type { AccountLoginCompletedNotification } from "./AccountLoginCompletedNotification";
-import type { AccountRateLimitsUpdatedNotification } from "./AccountRateLimitsUpdatedNotification";
-import type { AccountUpdatedNotification } from "./AccountUpdatedNotification";
-import type { AuthStatusChangeNotification } from "./AuthStatusChangeNotification";
 import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDeltaNotification";
 import type { ConfigWarningNotification } from "./ConfigWarningNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
@@ -10,7 +6,7 @@ import type { ErrorNotification } from "./ErrorNotification";
 import type { ItemCompletedNotification } from "./ItemCompletedNotification";
 import type { ItemDeltaNotification } from "./ItemDeltaNotification";
 import type { ItemStartedNotification } from "./ItemStartedNotification";
-import type { LoginChatGptCompleteNotification } from "./LoginChatGptCompleteNotification";
+import type { McpServerStatusUpdatedNotification } from "./McpServerStatusUpdatedNotification";
 import type { ReasoningSummaryPartAddedNotification } from "./ReasoningSummaryPartAddedNotification";
 import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTextDeltaNotification";
 import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
@@ -55,11 +51,7 @@ export type ServerNotification =
   | { method: "configWarning", params: ConfigWarningNotification }
   | { method: "deprecationNotice", params: DeprecationNoticeNotification }
   | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification }
-  | { method: "account/login/completed", params: AccountLoginCompletedNotification }
-  | { method: "account/updated", params: AccountUpdatedNotification }
-  | { method: "account/rateLimits/updated", params: AccountRateLimitsUpdatedNotification }
-  | { method: "loginChatGptComplete", params: LoginChatGptCompleteNotification }
-  | { method: "authStatusChange", params: AuthStatusChangeNotification };
+  | { method: "mcpServer/startupStatus/updated", params: McpServerStatusUpdatedNotification };
 
 /**
  * Each `ServerNotification` method with its params type.
@@ -170,23 +162,7 @@ export type ServerNotificationMap = {
    */
   "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
   /**
-   * A login finished (after `account/login/start`).
+   * An MCP server of a thread is starting, ready, failed or cancelled.
    */
-  "account/login/completed": { params: AccountLoginCompletedNotification };
-  /**
-   * The login changed (after a login or a logout).
-   */
-  "account/updated": { params: AccountUpdatedNotification };
-  /**
-   * A model response carried new rate limits (`x-ratelimit-*` headers).
-   */
-  "account/rateLimits/updated": { params: AccountRateLimitsUpdatedNotification };
-  /**
-   * Legacy: a ChatGPT login finished. Never sent: Tandem has no ChatGPT login.
-   */
-  "loginChatGptComplete": { params: LoginChatGptCompleteNotification };
-  /**
-   * Legacy: the auth mode changed; sent with `account/updated`.
-   */
-  "authStatusChange": { params: AuthStatusChangeNotification };
+  "mcpServer/startupStatus/updated": { params: McpServerStatusUpdatedNotification };
 };

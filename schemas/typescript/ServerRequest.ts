@@ -1,12 +1,11 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
-import type { ApplyPatchApprovalParams } from "./ApplyPatchApprovalParams";
 import type { CommandExecutionRequestApprovalParams } from "./CommandExecutionRequestApprovalParams";
 import type { CommandExecutionRequestApprovalResponse } from "./CommandExecutionRequestApprovalResponse";
-import type { ExecCommandApprovalParams } from "./ExecCommandApprovalParams";
 import type { FileChangeRequestApprovalParams } from "./FileChangeRequestApprovalParams";
 import type { FileChangeRequestApprovalResponse } from "./FileChangeRequestApprovalResponse";
+import type { McpServerElicitationRequestParams } from "./McpServerElicitationRequestParams";
+import type { McpServerElicitationRequestResponse } from "./McpServerElicitationRequestResponse";
 import type { RequestId } from "./RequestId";
-import type { ReviewDecisionResponse } from "./ReviewDecisionResponse";
 
 /**
  * A request from the server to the client; the turn waits for the answer.
@@ -14,8 +13,7 @@ import type { ReviewDecisionResponse } from "./ReviewDecisionResponse";
 export type ServerRequest =
   | { method: "item/commandExecution/requestApproval", id: RequestId, params: CommandExecutionRequestApprovalParams }
   | { method: "item/fileChange/requestApproval", id: RequestId, params: FileChangeRequestApprovalParams }
-  | { method: "applyPatchApproval", id: RequestId, params: ApplyPatchApprovalParams }
-  | { method: "execCommandApproval", id: RequestId, params: ExecCommandApprovalParams };
+  | { method: "mcpServer/elicitation/request", id: RequestId, params: McpServerElicitationRequestParams };
 
 /**
  * Each `ServerRequest` method with its params and response type.
@@ -30,13 +28,8 @@ export type ServerRequestMap = {
    */
   "item/fileChange/requestApproval": { params: FileChangeRequestApprovalParams; response: FileChangeRequestApprovalResponse };
   /**
-   * Legacy: ask whether a conversation's patch may be applied (instead of
-   * `item/fileChange/requestApproval`).
+   * An MCP server asks the user something during a tool call (or Tandem asks whether an
+   * MCP tool may run); the answer goes back to the server.
    */
-  "applyPatchApproval": { params: ApplyPatchApprovalParams; response: ReviewDecisionResponse };
-  /**
-   * Legacy: ask whether a conversation's command may run (instead of
-   * `item/commandExecution/requestApproval`).
-   */
-  "execCommandApproval": { params: ExecCommandApprovalParams; response: ReviewDecisionResponse };
+  "mcpServer/elicitation/request": { params: McpServerElicitationRequestParams; response: McpServerElicitationRequestResponse };
 };

@@ -2,9 +2,10 @@
 import type { CommandAction } from "./CommandAction";
 import type { CommandExecutionSource } from "./CommandExecutionSource";
 import type { CommandExecutionStatus } from "./CommandExecutionStatus";
-import type { DynamicToolCallOutputContentItem } from "./DynamicToolCallOutputContentItem";
-import type { DynamicToolCallStatus } from "./DynamicToolCallStatus";
 import type { FileUpdateChange } from "./FileUpdateChange";
+import type { McpToolCallError } from "./McpToolCallError";
+import type { McpToolCallResult } from "./McpToolCallResult";
+import type { McpToolCallStatus } from "./McpToolCallStatus";
 import type { MessagePhase } from "./MessagePhase";
 import type { PatchApplyStatus } from "./PatchApplyStatus";
 import type { UserInput } from "./UserInput";
@@ -142,37 +143,57 @@ changes: Array<FileUpdateChange>,
 /**
  * Lifecycle status.
  */
-status: PatchApplyStatus, } | { "type": "dynamicToolCall", 
+status: PatchApplyStatus, } | { "type": "mcpToolCall", 
 /**
  * Item id: the model's `call_id`.
  */
 id: string, 
 /**
- * Tool namespace; always `null` in Tandem.
+ * The server's name under `[mcp_servers]`.
  */
-namespace: string | null, 
+server: string, 
 /**
- * Tool name, as the model called it.
+ * The tool's name on the server.
  */
 tool: string, 
 /**
- * The arguments as the model sent them (`null` when they were not valid JSON).
+ * Lifecycle status.
+ */
+status: McpToolCallStatus, 
+/**
+ * The arguments the model passed.
  */
 arguments: JsonValue, 
 /**
- * Lifecycle status.
+ * App context; always `null` in Tandem.
  */
-status: DynamicToolCallStatus, 
+appContext: JsonValue | null, 
 /**
- * What the tool returned to the model; `null` while in progress.
+ * MCP app resource; always `null` in Tandem.
  */
-contentItems: Array<DynamicToolCallOutputContentItem> | null, 
+mcpAppResourceUri?: string | null, 
 /**
- * Whether the call succeeded; `null` while in progress.
+ * MCP app UI; always `null` in Tandem.
  */
-success: boolean | null, 
+mcpAppUi: JsonValue | null, 
 /**
- * Run time in milliseconds; `null` while in progress.
+ * Plugin; always `null` in Tandem.
+ */
+pluginId: string | null, 
+/**
+ * Whether the server marks the tool read-only (`annotations.readOnlyHint`).
+ */
+readOnlyHint: boolean | null, 
+/**
+ * The server's result once completed; `null` otherwise.
+ */
+result: McpToolCallResult | null, 
+/**
+ * Why the call failed; `null` otherwise.
+ */
+error: McpToolCallError | null, 
+/**
+ * Time from the call to its end in milliseconds; `null` while in progress.
  */
 durationMs: number | null, } | { "type": "imageView", 
 /**

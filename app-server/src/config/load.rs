@@ -6,6 +6,7 @@
 //! Every value remembers where it was set, so that an error names the file, line and key.
 
 mod layer;
+mod mcp_servers;
 mod query_index;
 mod resolve;
 #[cfg(test)]

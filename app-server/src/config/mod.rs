@@ -48,6 +48,8 @@ pub struct Config {
     pub app_server: AppServerConfig,
     /// `[query_project_index]`: the project index behind `query_project`.
     pub query_project_index: QueryProjectIndexConfig,
+    /// `[mcp_servers.NAME]`: MCP servers whose tools the agent is offered, in name order.
+    pub mcp_servers: Vec<tandem_mcp_client::ServerConfig>,
     /// The effective config as a TOML table with every key set by a layer (for `config/read`).
     pub effective: toml::Table,
     /// Where each dotted key's value came from (for `config/read`).

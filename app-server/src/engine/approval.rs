@@ -10,6 +10,8 @@ use std::pin::Pin;
 
 use app_server_protocol::dialogs::{
     AgentAskUserQuestionParams, AgentRequestUserInputParams, QuestionAnswersResponse,
+use app_server_protocol::mcp_servers::{
+    McpServerElicitationRequestParams, McpServerElicitationRequestResponse,
 };
 use app_server_protocol::server_requests::{
     CommandExecutionApprovalDecision, CommandExecutionRequestApprovalParams,
@@ -31,6 +33,8 @@ pub enum ApprovalRequest {
     FreeText(AgentRequestUserInputParams),
     /// The model asks single- or multi-choice questions (`ask_user_question`).
     Choices(AgentAskUserQuestionParams),
+    /// An MCP server asks the user something, or Tandem asks whether an MCP tool may run.
+    McpElicitation(McpServerElicitationRequestParams),
 }
 
 impl ApprovalRequest {
@@ -42,6 +46,7 @@ impl ApprovalRequest {
             ApprovalRequest::UserInput(params) => &params.thread_id,
             ApprovalRequest::FreeText(params) => &params.thread_id,
             ApprovalRequest::Choices(params) => &params.thread_id,
+            ApprovalRequest::McpElicitation(params) => &params.thread_id,
         }
     }
 }
@@ -73,6 +78,8 @@ pub enum ApprovalAnswer {
     FreeText(String),
     /// The answers to an [`ApprovalRequest::Choices`].
     Choices(QuestionAnswersResponse),
+    /// The answer to an [`ApprovalRequest::McpElicitation`].
+    McpElicitation(McpServerElicitationRequestResponse),
 }
 
 impl ApprovalAnswer {
@@ -84,6 +91,7 @@ impl ApprovalAnswer {
             ApprovalAnswer::UserInput(_) => "answers to questions",
             ApprovalAnswer::FreeText(_) => "free-form text",
             ApprovalAnswer::Choices(_) => "answers to choice questions",
+            ApprovalAnswer::McpElicitation(_) => "an elicitation answer",
         }
     }
 }

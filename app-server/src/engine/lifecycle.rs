@@ -31,11 +31,18 @@ pub const RESUME_DEPRECATION: &str = "Full-history hydration is deprecated for p
 
 impl Engine {
     fn register(&self, state: ThreadState) -> Arc<LoadedThread> {
+        let (mcp, host) = crate::engine::mcp::start_thread_servers(
+            self,
+            &state.meta.id,
+            std::path::PathBuf::from(&state.meta.cwd),
+        );
         let thread = Arc::new(LoadedThread {
             id: state.meta.id.clone(),
             state: std::sync::Mutex::new(state),
             tools: crate::engine::tools::ThreadTools::new(),
+            mcp,
         });
+        crate::engine::mcp::attach_thread(&host, &thread);
         lock(&self.inner.threads).insert(thread.id.clone(), thread.clone());
         thread
     }
@@ -540,6 +547,10 @@ impl Engine {
             }
             state.writer.as_ref().map(RolloutWriter::sync_handle)
         };
+        if !thread.mcp.is_empty() {
+            let servers = thread.clone();
+            tokio::spawn(async move { servers.mcp.shutdown().await });
+        }
         // The fsync runs on the blocking pool, outside the thread's lock.
         if let Some(sync) = sync {
             let thread_id = id.to_string();

@@ -6,6 +6,7 @@
 
 pub mod approval;
 mod lifecycle;
+pub mod mcp;
 mod prompt;
 mod queries;
 mod rate_limits;
@@ -168,6 +169,7 @@ impl Engine {
         let threads: Vec<Arc<LoadedThread>> = lock(&self.inner.threads).values().cloned().collect();
         for thread in threads {
             thread.tools.unified.terminate_all();
+            thread.mcp.shutdown().await;
         }
     }
 }

@@ -23,6 +23,8 @@ pub struct LoadedThread {
     pub state: std::sync::Mutex<ThreadState>,
     /// Running commands and session-wide approvals.
     pub tools: crate::engine::tools::ThreadTools,
+    /// The thread's MCP servers (`[mcp_servers]`), started in the background.
+    pub mcp: tandem_mcp_client::McpServers,
 }
 
 /// The mutable part of a loaded thread.

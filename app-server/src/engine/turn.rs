@@ -297,7 +297,10 @@ impl TurnTask {
             model: state.meta.model.clone(),
             instructions: prompt::instructions(&state.meta),
             input: state.history.clone(),
-            tools,
+            tools: {
+                tools.extend(crate::engine::mcp::tool_specs(&self.thread.mcp));
+                tools
+            },
             effort: state.meta.reasoning_effort,
             summary: state.meta.reasoning_summary,
             output_schema: self.output_schema.clone(),
@@ -316,6 +319,8 @@ impl TurnTask {
 
     /// One model request and its stream.
     async fn sample(&mut self, items: &mut Vec<ThreadItem>) -> RoundEnd {
+        // MCP servers still starting get their startup timeout to offer their tools.
+        self.thread.mcp.wait_started(&self.cancel).await;
         let (mut request, policy, client) = self.build_request();
         self.offer_query_project(&mut request).await;
         let mut stream = Box::pin(stream_with_retries(client, request, policy));

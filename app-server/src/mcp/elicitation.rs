@@ -11,6 +11,9 @@ use std::collections::BTreeMap;
 
 use app_server_protocol::dialogs::{QuestionAnswer, QuestionAnswersResponse};
 use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::mcp_servers::{
+    McpServerElicitationAction, McpServerElicitationRequest, McpServerElicitationRequestResponse,
+};
 use app_server_protocol::server_requests::{
     CommandExecutionApprovalDecision, FileChangeApprovalDecision, ToolRequestUserInputAnswer,
     ToolRequestUserInputResponse,
@@ -160,6 +163,36 @@ pub fn elicitation_params(
             let schema = json!({"type": "object", "properties": properties, "required": required});
             (message, schema)
         }
+        ApprovalRequest::McpElicitation(params) => {
+            meta.insert("codex_elicitation".into(), json!("mcp-server-elicitation"));
+            meta.insert("turnId".into(), json!(params.turn_id));
+            meta.insert("serverName".into(), json!(params.server_name));
+            match &params.request {
+                McpServerElicitationRequest::Form {
+                    meta: inner,
+                    message,
+                    requested_schema,
+                } => {
+                    if let Some(inner) = inner {
+                        meta.insert("request".into(), inner.clone());
+                    }
+                    (
+                        format!(
+                            "{} (asked by the MCP server `{}`)",
+                            message, params.server_name
+                        ),
+                        requested_schema.clone(),
+                    )
+                }
+                McpServerElicitationRequest::Url { message, url, .. } => (
+                    format!(
+                        "{message} Open {url} (asked by the MCP server `{}`)",
+                        params.server_name
+                    ),
+                    json!({"type": "object", "properties": {}}),
+                ),
+            }
+        }
     };
     let mut params = json!({
         "message": message,
@@ -218,6 +251,12 @@ pub fn reply_from_answer(
             return dialog_reply(request, &result);
         }
         ApprovalRequest::Command(_) | ApprovalRequest::FileChange(_) => {}
+    }
+    if let ApprovalRequest::McpElicitation(_) = request {
+        return match serde_json::from_value::<McpServerElicitationRequestResponse>(result) {
+            Ok(response) => ApprovalReply::Answered(ApprovalAnswer::McpElicitation(response)),
+            Err(error) => ApprovalReply::Failed(format!("unreadable elicitation answer: {error}")),
+        };
     }
     let action = result.get("action").and_then(Value::as_str);
     let decision = match action {
@@ -288,6 +327,19 @@ fn decision_reply(request: &ApprovalRequest, decision: ReviewDecision) -> Approv
         ApprovalRequest::UserInput(_) => ApprovalAnswer::UserInput(no_answers()),
         ApprovalRequest::FreeText(_) | ApprovalRequest::Choices(_) => {
             return ApprovalReply::Failed("the question was left unanswered".into());
+        }
+        ApprovalRequest::McpElicitation(_) => {
+            ApprovalAnswer::McpElicitation(McpServerElicitationRequestResponse {
+                action: match decision {
+                    ReviewDecision::Approved | ReviewDecision::ApprovedForSession => {
+                        McpServerElicitationAction::Accept
+                    }
+                    ReviewDecision::Denied => McpServerElicitationAction::Decline,
+                    ReviewDecision::Abort => McpServerElicitationAction::Cancel,
+                },
+                content: None,
+                meta: None,
+            })
         }
     };
     ApprovalReply::Answered(answer)
@@ -391,6 +443,9 @@ pub fn fallback_reply(
         ApprovalRequest::UserInput(_)
         | ApprovalRequest::FreeText(_)
         | ApprovalRequest::Choices(_) => "answering the agent's questions".to_string(),
+        ApprovalRequest::McpElicitation(params) => {
+            format!("answering the MCP server `{}`", params.server_name)
+        }
     };
     let reply = match fallback {
         ApprovalFallback::Decline => decision_reply(request, ReviewDecision::Denied),

@@ -184,6 +184,9 @@ fn v2_request(request: ApprovalRequest, method: RequestUserInputMethod) -> Serve
         },
         ApprovalRequest::FreeText(params) => ServerRequestPayload::AgentRequestUserInput(params),
         ApprovalRequest::Choices(params) => ServerRequestPayload::AgentAskUserQuestion(params),
+        ApprovalRequest::McpElicitation(params) => {
+            ServerRequestPayload::McpServerElicitationRequest(params)
+        }
     }
 }
 
@@ -199,6 +202,7 @@ enum AnswerKind {
     IndexedUserInput(Vec<String>),
     FreeText,
     Choices(usize),
+    McpElicitation,
 }
 
 impl AnswerKind {
@@ -220,6 +224,7 @@ impl AnswerKind {
             }
             (ApprovalRequest::FreeText(_), _) => AnswerKind::FreeText,
             (ApprovalRequest::Choices(params), _) => AnswerKind::Choices(params.questions.len()),
+            (ApprovalRequest::McpElicitation(_), _) => AnswerKind::McpElicitation,
         }
     }
 }
@@ -315,6 +320,10 @@ fn decode_answer(kind: AnswerKind, result: serde_json::Value) -> ApprovalReply {
             }
             Ok(ApprovalAnswer::Choices(response))
         }
+        AnswerKind::McpElicitation => serde_json::from_value::<
+            app_server_protocol::mcp_servers::McpServerElicitationRequestResponse,
+        >(result)
+        .map(ApprovalAnswer::McpElicitation),
     };
     match answer {
         Ok(answer) => ApprovalReply::Answered(answer),

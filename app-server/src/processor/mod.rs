@@ -505,6 +505,10 @@ impl Processor {
                 let result = self.index_refresh(params).await;
                 self.reply(id, result).await;
             }
+            ClientRequestPayload::McpServerStatusList(params) => {
+                let result = self.engine.list_mcp_server_status(params);
+                self.respond(id, result).await;
+            }
         }
     }
 

@@ -252,6 +252,15 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   }
 
   /**
+   * Answers `mcpServer/elicitation/request` with `handler`'s result
+   * (`{ action: "accept" | "decline" | "cancel", content, _meta }`): an MCP server's question during a
+   * tool call, or Tandem asking whether an MCP tool may run (`_meta["tandem/approvalKind"]`).
+   */
+  onMcpElicitation(handler: HandlerFor<P, "mcpServer/elicitation/request">): () => void {
+    return this.setServerRequestHandler("mcpServer/elicitation/request", handler);
+  }
+
+  /**
    * Answers server request `method` with `handler`'s result. Requests without a handler, and
    * handlers that throw, are answered with a JSON-RPC error (`-32000`) so the turn never hangs.
    */

@@ -25,5 +25,6 @@ pub fn transcripts_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/transcripts")
 }
 
+pub mod mcp_servers;
 pub mod tool_turns;
 pub mod utilities;

@@ -48,6 +48,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "history",
     "query_project_index",
     "ask_user",
+    "mcp_servers",
 ];
 
 const WORKSPACE_WRITE_KEYS: &[&str] = &[
@@ -129,6 +130,7 @@ pub(super) fn resolve(
     let ask_user = effective.field(top, "", "ask_user")?.unwrap_or(true);
     let app_server = app_server(&effective, &mut unknown_keys)?;
     let query_project_index = super::query_index::resolve(&effective, &home, &mut unknown_keys)?;
+    let mcp_servers = super::mcp_servers::resolve(&effective, &mut unknown_keys)?;
     let model_providers = providers(&effective, model.as_deref(), &mut unknown_keys)?;
     if !model_providers.contains_key(&model_provider) {
         return Err(ConfigError::ProviderNotFound {
@@ -155,6 +157,7 @@ pub(super) fn resolve(
         ask_user,
         app_server,
         query_project_index,
+        mcp_servers,
         effective: effective.table,
         origins,
     };

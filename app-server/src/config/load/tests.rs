@@ -92,6 +92,7 @@ fn defaults_without_a_config_file() {
             model_tool: true,
             settings: tandem_index::IndexSettings::with_defaults(&home.path().join("models")),
         },
+        mcp_servers: Vec::new(),
         effective: table(
             r#"
             model_provider = "openai"

@@ -13,6 +13,7 @@
 mod dialogs;
 mod exec;
 mod image;
+mod mcp;
 mod patch;
 mod plan;
 pub mod policy;
@@ -190,7 +191,10 @@ impl TurnTask {
             "ask_user_question" => self.ask_user_question(call).await,
             "view_image" => self.view_image(call).await,
             crate::project_index::QUERY_PROJECT_TOOL => self.query_project(call).await,
-            other => call.reply(format!("unsupported call: {other}")),
+            other => match self.thread.mcp.resolve(other) {
+                Some(tool) => self.mcp_tool_call(call, tool).await,
+                None => call.reply(format!("unsupported call: {other}")),
+            },
         }
     }
 

@@ -409,6 +409,15 @@ class AppServerClient:
             ServerRequests.AGENT_ASK_USER_QUESTION.method, _converting(handler, question_answers_result)
         )
 
+    def on_mcp_elicitation(self, handler: ServerRequestHandler[models.McpServerElicitationRequestParams]) -> None:
+        """Answer ``mcpServer/elicitation/request``: an MCP server's question during a tool call,
+        or Tandem asking whether an MCP tool may run (``_meta["tandem/approvalKind"]``).
+
+        The handler returns the response: ``{"action": "accept" | "decline" | "cancel",
+        "content": ..., "_meta": ...}``.
+        """
+        self.on_server_request(ServerRequests.MCP_SERVER_ELICITATION_REQUEST.method, handler)
+
     def _on_decision(self, spec: AnyRequestSpec, handler: ServerRequestHandler[Any]) -> None:
         self.on_server_request(spec.method, _converting(handler, decision_result))
 
