@@ -403,7 +403,10 @@ impl CodexEvents {
                     },
                 })
             }
-            ApprovalRequest::UserInput(_) => None,
+            ApprovalRequest::UserInput(_)
+            | ApprovalRequest::FreeText(_)
+            | ApprovalRequest::Choices(_)
+            | ApprovalRequest::McpElicitation(_) => None,
         }
     }
 
@@ -541,19 +544,27 @@ fn user_message(content: &[UserInput]) -> EventMsg {
     let mut texts = Vec::new();
     let mut images = Vec::new();
     let mut local_images = Vec::new();
+    let mut audio = Vec::new();
+    let mut local_audio = Vec::new();
     for input in content {
         match input {
             UserInput::Text { text, .. } => texts.push(text.as_str()),
             UserInput::Image { url, .. } => images.push(url.clone()),
             UserInput::LocalImage { path, .. } => local_images.push(path.clone()),
+            UserInput::Audio { url, file_id } => {
+                audio.extend(url.clone().or_else(|| file_id.clone()));
+            }
+            UserInput::LocalAudio { path } => local_audio.push(path.clone()),
+            // Mentions and skills reach the model as context, not as the message's text.
+            UserInput::Skill { .. } | UserInput::Mention { .. } => {}
         }
     }
     EventMsg::UserMessage {
         message: texts.join("\n"),
         images,
         local_images,
-        audio: Vec::new(),
-        local_audio: Vec::new(),
+        audio,
+        local_audio,
         text_elements: Vec::new(),
     }
 }

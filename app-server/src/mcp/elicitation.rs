@@ -250,7 +250,9 @@ pub fn reply_from_answer(
         ApprovalRequest::FreeText(_) | ApprovalRequest::Choices(_) => {
             return dialog_reply(request, &result);
         }
-        ApprovalRequest::Command(_) | ApprovalRequest::FileChange(_) => {}
+        ApprovalRequest::Command(_)
+        | ApprovalRequest::FileChange(_)
+        | ApprovalRequest::McpElicitation(_) => {}
     }
     if let ApprovalRequest::McpElicitation(_) = request {
         return match serde_json::from_value::<McpServerElicitationRequestResponse>(result) {

@@ -128,7 +128,10 @@ impl Conversations {
                     },
                 ))
             }
-            ApprovalRequest::UserInput(_) => None,
+            ApprovalRequest::UserInput(_)
+            | ApprovalRequest::FreeText(_)
+            | ApprovalRequest::Choices(_)
+            | ApprovalRequest::McpElicitation(_) => None,
         }
     }
 }
@@ -178,8 +181,12 @@ pub fn review_answer(request: &ApprovalRequest, decision: &ReviewDecision) -> Ap
             Verdict::Decline => FileChangeApprovalDecision::Decline,
             Verdict::Cancel => FileChangeApprovalDecision::Cancel,
         }),
-        // A command question (a user-input question never gets a legacy request).
-        ApprovalRequest::Command(_) | ApprovalRequest::UserInput(_) => {
+        // A command question (questions and elicitations never get a legacy request).
+        ApprovalRequest::Command(_)
+        | ApprovalRequest::UserInput(_)
+        | ApprovalRequest::FreeText(_)
+        | ApprovalRequest::Choices(_)
+        | ApprovalRequest::McpElicitation(_) => {
             ApprovalAnswer::Command(match verdict {
                 Verdict::Accept => CommandExecutionApprovalDecision::Accept,
                 Verdict::AcceptForSession => CommandExecutionApprovalDecision::AcceptForSession,

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::Duration;
 
 use app_server_protocol::codex_event::{CodexEventMeta, CodexEventNotification};
 use app_server_protocol::item::UserInput;
@@ -411,11 +411,6 @@ fn user_inputs(items: Vec<InputItem>) -> Vec<UserInput> {
             InputItem::Flat(input) => input,
         })
         .collect()
-}
-
-fn rfc3339(seconds: i64) -> Option<String> {
-    let seconds = u64::try_from(seconds).ok()?;
-    Some(humantime::format_rfc3339_seconds(UNIX_EPOCH + Duration::from_secs(seconds)).to_string())
 }
 
 fn conversation_summary(thread: &Thread) -> ConversationSummary {
