@@ -38,14 +38,22 @@ return 0
 ";
 
 /// Renews (ARGV[2] = TTL in ms) or, without a TTL, releases the claim if it is still
-/// ARGV[1]'s: 1 when it was, 0 when another stream took it over or it expired.
+/// ARGV[1]'s. A renewal finding the claim lapsed (a renewal delayed past the TTL) takes it
+/// again. 0 when another stream holds it, else 1.
 const HOLD_SCRIPT: &str = r"
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then
-  return 0
-end
+local current = redis.call('GET', KEYS[1])
 if ARGV[2] then
+  if current == false then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+    return 1
+  end
+  if current ~= ARGV[1] then
+    return 0
+  end
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
-else
+  return 1
+end
+if current == ARGV[1] then
   redis.call('DEL', KEYS[1])
 end
 return 1

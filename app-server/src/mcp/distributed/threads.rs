@@ -295,7 +295,7 @@ mod tests {
             br#"{"timestamp":"2026-11-24T10:00:00.000Z","type":"session_meta","payload":{}}"#
         ));
         assert!(!is_header(
-            br#"{"timestamp":"2026-11-24T10:00:00.000Z","type":"response_item","payload":{"text":""type":"session_meta""}}"#
+            br#"{"timestamp":"2026-11-24T10:00:00.000Z","type":"response_item","payload":{"text":"\"type\":\"session_meta\""}}"#
         ));
     }
 
