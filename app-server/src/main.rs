@@ -10,6 +10,7 @@ mod engine;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
 mod history;
+mod history_handle;
 mod index_cli;
 mod mcp;
 mod model;
@@ -75,11 +76,17 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
     // Configuration errors stop the process before it serves anything.
     let config = Config::load(None, overrides)?;
     init_logging();
-    let history = history::connect(&config)?;
+    // The backend is connected on first use; a bad `[history]` table still stops startup.
+    let history = history::load_config(&config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(server::serve_stdio(config, Some(history)))
+    runtime.block_on(server::serve_stdio(
+        config,
+        Some(std::sync::Arc::new(history_handle::HistoryHandle::lazy(
+            history,
+        ))),
+    ))
 }
 
 fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Result<()> {

@@ -10,14 +10,15 @@ use app_server_protocol::history::{
 };
 use app_server_protocol::jsonrpc::JsonRpcErrorBody;
 use tandem_history::service::{
-    HistoryService, OpenArgs, OpenPayload, RequestError, SearchArgs, SearchPayload, Verbosity,
+    OpenArgs, OpenPayload, RequestError, SearchArgs, SearchPayload, Verbosity,
 };
 
+use crate::history_handle::HistoryHandle;
 use crate::processor::Processor;
 use crate::rpc_error::{internal_error, invalid_request};
 
 impl Processor {
-    fn history_service(&self) -> Result<Arc<HistoryService>, JsonRpcErrorBody> {
+    fn history_service(&self) -> Result<Arc<HistoryHandle>, JsonRpcErrorBody> {
         self.history
             .clone()
             .ok_or_else(|| internal_error("history search is not available in this server"))
@@ -39,9 +40,13 @@ impl Processor {
             exclude_codex_mcp: params.exclude_codex_mcp,
             verbosity: Verbosity::Full,
         };
-        match tokio::task::spawn_blocking(move || service.search(&args)).await {
+        let searched = move || {
+            let service = service.service().map_err(internal_error)?;
+            service.search(&args).map_err(|error| request_error(&error))
+        };
+        match tokio::task::spawn_blocking(searched).await {
             Ok(Ok(payload)) => Ok(search_response(payload)),
-            Ok(Err(error)) => Err(request_error(&error)),
+            Ok(Err(error)) => Err(error),
             Err(error) => Err(internal_error(format!("history search failed: {error}"))),
         }
     }
@@ -58,9 +63,13 @@ impl Processor {
             after: params.after,
             verbosity: Verbosity::Full,
         };
-        match tokio::task::spawn_blocking(move || service.open(&args)).await {
+        let opened = move || {
+            let service = service.service().map_err(internal_error)?;
+            service.open(&args).map_err(|error| request_error(&error))
+        };
+        match tokio::task::spawn_blocking(opened).await {
             Ok(Ok(payload)) => Ok(open_response(payload)),
-            Ok(Err(error)) => Err(request_error(&error)),
+            Ok(Err(error)) => Err(error),
             Err(error) => Err(internal_error(format!("history open failed: {error}"))),
         }
     }

@@ -29,6 +29,7 @@ use serde_json::Value;
 
 use crate::config::config_read_response;
 use crate::engine::{Engine, EngineError};
+use crate::history_handle::HistoryHandle;
 use crate::outgoing::{NotificationFilter, OutgoingSender};
 use crate::processor::utility_requests::Utilities;
 use crate::rpc_error::{internal_error, invalid_request};
@@ -46,7 +47,7 @@ pub struct Processor {
     session: OnceLock<Session>,
     initialize_lock: tokio::sync::Mutex<()>,
     utilities: Utilities,
-    history: Option<Arc<tandem_history::service::HistoryService>>,
+    history: Option<Arc<HistoryHandle>>,
 }
 
 impl Processor {
@@ -63,10 +64,7 @@ impl Processor {
     }
 
     /// Serves `history/search` and `history/open` from `history`.
-    pub fn with_history(
-        mut self,
-        history: Option<Arc<tandem_history::service::HistoryService>>,
-    ) -> Self {
+    pub fn with_history(mut self, history: Option<Arc<HistoryHandle>>) -> Self {
         self.history = history;
         self
     }
