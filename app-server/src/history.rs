@@ -18,7 +18,6 @@ use tandem_history::service::{
 use crate::cli::HistoryCommand;
 use crate::config::Config;
 use crate::engine::EventSink;
-use crate::history_handle::HistoryHandle;
 use crate::store::Store;
 
 /// Tools `--tools` accepts.
@@ -35,6 +34,15 @@ const KNOWN_TOOLS: &[&str] = &[
 pub fn load_config(config: &Config) -> anyhow::Result<HistoryConfig> {
     HistoryConfig::from_toml(&config.home, config.effective.get("history"))
         .map_err(|message| anyhow::anyhow!("invalid config: {message}"))
+}
+
+/// Connects the history backend for `tandem app-server` (fails on a bad `[history]` table or
+/// an unreachable backend).
+pub fn connect(config: &Config) -> anyhow::Result<Arc<HistoryService>> {
+    let history = load_config(config)?;
+    let service = HistoryService::connect(history)
+        .map_err(|error| anyhow::anyhow!("history backend unavailable: {error}"))?;
+    Ok(Arc::new(service))
 }
 
 /// Connects the history backend for `tandem mcp-server` unless `--tools` leaves both history
@@ -140,7 +148,7 @@ pub async fn call_tool(
 /// ingests that thread's rollout on a blocking thread (the turn never waits for it).
 struct IngestingSink {
     inner: Arc<dyn EventSink>,
-    history: Arc<HistoryHandle>,
+    history: Arc<HistoryService>,
     store: Arc<Store>,
 }
 
@@ -148,11 +156,11 @@ struct IngestingSink {
 /// `[history] auto_ingest` is on and the history backend is connected).
 pub fn ingesting_sink(
     inner: Arc<dyn EventSink>,
-    history: Option<&Arc<HistoryHandle>>,
+    history: Option<&Arc<HistoryService>>,
     store: &Arc<Store>,
 ) -> Arc<dyn EventSink> {
     match history {
-        Some(history) if history.auto_ingest() => Arc::new(IngestingSink {
+        Some(history) if history.config().auto_ingest => Arc::new(IngestingSink {
             inner,
             history: Arc::clone(history),
             store: Arc::clone(store),
@@ -174,13 +182,6 @@ impl EventSink for IngestingSink {
                 let path = match store.find(&thread_id) {
                     Ok(Some(meta)) => meta.rollout_path,
                     Ok(None) => return,
-                    Err(error) => {
-                        tracing::warn!(%thread_id, "history ingest: {error}");
-                        return;
-                    }
-                };
-                let history = match history.service() {
-                    Ok(history) => history,
                     Err(error) => {
                         tracing::warn!(%thread_id, "history ingest: {error}");
                         return;

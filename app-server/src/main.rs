@@ -10,7 +10,6 @@ mod engine;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
 mod history;
-mod history_handle;
 mod index_cli;
 mod mcp;
 mod model;
@@ -76,17 +75,11 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
     // Configuration errors stop the process before it serves anything.
     let config = Config::load(None, overrides)?;
     init_logging();
-    // The backend is connected on first use; a bad `[history]` table still stops startup.
-    let history = history::load_config(&config)?;
+    let history = history::connect(&config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(server::serve_stdio(
-        config,
-        Some(std::sync::Arc::new(history_handle::HistoryHandle::lazy(
-            history,
-        ))),
-    ))
+    runtime.block_on(server::serve_stdio(config, Some(history)))
 }
 
 fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Result<()> {

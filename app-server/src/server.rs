@@ -49,7 +49,7 @@ struct QueuedRequest {
 /// Serves the app-server protocol on stdin/stdout.
 pub async fn serve_stdio(
     config: Config,
-    history: Option<Arc<crate::history_handle::HistoryHandle>>,
+    history: Option<Arc<tandem_history::service::HistoryService>>,
 ) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(&config.home)?);
     let max_line_bytes = config.app_server.max_line_bytes;

@@ -115,12 +115,8 @@ impl McpSession {
             requests: Mutex::new(HashMap::new()),
             pending: PendingRequests::new(),
         });
-        let history = shared
-            .options
-            .history
-            .clone()
-            .map(|service| Arc::new(crate::history_handle::HistoryHandle::connected(service)));
-        let sink = crate::history::ingesting_sink(shared.clone(), history.as_ref(), &store);
+        let sink =
+            crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
         let engine = Engine::new(config, store, sink, shared.clone());
         Arc::new(McpSession {
             shared,

@@ -10,15 +10,14 @@ use app_server_protocol::history::{
 };
 use app_server_protocol::jsonrpc::JsonRpcErrorBody;
 use tandem_history::service::{
-    OpenArgs, OpenPayload, RequestError, SearchArgs, SearchPayload, Verbosity,
+    HistoryService, OpenArgs, OpenPayload, RequestError, SearchArgs, SearchPayload, Verbosity,
 };
 
-use crate::history_handle::HistoryHandle;
 use crate::processor::Processor;
 use crate::rpc_error::{internal_error, invalid_request};
 
 impl Processor {
-    fn history_service(&self) -> Result<Arc<HistoryHandle>, JsonRpcErrorBody> {
+    fn history_service(&self) -> Result<Arc<HistoryService>, JsonRpcErrorBody> {
         self.history
             .clone()
             .ok_or_else(|| internal_error("history search is not available in this server"))
@@ -40,13 +39,9 @@ impl Processor {
             exclude_codex_mcp: params.exclude_codex_mcp,
             verbosity: Verbosity::Full,
         };
-        let searched = move || {
-            let service = service.service().map_err(internal_error)?;
-            service.search(&args).map_err(|error| request_error(&error))
-        };
-        match tokio::task::spawn_blocking(searched).await {
+        match tokio::task::spawn_blocking(move || service.search(&args)).await {
             Ok(Ok(payload)) => Ok(search_response(payload)),
-            Ok(Err(error)) => Err(error),
+            Ok(Err(error)) => Err(request_error(&error)),
             Err(error) => Err(internal_error(format!("history search failed: {error}"))),
         }
     }
@@ -63,13 +58,9 @@ impl Processor {
             after: params.after,
             verbosity: Verbosity::Full,
         };
-        let opened = move || {
-            let service = service.service().map_err(internal_error)?;
-            service.open(&args).map_err(|error| request_error(&error))
-        };
-        match tokio::task::spawn_blocking(opened).await {
+        match tokio::task::spawn_blocking(move || service.open(&args)).await {
             Ok(Ok(payload)) => Ok(open_response(payload)),
-            Ok(Err(error)) => Err(error),
+            Ok(Err(error)) => Err(request_error(&error)),
             Err(error) => Err(internal_error(format!("history open failed: {error}"))),
         }
     }

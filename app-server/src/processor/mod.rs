@@ -29,7 +29,6 @@ use serde_json::Value;
 
 use crate::config::config_read_response;
 use crate::engine::{Engine, EngineError};
-use crate::history_handle::HistoryHandle;
 use crate::outgoing::{NotificationFilter, OutgoingSender};
 use crate::processor::utility_requests::Utilities;
 use crate::rpc_error::{internal_error, invalid_request};
@@ -47,7 +46,7 @@ pub struct Processor {
     session: OnceLock<Session>,
     initialize_lock: tokio::sync::Mutex<()>,
     utilities: Utilities,
-    history: Option<Arc<HistoryHandle>>,
+    history: Option<Arc<tandem_history::service::HistoryService>>,
 }
 
 impl Processor {
@@ -64,7 +63,10 @@ impl Processor {
     }
 
     /// Serves `history/search` and `history/open` from `history`.
-    pub fn with_history(mut self, history: Option<Arc<HistoryHandle>>) -> Self {
+    pub fn with_history(
+        mut self,
+        history: Option<Arc<tandem_history::service::HistoryService>>,
+    ) -> Self {
         self.history = history;
         self
     }
