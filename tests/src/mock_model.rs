@@ -43,9 +43,6 @@ pub use self::frames::{
     token_deltas,
 };
 
-/// How long a dropping stream waits for its frames to be flushed before it drops.
-const DROP_GRACE: Duration = Duration::from_millis(20);
-
 /// The mock model server. It stops when dropped.
 pub struct MockModel {
     base_url: String,
@@ -488,10 +485,11 @@ fn frame_stream(
     if drop_after.is_none() {
         return body;
     }
-    // hyper flushes what it has while the body is pending; without this pause it would
-    // close the connection before the frames reach the client.
+    // hyper flushes what it has written whenever the body is pending, so one pending poll
+    // between the last frame and the error puts the frames on the wire before the drop (an
+    // error at once would close the connection with the frames still in hyper's buffer).
     Box::pin(body.chain(futures::stream::once(async {
-        tokio::time::sleep(DROP_GRACE).await;
+        tokio::task::yield_now().await;
         Err(dropped())
     })))
 }

@@ -244,22 +244,25 @@ async fn long_stream() {
         frames.push(chunk);
     }
     frames.push(completed());
-    let started = std::time::Instant::now();
     let (events, _server) = run(vec![Reply::Sse(frames)]).await;
-    let deltas = events
+    // Every delta arrives once, in order, and whole, however the frames were chunked; the
+    // stream then completes. (Throughput is measured by `tandem-bench`, not here.)
+    let deltas: Vec<&str> = events
         .iter()
-        .filter(|event| matches!(event, Ok(ModelEvent::OutputTextDelta { .. })))
-        .count();
-    assert_eq!(deltas, 20_000);
+        .filter_map(|event| match event {
+            Ok(ModelEvent::OutputTextDelta { item_id, delta }) => {
+                assert_eq!(item_id, "msg_2");
+                Some(delta.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<String> = (0..20_000).map(|index| format!("tok{index} ")).collect();
+    assert_eq!(deltas, expected);
     assert!(matches!(
         events.last(),
         Some(Ok(ModelEvent::Completed { .. }))
     ));
-    assert!(
-        started.elapsed() < std::time::Duration::from_secs(5),
-        "{:?}",
-        started.elapsed()
-    );
 }
 
 #[tokio::test]
