@@ -65,7 +65,9 @@ pub async fn serve_stdio(
         Processor::new(outgoing.clone(), engine.clone())
             .with_history(history)
             .with_conversations(approver.conversations())
-            .with_approver(approver.clone()),
+            // Moved, not cloned: the approver holds the outgoing sender, and the writer only
+            // finishes once every holder is gone.
+            .with_approver(approver),
     );
 
     // Reader → dispatcher queue of requests, each holding the worker permit it will run
