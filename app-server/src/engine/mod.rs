@@ -4,10 +4,13 @@
 //! receives typed params, returns typed results and emits protocol notifications through an
 //! [`EventSink`]; the processor turns those into wire messages.
 
+pub mod agents_md;
 pub mod approval;
+mod compaction;
 mod lifecycle;
 mod prompt;
 mod queries;
+mod rollback;
 mod settings;
 mod thread;
 pub mod tools;
@@ -34,6 +37,7 @@ use crate::store::{Store, StoreError};
 
 pub use lifecycle::RESUME_DEPRECATION;
 pub use settings::normalize_thread_id;
+pub use settings::resolve_cwd;
 pub use settings::sandbox_policy;
 
 /// Where the engine sends notifications. Awaiting `emit` applies backpressure.

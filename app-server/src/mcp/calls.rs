@@ -75,7 +75,7 @@ impl McpSession {
             Ok(settings) => settings,
             Err(message) => return Some(error_result(None, &message)),
         };
-        let thread_id = match self.engine.start_thread(params) {
+        let thread_id = match self.engine.start_thread(params).await {
             Ok(response) => response.thread.id,
             Err(error) => {
                 return Some(error_result(

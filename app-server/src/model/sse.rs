@@ -52,6 +52,8 @@ pub(crate) trait SseDecoder: Send + 'static {
 
 /// The HTTP side of one configured provider.
 pub(crate) struct HttpProvider {
+    /// The provider id (its `[model_providers.<id>]` key).
+    id: String,
     client: reqwest::Client,
     base_url: String,
     name: String,
@@ -98,6 +100,7 @@ impl HttpProvider {
             provider.name.clone()
         };
         Ok(Self {
+            id: provider.id.clone(),
             client,
             base_url: provider.base_url.trim_end_matches('/').to_string(),
             name,
@@ -108,6 +111,14 @@ impl HttpProvider {
             idle_timeout_ms: provider.stream_idle_timeout_ms,
             models: provider.models.clone(),
         })
+    }
+
+    /// What to add to a "stream disconnected" error of a streamed request that offered tools.
+    fn stream_setting_hint(&self) -> String {
+        format!(
+            " (the provider closed the stream before any output while tools were offered; if its server cannot stream tool calls, set `stream = false` under `[model_providers.{}]` in config.toml)",
+            self.id
+        )
     }
 
     /// `{base_url}/{path}`.
@@ -172,6 +183,50 @@ impl HttpProvider {
             idle_timeout: self.idle_timeout,
             idle_timeout_ms: self.idle_timeout_ms,
         })
+    }
+
+    /// POSTs `body` to `{base_url}/{path}` and returns the JSON body of a 2xx answer (a
+    /// provider with `stream = false`). The idle timeout bounds the whole exchange.
+    pub(crate) async fn post_json(
+        &self,
+        path: &str,
+        model: &str,
+        body: &Value,
+    ) -> Result<Value, ModelError> {
+        let url = self.url(path);
+        let request = self
+            .authorize(self.client.post(&url))?
+            .header(ACCEPT, "application/json")
+            .json(body);
+        let exchange = async {
+            let response = request
+                .send()
+                .await
+                .map_err(|error| ModelError::Connection {
+                    provider: self.name.clone(),
+                    url: url.clone(),
+                    detail: error_chain(&error),
+                })?;
+            if !response.status().is_success() {
+                return Err(self.status_error(response, model).await);
+            }
+            let text = response
+                .text()
+                .await
+                .map_err(|error| ModelError::StreamDisconnected {
+                    detail: error.to_string(),
+                    transport_error: Some(error_chain(&error)),
+                })?;
+            serde_json::from_str(&text).map_err(|error| ModelError::InvalidResponse {
+                detail: format!("the answer is not JSON ({error}): {}", truncate(&text)),
+            })
+        };
+        match tokio::time::timeout(self.idle_timeout, exchange).await {
+            Err(_elapsed) => Err(ModelError::IdleTimeout {
+                timeout_ms: self.idle_timeout_ms,
+            }),
+            Ok(result) => result,
+        }
     }
 
     /// Reads a non-2xx answer into [`ModelError::Status`].
@@ -277,7 +332,13 @@ pub(crate) fn sse_model_stream<D: SseDecoder>(
     body: Value,
     decoder: D,
 ) -> ModelStream {
+    let offers_tools = body
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|tools| !tools.is_empty());
     let driver = Driver {
+        stream_setting_hint: offers_tools.then(|| http.stream_setting_hint()),
+        yielded: false,
         http,
         path,
         model,
@@ -296,6 +357,11 @@ pub(crate) fn sse_model_stream<D: SseDecoder>(
 
 /// The state of one [`sse_model_stream`].
 struct Driver<D> {
+    /// Added to a disconnect before any output when the request offered tools: some local
+    /// servers refuse to stream tool calls and just close the stream.
+    stream_setting_hint: Option<String>,
+    /// Whether an event was yielded.
+    yielded: bool,
     http: Arc<HttpProvider>,
     path: &'static str,
     model: String,
@@ -314,9 +380,15 @@ impl<D: SseDecoder> Driver<D> {
     async fn next(&mut self) -> Option<Result<ModelEvent, ModelError>> {
         loop {
             if let Some(event) = self.pending.pop_front() {
+                self.yielded = true;
                 return Some(Ok(event));
             }
-            if let Some(error) = self.error.take() {
+            if let Some(mut error) = self.error.take() {
+                if let (false, Some(hint), ModelError::StreamDisconnected { detail, .. }) =
+                    (self.yielded, &self.stream_setting_hint, &mut error)
+                {
+                    detail.push_str(hint);
+                }
                 return Some(Err(error));
             }
             if self.finished {

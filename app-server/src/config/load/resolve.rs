@@ -47,6 +47,10 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "app_server",
     "history",
     "query_project_index",
+    "project_doc_max_bytes",
+    "compact_prompt",
+    "model_context_window",
+    "model_auto_compact_token_limit",
 ];
 
 const WORKSPACE_WRITE_KEYS: &[&str] = &[
@@ -67,6 +71,7 @@ const PROVIDER_KEYS: &[&str] = &[
     "request_max_retries",
     "stream_max_retries",
     "stream_idle_timeout_ms",
+    "stream",
     "models",
     "default_model",
 ];
@@ -125,6 +130,13 @@ pub(super) fn resolve(
     let model_reasoning_summary = effective.field(top, "", "model_reasoning_summary")?;
     let base_instructions = effective.field(top, "", "instructions")?;
     let developer_instructions = effective.field(top, "", "developer_instructions")?;
+    let project_doc_max_bytes = effective
+        .field(top, "", "project_doc_max_bytes")?
+        .unwrap_or(crate::engine::agents_md::DEFAULT_MAX_BYTES);
+    let compact_prompt = effective.field(top, "", "compact_prompt")?;
+    let model_context_window = effective.field(top, "", "model_context_window")?;
+    let model_auto_compact_token_limit =
+        effective.field(top, "", "model_auto_compact_token_limit")?;
     let app_server = app_server(&effective, &mut unknown_keys)?;
     let query_project_index = super::query_index::resolve(&effective, &home, &mut unknown_keys)?;
     let model_providers = providers(&effective, model.as_deref(), &mut unknown_keys)?;
@@ -149,6 +161,10 @@ pub(super) fn resolve(
         model_reasoning_summary,
         base_instructions,
         developer_instructions,
+        project_doc_max_bytes,
+        compact_prompt,
+        model_context_window,
+        model_auto_compact_token_limit,
         model_providers,
         app_server,
         query_project_index,
@@ -174,6 +190,7 @@ pub(super) fn builtin_providers() -> BTreeMap<String, ProviderConfig> {
             request_max_retries: DEFAULT_REQUEST_MAX_RETRIES,
             stream_max_retries: DEFAULT_STREAM_MAX_RETRIES,
             stream_idle_timeout_ms: DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+            stream: true,
             models: Vec::new(),
             default_model: String::new(),
         };
@@ -308,6 +325,7 @@ fn providers(
                     request_max_retries: DEFAULT_REQUEST_MAX_RETRIES,
                     stream_max_retries: DEFAULT_STREAM_MAX_RETRIES,
                     stream_idle_timeout_ms: DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+                    stream: true,
                     models: Vec::new(),
                     default_model: String::new(),
                 }
@@ -339,6 +357,9 @@ fn providers(
         }
         if let Some(timeout) = effective.field(&table, &prefix, "stream_idle_timeout_ms")? {
             provider.stream_idle_timeout_ms = timeout;
+        }
+        if let Some(stream) = effective.field(&table, &prefix, "stream")? {
+            provider.stream = stream;
         }
         if let Some(models) = effective.field(&table, &prefix, "models")? {
             provider.models = models;

@@ -56,6 +56,12 @@ class ClientRequests:
     THREAD_UNSUBSCRIBE: Final = RequestSpec('thread/unsubscribe', models.ThreadIdParams, models.ThreadUnsubscribeResponse, "Stop receiving a thread's events on this connection.")
     "Stop receiving a thread's events on this connection."
 
+    THREAD_ROLLBACK: Final = RequestSpec('thread/rollback', models.ThreadRollbackParams, models.ThreadRollbackResponse, "Drop the last `numTurns` turns from a loaded, idle thread's history (persisted as a rollback record). Answers with the thread and its remaining turns; files changed by the dropped turns are not reverted.")
+    "Drop the last `numTurns` turns from a loaded, idle thread's history (persisted as a rollback record). Answers with the thread and its remaining turns; files changed by the dropped turns are not reverted."
+
+    THREAD_COMPACT_START: Final = RequestSpec('thread/compact/start', models.ThreadCompactStartParams, models.EmptyResponse, "Compact a loaded, idle thread's history now: a turn that asks the model for a summary and continues from it, shown as a `contextCompaction` item. Answers at once with `{}`; the turn's notifications follow.")
+    "Compact a loaded, idle thread's history now: a turn that asks the model for a summary and continues from it, shown as a `contextCompaction` item. Answers at once with `{}`; the turn's notifications follow."
+
     TURN_START: Final = RequestSpec('turn/start', models.TurnStartParams, models.TurnStartResponse, 'Start a turn. On a busy thread the input joins the running turn, which is returned.')
     'Start a turn. On a busy thread the input joins the running turn, which is returned.'
 
@@ -112,6 +118,8 @@ CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'thread/name/set': ClientRequests.THREAD_NAME_SET,
     'thread/loaded/list': ClientRequests.THREAD_LOADED_LIST,
     'thread/unsubscribe': ClientRequests.THREAD_UNSUBSCRIBE,
+    'thread/rollback': ClientRequests.THREAD_ROLLBACK,
+    'thread/compact/start': ClientRequests.THREAD_COMPACT_START,
     'turn/start': ClientRequests.TURN_START,
     'turn/interrupt': ClientRequests.TURN_INTERRUPT,
     'turn/steer': ClientRequests.TURN_STEER,

@@ -1542,6 +1542,24 @@ class ThreadActiveFlag(str, Enum):
     waiting_on_user_input = 'waitingOnUserInput'
 
 
+class ThreadCompactStartParams(BaseModel):
+    """
+    Parameters of `thread/compact/start`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    thread_id: Annotated[
+        str,
+        Field(
+            alias='threadId',
+            description='The thread to compact; it must be loaded and idle.',
+        ),
+    ]
+
+
 class ThreadEnvironment(BaseModel):
     """
     An execution environment of a thread. @experimental
@@ -2057,6 +2075,29 @@ class ThreadResumeParams(BaseModel):
         ),
     ] = None
     thread_id: Annotated[str, Field(alias='threadId', description='Thread to resume.')]
+
+
+class ThreadRollbackParams(BaseModel):
+    """
+    Parameters of `thread/rollback`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    num_turns: Annotated[
+        int,
+        Field(
+            alias='numTurns',
+            description='How many turns to drop from the end; at least 1. More turns than the thread has drops\nthem all.',
+            ge=0,
+        ),
+    ]
+    thread_id: Annotated[
+        str,
+        Field(alias='threadId', description='The thread; it must be loaded and idle.'),
+    ]
 
 
 class ThreadSetNameParams(BaseModel):
@@ -2642,6 +2683,13 @@ class ConfigReadResponse(BaseModel):
         Any,
         Field(description='The effective config with its snake_case config.toml keys.'),
     ]
+    instruction_sources: Annotated[
+        list[str] | None,
+        Field(
+            alias='instructionSources',
+            description="Tandem extension: the AGENTS.md files a thread started in `cwd` (or the server's\nworking directory) would load, in the order they are read (global file first, nearest\ndirectory last); omitted when none applies.",
+        ),
+    ] = None
     layers: Annotated[
         list[ConfigLayer] | None,
         Field(
@@ -3792,6 +3840,23 @@ class ThreadResumeResponse(BaseModel):
             description='Cursor for paging older turns with `thread/turns/list`.',
         ),
     ] = None
+
+
+class ThreadRollbackResponse(BaseModel):
+    """
+    Result of `thread/rollback`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    thread: Annotated[
+        Thread,
+        Field(
+            description='The thread after the rollback, with its remaining turns (`itemsView: full`). Files the\ndropped turns changed are not reverted.'
+        ),
+    ]
 
 
 class ThreadStartResponse(BaseModel):
