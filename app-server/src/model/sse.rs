@@ -338,7 +338,7 @@ pub(crate) fn sse_model_stream<D: SseDecoder>(
         .is_some_and(|tools| !tools.is_empty());
     let driver = Driver {
         stream_setting_hint: offers_tools.then(|| http.stream_setting_hint()),
-        yielded: false,
+        received: false,
         http,
         path,
         model,
@@ -357,11 +357,11 @@ pub(crate) fn sse_model_stream<D: SseDecoder>(
 
 /// The state of one [`sse_model_stream`].
 struct Driver<D> {
-    /// Added to a disconnect before any output when the request offered tools: some local
+    /// Added to a disconnect before any event when the request offered tools: some local
     /// servers refuse to stream tool calls and just close the stream.
     stream_setting_hint: Option<String>,
-    /// Whether an event was yielded.
-    yielded: bool,
+    /// Whether the body carried any SSE event.
+    received: bool,
     http: Arc<HttpProvider>,
     path: &'static str,
     model: String,
@@ -380,12 +380,11 @@ impl<D: SseDecoder> Driver<D> {
     async fn next(&mut self) -> Option<Result<ModelEvent, ModelError>> {
         loop {
             if let Some(event) = self.pending.pop_front() {
-                self.yielded = true;
                 return Some(Ok(event));
             }
             if let Some(mut error) = self.error.take() {
                 if let (false, Some(hint), ModelError::StreamDisconnected { detail, .. }) =
-                    (self.yielded, &self.stream_setting_hint, &mut error)
+                    (self.received, &self.stream_setting_hint, &mut error)
                 {
                     detail.push_str(hint);
                 }
@@ -405,7 +404,10 @@ impl<D: SseDecoder> Driver<D> {
             }
             let events = self.events.as_mut()?;
             let result = match events.next().await {
-                Ok(Some(event)) => self.decoder.on_event(event, &mut self.pending),
+                Ok(Some(event)) => {
+                    self.received = true;
+                    self.decoder.on_event(event, &mut self.pending)
+                }
                 Ok(None) => self
                     .decoder
                     .on_end(&mut self.pending)
