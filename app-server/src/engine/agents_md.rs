@@ -107,12 +107,23 @@ pub fn load(home: &Path, cwd: &Path, max_bytes: usize) -> ProjectDocs {
 
 /// [`load`] on the blocking pool. A failed task (it panicked) loads nothing.
 pub async fn load_async(home: PathBuf, cwd: String, max_bytes: usize) -> ProjectDocs {
-    tokio::task::spawn_blocking(move || load(&home, Path::new(&cwd), max_bytes))
-        .await
-        .unwrap_or_else(|error| {
-            tracing::error!(%error, "AGENTS.md discovery failed");
-            ProjectDocs::default()
-        })
+    tokio::task::spawn_blocking(move || {
+        let started = std::time::Instant::now();
+        let docs = load(&home, Path::new(&cwd), max_bytes);
+        tracing::debug!(
+            %cwd,
+            files = docs.sources.len(),
+            bytes = docs.text.len(),
+            elapsed_us = started.elapsed().as_micros(),
+            "AGENTS.md files loaded"
+        );
+        docs
+    })
+    .await
+    .unwrap_or_else(|error| {
+        tracing::error!(%error, "AGENTS.md discovery failed");
+        ProjectDocs::default()
+    })
 }
 
 /// The directories from the repository root down to `cwd` (just `cwd` outside a repository).

@@ -159,7 +159,7 @@ impl TurnTask {
             // Kept messages must leave room below the limit, or every request would compact.
             let budget = auto_compact_limit(&self.engine.config)
                 .map_or(KEPT_USER_MESSAGE_TOKENS, |limit| {
-                    KEPT_USER_MESSAGE_TOKENS.min(limit / 2)
+                    KEPT_USER_MESSAGE_TOKENS.min(limit / 4)
                 });
             let history = compacted_history(&state, &summary, budget);
             replace_history(&mut state, history, &self.turn_id);

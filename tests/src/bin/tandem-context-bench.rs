@@ -92,27 +92,36 @@ async fn agents_md(runs: usize) {
         .unwrap();
     let sources = loaded["instructionSources"].as_array().map_or(0, Vec::len);
     assert_eq!(sources, DEPTH, "expected one AGENTS.md per level");
-    let with_files = median_request(&mut server, &deepest, runs).await;
-    let without = median_request(&mut server, &bare, runs).await;
+    // Interleaved pairs, so that load on the machine hits both sides alike; the median of the
+    // differences is the cost of discovery and loading.
+    let mut with_files = Vec::with_capacity(runs);
+    let mut without = Vec::with_capacity(runs);
+    let mut differences = Vec::with_capacity(runs);
+    for _ in 0..runs {
+        let deep = timed_request(&mut server, &deepest).await;
+        let plain = timed_request(&mut server, &bare).await;
+        with_files.push(deep);
+        without.push(plain);
+        differences.push(deep.as_secs_f64() - plain.as_secs_f64());
+    }
+    differences.sort_by(f64::total_cmp);
     println!(
-        "agents_md: {DEPTH} nested directories, {sources} files: config/read median {:.3} ms; without AGENTS.md {:.3} ms; discovery+load ≈ {:.3} ms ({runs} runs each)",
-        millis(with_files),
-        millis(without),
-        millis(with_files.saturating_sub(without)),
+        "agents_md: {DEPTH} nested directories, {sources} files: config/read median {:.3} ms (min {:.3}); without AGENTS.md {:.3} ms (min {:.3}); discovery+load = median paired difference {:.3} ms ({runs} pairs)",
+        millis(median(&mut with_files)),
+        millis(with_files[0]),
+        millis(median(&mut without)),
+        millis(without[0]),
+        differences[differences.len() / 2] * 1000.0,
     );
 }
 
-async fn median_request(server: &mut TestServer, cwd: &Path, runs: usize) -> Duration {
-    let mut times = Vec::with_capacity(runs);
-    for _ in 0..runs {
-        let started = Instant::now();
-        server
-            .request("config/read", json!({"cwd": cwd.to_string_lossy()}))
-            .await
-            .unwrap();
-        times.push(started.elapsed());
-    }
-    median(&mut times)
+async fn timed_request(server: &mut TestServer, cwd: &Path) -> Duration {
+    let started = Instant::now();
+    server
+        .request("config/read", json!({"cwd": cwd.to_string_lossy()}))
+        .await
+        .unwrap();
+    started.elapsed()
 }
 
 async fn compaction(turns: usize) {
@@ -145,6 +154,7 @@ async fn compaction(turns: usize) {
     let mut peaks = Vec::new();
     let mut lows = Vec::new();
     let mut largest_without = 0;
+    let mut first_request = 0;
     for index in 0..turns {
         // Two answers queued (all alike): the summary, if the turn compacts, and the answer;
         // what a turn leaves queued serves the next one.
@@ -171,6 +181,9 @@ async fn compaction(turns: usize) {
         });
         let requests = model.requests();
         let sent = &requests[before..];
+        if index == 0 {
+            first_request = estimate(&sent[0]);
+        }
         if compacted {
             // The summary request carries the history before compaction, the next one after.
             peaks.push(estimate(&sent[0]));
@@ -183,10 +196,11 @@ async fn compaction(turns: usize) {
     }
     let average = |values: &[u64]| values.iter().sum::<u64>() / values.len().max(1) as u64;
     println!(
-        "compaction: {turns} turns, limit {LIMIT_TOKENS} estimated tokens: {} compactions; request before compaction {} tokens on average, after {} (largest request that did not compact: {largest_without})",
+        "compaction: {turns} turns, limit {LIMIT_TOKENS} estimated tokens, first request {first_request}: {} compactions; request before compaction {} tokens on average, after {} (largest request that did not compact: {largest_without}; without compaction the last request would carry about {})",
         compacting.len(),
         average(&peaks),
         average(&lows),
+        first_request + (turns as u64 - 1) * turn_tokens(&filler),
     );
     println!(
         "compaction latency: median turn {:.3} ms without compaction ({} turns), {:.3} ms with ({} turns): +{:.3} ms",
@@ -196,6 +210,11 @@ async fn compaction(turns: usize) {
         compacting.len(),
         millis(median(&mut compacting).saturating_sub(median(&mut plain))),
     );
+}
+
+/// Estimated tokens one question and its answer add to the history.
+fn turn_tokens(filler: &str) -> u64 {
+    (2 * (filler.len() + 60)) as u64 / 4
 }
 
 /// Estimated tokens of a model request: four bytes of JSON per token, as the server counts.
