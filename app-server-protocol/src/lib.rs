@@ -28,6 +28,7 @@ pub mod server_requests;
 pub mod tables;
 pub mod tables_meta;
 pub mod thread;
+pub mod thread_context;
 pub mod thread_requests;
 pub mod turn_requests;
 pub mod utility;

@@ -51,6 +51,9 @@ use crate::server_requests::{
     FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, ToolRequestUserInputParams,
     ToolRequestUserInputResponse,
 };
+use crate::thread_context::{
+    ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
+};
 use crate::thread_requests::{
     EmptyParams, EmptyResponse, NoParams, ThreadForkParams, ThreadIdParams, ThreadListParams,
     ThreadListResponse, ThreadLoadedListParams, ThreadLoadedListResponse, ThreadReadParams,
@@ -133,6 +136,20 @@ request_table! {
     ThreadUnsubscribe => "thread/unsubscribe" [Stable] {
         params: ThreadIdParams,
         response: ThreadUnsubscribeResponse,
+    },
+    /// Drop the last `numTurns` turns from a loaded, idle thread's history (persisted as a
+    /// rollback record). Answers with the thread and its remaining turns; files changed by the
+    /// dropped turns are not reverted.
+    ThreadRollback => "thread/rollback" [Stable] {
+        params: ThreadRollbackParams,
+        response: ThreadRollbackResponse,
+    },
+    /// Compact a loaded, idle thread's history now: a turn that asks the model for a summary
+    /// and continues from it, shown as a `contextCompaction` item. Answers at once with `{}`;
+    /// the turn's notifications follow.
+    ThreadCompactStart => "thread/compact/start" [Stable] {
+        params: ThreadCompactStartParams,
+        response: EmptyResponse,
     },
     /// Start a turn. On a busy thread the input joins the running turn, which is returned.
     TurnStart => "turn/start" [Stable] {

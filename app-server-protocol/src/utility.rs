@@ -157,6 +157,12 @@ pub struct ConfigReadResponse {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub layers: Option<Vec<ConfigLayer>>,
+    /// Tandem extension: the AGENTS.md files a thread started in `cwd` (or the server's
+    /// working directory) would load, in the order they are read (global file first, nearest
+    /// directory last); omitted when none applies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub instruction_sources: Option<Vec<String>>,
 }
 
 /// Identification of a config layer.

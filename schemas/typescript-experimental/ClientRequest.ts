@@ -24,6 +24,7 @@ import type { ListMcpServerStatusResponse } from "./ListMcpServerStatusResponse"
 import type { ModelListParams } from "./ModelListParams";
 import type { ModelListResponse } from "./ModelListResponse";
 import type { RequestId } from "./RequestId";
+import type { ThreadCompactStartParams } from "./ThreadCompactStartParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
 import type { ThreadIdParams } from "./ThreadIdParams";
 import type { ThreadListParams } from "./ThreadListParams";
@@ -34,6 +35,8 @@ import type { ThreadReadParams } from "./ThreadReadParams";
 import type { ThreadReadResponse } from "./ThreadReadResponse";
 import type { ThreadResumeParams } from "./ThreadResumeParams";
 import type { ThreadResumeResponse } from "./ThreadResumeResponse";
+import type { ThreadRollbackParams } from "./ThreadRollbackParams";
+import type { ThreadRollbackResponse } from "./ThreadRollbackResponse";
 import type { ThreadSetNameParams } from "./ThreadSetNameParams";
 import type { ThreadStartParams } from "./ThreadStartParams";
 import type { ThreadStartResponse } from "./ThreadStartResponse";
@@ -63,6 +66,8 @@ export type ClientRequest =
   | { method: "thread/name/set", id: RequestId, params: ThreadSetNameParams }
   | { method: "thread/loaded/list", id: RequestId, params: ThreadLoadedListParams }
   | { method: "thread/unsubscribe", id: RequestId, params: ThreadIdParams }
+  | { method: "thread/rollback", id: RequestId, params: ThreadRollbackParams }
+  | { method: "thread/compact/start", id: RequestId, params: ThreadCompactStartParams }
   | { method: "turn/start", id: RequestId, params: TurnStartParams }
   | { method: "turn/interrupt", id: RequestId, params: TurnInterruptParams }
   | { method: "turn/steer", id: RequestId, params: TurnSteerParams }
@@ -131,6 +136,18 @@ export type ClientRequestMap = {
    * Stop receiving a thread's events on this connection.
    */
   "thread/unsubscribe": { params: ThreadIdParams; response: ThreadUnsubscribeResponse };
+  /**
+   * Drop the last `numTurns` turns from a loaded, idle thread's history (persisted as a
+   * rollback record). Answers with the thread and its remaining turns; files changed by the
+   * dropped turns are not reverted.
+   */
+  "thread/rollback": { params: ThreadRollbackParams; response: ThreadRollbackResponse };
+  /**
+   * Compact a loaded, idle thread's history now: a turn that asks the model for a summary
+   * and continues from it, shown as a `contextCompaction` item. Answers at once with `{}`;
+   * the turn's notifications follow.
+   */
+  "thread/compact/start": { params: ThreadCompactStartParams; response: EmptyResponse };
   /**
    * Start a turn. On a busy thread the input joins the running turn, which is returned.
    */

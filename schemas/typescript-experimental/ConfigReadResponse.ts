@@ -18,4 +18,10 @@ origins: { [key in string]: ConfigLayerMetadata },
 /**
  * Each layer, lowest precedence first; omitted unless `includeLayers`.
  */
-layers?: Array<ConfigLayer>, };
+layers?: Array<ConfigLayer>, 
+/**
+ * Tandem extension: the AGENTS.md files a thread started in `cwd` (or the server's
+ * working directory) would load, in the order they are read (global file first, nearest
+ * directory last); omitted when none applies.
+ */
+instructionSources?: Array<string>, };

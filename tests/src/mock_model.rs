@@ -109,6 +109,9 @@ struct MockState {
     request_arrived: Notify,
     /// How long `GET /v1/models` waits before answering.
     models_delay: Mutex<Duration>,
+    /// Behave like llama-cpp-python's server: a streamed request that offers tools gets the
+    /// stream headers and then a closed connection, without taking a queued response.
+    refuse_streamed_tools: Mutex<bool>,
 }
 
 impl MockModel {
@@ -155,6 +158,14 @@ impl MockModel {
     /// is slow on purpose. The request is recorded as soon as it arrives.
     pub fn set_models_delay(&self, delay: Duration) {
         *lock(&self.state.models_delay) = delay;
+    }
+
+    /// Makes the mock behave like llama-cpp-python's OpenAI-compatible server, which refuses
+    /// to stream when tools are offered ("Automatic streaming tool choice is not supported")
+    /// after sending the stream headers: such a request gets `200 text/event-stream` and a
+    /// connection closed before any frame. Other requests take the queue as usual.
+    pub fn refuse_streamed_tools(&self) {
+        *lock(&self.state.refuse_streamed_tools) = true;
     }
 
     /// Queues `response` for the next model request.
@@ -232,6 +243,14 @@ impl MockResponse {
             frames,
             delay: Duration::ZERO,
             drop_after: Some(count),
+        })
+    }
+
+    /// `200 application/json` with `body`: the answer to a non-streamed request.
+    pub fn json(body: Value) -> MockResponse {
+        MockResponse::from_kind(ResponseKind::Error {
+            status: StatusCode::OK,
+            body,
         })
     }
 
@@ -373,6 +392,9 @@ async fn model_request(
     body: Bytes,
 ) -> Response {
     let number = record(&state, &method, uri.path(), &headers, &body);
+    if *lock(&state.refuse_streamed_tools) && streams_with_tools(&body) {
+        return MockResponse::sse_then_drop(Vec::new(), 0).into_response();
+    }
     let response = lock(&state.queue).pop_front();
     match response {
         Some(response) => response.into_response(),
@@ -388,6 +410,17 @@ async fn model_request(
                 .into_response()
         }
     }
+}
+
+/// Whether a request body asks for a stream and offers tools.
+fn streams_with_tools(body: &Bytes) -> bool {
+    let Ok(body) = serde_json::from_slice::<Value>(body) else {
+        return false;
+    };
+    body["stream"] == json!(true)
+        && body["tools"]
+            .as_array()
+            .is_some_and(|tools| !tools.is_empty())
 }
 
 async fn models(

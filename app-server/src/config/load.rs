@@ -268,6 +268,7 @@ pub fn config_read_response(config: &Config, include_layers: bool) -> ConfigRead
         config: serde_json::Value::Object(effective),
         origins,
         layers,
+        instruction_sources: None,
     }
 }
 

@@ -39,6 +39,16 @@ pub struct Config {
     pub base_instructions: Option<String>,
     /// `developer_instructions`: appended to the instructions.
     pub developer_instructions: Option<String>,
+    /// `project_doc_max_bytes`: cap on the AGENTS.md text loaded for a thread (default 32 KiB;
+    /// 0 turns project instructions off).
+    pub project_doc_max_bytes: usize,
+    /// `compact_prompt`: replaces the built-in prompt that asks for a compaction summary.
+    pub compact_prompt: Option<String>,
+    /// `model_context_window`: the model's context window in tokens, when known.
+    pub model_context_window: Option<u64>,
+    /// `model_auto_compact_token_limit`: compact before a request whose estimated input
+    /// exceeds this many tokens (default 90% of the context window).
+    pub model_auto_compact_token_limit: Option<u64>,
     /// Every provider: the built-ins (`openai`, `ollama`, `demo`) merged with `[model_providers.*]`.
     pub model_providers: BTreeMap<String, ProviderConfig>,
     /// `ask_user` (default true): offer the model the free-text `ask_user` tool (plan mode,
@@ -133,6 +143,10 @@ pub struct ProviderConfig {
     pub stream_max_retries: u32,
     /// Fail the stream after this long without an event (default 300000 ms).
     pub stream_idle_timeout_ms: u64,
+    /// `stream`: request streamed responses (default true). With `false` every model call is
+    /// one plain request whose whole answer arrives at once, for servers that cannot stream
+    /// tool calls.
+    pub stream: bool,
     /// Model slugs for `model/list` when the provider has no models endpoint.
     pub models: Vec<String>,
     /// Default model slug of this provider.

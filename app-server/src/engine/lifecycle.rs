@@ -65,11 +65,14 @@ impl Engine {
             approvals_reviewer: ApprovalsReviewer::User,
             client,
             environment_sent_for: None,
+            instruction_sources: Vec::new(),
+            pending_instructions: None,
+            turn_starts: Vec::new(),
         }
     }
 
-    /// `thread/start`.
-    pub fn start_thread(
+    /// `thread/start`. Loads the AGENTS.md files that apply to the thread's cwd.
+    pub async fn start_thread(
         &self,
         params: ThreadStartParams,
     ) -> Result<ThreadStartResponse, EngineError> {
@@ -151,7 +154,15 @@ impl Engine {
                 EngineError::InvalidRequest(format!("failed to load configuration: {error}"))
             })?
         };
+        let docs = crate::engine::agents_md::load_async(
+            config.home.clone(),
+            meta.cwd.clone(),
+            config.project_doc_max_bytes,
+        )
+        .await;
         let mut state = self.new_state(meta, client, ephemeral);
+        state.pending_instructions = docs.message(&state.meta.cwd);
+        state.instruction_sources = docs.sources;
         state.approvals_reviewer = params.approvals_reviewer.unwrap_or(ApprovalsReviewer::User);
         let response = start_response(&state, params.service_tier);
         self.register(state);
@@ -219,6 +230,8 @@ impl Engine {
                     turns,
                     mut history,
                     token_usage,
+                    instruction_sources,
+                    turn_starts,
                 } = stored;
                 let sent_for = Some(meta.cwd.clone());
                 let before = meta.clone();
@@ -229,6 +242,8 @@ impl Engine {
                 state.turns = turns;
                 state.history = history;
                 state.token_usage = token_usage;
+                state.instruction_sources = instruction_sources;
+                state.turn_starts = turn_starts;
                 state.environment_sent_for = sent_for;
                 state.writer = Some(writer);
                 if before != meta {
@@ -261,7 +276,7 @@ impl Engine {
                 disabled_plugin_ids: Vec::new(),
                 cwd: base.cwd,
                 runtime_workspace_roots: base.runtime_workspace_roots,
-                instruction_sources: Vec::new(),
+                instruction_sources: base.instruction_sources,
                 approval_policy: base.approval_policy,
                 approvals_reviewer: params
                     .approvals_reviewer
@@ -310,35 +325,42 @@ impl Engine {
                 "ephemeral paginated thread/fork requires `excludeTurns: true`".into(),
             ));
         }
-        let (mut meta, mut turns, mut history, usage) = match self.thread(&source_id) {
-            Some(thread) => {
-                let state = lock(&thread.state);
-                (
-                    state.meta.clone(),
-                    state.turns.clone(),
-                    state.history.clone(),
-                    state.token_usage.clone(),
-                )
-            }
-            None => {
-                let loading = source_id.clone();
-                let stored = self
-                    .inner
-                    .store
-                    .blocking(move |store| store.load(&loading))
-                    .await
-                    .map_err(|error| match error {
-                        StoreError::NotFound(_) => no_rollout(&source_id),
-                        other => other.into(),
-                    })?;
-                (
-                    stored.meta,
-                    stored.turns,
-                    stored.history,
-                    stored.token_usage,
-                )
-            }
-        };
+        let (mut meta, mut turns, mut history, usage, sources, mut turn_starts, pending) =
+            match self.thread(&source_id) {
+                Some(thread) => {
+                    let state = lock(&thread.state);
+                    (
+                        state.meta.clone(),
+                        state.turns.clone(),
+                        state.history.clone(),
+                        state.token_usage.clone(),
+                        state.instruction_sources.clone(),
+                        state.turn_starts.clone(),
+                        state.pending_instructions.clone(),
+                    )
+                }
+                None => {
+                    let loading = source_id.clone();
+                    let stored = self
+                        .inner
+                        .store
+                        .blocking(move |store| store.load(&loading))
+                        .await
+                        .map_err(|error| match error {
+                            StoreError::NotFound(_) => no_rollout(&source_id),
+                            other => other.into(),
+                        })?;
+                    (
+                        stored.meta,
+                        stored.turns,
+                        stored.history,
+                        stored.token_usage,
+                        stored.instruction_sources,
+                        stored.turn_starts,
+                        None,
+                    )
+                }
+            };
         if let Some(last_turn_id) = &params.last_turn_id {
             let Some(position) = turns.iter().position(|turn| &turn.id == last_turn_id) else {
                 return Err(EngineError::InvalidRequest(format!(
@@ -352,6 +374,9 @@ impl Engine {
             }
             turns.truncate(position + 1);
         }
+        let kept: std::collections::HashSet<&str> =
+            turns.iter().map(|turn| turn.id.as_str()).collect();
+        turn_starts.retain(|(turn_id, _)| kept.contains(turn_id.as_str()));
         close_dangling_calls(&mut history);
         let id = uuid::Uuid::now_v7().to_string();
         let now_ms = unix_millis();
@@ -379,22 +404,32 @@ impl Engine {
         state.environment_sent_for = Some(meta.cwd.clone());
         if !ephemeral && !turns.is_empty() {
             // The rewrite is file I/O with an fsync: it runs on the blocking pool.
-            let usage = usage.clone();
+            let source = ForkSource {
+                history,
+                turns,
+                turn_starts,
+                usage: usage.clone(),
+                instruction_sources: sources.clone(),
+            };
             let meta = meta.clone();
-            let (writer, written_history, written_turns) = self
+            let (writer, written) = self
                 .inner
                 .store
                 .blocking(move |store| {
-                    let writer = write_fork(store, &meta, &history, &turns, usage.as_ref())?;
-                    Ok((writer, history, turns))
+                    let writer = write_fork(store, &meta, &source)?;
+                    Ok((writer, source))
                 })
                 .await?;
             state.writer = Some(writer);
-            history = written_history;
-            turns = written_turns;
+            history = written.history;
+            turns = written.turns;
+            turn_starts = written.turn_starts;
         }
         state.turns = turns;
         state.history = history;
+        state.turn_starts = turn_starts;
+        state.instruction_sources = sources;
+        state.pending_instructions = pending;
         state.token_usage = usage.clone();
         let mut response = start_response(&state, params.service_tier.clone());
         if !exclude_turns {
@@ -564,23 +599,50 @@ impl Engine {
     }
 }
 
-/// Writes the rollout of a fork: the history, the turns and the usage of its source, then
-/// fsyncs it. Blocking.
+/// What a fork copies from its source.
+struct ForkSource {
+    history: Vec<ResponseItem>,
+    turns: Vec<Turn>,
+    turn_starts: Vec<(String, usize)>,
+    usage: Option<ThreadTokenUsage>,
+    instruction_sources: Vec<String>,
+}
+
+/// Writes the rollout of a fork: the instructions, history, turns and usage of its source,
+/// each turn's history before its turn so that a rollback of the fork finds where each turn
+/// began, then fsyncs it. Blocking.
 fn write_fork(
     store: &Store,
     meta: &ThreadMeta,
-    history: &[ResponseItem],
-    turns: &[Turn],
-    usage: Option<&ThreadTokenUsage>,
+    source: &ForkSource,
 ) -> Result<RolloutWriter, StoreError> {
     let mut writer = store.create(meta)?;
-    for item in history {
-        writer.append(&RolloutRecord::ResponseItem {
-            turn_id: String::new(),
-            item: item.clone(),
+    if !source.instruction_sources.is_empty() {
+        writer.append(&RolloutRecord::Instructions {
+            sources: source.instruction_sources.clone(),
         })?;
     }
-    for turn in turns {
+    let starts: std::collections::HashMap<&str, usize> = source
+        .turn_starts
+        .iter()
+        .map(|(turn_id, start)| (turn_id.as_str(), *start))
+        .collect();
+    let mut written = 0;
+    let mut write_history = |writer: &mut RolloutWriter, until: usize| {
+        let until = until.min(source.history.len()).max(written);
+        for item in &source.history[written..until] {
+            writer.append(&RolloutRecord::ResponseItem {
+                turn_id: String::new(),
+                item: item.clone(),
+            })?;
+        }
+        written = until;
+        Ok::<(), StoreError>(())
+    };
+    for turn in &source.turns {
+        if let Some(start) = starts.get(turn.id.as_str()) {
+            write_history(&mut writer, *start)?;
+        }
         writer.append(&RolloutRecord::TurnStarted {
             turn_id: turn.id.clone(),
             started_at: turn.started_at.unwrap_or(meta.created_at),
@@ -599,7 +661,8 @@ fn write_fork(
             duration_ms: turn.duration_ms.unwrap_or(0),
         })?;
     }
-    if let Some(usage) = usage {
+    write_history(&mut writer, source.history.len())?;
+    if let Some(usage) = &source.usage {
         writer.append(&RolloutRecord::TokenUsage {
             turn_id: String::new(),
             usage: usage.clone(),
@@ -618,7 +681,7 @@ fn start_response(state: &ThreadState, service_tier: Option<String>) -> ThreadSt
         disabled_plugin_ids: Vec::new(),
         cwd: state.meta.cwd.clone(),
         runtime_workspace_roots: vec![state.meta.cwd.clone()],
-        instruction_sources: Vec::new(),
+        instruction_sources: state.instruction_sources.clone(),
         approval_policy: state.meta.approval_policy,
         approvals_reviewer: state.approvals_reviewer,
         sandbox: state.meta.sandbox.clone(),

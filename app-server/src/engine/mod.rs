@@ -4,12 +4,15 @@
 //! receives typed params, returns typed results and emits protocol notifications through an
 //! [`EventSink`]; the processor turns those into wire messages.
 
+pub mod agents_md;
 pub mod approval;
+mod compaction;
 mod lifecycle;
 pub mod mcp;
 mod prompt;
 mod queries;
 mod rate_limits;
+mod rollback;
 mod settings;
 mod thread;
 pub mod tools;
@@ -38,6 +41,7 @@ use crate::store::{Store, StoreError};
 
 pub use lifecycle::RESUME_DEPRECATION;
 pub use settings::normalize_thread_id;
+pub use settings::resolve_cwd;
 pub use settings::sandbox_policy;
 
 /// Where the engine sends notifications. Awaiting `emit` applies backpressure.

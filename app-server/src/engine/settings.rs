@@ -133,7 +133,7 @@ impl Engine {
 }
 
 /// Resolves `cwd` against the process working directory, normalised.
-pub(super) fn resolve_cwd(cwd: Option<&str>) -> String {
+pub fn resolve_cwd(cwd: Option<&str>) -> String {
     let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     let path = match cwd {
         Some(cwd) if !cwd.is_empty() => base.join(cwd),

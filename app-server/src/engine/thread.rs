@@ -12,6 +12,7 @@ use app_server_protocol::thread::{
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::engine::prompt;
 use crate::model::{ModelClient, ResponseItem};
 use crate::store::{RolloutRecord, RolloutWriter, ThreadMeta};
 
@@ -51,6 +52,13 @@ pub struct ThreadState {
     pub client: Arc<dyn ModelClient>,
     /// Whether the environment context was sent for the current cwd.
     pub environment_sent_for: Option<String>,
+    /// The AGENTS.md files the thread started with (see [`crate::engine::agents_md`]).
+    pub instruction_sources: Vec<String>,
+    /// The AGENTS.md message still to be sent before the first turn.
+    pub pending_instructions: Option<ResponseItem>,
+    /// Where each turn's model history begins (turn id, history length at its start), for
+    /// `thread/rollback`.
+    pub turn_starts: Vec<(String, usize)>,
 }
 
 /// The running turn of a thread.
@@ -83,6 +91,35 @@ impl ThreadState {
         {
             tracing::error!(thread_id = %self.meta.id, %error, "cannot append to rollout");
         }
+    }
+
+    /// Adds what the model must see before a turn's input and records it: the AGENTS.md
+    /// message (first turn only) and the environment context (first turn and whenever the
+    /// cwd changed). Then marks where the turn's history begins.
+    pub fn send_initial_context(&mut self, turn_id: &str) {
+        if let Some(instructions) = self.pending_instructions.take() {
+            self.record(&RolloutRecord::Instructions {
+                sources: self.instruction_sources.clone(),
+            });
+            self.push_history(turn_id, instructions);
+        }
+        let cwd = self.meta.cwd.clone();
+        if self.environment_sent_for.as_deref() != Some(cwd.as_str()) {
+            let context = prompt::environment_context(&cwd, &prompt::today());
+            self.push_history(turn_id, context);
+            self.environment_sent_for = Some(cwd);
+        }
+        self.turn_starts
+            .push((turn_id.to_string(), self.history.len()));
+    }
+
+    /// Appends an item to the model history and records it.
+    pub fn push_history(&mut self, turn_id: &str, item: ResponseItem) {
+        self.record(&RolloutRecord::ResponseItem {
+            turn_id: turn_id.to_string(),
+            item: item.clone(),
+        });
+        self.history.push(item);
     }
 
     /// The thread as the protocol shows it, without turns.

@@ -47,6 +47,8 @@ pub struct TurnTask {
     pub steer: mpsc::Receiver<SteerInput>,
     /// The turn's file changes, for `turn/diff/updated`.
     pub diff: TurnDiffTracker,
+    /// `thread/compact/start`: the turn compacts the history and ends.
+    pub compact_only: bool,
 }
 
 /// How long an interrupt that a tool asked for (an approval answered `cancel`) waits for the
@@ -115,8 +117,14 @@ impl TurnTask {
             return;
         }
 
+        // A provider's "context window exceeded" is answered by one compaction and a retry.
+        let mut compacted_after_error = false;
         let outcome = loop {
-            match self.sample(&mut items).await {
+            let round = match self.compact_when_needed(&mut items, false).await {
+                Some(end) => end,
+                None => self.sample(&mut items).await,
+            };
+            match round {
                 RoundEnd::Completed {
                     needs_follow_up: true,
                 }
@@ -125,6 +133,18 @@ impl TurnTask {
                     needs_follow_up: false,
                 } => break TurnStatus::Completed,
                 RoundEnd::Interrupted => break TurnStatus::Interrupted,
+                RoundEnd::Failed(error)
+                    if !compacted_after_error
+                        && crate::engine::compaction::is_context_window_error(&error) =>
+                {
+                    compacted_after_error = true;
+                    if let Some(RoundEnd::Failed(error)) =
+                        self.compact_when_needed(&mut items, true).await
+                    {
+                        self.finish_failed(error).await;
+                        return;
+                    }
+                }
                 RoundEnd::Failed(error) => {
                     self.finish_failed(error).await;
                     return;
@@ -132,6 +152,27 @@ impl TurnTask {
             }
         };
         self.finish(outcome, items).await;
+    }
+
+    /// Compacts when this is a compaction turn, when `forced`, or when the next request
+    /// would exceed the automatic limit. `Some` ends the round: a compaction turn is done, or
+    /// the compaction failed.
+    async fn compact_when_needed(
+        &mut self,
+        items: &mut Vec<ThreadItem>,
+        forced: bool,
+    ) -> Option<RoundEnd> {
+        if !(self.compact_only || forced || self.should_compact()) {
+            return None;
+        }
+        match self.compact().await {
+            Ok(item) => items.push(item),
+            Err(_) if self.cancel.is_cancelled() => return Some(RoundEnd::Interrupted),
+            Err(error) => return Some(RoundEnd::Failed(error)),
+        }
+        self.compact_only.then_some(RoundEnd::Completed {
+            needs_follow_up: false,
+        })
     }
 
     async fn emit(&self, notification: ServerNotification) {
@@ -184,16 +225,7 @@ impl TurnTask {
             }
         }
         let mut state = lock(&self.thread.state);
-        let cwd = state.meta.cwd.clone();
-        if state.environment_sent_for.as_deref() != Some(cwd.as_str()) {
-            let context = prompt::environment_context(&cwd, &prompt::today());
-            state.history.push(context.clone());
-            state.environment_sent_for = Some(cwd);
-            state.record(&RolloutRecord::ResponseItem {
-                turn_id: self.turn_id.clone(),
-                item: context,
-            });
-        }
+        state.send_initial_context(&self.turn_id);
         state.record(&RolloutRecord::TurnStarted {
             turn_id: self.turn_id.clone(),
             started_at: self.started_at,
@@ -271,7 +303,7 @@ impl TurnTask {
         completed
     }
 
-    fn build_request(
+    pub(super) fn build_request(
         &self,
     ) -> (
         ModelRequest,

@@ -23,7 +23,7 @@ const STEER_QUEUE: usize = 64;
 /// the request before the turn's first notification.
 pub struct TurnLauncher {
     engine: Arc<EngineInner>,
-    task: TurnTask,
+    pub(super) task: TurnTask,
 }
 
 impl TurnLauncher {
@@ -124,6 +124,7 @@ impl Engine {
             cancel,
             steer: steer_receiver,
             diff: TurnDiffTracker::new(std::path::PathBuf::from(&cwd)),
+            compact_only: false,
         };
         Ok((
             in_progress_turn(&turn_id, None),

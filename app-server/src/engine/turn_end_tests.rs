@@ -111,6 +111,7 @@ async fn a_panicking_provider_fails_the_turn_and_the_thread_goes_on() {
     let engine = Engine::new(config, store, approver.clone(), approver);
     let thread_id = engine
         .start_thread(ThreadStartParams::default())
+        .await
         .expect("thread/start")
         .thread
         .id;

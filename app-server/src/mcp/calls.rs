@@ -78,7 +78,7 @@ impl McpSession {
             Ok(settings) => settings,
             Err(message) => return Some(error_result(None, &message)),
         };
-        let started = match self.engine.start_thread(params) {
+        let started = match self.engine.start_thread(params).await {
             Ok(response) => response,
             Err(error) => {
                 return Some(error_result(

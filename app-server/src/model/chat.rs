@@ -16,6 +16,7 @@ use eventsource_stream::Event;
 use serde_json::{Map, Value, json};
 
 use crate::config::ProviderConfig;
+use crate::model::plain::{PlainWire, plain_model_stream};
 use crate::model::sse::{Flow, HttpProvider, SseDecoder, error_fields, sse_model_stream};
 use crate::model::{
     ContentItem, ModelClient, ModelError, ModelEvent, ModelListFuture, ModelRequest, ModelStream,
@@ -25,6 +26,8 @@ use crate::model::{
 /// Client for `POST {base_url}/chat/completions`.
 pub struct ChatClient {
     http: Arc<HttpProvider>,
+    /// `stream` of the provider: `false` sends one plain request per call.
+    stream: bool,
 }
 
 impl ChatClient {
@@ -42,6 +45,7 @@ impl ChatClient {
     ) -> Result<Self, ModelError> {
         Ok(Self {
             http: Arc::new(HttpProvider::new(provider, account)?),
+            stream: provider.stream,
         })
     }
 }
@@ -58,6 +62,16 @@ impl ModelClient for ChatClient {
         // Ids are numbered from the request's position in the conversation, so they are
         // stable for a given history and do not repeat within a thread.
         let decoder = ChatDecoder::new(request.input.len());
+        if !self.stream {
+            return plain_model_stream(
+                self.http.clone(),
+                "chat/completions",
+                request.model,
+                body,
+                PlainWire::Chat,
+                decoder,
+            );
+        }
         sse_model_stream(
             self.http.clone(),
             "chat/completions",

@@ -7,6 +7,7 @@
 pub mod chat;
 pub mod demo;
 pub mod error;
+mod plain;
 pub mod responses;
 pub mod retry;
 mod sse;

@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::config::ProviderConfig;
+use crate::model::plain::{PlainWire, plain_model_stream};
 use crate::model::sse::{Flow, HttpProvider, SseDecoder, error_fields, sse_model_stream};
 use crate::model::{
     ModelClient, ModelError, ModelEvent, ModelListFuture, ModelRequest, ModelStream, ResponseItem,
@@ -24,6 +25,8 @@ use crate::model::{
 /// Client for `POST {base_url}/responses`.
 pub struct ResponsesClient {
     http: Arc<HttpProvider>,
+    /// `stream` of the provider: `false` sends one plain request per call.
+    stream: bool,
 }
 
 impl ResponsesClient {
@@ -41,6 +44,7 @@ impl ResponsesClient {
     ) -> Result<Self, ModelError> {
         Ok(Self {
             http: Arc::new(HttpProvider::new(provider, account)?),
+            stream: provider.stream,
         })
     }
 }
@@ -48,6 +52,16 @@ impl ResponsesClient {
 impl ModelClient for ResponsesClient {
     fn stream(&self, request: ModelRequest) -> ModelStream {
         let body = request_body(&request);
+        if !self.stream {
+            return plain_model_stream(
+                self.http.clone(),
+                "responses",
+                request.model,
+                body,
+                PlainWire::Responses,
+                ResponsesDecoder,
+            );
+        }
         sse_model_stream(
             self.http.clone(),
             "responses",

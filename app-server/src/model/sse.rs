@@ -53,9 +53,10 @@ pub(crate) trait SseDecoder: Send + 'static {
 
 /// The HTTP side of one configured provider.
 pub(crate) struct HttpProvider {
+    /// The provider id (its `[model_providers.<id>]` key).
+    id: String,
     client: reqwest::Client,
     base_url: String,
-    id: String,
     name: String,
     env_key: Option<String>,
     api_key: Option<String>,
@@ -106,9 +107,9 @@ impl HttpProvider {
             provider.name.clone()
         };
         Ok(Self {
+            id: provider.id.clone(),
             client,
             base_url: provider.base_url.trim_end_matches('/').to_string(),
-            id: provider.id.clone(),
             name,
             env_key: provider.env_key.clone(),
             api_key: provider.api_key(),
@@ -118,6 +119,14 @@ impl HttpProvider {
             idle_timeout_ms: provider.stream_idle_timeout_ms,
             models: provider.models.clone(),
         })
+    }
+
+    /// What to add to a "stream disconnected" error of a streamed request that offered tools.
+    fn stream_setting_hint(&self) -> String {
+        format!(
+            " (the provider closed the stream before any output while tools were offered; if its server cannot stream tool calls, set `stream = false` under `[model_providers.{}]` in config.toml)",
+            self.id
+        )
     }
 
     /// `{base_url}/{path}`.
@@ -196,6 +205,50 @@ impl HttpProvider {
             idle_timeout: self.idle_timeout,
             idle_timeout_ms: self.idle_timeout_ms,
         })
+    }
+
+    /// POSTs `body` to `{base_url}/{path}` and returns the JSON body of a 2xx answer (a
+    /// provider with `stream = false`). The idle timeout bounds the whole exchange.
+    pub(crate) async fn post_json(
+        &self,
+        path: &str,
+        model: &str,
+        body: &Value,
+    ) -> Result<Value, ModelError> {
+        let url = self.url(path);
+        let request = self
+            .authorize(self.client.post(&url))?
+            .header(ACCEPT, "application/json")
+            .json(body);
+        let exchange = async {
+            let response = request
+                .send()
+                .await
+                .map_err(|error| ModelError::Connection {
+                    provider: self.name.clone(),
+                    url: url.clone(),
+                    detail: error_chain(&error),
+                })?;
+            if !response.status().is_success() {
+                return Err(self.status_error(response, model).await);
+            }
+            let text = response
+                .text()
+                .await
+                .map_err(|error| ModelError::StreamDisconnected {
+                    detail: error.to_string(),
+                    transport_error: Some(error_chain(&error)),
+                })?;
+            serde_json::from_str(&text).map_err(|error| ModelError::InvalidResponse {
+                detail: format!("the answer is not JSON ({error}): {}", truncate(&text)),
+            })
+        };
+        match tokio::time::timeout(self.idle_timeout, exchange).await {
+            Err(_elapsed) => Err(ModelError::IdleTimeout {
+                timeout_ms: self.idle_timeout_ms,
+            }),
+            Ok(result) => result,
+        }
     }
 
     /// Reads a non-2xx answer into [`ModelError::Status`].
@@ -301,7 +354,13 @@ pub(crate) fn sse_model_stream<D: SseDecoder>(
     body: Value,
     decoder: D,
 ) -> ModelStream {
+    let offers_tools = body
+        .get("tools")
+        .and_then(Value::as_array)
+        .is_some_and(|tools| !tools.is_empty());
     let driver = Driver {
+        stream_setting_hint: offers_tools.then(|| http.stream_setting_hint()),
+        received: false,
         http,
         path,
         model,
@@ -320,6 +379,11 @@ pub(crate) fn sse_model_stream<D: SseDecoder>(
 
 /// The state of one [`sse_model_stream`].
 struct Driver<D> {
+    /// Added to a disconnect before any event when the request offered tools: some local
+    /// servers refuse to stream tool calls and just close the stream.
+    stream_setting_hint: Option<String>,
+    /// Whether the body carried any SSE event.
+    received: bool,
     http: Arc<HttpProvider>,
     path: &'static str,
     model: String,
@@ -340,7 +404,12 @@ impl<D: SseDecoder> Driver<D> {
             if let Some(event) = self.pending.pop_front() {
                 return Some(Ok(event));
             }
-            if let Some(error) = self.error.take() {
+            if let Some(mut error) = self.error.take() {
+                if let (false, Some(hint), ModelError::StreamDisconnected { detail, .. }) =
+                    (self.received, &self.stream_setting_hint, &mut error)
+                {
+                    detail.push_str(hint);
+                }
                 return Some(Err(error));
             }
             if self.finished {
@@ -357,7 +426,10 @@ impl<D: SseDecoder> Driver<D> {
             }
             let events = self.events.as_mut()?;
             let result = match events.next().await {
-                Ok(Some(event)) => self.decoder.on_event(event, &mut self.pending),
+                Ok(Some(event)) => {
+                    self.received = true;
+                    self.decoder.on_event(event, &mut self.pending)
+                }
                 Ok(None) => self
                     .decoder
                     .on_end(&mut self.pending)

@@ -224,6 +224,7 @@ pub(crate) fn provider(base_url: &str, wire_api: WireApi) -> ProviderConfig {
         request_max_retries: 0,
         stream_max_retries: 0,
         stream_idle_timeout_ms: 2_000,
+        stream: true,
         models: vec!["configured-model".to_string()],
         default_model: "mock-model".to_string(),
     }

@@ -49,7 +49,7 @@ impl Processor {
             Ok(start) => start,
             Err(error) => return self.outgoing.send_error(id, error).await,
         };
-        let response = match self.engine.start_thread(start) {
+        let response = match self.engine.start_thread(start).await {
             Ok(response) => response,
             Err(error) => return self.send_engine_error(id, error).await,
         };

@@ -217,7 +217,7 @@ impl Processor {
                     .await;
             }
             ClientRequestPayload::ThreadStart(params) => {
-                let result = self.engine.start_thread(params);
+                let result = self.engine.start_thread(params).await;
                 if let Ok(response) = &result {
                     let thread = response.thread.clone();
                     self.outgoing.send_response(id, response).await;
@@ -343,6 +343,19 @@ impl Processor {
                     .map(|status| ThreadUnsubscribeResponse { status });
                 self.respond(id, result).await;
             }
+            ClientRequestPayload::ThreadRollback(params) => {
+                let result = self.engine.rollback_thread(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ThreadCompactStart(params) => {
+                match self.engine.start_compaction(&params.thread_id) {
+                    Ok(launcher) => {
+                        self.outgoing.send_response(id, &EmptyResponse {}).await;
+                        launcher.launch();
+                    }
+                    Err(error) => self.send_engine_error(id, error).await,
+                }
+            }
             ClientRequestPayload::TurnStart(params) => match self.engine.start_turn(params) {
                 Ok((turn, launcher)) => {
                     self.outgoing
@@ -378,10 +391,18 @@ impl Processor {
                 self.respond(id, result).await;
             }
             ClientRequestPayload::ConfigRead(params) => {
-                let response = config_read_response(
+                let mut response = config_read_response(
                     self.engine.config(),
                     params.include_layers.unwrap_or(false),
                 );
+                let config = self.engine.config();
+                let docs = crate::engine::agents_md::load_async(
+                    config.home.clone(),
+                    crate::engine::resolve_cwd(params.cwd.as_deref()),
+                    config.project_doc_max_bytes,
+                )
+                .await;
+                response.instruction_sources = (!docs.sources.is_empty()).then_some(docs.sources);
                 self.outgoing.send_response(id, &response).await;
             }
             ClientRequestPayload::CommandExec(params) => {

@@ -164,6 +164,25 @@ pub enum RolloutRecord {
         /// The metadata with the new settings applied.
         meta: ThreadMeta,
     },
+    /// The AGENTS.md files the thread started with (their text follows as a history item).
+    Instructions {
+        /// Absolute paths, in the order they were read.
+        sources: Vec<String>,
+    },
+    /// `thread/rollback`: the last turns were dropped.
+    Rollback {
+        /// How many turns were dropped from the end.
+        num_turns: u32,
+        /// Length of the model history after the rollback.
+        history_len: usize,
+    },
+    /// The model history was compacted and replaced.
+    Compacted {
+        /// The turn that compacted.
+        turn_id: String,
+        /// The history that replaces everything before this record.
+        history: Vec<ResponseItem>,
+    },
 }
 
 /// A thread read back from its rollout.
@@ -178,6 +197,10 @@ pub struct StoredThread {
     pub history: Vec<ResponseItem>,
     /// Last token usage, if any.
     pub token_usage: Option<ThreadTokenUsage>,
+    /// The AGENTS.md files the thread started with.
+    pub instruction_sources: Vec<String>,
+    /// Where each turn's model history begins (turn id, history length at its start).
+    pub turn_starts: Vec<(String, usize)>,
 }
 
 /// A `thread/list` query, already validated.

@@ -218,6 +218,8 @@ pub(super) fn read_rollout(path: &Path, archived: bool) -> Result<StoredThread, 
         turns,
         history: replay.history,
         token_usage: replay.token_usage,
+        instruction_sources: replay.instruction_sources,
+        turn_starts: replay.turn_starts,
     })
 }
 
@@ -230,6 +232,8 @@ struct Replay {
     history: Vec<ResponseItem>,
     token_usage: Option<ThreadTokenUsage>,
     last_timestamp_ms: Option<i64>,
+    instruction_sources: Vec<String>,
+    turn_starts: Vec<(String, usize)>,
 }
 
 impl Replay {
@@ -260,8 +264,21 @@ impl Replay {
                 turn_id,
                 started_at,
             } => {
+                self.turn_starts.push((turn_id.clone(), self.history.len()));
                 let turn = self.turn_mut(turn_id);
                 turn.started_at = Some(started_at);
+            }
+            RolloutRecord::Instructions { sources } => self.instruction_sources = sources,
+            RolloutRecord::Rollback {
+                num_turns,
+                history_len,
+            } => self.roll_back(num_turns, history_len),
+            RolloutRecord::Compacted { history, .. } => {
+                self.history = history;
+                let len = self.history.len();
+                for (_, start) in &mut self.turn_starts {
+                    *start = (*start).min(len);
+                }
             }
             RolloutRecord::Item { turn_id, item } => self.turn_mut(turn_id).items.push(item),
             RolloutRecord::ResponseItem { item, .. } => self.history.push(item),
@@ -281,6 +298,22 @@ impl Replay {
             }
         }
         Ok(())
+    }
+
+    /// Drops the last `num_turns` turns and cuts the history to `history_len`.
+    fn roll_back(&mut self, num_turns: u32, history_len: usize) {
+        let keep = self
+            .turns
+            .len()
+            .saturating_sub(usize::try_from(num_turns).unwrap_or(usize::MAX));
+        for turn in self.turns.drain(keep..) {
+            self.turn_positions.remove(&turn.id);
+        }
+        let kept: std::collections::HashSet<&str> =
+            self.turn_positions.keys().map(String::as_str).collect();
+        self.turn_starts
+            .retain(|(id, _)| kept.contains(id.as_str()));
+        self.history.truncate(history_len);
     }
 
     /// The turn with this id, created (in progress, with no start time) if no record

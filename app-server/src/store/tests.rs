@@ -340,6 +340,8 @@ fn round_trip_rebuilds_the_whole_thread() {
             history_message("user", "Fail please."),
         ],
         token_usage: Some(usage(216)),
+        instruction_sources: Vec::new(),
+        turn_starts: vec![("turn-1".to_owned(), 0), ("turn-2".to_owned(), 2)],
     };
     assert_eq!(loaded, expected);
 
@@ -739,4 +741,47 @@ fn rebuild_skips_unreadable_rollouts() {
     fs::remove_file(home.path().join("state.sqlite")).expect("delete index");
     let store = Store::open(home.path()).expect("reopen");
     assert_eq!(snapshot(&store), expected);
+}
+
+#[test]
+fn rollback_and_compaction_records_rebuild_the_history_they_left() {
+    let (_home, store) = open_store();
+    let id = thread_id(1);
+    let created = meta(&store, &id, CREATED_AT);
+    let mut records = vec![RolloutRecord::Instructions {
+        sources: vec!["/repo/AGENTS.md".to_owned()],
+    }];
+    records.extend(completed_turn("turn-1", "one", "first"));
+    records.extend(completed_turn("turn-2", "two", "second"));
+    records.extend(completed_turn("turn-3", "three", "third"));
+    records.push(RolloutRecord::Rollback {
+        num_turns: 2,
+        history_len: 2,
+    });
+    records.push(RolloutRecord::Compacted {
+        turn_id: "turn-4".to_owned(),
+        history: vec![history_message("user", "summary")],
+    });
+    records.extend(completed_turn("turn-4", "four", "fourth"));
+    create_thread(&store, &created, &records);
+
+    let loaded = store.load(&id).expect("load");
+    assert_eq!(
+        loaded.instruction_sources,
+        vec!["/repo/AGENTS.md".to_owned()]
+    );
+    let turn_ids: Vec<&str> = loaded.turns.iter().map(|turn| turn.id.as_str()).collect();
+    assert_eq!(turn_ids, vec!["turn-1", "turn-4"]);
+    assert_eq!(
+        loaded.history,
+        vec![
+            history_message("user", "summary"),
+            history_message("user", "four"),
+            history_message("assistant", "fourth"),
+        ]
+    );
+    assert_eq!(
+        loaded.turn_starts,
+        vec![("turn-1".to_owned(), 0), ("turn-4".to_owned(), 1)]
+    );
 }

@@ -49,6 +49,10 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "query_project_index",
     "ask_user",
     "mcp_servers",
+    "project_doc_max_bytes",
+    "compact_prompt",
+    "model_context_window",
+    "model_auto_compact_token_limit",
 ];
 
 const WORKSPACE_WRITE_KEYS: &[&str] = &[
@@ -69,6 +73,7 @@ const PROVIDER_KEYS: &[&str] = &[
     "request_max_retries",
     "stream_max_retries",
     "stream_idle_timeout_ms",
+    "stream",
     "models",
     "default_model",
 ];
@@ -128,6 +133,13 @@ pub(super) fn resolve(
     let base_instructions = effective.field(top, "", "instructions")?;
     let developer_instructions = effective.field(top, "", "developer_instructions")?;
     let ask_user = effective.field(top, "", "ask_user")?.unwrap_or(true);
+    let project_doc_max_bytes = effective
+        .field(top, "", "project_doc_max_bytes")?
+        .unwrap_or(crate::engine::agents_md::DEFAULT_MAX_BYTES);
+    let compact_prompt = effective.field(top, "", "compact_prompt")?;
+    let model_context_window = effective.field(top, "", "model_context_window")?;
+    let model_auto_compact_token_limit =
+        effective.field(top, "", "model_auto_compact_token_limit")?;
     let app_server = app_server(&effective, &mut unknown_keys)?;
     let query_project_index = super::query_index::resolve(&effective, &home, &mut unknown_keys)?;
     let mcp_servers = super::mcp_servers::resolve(&effective, &mut unknown_keys)?;
@@ -153,6 +165,10 @@ pub(super) fn resolve(
         model_reasoning_summary,
         base_instructions,
         developer_instructions,
+        project_doc_max_bytes,
+        compact_prompt,
+        model_context_window,
+        model_auto_compact_token_limit,
         model_providers,
         ask_user,
         app_server,
@@ -180,6 +196,7 @@ pub(super) fn builtin_providers() -> BTreeMap<String, ProviderConfig> {
             request_max_retries: DEFAULT_REQUEST_MAX_RETRIES,
             stream_max_retries: DEFAULT_STREAM_MAX_RETRIES,
             stream_idle_timeout_ms: DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+            stream: true,
             models: Vec::new(),
             default_model: String::new(),
         };
@@ -314,6 +331,7 @@ fn providers(
                     request_max_retries: DEFAULT_REQUEST_MAX_RETRIES,
                     stream_max_retries: DEFAULT_STREAM_MAX_RETRIES,
                     stream_idle_timeout_ms: DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+                    stream: true,
                     models: Vec::new(),
                     default_model: String::new(),
                 }
@@ -345,6 +363,9 @@ fn providers(
         }
         if let Some(timeout) = effective.field(&table, &prefix, "stream_idle_timeout_ms")? {
             provider.stream_idle_timeout_ms = timeout;
+        }
+        if let Some(stream) = effective.field(&table, &prefix, "stream")? {
+            provider.stream = stream;
         }
         if let Some(models) = effective.field(&table, &prefix, "models")? {
             provider.models = models;

@@ -60,6 +60,7 @@ fn defaults_without_a_config_file() {
         request_max_retries: 4,
         stream_max_retries: 5,
         stream_idle_timeout_ms: 300_000,
+        stream: true,
         models: vec!["gpt-5.1-codex".to_owned(), "gpt-5.1".to_owned()],
         default_model: "gpt-5.1-codex".to_owned(),
     };
@@ -81,6 +82,10 @@ fn defaults_without_a_config_file() {
         model_reasoning_summary: None,
         base_instructions: None,
         developer_instructions: None,
+        project_doc_max_bytes: 32 * 1024,
+        compact_prompt: None,
+        model_context_window: None,
+        model_auto_compact_token_limit: None,
         model_providers: builtin_providers(),
         ask_user: true,
         app_server: AppServerConfig {
@@ -259,6 +264,7 @@ fn flags_win_over_profile_and_file_and_set_nested_keys() {
             request_max_retries: 4,
             stream_max_retries: 5,
             stream_idle_timeout_ms: 300_000,
+            stream: true,
             models: Vec::new(),
             default_model: "from-flag".to_owned(),
         }
@@ -481,6 +487,7 @@ base_url = "http://bare/v1"
             request_max_retries: 4,
             stream_max_retries: 5,
             stream_idle_timeout_ms: 1000,
+            stream: true,
             models: vec!["qwen3-coder".to_owned(), "llama".to_owned()],
             default_model: "qwen3-coder".to_owned(),
         }

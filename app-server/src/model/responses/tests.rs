@@ -432,6 +432,16 @@ async fn dropped_stream() {
         })
     );
 
+    // A body that closes before any event, while tools were offered, names the setting.
+    let error = run_error(Reply::Sse(Vec::new())).await;
+    assert_eq!(
+        error,
+        ModelError::StreamDisconnected {
+            detail: "stream closed before response.completed (the provider closed the stream before any output while tools were offered; if its server cannot stream tool calls, set `stream = false` under `[model_providers.mock]` in config.toml)".to_string(),
+            transport_error: None,
+        }
+    );
+
     // The body ends cleanly, but without `response.completed`.
     let error = run_error(Reply::Sse(vec![created()])).await;
     assert_eq!(
