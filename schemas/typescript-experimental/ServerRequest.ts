@@ -1,13 +1,21 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { AgentAskUserQuestionParams } from "./AgentAskUserQuestionParams";
+import type { AgentRequestUserInputParams } from "./AgentRequestUserInputParams";
+import type { AgentRequestUserInputResponse } from "./AgentRequestUserInputResponse";
+import type { ApplyPatchApprovalParams } from "./ApplyPatchApprovalParams";
 import type { CommandExecutionRequestApprovalParams } from "./CommandExecutionRequestApprovalParams";
 import type { CommandExecutionRequestApprovalResponse } from "./CommandExecutionRequestApprovalResponse";
+import type { ExecCommandApprovalParams } from "./ExecCommandApprovalParams";
 import type { FileChangeRequestApprovalParams } from "./FileChangeRequestApprovalParams";
 import type { FileChangeRequestApprovalResponse } from "./FileChangeRequestApprovalResponse";
 import type { McpServerElicitationRequestParams } from "./McpServerElicitationRequestParams";
 import type { McpServerElicitationRequestResponse } from "./McpServerElicitationRequestResponse";
+import type { QuestionAnswersResponse } from "./QuestionAnswersResponse";
 import type { RequestId } from "./RequestId";
+import type { ReviewDecisionResponse } from "./ReviewDecisionResponse";
 import type { ToolRequestUserInputParams } from "./ToolRequestUserInputParams";
 import type { ToolRequestUserInputResponse } from "./ToolRequestUserInputResponse";
+import type { UserInputRequestParams } from "./UserInputRequestParams";
 
 /**
  * A request from the server to the client; the turn waits for the answer.
@@ -16,6 +24,11 @@ export type ServerRequest =
   | { method: "item/commandExecution/requestApproval", id: RequestId, params: CommandExecutionRequestApprovalParams }
   | { method: "item/fileChange/requestApproval", id: RequestId, params: FileChangeRequestApprovalParams }
   | { method: "item/tool/requestUserInput", id: RequestId, params: ToolRequestUserInputParams }
+  | { method: "applyPatchApproval", id: RequestId, params: ApplyPatchApprovalParams }
+  | { method: "execCommandApproval", id: RequestId, params: ExecCommandApprovalParams }
+  | { method: "tool/requestUserInput", id: RequestId, params: UserInputRequestParams }
+  | { method: "agent/requestUserInput", id: RequestId, params: AgentRequestUserInputParams }
+  | { method: "agent/askUserQuestion", id: RequestId, params: AgentAskUserQuestionParams }
   | { method: "mcpServer/elicitation/request", id: RequestId, params: McpServerElicitationRequestParams };
 
 /**
@@ -34,6 +47,30 @@ export type ServerRequestMap = {
    * Ask the user one to three questions.
    */
   "item/tool/requestUserInput": { params: ToolRequestUserInputParams; response: ToolRequestUserInputResponse };
+  /**
+   * Legacy: ask whether a conversation's patch may be applied (instead of
+   * `item/fileChange/requestApproval`).
+   */
+  "applyPatchApproval": { params: ApplyPatchApprovalParams; response: ReviewDecisionResponse };
+  /**
+   * Legacy: ask whether a conversation's command may run (instead of
+   * `item/commandExecution/requestApproval`).
+   */
+  "execCommandApproval": { params: ExecCommandApprovalParams; response: ReviewDecisionResponse };
+  /**
+   * Ask the user one to three questions (the `{text, options, isOther}` shape of
+   * `item/tool/requestUserInput`, sent instead of it when the connection chose it at
+   * `initialize`).
+   */
+  "tool/requestUserInput": { params: UserInputRequestParams; response: QuestionAnswersResponse };
+  /**
+   * Ask the user for free-form text (model tool `ask_user`).
+   */
+  "agent/requestUserInput": { params: AgentRequestUserInputParams; response: AgentRequestUserInputResponse };
+  /**
+   * Ask the user single- or multi-choice questions (model tool `ask_user_question`).
+   */
+  "agent/askUserQuestion": { params: AgentAskUserQuestionParams; response: QuestionAnswersResponse };
   /**
    * An MCP server asks the user something during a tool call (or Tandem asks whether an
    * MCP tool may run); the answer goes back to the server.

@@ -1,4 +1,7 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { ArchiveConversationParams } from "./ArchiveConversationParams";
+import type { CancelLoginAccountParams } from "./CancelLoginAccountParams";
+import type { CancelLoginAccountResponse } from "./CancelLoginAccountResponse";
 import type { CommandExecParams } from "./CommandExecParams";
 import type { CommandExecResizeParams } from "./CommandExecResizeParams";
 import type { CommandExecResponse } from "./CommandExecResponse";
@@ -7,19 +10,45 @@ import type { CommandExecWriteParams } from "./CommandExecWriteParams";
 import type { ConfigReadParams } from "./ConfigReadParams";
 import type { ConfigReadResponse } from "./ConfigReadResponse";
 import type { EmptyResponse } from "./EmptyResponse";
+import type { ExecOneOffCommandParams } from "./ExecOneOffCommandParams";
+import type { ExecOneOffCommandResponse } from "./ExecOneOffCommandResponse";
 import type { FuzzyFileSearchParams } from "./FuzzyFileSearchParams";
 import type { FuzzyFileSearchResponse } from "./FuzzyFileSearchResponse";
+import type { GetAccountParams } from "./GetAccountParams";
+import type { GetAccountRateLimitsResponse } from "./GetAccountRateLimitsResponse";
+import type { GetAccountResponse } from "./GetAccountResponse";
 import type { GetAuthStatusParams } from "./GetAuthStatusParams";
 import type { GetAuthStatusResponse } from "./GetAuthStatusResponse";
+import type { GetConversationSummaryParams } from "./GetConversationSummaryParams";
+import type { GetConversationSummaryResponse } from "./GetConversationSummaryResponse";
+import type { GetUserAgentResponse } from "./GetUserAgentResponse";
+import type { GetUserSavedConfigResponse } from "./GetUserSavedConfigResponse";
 import type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 import type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
 import type { InitializeParams } from "./InitializeParams";
 import type { InitializeResponse } from "./InitializeResponse";
+import type { InterruptConversationParams } from "./InterruptConversationParams";
+import type { InterruptConversationResponse } from "./InterruptConversationResponse";
+import type { LegacyEmptyParams } from "./LegacyEmptyParams";
+import type { LegacyEmptyResponse } from "./LegacyEmptyResponse";
+import type { ListConversationsParams } from "./ListConversationsParams";
+import type { ListConversationsResponse } from "./ListConversationsResponse";
 import type { ListMcpServerStatusParams } from "./ListMcpServerStatusParams";
 import type { ListMcpServerStatusResponse } from "./ListMcpServerStatusResponse";
+import type { LoginAccountParams } from "./LoginAccountParams";
+import type { LoginAccountResponse } from "./LoginAccountResponse";
 import type { ModelListParams } from "./ModelListParams";
 import type { ModelListResponse } from "./ModelListResponse";
+import type { NewConversationParams } from "./NewConversationParams";
+import type { NewConversationResponse } from "./NewConversationResponse";
+import type { NoParams } from "./NoParams";
 import type { RequestId } from "./RequestId";
+import type { ResumeConversationParams } from "./ResumeConversationParams";
+import type { ResumeConversationResponse } from "./ResumeConversationResponse";
+import type { SendUserMessageParams } from "./SendUserMessageParams";
+import type { SendUserMessageResponse } from "./SendUserMessageResponse";
+import type { SendUserTurnParams } from "./SendUserTurnParams";
+import type { SetDefaultModelParams } from "./SetDefaultModelParams";
 import type { ThreadCompactStartParams } from "./ThreadCompactStartParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
 import type { ThreadIdParams } from "./ThreadIdParams";
@@ -45,6 +74,7 @@ import type { TurnStartParams } from "./TurnStartParams";
 import type { TurnStartResponse } from "./TurnStartResponse";
 import type { TurnSteerParams } from "./TurnSteerParams";
 import type { TurnSteerResponse } from "./TurnSteerResponse";
+import type { UserInfoResponse } from "./UserInfoResponse";
 
 /**
  * A request from the client to the server.
@@ -76,6 +106,24 @@ export type ClientRequest =
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
   | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams }
+  | { method: "getConversationSummary", id: RequestId, params: GetConversationSummaryParams }
+  | { method: "newConversation", id: RequestId, params: NewConversationParams }
+  | { method: "sendUserMessage", id: RequestId, params: SendUserMessageParams }
+  | { method: "sendUserTurn", id: RequestId, params: SendUserTurnParams }
+  | { method: "interruptConversation", id: RequestId, params: InterruptConversationParams }
+  | { method: "listConversations", id: RequestId, params: ListConversationsParams }
+  | { method: "resumeConversation", id: RequestId, params: ResumeConversationParams }
+  | { method: "archiveConversation", id: RequestId, params: ArchiveConversationParams }
+  | { method: "getUserSavedConfig", id: RequestId, params: LegacyEmptyParams }
+  | { method: "setDefaultModel", id: RequestId, params: SetDefaultModelParams }
+  | { method: "getUserAgent", id: RequestId, params: LegacyEmptyParams }
+  | { method: "userInfo", id: RequestId, params: LegacyEmptyParams }
+  | { method: "execOneOffCommand", id: RequestId, params: ExecOneOffCommandParams }
+  | { method: "account/read", id: RequestId, params: GetAccountParams }
+  | { method: "account/login/start", id: RequestId, params: LoginAccountParams }
+  | { method: "account/login/cancel", id: RequestId, params: CancelLoginAccountParams }
+  | { method: "account/logout", id: RequestId, params: NoParams }
+  | { method: "account/rateLimits/read", id: RequestId, params: NoParams }
   | { method: "mcpServerStatus/list", id: RequestId, params: ListMcpServerStatusParams };
 
 /**
@@ -191,6 +239,82 @@ export type ClientRequestMap = {
    * is required.
    */
   "getAuthStatus": { params: GetAuthStatusParams; response: GetAuthStatusResponse };
+  /**
+   * Legacy: the summary of one stored thread, by id or by rollout path.
+   */
+  "getConversationSummary": { params: GetConversationSummaryParams; response: GetConversationSummaryResponse };
+  /**
+   * Legacy: start a conversation (a thread). Its events arrive as `codex/event`; its
+   * approvals as `applyPatchApproval` / `execCommandApproval`.
+   */
+  "newConversation": { params: NewConversationParams; response: NewConversationResponse };
+  /**
+   * Legacy: start a turn on a conversation with its current settings.
+   */
+  "sendUserMessage": { params: SendUserMessageParams; response: SendUserMessageResponse };
+  /**
+   * Legacy: start a turn on a conversation with explicit settings, which stay in effect.
+   */
+  "sendUserTurn": { params: SendUserTurnParams; response: SendUserMessageResponse };
+  /**
+   * Legacy: interrupt a conversation's running turn; answered once the turn has stopped.
+   */
+  "interruptConversation": { params: InterruptConversationParams; response: InterruptConversationResponse };
+  /**
+   * Legacy: list stored conversations (threads), newest first.
+   */
+  "listConversations": { params: ListConversationsParams; response: ListConversationsResponse };
+  /**
+   * Legacy: load a stored conversation (thread); its events then arrive as `codex/event`.
+   */
+  "resumeConversation": { params: ResumeConversationParams; response: ResumeConversationResponse };
+  /**
+   * Legacy: archive a conversation (as `thread/archive`).
+   */
+  "archiveConversation": { params: ArchiveConversationParams; response: LegacyEmptyResponse };
+  /**
+   * Legacy: the settings saved in `config.toml`.
+   */
+  "getUserSavedConfig": { params: LegacyEmptyParams; response: GetUserSavedConfigResponse };
+  /**
+   * Legacy: write the default model and reasoning effort to `config.toml`, keeping its
+   * comments and layout.
+   */
+  "setDefaultModel": { params: SetDefaultModelParams; response: LegacyEmptyResponse };
+  /**
+   * Legacy: the user agent the server sends to model providers.
+   */
+  "getUserAgent": { params: LegacyEmptyParams; response: GetUserAgentResponse };
+  /**
+   * Legacy: the signed-in user; nobody, since Tandem has no ChatGPT login.
+   */
+  "userInfo": { params: LegacyEmptyParams; response: UserInfoResponse };
+  /**
+   * Legacy: run one command outside any conversation (as `command/exec`).
+   */
+  "execOneOffCommand": { params: ExecOneOffCommandParams; response: ExecOneOffCommandResponse };
+  /**
+   * The account: an API key stored with `account/login/start` or set in the environment.
+   */
+  "account/read": { params: GetAccountParams; response: GetAccountResponse };
+  /**
+   * Log in. Only `{"type": "apiKey"}` is supported: the key is stored in
+   * `$TANDEM_HOME/auth.json` (mode 0600) and used by providers whose key variable is unset.
+   * Followed by `account/login/completed`, `account/updated` and `authStatusChange`.
+   */
+  "account/login/start": { params: LoginAccountParams; response: LoginAccountResponse };
+  /**
+   * Cancel a login in progress. API-key logins complete at once, so the answer is `notFound`.
+   */
+  "account/login/cancel": { params: CancelLoginAccountParams; response: CancelLoginAccountResponse };
+  /**
+   * Log out: remove the stored API key. Followed by `account/updated` and `authStatusChange`.
+   */
+  "account/logout": { params: NoParams; response: EmptyResponse };
+  /**
+   * The latest rate limits seen in the provider's `x-ratelimit-*` response headers.
+   */
+  "account/rateLimits/read": { params: NoParams; response: GetAccountRateLimitsResponse };
   /**
    * The configured MCP servers: their tools, auth and startup state.
    */

@@ -1,12 +1,13 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
-import type { JsonValue } from "./serde_json/JsonValue";
+import type { GitInfo } from "./GitInfo";
+import type { SessionSource } from "./SessionSource";
 
 /**
- * A stored conversation.
+ * A stored thread as the first-generation conversation API describes it.
  */
 export type ConversationSummary = { 
 /**
- * The conversation (thread) id.
+ * Thread id.
  */
 conversationId: string, 
 /**
@@ -14,15 +15,16 @@ conversationId: string,
  */
 path: string, 
 /**
- * The first user message.
+ * The first user message; `""` before the first turn.
  */
 preview: string, 
 /**
- * Creation time (RFC 3339).
+ * Creation time, RFC 3339 UTC with milliseconds (Tandem stores it to the second, so the
+ * milliseconds are `000`).
  */
 timestamp: string | null, 
 /**
- * Last update time (RFC 3339).
+ * Last update time, RFC 3339 UTC with milliseconds.
  */
 updatedAt: string | null, 
 /**
@@ -30,18 +32,18 @@ updatedAt: string | null,
  */
 modelProvider: string, 
 /**
- * Working directory.
+ * Working directory (absolute).
  */
 cwd: string, 
 /**
- * Version of the server that created it.
+ * Version of the server protocol that created the thread.
  */
 cliVersion: string, 
 /**
- * Who created it (`vscode`, `cli`, `exec`, `mcp`, …).
+ * Where the thread was created.
  */
-source: JsonValue, 
+source: SessionSource, 
 /**
- * Git state at creation; `null` when unknown.
+ * Git metadata of the working directory, when known.
  */
-gitInfo: JsonValue | null, };
+gitInfo: GitInfo | null, };

@@ -1,4 +1,9 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { AccountLoginCompletedNotification } from "./AccountLoginCompletedNotification";
+import type { AccountRateLimitsUpdatedNotification } from "./AccountRateLimitsUpdatedNotification";
+import type { AccountUpdatedNotification } from "./AccountUpdatedNotification";
+import type { AuthStatusChangeNotification } from "./AuthStatusChangeNotification";
+import type { CodexEventNotification } from "./CodexEventNotification";
 import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDeltaNotification";
 import type { ConfigWarningNotification } from "./ConfigWarningNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
@@ -6,6 +11,7 @@ import type { ErrorNotification } from "./ErrorNotification";
 import type { ItemCompletedNotification } from "./ItemCompletedNotification";
 import type { ItemDeltaNotification } from "./ItemDeltaNotification";
 import type { ItemStartedNotification } from "./ItemStartedNotification";
+import type { LoginChatGptCompleteNotification } from "./LoginChatGptCompleteNotification";
 import type { McpServerStatusUpdatedNotification } from "./McpServerStatusUpdatedNotification";
 import type { ReasoningSummaryPartAddedNotification } from "./ReasoningSummaryPartAddedNotification";
 import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTextDeltaNotification";
@@ -51,6 +57,12 @@ export type ServerNotification =
   | { method: "configWarning", params: ConfigWarningNotification }
   | { method: "deprecationNotice", params: DeprecationNoticeNotification }
   | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification }
+  | { method: "codex/event", params: CodexEventNotification }
+  | { method: "account/login/completed", params: AccountLoginCompletedNotification }
+  | { method: "account/updated", params: AccountUpdatedNotification }
+  | { method: "account/rateLimits/updated", params: AccountRateLimitsUpdatedNotification }
+  | { method: "loginChatGptComplete", params: LoginChatGptCompleteNotification }
+  | { method: "authStatusChange", params: AuthStatusChangeNotification }
   | { method: "mcpServer/startupStatus/updated", params: McpServerStatusUpdatedNotification };
 
 /**
@@ -161,6 +173,31 @@ export type ServerNotificationMap = {
    * Output of a streaming `command/exec`.
    */
   "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
+  /**
+   * Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with
+   * `newConversation` / `resumeConversation` (and, over MCP, of a `codex` tool call).
+   */
+  "codex/event": { params: CodexEventNotification };
+  /**
+   * A login finished (after `account/login/start`).
+   */
+  "account/login/completed": { params: AccountLoginCompletedNotification };
+  /**
+   * The login changed (after a login or a logout).
+   */
+  "account/updated": { params: AccountUpdatedNotification };
+  /**
+   * A model response carried new rate limits (`x-ratelimit-*` headers).
+   */
+  "account/rateLimits/updated": { params: AccountRateLimitsUpdatedNotification };
+  /**
+   * Legacy: a ChatGPT login finished. Never sent: Tandem has no ChatGPT login.
+   */
+  "loginChatGptComplete": { params: LoginChatGptCompleteNotification };
+  /**
+   * Legacy: the auth mode changed; sent with `account/updated`.
+   */
+  "authStatusChange": { params: AuthStatusChangeNotification };
   /**
    * An MCP server of a thread is starting, ready, failed or cancelled.
    */
