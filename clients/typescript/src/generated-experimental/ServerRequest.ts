@@ -1,9 +1,12 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { ApplyPatchApprovalParams } from "./ApplyPatchApprovalParams";
 import type { CommandExecutionRequestApprovalParams } from "./CommandExecutionRequestApprovalParams";
 import type { CommandExecutionRequestApprovalResponse } from "./CommandExecutionRequestApprovalResponse";
+import type { ExecCommandApprovalParams } from "./ExecCommandApprovalParams";
 import type { FileChangeRequestApprovalParams } from "./FileChangeRequestApprovalParams";
 import type { FileChangeRequestApprovalResponse } from "./FileChangeRequestApprovalResponse";
 import type { RequestId } from "./RequestId";
+import type { ReviewDecisionResponse } from "./ReviewDecisionResponse";
 import type { ToolRequestUserInputParams } from "./ToolRequestUserInputParams";
 import type { ToolRequestUserInputResponse } from "./ToolRequestUserInputResponse";
 
@@ -13,7 +16,9 @@ import type { ToolRequestUserInputResponse } from "./ToolRequestUserInputRespons
 export type ServerRequest =
   | { method: "item/commandExecution/requestApproval", id: RequestId, params: CommandExecutionRequestApprovalParams }
   | { method: "item/fileChange/requestApproval", id: RequestId, params: FileChangeRequestApprovalParams }
-  | { method: "item/tool/requestUserInput", id: RequestId, params: ToolRequestUserInputParams };
+  | { method: "item/tool/requestUserInput", id: RequestId, params: ToolRequestUserInputParams }
+  | { method: "applyPatchApproval", id: RequestId, params: ApplyPatchApprovalParams }
+  | { method: "execCommandApproval", id: RequestId, params: ExecCommandApprovalParams };
 
 /**
  * Each `ServerRequest` method with its params and response type.
@@ -31,4 +36,14 @@ export type ServerRequestMap = {
    * Ask the user one to three questions.
    */
   "item/tool/requestUserInput": { params: ToolRequestUserInputParams; response: ToolRequestUserInputResponse };
+  /**
+   * Legacy: ask whether a conversation's patch may be applied (instead of
+   * `item/fileChange/requestApproval`).
+   */
+  "applyPatchApproval": { params: ApplyPatchApprovalParams; response: ReviewDecisionResponse };
+  /**
+   * Legacy: ask whether a conversation's command may run (instead of
+   * `item/commandExecution/requestApproval`).
+   */
+  "execCommandApproval": { params: ExecCommandApprovalParams; response: ReviewDecisionResponse };
 };

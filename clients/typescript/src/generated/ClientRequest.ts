@@ -1,4 +1,5 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { ArchiveConversationParams } from "./ArchiveConversationParams";
 import type { CommandExecParams } from "./CommandExecParams";
 import type { CommandExecResizeParams } from "./CommandExecResizeParams";
 import type { CommandExecResponse } from "./CommandExecResponse";
@@ -7,17 +8,35 @@ import type { CommandExecWriteParams } from "./CommandExecWriteParams";
 import type { ConfigReadParams } from "./ConfigReadParams";
 import type { ConfigReadResponse } from "./ConfigReadResponse";
 import type { EmptyResponse } from "./EmptyResponse";
+import type { ExecOneOffCommandParams } from "./ExecOneOffCommandParams";
+import type { ExecOneOffCommandResponse } from "./ExecOneOffCommandResponse";
 import type { FuzzyFileSearchParams } from "./FuzzyFileSearchParams";
 import type { FuzzyFileSearchResponse } from "./FuzzyFileSearchResponse";
 import type { GetAuthStatusParams } from "./GetAuthStatusParams";
 import type { GetAuthStatusResponse } from "./GetAuthStatusResponse";
+import type { GetUserAgentResponse } from "./GetUserAgentResponse";
+import type { GetUserSavedConfigResponse } from "./GetUserSavedConfigResponse";
 import type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 import type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
 import type { InitializeParams } from "./InitializeParams";
 import type { InitializeResponse } from "./InitializeResponse";
+import type { InterruptConversationParams } from "./InterruptConversationParams";
+import type { InterruptConversationResponse } from "./InterruptConversationResponse";
+import type { LegacyEmptyParams } from "./LegacyEmptyParams";
+import type { LegacyEmptyResponse } from "./LegacyEmptyResponse";
+import type { ListConversationsParams } from "./ListConversationsParams";
+import type { ListConversationsResponse } from "./ListConversationsResponse";
 import type { ModelListParams } from "./ModelListParams";
 import type { ModelListResponse } from "./ModelListResponse";
+import type { NewConversationParams } from "./NewConversationParams";
+import type { NewConversationResponse } from "./NewConversationResponse";
 import type { RequestId } from "./RequestId";
+import type { ResumeConversationParams } from "./ResumeConversationParams";
+import type { ResumeConversationResponse } from "./ResumeConversationResponse";
+import type { SendUserMessageParams } from "./SendUserMessageParams";
+import type { SendUserMessageResponse } from "./SendUserMessageResponse";
+import type { SendUserTurnParams } from "./SendUserTurnParams";
+import type { SetDefaultModelParams } from "./SetDefaultModelParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
 import type { ThreadIdParams } from "./ThreadIdParams";
 import type { ThreadListParams } from "./ThreadListParams";
@@ -40,6 +59,7 @@ import type { TurnStartParams } from "./TurnStartParams";
 import type { TurnStartResponse } from "./TurnStartResponse";
 import type { TurnSteerParams } from "./TurnSteerParams";
 import type { TurnSteerResponse } from "./TurnSteerResponse";
+import type { UserInfoResponse } from "./UserInfoResponse";
 
 /**
  * A request from the client to the server.
@@ -68,7 +88,19 @@ export type ClientRequest =
   | { method: "command/exec/terminate", id: RequestId, params: CommandExecTerminateParams }
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
-  | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams };
+  | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams }
+  | { method: "newConversation", id: RequestId, params: NewConversationParams }
+  | { method: "sendUserMessage", id: RequestId, params: SendUserMessageParams }
+  | { method: "sendUserTurn", id: RequestId, params: SendUserTurnParams }
+  | { method: "interruptConversation", id: RequestId, params: InterruptConversationParams }
+  | { method: "listConversations", id: RequestId, params: ListConversationsParams }
+  | { method: "resumeConversation", id: RequestId, params: ResumeConversationParams }
+  | { method: "archiveConversation", id: RequestId, params: ArchiveConversationParams }
+  | { method: "getUserSavedConfig", id: RequestId, params: LegacyEmptyParams }
+  | { method: "setDefaultModel", id: RequestId, params: SetDefaultModelParams }
+  | { method: "getUserAgent", id: RequestId, params: LegacyEmptyParams }
+  | { method: "userInfo", id: RequestId, params: LegacyEmptyParams }
+  | { method: "execOneOffCommand", id: RequestId, params: ExecOneOffCommandParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -171,4 +203,54 @@ export type ClientRequestMap = {
    * is required.
    */
   "getAuthStatus": { params: GetAuthStatusParams; response: GetAuthStatusResponse };
+  /**
+   * Legacy: start a conversation (a thread). Its events arrive as `codex/event`; its
+   * approvals as `applyPatchApproval` / `execCommandApproval`.
+   */
+  "newConversation": { params: NewConversationParams; response: NewConversationResponse };
+  /**
+   * Legacy: start a turn on a conversation with its current settings.
+   */
+  "sendUserMessage": { params: SendUserMessageParams; response: SendUserMessageResponse };
+  /**
+   * Legacy: start a turn on a conversation with explicit settings, which stay in effect.
+   */
+  "sendUserTurn": { params: SendUserTurnParams; response: SendUserMessageResponse };
+  /**
+   * Legacy: interrupt a conversation's running turn; answered once the turn has stopped.
+   */
+  "interruptConversation": { params: InterruptConversationParams; response: InterruptConversationResponse };
+  /**
+   * Legacy: list stored conversations (threads), newest first.
+   */
+  "listConversations": { params: ListConversationsParams; response: ListConversationsResponse };
+  /**
+   * Legacy: load a stored conversation (thread); its events then arrive as `codex/event`.
+   */
+  "resumeConversation": { params: ResumeConversationParams; response: ResumeConversationResponse };
+  /**
+   * Legacy: archive a conversation (as `thread/archive`).
+   */
+  "archiveConversation": { params: ArchiveConversationParams; response: LegacyEmptyResponse };
+  /**
+   * Legacy: the settings saved in `config.toml`.
+   */
+  "getUserSavedConfig": { params: LegacyEmptyParams; response: GetUserSavedConfigResponse };
+  /**
+   * Legacy: write the default model and reasoning effort to `config.toml`, keeping its
+   * comments and layout.
+   */
+  "setDefaultModel": { params: SetDefaultModelParams; response: LegacyEmptyResponse };
+  /**
+   * Legacy: the user agent the server sends to model providers.
+   */
+  "getUserAgent": { params: LegacyEmptyParams; response: GetUserAgentResponse };
+  /**
+   * Legacy: the signed-in user; nobody, since Tandem has no ChatGPT login.
+   */
+  "userInfo": { params: LegacyEmptyParams; response: UserInfoResponse };
+  /**
+   * Legacy: run one command outside any conversation (as `command/exec`).
+   */
+  "execOneOffCommand": { params: ExecOneOffCommandParams; response: ExecOneOffCommandResponse };
 };

@@ -1,4 +1,5 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { CodexEventNotification } from "./CodexEventNotification";
 import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDeltaNotification";
 import type { ConfigWarningNotification } from "./ConfigWarningNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
@@ -49,7 +50,8 @@ export type ServerNotification =
   | { method: "warning", params: WarningNotification }
   | { method: "configWarning", params: ConfigWarningNotification }
   | { method: "deprecationNotice", params: DeprecationNoticeNotification }
-  | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification };
+  | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification }
+  | { method: "codex/event", params: CodexEventNotification };
 
 /**
  * Each `ServerNotification` method with its params type.
@@ -159,4 +161,9 @@ export type ServerNotificationMap = {
    * Output of a streaming `command/exec`.
    */
   "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
+  /**
+   * Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with
+   * `newConversation` / `resumeConversation` (and, over MCP, of a `codex` tool call).
+   */
+  "codex/event": { params: CodexEventNotification };
 };

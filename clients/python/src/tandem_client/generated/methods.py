@@ -92,6 +92,42 @@ class ClientRequests:
     GET_AUTH_STATUS: Final = RequestSpec('getAuthStatus', models.GetAuthStatusParams, models.GetAuthStatusResponse, 'Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none is required.')
     'Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none is required.'
 
+    NEW_CONVERSATION: Final = RequestSpec('newConversation', models.NewConversationParams, models.NewConversationResponse, 'Legacy: start a conversation (a thread). Its events arrive as `codex/event`; its approvals as `applyPatchApproval` / `execCommandApproval`.')
+    'Legacy: start a conversation (a thread). Its events arrive as `codex/event`; its approvals as `applyPatchApproval` / `execCommandApproval`.'
+
+    SEND_USER_MESSAGE: Final = RequestSpec('sendUserMessage', models.SendUserMessageParams, models.SendUserMessageResponse, 'Legacy: start a turn on a conversation with its current settings.')
+    'Legacy: start a turn on a conversation with its current settings.'
+
+    SEND_USER_TURN: Final = RequestSpec('sendUserTurn', models.SendUserTurnParams, models.SendUserMessageResponse, 'Legacy: start a turn on a conversation with explicit settings, which stay in effect.')
+    'Legacy: start a turn on a conversation with explicit settings, which stay in effect.'
+
+    INTERRUPT_CONVERSATION: Final = RequestSpec('interruptConversation', models.InterruptConversationParams, models.InterruptConversationResponse, "Legacy: interrupt a conversation's running turn; answered once the turn has stopped.")
+    "Legacy: interrupt a conversation's running turn; answered once the turn has stopped."
+
+    LIST_CONVERSATIONS: Final = RequestSpec('listConversations', models.ListConversationsParams, models.ListConversationsResponse, 'Legacy: list stored conversations (threads), newest first.')
+    'Legacy: list stored conversations (threads), newest first.'
+
+    RESUME_CONVERSATION: Final = RequestSpec('resumeConversation', models.ResumeConversationParams, models.ResumeConversationResponse, 'Legacy: load a stored conversation (thread); its events then arrive as `codex/event`.')
+    'Legacy: load a stored conversation (thread); its events then arrive as `codex/event`.'
+
+    ARCHIVE_CONVERSATION: Final = RequestSpec('archiveConversation', models.ArchiveConversationParams, models.LegacyEmptyResponse, 'Legacy: archive a conversation (as `thread/archive`).')
+    'Legacy: archive a conversation (as `thread/archive`).'
+
+    GET_USER_SAVED_CONFIG: Final = RequestSpec('getUserSavedConfig', models.LegacyEmptyParams, models.GetUserSavedConfigResponse, 'Legacy: the settings saved in `config.toml`.')
+    'Legacy: the settings saved in `config.toml`.'
+
+    SET_DEFAULT_MODEL: Final = RequestSpec('setDefaultModel', models.SetDefaultModelParams, models.LegacyEmptyResponse, 'Legacy: write the default model and reasoning effort to `config.toml`, keeping its comments and layout.')
+    'Legacy: write the default model and reasoning effort to `config.toml`, keeping its comments and layout.'
+
+    GET_USER_AGENT: Final = RequestSpec('getUserAgent', models.LegacyEmptyParams, models.GetUserAgentResponse, 'Legacy: the user agent the server sends to model providers.')
+    'Legacy: the user agent the server sends to model providers.'
+
+    USER_INFO: Final = RequestSpec('userInfo', models.LegacyEmptyParams, models.UserInfoResponse, 'Legacy: the signed-in user; nobody, since Tandem has no ChatGPT login.')
+    'Legacy: the signed-in user; nobody, since Tandem has no ChatGPT login.'
+
+    EXEC_ONE_OFF_COMMAND: Final = RequestSpec('execOneOffCommand', models.ExecOneOffCommandParams, models.ExecOneOffCommandResponse, 'Legacy: run one command outside any conversation (as `command/exec`).')
+    'Legacy: run one command outside any conversation (as `command/exec`).'
+
     HISTORY_SEARCH: Final = RequestSpec('history/search', models.HistorySearchParams, models.HistorySearchResponse, 'BM25 search over past conversations (the MCP tool `search`).', experimental=True)
     'BM25 search over past conversations (the MCP tool `search`).'
 
@@ -124,6 +160,18 @@ CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'fuzzyFileSearch': ClientRequests.FUZZY_FILE_SEARCH,
     'gitDiffToRemote': ClientRequests.GIT_DIFF_TO_REMOTE,
     'getAuthStatus': ClientRequests.GET_AUTH_STATUS,
+    'newConversation': ClientRequests.NEW_CONVERSATION,
+    'sendUserMessage': ClientRequests.SEND_USER_MESSAGE,
+    'sendUserTurn': ClientRequests.SEND_USER_TURN,
+    'interruptConversation': ClientRequests.INTERRUPT_CONVERSATION,
+    'listConversations': ClientRequests.LIST_CONVERSATIONS,
+    'resumeConversation': ClientRequests.RESUME_CONVERSATION,
+    'archiveConversation': ClientRequests.ARCHIVE_CONVERSATION,
+    'getUserSavedConfig': ClientRequests.GET_USER_SAVED_CONFIG,
+    'setDefaultModel': ClientRequests.SET_DEFAULT_MODEL,
+    'getUserAgent': ClientRequests.GET_USER_AGENT,
+    'userInfo': ClientRequests.USER_INFO,
+    'execOneOffCommand': ClientRequests.EXEC_ONE_OFF_COMMAND,
     'history/search': ClientRequests.HISTORY_SEARCH,
     'history/open': ClientRequests.HISTORY_OPEN,
 }
@@ -142,11 +190,19 @@ class ServerRequests:
     ITEM_TOOL_REQUEST_USER_INPUT: Final = RequestSpec('item/tool/requestUserInput', models.ToolRequestUserInputParams, models.ToolRequestUserInputResponse, 'Ask the user one to three questions.', experimental=True)
     'Ask the user one to three questions.'
 
+    APPLY_PATCH_APPROVAL: Final = RequestSpec('applyPatchApproval', models.ApplyPatchApprovalParams, models.ReviewDecisionResponse, "Legacy: ask whether a conversation's patch may be applied (instead of `item/fileChange/requestApproval`).")
+    "Legacy: ask whether a conversation's patch may be applied (instead of `item/fileChange/requestApproval`)."
+
+    EXEC_COMMAND_APPROVAL: Final = RequestSpec('execCommandApproval', models.ExecCommandApprovalParams, models.ReviewDecisionResponse, "Legacy: ask whether a conversation's command may run (instead of `item/commandExecution/requestApproval`).")
+    "Legacy: ask whether a conversation's command may run (instead of `item/commandExecution/requestApproval`)."
+
 
 SERVER_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'item/commandExecution/requestApproval': ServerRequests.ITEM_COMMAND_EXECUTION_REQUEST_APPROVAL,
     'item/fileChange/requestApproval': ServerRequests.ITEM_FILE_CHANGE_REQUEST_APPROVAL,
     'item/tool/requestUserInput': ServerRequests.ITEM_TOOL_REQUEST_USER_INPUT,
+    'applyPatchApproval': ServerRequests.APPLY_PATCH_APPROVAL,
+    'execCommandApproval': ServerRequests.EXEC_COMMAND_APPROVAL,
 }
 """`ServerRequest` methods by wire name."""
 
@@ -232,6 +288,9 @@ class ServerNotifications:
     COMMAND_EXEC_OUTPUT_DELTA: Final = NotificationSpec('command/exec/outputDelta', models.CommandExecOutputDeltaNotification, 'Output of a streaming `command/exec`.')
     'Output of a streaming `command/exec`.'
 
+    CODEX_EVENT: Final = NotificationSpec('codex/event', models.CodexEventNotification, 'Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with `newConversation` / `resumeConversation` (and, over MCP, of a `codex` tool call).')
+    'Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with `newConversation` / `resumeConversation` (and, over MCP, of a `codex` tool call).'
+
 
 SERVER_NOTIFICATIONS_BY_METHOD: Final[dict[str, AnyNotificationSpec]] = {
     'thread/started': ServerNotifications.THREAD_STARTED,
@@ -260,6 +319,7 @@ SERVER_NOTIFICATIONS_BY_METHOD: Final[dict[str, AnyNotificationSpec]] = {
     'configWarning': ServerNotifications.CONFIG_WARNING,
     'deprecationNotice': ServerNotifications.DEPRECATION_NOTICE,
     'command/exec/outputDelta': ServerNotifications.COMMAND_EXEC_OUTPUT_DELTA,
+    'codex/event': ServerNotifications.CODEX_EVENT,
 }
 """`ServerNotification` methods by wire name."""
 

@@ -18,6 +18,41 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, RootModel
 
 
+class ActivePermissionProfile(BaseModel):
+    """
+    The named permission profile of a session.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: Annotated[
+        str,
+        Field(description='`:read-only`, `:workspace-write` or `:danger-full-access`.'),
+    ]
+
+
+class AgentMessageContentText(BaseModel):
+    """
+    Text.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    text: Annotated[str, Field(description='The text.')]
+    type: Literal['Text'] = 'Text'
+
+
+class AgentMessageContent(RootModel[AgentMessageContentText]):
+    root: Annotated[
+        AgentMessageContentText,
+        Field(description='A part of an agent message (tagged by `type`).'),
+    ]
+
+
 class ApprovalsReviewer(str, Enum):
     """
     Who reviews approval requests.
@@ -26,6 +61,27 @@ class ApprovalsReviewer(str, Enum):
     user = 'user'
     auto_review = 'auto_review'
     guardian_subagent = 'guardian_subagent'
+
+
+class ArchiveConversationParams(BaseModel):
+    """
+    Parameters of `archiveConversation`. Legacy.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    conversation_id: Annotated[
+        str, Field(alias='conversationId', description='The conversation (thread) id.')
+    ]
+    rollout_path: Annotated[
+        str | None,
+        Field(
+            alias='rolloutPath',
+            description="The rollout path `listConversations` gave; checked against the conversation's.",
+        ),
+    ] = None
 
 
 class AskForApproval(str, Enum):
@@ -526,6 +582,45 @@ class ConfigWarningNotification(BaseModel):
     summary: Annotated[str, Field(description='One-line summary.')]
 
 
+class ConversationSummary(BaseModel):
+    """
+    A stored conversation.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cli_version: Annotated[
+        str,
+        Field(alias='cliVersion', description='Version of the server that created it.'),
+    ]
+    conversation_id: Annotated[
+        str, Field(alias='conversationId', description='The conversation (thread) id.')
+    ]
+    cwd: Annotated[str, Field(description='Working directory.')]
+    git_info: Annotated[
+        Any | None,
+        Field(
+            alias='gitInfo', description='Git state at creation; `null` when unknown.'
+        ),
+    ] = None
+    model_provider: Annotated[
+        str, Field(alias='modelProvider', description='Model provider id.')
+    ]
+    path: Annotated[str, Field(description='Absolute path of the rollout file.')]
+    preview: Annotated[str, Field(description='The first user message.')]
+    source: Annotated[
+        Any, Field(description='Who created it (`vscode`, `cli`, `exec`, `mcp`, …).')
+    ]
+    timestamp: Annotated[str | None, Field(description='Creation time (RFC 3339).')] = (
+        None
+    )
+    updated_at: Annotated[
+        str | None, Field(alias='updatedAt', description='Last update time (RFC 3339).')
+    ] = None
+
+
 class DeprecationNoticeNotification(BaseModel):
     """
     `deprecationNotice`: the client used something deprecated.
@@ -559,6 +654,318 @@ class EmptyResponse(BaseModel):
         extra='allow',
         populate_by_name=True,
     )
+
+
+class EventDuration(BaseModel):
+    """
+    A duration as Rust's `std::time::Duration` serializes it.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    nanos: Annotated[
+        int, Field(description='Nanoseconds past the whole seconds.', ge=0)
+    ]
+    secs: Annotated[int, Field(description='Whole seconds.', ge=0)]
+
+
+class EventMsgMcpStartupComplete(BaseModel):
+    """
+    MCP servers of the session finished starting; Tandem starts none, so the lists are
+    empty.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cancelled: Annotated[
+        list[str], Field(description='Servers whose start was cancelled.')
+    ]
+    failed: Annotated[list[Any], Field(description='Servers that failed to start.')]
+    ready: Annotated[list[str], Field(description='Servers that started.')]
+    type: Literal['mcp_startup_complete'] = 'mcp_startup_complete'
+
+
+class EventMsgWarning(BaseModel):
+    """
+    A warning for the user.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    message: Annotated[str, Field(description='The warning.')]
+    type: Literal['warning'] = 'warning'
+
+
+class EventMsgError(BaseModel):
+    """
+    A turn error (before `task_complete` or `turn_aborted`, or while retrying).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    message: Annotated[str, Field(description='The error message.')]
+    type: Literal['error'] = 'error'
+
+
+class EventMsgTaskStarted(BaseModel):
+    """
+    A turn started.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    collaboration_mode_kind: Annotated[
+        str, Field(description='Collaboration mode of the turn (`default` or `plan`).')
+    ]
+    model_context_window: Annotated[
+        int | None,
+        Field(description="The model's context window in tokens, when known."),
+    ] = None
+    started_at: Annotated[
+        int | None, Field(description='Start time (Unix seconds).')
+    ] = None
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['task_started'] = 'task_started'
+
+
+class EventMsgUserMessage(BaseModel):
+    """
+    The user's message of the turn, after its `item_completed`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    audio: Annotated[
+        list[str], Field(description='Audio URLs; always empty in Tandem.')
+    ]
+    images: Annotated[list[str], Field(description='Image URLs of the message.')]
+    local_audio: Annotated[
+        list[str], Field(description='Local audio paths; always empty in Tandem.')
+    ]
+    local_images: Annotated[
+        list[str], Field(description='Local image paths of the message.')
+    ]
+    message: Annotated[
+        str, Field(description='The text of the message (text inputs joined).')
+    ]
+    text_elements: Annotated[
+        list[Any], Field(description='UI elements of the text; always empty in Tandem.')
+    ]
+    type: Literal['user_message'] = 'user_message'
+
+
+class EventMsgAgentMessageContentDelta(BaseModel):
+    """
+    Text appended to an agent message.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    delta: Annotated[str, Field(description='The appended text.')]
+    item_id: Annotated[str, Field(description="The agent message item's id.")]
+    thread_id: Annotated[str, Field(description='Thread id.')]
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['agent_message_content_delta'] = 'agent_message_content_delta'
+
+
+class EventMsgAgentReasoningDelta(BaseModel):
+    """
+    Text appended to a reasoning summary.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    delta: Annotated[str, Field(description='The appended text.')]
+    type: Literal['agent_reasoning_delta'] = 'agent_reasoning_delta'
+
+
+class EventMsgAgentReasoningRawContentDelta(BaseModel):
+    """
+    Raw reasoning text appended.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    delta: Annotated[str, Field(description='The appended text.')]
+    type: Literal['agent_reasoning_raw_content_delta'] = (
+        'agent_reasoning_raw_content_delta'
+    )
+
+
+class EventMsgAgentReasoning(BaseModel):
+    """
+    A complete reasoning summary.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    text: Annotated[str, Field(description='The summary text.')]
+    type: Literal['agent_reasoning'] = 'agent_reasoning'
+
+
+class EventMsgExecCommandOutputDelta(BaseModel):
+    """
+    Output of a running command.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    call_id: Annotated[str, Field(description="The model's call id.")]
+    chunk: Annotated[str, Field(description='The bytes, base64-encoded.')]
+    stream: Annotated[
+        str,
+        Field(description='`stdout` (Tandem captures stdout and stderr interleaved).'),
+    ]
+    type: Literal['exec_command_output_delta'] = 'exec_command_output_delta'
+
+
+class EventMsgTurnDiff(BaseModel):
+    """
+    The turn's aggregated diff changed.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    type: Literal['turn_diff'] = 'turn_diff'
+    unified_diff: Annotated[
+        str, Field(description='The unified diff of the turn so far.')
+    ]
+
+
+class EventMsgTaskComplete(BaseModel):
+    """
+    A turn completed.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    completed_at: Annotated[
+        int | None, Field(description='Completion time (Unix seconds).')
+    ] = None
+    duration_ms: Annotated[
+        int | None, Field(description='Duration in milliseconds.')
+    ] = None
+    last_agent_message: Annotated[
+        str | None, Field(description='The last agent message of the turn.')
+    ] = None
+    started_at: Annotated[
+        int | None, Field(description='Start time (Unix seconds).')
+    ] = None
+    time_to_first_token_ms: Annotated[
+        int | None,
+        Field(
+            description="Time from the turn's start to the first streamed token, in milliseconds."
+        ),
+    ] = None
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['task_complete'] = 'task_complete'
+
+
+class EventMsgTurnAborted(BaseModel):
+    """
+    A turn ended without completing (interrupted, or failed).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    completed_at: Annotated[
+        int | None, Field(description='Completion time (Unix seconds).')
+    ] = None
+    duration_ms: Annotated[
+        int | None, Field(description='Duration in milliseconds.')
+    ] = None
+    reason: Annotated[str, Field(description='`interrupted` or `failed`.')]
+    started_at: Annotated[
+        int | None, Field(description='Start time (Unix seconds).')
+    ] = None
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['turn_aborted'] = 'turn_aborted'
+
+
+class ExecOneOffCommandResponse(BaseModel):
+    """
+    Result of `execOneOffCommand`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    exit_code: Annotated[
+        int, Field(alias='exitCode', description='Exit code (124 on timeout).')
+    ]
+    stderr: Annotated[str, Field(description='Standard error.')]
+    stdout: Annotated[str, Field(description='Standard output.')]
+
+
+class FileChangeAdd(BaseModel):
+    """
+    A new file.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    content: Annotated[str, Field(description='Its content.')]
+    type: Literal['add'] = 'add'
+
+
+class FileChangeDelete(BaseModel):
+    """
+    A deleted file.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    content: Annotated[str, Field(description='Its former content.')]
+    type: Literal['delete'] = 'delete'
+
+
+class FileChangeUpdate(BaseModel):
+    """
+    A changed (and maybe moved) file.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    move_path: Annotated[str | None, Field(description='The new path, for a move.')] = (
+        None
+    )
+    type: Literal['update'] = 'update'
+    unified_diff: Annotated[str, Field(description='The change as a unified diff.')]
 
 
 class FileChangeApprovalDecision(str, Enum):
@@ -731,6 +1138,24 @@ class GetAuthStatusResponse(BaseModel):
             description='Whether an OpenAI login is required; always `false` in Tandem.',
         ),
     ] = None
+
+
+class GetUserAgentResponse(BaseModel):
+    """
+    Result of `getUserAgent`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    user_agent: Annotated[
+        str,
+        Field(
+            alias='userAgent',
+            description='The user agent the server sends to model providers.',
+        ),
+    ]
 
 
 class GitDiffToRemoteParams(BaseModel):
@@ -1099,6 +1524,35 @@ class InputModality(str, Enum):
     image = 'image'
 
 
+class InterruptConversationParams(BaseModel):
+    """
+    Parameters of `interruptConversation`. Legacy.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    conversation_id: Annotated[
+        str, Field(alias='conversationId', description='The conversation (thread) id.')
+    ]
+
+
+class InterruptConversationResponse(BaseModel):
+    """
+    Result of `interruptConversation`, sent once the running turn has stopped.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    abort_reason: Annotated[
+        str,
+        Field(alias='abortReason', description='Why the turn ended: `interrupted`.'),
+    ]
+
+
 class ItemDeltaNotification(BaseModel):
     """
     Text deltas of an item (`item/agentMessage/delta`, `item/commandExecution/outputDelta`).
@@ -1148,6 +1602,159 @@ class JSONRPCNotification(BaseModel):
         str, Field(description='The notification method, such as `turn/started`.')
     ]
     params: Annotated[Any | None, Field(description='Notification parameters.')] = None
+
+
+class LegacyApprovalPolicy(str, Enum):
+    """
+    Approval policy of the conversation API: the thread API's values plus the deprecated
+    `on-failure`, which Tandem treats as `on-request`.
+    """
+
+    untrusted = 'untrusted'
+    on_failure = 'on-failure'
+    on_request = 'on-request'
+    never = 'never'
+
+
+class LegacyEmptyParams(BaseModel):
+    """
+    An empty params object of a legacy method.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class LegacyEmptyResponse(BaseModel):
+    """
+    An empty result of a legacy method.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
+class Data(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    text: Annotated[str, Field(description='The text.')]
+
+
+class LegacyInputItemText(BaseModel):
+    """
+    Plain text.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    data: Data
+    type: Literal['text'] = 'text'
+
+
+class Data1(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    image_url: Annotated[str, Field(description='The image URL.')]
+
+
+class LegacyInputItemImage(BaseModel):
+    """
+    An image by URL (including `data:` URLs).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    data: Data1
+    type: Literal['image'] = 'image'
+
+
+class Data2(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    path: Annotated[str, Field(description='Path of the image file.')]
+
+
+class LegacyInputItemLocalImage(BaseModel):
+    """
+    An image file on the server's machine.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    data: Data2
+    type: Literal['localImage'] = 'localImage'
+
+
+class LegacySandboxMode(str, Enum):
+    """
+    Sandbox mode of `newConversation`: the thread API's modes plus `external-sandbox`.
+    """
+
+    read_only = 'read-only'
+    workspace_write = 'workspace-write'
+    danger_full_access = 'danger-full-access'
+    external_sandbox = 'external-sandbox'
+
+
+class ListConversationsParams(BaseModel):
+    """
+    Parameters of `listConversations`. Legacy.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cursor: Annotated[
+        str | None, Field(description='Opaque cursor from a previous page.')
+    ] = None
+    model_providers: Annotated[
+        list[str] | None,
+        Field(
+            alias='modelProviders',
+            description='Only conversations of these model providers.',
+        ),
+    ] = None
+    page_size: Annotated[
+        int | None, Field(alias='pageSize', description='Page size (default 25).', ge=0)
+    ] = None
+
+
+class ListConversationsResponse(BaseModel):
+    """
+    Result of `listConversations`: newest first.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    items: Annotated[
+        list[ConversationSummary], Field(description='One page of conversations.')
+    ]
+    next_cursor: Annotated[
+        str | None,
+        Field(
+            alias='nextCursor',
+            description='Cursor of the next page; `null` on the last page.',
+        ),
+    ] = None
 
 
 class MessagePhase(str, Enum):
@@ -1229,6 +1836,142 @@ class NetworkAccess(str, Enum):
     enabled = 'enabled'
 
 
+class NewConversationParams(BaseModel):
+    """
+    Parameters of `newConversation`. Legacy.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approval_policy: Annotated[
+        LegacyApprovalPolicy | None,
+        Field(
+            alias='approvalPolicy',
+            description='Approval policy (`on-failure` is a deprecated alias of `on-request`).',
+        ),
+    ] = None
+    base_instructions: Annotated[
+        str | None,
+        Field(
+            alias='baseInstructions', description='Replaces the built-in instructions.'
+        ),
+    ] = None
+    compact_prompt: Annotated[
+        str | None,
+        Field(
+            alias='compactPrompt',
+            description='Prompt used when compacting the history; accepted, not used (Tandem compacts with its\nown prompt).',
+        ),
+    ] = None
+    config: Annotated[
+        dict[str, Any] | None,
+        Field(description='Config overrides (`key.path` → value), as `-c` takes them.'),
+    ] = None
+    cwd: Annotated[
+        str | None, Field(description="Working directory; the server's when omitted.")
+    ] = None
+    developer_instructions: Annotated[
+        str | None,
+        Field(
+            alias='developerInstructions', description='Extra developer instructions.'
+        ),
+    ] = None
+    include_apply_patch_tool: Annotated[
+        bool | None,
+        Field(
+            alias='includeApplyPatchTool',
+            description='Offer the `apply_patch` tool; accepted, the tool is always offered.',
+        ),
+    ] = None
+    include_plan_tool: Annotated[
+        bool | None,
+        Field(
+            alias='includePlanTool',
+            description='Offer the `update_plan` tool; accepted, the tool is always offered.',
+        ),
+    ] = None
+    model: Annotated[
+        str | None, Field(description='Model slug; the configured model when omitted.')
+    ] = None
+    model_provider: Annotated[
+        str | None,
+        Field(
+            alias='modelProvider',
+            description='Model provider id; the configured provider when omitted.',
+        ),
+    ] = None
+    network_access: Annotated[
+        NetworkAccess | None,
+        Field(
+            alias='networkAccess',
+            description='With `sandbox: "external-sandbox"`: the network access the host sandbox grants.',
+        ),
+    ] = None
+    profile: Annotated[str | None, Field(description='Config profile to apply.')] = None
+    sandbox: Annotated[LegacySandboxMode | None, Field(description='Sandbox mode.')] = (
+        None
+    )
+
+
+class ParsedCommandRead(BaseModel):
+    """
+    Reads a file.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cmd: Annotated[str, Field(description='The (sub)command.')]
+    name: Annotated[str, Field(description='File name.')]
+    path: Annotated[str, Field(description='File path.')]
+    type: Literal['read'] = 'read'
+
+
+class ParsedCommandListFiles(BaseModel):
+    """
+    Lists files.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cmd: Annotated[str, Field(description='The (sub)command.')]
+    path: Annotated[str | None, Field(description='Directory listed.')] = None
+    type: Literal['list_files'] = 'list_files'
+
+
+class ParsedCommandSearch(BaseModel):
+    """
+    Searches files.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cmd: Annotated[str, Field(description='The (sub)command.')]
+    path: Annotated[str | None, Field(description='Where it searches.')] = None
+    query: Annotated[str | None, Field(description='Search query.')] = None
+    type: Literal['search'] = 'search'
+
+
+class ParsedCommandUnknown(BaseModel):
+    """
+    Anything else.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cmd: Annotated[str, Field(description='The (sub)command.')]
+    type: Literal['unknown'] = 'unknown'
+
+
 class PatchApplyStatus(str, Enum):
     """
     Lifecycle status of a file-change item.
@@ -1288,6 +2031,32 @@ class Personality(str, Enum):
     none = 'none'
     friendly = 'friendly'
     pragmatic = 'pragmatic'
+
+
+class RateLimitSnapshot(BaseModel):
+    """
+    Rate limits as Codex reports them with `token_count`; Tandem knows none.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    credits: Annotated[Any | None, Field(description='Credits.')] = None
+    individual_limit: Annotated[
+        Any | None, Field(description='Individual spend limit.')
+    ] = None
+    limit_id: Annotated[str | None, Field(description='Limit id (`codex`).')] = None
+    limit_name: Annotated[str | None, Field(description='Limit name.')] = None
+    plan_type: Annotated[str | None, Field(description='Plan type.')] = None
+    primary: Annotated[Any | None, Field(description='Primary window.')] = None
+    rate_limit_reached_type: Annotated[
+        str | None, Field(description='Which limit was reached.')
+    ] = None
+    secondary: Annotated[Any | None, Field(description='Secondary window.')] = None
+    spend_control_reached: Annotated[
+        bool | None, Field(description='Whether spend control was reached.')
+    ] = None
 
 
 class ReasoningEffort(str, Enum):
@@ -1386,6 +2155,109 @@ class ReasoningTextDeltaNotification(BaseModel):
     turn_id: Annotated[str, Field(alias='turnId', description='The turn.')]
 
 
+class ResumeConversationParams(BaseModel):
+    """
+    Parameters of `resumeConversation`: load a stored conversation by id or rollout path.
+    Legacy.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    conversation_id: Annotated[
+        str | None,
+        Field(alias='conversationId', description='The conversation (thread) id.'),
+    ] = None
+    overrides: Annotated[
+        NewConversationParams | None,
+        Field(
+            description='Settings for the resumed conversation (`model`, `cwd`, `approvalPolicy`, `sandbox`…).'
+        ),
+    ] = None
+    path: Annotated[str | None, Field(description="Or the rollout file's path.")] = None
+
+
+class ApprovedExecpolicyAmendment(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    proposed_execpolicy_amendment: Annotated[
+        list[str], Field(description='The argv prefix.')
+    ]
+
+
+class ReviewDecisionDetailApprovedExecpolicyAmendment(BaseModel):
+    """
+    Run it, and allow commands starting with this prefix from now on (in Tandem: this
+    exact command, for the rest of the conversation).
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+        populate_by_name=True,
+    )
+    approved_execpolicy_amendment: ApprovedExecpolicyAmendment
+
+
+class Denied(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    rejection: Annotated[str, Field(description='Why, for the model.')]
+
+
+class ReviewDecisionDetailDenied(BaseModel):
+    """
+    Do not run it; the turn goes on.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+        populate_by_name=True,
+    )
+    denied: Denied
+
+
+class NetworkPolicyAmendment(BaseModel):
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    network_policy_amendment: Annotated[
+        Any, Field(description='The amendment (`{host, action}`).')
+    ]
+
+
+class ReviewDecisionDetailNetworkPolicyAmendment(BaseModel):
+    """
+    Allow or deny a network host; treated as `approved`.
+    """
+
+    model_config = ConfigDict(
+        extra='forbid',
+        populate_by_name=True,
+    )
+    network_policy_amendment: NetworkPolicyAmendment
+
+
+class ReviewDecisionName(str, Enum):
+    """
+    A decision without data.
+    """
+
+    allow = 'allow'
+    deny = 'deny'
+    approved = 'approved'
+    approved_for_session = 'approved_for_session'
+    approved_mcp_policy_amendment = 'approved_mcp_policy_amendment'
+    denied = 'denied'
+    timed_out = 'timed_out'
+    abort = 'abort'
+
+
 class SandboxMode(str, Enum):
     """
     Sandbox mode chosen for a thread (`thread/start.sandbox`); kebab-case on the wire.
@@ -1480,6 +2352,18 @@ class SandboxPolicyWorkspaceWrite(BaseModel):
     ] = None
 
 
+class SendUserMessageResponse(BaseModel):
+    """
+    Result of `sendUserMessage` and `sendUserTurn`: the turn runs; its events follow as
+    `codex/event`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+
+
 class ServerRequestResolvedNotification(BaseModel):
     """
     `serverRequest/resolved`: a server request was answered or cleaned up.
@@ -1505,6 +2389,28 @@ class SessionSourceCustom(BaseModel):
         populate_by_name=True,
     )
     custom: str
+
+
+class SetDefaultModelParams(BaseModel):
+    """
+    Parameters of `setDefaultModel`: writes `model` and `model_reasoning_effort` to
+    `config.toml`, keeping its comments and layout; `null` removes the key. Legacy.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    model: Annotated[
+        str | None, Field(description='The default model; `null` removes it.')
+    ] = None
+    reasoning_effort: Annotated[
+        ReasoningEffort | None,
+        Field(
+            alias='reasoningEffort',
+            description='The default reasoning effort; `null` removes it.',
+        ),
+    ] = None
 
 
 class SortDirection(str, Enum):
@@ -2188,6 +3094,29 @@ class ThreadUnsubscribeStatus(str, Enum):
     not_loaded = 'notLoaded'
 
 
+class TokenUsage(BaseModel):
+    """
+    Token counts (snake_case).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    cache_write_input_tokens: Annotated[
+        int, Field(description='Prompt tokens written to cache.')
+    ]
+    cached_input_tokens: Annotated[
+        int, Field(description='Prompt tokens served from cache.')
+    ]
+    input_tokens: Annotated[int, Field(description='Prompt tokens.')]
+    output_tokens: Annotated[int, Field(description='Generated tokens.')]
+    reasoning_output_tokens: Annotated[
+        int, Field(description='Generated reasoning tokens.')
+    ]
+    total_tokens: Annotated[int, Field(description='Input plus output tokens.')]
+
+
 class TokenUsageBreakdown(BaseModel):
     """
     Token counts.
@@ -2222,6 +3151,25 @@ class TokenUsageBreakdown(BaseModel):
     total_tokens: Annotated[
         int, Field(alias='totalTokens', description='Input plus output tokens.')
     ]
+
+
+class TokenUsageInfo(BaseModel):
+    """
+    Token usage of a session.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    last_token_usage: Annotated[
+        TokenUsage, Field(description='Usage of the last model response.')
+    ]
+    model_context_window: Annotated[
+        int | None,
+        Field(description="The model's context window in tokens, when known."),
+    ] = None
+    total_token_usage: Annotated[TokenUsage, Field(description='Cumulative usage.')]
 
 
 class ToolRequestUserInputAnswer(BaseModel):
@@ -2353,6 +3301,61 @@ class TurnInterruptParams(BaseModel):
     turn_id: Annotated[str, Field(alias='turnId', description='The running turn.')]
 
 
+class TurnItemAgentMessage(BaseModel):
+    """
+    An agent message.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    content: Annotated[
+        list[AgentMessageContent],
+        Field(
+            description='The text so far, as one `Text` part (none in `item_started`).'
+        ),
+    ]
+    id: Annotated[str, Field(description='Item id.')]
+    memory_citation: Annotated[
+        Any | None, Field(description='Memory citation; always `null` in Tandem.')
+    ] = None
+    phase: Annotated[
+        MessagePhase | None,
+        Field(description='Commentary or final answer, when the model says so.'),
+    ] = None
+    type: Literal['AgentMessage'] = 'AgentMessage'
+
+
+class TurnItemReasoning(BaseModel):
+    """
+    The model's reasoning.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: Annotated[str, Field(description='Item id.')]
+    raw_content: Annotated[list[str], Field(description='Raw reasoning parts.')]
+    summary_text: Annotated[list[str], Field(description='Summary parts.')]
+    type: Literal['Reasoning'] = 'Reasoning'
+
+
+class TurnItemPlan(BaseModel):
+    """
+    The agent's plan as text.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    id: Annotated[str, Field(description='Item id.')]
+    text: Annotated[str, Field(description='The plan.')]
+    type: Literal['Plan'] = 'Plan'
+
+
 class TurnItemsView(str, Enum):
     """
     How much of a turn's item list is included.
@@ -2394,6 +3397,24 @@ class TurnSteerResponse(BaseModel):
         populate_by_name=True,
     )
     turn_id: Annotated[str, Field(alias='turnId', description='The running turn.')]
+
+
+class UserInfoResponse(BaseModel):
+    """
+    Result of `userInfo`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    alleged_user_email: Annotated[
+        str | None,
+        Field(
+            alias='allegedUserEmail',
+            description="The signed-in user's e-mail; always `null` (Tandem has no ChatGPT login).",
+        ),
+    ] = None
 
 
 class UserInputText(BaseModel):
@@ -2447,6 +3468,46 @@ class UserInputLocalImage(BaseModel):
     type: Literal['localImage'] = 'localImage'
 
 
+class UserSavedConfig(BaseModel):
+    """
+    The settings of `config.toml` that the conversation API exposes.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approval_policy: Annotated[
+        str | None, Field(alias='approvalPolicy', description='`approval_policy`.')
+    ] = None
+    model: Annotated[str | None, Field(description='`model`.')] = None
+    model_reasoning_effort: Annotated[
+        ReasoningEffort | None,
+        Field(alias='modelReasoningEffort', description='`model_reasoning_effort`.'),
+    ] = None
+    model_reasoning_summary: Annotated[
+        ReasoningSummary | None,
+        Field(alias='modelReasoningSummary', description='`model_reasoning_summary`.'),
+    ] = None
+    model_verbosity: Annotated[
+        str | None, Field(alias='modelVerbosity', description='`model_verbosity`.')
+    ] = None
+    profile: Annotated[
+        str | None, Field(description='`profile`: the default profile.')
+    ] = None
+    profiles: Annotated[dict[str, Any], Field(description='`profiles`, by name.')]
+    sandbox_mode: Annotated[
+        SandboxMode | None, Field(alias='sandboxMode', description='`sandbox_mode`.')
+    ] = None
+    sandbox_settings: Annotated[
+        Any | None,
+        Field(
+            alias='sandboxSettings', description='`sandbox_workspace_write` settings.'
+        ),
+    ] = None
+    tools: Annotated[Any | None, Field(description='`tools` table.')] = None
+
+
 class WarningNotification(BaseModel):
     """
     `warning`.
@@ -2460,6 +3521,59 @@ class WarningNotification(BaseModel):
     thread_id: Annotated[
         str | None, Field(alias='threadId', description='The thread concerned, if any.')
     ] = None
+
+
+class ApplyPatchApprovalParams(BaseModel):
+    """
+    Params of the server request `applyPatchApproval`: may this patch be applied? Legacy;
+    sent for conversations instead of `item/fileChange/requestApproval`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    call_id: Annotated[str, Field(alias='callId', description="The model's call id.")]
+    conversation_id: Annotated[
+        str, Field(alias='conversationId', description='The conversation (thread) id.')
+    ]
+    file_changes: Annotated[
+        dict[str, FileChangeAdd | FileChangeDelete | FileChangeUpdate],
+        Field(alias='fileChanges', description='The changes by absolute path.'),
+    ]
+    grant_root: Annotated[
+        str | None,
+        Field(
+            alias='grantRoot',
+            description='A directory the patch would make writable for the rest of the session.',
+        ),
+    ] = None
+    reason: Annotated[str | None, Field(description='Why approval is needed.')] = None
+
+
+class CodexEventMeta(BaseModel):
+    """
+    The envelope of a `codex/event`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    request_id: Annotated[
+        str | int | None,
+        Field(
+            alias='requestId',
+            description='Over MCP, the id of the `tools/call` request whose turn produced the event; on the\napp-server, the id of the `sendUserMessage` / `sendUserTurn` request that started the\nturn. `null` for events that belong to no request.',
+        ),
+    ] = None
+    thread_id: Annotated[
+        str,
+        Field(
+            alias='threadId',
+            description='The thread (conversation) the event belongs to.',
+        ),
+    ]
 
 
 class CollaborationModeSettings(BaseModel):
@@ -2671,6 +3785,317 @@ class ErrorNotification(BaseModel):
     ]
 
 
+class EventMsgSessionConfigured(BaseModel):
+    """
+    The session (thread) is ready; the first event of a new conversation.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    active_permission_profile: Annotated[
+        ActivePermissionProfile,
+        Field(
+            description='The named profile in effect (`:read-only`, `:workspace-write`,\n`:danger-full-access`).'
+        ),
+    ]
+    approval_policy: Annotated[
+        str,
+        Field(
+            description='Approval policy in effect (`untrusted`, `on-request`, `never`).'
+        ),
+    ]
+    approvals_reviewer: Annotated[
+        str, Field(description='Who reviews approvals; always `user` in Tandem.')
+    ]
+    cwd: Annotated[str, Field(description='Working directory (absolute).')]
+    model: Annotated[str, Field(description='Model slug in effect.')]
+    model_provider_id: Annotated[str, Field(description='Model provider id in effect.')]
+    permission_profile: Annotated[
+        Any,
+        Field(
+            description='The sandbox as a permission profile: file-system entries and network access.'
+        ),
+    ]
+    reasoning_effort: Annotated[
+        ReasoningEffort | None,
+        Field(description='Reasoning effort in effect, when one is set.'),
+    ] = None
+    rollout_path: Annotated[
+        str | None,
+        Field(
+            description='Absolute path of the rollout file; `null` for ephemeral threads.'
+        ),
+    ] = None
+    session_id: Annotated[
+        str, Field(description='Session id; equal to `thread_id` for root threads.')
+    ]
+    thread_id: Annotated[str, Field(description='Thread id.')]
+    type: Literal['session_configured'] = 'session_configured'
+
+
+class EventMsgAgentMessage(BaseModel):
+    """
+    A complete agent message, after its `item_completed`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    memory_citation: Annotated[
+        Any | None, Field(description='Memory citation; always `null` in Tandem.')
+    ] = None
+    message: Annotated[str, Field(description='The whole text.')]
+    phase: Annotated[
+        MessagePhase | None,
+        Field(description='Commentary or final answer, when the model says so.'),
+    ] = None
+    type: Literal['agent_message'] = 'agent_message'
+
+
+class EventMsgExecCommandBegin(BaseModel):
+    """
+    A command started running.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    call_id: Annotated[str, Field(description="The model's call id.")]
+    command: Annotated[list[str], Field(description='The command as argv.')]
+    cwd: Annotated[
+        str,
+        Field(description='Working directory as a `file://` URL, as Codex sends it.'),
+    ]
+    parsed_cmd: Annotated[
+        list[ParsedCommandRead | ParsedCommandListFiles | ParsedCommandSearch | ParsedCommandUnknown],
+        Field(description='What the command does, as far as it could be parsed.'),
+    ]
+    process_id: Annotated[str | None, Field(description='Process id, when known.')] = (
+        None
+    )
+    source: Annotated[
+        str,
+        Field(
+            description='What started the command (`agent`, `unified_exec_startup`, …).'
+        ),
+    ]
+    started_at_ms: Annotated[int, Field(description='Start time (Unix milliseconds).')]
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['exec_command_begin'] = 'exec_command_begin'
+
+
+class EventMsgExecCommandEnd(BaseModel):
+    """
+    A command finished (or was declined, with no `exec_command_begin` before).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    aggregated_output: Annotated[
+        str, Field(description='stdout and stderr interleaved.')
+    ]
+    call_id: Annotated[str, Field(description="The model's call id.")]
+    command: Annotated[list[str], Field(description='The command as argv.')]
+    completed_at_ms: Annotated[int, Field(description='End time (Unix milliseconds).')]
+    cwd: Annotated[
+        str,
+        Field(description='Working directory as a `file://` URL, as Codex sends it.'),
+    ]
+    duration: Annotated[EventDuration, Field(description='Run time.')]
+    exit_code: Annotated[
+        int,
+        Field(description='Exit code (`-1` when the command did not exit by itself).'),
+    ]
+    formatted_output: Annotated[
+        str, Field(description='The output as the model saw it.')
+    ]
+    parsed_cmd: Annotated[
+        list[ParsedCommandRead | ParsedCommandListFiles | ParsedCommandSearch | ParsedCommandUnknown],
+        Field(description='What the command does, as far as it could be parsed.'),
+    ]
+    process_id: Annotated[str | None, Field(description='Process id, when known.')] = (
+        None
+    )
+    source: Annotated[str, Field(description='What started the command.')]
+    status: Annotated[str, Field(description='`completed`, `failed` or `declined`.')]
+    stderr: Annotated[
+        str, Field(description='Standard error; empty in Tandem (see `stdout`).')
+    ]
+    stdout: Annotated[
+        str,
+        Field(
+            description='Standard output. Tandem captures stdout and stderr interleaved, so this is the\nwhole output.'
+        ),
+    ]
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['exec_command_end'] = 'exec_command_end'
+
+
+class EventMsgApplyPatchApprovalRequest(BaseModel):
+    """
+    The agent asks whether a patch may be applied; the client is asked separately
+    (`elicitation/create` over MCP, `applyPatchApproval` on the app-server).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    call_id: Annotated[str, Field(description="The model's call id.")]
+    changes: Annotated[
+        dict[str, FileChangeAdd | FileChangeDelete | FileChangeUpdate],
+        Field(description='The changes by absolute path.'),
+    ]
+    grant_root: Annotated[
+        str | None,
+        Field(
+            description='A directory the patch would make writable for the rest of the session.'
+        ),
+    ] = None
+    reason: Annotated[str | None, Field(description='Why approval is needed.')] = None
+    started_at_ms: Annotated[
+        int, Field(description='When the request was made (Unix milliseconds).')
+    ]
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['apply_patch_approval_request'] = 'apply_patch_approval_request'
+
+
+class EventMsgPatchApplyBegin(BaseModel):
+    """
+    A patch is being applied.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    auto_approved: Annotated[
+        bool, Field(description='Whether it was applied without asking the user.')
+    ]
+    call_id: Annotated[str, Field(description="The model's call id.")]
+    changes: Annotated[
+        dict[str, FileChangeAdd | FileChangeDelete | FileChangeUpdate],
+        Field(description='The changes by absolute path.'),
+    ]
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['patch_apply_begin'] = 'patch_apply_begin'
+
+
+class EventMsgPatchApplyEnd(BaseModel):
+    """
+    A patch was applied, failed or was declined.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    call_id: Annotated[str, Field(description="The model's call id.")]
+    changes: Annotated[
+        dict[str, FileChangeAdd | FileChangeDelete | FileChangeUpdate],
+        Field(description='The changes by absolute path.'),
+    ]
+    status: Annotated[str, Field(description='`completed`, `failed` or `declined`.')]
+    stderr: Annotated[str, Field(description='Why it failed, if it did.')]
+    stdout: Annotated[
+        str,
+        Field(
+            description='The summary the model saw (`Success. Updated the following files: …`).'
+        ),
+    ]
+    success: Annotated[bool, Field(description='Whether every change was written.')]
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['patch_apply_end'] = 'patch_apply_end'
+
+
+class EventMsgTokenCount(BaseModel):
+    """
+    Token usage after a model response.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    info: Annotated[
+        TokenUsageInfo | None,
+        Field(description='Usage totals; `null` before the first response.'),
+    ] = None
+    rate_limits: Annotated[
+        RateLimitSnapshot | None,
+        Field(
+            description='Rate limits; Tandem reports none, so every window is `null`.'
+        ),
+    ] = None
+    type: Literal['token_count'] = 'token_count'
+
+
+class ExecCommandApprovalParams(BaseModel):
+    """
+    Params of the server request `execCommandApproval`: may this command run? Legacy; sent
+    for conversations instead of `item/commandExecution/requestApproval`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approval_id: Annotated[
+        str | None,
+        Field(
+            alias='approvalId',
+            description='Approval id; `null` (one approval per call).',
+        ),
+    ] = None
+    call_id: Annotated[str, Field(alias='callId', description="The model's call id.")]
+    command: Annotated[list[str], Field(description='The command as argv.')]
+    conversation_id: Annotated[
+        str, Field(alias='conversationId', description='The conversation (thread) id.')
+    ]
+    cwd: Annotated[str, Field(description='Working directory.')]
+    parsed_cmd: Annotated[
+        list[ParsedCommandRead | ParsedCommandListFiles | ParsedCommandSearch | ParsedCommandUnknown],
+        Field(
+            alias='parsedCmd',
+            description='What the command does, as far as it could be parsed.',
+        ),
+    ]
+    reason: Annotated[str | None, Field(description='Why approval is needed.')] = None
+
+
+class ExecOneOffCommandParams(BaseModel):
+    """
+    Parameters of `execOneOffCommand`: run a command outside any conversation. Legacy.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    command: Annotated[list[str], Field(description='argv; must not be empty.')]
+    cwd: Annotated[
+        str | None, Field(description="Working directory; the server's when omitted.")
+    ] = None
+    sandbox_policy: Annotated[
+        SandboxPolicyDangerFullAccess | SandboxPolicyReadOnly | SandboxPolicyExternalSandbox | SandboxPolicyWorkspaceWrite | None,
+        Field(alias='sandboxPolicy', description='Sandbox; read-only when omitted.'),
+    ] = None
+    timeout_ms: Annotated[
+        int | None,
+        Field(
+            alias='timeoutMs',
+            description='Kill it after this many milliseconds (default 10 s).',
+            ge=0,
+        ),
+    ] = None
+
+
 class FileUpdateChange(BaseModel):
     """
     The change to one file.
@@ -2705,6 +4130,19 @@ class FuzzyFileSearchResponse(BaseModel):
     files: Annotated[
         list[FuzzyFileSearchResult], Field(description='Matches, best first.')
     ]
+
+
+class GetUserSavedConfigResponse(BaseModel):
+    """
+    Result of `getUserSavedConfig`: the user's `config.toml` as saved (without `-c`
+    overrides).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    config: Annotated[UserSavedConfig, Field(description='The saved settings.')]
 
 
 class HistoryOpenResponse(BaseModel):
@@ -2907,6 +4345,114 @@ class ModelListResponse(BaseModel):
             description='Cursor of the next page; `null` on the last page.',
         ),
     ] = None
+
+
+class NewConversationResponse(BaseModel):
+    """
+    Result of `newConversation`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    conversation_id: Annotated[
+        str, Field(alias='conversationId', description='The conversation (thread) id.')
+    ]
+    model: Annotated[str, Field(description='Model in effect.')]
+    reasoning_effort: Annotated[
+        ReasoningEffort | None,
+        Field(
+            alias='reasoningEffort',
+            description='Reasoning effort in effect, when one is set.',
+        ),
+    ] = None
+    rollout_path: Annotated[
+        str,
+        Field(alias='rolloutPath', description='Absolute path of the rollout file.'),
+    ]
+
+
+class ReviewDecisionResponse(BaseModel):
+    """
+    The answer to `applyPatchApproval` or `execCommandApproval`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    decision: Annotated[
+        ReviewDecisionName | ReviewDecisionDetailApprovedExecpolicyAmendment | ReviewDecisionDetailDenied | ReviewDecisionDetailNetworkPolicyAmendment,
+        Field(description='The decision.'),
+    ]
+
+
+class SendUserMessageParams(BaseModel):
+    """
+    Parameters of `sendUserMessage`: start a turn with the conversation's settings. Legacy.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    conversation_id: Annotated[
+        str, Field(alias='conversationId', description='The conversation (thread) id.')
+    ]
+    items: Annotated[
+        list[LegacyInputItemText | LegacyInputItemImage | LegacyInputItemLocalImage | UserInputText | UserInputImage | UserInputLocalImage],
+        Field(description="The user's input."),
+    ]
+
+
+class SendUserTurnParams(BaseModel):
+    """
+    Parameters of `sendUserTurn`: start a turn with explicit settings, which stay in effect
+    for later turns. Legacy.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    approval_policy: Annotated[
+        LegacyApprovalPolicy,
+        Field(
+            alias='approvalPolicy',
+            description='Approval policy (`on-failure` is a deprecated alias of `on-request`).',
+        ),
+    ]
+    conversation_id: Annotated[
+        str, Field(alias='conversationId', description='The conversation (thread) id.')
+    ]
+    cwd: Annotated[str, Field(description='Working directory.')]
+    effort: Annotated[
+        ReasoningEffort | None, Field(description='Reasoning effort.')
+    ] = None
+    items: Annotated[
+        list[LegacyInputItemText | LegacyInputItemImage | LegacyInputItemLocalImage | UserInputText | UserInputImage | UserInputLocalImage],
+        Field(description="The user's input."),
+    ]
+    model: Annotated[str, Field(description='Model slug.')]
+    output_schema: Annotated[
+        Any,
+        Field(
+            alias='outputSchema',
+            description='JSON Schema the final answer must follow.',
+        ),
+    ] = None
+    personality: Annotated[
+        Personality | None,
+        Field(
+            description='Personality: `none` puts an empty string where the personality text goes.'
+        ),
+    ] = None
+    sandbox_policy: Annotated[
+        SandboxPolicyDangerFullAccess | SandboxPolicyReadOnly | SandboxPolicyExternalSandbox | SandboxPolicyWorkspaceWrite,
+        Field(alias='sandboxPolicy', description='Sandbox, in object form.'),
+    ]
+    summary: Annotated[ReasoningSummary, Field(description='Reasoning summary mode.')]
 
 
 class ThreadItemUserMessage(BaseModel):
@@ -3297,6 +4843,23 @@ class Turn(BaseModel):
     status: Annotated[TurnStatus, Field(description='Lifecycle status.')]
 
 
+class TurnItemUserMessage(BaseModel):
+    """
+    The user's message.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    content: Annotated[
+        list[UserInputText | UserInputImage | UserInputLocalImage],
+        Field(description='The inputs.'),
+    ]
+    id: Annotated[str, Field(description='Item id.')]
+    type: Literal['UserMessage'] = 'UserMessage'
+
+
 class TurnNotification(BaseModel):
     """
     `turn/started` and `turn/completed`.
@@ -3404,6 +4967,105 @@ class CollaborationMode(BaseModel):
     ]
 
 
+class EventMsgItemStarted(BaseModel):
+    """
+    A turn item started (user message, agent message, reasoning, plan).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    item: Annotated[
+        TurnItemUserMessage | TurnItemAgentMessage | TurnItemReasoning | TurnItemPlan,
+        Field(description='The item as it starts.'),
+    ]
+    started_at_ms: Annotated[int, Field(description='Start time (Unix milliseconds).')]
+    thread_id: Annotated[str, Field(description='Thread id.')]
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['item_started'] = 'item_started'
+
+
+class EventMsgItemCompleted(BaseModel):
+    """
+    A turn item completed.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    completed_at_ms: Annotated[
+        int, Field(description='Completion time (Unix milliseconds).')
+    ]
+    item: Annotated[
+        TurnItemUserMessage | TurnItemAgentMessage | TurnItemReasoning | TurnItemPlan,
+        Field(description="The item's final state."),
+    ]
+    started_at_ms: Annotated[int, Field(description='Start time (Unix milliseconds).')]
+    thread_id: Annotated[str, Field(description='Thread id.')]
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['item_completed'] = 'item_completed'
+
+
+class EventMsgExecApprovalRequest(BaseModel):
+    """
+    The agent asks whether a command may run; the client is asked separately
+    (`elicitation/create` over MCP, `execCommandApproval` on the app-server).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    available_decisions: Annotated[
+        list[ReviewDecisionName | ReviewDecisionDetailApprovedExecpolicyAmendment | ReviewDecisionDetailDenied | ReviewDecisionDetailNetworkPolicyAmendment],
+        Field(description='The decisions the client may answer with.'),
+    ]
+    call_id: Annotated[str, Field(description="The model's call id.")]
+    command: Annotated[list[str], Field(description='The command as argv.')]
+    cwd: Annotated[str, Field(description='Working directory.')]
+    environment_id: Annotated[
+        str,
+        Field(
+            alias='environmentId', description='Execution environment; always `local`.'
+        ),
+    ]
+    kind: Annotated[str, Field(description='Always `command`.')]
+    parsed_cmd: Annotated[
+        list[ParsedCommandRead | ParsedCommandListFiles | ParsedCommandSearch | ParsedCommandUnknown],
+        Field(description='What the command does, as far as it could be parsed.'),
+    ]
+    proposed_execpolicy_amendment: Annotated[
+        list[str] | None,
+        Field(
+            description='The prefix that `approved_execpolicy_amendment` would allow from now on.'
+        ),
+    ] = None
+    reason: Annotated[str | None, Field(description='Why approval is needed.')] = None
+    started_at_ms: Annotated[
+        int, Field(description='When the request was made (Unix milliseconds).')
+    ]
+    turn_id: Annotated[str, Field(description='Turn id.')]
+    type: Literal['exec_approval_request'] = 'exec_approval_request'
+
+
+class EventMsgPlanUpdate(BaseModel):
+    """
+    The agent's plan changed.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    explanation: Annotated[str | None, Field(description='Why the plan changed.')] = (
+        None
+    )
+    plan: Annotated[list[TurnPlanStep], Field(description='The steps.')]
+    type: Literal['plan_update'] = 'plan_update'
+
+
 class ItemCompletedNotification(BaseModel):
     """
     `item/completed`: the authoritative final state of an item.
@@ -3466,6 +5128,32 @@ class JSONRPCMessage(
     root: Annotated[
         JSONRPCRequest | JSONRPCNotification | JSONRPCResponse | JSONRPCError,
         Field(description='Any message on the wire, in either direction.'),
+    ]
+
+
+class ResumeConversationResponse(BaseModel):
+    """
+    Result of `resumeConversation`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    conversation_id: Annotated[
+        str, Field(alias='conversationId', description='The conversation (thread) id.')
+    ]
+    initial_messages: Annotated[
+        list[EventMsgSessionConfigured | EventMsgMcpStartupComplete | EventMsgWarning | EventMsgError | EventMsgTaskStarted | EventMsgItemStarted | EventMsgItemCompleted | EventMsgUserMessage | EventMsgAgentMessageContentDelta | EventMsgAgentMessage | EventMsgAgentReasoningDelta | EventMsgAgentReasoningRawContentDelta | EventMsgAgentReasoning | EventMsgExecApprovalRequest | EventMsgExecCommandBegin | EventMsgExecCommandOutputDelta | EventMsgExecCommandEnd | EventMsgApplyPatchApprovalRequest | EventMsgPatchApplyBegin | EventMsgPatchApplyEnd | EventMsgTurnDiff | EventMsgPlanUpdate | EventMsgTokenCount | EventMsgTaskComplete | EventMsgTurnAborted] | None,
+        Field(
+            alias='initialMessages',
+            description='The stored history as Codex events (user and agent messages).',
+        ),
+    ] = None
+    model: Annotated[str, Field(description='Model in effect.')]
+    rollout_path: Annotated[
+        str,
+        Field(alias='rolloutPath', description='Absolute path of the rollout file.'),
     ]
 
 
@@ -3991,4 +5679,28 @@ class TurnStartParams(BaseModel):
     ] = None
     thread_id: Annotated[
         str, Field(alias='threadId', description='Thread to run the turn on.')
+    ]
+
+
+class CodexEventNotification(BaseModel):
+    """
+    Params of `codex/event`: one Codex event with the envelope that says what it belongs to.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    field_meta: Annotated[
+        CodexEventMeta, Field(alias='_meta', description='What the event belongs to.')
+    ]
+    id: Annotated[
+        str,
+        Field(
+            description='The turn id, or `""` for session-level events (`session_configured`,\n`mcp_startup_complete`).'
+        ),
+    ]
+    msg: Annotated[
+        EventMsgSessionConfigured | EventMsgMcpStartupComplete | EventMsgWarning | EventMsgError | EventMsgTaskStarted | EventMsgItemStarted | EventMsgItemCompleted | EventMsgUserMessage | EventMsgAgentMessageContentDelta | EventMsgAgentMessage | EventMsgAgentReasoningDelta | EventMsgAgentReasoningRawContentDelta | EventMsgAgentReasoning | EventMsgExecApprovalRequest | EventMsgExecCommandBegin | EventMsgExecCommandOutputDelta | EventMsgExecCommandEnd | EventMsgApplyPatchApprovalRequest | EventMsgPatchApplyBegin | EventMsgPatchApplyEnd | EventMsgTurnDiff | EventMsgPlanUpdate | EventMsgTokenCount | EventMsgTaskComplete | EventMsgTurnAborted,
+        Field(description='The event.'),
     ]
