@@ -39,7 +39,7 @@ fn a_command_waiting_for_approval_begins_after_the_answer() {
         messages(&mut events, status(json!([]))),
         Vec::<Value>::new()
     );
-    let mut done = item.clone();
+    let mut done = item;
     done["status"] = json!("completed");
     done["aggregatedOutput"] = json!("hi\n");
     done["exitCode"] = json!(0);
@@ -96,7 +96,7 @@ fn a_declined_patch_ends_without_beginning() {
             "started_at_ms": 2, "changes": {"/w/a.txt": {"type": "add", "content": "hello\n"}},
         })
     );
-    let mut declined = item.clone();
+    let mut declined = item;
     declined["status"] = json!("declined");
     let ended = messages(
         &mut events,
