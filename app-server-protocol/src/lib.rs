@@ -10,9 +10,9 @@
 #[macro_use]
 mod macros;
 
-pub mod conversation_summary;
-pub mod codex_event;
 pub mod account;
+pub mod codex_event;
+pub mod conversation_summary;
 pub mod dialogs;
 pub mod export;
 pub mod history;

@@ -4,14 +4,14 @@
 //! with its doc comment; the typed enums, method names, stability, dispatch and the schema
 //! and binding exports all come from here.
 
-use crate::conversation_summary::{GetConversationSummaryParams, GetConversationSummaryResponse};
-use crate::codex_event::CodexEventNotification;
 use crate::account::{
     AccountLoginCompletedNotification, AccountRateLimitsUpdatedNotification,
     AccountUpdatedNotification, AuthStatusChangeNotification, CancelLoginAccountParams,
     CancelLoginAccountResponse, GetAccountParams, GetAccountRateLimitsResponse, GetAccountResponse,
     LoginAccountParams, LoginAccountResponse, LoginChatGptCompleteNotification,
 };
+use crate::codex_event::CodexEventNotification;
+use crate::conversation_summary::{GetConversationSummaryParams, GetConversationSummaryResponse};
 use crate::dialogs::{
     AgentAskUserQuestionParams, AgentRequestUserInputParams, AgentRequestUserInputResponse,
     QuestionAnswersResponse, UserInputRequestParams,

@@ -186,14 +186,12 @@ pub fn review_answer(request: &ApprovalRequest, decision: &ReviewDecision) -> Ap
         | ApprovalRequest::UserInput(_)
         | ApprovalRequest::FreeText(_)
         | ApprovalRequest::Choices(_)
-        | ApprovalRequest::McpElicitation(_) => {
-            ApprovalAnswer::Command(match verdict {
-                Verdict::Accept => CommandExecutionApprovalDecision::Accept,
-                Verdict::AcceptForSession => CommandExecutionApprovalDecision::AcceptForSession,
-                Verdict::Decline => CommandExecutionApprovalDecision::Decline,
-                Verdict::Cancel => CommandExecutionApprovalDecision::Cancel,
-            })
-        }
+        | ApprovalRequest::McpElicitation(_) => ApprovalAnswer::Command(match verdict {
+            Verdict::Accept => CommandExecutionApprovalDecision::Accept,
+            Verdict::AcceptForSession => CommandExecutionApprovalDecision::AcceptForSession,
+            Verdict::Decline => CommandExecutionApprovalDecision::Decline,
+            Verdict::Cancel => CommandExecutionApprovalDecision::Cancel,
+        }),
     }
 }
 

@@ -4,10 +4,10 @@
 mod account_requests;
 pub mod approvals;
 mod conversation_summary;
+pub mod conversations;
 mod experimental;
 mod history_requests;
 mod index_requests;
-pub mod conversations;
 mod legacy_requests;
 mod utility_requests;
 
