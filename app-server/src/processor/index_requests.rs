@@ -18,8 +18,7 @@ use app_server_protocol::index::{
 use app_server_protocol::jsonrpc::JsonRpcErrorBody;
 use app_server_protocol::tables::ServerNotification;
 use tandem_index::{
-    EmbeddingStatus, IndexError, Progress, ProgressSink, QueryOutcome, RefreshOutcome,
-    RefreshStats,
+    EmbeddingStatus, IndexError, Progress, ProgressSink, QueryOutcome, RefreshOutcome, RefreshStats,
 };
 
 use crate::outgoing::OutgoingSender;
@@ -47,7 +46,9 @@ impl Processor {
         let (sink, forwarder) = progress_sink(self.outgoing.clone(), &root);
         let outcome = project_index::query(config, &base_dir, args, sink).await;
         forwarder.finish().await;
-        outcome.map(query_response).map_err(|error| index_error(&error))
+        outcome
+            .map(query_response)
+            .map_err(|error| index_error(&error))
     }
 
     /// `index/refresh`.
@@ -67,7 +68,9 @@ impl Processor {
         let (sink, forwarder) = progress_sink(self.outgoing.clone(), &root);
         let outcome = project_index::refresh(config, &base_dir, args, sink).await;
         forwarder.finish().await;
-        outcome.map(refresh_response).map_err(|error| index_error(&error))
+        outcome
+            .map(refresh_response)
+            .map_err(|error| index_error(&error))
     }
 }
 

@@ -74,8 +74,8 @@ impl TurnTask {
             Err(message) => return call.reply(message),
         };
         let arguments = serde_json::from_str::<Value>(&call.payload).unwrap_or(Value::Null);
-        let details = |status, content_items, success, duration_ms| {
-            ThreadItemDetails::DynamicToolCall {
+        let details =
+            |status, content_items, success, duration_ms| ThreadItemDetails::DynamicToolCall {
                 id: call.call_id.clone(),
                 namespace: None,
                 tool: QUERY_PROJECT_TOOL.into(),
@@ -84,8 +84,7 @@ impl TurnTask {
                 content_items,
                 success,
                 duration_ms,
-            }
-        };
+            };
         let started = self
             .start_item(details(DynamicToolCallStatus::InProgress, None, None, None))
             .await;

@@ -17,6 +17,10 @@ import type { HistoryOpenParams } from "./HistoryOpenParams";
 import type { HistoryOpenResponse } from "./HistoryOpenResponse";
 import type { HistorySearchParams } from "./HistorySearchParams";
 import type { HistorySearchResponse } from "./HistorySearchResponse";
+import type { IndexQueryParams } from "./IndexQueryParams";
+import type { IndexQueryResponse } from "./IndexQueryResponse";
+import type { IndexRefreshParams } from "./IndexRefreshParams";
+import type { IndexRefreshResponse } from "./IndexRefreshResponse";
 import type { InitializeParams } from "./InitializeParams";
 import type { InitializeResponse } from "./InitializeResponse";
 import type { ModelListParams } from "./ModelListParams";
@@ -74,7 +78,9 @@ export type ClientRequest =
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
   | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams }
   | { method: "history/search", id: RequestId, params: HistorySearchParams }
-  | { method: "history/open", id: RequestId, params: HistoryOpenParams };
+  | { method: "history/open", id: RequestId, params: HistoryOpenParams }
+  | { method: "index/query", id: RequestId, params: IndexQueryParams }
+  | { method: "index/refresh", id: RequestId, params: IndexRefreshParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -185,4 +191,14 @@ export type ClientRequestMap = {
    * The events around one past event, in conversation order (the MCP tool `open`).
    */
   "history/open": { params: HistoryOpenParams; response: HistoryOpenResponse };
+  /**
+   * Search the project index (the MCP tool `query_project`): refreshes the index
+   * incrementally, sending `index/progress`, then answers with ranked snippets.
+   */
+  "index/query": { params: IndexQueryParams; response: IndexQueryResponse };
+  /**
+   * Warm or rebuild the project index (the MCP tool `repo_index_refresh`), sending
+   * `index/progress` as it goes.
+   */
+  "index/refresh": { params: IndexRefreshParams; response: IndexRefreshResponse };
 };

@@ -3,6 +3,7 @@ import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDelt
 import type { ConfigWarningNotification } from "./ConfigWarningNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 import type { ErrorNotification } from "./ErrorNotification";
+import type { IndexProgressNotification } from "./IndexProgressNotification";
 import type { ItemCompletedNotification } from "./ItemCompletedNotification";
 import type { ItemDeltaNotification } from "./ItemDeltaNotification";
 import type { ItemStartedNotification } from "./ItemStartedNotification";
@@ -49,7 +50,8 @@ export type ServerNotification =
   | { method: "warning", params: WarningNotification }
   | { method: "configWarning", params: ConfigWarningNotification }
   | { method: "deprecationNotice", params: DeprecationNoticeNotification }
-  | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification };
+  | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification }
+  | { method: "index/progress", params: IndexProgressNotification };
 
 /**
  * Each `ServerNotification` method with its params type.
@@ -159,4 +161,8 @@ export type ServerNotificationMap = {
    * Output of a streaming `command/exec`.
    */
   "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
+  /**
+   * Progress of the refresh run by this connection's `index/refresh` or `index/query`.
+   */
+  "index/progress": { params: IndexProgressNotification };
 };

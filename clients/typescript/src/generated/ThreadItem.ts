@@ -2,6 +2,8 @@
 import type { CommandAction } from "./CommandAction";
 import type { CommandExecutionSource } from "./CommandExecutionSource";
 import type { CommandExecutionStatus } from "./CommandExecutionStatus";
+import type { DynamicToolCallOutputContentItem } from "./DynamicToolCallOutputContentItem";
+import type { DynamicToolCallStatus } from "./DynamicToolCallStatus";
 import type { FileUpdateChange } from "./FileUpdateChange";
 import type { MessagePhase } from "./MessagePhase";
 import type { PatchApplyStatus } from "./PatchApplyStatus";
@@ -140,7 +142,39 @@ changes: Array<FileUpdateChange>,
 /**
  * Lifecycle status.
  */
-status: PatchApplyStatus, } | { "type": "imageView", 
+status: PatchApplyStatus, } | { "type": "dynamicToolCall", 
+/**
+ * Item id: the model's `call_id`.
+ */
+id: string, 
+/**
+ * Tool namespace; always `null` in Tandem.
+ */
+namespace: string | null, 
+/**
+ * Tool name, as the model called it.
+ */
+tool: string, 
+/**
+ * The arguments as the model sent them (`null` when they were not valid JSON).
+ */
+arguments: JsonValue, 
+/**
+ * Lifecycle status.
+ */
+status: DynamicToolCallStatus, 
+/**
+ * What the tool returned to the model; `null` while in progress.
+ */
+contentItems: Array<DynamicToolCallOutputContentItem> | null, 
+/**
+ * Whether the call succeeded; `null` while in progress.
+ */
+success: boolean | null, 
+/**
+ * Run time in milliseconds; `null` while in progress.
+ */
+durationMs: number | null, } | { "type": "imageView", 
 /**
  * Item id.
  */

@@ -31,6 +31,8 @@ export type { ConfigReadParams } from "./ConfigReadParams";
 export type { ConfigReadResponse } from "./ConfigReadResponse";
 export type { ConfigWarningNotification } from "./ConfigWarningNotification";
 export type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
+export type { DynamicToolCallOutputContentItem } from "./DynamicToolCallOutputContentItem";
+export type { DynamicToolCallStatus } from "./DynamicToolCallStatus";
 export type { EmptyParams } from "./EmptyParams";
 export type { EmptyResponse } from "./EmptyResponse";
 export type { ErrorNotification } from "./ErrorNotification";

@@ -98,6 +98,12 @@ class ClientRequests:
     HISTORY_OPEN: Final = RequestSpec('history/open', models.HistoryOpenParams, models.HistoryOpenResponse, 'The events around one past event, in conversation order (the MCP tool `open`).', experimental=True)
     'The events around one past event, in conversation order (the MCP tool `open`).'
 
+    INDEX_QUERY: Final = RequestSpec('index/query', models.IndexQueryParams, models.IndexQueryResponse, 'Search the project index (the MCP tool `query_project`): refreshes the index incrementally, sending `index/progress`, then answers with ranked snippets.', experimental=True)
+    'Search the project index (the MCP tool `query_project`): refreshes the index incrementally, sending `index/progress`, then answers with ranked snippets.'
+
+    INDEX_REFRESH: Final = RequestSpec('index/refresh', models.IndexRefreshParams, models.IndexRefreshResponse, 'Warm or rebuild the project index (the MCP tool `repo_index_refresh`), sending `index/progress` as it goes.', experimental=True)
+    'Warm or rebuild the project index (the MCP tool `repo_index_refresh`), sending `index/progress` as it goes.'
+
 
 CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'initialize': ClientRequests.INITIALIZE,
@@ -126,6 +132,8 @@ CLIENT_REQUESTS_BY_METHOD: Final[dict[str, AnyRequestSpec]] = {
     'getAuthStatus': ClientRequests.GET_AUTH_STATUS,
     'history/search': ClientRequests.HISTORY_SEARCH,
     'history/open': ClientRequests.HISTORY_OPEN,
+    'index/query': ClientRequests.INDEX_QUERY,
+    'index/refresh': ClientRequests.INDEX_REFRESH,
 }
 """`ClientRequest` methods by wire name."""
 
@@ -232,6 +240,9 @@ class ServerNotifications:
     COMMAND_EXEC_OUTPUT_DELTA: Final = NotificationSpec('command/exec/outputDelta', models.CommandExecOutputDeltaNotification, 'Output of a streaming `command/exec`.')
     'Output of a streaming `command/exec`.'
 
+    INDEX_PROGRESS: Final = NotificationSpec('index/progress', models.IndexProgressNotification, "Progress of the refresh run by this connection's `index/refresh` or `index/query`.", experimental=True)
+    "Progress of the refresh run by this connection's `index/refresh` or `index/query`."
+
 
 SERVER_NOTIFICATIONS_BY_METHOD: Final[dict[str, AnyNotificationSpec]] = {
     'thread/started': ServerNotifications.THREAD_STARTED,
@@ -260,6 +271,7 @@ SERVER_NOTIFICATIONS_BY_METHOD: Final[dict[str, AnyNotificationSpec]] = {
     'configWarning': ServerNotifications.CONFIG_WARNING,
     'deprecationNotice': ServerNotifications.DEPRECATION_NOTICE,
     'command/exec/outputDelta': ServerNotifications.COMMAND_EXEC_OUTPUT_DELTA,
+    'index/progress': ServerNotifications.INDEX_PROGRESS,
 }
 """`ServerNotification` methods by wire name."""
 

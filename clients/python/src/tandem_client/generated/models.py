@@ -539,6 +539,40 @@ class DeprecationNoticeNotification(BaseModel):
     summary: Annotated[str, Field(description='One-line summary.')]
 
 
+class DynamicToolCallOutputContentItemInputText(BaseModel):
+    """
+    Text (for `query_project`, the JSON payload or the error message).
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    text: Annotated[str, Field(description='The text.')]
+    type: Literal['inputText'] = 'inputText'
+
+
+class DynamicToolCallOutputContentItem(
+    RootModel[DynamicToolCallOutputContentItemInputText]
+):
+    root: Annotated[
+        DynamicToolCallOutputContentItemInputText,
+        Field(
+            description="One piece of a dynamic tool call's output (tagged by `type`)."
+        ),
+    ]
+
+
+class DynamicToolCallStatus(str, Enum):
+    """
+    Lifecycle status of a dynamic tool call item.
+    """
+
+    in_progress = 'inProgress'
+    completed = 'completed'
+    failed = 'failed'
+
+
 class EmptyParams(BaseModel):
     """
     Empty params, `{}`; may be omitted.
@@ -1003,6 +1037,218 @@ class ImageDetail(str, Enum):
     low = 'low'
     high = 'high'
     original = 'original'
+
+
+class IndexEmbeddingMode(str, Enum):
+    """
+    How embeddings were used (the MCP tools' `mode_used`). @experimental
+    """
+
+    skip = 'skip'
+    optional = 'optional'
+    required = 'required'
+
+
+class IndexEmbeddingUnavailable(str, Enum):
+    """
+    Why embeddings are not ready (the MCP tools' `reason`, same spelling). @experimental
+    """
+
+    missing_api_key = 'missing_api_key'
+    embedding_query_failed = 'embedding_query_failed'
+    model_not_installed = 'model_not_installed'
+
+
+class IndexLineRange(BaseModel):
+    """
+    A 1-based, inclusive line range. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    end: Annotated[int, Field(description='Last line.')]
+    start: Annotated[int, Field(description='First line.')]
+
+
+class IndexProgressPhase(str, Enum):
+    """
+    A phase of a refresh. @experimental
+    """
+
+    scanning = 'scanning'
+    indexing = 'indexing'
+    embedding = 'embedding'
+
+
+class IndexQueryParams(BaseModel):
+    """
+    Parameters of `index/query`. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    alpha: Annotated[
+        float | None,
+        Field(
+            description='Blend of lexical and embedding scores, 0.0 (lexical only) to 1.0 (embedding only);\noutside that range is an error. Default: `default_alpha` of `[query_project_index]`.'
+        ),
+    ] = None
+    embedding_model: Annotated[
+        str | None,
+        Field(
+            alias='embeddingModel',
+            description='Embedding model for this call (default: `embedding_model` of `[query_project_index]`).',
+        ),
+    ] = None
+    file_globs: Annotated[
+        list[str] | None,
+        Field(
+            alias='fileGlobs',
+            description='Include filters such as `src/**` or `*.rs` (default: `file_globs` of `[query_project_index]`).',
+        ),
+    ] = None
+    limit: Annotated[
+        int | None,
+        Field(description='Results to return; default 8, clamped to 1..=200.'),
+    ] = None
+    query: Annotated[
+        str,
+        Field(
+            description='Plain-language description of what to find (trimmed; empty is an error).'
+        ),
+    ]
+    repo_root: Annotated[
+        str | None,
+        Field(
+            alias='repoRoot',
+            description="Repository to search, absolute or relative to the server's working directory (default:\nthat directory).",
+        ),
+    ] = None
+
+
+class IndexQueryResult(BaseModel):
+    """
+    One ranked snippet of `index/query`. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    line_range: Annotated[
+        IndexLineRange,
+        Field(alias='lineRange', description="The snippet's lines in the file."),
+    ]
+    path: Annotated[
+        str,
+        Field(
+            description='File path relative to the repository root, with `/` separators.'
+        ),
+    ]
+    score: Annotated[
+        float,
+        Field(
+            description='`(1 − alpha) × lexical + alpha × embedding`, both normalised to 0..1 over the\ncandidates (see `docs/mcp.md`); higher is better.'
+        ),
+    ]
+    snippet: Annotated[
+        str,
+        Field(
+            description='The text of those lines (long chunks are cut at a line end).'
+        ),
+    ]
+
+
+class IndexRefreshParams(BaseModel):
+    """
+    Parameters of `index/refresh`. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    file_globs: Annotated[
+        list[str] | None,
+        Field(
+            alias='fileGlobs',
+            description='Only refresh files matching these globs (default: `file_globs` of\n`[query_project_index]`).',
+        ),
+    ] = None
+    force_full: Annotated[
+        bool | None,
+        Field(
+            alias='forceFull',
+            description='Rebuild from scratch instead of refreshing incrementally (default false).',
+        ),
+    ] = None
+    repo_root: Annotated[
+        str | None,
+        Field(
+            alias='repoRoot',
+            description="Repository to index, absolute or relative to the server's working directory (default:\nthat directory).",
+        ),
+    ] = None
+    require_embeddings: Annotated[
+        bool | None,
+        Field(
+            alias='requireEmbeddings',
+            description="Fail when the embedding provider's credentials or model are unavailable, instead of\nrefreshing the lexical index only (default: `require_embeddings` of the config).",
+        ),
+    ] = None
+
+
+class IndexRefreshStats(BaseModel):
+    """
+    Counts of one refresh. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    embedded_chunks: Annotated[
+        int,
+        Field(alias='embeddedChunks', description='Chunks embedded by this refresh.'),
+    ]
+    indexed_chunks: Annotated[
+        int,
+        Field(
+            alias='indexedChunks', description='Chunks in the index after the refresh.'
+        ),
+    ]
+    removed_files: Annotated[
+        int,
+        Field(
+            alias='removedFiles',
+            description='Files removed from the index because they are gone.',
+        ),
+    ]
+    scanned_files: Annotated[
+        int,
+        Field(
+            alias='scannedFiles',
+            description='Files the walk found (after ignore rules and globs).',
+        ),
+    ]
+    skipped_files: Annotated[
+        int,
+        Field(
+            alias='skippedFiles',
+            description='Files skipped: unreadable, binary or not UTF-8.',
+        ),
+    ]
+    updated_files: Annotated[
+        int,
+        Field(
+            alias='updatedFiles',
+            description='Files (re)indexed because they are new or their content changed.',
+        ),
+    ]
 
 
 class InitializeCapabilities(BaseModel):
@@ -1873,6 +2119,64 @@ class ThreadItemCommandExecution(BaseModel):
     ] = CommandExecutionSource.agent
     status: Annotated[CommandExecutionStatus, Field(description='Lifecycle status.')]
     type: Literal['commandExecution'] = 'commandExecution'
+
+
+class ThreadItemDynamicToolCall(BaseModel):
+    """
+    A tool call answered by the server itself rather than by a command or a patch: Tandem's
+    `query_project` (the project index). Its output reaches the model as the text of
+    `contentItems`.
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    completed_at_ms: Annotated[
+        int | None,
+        Field(
+            alias='completedAtMs',
+            description='When the item completed (Unix milliseconds); `null` while in progress.',
+        ),
+    ] = None
+    started_at_ms: Annotated[
+        int | None,
+        Field(
+            alias='startedAtMs',
+            description='When the item started (Unix milliseconds).',
+        ),
+    ] = None
+    arguments: Annotated[
+        Any,
+        Field(
+            description='The arguments as the model sent them (`null` when they were not valid JSON).'
+        ),
+    ]
+    content_items: Annotated[
+        list[DynamicToolCallOutputContentItem] | None,
+        Field(
+            alias='contentItems',
+            description='What the tool returned to the model; `null` while in progress.',
+        ),
+    ] = None
+    duration_ms: Annotated[
+        int | None,
+        Field(
+            alias='durationMs',
+            description='Run time in milliseconds; `null` while in progress.',
+        ),
+    ] = None
+    id: Annotated[str, Field(description="Item id: the model's `call_id`.")]
+    namespace: Annotated[
+        str | None, Field(description='Tool namespace; always `null` in Tandem.')
+    ] = None
+    status: Annotated[DynamicToolCallStatus, Field(description='Lifecycle status.')]
+    success: Annotated[
+        bool | None,
+        Field(description='Whether the call succeeded; `null` while in progress.'),
+    ] = None
+    tool: Annotated[str, Field(description='Tool name, as the model called it.')]
+    type: Literal['dynamicToolCall'] = 'dynamicToolCall'
 
 
 class ThreadItemImageView(BaseModel):
@@ -2754,6 +3058,128 @@ class HistoryOpenResponse(BaseModel):
     ] = None
 
 
+class IndexEmbeddingStatus(BaseModel):
+    """
+    Whether embedding-backed ranking is active. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    detail: Annotated[
+        str | None,
+        Field(
+            description="Details of the reason (the missing variable, file or the provider's error); `null` when\nready."
+        ),
+    ] = None
+    mode_used: Annotated[
+        IndexEmbeddingMode,
+        Field(alias='modeUsed', description='How embeddings were used.'),
+    ]
+    ready: Annotated[
+        bool,
+        Field(
+            description='Whether embedding-backed ranking is active for this answer.'
+        ),
+    ]
+    reason: Annotated[
+        IndexEmbeddingUnavailable | None,
+        Field(
+            description='Why not, when not ready and a reason is known; `null` otherwise (also when embeddings\nwere not wanted: `alpha` 0 or model `none`).'
+        ),
+    ] = None
+
+
+class IndexProgressNotification(BaseModel):
+    """
+    Progress of the refresh run by an `index/refresh` or `index/query` request, sent to the
+    connection that made it, before its response. Lossy: a slow client may miss some.
+    @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    done: Annotated[
+        int,
+        Field(
+            description='Units done in this phase: files found (`scanning`), changed files indexed (`indexing`)\nor chunks embedded (`embedding`).'
+        ),
+    ]
+    phase: Annotated[IndexProgressPhase, Field(description='The phase.')]
+    repo_root: Annotated[
+        str,
+        Field(
+            alias='repoRoot',
+            description="The repository being refreshed, as the request named it (resolved against the server's\nworking directory, not canonicalised).",
+        ),
+    ]
+    total: Annotated[
+        int | None,
+        Field(
+            description='Units of this phase in all; `null` while scanning, whose total is not known in advance.'
+        ),
+    ] = None
+
+
+class IndexQueryResponse(BaseModel):
+    """
+    Result of `index/query`: the index was refreshed incrementally first. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    alpha: Annotated[float, Field(description='The effective blend.')]
+    embedding_model: Annotated[
+        str,
+        Field(alias='embeddingModel', description='The embedding model of this call.'),
+    ]
+    embedding_status: Annotated[
+        IndexEmbeddingStatus,
+        Field(
+            alias='embeddingStatus',
+            description='Whether embeddings ranked this answer, and why not.',
+        ),
+    ]
+    limit: Annotated[int, Field(description='The effective limit.')]
+    query: Annotated[str, Field(description='The trimmed query.')]
+    refresh: Annotated[
+        IndexRefreshStats, Field(description='What the refresh before the answer did.')
+    ]
+    repo_root: Annotated[
+        str, Field(alias='repoRoot', description='The canonical repository root.')
+    ]
+    results: Annotated[
+        list[IndexQueryResult], Field(description='Ranked snippets, best first.')
+    ]
+
+
+class IndexRefreshResponse(BaseModel):
+    """
+    Result of `index/refresh`. @experimental
+    """
+
+    model_config = ConfigDict(
+        extra='allow',
+        populate_by_name=True,
+    )
+    embedding_status: Annotated[
+        IndexEmbeddingStatus,
+        Field(
+            alias='embeddingStatus',
+            description='Whether every chunk has an embedding, and why not.',
+        ),
+    ]
+    repo_root: Annotated[
+        str, Field(alias='repoRoot', description='The canonical repository root.')
+    ]
+    stats: Annotated[IndexRefreshStats, Field(description='What the refresh did.')]
+
+
 class JSONRPCError(BaseModel):
     """
     A failed reply to a request.
@@ -3273,7 +3699,7 @@ class Turn(BaseModel):
     ] = None
     id: Annotated[str, Field(description='Turn id (UUIDv7).')]
     items: Annotated[
-        list[ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemImageView | ThreadItemContextCompaction],
+        list[ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemDynamicToolCall | ThreadItemImageView | ThreadItemContextCompaction],
         Field(description='Items, as far as `itemsView` says they are loaded.'),
     ]
     items_view: Annotated[
@@ -3429,7 +3855,7 @@ class ItemCompletedNotification(BaseModel):
         ),
     ] = None
     item: Annotated[
-        ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemImageView | ThreadItemContextCompaction,
+        ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemDynamicToolCall | ThreadItemImageView | ThreadItemContextCompaction,
         Field(description='The item in its final state.'),
     ]
     thread_id: Annotated[str, Field(alias='threadId', description='The thread.')]
@@ -3446,7 +3872,7 @@ class ItemStartedNotification(BaseModel):
         populate_by_name=True,
     )
     item: Annotated[
-        ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemImageView | ThreadItemContextCompaction,
+        ThreadItemUserMessage | ThreadItemAgentMessage | ThreadItemPlan | ThreadItemReasoning | ThreadItemCommandExecution | ThreadItemFileChange | ThreadItemDynamicToolCall | ThreadItemImageView | ThreadItemContextCompaction,
         Field(description='The item in its initial state.'),
     ]
     started_at_ms: Annotated[
