@@ -16,7 +16,7 @@ pub struct IndexQueryParams {
     /// Results to return; default 8, clamped to 1..=200.
     #[serde(default)]
     pub limit: Option<i64>,
-    /// Include filters such as `src/**/*.rs` (default: `file_globs` of `[query_project_index]`).
+    /// Include filters such as `src/**` or `*.rs` (default: `file_globs` of `[query_project_index]`).
     #[serde(default)]
     pub file_globs: Option<Vec<String>>,
     /// Blend of lexical and embedding scores, 0.0 (lexical only) to 1.0 (embedding only);

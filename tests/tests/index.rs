@@ -395,6 +395,15 @@ async fn refresh_sends_progress_and_concurrent_refreshes_do_the_work_once() {
         .map(|message| message["params"]["progress"].as_u64().unwrap())
         .collect();
     assert!(counters.windows(2).all(|pair| pair[0] < pair[1]));
+    // The walk's total is unknown; once it is done the total is the 44 scanned files plus the
+    // 44 new ones to read (the binary among them is then skipped), and the last notification
+    // reaches it.
+    assert!(progress[0]["params"].get("total").is_none(), "{progress:?}");
+    let last = &progress.last().unwrap()["params"];
+    assert_eq!(
+        (&last["progress"], &last["total"]),
+        (&json!(88), &json!(88))
+    );
 }
 
 #[tokio::test]

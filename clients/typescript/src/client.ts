@@ -36,6 +36,12 @@ import type {
 import { type NotificationSink, type TurnRun, startTurnRun } from "./turn-run.js";
 import { CLIENT_NAME, CLIENT_VERSION } from "./version.js";
 
+/** Options of `indexQuery` and `indexRefresh`. */
+export interface IndexRequestOptions extends RequestOptions {
+  /** Called with each `index/progress` notification while the request runs. */
+  onProgress?: (params: NotificationParams<ExperimentalProtocol, "index/progress">) => void;
+}
+
 /** Options that opt a connection into the experimental surface. */
 type ExperimentalOptions<O> = O & { capabilities: { experimentalApi: true } };
 
@@ -160,6 +166,47 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
     options?: RequestOptions,
   ): Promise<RequestResult<P, M>> {
     return this.connection.request(method, params, options) as Promise<RequestResult<P, M>>;
+  }
+
+  /**
+   * Experimental `index/query`: refreshes the project index of `repoRoot` (default: the server's
+   * working directory) incrementally and resolves with ranked snippets, best first. `onProgress`
+   * receives the refresh's `index/progress` notifications. Only on clients created with
+   * `capabilities: { experimentalApi: true }`.
+   */
+  indexQuery(
+    this: AppServerClient<ExperimentalProtocol>,
+    params: RequestParams<ExperimentalProtocol, "index/query">,
+    options: IndexRequestOptions = {},
+  ): Promise<RequestResult<ExperimentalProtocol, "index/query">> {
+    return this.withIndexProgress("index/query", params, options);
+  }
+
+  /**
+   * Experimental `index/refresh`: warms (or with `forceFull` rebuilds) the project index;
+   * `onProgress` receives its `index/progress` notifications.
+   */
+  indexRefresh(
+    this: AppServerClient<ExperimentalProtocol>,
+    params: RequestParams<ExperimentalProtocol, "index/refresh">,
+    options: IndexRequestOptions = {},
+  ): Promise<RequestResult<ExperimentalProtocol, "index/refresh">> {
+    return this.withIndexProgress("index/refresh", params, options);
+  }
+
+  private async withIndexProgress<M extends "index/query" | "index/refresh">(
+    this: AppServerClient<ExperimentalProtocol>,
+    method: M,
+    params: RequestParams<ExperimentalProtocol, M>,
+    options: IndexRequestOptions,
+  ): Promise<RequestResult<ExperimentalProtocol, M>> {
+    const { onProgress, ...requestOptions } = options;
+    const unsubscribe = onProgress === undefined ? () => {} : this.on("index/progress", onProgress);
+    try {
+      return await this.request(method, params, requestOptions);
+    } finally {
+      unsubscribe();
+    }
   }
 
   /** Calls `handler` with the params of every `method` notification; returns an unsubscribe function. */

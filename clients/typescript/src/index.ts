@@ -1,6 +1,6 @@
 // The public API of `@tandem/client`.
 
-export { AppServerClient } from "./client.js";
+export { AppServerClient, type IndexRequestOptions } from "./client.js";
 export { AsyncQueue, ReplayLog } from "./async-queue.js";
 export { SERVER_REQUEST_FAILED, type RequestId, type RequestOptions } from "./connection.js";
 export { AppServerError, ConnectionError, type ConnectionErrorReason, TimeoutError } from "./errors.js";

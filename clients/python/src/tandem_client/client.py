@@ -247,6 +247,53 @@ class AppServerClient:
         except ValidationError as error:
             raise InvalidResponse(name, result, error) from None
 
+    async def index_query(
+        self,
+        query: str,
+        *,
+        limit: int | None = None,
+        file_globs: Sequence[str] | None = None,
+        alpha: float | None = None,
+        repo_root: str | None = None,
+        embedding_model: str | None = None,
+        timeout: float | None = None,
+    ) -> models.IndexQueryResponse:
+        """Experimental ``index/query``: refresh the project index of `repo_root` (default: the
+        server's working directory) incrementally and return ranked snippets, best first.
+
+        Needs a client started with ``capabilities={"experimentalApi": True}``; the refresh's
+        ``index/progress`` notifications arrive before the result (subscribe with `on` or
+        `notifications`). Raises `AppServerError` (``-32600``) for bad input.
+        """
+        params = {
+            "query": query,
+            "limit": limit,
+            "fileGlobs": None if file_globs is None else list(file_globs),
+            "alpha": alpha,
+            "repoRoot": repo_root,
+            "embeddingModel": embedding_model,
+        }
+        return await self.request(ClientRequests.INDEX_QUERY, params, timeout=timeout)
+
+    async def index_refresh(
+        self,
+        *,
+        repo_root: str | None = None,
+        file_globs: Sequence[str] | None = None,
+        require_embeddings: bool | None = None,
+        force_full: bool | None = None,
+        timeout: float | None = None,
+    ) -> models.IndexRefreshResponse:
+        """Experimental ``index/refresh``: warm (or with `force_full` rebuild) the project index,
+        sending ``index/progress`` notifications as it goes."""
+        params = {
+            "repoRoot": repo_root,
+            "fileGlobs": None if file_globs is None else list(file_globs),
+            "requireEmbeddings": require_embeddings,
+            "forceFull": force_full,
+        }
+        return await self.request(ClientRequests.INDEX_REFRESH, params, timeout=timeout)
+
     async def notify(
         self,
         method: str | NotificationSpec[Any],
