@@ -41,6 +41,11 @@ pub struct InitializeCapabilities {
     /// Exact notification methods this connection does not want to receive.
     #[serde(default)]
     pub opt_out_notification_methods: Option<Vec<String>>,
+    /// Which server request carries the model's `request_user_input` questions:
+    /// `item/tool/requestUserInput` (the default) or `tool/requestUserInput`. Either needs
+    /// `experimentalApi`.
+    #[serde(default)]
+    pub request_user_input_method: Option<crate::dialogs::RequestUserInputMethod>,
 }
 
 /// Result of `initialize`.

@@ -121,6 +121,31 @@ pub enum ThreadItemDetails {
         /// Lifecycle status.
         status: PatchApplyStatus,
     },
+    /// A tool call answered by the server itself rather than by a command or a patch: Tandem's
+    /// `query_project` (the project index). Its output reaches the model as the text of
+    /// `contentItems`.
+    DynamicToolCall {
+        /// Item id: the model's `call_id`.
+        id: String,
+        /// Tool namespace; always `null` in Tandem.
+        #[serde(default)]
+        namespace: Option<String>,
+        /// Tool name, as the model called it.
+        tool: String,
+        /// The arguments as the model sent them (`null` when they were not valid JSON).
+        arguments: serde_json::Value,
+        /// Lifecycle status.
+        status: DynamicToolCallStatus,
+        /// What the tool returned to the model; `null` while in progress.
+        #[serde(default)]
+        content_items: Option<Vec<DynamicToolCallOutputContentItem>>,
+        /// Whether the call succeeded; `null` while in progress.
+        #[serde(default)]
+        success: Option<bool>,
+        /// Run time in milliseconds; `null` while in progress.
+        #[serde(default)]
+        duration_ms: Option<i64>,
+    },
     /// A call to a tool of an MCP server (offered to the model as `mcp__<server>__<tool>`).
     McpToolCall {
         /// Item id: the model's `call_id`.
@@ -224,6 +249,39 @@ pub enum UserInput {
         /// Path of the image file.
         path: String,
     },
+    /// Audio by URL or uploaded-file id. Accepted into the thread; a turn whose input holds
+    /// audio fails with an error, since none of Tandem's model providers take audio.
+    Audio {
+        /// The audio URL (including `data:` URLs).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        url: Option<String>,
+        /// An uploaded file's id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        file_id: Option<String>,
+    },
+    /// An audio file on the server's machine; fails the turn like `audio`.
+    LocalAudio {
+        /// Path of the audio file.
+        path: String,
+    },
+    /// A skill the user invoked: its name and the path of its `SKILL.md` reach the model as
+    /// context.
+    Skill {
+        /// Skill name.
+        name: String,
+        /// Path of the skill's `SKILL.md`.
+        path: String,
+    },
+    /// Something the user mentioned (an app `app://<id>`, a plugin `plugin://name@marketplace`,
+    /// a file): its name and path reach the model as context.
+    Mention {
+        /// Display name.
+        name: String,
+        /// What the mention points at.
+        path: String,
+    },
 }
 
 /// A range of a text input that stands for a UI element.
@@ -316,6 +374,33 @@ pub enum CommandExecutionStatus {
     Failed,
     /// The user declined it.
     Declined,
+}
+
+/// Lifecycle status of a dynamic tool call item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum DynamicToolCallStatus {
+    /// Running.
+    InProgress,
+    /// Returned a result.
+    Completed,
+    /// Returned an error.
+    Failed,
+}
+
+/// One piece of a dynamic tool call's output (tagged by `type`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum DynamicToolCallOutputContentItem {
+    /// Text (for `query_project`, the JSON payload or the error message).
+    InputText {
+        /// The text.
+        text: String,
+    },
 }
 
 /// What started a command.

@@ -10,11 +10,17 @@
 #[macro_use]
 mod macros;
 
+pub mod conversation_summary;
+pub mod codex_event;
+pub mod account;
+pub mod dialogs;
 pub mod export;
 pub mod history;
+pub mod index;
 pub mod initialize;
 pub mod item;
 pub mod jsonrpc;
+pub mod legacy;
 pub mod mcp_servers;
 pub mod notifications;
 pub mod policy;

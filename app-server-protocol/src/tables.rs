@@ -4,10 +4,35 @@
 //! with its doc comment; the typed enums, method names, stability, dispatch and the schema
 //! and binding exports all come from here.
 
+use crate::conversation_summary::{GetConversationSummaryParams, GetConversationSummaryResponse};
+use crate::codex_event::CodexEventNotification;
+use crate::account::{
+    AccountLoginCompletedNotification, AccountRateLimitsUpdatedNotification,
+    AccountUpdatedNotification, AuthStatusChangeNotification, CancelLoginAccountParams,
+    CancelLoginAccountResponse, GetAccountParams, GetAccountRateLimitsResponse, GetAccountResponse,
+    LoginAccountParams, LoginAccountResponse, LoginChatGptCompleteNotification,
+};
+use crate::dialogs::{
+    AgentAskUserQuestionParams, AgentRequestUserInputParams, AgentRequestUserInputResponse,
+    QuestionAnswersResponse, UserInputRequestParams,
+};
 use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
+use crate::index::{
+    IndexProgressNotification, IndexQueryParams, IndexQueryResponse, IndexRefreshParams,
+    IndexRefreshResponse,
+};
 use crate::initialize::{InitializeParams, InitializeResponse};
+use crate::legacy::{
+    ApplyPatchApprovalParams, ArchiveConversationParams, ExecCommandApprovalParams,
+    ExecOneOffCommandParams, ExecOneOffCommandResponse, GetUserAgentResponse,
+    GetUserSavedConfigResponse, InterruptConversationParams, InterruptConversationResponse,
+    LegacyEmptyParams, LegacyEmptyResponse, ListConversationsParams, ListConversationsResponse,
+    NewConversationParams, NewConversationResponse, ResumeConversationParams,
+    ResumeConversationResponse, ReviewDecisionResponse, SendUserMessageParams,
+    SendUserMessageResponse, SendUserTurnParams, SetDefaultModelParams, UserInfoResponse,
+};
 use crate::mcp_servers::{
     ListMcpServerStatusParams, ListMcpServerStatusResponse, McpServerElicitationRequestParams,
     McpServerElicitationRequestResponse, McpServerStatusUpdatedNotification,
@@ -27,7 +52,7 @@ use crate::server_requests::{
     ToolRequestUserInputResponse,
 };
 use crate::thread_requests::{
-    EmptyParams, EmptyResponse, ThreadForkParams, ThreadIdParams, ThreadListParams,
+    EmptyParams, EmptyResponse, NoParams, ThreadForkParams, ThreadIdParams, ThreadListParams,
     ThreadListResponse, ThreadLoadedListParams, ThreadLoadedListResponse, ThreadReadParams,
     ThreadReadResponse, ThreadResumeParams, ThreadResumeResponse, ThreadSetNameParams,
     ThreadStartParams, ThreadStartResponse, ThreadTurnsListParams, ThreadTurnsListResponse,
@@ -170,6 +195,99 @@ request_table! {
         params: GetAuthStatusParams,
         response: GetAuthStatusResponse,
     },
+    /// Legacy: the summary of one stored thread, by id or by rollout path.
+    GetConversationSummary => "getConversationSummary" [Stable] {
+        params: GetConversationSummaryParams,
+        response: GetConversationSummaryResponse,
+    },
+    /// Legacy: start a conversation (a thread). Its events arrive as `codex/event`; its
+    /// approvals as `applyPatchApproval` / `execCommandApproval`.
+    NewConversation => "newConversation" [Stable] {
+        params: NewConversationParams,
+        response: NewConversationResponse,
+    },
+    /// Legacy: start a turn on a conversation with its current settings.
+    SendUserMessage => "sendUserMessage" [Stable] {
+        params: SendUserMessageParams,
+        response: SendUserMessageResponse,
+    },
+    /// Legacy: start a turn on a conversation with explicit settings, which stay in effect.
+    SendUserTurn => "sendUserTurn" [Stable] {
+        params: SendUserTurnParams,
+        response: SendUserMessageResponse,
+    },
+    /// Legacy: interrupt a conversation's running turn; answered once the turn has stopped.
+    InterruptConversation => "interruptConversation" [Stable] {
+        params: InterruptConversationParams,
+        response: InterruptConversationResponse,
+    },
+    /// Legacy: list stored conversations (threads), newest first.
+    ListConversations => "listConversations" [Stable] {
+        params: ListConversationsParams,
+        response: ListConversationsResponse,
+    },
+    /// Legacy: load a stored conversation (thread); its events then arrive as `codex/event`.
+    ResumeConversation => "resumeConversation" [Stable] {
+        params: ResumeConversationParams,
+        response: ResumeConversationResponse,
+    },
+    /// Legacy: archive a conversation (as `thread/archive`).
+    ArchiveConversation => "archiveConversation" [Stable] {
+        params: ArchiveConversationParams,
+        response: LegacyEmptyResponse,
+    },
+    /// Legacy: the settings saved in `config.toml`.
+    GetUserSavedConfig => "getUserSavedConfig" [Stable] {
+        params: LegacyEmptyParams,
+        response: GetUserSavedConfigResponse,
+    },
+    /// Legacy: write the default model and reasoning effort to `config.toml`, keeping its
+    /// comments and layout.
+    SetDefaultModel => "setDefaultModel" [Stable] {
+        params: SetDefaultModelParams,
+        response: LegacyEmptyResponse,
+    },
+    /// Legacy: the user agent the server sends to model providers.
+    GetUserAgent => "getUserAgent" [Stable] {
+        params: LegacyEmptyParams,
+        response: GetUserAgentResponse,
+    },
+    /// Legacy: the signed-in user; nobody, since Tandem has no ChatGPT login.
+    UserInfo => "userInfo" [Stable] {
+        params: LegacyEmptyParams,
+        response: UserInfoResponse,
+    },
+    /// Legacy: run one command outside any conversation (as `command/exec`).
+    ExecOneOffCommand => "execOneOffCommand" [Stable] {
+        params: ExecOneOffCommandParams,
+        response: ExecOneOffCommandResponse,
+    /// The account: an API key stored with `account/login/start` or set in the environment.
+    AccountRead => "account/read" [Stable] {
+        params: GetAccountParams,
+        response: GetAccountResponse,
+    },
+    /// Log in. Only `{"type": "apiKey"}` is supported: the key is stored in
+    /// `$TANDEM_HOME/auth.json` (mode 0600) and used by providers whose key variable is unset.
+    /// Followed by `account/login/completed`, `account/updated` and `authStatusChange`.
+    AccountLoginStart => "account/login/start" [Stable] {
+        params: LoginAccountParams,
+        response: LoginAccountResponse,
+    },
+    /// Cancel a login in progress. API-key logins complete at once, so the answer is `notFound`.
+    AccountLoginCancel => "account/login/cancel" [Stable] {
+        params: CancelLoginAccountParams,
+        response: CancelLoginAccountResponse,
+    },
+    /// Log out: remove the stored API key. Followed by `account/updated` and `authStatusChange`.
+    AccountLogout => "account/logout" [Stable] {
+        params: NoParams,
+        response: EmptyResponse,
+    },
+    /// The latest rate limits seen in the provider's `x-ratelimit-*` response headers.
+    AccountRateLimitsRead => "account/rateLimits/read" [Stable] {
+        params: NoParams,
+        response: GetAccountRateLimitsResponse,
+    },
     /// BM25 search over past conversations (the MCP tool `search`).
     HistorySearch => "history/search" [Experimental] {
         params: HistorySearchParams,
@@ -179,6 +297,18 @@ request_table! {
     HistoryOpen => "history/open" [Experimental] {
         params: HistoryOpenParams,
         response: HistoryOpenResponse,
+    },
+    /// Search the project index (the MCP tool `query_project`): refreshes the index
+    /// incrementally, sending `index/progress`, then answers with ranked snippets.
+    IndexQuery => "index/query" [Experimental] {
+        params: IndexQueryParams,
+        response: IndexQueryResponse,
+    },
+    /// Warm or rebuild the project index (the MCP tool `repo_index_refresh`), sending
+    /// `index/progress` as it goes.
+    IndexRefresh => "index/refresh" [Experimental] {
+        params: IndexRefreshParams,
+        response: IndexRefreshResponse,
     },
     /// The configured MCP servers: their tools, auth and startup state.
     McpServerStatusList => "mcpServerStatus/list" [Stable] {
@@ -207,6 +337,35 @@ request_table! {
     ToolRequestUserInput => "item/tool/requestUserInput" [Experimental] {
         params: ToolRequestUserInputParams,
         response: ToolRequestUserInputResponse,
+    },
+    /// Legacy: ask whether a conversation's patch may be applied (instead of
+    /// `item/fileChange/requestApproval`).
+    ApplyPatchApproval => "applyPatchApproval" [Stable] {
+        params: ApplyPatchApprovalParams,
+        response: ReviewDecisionResponse,
+    },
+    /// Legacy: ask whether a conversation's command may run (instead of
+    /// `item/commandExecution/requestApproval`).
+    ExecCommandApproval => "execCommandApproval" [Stable] {
+        params: ExecCommandApprovalParams,
+        response: ReviewDecisionResponse,
+    },
+    /// Ask the user one to three questions (the `{text, options, isOther}` shape of
+    /// `item/tool/requestUserInput`, sent instead of it when the connection chose it at
+    /// `initialize`).
+    UserInputRequest => "tool/requestUserInput" [Experimental] {
+        params: UserInputRequestParams,
+        response: QuestionAnswersResponse,
+    },
+    /// Ask the user for free-form text (model tool `ask_user`).
+    AgentRequestUserInput => "agent/requestUserInput" [Experimental] {
+        params: AgentRequestUserInputParams,
+        response: AgentRequestUserInputResponse,
+    },
+    /// Ask the user single- or multi-choice questions (model tool `ask_user_question`).
+    AgentAskUserQuestion => "agent/askUserQuestion" [Experimental] {
+        params: AgentAskUserQuestionParams,
+        response: QuestionAnswersResponse,
     },
     /// An MCP server asks the user something during a tool call (or Tandem asks whether an
     /// MCP tool may run); the answer goes back to the server.
@@ -272,6 +431,22 @@ notification_table! {
     DeprecationNotice => "deprecationNotice" [Stable] { params: DeprecationNoticeNotification },
     /// Output of a streaming `command/exec`.
     CommandExecOutputDelta => "command/exec/outputDelta" [Stable] { params: CommandExecOutputDeltaNotification },
+    /// Progress of the refresh run by this connection's `index/refresh` or `index/query`.
+    IndexProgress => "index/progress" [Experimental] { params: IndexProgressNotification },
+    /// Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with
+    /// `newConversation` / `resumeConversation` (and, over MCP, of a `codex` tool call).
+    CodexEvent => "codex/event" [Stable] { params: CodexEventNotification },
+    /// A login finished (after `account/login/start`).
+    AccountLoginCompleted => "account/login/completed" [Stable] { params: AccountLoginCompletedNotification },
+    /// The login changed (after a login or a logout).
+    AccountUpdated => "account/updated" [Stable] { params: AccountUpdatedNotification },
+    /// A model response carried new rate limits (`x-ratelimit-*` headers).
+    AccountRateLimitsUpdated => "account/rateLimits/updated" [Stable] { params: AccountRateLimitsUpdatedNotification },
+    /// Legacy: a ChatGPT login finished. Never sent: Tandem has no ChatGPT login.
+    LoginChatGptComplete => "loginChatGptComplete" [Stable] { params: LoginChatGptCompleteNotification },
+    /// Legacy: the auth mode changed; sent with `account/updated`.
+    AuthStatusChange => "authStatusChange" [Stable] { params: AuthStatusChangeNotification },
+    },
     /// An MCP server of a thread is starting, ready, failed or cancelled.
     McpServerStatusUpdated => "mcpServer/startupStatus/updated" [Stable] { params: McpServerStatusUpdatedNotification },
 }

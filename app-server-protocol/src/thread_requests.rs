@@ -505,3 +505,7 @@ pub enum ThreadUnsubscribeStatus {
 /// Empty params, `{}`; may be omitted.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 pub struct EmptyParams {}
+
+/// The params of a method that takes none: `params` may be omitted, or sent as `{}`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct NoParams {}

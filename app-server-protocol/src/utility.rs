@@ -375,12 +375,12 @@ pub struct GitDiffToRemoteResponse {
     pub diff: String,
 }
 
-/// Parameters of `getAuthStatus` (legacy). Both fields are accepted and ignored.
+/// Parameters of `getAuthStatus` (legacy).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields = nullable)]
 pub struct GetAuthStatusParams {
-    /// Whether to include the token. Accepted and ignored: Tandem holds no login token.
+    /// Whether to include the stored API key as `authToken`.
     #[serde(default)]
     pub include_token: Option<bool>,
     /// Whether to refresh the token first. Accepted and ignored.
@@ -388,16 +388,15 @@ pub struct GetAuthStatusParams {
     pub refresh_token: Option<bool>,
 }
 
-/// Result of `getAuthStatus` (legacy). Tandem has no OpenAI login: providers take their keys
-/// from the environment, so the answer is always `{authMethod: null, authToken: null,
-/// requiresOpenaiAuth: false}`.
+/// Result of `getAuthStatus` (legacy): the same login state as `account/read`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct GetAuthStatusResponse {
-    /// How the user is logged in; always `null` in Tandem.
-    pub auth_method: Option<serde_json::Value>,
-    /// The login token; always `null` in Tandem.
+    /// How the user is logged in: `apikey` when a key is stored in `auth.json` or the default
+    /// provider's key variable is set, `null` otherwise.
+    pub auth_method: Option<crate::account::AuthMode>,
+    /// The API key in use, when `includeToken` is true; `null` otherwise.
     pub auth_token: Option<String>,
-    /// Whether an OpenAI login is required; always `false` in Tandem.
+    /// Whether the default provider needs an API key (it declares `env_key`).
     pub requires_openai_auth: Option<bool>,
 }

@@ -113,6 +113,9 @@ pub struct RunArgs {
     /// Plan mode: the agent may ask you questions.
     #[arg(long)]
     pub plan: bool,
+    /// Read answers from stdin even when it is not a terminal (scripted answers).
+    #[arg(long, conflicts_with_all = ["yes", "no"])]
+    pub interactive: bool,
 }
 
 /// Arguments of `tandem app-server`.

@@ -24,8 +24,8 @@ use crate::store::Store;
 const KNOWN_TOOLS: &[&str] = &[
     "codex",
     "codex-reply",
-    crate::mcp::index_tools::QUERY_PROJECT_TOOL,
-    crate::mcp::index_tools::REPO_INDEX_REFRESH_TOOL,
+    crate::project_index::QUERY_PROJECT_TOOL,
+    crate::project_index::REPO_INDEX_REFRESH_TOOL,
     SEARCH_TOOL,
     OPEN_TOOL,
 ];
@@ -37,7 +37,7 @@ pub fn load_config(config: &Config) -> anyhow::Result<HistoryConfig> {
 }
 
 /// Connects the history backend for `tandem app-server` (fails on a bad `[history]` table or
-/// an unreachable backend).
+/// an unreachable ClickHouse; the embedded index is opened by its first use).
 pub fn connect(config: &Config) -> anyhow::Result<Arc<HistoryService>> {
     let history = load_config(config)?;
     let service = HistoryService::connect(history)
@@ -145,7 +145,8 @@ pub async fn call_tool(
 }
 
 /// An [`EventSink`] that forwards every notification and, after each `turn/completed`,
-/// ingests that thread's rollout on a blocking thread (the turn never waits for it).
+/// ingests that thread's rollout on a blocking thread once the rollout appender has written
+/// the turn's last lines (the turn never waits for it). The first ingest opens the index.
 struct IngestingSink {
     inner: Arc<dyn EventSink>,
     history: Arc<HistoryService>,
@@ -179,6 +180,9 @@ impl EventSink for IngestingSink {
             let history = Arc::clone(&self.history);
             let store = Arc::clone(&self.store);
             tokio::task::spawn_blocking(move || {
+                // The turn's last lines are queued on the rollout appender when the
+                // notification goes out: read the file once they are written.
+                store.wait_for_appends();
                 let path = match store.find(&thread_id) {
                     Ok(Some(meta)) => meta.rollout_path,
                     Ok(None) => return,
@@ -217,7 +221,7 @@ pub fn run_cli(command: &HistoryCommand, overrides: &[String]) -> anyhow::Result
                 report.files_reset,
                 report.corrupt_lines,
                 report.elapsed.as_secs_f64(),
-                service.backend().event_count()?,
+                service.backend()?.event_count()?,
             );
         }
         HistoryCommand::Search(args) => {

@@ -2,9 +2,11 @@
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+mod account;
 mod cli;
 mod clock;
 mod codegen;
+mod codex_events;
 mod config;
 mod engine;
 #[cfg(feature = "fuzzing")]
@@ -17,8 +19,10 @@ mod outgoing;
 mod paths;
 mod pending;
 mod processor;
+mod project_index;
 mod rpc_error;
 mod run_client;
+mod run_dialogs;
 mod sandbox;
 mod server;
 mod store;
@@ -75,6 +79,8 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
     // Configuration errors stop the process before it serves anything.
     let config = Config::load(None, overrides)?;
     init_logging();
+    // Reads `auth.json` now, before the runtime, rather than on a worker thread later.
+    account::AccountState::shared(&config.home);
     let history = history::connect(&config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -101,6 +107,7 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
         None => None,
     };
     mcp::logging::init(&config.home);
+    account::AccountState::shared(&config.home);
     // A bad `[history]` table or an unreachable ClickHouse stops the server before it serves.
     let history = history::connect_for_server(&config, args.tools.as_deref())?;
     let options = mcp::session::McpOptions {

@@ -20,6 +20,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{ChildStdin, ChildStdout, Command};
 
 use crate::cli::RunArgs;
+use crate::run_dialogs::{self, Asker, Reply};
 
 /// How approvals are decided.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -93,8 +94,14 @@ impl Connection {
         let method = message["method"].as_str().unwrap_or_default();
         let params = &message["params"];
         if let Some(id) = message.get("id").filter(|_| !method.is_empty()) {
-            let result = answer_server_request(method, params, decider);
-            self.send(&json!({"id": id, "result": result})).await?;
+            let reply = match answer_server_request(method, params, decider) {
+                Reply::Answer(result) => json!({"id": id, "result": result}),
+                Reply::Cancel => {
+                    let (code, text) = run_dialogs::CANCELLED;
+                    json!({"id": id, "error": {"code": code, "message": text}})
+                }
+            };
+            self.send(&reply).await?;
             return Ok(false);
         }
         print_notification(method, params);
@@ -113,6 +120,18 @@ pub async fn run(args: &RunArgs, overrides: &[String]) -> anyhow::Result<()> {
     if args.demo {
         command.arg("-c").arg("model_provider=\"demo\"");
     }
+    let decider = if args.yes {
+        Decider::AcceptAll
+    } else if args.no || !(args.interactive || std::io::stdin().is_terminal()) {
+        Decider::DeclineAll
+    } else {
+        Decider::Ask
+    };
+    // Nobody answers free-text questions in a non-interactive run, so the model is not
+    // offered them.
+    if decider != Decider::Ask {
+        command.arg("-c").arg("ask_user=false");
+    }
     let mut child = command
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -127,18 +146,11 @@ pub async fn run(args: &RunArgs, overrides: &[String]) -> anyhow::Result<()> {
         stdout,
         next_id: 1,
     };
-    let decider = if args.yes {
-        Decider::AcceptAll
-    } else if args.no || !std::io::stdin().is_terminal() {
-        Decider::DeclineAll
-    } else {
-        Decider::Ask
-    };
 
     let init = connection
         .request(
             "initialize",
-            json!({"clientInfo": {"name": "tandem_run", "title": "tandem run", "version": env!("CARGO_PKG_VERSION")}, "capabilities": {"experimentalApi": true}}),
+            json!({"clientInfo": {"name": "tandem_run", "title": "tandem run", "version": env!("CARGO_PKG_VERSION")}, "capabilities": {"experimentalApi": true, "requestUserInputMethod": "tool/requestUserInput"}}),
             decider,
         )
         .await?;
@@ -272,7 +284,21 @@ fn print_notification(method: &str, params: &Value) {
     let _ = out.flush();
 }
 
-fn answer_server_request(method: &str, params: &Value, decider: Decider) -> Value {
+fn answer_server_request(method: &str, params: &Value, decider: Decider) -> Reply {
+    let asker = if decider == Decider::Ask {
+        Asker::Person
+    } else {
+        Asker::Nobody
+    };
+    match method {
+        "tool/requestUserInput" => run_dialogs::tool_request_user_input(params, asker),
+        "agent/requestUserInput" => run_dialogs::agent_request_user_input(params, asker),
+        "agent/askUserQuestion" => run_dialogs::agent_ask_user_question(params, asker),
+        _ => Reply::Answer(answer_approval(method, params, decider)),
+    }
+}
+
+fn answer_approval(method: &str, params: &Value, decider: Decider) -> Value {
     match method {
         "item/commandExecution/requestApproval" => {
             let question = format!("Run `{}`", params["command"].as_str().unwrap_or("?"));

@@ -60,9 +60,13 @@ pub async fn serve_stdio(
     let outgoing = Arc::new(OutgoingSender::new(lines));
     let approver = Arc::new(ClientApprover::new(outgoing.clone()));
     let sink = crate::history::ingesting_sink(approver.clone(), history.as_ref(), &store);
-    let engine = Engine::new(config, store, sink, approver);
-    let processor =
-        Arc::new(Processor::new(outgoing.clone(), engine.clone()).with_history(history));
+    let engine = Engine::new(config, store, sink, approver.clone());
+    let processor = Arc::new(
+        Processor::new(outgoing.clone(), engine.clone())
+            .with_history(history)
+            .with_conversations(approver.conversations())
+            .with_approver(approver.clone()),
+    );
 
     // Reader → dispatcher queue of requests, each holding the worker permit it will run
     // with. The reader never waits: a request that finds no free worker is answered

@@ -1,10 +1,10 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
 /**
- * Parameters of `getAuthStatus` (legacy). Both fields are accepted and ignored.
+ * Parameters of `getAuthStatus` (legacy).
  */
 export type GetAuthStatusParams = { 
 /**
- * Whether to include the token. Accepted and ignored: Tandem holds no login token.
+ * Whether to include the stored API key as `authToken`.
  */
 includeToken?: boolean | null, 
 /**

@@ -1,21 +1,20 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
-import type { JsonValue } from "./serde_json/JsonValue";
+import type { AuthMode } from "./AuthMode";
 
 /**
- * Result of `getAuthStatus` (legacy). Tandem has no OpenAI login: providers take their keys
- * from the environment, so the answer is always `{authMethod: null, authToken: null,
- * requiresOpenaiAuth: false}`.
+ * Result of `getAuthStatus` (legacy): the same login state as `account/read`.
  */
 export type GetAuthStatusResponse = { 
 /**
- * How the user is logged in; always `null` in Tandem.
+ * How the user is logged in: `apikey` when a key is stored in `auth.json` or the default
+ * provider's key variable is set, `null` otherwise.
  */
-authMethod: JsonValue | null, 
+authMethod: AuthMode | null, 
 /**
- * The login token; always `null` in Tandem.
+ * The API key in use, when `includeToken` is true; `null` otherwise.
  */
 authToken: string | null, 
 /**
- * Whether an OpenAI login is required; always `false` in Tandem.
+ * Whether the default provider needs an API key (it declares `env_key`).
  */
 requiresOpenaiAuth: boolean | null, };

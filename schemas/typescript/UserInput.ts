@@ -29,4 +29,32 @@ detail?: ImageDetail | null,
 /**
  * Path of the image file.
  */
+path: string, } | { "type": "audio", 
+/**
+ * The audio URL (including `data:` URLs).
+ */
+url?: string, 
+/**
+ * An uploaded file's id.
+ */
+fileId?: string, } | { "type": "localAudio", 
+/**
+ * Path of the audio file.
+ */
+path: string, } | { "type": "skill", 
+/**
+ * Skill name.
+ */
+name: string, 
+/**
+ * Path of the skill's `SKILL.md`.
+ */
+path: string, } | { "type": "mention", 
+/**
+ * Display name.
+ */
+name: string, 
+/**
+ * What the mention points at.
+ */
 path: string, };

@@ -97,7 +97,19 @@ async fn a_declined_command_never_runs_and_the_turn_goes_on() {
             "thread/status/changed"
         ]
     );
+    // Both model responses (the call, then the answer) report their usage.
+    assert_eq!(find(&messages, "thread/tokenUsage/updated").len(), 2);
     assert_eq!(turn_status(&messages), "completed");
+}
+
+/// Every model response reports its token usage, also the one whose tool call ended the turn.
+fn usage_updates_before_turn_completed(messages: &[Value]) -> usize {
+    let sequence = methods(messages);
+    let completed = sequence.iter().position(|m| m == "turn/completed").unwrap();
+    sequence[..completed]
+        .iter()
+        .filter(|m| *m == "thread/tokenUsage/updated")
+        .count()
 }
 
 #[tokio::test]
@@ -111,6 +123,7 @@ async fn cancel_ends_the_turn_as_interrupted_and_an_error_reply_fails_the_item()
         "declined"
     );
     assert_eq!(turn_status(&messages), "interrupted");
+    assert_eq!(usage_updates_before_turn_completed(&messages), 1);
     assert_eq!(setup.model.request_count(), 1, "no request after a cancel");
 
     setup
@@ -212,6 +225,7 @@ async fn interrupt_while_an_approval_is_pending_runs_nothing() {
     let messages = run_turn(&mut setup, "run it", vec![Answer::Interrupt]).await;
     assert!(!exists(setup.workspace.path(), "never.txt"));
     assert_eq!(turn_status(&messages), "interrupted");
+    assert_eq!(usage_updates_before_turn_completed(&messages), 1);
     assert!(
         find(&messages, "item/completed")
             .iter()

@@ -47,6 +47,8 @@ async fn a_completed_turn_becomes_searchable_and_openable() {
     )));
     let mut server = McpStdio::spawn(&mock_config(&model.base_url()), &[]).await;
     server.initialize("2025-06-18", json!({})).await;
+    let index = server.home.path().join("history/index.sqlite");
+    assert!(!index.exists(), "index opened before first use");
     let done = call(
         &mut server,
         1,
@@ -261,7 +263,7 @@ fn a_killed_ingest_keeps_what_it_committed_and_the_next_run_completes() {
     let reader = HistoryService::connect(config.clone()).unwrap();
     // Wait for the first committed batch (read through the index itself), then SIGKILL.
     let deadline = Instant::now() + Duration::from_secs(120);
-    while reader.backend().event_count().unwrap() == 0 {
+    while reader.backend().unwrap().event_count().unwrap() == 0 {
         assert!(Instant::now() < deadline, "no batch committed");
         assert!(
             child.try_wait().unwrap().is_none(),
@@ -274,7 +276,7 @@ fn a_killed_ingest_keeps_what_it_committed_and_the_next_run_completes() {
     drop(reader);
 
     let after_kill = HistoryService::connect(config.clone()).unwrap();
-    let committed = after_kill.backend().event_count().unwrap();
+    let committed = after_kill.backend().unwrap().event_count().unwrap();
     assert!(
         committed > 0 && committed < total as i64,
         "killed mid-run: {committed} of {total}"
@@ -282,10 +284,11 @@ fn a_killed_ingest_keeps_what_it_committed_and_the_next_run_completes() {
     // Statistics and events agree: no half-written batch is visible.
     let stats = after_kill
         .backend()
+        .unwrap()
         .corpus_stats(&["parser".to_string()])
         .unwrap();
     assert_eq!(stats.docs, committed);
-    let states = after_kill.backend().file_states().unwrap();
+    let states = after_kill.backend().unwrap().file_states().unwrap();
     assert!(!states.is_empty());
     drop(after_kill);
 
@@ -296,9 +299,10 @@ fn a_killed_ingest_keeps_what_it_committed_and_the_next_run_completes() {
         String::from_utf8_lossy(&rerun.stderr)
     );
     let done = HistoryService::connect(config).unwrap();
-    assert_eq!(done.backend().event_count().unwrap(), total as i64);
+    assert_eq!(done.backend().unwrap().event_count().unwrap(), total as i64);
     let stats = done
         .backend()
+        .unwrap()
         .corpus_stats(&["parser".to_string()])
         .unwrap();
     assert_eq!(stats.docs, total as i64);
@@ -330,6 +334,9 @@ async fn app_server_history_methods_answer_after_a_turn() {
     server
         .initialize_with(json!({"experimentalApi": true}))
         .await;
+    // The index is opened by its first use, never on the way to answering `initialize`.
+    let index = server.home.join("history/index.sqlite");
+    assert!(!index.exists(), "index opened before first use");
     let thread = server
         .request("thread/start", json!({"cwd": "/tmp"}))
         .await
@@ -362,6 +369,7 @@ async fn app_server_history_methods_answer_after_a_turn() {
     };
     assert_eq!(found["terms"], json!(["pelican", "schedule"]));
     assert_eq!(found["backend"], "embedded");
+    assert!(index.exists());
     assert_eq!(found["hits"][0]["sessionId"], thread_id.as_str());
     let uid = found["hits"][0]["eventUid"].as_str().unwrap().to_string();
 

@@ -57,17 +57,32 @@ async fn run_with_answers(
     }
 }
 
+/// The `exec_command_end` event of the turn's command.
 fn command_item(server: &McpStdio) -> Value {
     server
         .log
         .iter()
         .find(|message| {
             message["method"] == "codex/event"
-                && message["params"]["msg"]["type"] == "item/completed"
-                && message["params"]["msg"]["item"]["type"] == "commandExecution"
+                && message["params"]["msg"]["type"] == "exec_command_end"
         })
-        .map(|message| message["params"]["msg"]["item"].clone())
-        .expect("a completed commandExecution item")
+        .map(|message| message["params"]["msg"].clone())
+        .expect("an exec_command_end event")
+}
+
+/// The `type`s of the `codex/event`s and the methods of the elicitations, in wire order.
+fn wire_order(server: &McpStdio) -> Vec<String> {
+    server
+        .log
+        .iter()
+        .filter_map(|message| match message["method"].as_str() {
+            Some("codex/event") => message["params"]["msg"]["type"]
+                .as_str()
+                .map(str::to_string),
+            Some("elicitation/create") => Some("elicitation/create".to_string()),
+            _ => None,
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -129,7 +144,7 @@ async fn accepted_elicitations_run_the_command_and_write_the_patch() {
         .arg("-srm")
         .output()
         .unwrap();
-    let output = item["aggregatedOutput"].as_str().unwrap_or_default();
+    let output = item["aggregated_output"].as_str().unwrap_or_default();
     assert!(
         output.contains(String::from_utf8_lossy(&uname.stdout).trim()),
         "{item}"
@@ -138,6 +153,50 @@ async fn accepted_elicitations_run_the_command_and_write_the_patch() {
         workspace.path().join(DEMO_FILE).exists(),
         "the patch was written"
     );
+    // Codex's order: the approval event, the question, then the command (and the same for
+    // the patch), as spec/codex-events.md observed.
+    let order = wire_order(&server);
+    let position = |kind: &str| {
+        order
+            .iter()
+            .position(|entry| entry == kind)
+            .unwrap_or_else(|| panic!("no {kind} in {order:?}"))
+    };
+    let exec_asked = position("exec_approval_request");
+    assert_eq!(order[exec_asked + 1], "elicitation/create", "{order:?}");
+    assert_eq!(order[exec_asked + 2], "exec_command_begin", "{order:?}");
+    assert!(position("exec_command_end") > exec_asked + 2, "{order:?}");
+    let patch_asked = position("apply_patch_approval_request");
+    assert_eq!(
+        order[patch_asked + 1..patch_asked + 4],
+        ["elicitation/create", "patch_apply_begin", "patch_apply_end"],
+        "{order:?}"
+    );
+    let asked = server
+        .log
+        .iter()
+        .find(|message| message["params"]["msg"]["type"] == "exec_approval_request")
+        .unwrap();
+    let asked = &asked["params"]["msg"];
+    assert_eq!(asked["kind"], "command");
+    assert_eq!(asked["environmentId"], "local");
+    assert_eq!(asked["command"][1], "-c");
+    assert_eq!(asked["command"][2], "uname -srm");
+    assert_eq!(
+        asked["parsed_cmd"],
+        json!([{"type": "unknown", "cmd": "uname -srm"}])
+    );
+    assert_eq!(asked["available_decisions"][0], "approved");
+    let patched = server
+        .log
+        .iter()
+        .find(|message| message["params"]["msg"]["type"] == "patch_apply_end")
+        .unwrap();
+    let patched = &patched["params"]["msg"];
+    assert_eq!(patched["success"], true);
+    assert_eq!(patched["status"], "completed");
+    let path = workspace.path().join(DEMO_FILE).display().to_string();
+    assert_eq!(patched["changes"][&path]["type"], "add", "{patched}");
     assert_eq!(server.shutdown().await, Some(0));
 }
 
@@ -256,11 +315,10 @@ async fn cancelling_the_call_withdraws_its_pending_elicitation() {
     assert_eq!(withdrawn["params"]["requestId"], elicitation["id"]);
     let completed = server
         .take(|message| {
-            message["method"] == "codex/event"
-                && message["params"]["msg"]["type"] == "turn/completed"
+            message["method"] == "codex/event" && message["params"]["msg"]["type"] == "turn_aborted"
         })
         .await;
-    assert_eq!(completed["params"]["msg"]["turn"]["status"], "interrupted");
+    assert_eq!(completed["params"]["msg"]["reason"], "interrupted");
     // A late answer is ignored, the session goes on, and the call never gets a response.
     server
         .send(&json!({"jsonrpc": "2.0", "id": elicitation["id"], "result": {"action": "accept"}}))
@@ -277,11 +335,10 @@ fn command_item_status(server: &McpStdio) -> Option<Value> {
         .log
         .iter()
         .find(|message| {
-            message["params"]["msg"]["type"] == "item/completed"
-                && message["params"]["msg"]["item"]["type"] == "commandExecution"
-                && message["params"]["msg"]["item"]["status"] == "completed"
+            message["params"]["msg"]["type"] == "exec_command_end"
+                && message["params"]["msg"]["status"] == "completed"
         })
-        .map(|message| message["params"]["msg"]["item"]["status"].clone())
+        .map(|message| message["params"]["msg"]["status"].clone())
 }
 
 #[tokio::test]
@@ -368,9 +425,8 @@ async fn approved_for_session_is_not_asked_again_in_the_next_turn() {
         .log
         .iter()
         .filter(|message| {
-            message["params"]["msg"]["type"] == "item/completed"
-                && message["params"]["msg"]["item"]["type"] == "commandExecution"
-                && message["params"]["msg"]["item"]["status"] == "completed"
+            message["params"]["msg"]["type"] == "exec_command_end"
+                && message["params"]["msg"]["status"] == "completed"
         })
         .count();
     assert_eq!(runs, 2);

@@ -85,7 +85,7 @@ async fn until_turn_completed(stream: &mut SseReader) -> Vec<Value> {
     loop {
         let event = stream.next().await.expect("stream open");
         let message = event.json();
-        let done = message_type(&message) == "turn/completed";
+        let done = message_type(&message) == "task_complete";
         seen.push(message);
         if done {
             return seen;
@@ -243,7 +243,7 @@ async fn a_cancellation_sent_to_another_node_stops_the_call() {
     gate.release(1);
     loop {
         let message = stream.next().await.unwrap().json();
-        if message_type(&message) == "turn/started" {
+        if message_type(&message) == "task_started" {
             break;
         }
     }
@@ -263,15 +263,15 @@ async fn a_cancellation_sent_to_another_node_stops_the_call() {
         .map(|event| event.json())
         .collect();
     let last = rest.last().expect("events after the cancellation");
-    assert_eq!(message_type(last), "turn/completed");
-    assert_eq!(last["params"]["msg"]["turn"]["status"], "interrupted");
+    assert_eq!(message_type(last), "turn_aborted");
+    assert_eq!(last["params"]["msg"]["reason"], "interrupted");
     assert!(rest.iter().all(|message| message.get("id").is_none()));
     drop(gate);
 }
 
 fn delta_index(message: &Value) -> Option<usize> {
     let text = message.to_string();
-    if !text.contains("item/agentMessage/delta") {
+    if !text.contains("agent_message_content_delta") {
         return None;
     }
     let start = text.find("tok")? + 3;
@@ -335,7 +335,7 @@ async fn losing_the_node_of_the_get_stream_mid_turn_loses_and_duplicates_nothing
         ids.push(event.id.clone().unwrap());
         let message = event.json();
         deltas.extend(delta_index(&message));
-        if message_type(&message) == "turn/completed" {
+        if message_type(&message) == "task_complete" {
             break;
         }
     }
@@ -436,7 +436,7 @@ async fn redis_restarting_mid_run_fails_requests_cleanly_and_no_node_exits() {
     let mut in_flight = SseReader::new(in_flight);
     gate.release(1);
     loop {
-        if message_type(&in_flight.next().await.unwrap().json()) == "turn/started" {
+        if message_type(&in_flight.next().await.unwrap().json()) == "task_started" {
             break;
         }
     }
@@ -749,15 +749,9 @@ async fn approvals_answered_on_other_nodes_reach_the_turn_and_accept_for_session
     );
     let command = messages
         .iter()
-        .find(|message| {
-            message["params"]["msg"]["type"] == "item/completed"
-                && message["params"]["msg"]["item"]["type"] == "commandExecution"
-        })
+        .find(|message| message["params"]["msg"]["type"] == "exec_command_end")
         .expect("the command ran");
-    assert_eq!(
-        command["params"]["msg"]["item"]["status"], "completed",
-        "{command}"
-    );
+    assert_eq!(command["params"]["msg"]["status"], "completed", "{command}");
     let last = messages.last().unwrap();
     assert_eq!(last["result"]["isError"], false, "{last}");
     let thread_id = thread_of(last);

@@ -123,7 +123,7 @@ async fn a_codex_call_streams_on_its_post_stream_with_a_priming_event() {
         let event = get_stream.next().await.expect("GET stream open");
         assert!(event.id.as_deref().unwrap().starts_with("0/"));
         let message = event.json();
-        let done = message["params"]["msg"]["type"] == "turn/completed";
+        let done = message["params"]["msg"]["type"] == "task_complete";
         seen.push(message);
         if done {
             break;
@@ -287,7 +287,7 @@ async fn a_cancelled_call_ends_its_post_stream_without_a_response() {
     gate.release(1);
     loop {
         let message = stream.next().await.unwrap().json();
-        if message["params"]["msg"]["type"] == "turn/started" {
+        if message["params"]["msg"]["type"] == "task_started" {
             break;
         }
     }
@@ -307,8 +307,8 @@ async fn a_cancelled_call_ends_its_post_stream_without_a_response() {
         .map(|event| event.json())
         .collect();
     let last = rest.last().expect("events after the cancellation");
-    assert_eq!(last["params"]["msg"]["type"], "turn/completed");
-    assert_eq!(last["params"]["msg"]["turn"]["status"], "interrupted");
+    assert_eq!(last["params"]["msg"]["type"], "turn_aborted");
+    assert_eq!(last["params"]["msg"]["reason"], "interrupted");
     assert!(
         rest.iter().all(|message| message.get("id").is_none()),
         "{rest:?}"
@@ -350,7 +350,7 @@ async fn a_burst_of_twenty_thousand_deltas_arrives_whole_on_the_post_stream() {
     let events = SseReader::new(response).rest().await;
     let deltas = events
         .iter()
-        .filter(|event| event.data.contains("item/agentMessage/delta"))
+        .filter(|event| event.data.contains("agent_message_content_delta"))
         .count();
     assert_eq!(deltas, 20_000);
     let last = events.last().unwrap().json();

@@ -220,26 +220,73 @@ async fn a_codex_call_streams_events_and_codex_reply_continues_the_thread() {
         .iter()
         .map(|event| event["params"]["msg"]["type"].as_str().unwrap())
         .collect();
-    assert_eq!(types.first(), Some(&"thread/status/changed"));
-    assert!(types.contains(&"turn/started"), "{types:?}");
+    // Codex's order for a plain turn (spec/codex-events.md).
     assert_eq!(
-        types
-            .iter()
-            .filter(|kind| **kind == "item/agentMessage/delta")
-            .count(),
-        3
+        types,
+        vec![
+            "session_configured",
+            "mcp_startup_complete",
+            "task_started",
+            "item_started",
+            "item_completed",
+            "user_message",
+            "item_started",
+            "agent_message_content_delta",
+            "agent_message_content_delta",
+            "agent_message_content_delta",
+            "item_completed",
+            "agent_message",
+            "token_count",
+            "task_complete",
+        ]
     );
-    assert_eq!(types.last(), Some(&"turn/completed"));
     assert!(
         events
             .iter()
             .all(|event| event["params"]["_meta"]["threadId"] == json!(thread_id))
     );
-    let delta = events
-        .iter()
-        .find(|event| event["params"]["msg"]["type"] == "item/agentMessage/delta")
-        .unwrap();
-    assert_eq!(delta["params"]["msg"]["delta"], "Hello");
+    let turn_id = events[2]["params"]["msg"]["turn_id"].as_str().unwrap();
+    assert_eq!(events[0]["params"]["id"], "", "session events have no turn");
+    assert!(
+        events[2..]
+            .iter()
+            .all(|event| event["params"]["id"] == turn_id)
+    );
+    let configured = &events[0]["params"]["msg"];
+    assert_eq!(configured["thread_id"], json!(thread_id));
+    assert_eq!(configured["session_id"], json!(thread_id));
+    assert_eq!(configured["approval_policy"], "never");
+    assert_eq!(configured["approvals_reviewer"], "user");
+    assert_eq!(configured["cwd"], "/tmp");
+    assert!(
+        configured["rollout_path"]
+            .as_str()
+            .unwrap()
+            .ends_with(".jsonl")
+    );
+    assert_eq!(
+        events[1]["params"]["msg"],
+        json!({"type": "mcp_startup_complete", "ready": [], "failed": [], "cancelled": []})
+    );
+    let user_message = &events[5]["params"]["msg"];
+    assert_eq!(
+        user_message,
+        &json!({
+            "type": "user_message", "message": "Say hello.", "images": [], "local_images": [],
+            "audio": [], "local_audio": [], "text_elements": [],
+        })
+    );
+    let delta = &events[7]["params"]["msg"];
+    assert_eq!(delta["delta"], "Hello");
+    assert_eq!(delta["thread_id"], json!(thread_id));
+    assert_eq!(delta["turn_id"], turn_id);
+    assert_eq!(
+        events[11]["params"]["msg"],
+        json!({"type": "agent_message", "message": "Hello from Tandem.", "phase": null, "memory_citation": null})
+    );
+    let complete = &events[13]["params"]["msg"];
+    assert_eq!(complete["last_agent_message"], "Hello from Tandem.");
+    assert_eq!(complete["turn_id"], turn_id);
 
     let progress: Vec<&Value> = before
         .iter()
@@ -315,7 +362,7 @@ async fn cancelling_a_call_interrupts_its_turn_and_sends_no_response() {
     gate.release(1);
     server
         .take(|message| {
-            is_event_for(message, 31) && message["params"]["msg"]["type"] == "turn/started"
+            is_event_for(message, 31) && message["params"]["msg"]["type"] == "task_started"
         })
         .await;
     server
@@ -326,10 +373,10 @@ async fn cancelling_a_call_interrupts_its_turn_and_sends_no_response() {
         .await;
     let completed = server
         .take(|message| {
-            is_event_for(message, 31) && message["params"]["msg"]["type"] == "turn/completed"
+            is_event_for(message, 31) && message["params"]["msg"]["type"] == "turn_aborted"
         })
         .await;
-    assert_eq!(completed["params"]["msg"]["turn"]["status"], "interrupted");
+    assert_eq!(completed["params"]["msg"]["reason"], "interrupted");
     // The session is alive, and the cancelled call never gets a response.
     let pong = server.request(json!(32), "ping", json!({})).await;
     assert_eq!(pong["result"], json!({}));

@@ -15,7 +15,10 @@ use std::process::Command;
 use common::repo_root;
 use tandem_tests::server::tandem_binary;
 
-const REGENERATE: &str = "cargo build --bins && target/debug/tandem app-server generate-ts --out schemas/typescript && target/debug/tandem app-server generate-json-schema --out schemas/json";
+const REGENERATE: &str = "cargo build --bins && scripts/generate-schemas";
+
+/// The JSON Schema bundle, the one file of the experimental JSON output that is committed.
+const BUNDLE: &str = "tandem_app_server_protocol.schemas.json";
 
 fn read_tree(root: &Path) -> BTreeMap<String, String> {
     fn walk(root: &Path, dir: &Path, files: &mut BTreeMap<String, String>) {
@@ -41,18 +44,38 @@ fn read_tree(root: &Path) -> BTreeMap<String, String> {
 }
 
 fn generate(subcommand: &str, out: &Path) {
+    generate_with(subcommand, &[], out);
+}
+
+fn generate_with(subcommand: &str, flags: &[&str], out: &Path) {
     let status = Command::new(tandem_binary())
-        .args(["app-server", subcommand, "--out"])
+        .args(["app-server", subcommand])
+        .args(flags)
+        .arg("--out")
         .arg(out)
         .status()
         .expect("run tandem");
-    assert!(status.success(), "tandem app-server {subcommand} failed");
+    assert!(
+        status.success(),
+        "tandem app-server {subcommand} {flags:?} failed"
+    );
 }
 
 fn assert_same_tree(committed_dir: &str, subcommand: &str) {
+    assert_same_output(committed_dir, subcommand, &[], |_| true);
+}
+
+/// Compares the files of `committed_dir` with those `subcommand flags` writes that `keep` selects.
+fn assert_same_output(
+    committed_dir: &str,
+    subcommand: &str,
+    flags: &[&str],
+    keep: fn(&str) -> bool,
+) {
     let temp = tempfile::tempdir().expect("tempdir");
-    generate(subcommand, temp.path());
-    let fresh = read_tree(temp.path());
+    generate_with(subcommand, flags, temp.path());
+    let mut fresh = read_tree(temp.path());
+    fresh.retain(|path, _| keep(path));
     let committed = read_tree(&repo_root().join(committed_dir));
     let mut problems = Vec::new();
     for (path, contents) in &fresh {
@@ -86,6 +109,45 @@ fn committed_typescript_bindings_are_current() {
 #[test]
 fn committed_json_schemas_are_current() {
     assert_same_tree("schemas/json", "generate-json-schema");
+}
+
+#[test]
+fn committed_experimental_typescript_bindings_are_current() {
+    assert_same_output(
+        "schemas/typescript-experimental",
+        "generate-ts",
+        &["--experimental"],
+        |_| true,
+    );
+}
+
+#[test]
+fn committed_experimental_json_bundle_is_current() {
+    assert_same_output(
+        "schemas/json-experimental",
+        "generate-json-schema",
+        &["--experimental"],
+        |path| path == BUNDLE,
+    );
+}
+
+/// The SDKs hold no copy of the bindings in git: they take them from `schemas/` when built.
+#[test]
+fn sdks_commit_no_copy_of_the_bindings() {
+    let root = repo_root();
+    let listed = Command::new("git")
+        .arg("-C")
+        .arg(&root)
+        .args([
+            "ls-files",
+            "clients/typescript/src/generated",
+            "clients/typescript/src/generated-experimental",
+            "clients/python/src/tandem_client/generated",
+        ])
+        .output()
+        .expect("run git ls-files");
+    assert!(listed.status.success(), "git ls-files failed");
+    assert_eq!(String::from_utf8_lossy(&listed.stdout), "");
 }
 
 #[test]

@@ -15,6 +15,7 @@ use common::tool_turns::{
 use serde_json::{Value, json};
 use tandem_tests::mock_model::{ChatStream, MockResponse, responses_function_call};
 use tandem_tests::process::{make_fifo, read_fifo, wait_for_exit};
+use tandem_tests::server::methods;
 
 #[tokio::test]
 async fn plans_and_questions_reach_the_client() {
@@ -56,6 +57,28 @@ async fn plans_and_questions_reach_the_client() {
         json!([{"step": "one", "status": "completed"}, {"step": "two", "status": "inProgress"}])
     );
     assert_eq!(tool_output(&setup.model, "call_plan"), "Plan updated");
+    // The plan goes out as the call arrives, before the usage of the response that made it:
+    // the reference runs tool calls in flight (its command items start before that usage,
+    // `c_shell_approval_decline`), and `m_reasoning_plan` puts the usage right after the
+    // user message when the response holds only the call.
+    let sequence = methods(&messages);
+    let plan_at = sequence
+        .iter()
+        .position(|m| m == "turn/plan/updated")
+        .unwrap();
+    let usage_at = sequence
+        .iter()
+        .position(|m| m == "thread/tokenUsage/updated")
+        .unwrap();
+    assert_eq!(
+        sequence[plan_at - 1..=usage_at],
+        [
+            "item/completed",
+            "turn/plan/updated",
+            "thread/tokenUsage/updated"
+        ],
+        "{sequence:?}"
+    );
     let request = &find(&messages, "item/tool/requestUserInput")[0]["params"];
     assert_eq!(request["questions"][0]["isOther"], true);
     assert_eq!(request["questions"][0]["isSecret"], false);

@@ -25,6 +25,9 @@ use crate::event::{Event, EventClass, HISTORY_TOOL_FLAG};
 use crate::rollout::Cursor;
 use crate::tokenize::term_frequencies;
 
+/// The shortest timeout of an INSERT.
+const INSERT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
+
 const EVENT_COLUMNS: &str = "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, kind, text, payload, token_usage, source_path";
 
 /// A ClickHouse server holding the history.
@@ -124,6 +127,16 @@ impl ClickHouseBackend {
 
     /// Runs `sql` with an optional request body (INSERT data); returns the response text.
     fn execute(&self, sql: &str, body: Option<String>) -> Result<String, HistoryError> {
+        self.execute_within(sql, body, self.config.timeout)
+    }
+
+    /// [`Self::execute`] with its own timeout.
+    fn execute_within(
+        &self,
+        sql: &str,
+        body: Option<String>,
+        timeout: std::time::Duration,
+    ) -> Result<String, HistoryError> {
         let mut url = format!(
             "{}/?output_format_json_quote_64bit_integers=0",
             self.config.url
@@ -136,7 +149,7 @@ impl ClickHouseBackend {
             }
             None => sql.to_string(),
         };
-        let mut request = self.client.post(url).body(body);
+        let mut request = self.client.post(url).body(body).timeout(timeout);
         if let Some(user) = &self.config.user {
             request = request.basic_auth(user, self.config.password.as_ref());
         }
@@ -181,9 +194,33 @@ impl ClickHouseBackend {
             body.push_str(&row.to_string());
             body.push('\n');
         }
-        self.execute(
+        self.execute_within(
             &format!("INSERT INTO {} FORMAT JSONEachRow", self.table(table)),
             Some(body),
+            self.insert_timeout(),
+        )?;
+        Ok(())
+    }
+
+    /// Bulk inserts (an ingest batch's postings run to hundreds of thousands of rows) may take
+    /// longer than a query: at least [`INSERT_TIMEOUT`].
+    fn insert_timeout(&self) -> std::time::Duration {
+        self.config.timeout.max(INSERT_TIMEOUT)
+    }
+
+    /// Inserts postings rows as `TabSeparated` (a third of the bytes of JSON, and cheaper for
+    /// the server to parse).
+    fn insert_postings(&self, body: String) -> Result<(), HistoryError> {
+        if body.is_empty() {
+            return Ok(());
+        }
+        self.execute_within(
+            &format!(
+                "INSERT INTO {} (term, doc, tf, dl, kind, file_id) FORMAT TabSeparated",
+                self.table("postings")
+            ),
+            Some(body),
+            self.insert_timeout(),
         )?;
         Ok(())
     }
@@ -322,15 +359,18 @@ impl HistoryBackend for ClickHouseBackend {
             }
         }
         let mut event_rows = Vec::with_capacity(batch.events.len());
-        let mut posting_rows = Vec::new();
+        let mut posting_rows = String::new();
         for event in &batch.events {
             let file = file_id(&event.source_path);
             let (frequencies, length) = term_frequencies(&event.text);
             for (term, tf) in frequencies {
-                posting_rows.push(json!({
-                    "term": term, "doc": event.doc, "tf": tf, "dl": length,
-                    "kind": event.kind(), "file_id": file,
-                }));
+                // Terms are runs of letters, digits and `_`: nothing to escape.
+                let _ = writeln!(
+                    posting_rows,
+                    "{term}\t{}\t{tf}\t{length}\t{}\t{file}",
+                    event.doc,
+                    event.kind()
+                );
                 *df.entry(term).or_insert(0) += 1;
             }
             docs += 1;
@@ -345,7 +385,7 @@ impl HistoryBackend for ClickHouseBackend {
             }));
         }
         self.insert("events", &event_rows)?;
-        self.insert("postings", &posting_rows)?;
+        self.insert_postings(posting_rows)?;
         let df_rows: Vec<Value> = df
             .into_iter()
             .filter(|(_, delta)| *delta != 0)

@@ -13,7 +13,7 @@ use crate::backend::{Batch, FileState, FileUpdate, HistoryBackend, HistoryError}
 use crate::rollout::{Cursor, parse_line};
 
 /// Events per committed batch (one transaction, possibly spanning several files).
-pub const BATCH_EVENTS: usize = 5000;
+pub const BATCH_EVENTS: usize = 20_000;
 
 /// What one ingestion run did.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -148,6 +148,20 @@ fn ingest_file(
     pending: &mut Batch,
 ) -> Result<(), HistoryError> {
     let key = path.display().to_string();
+    let previous = states.get(&key);
+    // An unchanged file costs one `stat`: same inode, size at the committed offset.
+    match std::fs::metadata(path) {
+        Ok(metadata)
+            if previous.is_some_and(|state| {
+                state.inode == metadata.ino() && state.offset == metadata.len()
+            }) =>
+        {
+            return Ok(());
+        }
+        Ok(_) => {}
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(io_error(path, error)),
+    }
     let mut file = match File::open(path) {
         Ok(file) => file,
         // Moved (archived) or deleted since the directory was listed.
@@ -158,7 +172,6 @@ fn ingest_file(
     let size = metadata.len();
     let inode = metadata.ino();
     let print = fingerprint(&mut file).map_err(|error| io_error(path, error))?;
-    let previous = states.get(&key);
     let reset = previous.is_some_and(|state| {
         state.inode != inode || size < state.offset || state.fingerprint != print
     });

@@ -2,6 +2,7 @@
 //! it on the backend, and build the payload and its `prose` or `full` envelope.
 
 use std::path::Path;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -192,30 +193,38 @@ pub enum RequestError {
     Backend(#[from] HistoryError),
 }
 
-/// The history subsystem as served: config plus a connected backend.
+/// The history subsystem as served: config plus a backend. ClickHouse is connected (and
+/// pinged) when the service is created; the embedded index is opened on first use, so a
+/// server answers `initialize` before touching it.
 pub struct HistoryService {
     config: HistoryConfig,
-    backend: Box<dyn HistoryBackend>,
+    backend: OnceLock<Box<dyn HistoryBackend>>,
+    /// Serializes the first open of the embedded index.
+    opening: Mutex<()>,
 }
 
 impl std::fmt::Debug for HistoryService {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         formatter
             .debug_struct("HistoryService")
-            .field("backend", &self.backend.name())
+            .field("backend", &self.config.backend)
             .finish_non_exhaustive()
     }
 }
 
 impl HistoryService {
-    /// Opens the configured backend and checks that it answers (fail fast at startup).
+    /// Creates the service for a validated config. ClickHouse is connected and pinged here
+    /// (fail fast at startup); the embedded index is opened by the first call that needs it.
     pub fn connect(config: HistoryConfig) -> Result<HistoryService, HistoryError> {
-        let backend: Box<dyn HistoryBackend> = match config.backend {
-            BackendKind::Embedded => Box::new(EmbeddedBackend::open(&config.index_path)?),
-            BackendKind::ClickHouse => Box::new(ClickHouseBackend::connect(&config.clickhouse)?),
+        let service = HistoryService {
+            config,
+            backend: OnceLock::new(),
+            opening: Mutex::new(()),
         };
-        backend.ping()?;
-        Ok(HistoryService { config, backend })
+        if service.config.backend == BackendKind::ClickHouse {
+            service.backend()?;
+        }
+        Ok(service)
     }
 
     /// The configuration.
@@ -223,19 +232,43 @@ impl HistoryService {
         &self.config
     }
 
-    /// The backend.
-    pub fn backend(&self) -> &dyn HistoryBackend {
-        self.backend.as_ref()
+    /// The backend, opened (and pinged) on first use. A failed open is retried by the next
+    /// call.
+    pub fn backend(&self) -> Result<&dyn HistoryBackend, HistoryError> {
+        if let Some(backend) = self.backend.get() {
+            return Ok(backend.as_ref());
+        }
+        let _opening = self
+            .opening
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if self.backend.get().is_none() {
+            let backend: Box<dyn HistoryBackend> = match self.config.backend {
+                BackendKind::Embedded => Box::new(EmbeddedBackend::open(&self.config.index_path)?),
+                BackendKind::ClickHouse => {
+                    Box::new(ClickHouseBackend::connect(&self.config.clickhouse)?)
+                }
+            };
+            backend.ping()?;
+            let _ = self.backend.set(backend);
+        }
+        match self.backend.get() {
+            Some(backend) => Ok(backend.as_ref()),
+            None => Err(HistoryError::Io {
+                path: self.config.index_path.display().to_string(),
+                message: "the history backend could not be opened".to_string(),
+            }),
+        }
     }
 
     /// Ingests every configured source (blocking).
     pub fn ingest(&self) -> Result<IngestReport, HistoryError> {
-        ingest(self.backend.as_ref(), &self.config.sources)
+        ingest(self.backend()?, &self.config.sources)
     }
 
     /// Ingests one rollout file (blocking).
     pub fn ingest_file(&self, path: &Path) -> Result<IngestReport, HistoryError> {
-        ingest_one(self.backend.as_ref(), path)
+        ingest_one(self.backend()?, path)
     }
 
     /// `search` (blocking).
@@ -278,7 +311,8 @@ impl HistoryService {
                 kinds.push(class.code() + HISTORY_TOOL_FLAG);
             }
         }
-        let stats = self.backend.corpus_stats(&terms)?;
+        let backend = self.backend()?;
+        let stats = backend.corpus_stats(&terms)?;
         let plan = SearchPlan {
             idf: stats.df.iter().map(|df| idf(stats.docs, *df)).collect(),
             terms: terms.clone(),
@@ -294,10 +328,10 @@ impl HistoryService {
         let scored = if terms.is_empty() {
             Vec::new()
         } else {
-            self.backend.search(&plan)?
+            backend.search(&plan)?
         };
         let docs: Vec<i64> = scored.iter().map(|hit| hit.doc).collect();
-        let events = self.backend.events_by_doc(&docs)?;
+        let events = backend.events_by_doc(&docs)?;
         let mut hits = Vec::with_capacity(scored.len());
         for scored_doc in &scored {
             let Some(event) = events.iter().find(|event| event.doc == scored_doc.doc) else {
@@ -324,7 +358,7 @@ impl HistoryService {
             dropped_terms,
             limit,
             min_should_match,
-            backend: self.backend.name(),
+            backend: backend.name(),
             corpus_events: stats.docs,
             elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
             hits,
@@ -341,7 +375,7 @@ impl HistoryService {
                 .map(|hit| (hit.rank, hit.event_uid.clone(), hit.score))
                 .collect(),
         };
-        if let Err(error) = self.backend.log_query(&log) {
+        if let Err(error) = backend.log_query(&log) {
             tracing::warn!("history query log not written: {error}");
         }
         Ok(payload)
@@ -358,7 +392,8 @@ impl HistoryService {
             .after
             .unwrap_or(self.config.default_after)
             .clamp(0, self.config.max_context);
-        let Some(target) = self.backend.event_by_uid(&args.event_uid)? else {
+        let backend = self.backend()?;
+        let Some(target) = backend.event_by_uid(&args.event_uid)? else {
             return Ok(OpenPayload {
                 found: false,
                 event_uid: args.event_uid.clone(),
@@ -370,9 +405,7 @@ impl HistoryService {
                 events: Vec::new(),
             });
         };
-        let window = self
-            .backend
-            .window(&target.session_id, target.event_order, before, after)?;
+        let window = backend.window(&target.session_id, target.event_order, before, after)?;
         let events = window
             .into_iter()
             .map(|event| {

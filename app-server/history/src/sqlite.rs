@@ -1,24 +1,42 @@
 //! The embedded backend: one SQLite file (WAL) holding the ordered event store, our own
-//! postings tables (`terms` with document frequencies, `postings (tid, doc, tf, dl, kind)`
-//! clustered by term) and corpus statistics, all updated in the same transaction as the
-//! per-file ingestion state. A killed ingest loses only its open transaction; readers never
-//! see a half-written batch.
+//! block postings (see [`crate::postings`]; `terms` with document frequencies, `blocks` of up
+//! to 128 postings per row, clustered by term) and corpus statistics, all updated in the same
+//! transaction as the per-file ingestion state. A killed ingest loses only its open
+//! transaction; readers never see a half-written batch.
 //!
 //! Own postings rather than FTS5: BM25 parameters come from config and the scores must match
-//! the ClickHouse backend's SQL exactly, which FTS5's fixed `bm25()` cannot promise.
+//! the ClickHouse backend's SQL exactly, which FTS5's fixed `bm25()` cannot promise. A query
+//! reads the blocks of its terms and ranks them with MaxScore and block-max bounds
+//! ([`crate::topk`]), so it decodes a few blocks of the frequent terms instead of every
+//! posting.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
-use rusqlite::{Connection, OptionalExtension, params, params_from_iter};
+use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::backend::{
     Batch, CorpusStats, FileState, HistoryBackend, HistoryError, QueryLog, ScoredDoc, SearchPlan,
 };
-use crate::event::{Event, EventClass, HISTORY_TOOL_FLAG};
+use crate::event::{Event, EventClass, HISTORY_TOOL_FLAG, doc_id};
+use crate::postings::{self, Posting};
 use crate::rollout::Cursor;
 use crate::tokenize::term_frequencies;
+use crate::topk::{Filter, TermList, top_k};
+
+/// Layout version (`PRAGMA user_version`); an index of another version is rebuilt.
+const SCHEMA_VERSION: i64 = 2;
+
+const DROP_OLD: &str = "
+DROP VIEW IF EXISTS trace;
+DROP TABLE IF EXISTS postings;
+DROP TABLE IF EXISTS blocks;
+DROP TABLE IF EXISTS terms;
+DROP TABLE IF EXISTS events;
+DROP TABLE IF EXISTS corpus;
+DROP TABLE IF EXISTS files;
+";
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS files (
@@ -26,17 +44,19 @@ CREATE TABLE IF NOT EXISTS files (
     fingerprint TEXT NOT NULL, cursor TEXT NOT NULL, corrupt_lines INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS events (
-    doc INTEGER PRIMARY KEY, event_uid TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL,
-    event_order INTEGER NOT NULL, turn_seq INTEGER NOT NULL, turn_id TEXT NOT NULL,
-    ts_ms INTEGER NOT NULL, class TEXT NOT NULL, kind INTEGER NOT NULL, text TEXT NOT NULL,
-    payload TEXT NOT NULL, token_usage TEXT NOT NULL, source_path TEXT NOT NULL
+    n INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL UNIQUE, event_uid TEXT NOT NULL,
+    session_id TEXT NOT NULL, event_order INTEGER NOT NULL, turn_seq INTEGER NOT NULL,
+    turn_id TEXT NOT NULL, ts_ms INTEGER NOT NULL, class TEXT NOT NULL, kind INTEGER NOT NULL,
+    text TEXT NOT NULL, payload TEXT NOT NULL, token_usage TEXT NOT NULL,
+    source_path TEXT NOT NULL, dl INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS events_trace ON events (session_id, event_order);
 CREATE INDEX IF NOT EXISTS events_source ON events (source_path);
 CREATE TABLE IF NOT EXISTS terms (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE, df INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS postings (
-    tid INTEGER NOT NULL, doc INTEGER NOT NULL, tf INTEGER NOT NULL, dl INTEGER NOT NULL,
-    kind INTEGER NOT NULL, PRIMARY KEY (tid, doc)
+CREATE TABLE IF NOT EXISTS blocks (
+    tid INTEGER NOT NULL, first INTEGER NOT NULL, last INTEGER NOT NULL, count INTEGER NOT NULL,
+    max_tf INTEGER NOT NULL, min_dl INTEGER NOT NULL, data BLOB NOT NULL,
+    PRIMARY KEY (tid, first)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS corpus (id INTEGER PRIMARY KEY CHECK (id = 0), docs INTEGER NOT NULL, total_len INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS query_log (query_id TEXT NOT NULL, at_ms INTEGER NOT NULL, query TEXT NOT NULL, terms TEXT NOT NULL, hits INTEGER NOT NULL, elapsed_us INTEGER NOT NULL);
@@ -59,7 +79,8 @@ struct Writer {
 }
 
 impl EmbeddedBackend {
-    /// Opens (creating if needed) the index at `path`.
+    /// Opens (creating if needed) the index at `path`. An index written by an older layout is
+    /// dropped and rebuilt by the next ingest (its file states go with it).
     pub fn open(path: &Path) -> Result<EmbeddedBackend, HistoryError> {
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(|error| HistoryError::Io {
@@ -71,15 +92,31 @@ impl EmbeddedBackend {
         connection.busy_timeout(std::time::Duration::from_secs(10))?;
         // WAL: readers see the last committed batch while a writer works; `NORMAL` makes a
         // commit durable against a killed process (the WAL is in the OS) without an fsync
-        // per commit.
-        // The switch to WAL and the schema run without syncs: `tandem app-server` opens the
-        // index before it answers `initialize`, and creating it on a new home cost several
-        // fsyncs there. A killed process cannot lose what the OS already has; the tables are
+        // per commit. The switch to WAL and the schema run without syncs: the tables are
         // empty at this point, and every later commit runs with `NORMAL`.
         connection.pragma_update(None, "synchronous", "OFF")?;
         connection.pragma_update(None, "journal_mode", "WAL")?;
-        connection.execute_batch(SCHEMA)?;
+        let version: i64 = connection.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+        if version != SCHEMA_VERSION {
+            // Checked again under the write lock: another process may be creating the same
+            // index right now.
+            let transaction = rusqlite::Transaction::new_unchecked(
+                &connection,
+                rusqlite::TransactionBehavior::Immediate,
+            )?;
+            let version: i64 =
+                transaction.query_row("PRAGMA user_version", [], |row| row.get(0))?;
+            if version != SCHEMA_VERSION {
+                transaction.execute_batch(DROP_OLD)?;
+                transaction.execute_batch(SCHEMA)?;
+                transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+            }
+            transaction.commit()?;
+        }
         connection.pragma_update(None, "synchronous", "NORMAL")?;
+        // Checkpoints copy the WAL back with an fsync; larger steps mean fewer of them during
+        // a bulk ingest.
+        connection.pragma_update(None, "wal_autocheckpoint", 8192)?;
         let reader = Connection::open(path)?;
         reader.busy_timeout(std::time::Duration::from_secs(10))?;
         reader.pragma_update(None, "cache_size", -65_536)?;
@@ -120,54 +157,64 @@ fn event_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Event> {
     })
 }
 
+/// What one batch changes besides the rows it inserts.
+#[derive(Default)]
+struct Deltas {
+    df: HashMap<i64, i64>,
+    docs: i64,
+    total_len: i64,
+    /// Postings to remove: term id → document numbers.
+    removed: HashMap<i64, Vec<i64>>,
+}
+
 impl Writer {
+    /// The id of `term` and whether it was created just now (its list is empty).
     fn term_id(
-        known: &HashMap<String, i64>,
+        &self,
         transaction: &rusqlite::Transaction<'_>,
         term: &str,
         fresh: &mut HashMap<String, i64>,
-    ) -> Result<i64, HistoryError> {
-        if let Some(id) = known.get(term).or_else(|| fresh.get(term)) {
-            return Ok(*id);
+        create: bool,
+    ) -> Result<Option<(i64, bool)>, HistoryError> {
+        if let Some(id) = self.term_ids.get(term).or_else(|| fresh.get(term)) {
+            return Ok(Some((*id, false)));
         }
         let mut select = transaction.prepare_cached("SELECT id FROM terms WHERE term = ?1")?;
-        let id = match select
+        let (id, created) = match select
             .query_row([term], |row| row.get::<_, i64>(0))
             .optional()?
         {
-            Some(id) => id,
-            None => {
+            Some(id) => (id, false),
+            None if create => {
                 let mut insert =
                     transaction.prepare_cached("INSERT INTO terms (term, df) VALUES (?1, 0)")?;
                 insert.execute([term])?;
-                transaction.last_insert_rowid()
+                (transaction.last_insert_rowid(), true)
             }
+            None => return Ok(None),
         };
         fresh.insert(term.to_string(), id);
-        Ok(id)
+        Ok(Some((id, created)))
     }
 
-    /// Removes one document and its postings, adjusting the statistics deltas.
-    fn remove_doc(
-        known: &HashMap<String, i64>,
+    /// Notes the removal of document `n` (whose text was `text`).
+    fn forget(
+        &self,
         transaction: &rusqlite::Transaction<'_>,
-        doc: i64,
+        n: i64,
         text: &str,
         deltas: &mut Deltas,
         fresh: &mut HashMap<String, i64>,
     ) -> Result<(), HistoryError> {
         let (frequencies, length) = term_frequencies(text);
         for term in frequencies.keys() {
-            let tid = Writer::term_id(known, transaction, term, fresh)?;
-            let mut delete =
-                transaction.prepare_cached("DELETE FROM postings WHERE tid = ?1 AND doc = ?2")?;
-            delete.execute(params![tid, doc])?;
-            *deltas.df.entry(tid).or_insert(0) -= 1;
+            if let Some((tid, _)) = self.term_id(transaction, term, fresh, false)? {
+                deltas.removed.entry(tid).or_default().push(n);
+                *deltas.df.entry(tid).or_insert(0) -= 1;
+            }
         }
         deltas.docs -= 1;
         deltas.total_len -= length;
-        let mut delete = transaction.prepare_cached("DELETE FROM events WHERE doc = ?1")?;
-        delete.execute([doc])?;
         Ok(())
     }
 
@@ -185,105 +232,124 @@ impl Writer {
         batch: &Batch,
         fresh: &mut HashMap<String, i64>,
     ) -> Result<(), HistoryError> {
-        let known = &self.term_ids;
-        {
-            let transaction = self.connection.transaction()?;
-            let mut deltas = Deltas::default();
-            for file in batch.files.iter().filter(|file| file.reset) {
-                let old: Vec<(i64, String)> = {
-                    let mut select = transaction
-                        .prepare_cached("SELECT doc, text FROM events WHERE source_path = ?1")?;
-                    select
-                        .query_map([&file.path], |row| Ok((row.get(0)?, row.get(1)?)))?
-                        .collect::<Result<_, _>>()?
-                };
-                for (doc, text) in old {
-                    Writer::remove_doc(known, &transaction, doc, &text, &mut deltas, fresh)?;
-                }
+        // IMMEDIATE: the write lock is taken up front, so a concurrent ingest in another
+        // process makes this one wait (busy timeout) instead of failing on a stale snapshot.
+        let transaction = rusqlite::Transaction::new_unchecked(
+            &self.connection,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
+        let mut deltas = Deltas::default();
+        for file in batch.files.iter().filter(|file| file.reset) {
+            let old: Vec<(i64, String)> = {
+                let mut select = transaction
+                    .prepare_cached("SELECT n, text FROM events WHERE source_path = ?1")?;
+                select
+                    .query_map([&file.path], |row| Ok((row.get(0)?, row.get(1)?)))?
+                    .collect::<Result<_, _>>()?
+            };
+            for (n, text) in old {
+                self.forget(&transaction, n, &text, &mut deltas, fresh)?;
             }
-            for event in &batch.events {
-                let existing: Option<String> = {
-                    let mut select =
-                        transaction.prepare_cached("SELECT text FROM events WHERE doc = ?1")?;
-                    select.query_row([event.doc], |row| row.get(0)).optional()?
-                };
-                if let Some(text) = existing {
-                    Writer::remove_doc(known, &transaction, event.doc, &text, &mut deltas, fresh)?;
-                }
-                {
-                    let mut insert = transaction.prepare_cached(&format!(
-                        "INSERT INTO events ({EVENT_COLUMNS}) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
-                    ))?;
-                    insert.execute(params![
-                        event.doc,
-                        event.event_uid,
-                        event.session_id,
-                        event.event_order,
-                        event.turn_seq,
-                        event.turn_id,
-                        event.timestamp_ms,
-                        event.class.as_str(),
-                        event.kind(),
-                        event.text,
-                        event.payload,
-                        event.token_usage,
-                        event.source_path,
-                    ])?;
-                }
-                let (frequencies, length) = term_frequencies(&event.text);
-                for (term, tf) in frequencies {
-                    let tid = Writer::term_id(known, &transaction, &term, fresh)?;
-                    let mut insert = transaction.prepare_cached(
-                        "INSERT INTO postings (tid, doc, tf, dl, kind) VALUES (?1, ?2, ?3, ?4, ?5)",
-                    )?;
-                    insert.execute(params![tid, event.doc, tf, length, event.kind()])?;
-                    *deltas.df.entry(tid).or_insert(0) += 1;
-                }
-                deltas.docs += 1;
-                deltas.total_len += length;
+            let mut delete =
+                transaction.prepare_cached("DELETE FROM events WHERE source_path = ?1")?;
+            delete.execute([&file.path])?;
+        }
+        // New postings by term, in document order.
+        let mut added: HashMap<String, Vec<Posting>> = HashMap::new();
+        for event in &batch.events {
+            let existing: Option<(i64, String)> = {
+                let mut select =
+                    transaction.prepare_cached("SELECT n, text FROM events WHERE doc = ?1")?;
+                select
+                    .query_row([event.doc], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()?
+            };
+            if let Some((n, text)) = existing {
+                self.forget(&transaction, n, &text, &mut deltas, fresh)?;
+                let mut delete = transaction.prepare_cached("DELETE FROM events WHERE n = ?1")?;
+                delete.execute([n])?;
             }
+            let (frequencies, length) = term_frequencies(&event.text);
             {
-                let mut update =
-                    transaction.prepare_cached("UPDATE terms SET df = df + ?1 WHERE id = ?2")?;
-                for (tid, delta) in &deltas.df {
-                    if *delta != 0 {
-                        update.execute(params![delta, tid])?;
-                    }
-                }
-            }
-            transaction.execute(
-                "INSERT INTO corpus (id, docs, total_len) VALUES (0, ?1, ?2)
-                 ON CONFLICT (id) DO UPDATE SET docs = docs + ?1, total_len = total_len + ?2",
-                params![deltas.docs, deltas.total_len],
-            )?;
-            for file in &batch.files {
-                let cursor = serde_json::to_string(&file.state.cursor).unwrap_or_default();
-                let mut upsert = transaction.prepare_cached(
-                    "INSERT INTO files (path, inode, offset, fingerprint, cursor, corrupt_lines)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                     ON CONFLICT (path) DO UPDATE SET inode = ?2, offset = ?3, fingerprint = ?4,
-                     cursor = ?5, corrupt_lines = ?6",
-                )?;
-                upsert.execute(params![
-                    file.path,
-                    file.state.inode as i64,
-                    file.state.offset as i64,
-                    file.state.fingerprint,
-                    cursor,
-                    file.state.corrupt_lines
+                let mut insert = transaction.prepare_cached(&format!(
+                    "INSERT INTO events ({EVENT_COLUMNS}, dl) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+                ))?;
+                insert.execute(params![
+                    event.doc,
+                    event.event_uid,
+                    event.session_id,
+                    event.event_order,
+                    event.turn_seq,
+                    event.turn_id,
+                    event.timestamp_ms,
+                    event.class.as_str(),
+                    event.kind(),
+                    event.text,
+                    event.payload,
+                    event.token_usage,
+                    event.source_path,
+                    length,
                 ])?;
             }
-            transaction.commit()?;
-            Ok(())
+            let n = transaction.last_insert_rowid();
+            for (term, tf) in frequencies {
+                added.entry(term).or_default().push(Posting {
+                    n,
+                    tf,
+                    dl: length,
+                    kind: event.kind(),
+                });
+            }
+            deltas.docs += 1;
+            deltas.total_len += length;
         }
+        postings::remove(&transaction, std::mem::take(&mut deltas.removed))?;
+        let mut lists = Vec::with_capacity(added.len());
+        for (term, list) in added {
+            if let Some((tid, created)) = self.term_id(&transaction, &term, fresh, true)? {
+                lists.push((tid, created, list));
+            }
+        }
+        // In term order: the blocks table is clustered by term.
+        lists.sort_unstable_by_key(|(tid, _, _)| *tid);
+        for (tid, created, list) in &lists {
+            postings::append(&transaction, *tid, *created, list)?;
+            *deltas.df.entry(*tid).or_insert(0) += list.len() as i64;
+        }
+        {
+            let mut update =
+                transaction.prepare_cached("UPDATE terms SET df = df + ?1 WHERE id = ?2")?;
+            for (tid, delta) in &deltas.df {
+                if *delta != 0 {
+                    update.execute(params![delta, tid])?;
+                }
+            }
+        }
+        transaction.execute(
+            "INSERT INTO corpus (id, docs, total_len) VALUES (0, ?1, ?2)
+             ON CONFLICT (id) DO UPDATE SET docs = docs + ?1, total_len = total_len + ?2",
+            params![deltas.docs, deltas.total_len],
+        )?;
+        for file in &batch.files {
+            let cursor = serde_json::to_string(&file.state.cursor).unwrap_or_default();
+            let mut upsert = transaction.prepare_cached(
+                "INSERT INTO files (path, inode, offset, fingerprint, cursor, corrupt_lines)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (path) DO UPDATE SET inode = ?2, offset = ?3, fingerprint = ?4,
+                 cursor = ?5, corrupt_lines = ?6",
+            )?;
+            upsert.execute(params![
+                file.path,
+                file.state.inode as i64,
+                file.state.offset as i64,
+                file.state.fingerprint,
+                cursor,
+                file.state.corrupt_lines
+            ])?;
+        }
+        transaction.commit()?;
+        Ok(())
     }
-}
-
-#[derive(Default)]
-struct Deltas {
-    df: HashMap<i64, i64>,
-    docs: i64,
-    total_len: i64,
 }
 
 impl HistoryBackend for EmbeddedBackend {
@@ -362,7 +428,7 @@ impl HistoryBackend for EmbeddedBackend {
             Some(corpus) if corpus.0 > 0 => corpus,
             // No statistics row: aggregate over the base data.
             _ => reader.query_row(
-                "SELECT count(*), coalesce(sum(dl), 0) FROM (SELECT doc, max(dl) AS dl FROM postings GROUP BY doc)",
+                "SELECT count(*), coalesce(sum(dl), 0) FROM events",
                 [],
                 |row| Ok((row.get(0)?, row.get(1)?)),
             )?,
@@ -390,68 +456,60 @@ impl HistoryBackend for EmbeddedBackend {
     }
 
     fn search(&self, plan: &SearchPlan) -> Result<Vec<ScoredDoc>, HistoryError> {
-        let reader = self.reader();
-        let mut values: Vec<rusqlite::types::Value> = Vec::new();
-        let mut rows = Vec::new();
-        for (term, idf) in plan.terms.iter().zip(&plan.idf) {
-            rows.push(format!("(?{}, ?{})", values.len() + 1, values.len() + 2));
-            values.push(term.clone().into());
-            values.push((*idf).into());
-        }
-        if rows.is_empty() {
-            return Ok(Vec::new());
+        let mut reader = self.reader();
+        // One read transaction: every list comes from the same committed state.
+        let transaction = reader.transaction()?;
+        let mut lists = Vec::with_capacity(plan.terms.len());
+        {
+            let mut select = transaction.prepare_cached("SELECT id FROM terms WHERE term = ?1")?;
+            for (position, (term, idf)) in plan.terms.iter().zip(&plan.idf).enumerate() {
+                let Some(tid) = select
+                    .query_row([term], |row| row.get::<_, i64>(0))
+                    .optional()?
+                else {
+                    continue;
+                };
+                lists.push(TermList {
+                    position,
+                    idf: *idf,
+                    blocks: postings::read_blocks(&transaction, tid)?,
+                });
+            }
         }
         let kinds = plan
             .kinds
             .iter()
-            .map(i64::to_string)
-            .collect::<Vec<_>>()
-            .join(", ");
-        let mut next = values.len();
-        let mut param = |value: rusqlite::types::Value, values: &mut Vec<_>| {
-            values.push(value);
-            next += 1;
-            format!("?{next}")
+            .filter(|kind| (0..64).contains(*kind))
+            .fold(0u64, |bits, kind| bits | (1u64 << kind));
+        let docs = match &plan.session_id {
+            Some(session_id) => {
+                let mut select =
+                    transaction.prepare_cached("SELECT n FROM events WHERE session_id = ?1")?;
+                let docs: HashSet<i64> = select
+                    .query_map([session_id], |row| row.get(0))?
+                    .collect::<Result<_, _>>()?;
+                Some(docs)
+            }
+            None => None,
         };
-        let k1 = param(plan.k1.into(), &mut values);
-        let b = param(plan.b.into(), &mut values);
-        let avg = param(plan.avg_len.into(), &mut values);
-        let session = match &plan.session_id {
-            Some(session_id) => format!(
-                " AND p.doc IN (SELECT doc FROM events WHERE session_id = {})",
-                param(session_id.clone().into(), &mut values)
-            ),
-            None => String::new(),
-        };
-        let msm = param(plan.min_should_match.into(), &mut values);
-        let min_score = match plan.min_score {
-            Some(min_score) => format!(" AND score >= {}", param(min_score.into(), &mut values)),
-            None => String::new(),
-        };
-        let limit = param(plan.limit.into(), &mut values);
-        let sql = format!(
-            "WITH q (term, idf) AS (VALUES {}),
-                  t (tid, idf) AS (SELECT terms.id, q.idf FROM q JOIN terms ON terms.term = q.term)
-             SELECT p.doc,
-                    sum(t.idf * (p.tf * ({k1} + 1.0)) / (p.tf + {k1} * (1.0 - {b} + {b} * p.dl / {avg}))) AS score,
-                    count(*) AS matched
-             FROM t JOIN postings p ON p.tid = t.tid
-             WHERE p.kind IN ({kinds}){session}
-             GROUP BY p.doc
-             HAVING matched >= {msm}{min_score}
-             ORDER BY score DESC, p.doc ASC
-             LIMIT {limit}",
-            rows.join(", ")
-        );
-        let mut select = reader.prepare_cached(&sql)?;
-        let found = select.query_map(params_from_iter(values), |row| {
-            Ok(ScoredDoc {
-                doc: row.get(0)?,
-                score: row.get(1)?,
-                matched: row.get(2)?,
-            })
-        })?;
-        Ok(found.collect::<Result<_, _>>()?)
+        let filter = Filter { kinds, docs };
+        let mut hash = transaction.prepare_cached("SELECT doc FROM events WHERE n = ?1")?;
+        let mut failure = None;
+        let ranked = top_k(plan, lists, &filter, |n| {
+            match hash.query_row([n], |row| row.get::<_, i64>(0)).optional() {
+                Ok(doc) => doc,
+                Err(error) => {
+                    failure = Some(error);
+                    None
+                }
+            }
+        });
+        drop(hash);
+        transaction.commit()?;
+        match failure {
+            Some(error) => Err(error.into()),
+            None => Ok(ranked),
+        }
     }
 
     fn events_by_doc(&self, docs: &[i64]) -> Result<Vec<Event>, HistoryError> {
@@ -471,9 +529,11 @@ impl HistoryBackend for EmbeddedBackend {
     fn event_by_uid(&self, event_uid: &str) -> Result<Option<Event>, HistoryError> {
         let reader = self.reader();
         let mut select = reader.prepare_cached(&format!(
-            "SELECT {EVENT_COLUMNS} FROM events WHERE event_uid = ?1"
+            "SELECT {EVENT_COLUMNS} FROM events WHERE doc = ?1 AND event_uid = ?2"
         ))?;
-        Ok(select.query_row([event_uid], event_from_row).optional()?)
+        Ok(select
+            .query_row(params![doc_id(event_uid), event_uid], event_from_row)
+            .optional()?)
     }
 
     fn window(
@@ -504,10 +564,15 @@ impl HistoryBackend for EmbeddedBackend {
     }
 
     fn log_query(&self, log: &QueryLog) -> Result<(), HistoryError> {
-        let mut writer = self
-            .writer
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        // Best effort: a search never waits for an ingest batch to finish.
+        let mut writer = match self.writer.try_lock() {
+            Ok(writer) => writer,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => {
+                tracing::debug!(query_id = %log.query_id, "query log skipped: an ingest is writing");
+                return Ok(());
+            }
+        };
         let transaction = writer.connection.transaction()?;
         transaction.execute(
             "INSERT INTO query_log (query_id, at_ms, query, terms, hits, elapsed_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",

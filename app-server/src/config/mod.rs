@@ -41,6 +41,9 @@ pub struct Config {
     pub developer_instructions: Option<String>,
     /// Every provider: the built-ins (`openai`, `ollama`, `demo`) merged with `[model_providers.*]`.
     pub model_providers: BTreeMap<String, ProviderConfig>,
+    /// `ask_user` (default true): offer the model the free-text `ask_user` tool (plan mode,
+    /// clients with `experimentalApi`). `tandem run --yes` and non-interactive runs set it false.
+    pub ask_user: bool,
     /// `[app_server]` transport settings.
     pub app_server: AppServerConfig,
     /// `[query_project_index]`: the project index behind `query_project`.
@@ -81,6 +84,9 @@ pub struct QueryProjectIndexConfig {
     /// Whether MCP `notifications/initialized` starts a background refresh of the server's
     /// working directory (default true).
     pub auto_warm: bool,
+    /// Whether the agent is offered the `query_project` model tool in threads whose cwd is a
+    /// project (default true).
+    pub model_tool: bool,
     /// Everything the index engine needs.
     pub settings: tandem_index::IndexSettings,
 }

@@ -8,6 +8,8 @@
 use std::future::Future;
 use std::pin::Pin;
 
+use app_server_protocol::dialogs::{
+    AgentAskUserQuestionParams, AgentRequestUserInputParams, QuestionAnswersResponse,
 use app_server_protocol::mcp_servers::{
     McpServerElicitationRequestParams, McpServerElicitationRequestResponse,
 };
@@ -27,6 +29,10 @@ pub enum ApprovalRequest {
     FileChange(FileChangeRequestApprovalParams),
     /// The model asks the user one to three questions.
     UserInput(ToolRequestUserInputParams),
+    /// The model asks the user for free-form text (`ask_user`).
+    FreeText(AgentRequestUserInputParams),
+    /// The model asks single- or multi-choice questions (`ask_user_question`).
+    Choices(AgentAskUserQuestionParams),
     /// An MCP server asks the user something, or Tandem asks whether an MCP tool may run.
     McpElicitation(McpServerElicitationRequestParams),
 }
@@ -38,6 +44,8 @@ impl ApprovalRequest {
             ApprovalRequest::Command(params) => &params.thread_id,
             ApprovalRequest::FileChange(params) => &params.thread_id,
             ApprovalRequest::UserInput(params) => &params.thread_id,
+            ApprovalRequest::FreeText(params) => &params.thread_id,
+            ApprovalRequest::Choices(params) => &params.thread_id,
             ApprovalRequest::McpElicitation(params) => &params.thread_id,
         }
     }
@@ -66,6 +74,10 @@ pub enum ApprovalAnswer {
     FileChange(FileChangeApprovalDecision),
     /// The answers to an [`ApprovalRequest::UserInput`].
     UserInput(ToolRequestUserInputResponse),
+    /// The text answering an [`ApprovalRequest::FreeText`].
+    FreeText(String),
+    /// The answers to an [`ApprovalRequest::Choices`].
+    Choices(QuestionAnswersResponse),
     /// The answer to an [`ApprovalRequest::McpElicitation`].
     McpElicitation(McpServerElicitationRequestResponse),
 }
@@ -77,6 +89,8 @@ impl ApprovalAnswer {
             ApprovalAnswer::Command(_) => "a command decision",
             ApprovalAnswer::FileChange(_) => "a file-change decision",
             ApprovalAnswer::UserInput(_) => "answers to questions",
+            ApprovalAnswer::FreeText(_) => "free-form text",
+            ApprovalAnswer::Choices(_) => "answers to choice questions",
             ApprovalAnswer::McpElicitation(_) => "an elicitation answer",
         }
     }

@@ -88,7 +88,7 @@ impl Engine {
                     })?;
                 &overridden
             }
-            _ => &self.inner.config,
+            _ => &*self.inner.config,
         };
         let provider_id = params
             .model_provider
@@ -147,7 +147,7 @@ impl Engine {
         let client = if self.inner.config.model_providers.get(&provider.id) == Some(&provider) {
             self.client(&provider)?
         } else {
-            crate::model::client_for(&provider).map_err(|error| {
+            crate::model::client_for(&provider, self.account()).map_err(|error| {
                 EngineError::InvalidRequest(format!("failed to load configuration: {error}"))
             })?
         };

@@ -9,6 +9,7 @@ mod lifecycle;
 pub mod mcp;
 mod prompt;
 mod queries;
+mod rate_limits;
 mod settings;
 mod thread;
 pub mod tools;
@@ -21,12 +22,14 @@ mod turn_end_tests;
 use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use app_server_protocol::tables::ServerNotification;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::account::AccountState;
 use crate::config::Config;
 use crate::engine::approval::Approver;
 use crate::engine::thread::LoadedThread;
@@ -77,14 +80,19 @@ pub struct Engine {
 
 /// Shared state of an [`Engine`].
 pub struct EngineInner {
-    /// Effective configuration.
-    pub config: Config,
+    /// Effective configuration (shared: every MCP session of a server has an engine).
+    pub config: Arc<Config>,
     /// Thread storage.
     pub store: Arc<Store>,
     /// Notification sink.
     pub sink: Arc<dyn EventSink>,
     /// Where approvals and questions for the user go.
     pub approver: Arc<dyn Approver>,
+    /// The stored login and rate limits of the home.
+    account: Arc<AccountState>,
+    /// The client answers the structured dialogs (`agent/requestUserInput`,
+    /// `agent/askUserQuestion`), so the model is offered `ask_user` and `ask_user_question`.
+    dialogs: AtomicBool,
     /// Loaded threads by id.
     threads: Mutex<HashMap<String, Arc<LoadedThread>>>,
     /// Model clients by provider id.
@@ -97,16 +105,27 @@ pub struct EngineInner {
     tasks: TaskTracker,
 }
 
+impl EngineInner {
+    /// Whether the client answers the structured dialogs.
+    pub fn dialogs_enabled(&self) -> bool {
+        self.dialogs.load(Ordering::Relaxed)
+    }
+}
+
 impl Engine {
     /// A new engine over `store`, emitting to `sink` and asking the user through `approver`.
     pub fn new(
-        config: Config,
+        config: impl Into<Arc<Config>>,
         store: Arc<Store>,
         sink: Arc<dyn EventSink>,
         approver: Arc<dyn Approver>,
     ) -> Engine {
+        let config: Arc<Config> = config.into();
+        let account = AccountState::shared(&config.home);
         Engine {
             inner: Arc::new(EngineInner {
+                account,
+                dialogs: AtomicBool::new(false),
                 config,
                 store,
                 sink,
@@ -123,6 +142,16 @@ impl Engine {
     /// The effective configuration.
     pub fn config(&self) -> &Config {
         &self.inner.config
+    }
+
+    /// The stored login and rate limits of the home.
+    pub fn account(&self) -> Arc<AccountState> {
+        self.inner.account.clone()
+    }
+
+    /// Whether the client answers the structured dialogs (set at `initialize`).
+    pub fn set_dialogs(&self, enabled: bool) {
+        self.inner.dialogs.store(enabled, Ordering::Relaxed);
     }
 
     /// Records the client name used as the originator of new threads.

@@ -10,7 +10,8 @@ use crate::store::ThreadMeta;
 /// `baseInstructions` on `thread/start`).
 pub const BASE_INSTRUCTIONS: &str = "You are Tandem, a coding agent running on the user's machine and working in their project.
 Be concise and precise. Read before you edit, prefer small verifiable steps, and explain what you did.
-Use the tools you are given to inspect and change the workspace; never claim to have run something you did not run.";
+Use the tools you are given to inspect and change the workspace; never claim to have run something you did not run.
+When the `query_project` tool is available, search the project index with it before opening files, then read only what it points to.";
 
 /// The instructions sent with every request of a thread.
 pub fn instructions(meta: &ThreadMeta) -> String {
@@ -83,6 +84,17 @@ pub fn user_message(inputs: &[UserInput]) -> ResponseItem {
                     text: format!("[image {path} could not be read: {error}]"),
                 },
             },
+            UserInput::Skill { name, path } => ContentItem::InputText {
+                text: format!("<skill>\n<name>{name}</name>\n<path>{path}</path>\n</skill>"),
+            },
+            UserInput::Mention { name, path } => ContentItem::InputText {
+                text: format!("<mention>\n<name>{name}</name>\n<path>{path}</path>\n</mention>"),
+            },
+            // A turn with audio fails before it reaches the model (`audio_rejection`); later
+            // turns see the note.
+            UserInput::Audio { .. } | UserInput::LocalAudio { .. } => ContentItem::InputText {
+                text: AUDIO_OMITTED.to_string(),
+            },
         })
         .collect();
     ResponseItem::Message {
@@ -90,6 +102,21 @@ pub fn user_message(inputs: &[UserInput]) -> ResponseItem {
         role: "user".into(),
         content,
     }
+}
+
+/// What the model sees in place of an audio input of an earlier turn.
+const AUDIO_OMITTED: &str = "[audio input omitted: the model provider does not take audio]";
+
+/// The error that fails a turn whose input holds audio: none of Tandem's model providers
+/// take audio, and dropping it silently would answer a question the user did not ask.
+pub fn audio_rejection(inputs: &[UserInput]) -> Option<String> {
+    inputs
+        .iter()
+        .any(|input| matches!(input, UserInput::Audio { .. } | UserInput::LocalAudio { .. }))
+        .then(|| {
+            "audio input is not supported: the model providers of this server take text and images only"
+                .to_string()
+        })
 }
 
 /// The first text input, used as the thread preview.

@@ -73,7 +73,7 @@ impl Engine {
         if let Some(client) = clients.get(&provider.id) {
             return Ok(client.clone());
         }
-        let client = crate::model::client_for(provider).map_err(|error| {
+        let client = crate::model::client_for(provider, self.account()).map_err(|error| {
             EngineError::InvalidRequest(format!("failed to load configuration: {error}"))
         })?;
         clients.insert(provider.id.clone(), client.clone());

@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails, UserInput};
 use app_server_protocol::notifications::{
@@ -15,7 +16,7 @@ use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{
     ThreadStatus, TokenUsageBreakdown, Turn, TurnError, TurnItemsView, TurnStatus,
 };
-use futures::StreamExt;
+use futures::{FutureExt, Stream, StreamExt};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -27,7 +28,8 @@ use crate::engine::turn_end::TurnEnd;
 use crate::engine::{EngineInner, lock};
 use crate::model::retry::{RetryEvent, RetryPolicy, stream_with_retries};
 use crate::model::{
-    ContentItem, ModelEvent, ModelRequest, ReasoningContentPart, ReasoningSummaryPart, ResponseItem,
+    ContentItem, ModelError, ModelEvent, ModelRequest, ReasoningContentPart, ReasoningSummaryPart,
+    ResponseItem,
 };
 use crate::store::RolloutRecord;
 use crate::tools::apply_patch::diff::TurnDiffTracker;
@@ -46,6 +48,11 @@ pub struct TurnTask {
     /// The turn's file changes, for `turn/diff/updated`.
     pub diff: TurnDiffTracker,
 }
+
+/// How long an interrupt that a tool asked for (an approval answered `cancel`) waits for the
+/// end of the model's response, whose usage it reports: the tool call was its last item, so
+/// the end is normally already on its way.
+const RESPONSE_END_WAIT: Duration = Duration::from_secs(1);
 
 /// How a sampling round ended.
 enum RoundEnd {
@@ -102,6 +109,10 @@ impl TurnTask {
         if !first_input.input.is_empty() {
             let item = self.record_user_message(&first_input).await;
             items.push(item);
+        }
+        if let Some(error) = input_rejection(&first_input.input) {
+            self.finish_failed(error).await;
+            return;
         }
 
         let outcome = loop {
@@ -268,12 +279,25 @@ impl TurnTask {
         Arc<dyn crate::model::ModelClient>,
     ) {
         let state = lock(&self.thread.state);
+        let mut tools = crate::engine::tools::specs();
+        let plan_mode = state
+            .meta
+            .collaboration_mode
+            .as_ref()
+            .is_some_and(|mode| mode.mode == app_server_protocol::policy::ModeKind::Plan);
+        tools.extend(
+            crate::engine::tools::DialogTools::offered(
+                self.engine.dialogs_enabled(),
+                plan_mode,
+                self.engine.config.ask_user,
+            )
+            .specs(),
+        );
         let request = ModelRequest {
             model: state.meta.model.clone(),
             instructions: prompt::instructions(&state.meta),
             input: state.history.clone(),
             tools: {
-                let mut tools = crate::engine::tools::specs();
                 tools.extend(crate::engine::mcp::tool_specs(&self.thread.mcp));
                 tools
             },
@@ -297,18 +321,24 @@ impl TurnTask {
     async fn sample(&mut self, items: &mut Vec<ThreadItem>) -> RoundEnd {
         // MCP servers still starting get their startup timeout to offer their tools.
         self.thread.mcp.wait_started(&self.cancel).await;
-        let (request, policy, client) = self.build_request();
+        let (mut request, policy, client) = self.build_request();
+        self.offer_query_project(&mut request).await;
         let mut stream = Box::pin(stream_with_retries(client, request, policy));
         let mut open: HashMap<String, OpenItem> = HashMap::new();
         let mut called_tools = false;
         loop {
             let event = tokio::select! {
                 biased;
-                () = self.cancel.cancelled() => return RoundEnd::Interrupted,
+                () = self.cancel.cancelled() => {
+                    return self.interrupted(&mut stream, Duration::ZERO).await;
+                }
                 steer = self.steer.recv() => {
                     let Some(input) = steer else { continue };
                     let item = self.record_user_message(&input).await;
                     items.push(item);
+                    if let Some(error) = input_rejection(&input.input) {
+                        return RoundEnd::Failed(error);
+                    }
                     return RoundEnd::Steered;
                 }
                 event = stream.next() => event,
@@ -412,7 +442,7 @@ impl TurnTask {
                             self.record_history(follow_up);
                         }
                         if outcome.interrupt || self.cancel.is_cancelled() {
-                            return RoundEnd::Interrupted;
+                            return self.interrupted(&mut stream, RESPONSE_END_WAIT).await;
                         }
                         continue;
                     }
@@ -422,6 +452,7 @@ impl TurnTask {
                 }
                 ModelEvent::Completed { usage, .. } => {
                     self.record_usage(usage.unwrap_or_default()).await;
+                    self.emit_rate_limits().await;
                     self.emit_turn_diff().await;
                     return RoundEnd::Completed {
                         needs_follow_up: called_tools,
@@ -429,6 +460,32 @@ impl TurnTask {
                 }
             }
         }
+    }
+
+    /// Ends an interrupted round. The model's response still reports its token usage, as
+    /// every response does, when its end arrives within `wait` (zero: only when it has
+    /// already arrived); the turn never waits longer for the model.
+    async fn interrupted<S>(&self, stream: &mut S, wait: Duration) -> RoundEnd
+    where
+        S: Stream<Item = Result<RetryEvent, ModelError>> + Unpin,
+    {
+        let deadline = tokio::time::Instant::now() + wait;
+        loop {
+            let next = if wait.is_zero() {
+                stream.next().now_or_never()
+            } else {
+                tokio::time::timeout_at(deadline, stream.next()).await.ok()
+            };
+            match next {
+                Some(Some(Ok(RetryEvent::Event(ModelEvent::Completed { usage, .. })))) => {
+                    self.record_usage(usage.unwrap_or_default()).await;
+                    break;
+                }
+                Some(Some(Ok(RetryEvent::Event(_)))) => {}
+                _ => break,
+            }
+        }
+        RoundEnd::Interrupted
     }
 
     async fn item_added(&self, item: ResponseItem, open: &mut HashMap<String, OpenItem>) {
@@ -656,6 +713,17 @@ impl TurnTask {
     async fn finish_failed(self, error: TurnError) {
         self.end().fail(error).await;
     }
+}
+
+/// The error that fails the turn before its input reaches the model, if any.
+fn input_rejection(input: &[UserInput]) -> Option<TurnError> {
+    let message = super::prompt::audio_rejection(input)?;
+    Some(TurnError {
+        message,
+        codex_error_info: Some(app_server_protocol::thread::CodexErrorInfo::BadRequest),
+        additional_details: None,
+        misalignment: None,
+    })
 }
 
 fn agent_message(id: String, text: String) -> ThreadItemDetails {

@@ -160,6 +160,21 @@ impl Engine {
         Ok(active.id.clone())
     }
 
+    /// The id of a thread's running turn.
+    pub fn active_turn_id(&self, thread_id: &str) -> Result<String, EngineError> {
+        let id = normalize_thread_id(thread_id)?;
+        let thread = self
+            .thread(&id)
+            .ok_or_else(|| EngineError::InvalidRequest(format!("thread not found: {id}")))?;
+        let state = lock(&thread.state);
+        match &state.active {
+            Some(active) => Ok(active.id.clone()),
+            None => Err(EngineError::InvalidRequest(
+                "no active turn to interrupt".into(),
+            )),
+        }
+    }
+
     /// `turn/interrupt`: validates and returns a handle that performs the interrupt.
     pub fn prepare_interrupt(
         &self,

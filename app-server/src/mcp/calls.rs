@@ -11,7 +11,9 @@ use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::thread::TurnStatus;
-use app_server_protocol::thread_requests::{ThreadResumeParams, ThreadStartParams};
+use app_server_protocol::thread_requests::{
+    ThreadResumeParams, ThreadStartParams, ThreadStartResponse,
+};
 use app_server_protocol::turn_requests::TurnStartParams;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
@@ -19,6 +21,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::engine::{lock, normalize_thread_id};
 use crate::mcp::events::{CallState, TurnEnd};
+use crate::mcp::output::Route;
 use crate::mcp::session::McpSession;
 use crate::mcp::tools::{CodexArgs, CodexReplyArgs, error_result, success_result};
 
@@ -75,8 +78,8 @@ impl McpSession {
             Ok(settings) => settings,
             Err(message) => return Some(error_result(None, &message)),
         };
-        let thread_id = match self.engine.start_thread(params) {
-            Ok(response) => response.thread.id,
+        let started = match self.engine.start_thread(params) {
+            Ok(response) => response,
             Err(error) => {
                 return Some(error_result(
                     None,
@@ -84,6 +87,7 @@ impl McpSession {
                 ));
             }
         };
+        let thread_id = started.thread.id.clone();
         lock(&self.loaded).insert(thread_id.clone());
         if let Err(owner) = self.owners.claim(&thread_id, &self.shared.session_id) {
             // A fresh UUIDv7 cannot be owned already; refuse rather than share it.
@@ -95,7 +99,10 @@ impl McpSession {
             id,
             &thread_id,
             args.prompt,
-            turn_settings,
+            TurnOptions {
+                settings: turn_settings,
+                started: Some(started),
+            },
             progress_token,
             cancel,
         )
@@ -146,7 +153,10 @@ impl McpSession {
             id,
             &thread_id,
             args.prompt,
-            json!({}),
+            TurnOptions {
+                settings: json!({}),
+                started: None,
+            },
             progress_token,
             cancel,
         )
@@ -203,15 +213,16 @@ impl McpSession {
         id: &RequestId,
         thread_id: &str,
         prompt: String,
-        turn_settings: Value,
+        options: TurnOptions,
         progress_token: Option<Value>,
         cancel: CancellationToken,
     ) -> Option<Value> {
         if cancel.is_cancelled() {
             return None;
         }
+        let turn_settings = options.settings;
         let (done_sender, done) = oneshot::channel::<TurnEnd>();
-        {
+        let opening = {
             let mut calls = lock(&self.shared.calls);
             if calls.thread_busy(thread_id) {
                 return Some(error_result(
@@ -233,6 +244,18 @@ impl McpSession {
                 calls.remove(id);
                 return Some(error_result(Some(thread_id), "thread is busy"));
             }
+            options
+                .started
+                .as_ref()
+                .map(|started| calls.session_events(id, started))
+                .unwrap_or_default()
+        };
+        // A new conversation opens with `session_configured` and `mcp_startup_complete`.
+        for message in opening {
+            self.shared
+                .outbound
+                .send(Route::Request(id.clone()), message)
+                .await;
         }
         let mut params = json!({
             "threadId": thread_id,
@@ -291,6 +314,14 @@ impl McpSession {
         };
         Some(turn_result(thread_id, turn.as_ref(), &message, &notes))
     }
+}
+
+/// How to run a call's turn.
+struct TurnOptions {
+    /// Extra `turn/start` settings (reasoning effort and summary).
+    settings: Value,
+    /// For a new conversation, the started thread: its opening events go out first.
+    started: Option<ThreadStartResponse>,
 }
 
 /// The tool result for a finished turn (`None`: the turn ended without `turn/completed`,

@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use app_server_protocol::dialogs::{QuestionAnswer, QuestionAnswersResponse};
 use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::mcp_servers::{
     McpServerElicitationAction, McpServerElicitationRequest, McpServerElicitationRequestResponse,
@@ -133,6 +134,35 @@ pub fn elicitation_params(
             let schema = json!({"type": "object", "properties": properties, "required": required});
             (message, schema)
         }
+        ApprovalRequest::FreeText(params) => {
+            meta.insert("codex_elicitation".into(), json!("user-input"));
+            meta.insert("turnId".into(), json!(params.turn_id));
+            meta.insert("codex_call_id".into(), json!(params.tool_call_id));
+            let schema = json!({
+                "type": "object",
+                "properties": {"answer": {"type": "string", "title": "Answer"}},
+                "required": ["answer"],
+            });
+            (params.prompt.clone(), schema)
+        }
+        ApprovalRequest::Choices(params) => {
+            meta.insert("codex_elicitation".into(), json!("user-input"));
+            meta.insert("turnId".into(), json!(params.turn_id));
+            meta.insert("codex_call_id".into(), json!(params.tool_call_id));
+            let mut properties = Map::new();
+            let mut message = "Tandem has a question for you.".to_string();
+            for (index, question) in params.questions.iter().enumerate() {
+                message.push_str(&format!("\n{}", question.text));
+                let mut property = json!({"type": "string", "title": question.text});
+                if !question.allow_other {
+                    property["enum"] = json!(question.options);
+                }
+                properties.insert(format!("q{index}"), property);
+            }
+            let required: Vec<&String> = properties.keys().collect();
+            let schema = json!({"type": "object", "properties": properties, "required": required});
+            (message, schema)
+        }
         ApprovalRequest::McpElicitation(params) => {
             meta.insert("codex_elicitation".into(), json!("mcp-server-elicitation"));
             meta.insert("turnId".into(), json!(params.turn_id));
@@ -208,12 +238,19 @@ pub fn reply_from_answer(
             tracing::info!(%error, "elicitation answered with an error; aborting");
             return match request {
                 ApprovalRequest::UserInput(_) => ApprovalReply::Withdrawn,
+                ApprovalRequest::FreeText(_) | ApprovalRequest::Choices(_) => {
+                    ApprovalReply::Failed(error_text(&error))
+                }
                 _ => decision_reply(request, ReviewDecision::Abort),
             };
         }
     };
-    if let ApprovalRequest::UserInput(_) = request {
-        return user_input_reply(&result);
+    match request {
+        ApprovalRequest::UserInput(_) => return user_input_reply(&result),
+        ApprovalRequest::FreeText(_) | ApprovalRequest::Choices(_) => {
+            return dialog_reply(request, &result);
+        }
+        ApprovalRequest::Command(_) | ApprovalRequest::FileChange(_) => {}
     }
     if let ApprovalRequest::McpElicitation(_) = request {
         return match serde_json::from_value::<McpServerElicitationRequestResponse>(result) {
@@ -288,6 +325,9 @@ fn decision_reply(request: &ApprovalRequest, decision: ReviewDecision) -> Approv
         }),
         // Questions are not decided; an approval-style answer leaves them unanswered.
         ApprovalRequest::UserInput(_) => ApprovalAnswer::UserInput(no_answers()),
+        ApprovalRequest::FreeText(_) | ApprovalRequest::Choices(_) => {
+            return ApprovalReply::Failed("the question was left unanswered".into());
+        }
         ApprovalRequest::McpElicitation(_) => {
             ApprovalAnswer::McpElicitation(McpServerElicitationRequestResponse {
                 action: match decision {
@@ -301,6 +341,43 @@ fn decision_reply(request: &ApprovalRequest, decision: ReviewDecision) -> Approv
                 meta: None,
             })
         }
+    };
+    ApprovalReply::Answered(answer)
+}
+
+/// The message of a JSON-RPC error object, or the whole object.
+fn error_text(error: &Value) -> String {
+    match error.get("message").and_then(Value::as_str) {
+        Some(message) => message.to_string(),
+        None => error.to_string(),
+    }
+}
+
+/// The answer to `ask_user` or `ask_user_question` from an elicitation result.
+fn dialog_reply(request: &ApprovalRequest, result: &Value) -> ApprovalReply {
+    match result.get("action").and_then(Value::as_str) {
+        Some("accept") => {}
+        Some(action) => return ApprovalReply::Failed(format!("the user chose `{action}`")),
+        None => return ApprovalReply::Failed("elicitation answer has no `action`".into()),
+    }
+    let content = result.get("content").cloned().unwrap_or(Value::Null);
+    let answer = match request {
+        ApprovalRequest::Choices(params) => ApprovalAnswer::Choices(QuestionAnswersResponse {
+            answers: (0..params.questions.len())
+                .filter_map(|index| {
+                    let value = content.get(format!("q{index}"))?;
+                    let selected = match value {
+                        Value::Array(items) => items.iter().map(value_text).collect(),
+                        other => vec![value_text(other)],
+                    };
+                    Some(QuestionAnswer {
+                        question_index: index,
+                        selected,
+                    })
+                })
+                .collect(),
+        }),
+        _ => ApprovalAnswer::FreeText(content.get("answer").map(value_text).unwrap_or_default()),
     };
     ApprovalReply::Answered(answer)
 }
@@ -363,7 +440,9 @@ pub fn fallback_reply(
             params.command.as_deref().unwrap_or("a command")
         ),
         ApprovalRequest::FileChange(_) => "applying file changes".to_string(),
-        ApprovalRequest::UserInput(_) => "answering the agent's questions".to_string(),
+        ApprovalRequest::UserInput(_)
+        | ApprovalRequest::FreeText(_)
+        | ApprovalRequest::Choices(_) => "answering the agent's questions".to_string(),
         ApprovalRequest::McpElicitation(params) => {
             format!("answering the MCP server `{}`", params.server_name)
         }
@@ -373,7 +452,12 @@ pub fn fallback_reply(
         ApprovalFallback::Approve => decision_reply(request, ReviewDecision::Approved),
     };
     let outcome = match (request, fallback) {
-        (ApprovalRequest::UserInput(_), _) => "left unanswered",
+        (
+            ApprovalRequest::UserInput(_)
+            | ApprovalRequest::FreeText(_)
+            | ApprovalRequest::Choices(_),
+            _,
+        ) => "left unanswered",
         (_, ApprovalFallback::Decline) => "declined",
         (_, ApprovalFallback::Approve) => "approved",
     };

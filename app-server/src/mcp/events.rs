@@ -6,19 +6,25 @@
 //! `notifications/progress` with a strictly increasing `progress`. Events about no running
 //! call go out unrelated (the GET stream over HTTP).
 //!
-//! `codex/event` params: `{"_meta": {"requestId", "threadId"}, "msg": {"type": <app-server
-//! method>, ...<its params>}}`, so that the payload is the same as the app-server protocol's.
+//! `codex/event` params: `{"_meta": {"requestId", "threadId"}, "id": <turn id or "">, "msg":
+//! <Codex's EventMsg>}` (see `crate::codex_events` for the mapping and its order).
 
 use std::collections::HashMap;
 
+use app_server_protocol::codex_event::{CodexEventMeta, CodexEventNotification};
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
 use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::notifications::{ItemCompletedNotification, TurnNotification};
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::TurnStatus;
-use serde_json::{Map, Value, json};
+use app_server_protocol::thread_requests::ThreadStartResponse;
+use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
+use crate::codex_events::{
+    CodexEvents, Event as CodexEvent, notification_thread, session_configured,
+};
+use crate::engine::approval::ApprovalRequest;
 use crate::mcp::output::Route;
 use crate::mcp::protocol::notification as notification_message;
 
@@ -30,6 +36,8 @@ pub const EVENT_METHOD: &str = "codex/event";
 pub struct Calls {
     by_id: HashMap<RequestId, CallState>,
     by_thread: HashMap<String, RequestId>,
+    /// The engine-event → Codex-event mapping of the session's threads.
+    codex: CodexEvents,
 }
 
 /// One running tool call.
@@ -144,22 +152,23 @@ impl Calls {
     }
 
     /// Routes one engine notification and updates the call it belongs to. The call's state
-    /// follows the typed event; the `codex/event` payload is its app-server serialization.
+    /// follows the typed event; the `codex/event` payloads are its Codex events.
     pub fn dispatch(&mut self, notification: &ServerNotification) -> Dispatch {
-        let method = notification.method();
-        let params = wire_params(notification);
-        let thread_id = params
-            .get("threadId")
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        let call_id = thread_id
-            .as_deref()
+        let events = self.codex.translate(notification);
+        let call_id = notification_thread(notification)
             .and_then(|thread_id| self.by_thread.get(thread_id))
             .cloned();
         let Some((call_id, call)) =
             call_id.and_then(|id| self.by_id.get_mut(&id).map(|call| (id, call)))
         else {
-            return unrelated(event_message(method, params, None, thread_id.as_deref()));
+            return Dispatch {
+                route: Route::Standalone,
+                messages: events
+                    .into_iter()
+                    .map(|event| event_message(event, None))
+                    .collect(),
+                finished: None,
+            };
         };
 
         let finished = match notification {
@@ -183,14 +192,12 @@ impl Calls {
             }
             _ => None,
         };
-        let progress_message = progress_message(notification);
-        let mut messages = vec![event_message(
-            method,
-            params,
-            Some(&call_id),
-            thread_id.as_deref(),
-        )];
-        if let (Some(token), Some(message)) = (&call.progress_token, progress_message) {
+        let mut messages: Vec<Value> = events
+            .into_iter()
+            .map(|event| event_message(event, Some(&call_id)))
+            .collect();
+        if let (Some(token), Some(message)) = (&call.progress_token, progress_message(notification))
+        {
             call.progress += 1;
             messages.push(notification_message(
                 "notifications/progress",
@@ -203,53 +210,49 @@ impl Calls {
             finished,
         }
     }
+
+    /// The `codex/event` announcing an approval question, on the stream of the call whose
+    /// turn asks it.
+    pub fn approval_event(&mut self, request: &ApprovalRequest) -> Option<(Route, Value)> {
+        let event = self.codex.approval(request)?;
+        let call_id = self.by_thread.get(&event.thread_id).cloned();
+        let route = call_id.clone().map_or(Route::Standalone, Route::Request);
+        Some((route, event_message(event, call_id.as_ref())))
+    }
+
+    /// The `codex/event`s that open a new conversation (`session_configured`,
+    /// `mcp_startup_complete`), for the call that started it.
+    pub fn session_events(&self, call_id: &RequestId, started: &ThreadStartResponse) -> Vec<Value> {
+        session_configured(started)
+            .into_iter()
+            .map(|msg| {
+                let event = CodexEvent {
+                    thread_id: started.thread.id.clone(),
+                    id: String::new(),
+                    msg,
+                };
+                event_message(event, Some(call_id))
+            })
+            .collect()
+    }
 }
 
-/// The `params` object of a notification as the app-server protocol serializes it.
-fn wire_params(notification: &ServerNotification) -> Map<String, Value> {
-    match serde_json::to_value(notification) {
-        Ok(Value::Object(mut message)) => match message.remove("params") {
-            Some(Value::Object(params)) => params,
-            Some(other) => Map::from_iter([("value".to_string(), other)]),
-            None => Map::new(),
+/// One `codex/event` notification.
+pub fn event_message(event: CodexEvent, call: Option<&RequestId>) -> Value {
+    let params = CodexEventNotification {
+        meta: CodexEventMeta {
+            request_id: call.cloned(),
+            thread_id: event.thread_id,
         },
-        Ok(other) => Map::from_iter([("value".to_string(), other)]),
+        id: event.id,
+        msg: event.msg,
+    };
+    match serde_json::to_value(&params) {
+        Ok(params) => notification_message(EVENT_METHOD, params),
         Err(error) => {
-            tracing::error!(%error, "engine event not serializable");
-            Map::new()
+            tracing::error!(%error, "codex event not serializable");
+            notification_message(EVENT_METHOD, json!({}))
         }
-    }
-}
-
-fn unrelated(message_params: Value) -> Dispatch {
-    Dispatch {
-        route: Route::Standalone,
-        messages: vec![notification_message(EVENT_METHOD, message_params)],
-        finished: None,
-    }
-}
-
-/// The `codex/event` params for one engine event, or the whole message when `call` is set.
-fn event_message(
-    method: &str,
-    params: Map<String, Value>,
-    call: Option<&RequestId>,
-    thread_id: Option<&str>,
-) -> Value {
-    let mut msg = Map::new();
-    msg.insert("type".to_string(), Value::String(method.to_string()));
-    msg.extend(params);
-    let mut meta = Map::new();
-    if let Some(call) = call {
-        meta.insert("requestId".to_string(), json!(call));
-    }
-    if let Some(thread_id) = thread_id {
-        meta.insert("threadId".to_string(), json!(thread_id));
-    }
-    let params = json!({"_meta": meta, "msg": msg});
-    match call {
-        Some(_) => notification_message(EVENT_METHOD, params),
-        None => params,
     }
 }
 
@@ -326,7 +329,8 @@ mod tests {
                 "method": "codex/event",
                 "params": {
                     "_meta": {"requestId": 7, "threadId": "thread-1"},
-                    "msg": {"type": "item/agentMessage/delta", "threadId": "thread-1", "turnId": "turn-1", "itemId": "m", "delta": "Hi"},
+                    "id": "turn-1",
+                    "msg": {"type": "agent_message_content_delta", "thread_id": "thread-1", "turn_id": "turn-1", "item_id": "m", "delta": "Hi"},
                 },
             })]
         );
@@ -335,12 +339,26 @@ mod tests {
             "method": "item/completed",
             "params": {"threadId": "thread-1", "turnId": "turn-1", "completedAtMs": 2, "item": {"type": "agentMessage", "id": "m", "text": "Hi there"}},
         })));
-        assert_eq!(completed.messages.len(), 2);
+        // item_completed, agent_message, then the progress notification.
+        assert_eq!(completed.messages.len(), 3);
         assert_eq!(
-            completed.messages[1]["params"],
+            completed.messages[0]["params"]["msg"]["type"],
+            "item_completed"
+        );
+        assert_eq!(
+            completed.messages[1]["params"]["msg"],
+            json!({"type": "agent_message", "message": "Hi there", "phase": null, "memory_citation": null})
+        );
+        assert_eq!(
+            completed.messages[2]["params"],
             json!({"progressToken": "tok", "progress": 1, "message": "item/completed: agentMessage"})
         );
         let done = calls.dispatch(&turn_completed("thread-1"));
+        assert_eq!(done.messages[0]["params"]["msg"]["type"], "task_complete");
+        assert_eq!(
+            done.messages[0]["params"]["msg"]["last_agent_message"],
+            "Hi there"
+        );
         assert_eq!(done.messages[1]["params"]["progress"], 2);
         let (sender, turn) = done.finished.expect("finished");
         assert!(sender.send(turn).is_ok());
@@ -365,11 +383,11 @@ mod tests {
         assert_eq!(dispatch.route, Route::Standalone);
         assert_eq!(
             dispatch.messages[0]["params"]["_meta"],
-            json!({"threadId": "thread-9"})
+            json!({"requestId": null, "threadId": "thread-9"})
         );
         assert_eq!(
             dispatch.messages[0]["params"]["msg"]["type"],
-            "turn/completed"
+            "task_complete"
         );
         assert!(dispatch.finished.is_none());
     }

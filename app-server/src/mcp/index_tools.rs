@@ -1,66 +1,22 @@
 //! The project-index tools, `query_project` and `repo_index_refresh`
-//! (`spec/query-project.md`): their `tools/list` entries, argument decoding, the call into the
-//! index engine (`tandem-index`) with `notifications/progress` when the call has a progress
-//! token, the auto-warm refresh after `notifications/initialized`, and the result shapes: the
-//! payload as a JSON string in `content[0].text` and as an object in `structuredContent`.
+//! (`spec/query-project.md`), on the MCP side: their `tools/list` entries, `notifications/progress`
+//! when the call has a progress token, and the auto-warm refresh after
+//! `notifications/initialized`. The arguments, the call into the index and the result shape (the
+//! payload as a JSON string in `content[0].text` and as an object in `structuredContent`) are
+//! `project_index`'s, shared with the app-server methods and the agent's model tool.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use app_server_protocol::jsonrpc::RequestId;
-use serde::Deserialize;
 use serde_json::{Value, json};
-use tandem_index::{IndexError, Progress, ProgressSink};
-use tokio::sync::mpsc;
+use tandem_index::ProgressSink;
 
 use crate::config::QueryProjectIndexConfig;
 use crate::mcp::output::{Outbound, Route};
-
-/// Name of the search tool.
-pub const QUERY_PROJECT_TOOL: &str = "query_project";
-/// Name of the refresh tool.
-pub const REPO_INDEX_REFRESH_TOOL: &str = "repo_index_refresh";
-
-/// Arguments of `query_project`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct QueryProjectArgs {
-    /// What to find.
-    pub query: String,
-    /// Results wanted (default 8, clamped to 1..=200).
-    #[serde(default)]
-    pub limit: Option<i64>,
-    /// Include globs.
-    #[serde(default)]
-    pub file_globs: Option<Vec<String>>,
-    /// Lexical/embedding blend.
-    #[serde(default)]
-    pub alpha: Option<f64>,
-    /// Repository root (default: the server's working directory).
-    #[serde(default)]
-    pub repo_root: Option<String>,
-    /// Model override.
-    #[serde(default)]
-    pub embedding_model: Option<String>,
-}
-
-/// Arguments of `repo_index_refresh`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RepoIndexRefreshArgs {
-    /// Repository root (default: the server's working directory).
-    #[serde(default)]
-    pub repo_root: Option<String>,
-    /// Include globs.
-    #[serde(default)]
-    pub file_globs: Option<Vec<String>>,
-    /// Fail when embeddings are unavailable.
-    #[serde(default)]
-    pub require_embeddings: Option<bool>,
-    /// Full rebuild.
-    #[serde(default)]
-    pub force_full: Option<bool>,
-}
+use crate::project_index::{
+    self, ProgressForwarder, ProgressScale, QUERY_PROJECT_TOOL, QueryProjectArgs,
+    REPO_INDEX_REFRESH_TOOL, RepoIndexRefreshArgs,
+};
 
 /// The two tools' `tools/list` entries.
 pub fn tool_definitions() -> Vec<Value> {
@@ -187,18 +143,11 @@ pub async fn call_query_project(
     args: QueryProjectArgs,
     progress: Option<ProgressTarget>,
 ) -> Value {
-    let request = tandem_index::QueryRequest {
-        query: args.query,
-        limit: args.limit,
-        file_globs: args.file_globs,
-        alpha: args.alpha,
-        repo_root: repo_root(args.repo_root),
-        embedding_model: args.embedding_model,
-    };
     let (sink, forwarder) = progress_sink(progress);
-    let outcome = tandem_index::query(&config.settings, request, sink).await;
+    let outcome =
+        project_index::query(config, &project_index::server_working_dir(), args, sink).await;
     finish(forwarder).await;
-    payload_result(outcome)
+    project_index::tool_result(outcome)
 }
 
 /// Runs `repo_index_refresh`.
@@ -207,17 +156,11 @@ pub async fn call_repo_index_refresh(
     args: RepoIndexRefreshArgs,
     progress: Option<ProgressTarget>,
 ) -> Value {
-    let request = tandem_index::RefreshRequest {
-        repo_root: repo_root(args.repo_root),
-        file_globs: args.file_globs,
-        require_embeddings: args.require_embeddings,
-        force_full: args.force_full.unwrap_or(false),
-        embedding_model: None,
-    };
     let (sink, forwarder) = progress_sink(progress);
-    let outcome = tandem_index::refresh(&config.settings, request, sink).await;
+    let outcome =
+        project_index::refresh(config, &project_index::server_working_dir(), args, sink).await;
     finish(forwarder).await;
-    payload_result(outcome)
+    project_index::tool_result(outcome)
 }
 
 /// Starts the background warm-up of the working directory (auto-warm); it never blocks the
@@ -230,16 +173,16 @@ pub fn spawn_auto_warm(config: &QueryProjectIndexConfig) {
     if !config.auto_warm || WARM_STARTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
         return;
     }
-    let settings = config.settings.clone();
+    let config = config.clone();
     tokio::spawn(async move {
-        let request = tandem_index::RefreshRequest {
-            repo_root: repo_root(None),
+        let args = RepoIndexRefreshArgs {
+            repo_root: None,
             file_globs: None,
             require_embeddings: Some(false),
-            force_full: false,
-            embedding_model: None,
+            force_full: None,
         };
-        match tandem_index::refresh(&settings, request, tandem_index::no_progress()).await {
+        let base_dir = project_index::server_working_dir();
+        match project_index::refresh(&config, &base_dir, args, tandem_index::no_progress()).await {
             Ok(outcome) => {
                 tracing::info!(repo_root = %outcome.repo_root, stats = ?outcome.stats, "project index warmed")
             }
@@ -248,30 +191,24 @@ pub fn spawn_auto_warm(config: &QueryProjectIndexConfig) {
     });
 }
 
-fn repo_root(argument: Option<String>) -> PathBuf {
-    let working_dir = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    match argument {
-        Some(path) => working_dir.join(path),
-        None => working_dir,
-    }
-}
-
-/// A progress sink feeding a bounded queue (progress is lossy when the client is slow) and the
-/// task that turns it into `notifications/progress`.
-fn progress_sink(
-    target: Option<ProgressTarget>,
-) -> (ProgressSink, Option<tokio::task::JoinHandle<()>>) {
+/// A progress sink whose values become `notifications/progress` on the call's stream, with
+/// `progress` on one increasing scale across the phases and `total` once it is known
+/// ([`ProgressScale`]).
+fn progress_sink(target: Option<ProgressTarget>) -> (ProgressSink, Option<ProgressForwarder>) {
     let Some(target) = target else {
         return (tandem_index::no_progress(), None);
     };
-    let (sender, mut receiver) = mpsc::channel::<Progress>(64);
-    let forwarder = tokio::spawn(async move {
-        let mut count: u64 = 0;
-        while let Some(progress) = receiver.recv().await {
-            count += 1;
-            let (message, total) = describe(progress);
+    let target = Arc::new(target);
+    let scale = Arc::new(Mutex::new(ProgressScale::default()));
+    let (sink, forwarder) = ProgressForwarder::start(move |progress| {
+        let target = target.clone();
+        let step = crate::engine::lock(&scale).step(progress);
+        async move {
+            let Some((value, total, message)) = step else {
+                return;
+            };
             let mut params =
-                json!({"progressToken": target.token, "progress": count, "message": message});
+                json!({"progressToken": target.token, "progress": value, "message": message});
             if let Some(total) = total {
                 params["total"] = json!(total);
             }
@@ -283,44 +220,11 @@ fn progress_sink(
                 .await;
         }
     });
-    let sink: ProgressSink = Arc::new(move |progress| {
-        let _ = sender.try_send(progress);
-    });
     (sink, Some(forwarder))
 }
 
-async fn finish(forwarder: Option<tokio::task::JoinHandle<()>>) {
+async fn finish(forwarder: Option<ProgressForwarder>) {
     if let Some(forwarder) = forwarder {
-        // The sink (and with it the sender) is dropped by now, so the task ends after the
-        // queued notifications, which therefore precede the response.
-        let _ = forwarder.await;
+        forwarder.finish().await;
     }
-}
-
-/// A human-readable progress message; `total` is left out because `progress` counts
-/// notifications, not files.
-fn describe(progress: Progress) -> (String, Option<u64>) {
-    match progress {
-        Progress::Scanned { files } => (format!("scanned {files} files"), None),
-        Progress::Indexed { done, total } => {
-            (format!("indexed {done}/{total} changed files"), None)
-        }
-        Progress::Embedded { done, total } => (format!("embedded {done}/{total} chunks"), None),
-    }
-}
-
-fn payload_result<T: serde::Serialize>(outcome: Result<T, IndexError>) -> Value {
-    match outcome.map(|payload| serde_json::to_value(payload)) {
-        Ok(Ok(payload)) => json!({
-            "content": [{"type": "text", "text": payload.to_string()}],
-            "structuredContent": payload,
-            "isError": false,
-        }),
-        Ok(Err(error)) => error_result(&format!("cannot encode the result: {error}")),
-        Err(error) => error_result(&error.to_string()),
-    }
-}
-
-fn error_result(message: &str) -> Value {
-    json!({"content": [{"type": "text", "text": message}], "isError": true})
 }

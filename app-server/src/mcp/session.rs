@@ -99,7 +99,7 @@ impl McpSession {
     /// A session with its own engine over the shared `store`.
     pub fn new(
         session_id: String,
-        config: Config,
+        config: impl Into<Arc<Config>>,
         store: Arc<Store>,
         outbound: Arc<dyn Outbound>,
         options: McpOptions,
@@ -146,6 +146,14 @@ impl McpSession {
     /// Prefixes the ids of this session's server→client requests with `prefix`.
     pub fn set_request_id_prefix(&self, prefix: String) {
         self.shared.pending.set_id_prefix(prefix);
+    }
+
+    /// Sets the minimum `notifications/message` level that another node of the session
+    /// received with `logging/setLevel`; unknown names are ignored.
+    pub fn apply_log_level(&self, level: &str) {
+        if let Some(rank) = log_level_rank(level) {
+            self.shared.log_level.store(rank, Ordering::Relaxed);
+        }
     }
 
     /// Whether client request `id` is running here.
@@ -458,7 +466,7 @@ impl McpSession {
                     .map(Ok),
                 Err(message) => Some(Ok(tools::error_result(None, &message))),
             },
-            index_tools::QUERY_PROJECT_TOOL => {
+            crate::project_index::QUERY_PROJECT_TOOL => {
                 Some(Ok(match tools::decode_arguments(name, arguments) {
                     Ok(args) => {
                         let progress = self.progress_target(id, progress_token);
@@ -468,7 +476,7 @@ impl McpSession {
                     Err(message) => tools::error_result(None, &message),
                 }))
             }
-            index_tools::REPO_INDEX_REFRESH_TOOL => {
+            crate::project_index::REPO_INDEX_REFRESH_TOOL => {
                 Some(Ok(match tools::decode_arguments(name, arguments) {
                     Ok(args) => {
                         let progress = self.progress_target(id, progress_token);
@@ -499,7 +507,7 @@ impl McpSession {
                 tracing::debug!(session_id = %self.shared.session_id, "client initialized");
                 // A server restricted to other tools (`--tools search,open`) has no index to warm.
                 let enabled = self.shared.options.tools.as_deref();
-                if crate::history::tool_enabled(enabled, index_tools::QUERY_PROJECT_TOOL) {
+                if crate::history::tool_enabled(enabled, crate::project_index::QUERY_PROJECT_TOOL) {
                     index_tools::spawn_auto_warm(&self.engine.config().query_project_index);
                 }
             }
@@ -608,9 +616,16 @@ impl SessionShared {
     }
 
     async fn ask(&self, request: ApprovalRequest, cancel: CancellationToken) -> ApprovalReply {
-        let call = lock(&self.calls)
-            .call_for_thread(request.thread_id())
-            .cloned();
+        let (call, announcement) = {
+            let mut calls = lock(&self.calls);
+            let call = calls.call_for_thread(request.thread_id()).cloned();
+            (call, calls.approval_event(&request))
+        };
+        // Codex announces the question as an event first (`exec_approval_request`,
+        // `apply_patch_approval_request`), then asks.
+        if let Some((route, message)) = announcement {
+            self.outbound.send(route, message).await;
+        }
         let Some(negotiated) = self.negotiated.get() else {
             return ApprovalReply::Failed("the MCP session is not initialized".into());
         };

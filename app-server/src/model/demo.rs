@@ -8,7 +8,9 @@
 //! a plan (`update_plan`), a command (`exec_command uname -srm`, which needs approval under
 //! `untrusted`), a patch adding `tandem-demo.txt` (a file-change approval unless the sandbox
 //! allows it), the plan again, a question (`request_user_input`, answered in plan mode only),
-//! and a closing message that reports what happened to each.
+//! in plan mode with a client that answers the structured dialogs, a choice question
+//! (`ask_user_question`) and an open one (`ask_user`), and a closing message that reports what
+//! happened to each.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -44,11 +46,17 @@ struct DemoContext<'a> {
     request_text: &'a str,
     /// Whether the request offers tools (the tour needs them).
     has_tools: bool,
+    /// Names of the offered tools.
+    tools: Vec<&'a str>,
     /// Outputs of the demo's own tool calls since the last user message, by call id.
     outputs: Vec<(String, String)>,
 }
 
 impl DemoContext<'_> {
+    fn offers(&self, tool: &str) -> bool {
+        self.tools.contains(&tool)
+    }
+
     fn output(&self, call_id: &str) -> Option<&str> {
         self.outputs
             .iter()
@@ -63,6 +71,8 @@ const COMMAND_CALL: &str = "call_demo_command";
 const PATCH_CALL: &str = "call_demo_patch";
 const PLAN_DONE_CALL: &str = "call_demo_plan_done";
 const QUESTION_CALL: &str = "call_demo_question";
+const CHOICE_CALL: &str = "call_demo_choice";
+const TEXT_CALL: &str = "call_demo_text";
 
 /// The command the tour runs: harmless, but not on the known-safe list.
 pub const DEMO_COMMAND: &str = "uname -srm";
@@ -175,6 +185,35 @@ const SCRIPT: &[DemoRule] = &[
         },
     },
     DemoRule {
+        // Only with `ask_user` (plan mode, an interactive client): the dialogs are part of the
+        // plan-mode tour.
+        applies: |context| {
+            context.offers("ask_user")
+                && context.offers("ask_user_question")
+                && context.output(CHOICE_CALL).is_none()
+        },
+        steps: |_| {
+            vec![DemoStep::ToolCall {
+                call_id: CHOICE_CALL,
+                name: "ask_user_question",
+                arguments: serde_json::json!({"questions": [
+                    {"type": "multi_choice", "text": "Which parts of the tour were useful?", "options": ["The plan", "The command", "The patch"], "allow_other": true},
+                    {"type": "single_choice", "text": "Would you try Tandem with a real model?", "options": ["Yes", "Not yet"], "allow_other": false}
+                ]}),
+            }]
+        },
+    },
+    DemoRule {
+        applies: |context| context.offers("ask_user") && context.output(TEXT_CALL).is_none(),
+        steps: |_| {
+            vec![DemoStep::ToolCall {
+                call_id: TEXT_CALL,
+                name: "ask_user",
+                arguments: serde_json::json!({"prompt": "Anything you would like the demo to know?"}),
+            }]
+        },
+    },
+    DemoRule {
         applies: |_| true,
         steps: tour_summary,
     },
@@ -213,9 +252,16 @@ fn tour_summary(context: &DemoContext<'_>) -> Vec<DemoStep> {
         }
         _ => "the question got no answer".to_string(),
     };
+    let mut dialogs = String::new();
+    if let Some(output) = context.output(CHOICE_CALL) {
+        dialogs.push_str(&format!("; to the choice questions: {output}"));
+    }
+    if let Some(output) = context.output(TEXT_CALL) {
+        dialogs.push_str(&format!("; to the open question: {output}"));
+    }
     vec![DemoStep::Message {
         text: format!(
-            "Tour finished (scripted demo): {command}; {patch}; {question}. Configure a real model provider in config.toml to get actual answers."
+            "Tour finished (scripted demo): {command}; {patch}; {question}{dialogs}. Configure a real model provider in config.toml to get actual answers."
         ),
     }]
 }
@@ -276,6 +322,11 @@ fn scripted_events(
     let context = DemoContext {
         request_text: &request_text,
         has_tools: !request.tools.is_empty(),
+        tools: request
+            .tools
+            .iter()
+            .map(|tool| tool.name.as_str())
+            .collect(),
         outputs: demo_outputs(&request.input),
     };
     let steps = SCRIPT

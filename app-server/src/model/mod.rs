@@ -237,11 +237,21 @@ pub enum ModelEvent {
     },
 }
 
-/// Builds the client for a configured provider.
-pub fn client_for(provider: &ProviderConfig) -> Result<Arc<dyn ModelClient>, ModelError> {
+/// Builds the client for a configured provider, using the key stored in `account` when the
+/// provider's key variable is unset.
+pub fn client_for(
+    provider: &ProviderConfig,
+    account: Arc<crate::account::AccountState>,
+) -> Result<Arc<dyn ModelClient>, ModelError> {
     match provider.wire_api {
-        WireApi::Responses => Ok(Arc::new(responses::ResponsesClient::new(provider)?)),
-        WireApi::Chat => Ok(Arc::new(chat::ChatClient::new(provider)?)),
+        WireApi::Responses => Ok(Arc::new(responses::ResponsesClient::with_account(
+            provider,
+            Some(account),
+        )?)),
+        WireApi::Chat => Ok(Arc::new(chat::ChatClient::with_account(
+            provider,
+            Some(account),
+        )?)),
         WireApi::Demo => Ok(Arc::new(demo::DemoClient::new())),
     }
 }

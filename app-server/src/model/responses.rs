@@ -27,10 +27,20 @@ pub struct ResponsesClient {
 }
 
 impl ResponsesClient {
-    /// Builds a client for `provider`.
+    /// Builds a client for `provider` that reads its key from the environment only.
+    #[cfg(test)]
     pub fn new(provider: &ProviderConfig) -> Result<Self, ModelError> {
+        Self::with_account(provider, None)
+    }
+
+    /// Builds a client for `provider` that also uses the key stored in `account` and records
+    /// the rate limits of its responses there.
+    pub fn with_account(
+        provider: &ProviderConfig,
+        account: Option<Arc<crate::account::AccountState>>,
+    ) -> Result<Self, ModelError> {
         Ok(Self {
-            http: Arc::new(HttpProvider::new(provider)?),
+            http: Arc::new(HttpProvider::new(provider, account)?),
         })
     }
 }

@@ -15,6 +15,7 @@ use futures::{Stream, StreamExt};
 use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
+use crate::account::AccountState;
 use crate::config::ProviderConfig;
 use crate::model::error::StatusError;
 use crate::model::retry::MAX_RETRY_AFTER;
@@ -54,9 +55,12 @@ pub(crate) trait SseDecoder: Send + 'static {
 pub(crate) struct HttpProvider {
     client: reqwest::Client,
     base_url: String,
+    id: String,
     name: String,
     env_key: Option<String>,
     api_key: Option<String>,
+    /// Where the stored key comes from and rate limits go; `None` uses the environment only.
+    account: Option<Arc<AccountState>>,
     headers: HeaderMap,
     idle_timeout: Duration,
     idle_timeout_ms: u64,
@@ -71,8 +75,12 @@ pub(crate) struct SseEvents {
 }
 
 impl HttpProvider {
-    /// Builds the HTTP client for `provider`. The API key is read once, here.
-    pub(crate) fn new(provider: &ProviderConfig) -> Result<Self, ModelError> {
+    /// Builds the HTTP client for `provider`. Without `account`, the API key is read once,
+    /// here; with it, at every request (the environment first, then the stored key).
+    pub(crate) fn new(
+        provider: &ProviderConfig,
+        account: Option<Arc<AccountState>>,
+    ) -> Result<Self, ModelError> {
         install_crypto_provider();
         let client = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
@@ -100,9 +108,11 @@ impl HttpProvider {
         Ok(Self {
             client,
             base_url: provider.base_url.trim_end_matches('/').to_string(),
+            id: provider.id.clone(),
             name,
             env_key: provider.env_key.clone(),
             api_key: provider.api_key(),
+            account,
             headers,
             idle_timeout: Duration::from_millis(provider.stream_idle_timeout_ms),
             idle_timeout_ms: provider.stream_idle_timeout_ms,
@@ -121,7 +131,11 @@ impl HttpProvider {
         request: reqwest::RequestBuilder,
     ) -> Result<reqwest::RequestBuilder, ModelError> {
         let request = request.headers(self.headers.clone());
-        match (&self.api_key, &self.env_key) {
+        let api_key = match &self.account {
+            Some(account) => account.api_key_for(self.env_key.as_deref()),
+            None => self.api_key.clone(),
+        };
+        match (&api_key, &self.env_key) {
             (Some(key), _) => Ok(request.header(AUTHORIZATION, format!("Bearer {key}"))),
             (None, Some(env_key)) => Err(ModelError::MissingApiKey {
                 provider: self.name.clone(),
@@ -158,6 +172,16 @@ impl HttpProvider {
             }
             Ok(Ok(response)) => response,
         };
+        if let Some(account) = &self.account
+            && let Some(snapshot) = crate::account::rate_limits_from_headers(
+                response.headers(),
+                &self.id,
+                &self.name,
+                crate::clock::unix_seconds(),
+            )
+        {
+            account.record_rate_limits(snapshot);
+        }
         if !response.status().is_success() {
             return Err(self.status_error(response, model).await);
         }

@@ -6,17 +6,22 @@
 //! pending, the entry is dropped at once (a late answer is ignored with a warning) and the
 //! `serverRequest/resolved` follows the turn's `turn/completed`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use app_server_protocol::dialogs::{
+    AgentRequestUserInputResponse, QuestionAnswersResponse, RequestUserInputMethod,
+    UserInputQuestion, UserInputRequestParams,
+};
 use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::legacy::ReviewDecisionResponse;
 use app_server_protocol::notifications::ServerRequestResolvedNotification;
 use app_server_protocol::server_requests::{
     CommandExecutionRequestApprovalResponse, FileChangeRequestApprovalResponse,
-    ToolRequestUserInputResponse,
+    ToolRequestUserInputAnswer, ToolRequestUserInputParams, ToolRequestUserInputResponse,
 };
 use app_server_protocol::tables::{ServerNotification, ServerRequestPayload};
 use tokio_util::sync::CancellationToken;
@@ -25,6 +30,7 @@ use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest, Ap
 use crate::engine::{EventSink, lock};
 use crate::outgoing::OutgoingSender;
 use crate::pending::Answer;
+use crate::processor::conversations::{Conversations, review_answer};
 
 /// How long a question may stay unanswered before it fails (the user may be away; a turn must
 /// not hold its thread forever).
@@ -36,6 +42,10 @@ pub struct ClientApprover {
     outgoing: Arc<OutgoingSender>,
     /// Withdrawn requests by thread id, announced after that thread's next `turn/completed`.
     deferred: Mutex<HashMap<String, Vec<RequestId>>>,
+    /// Threads opened with the first-generation conversation API.
+    conversations: Arc<Conversations>,
+    /// Which request carries `request_user_input` questions (fixed at `initialize`).
+    user_input_method: OnceLock<RequestUserInputMethod>,
 }
 
 impl ClientApprover {
@@ -44,25 +54,44 @@ impl ClientApprover {
         Self {
             outgoing,
             deferred: Mutex::new(HashMap::new()),
+            conversations: Arc::new(Conversations::default()),
+            user_input_method: OnceLock::new(),
         }
+    }
+
+    /// The connection's conversations (threads opened with the first-generation API).
+    pub fn conversations(&self) -> Arc<Conversations> {
+        self.conversations.clone()
+    }
+
+    /// Fixes the request that carries `request_user_input` questions on this connection;
+    /// later calls are ignored.
+    pub fn set_user_input_method(&self, method: RequestUserInputMethod) {
+        let _ = self.user_input_method.set(method);
     }
 
     async fn ask(&self, request: ApprovalRequest, cancel: CancellationToken) -> ApprovalReply {
         let thread_id = request.thread_id().to_string();
-        let kind = AnswerKind::of(&request);
-        let payload = match request {
-            ApprovalRequest::Command(params) => {
-                ServerRequestPayload::CommandExecutionRequestApproval(params)
+        let method = self.user_input_method.get().copied().unwrap_or_default();
+        let mut kind = AnswerKind::of(&request, method);
+        let legacy = if self.conversations.contains(&thread_id) {
+            self.conversations.legacy_request(&request)
+        } else {
+            None
+        };
+        let payload = match legacy {
+            Some(payload) => {
+                // Codex announces the question as an event, then asks with the legacy
+                // request.
+                if let Some(event) = self.conversations.approval_event(&request) {
+                    self.outgoing
+                        .send_notification(&ServerNotification::CodexEvent(event))
+                        .await;
+                }
+                kind = AnswerKind::Review(Box::new(request));
+                payload
             }
-            ApprovalRequest::FileChange(params) => {
-                ServerRequestPayload::FileChangeRequestApproval(params)
-            }
-            ApprovalRequest::UserInput(params) => {
-                ServerRequestPayload::ToolRequestUserInput(params)
-            }
-            ApprovalRequest::McpElicitation(params) => {
-                ServerRequestPayload::McpServerElicitationRequest(params)
-            }
+            None => v2_request(request, method),
         };
         let (request_id, receiver) = self.outgoing.send_request(payload).await;
         let answer = self
@@ -119,6 +148,12 @@ impl EventSink for ClientApprover {
     ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
         Box::pin(async move {
             self.outgoing.send_notification(&notification).await;
+            // Conversations also get their events as Codex events.
+            for event in self.conversations.translate(&notification) {
+                self.outgoing
+                    .send_notification(&ServerNotification::CodexEvent(event))
+                    .await;
+            }
             if let ServerNotification::TurnCompleted(completed) = &notification {
                 let withdrawn = lock(&self.deferred).remove(&completed.thread_id);
                 for request_id in withdrawn.into_iter().flatten() {
@@ -129,23 +164,106 @@ impl EventSink for ClientApprover {
     }
 }
 
+/// The thread API's server request for a question; `method` picks the shape of
+/// `request_user_input` questions.
+fn v2_request(request: ApprovalRequest, method: RequestUserInputMethod) -> ServerRequestPayload {
+    match request {
+        ApprovalRequest::Command(params) => {
+            ServerRequestPayload::CommandExecutionRequestApproval(params)
+        }
+        ApprovalRequest::FileChange(params) => {
+            ServerRequestPayload::FileChangeRequestApproval(params)
+        }
+        ApprovalRequest::UserInput(params) => match method {
+            RequestUserInputMethod::ItemToolRequestUserInput => {
+                ServerRequestPayload::ToolRequestUserInput(params)
+            }
+            RequestUserInputMethod::ToolRequestUserInput => {
+                ServerRequestPayload::UserInputRequest(indexed_questions(params))
+            }
+        },
+        ApprovalRequest::FreeText(params) => ServerRequestPayload::AgentRequestUserInput(params),
+        ApprovalRequest::Choices(params) => ServerRequestPayload::AgentAskUserQuestion(params),
+        ApprovalRequest::McpElicitation(params) => {
+            ServerRequestPayload::McpServerElicitationRequest(params)
+        }
+    }
+}
+
 /// Which response shape a pending request expects.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 enum AnswerKind {
     Command,
     FileChange,
     UserInput,
+    /// A legacy `{decision: ReviewDecision}` answer to this question.
+    Review(Box<ApprovalRequest>),
+    /// `tool/requestUserInput`: answers by index, mapped back to these question ids.
+    IndexedUserInput(Vec<String>),
+    FreeText,
+    Choices(usize),
     McpElicitation,
 }
 
 impl AnswerKind {
-    fn of(request: &ApprovalRequest) -> Self {
-        match request {
-            ApprovalRequest::Command(_) => AnswerKind::Command,
-            ApprovalRequest::FileChange(_) => AnswerKind::FileChange,
-            ApprovalRequest::UserInput(_) => AnswerKind::UserInput,
-            ApprovalRequest::McpElicitation(_) => AnswerKind::McpElicitation,
+    fn of(request: &ApprovalRequest, method: RequestUserInputMethod) -> Self {
+        match (request, method) {
+            (ApprovalRequest::Command(_), _) => AnswerKind::Command,
+            (ApprovalRequest::FileChange(_), _) => AnswerKind::FileChange,
+            (ApprovalRequest::UserInput(_), RequestUserInputMethod::ItemToolRequestUserInput) => {
+                AnswerKind::UserInput
+            }
+            (ApprovalRequest::UserInput(params), RequestUserInputMethod::ToolRequestUserInput) => {
+                AnswerKind::IndexedUserInput(
+                    params
+                        .questions
+                        .iter()
+                        .map(|question| question.id.clone())
+                        .collect(),
+                )
+            }
+            (ApprovalRequest::FreeText(_), _) => AnswerKind::FreeText,
+            (ApprovalRequest::Choices(params), _) => AnswerKind::Choices(params.questions.len()),
+            (ApprovalRequest::McpElicitation(_), _) => AnswerKind::McpElicitation,
         }
+    }
+}
+
+/// The `tool/requestUserInput` shape of the model's `request_user_input` questions.
+fn indexed_questions(params: ToolRequestUserInputParams) -> UserInputRequestParams {
+    UserInputRequestParams {
+        thread_id: params.thread_id,
+        turn_id: params.turn_id,
+        tool_call_id: params.item_id,
+        questions: params
+            .questions
+            .into_iter()
+            .map(|question| UserInputQuestion {
+                text: question.question,
+                options: question
+                    .options
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|option| option.label)
+                    .collect(),
+                is_other: question.is_other,
+            })
+            .collect(),
+    }
+}
+
+/// Checks that every answer names a question of the request.
+fn check_indexes(response: &QuestionAnswersResponse, count: usize) -> Result<(), String> {
+    match response
+        .answers
+        .iter()
+        .find(|answer| answer.question_index >= count)
+    {
+        Some(answer) => Err(format!(
+            "the client answered question {} but only {count} were asked",
+            answer.question_index
+        )),
+        None => Ok(()),
     }
 }
 
@@ -163,6 +281,45 @@ fn decode_answer(kind: AnswerKind, result: serde_json::Value) -> ApprovalReply {
         }
         AnswerKind::UserInput => serde_json::from_value::<ToolRequestUserInputResponse>(result)
             .map(ApprovalAnswer::UserInput),
+        AnswerKind::Review(request) => serde_json::from_value::<ReviewDecisionResponse>(result)
+            .map(|response| review_answer(&request, &response.decision)),
+        AnswerKind::IndexedUserInput(ids) => {
+            let response = match serde_json::from_value::<QuestionAnswersResponse>(result) {
+                Ok(response) => response,
+                Err(error) => return undecodable(&error),
+            };
+            if let Err(message) = check_indexes(&response, ids.len()) {
+                return ApprovalReply::Failed(message);
+            }
+            let answers: BTreeMap<String, ToolRequestUserInputAnswer> = response
+                .answers
+                .into_iter()
+                .filter_map(|answer| {
+                    let id = ids.get(answer.question_index)?.clone();
+                    Some((
+                        id,
+                        ToolRequestUserInputAnswer {
+                            answers: answer.selected,
+                        },
+                    ))
+                })
+                .collect();
+            Ok(ApprovalAnswer::UserInput(ToolRequestUserInputResponse {
+                answers,
+            }))
+        }
+        AnswerKind::FreeText => serde_json::from_value::<AgentRequestUserInputResponse>(result)
+            .map(|response| ApprovalAnswer::FreeText(response.user_input)),
+        AnswerKind::Choices(count) => {
+            let response = match serde_json::from_value::<QuestionAnswersResponse>(result) {
+                Ok(response) => response,
+                Err(error) => return undecodable(&error),
+            };
+            if let Err(message) = check_indexes(&response, count) {
+                return ApprovalReply::Failed(message);
+            }
+            Ok(ApprovalAnswer::Choices(response))
+        }
         AnswerKind::McpElicitation => serde_json::from_value::<
             app_server_protocol::mcp_servers::McpServerElicitationRequestResponse,
         >(result)
@@ -170,11 +327,13 @@ fn decode_answer(kind: AnswerKind, result: serde_json::Value) -> ApprovalReply {
     };
     match answer {
         Ok(answer) => ApprovalReply::Answered(answer),
-        Err(error) => {
-            tracing::warn!(%error, "undecodable answer to a server request");
-            ApprovalReply::Failed(format!("the client's answer could not be read: {error}"))
-        }
+        Err(error) => undecodable(&error),
     }
+}
+
+fn undecodable(error: &serde_json::Error) -> ApprovalReply {
+    tracing::warn!(%error, "undecodable answer to a server request");
+    ApprovalReply::Failed(format!("the client's answer could not be read: {error}"))
 }
 
 /// The message of a JSON-RPC error object, or the whole object when it has none.

@@ -1,8 +1,14 @@
 //! Per-connection dispatch of app-server requests: the `initialize` gate, typed decoding,
 //! experimental gating, and mapping engine results to responses and notifications.
 
+mod account_requests;
 pub mod approvals;
+mod conversation_summary;
+mod experimental;
 mod history_requests;
+mod index_requests;
+pub mod conversations;
+mod legacy_requests;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -11,6 +17,7 @@ use std::sync::{Arc, OnceLock};
 use app_server_protocol::PROTOCOL_VERSION;
 use app_server_protocol::initialize::{InitializeParams, InitializeResponse};
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
+use app_server_protocol::legacy::{GetUserAgentResponse, UserInfoResponse};
 use app_server_protocol::notifications::{
     DeprecationNoticeNotification, ThreadIdNotification, ThreadNameUpdatedNotification,
     ThreadStartedNotification, ThreadTokenUsageUpdatedNotification,
@@ -21,13 +28,13 @@ use app_server_protocol::thread_requests::{
     EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
 };
 use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
-use app_server_protocol::utility::GetAuthStatusResponse;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::config_read_response;
 use crate::engine::{Engine, EngineError};
 use crate::outgoing::{NotificationFilter, OutgoingSender};
+use crate::processor::conversations::Conversations;
 use crate::processor::utility_requests::Utilities;
 use crate::rpc_error::{internal_error, invalid_request};
 
@@ -35,6 +42,8 @@ use crate::rpc_error::{internal_error, invalid_request};
 #[derive(Debug)]
 struct Session {
     experimental: bool,
+    /// The user agent answered to `initialize` (and `getUserAgent`).
+    user_agent: String,
 }
 
 /// Handles the messages of one connection.
@@ -45,6 +54,8 @@ pub struct Processor {
     initialize_lock: tokio::sync::Mutex<()>,
     utilities: Utilities,
     history: Option<Arc<tandem_history::service::HistoryService>>,
+    conversations: Arc<Conversations>,
+    approver: Option<Arc<approvals::ClientApprover>>,
 }
 
 impl Processor {
@@ -57,7 +68,23 @@ impl Processor {
             initialize_lock: tokio::sync::Mutex::new(()),
             utilities: Utilities::new(),
             history: None,
+            conversations: Arc::new(Conversations::default()),
+            approver: None,
         }
+    }
+
+    /// Shares the conversation state with the connection's approver, which sends their
+    /// events and questions in the first-generation shapes.
+    pub fn with_conversations(mut self, conversations: Arc<Conversations>) -> Self {
+        self.conversations = conversations;
+        self
+    }
+
+    /// Tells `approver` which request carries `request_user_input` questions once the client
+    /// has chosen at `initialize`.
+    pub fn with_approver(mut self, approver: Arc<approvals::ClientApprover>) -> Self {
+        self.approver = Some(approver);
+        self
     }
 
     /// Serves `history/search` and `history/open` from `history`.
@@ -135,9 +162,20 @@ impl Processor {
                 .collect::<HashSet<_>>(),
         });
         self.engine.set_originator(&params.client_info.name);
-        let _ = self.session.set(Session { experimental });
+        // The structured dialogs are experimental server requests: only a client that opted
+        // in can answer them, so only its model is offered `ask_user` and `ask_user_question`.
+        self.engine.set_dialogs(experimental);
+        if let Some(approver) = &self.approver {
+            approver
+                .set_user_input_method(capabilities.request_user_input_method.unwrap_or_default());
+        }
+        let agent = user_agent(&params.client_info.name, &params.client_info.version);
+        let _ = self.session.set(Session {
+            experimental,
+            user_agent: agent.clone(),
+        });
         let response = InitializeResponse {
-            user_agent: user_agent(&params.client_info.name, &params.client_info.version),
+            user_agent: agent,
             codex_home: self.engine.config().home.to_string_lossy().into_owned(),
             platform_family: if cfg!(windows) { "windows" } else { "unix" }.to_string(),
             platform_os: std::env::consts::OS.to_string(),
@@ -370,14 +408,86 @@ impl Processor {
                 let result = self.git_diff_to_remote(params).await;
                 self.reply(id, result).await;
             }
-            // Providers take their keys from the environment; there is no login to report.
-            ClientRequestPayload::GetAuthStatus(_) => {
-                let response = GetAuthStatusResponse {
-                    auth_method: None,
-                    auth_token: None,
-                    requires_openai_auth: Some(false),
+            ClientRequestPayload::GetAuthStatus(params) => {
+                let response = self.auth_status(&params);
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::AccountRead(_) => {
+                let response = self.account_read();
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::AccountLoginStart(params) => {
+                match self.account_login_start(params).await {
+                    Ok(response) => {
+                        self.outgoing.send_response(id, &response).await;
+                        self.announce_login().await;
+                    }
+                    Err(error) => self.outgoing.send_error(id, error).await,
+                }
+            }
+            ClientRequestPayload::AccountLoginCancel(_) => {
+                let response = self.account_login_cancel();
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::AccountLogout(_) => match self.account_logout().await {
+                Ok(auth_mode) => {
+                    self.outgoing.send_response(id, &EmptyResponse {}).await;
+                    self.announce_auth_mode(auth_mode).await;
+                }
+                Err(error) => self.outgoing.send_error(id, error).await,
+            },
+            ClientRequestPayload::AccountRateLimitsRead(_) => {
+                let response = self.account_rate_limits();
+                self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::GetConversationSummary(params) => {
+                let result = self.conversation_summary(params).await;
+                self.respond(id, result).await;
+            ClientRequestPayload::NewConversation(params) => {
+                self.new_conversation(id, params).await;
+            }
+            ClientRequestPayload::SendUserMessage(params) => {
+                self.send_user_message(id, params).await;
+            }
+            ClientRequestPayload::SendUserTurn(params) => self.send_user_turn(id, params).await,
+            ClientRequestPayload::InterruptConversation(params) => {
+                self.interrupt_conversation(id, params).await;
+            }
+            ClientRequestPayload::ListConversations(params) => {
+                self.list_conversations(id, params).await;
+            }
+            ClientRequestPayload::ResumeConversation(params) => {
+                self.resume_conversation(id, params).await;
+            }
+            ClientRequestPayload::ArchiveConversation(params) => {
+                self.archive_conversation(id, params).await;
+            }
+            ClientRequestPayload::GetUserSavedConfig(_) => {
+                let result = self.user_saved_config().await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::SetDefaultModel(params) => {
+                let result = self.set_default_model(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::GetUserAgent(_) => {
+                let user_agent = self
+                    .session
+                    .get()
+                    .map(|session| session.user_agent.clone())
+                    .unwrap_or_default();
+                self.reply(id, Ok(GetUserAgentResponse { user_agent }))
+                    .await;
+            }
+            ClientRequestPayload::UserInfo(_) => {
+                let response = UserInfoResponse {
+                    alleged_user_email: None,
                 };
                 self.reply(id, Ok(response)).await;
+            }
+            ClientRequestPayload::ExecOneOffCommand(params) => {
+                let result = self.exec_one_off_command(params).await;
+                self.reply(id, result).await;
             }
             ClientRequestPayload::HistorySearch(params) => {
                 let result = self.history_search(params).await;
@@ -385,6 +495,14 @@ impl Processor {
             }
             ClientRequestPayload::HistoryOpen(params) => {
                 let result = self.history_open(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::IndexQuery(params) => {
+                let result = self.index_query(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::IndexRefresh(params) => {
+                let result = self.index_refresh(params).await;
                 self.reply(id, result).await;
             }
             ClientRequestPayload::McpServerStatusList(params) => {
@@ -416,9 +534,27 @@ impl Processor {
 /// to dispatch, or the error that answers the request.
 pub(crate) fn gate_request(
     id: RequestId,
-    message: Value,
+    mut message: Value,
     experimental: bool,
 ) -> Result<(RequestId, ClientRequestPayload), (RequestId, JsonRpcErrorBody)> {
+    if !experimental && let Some(descriptor) = experimental::ungated_experimental_use(&message) {
+        let message = format!("{descriptor} requires experimentalApi capability");
+        return Err((id, invalid_request(&message)));
+    }
+    // Methods typed `NoParams` take none: an omitted `params` reads as `{}`; legacy methods
+    // without params may also send `null`, as Codex's first-generation clients do. Every other
+    // method requires `params`, as on the reference.
+    if let Some(object) = message.as_object_mut()
+        && let Some(method) = object.get("method").and_then(Value::as_str)
+        && let Some(spec) = ClientRequest::METHODS
+            .iter()
+            .find(|spec| spec.method == method)
+        && ((spec.params == "NoParams" && !object.contains_key("params"))
+            || (spec.params == "LegacyEmptyParams"
+                && object.get("params").is_none_or(Value::is_null)))
+    {
+        object.insert("params".to_string(), Value::Object(serde_json::Map::new()));
+    }
     let request = match serde_json::from_value::<ClientRequest>(message) {
         Ok(request) => request,
         Err(error) => {

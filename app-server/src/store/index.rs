@@ -170,6 +170,12 @@ impl Store {
         Ok(thread)
     }
 
+    /// Waits until every rollout line queued so far is written to its file (not fsynced).
+    /// Blocking: call it from a blocking thread.
+    pub fn wait_for_appends(&self) {
+        super::appender::barrier();
+    }
+
     /// The indexed metadata of thread `id`, if it has a row.
     pub fn find(&self, id: &str) -> Result<Option<ThreadMeta>, StoreError> {
         let connection = self.connection()?;
@@ -251,6 +257,7 @@ impl Store {
             ..meta
         };
         write_row(&*self.connection()?, &meta)?;
+        super::forget_mirrored(id);
         Ok(meta)
     }
 

@@ -30,6 +30,15 @@ pub use rollout::{RolloutSync, RolloutWriter};
 pub trait RolloutMirror: Send + Sync + 'static {
     /// `line` (with its `\n`) was appended to the rollout at `path`.
     fn mirror(&self, path: &std::path::Path, line: &[u8]);
+    /// Thread `thread_id` was archived: its mirror is no longer needed.
+    fn forget(&self, _thread_id: &str) {}
+}
+
+/// Tells the process's rollout mirror, if any, that `thread_id` was archived.
+fn forget_mirrored(thread_id: &str) {
+    if let Some(mirror) = ROLLOUT_MIRROR.get() {
+        mirror.forget(thread_id);
+    }
 }
 
 static ROLLOUT_MIRROR: std::sync::OnceLock<Box<dyn RolloutMirror>> = std::sync::OnceLock::new();

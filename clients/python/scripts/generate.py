@@ -1,18 +1,20 @@
 #!/usr/bin/env python3
-"""Regenerate `src/tandem_client/generated/` from the protocol's JSON Schema bundles.
+"""Generate `src/tandem_client/generated/` from the protocol's committed JSON Schema bundles.
 
-Two bundles go in: the committed stable one (`schemas/json/tandem_app_server_protocol.schemas.json`)
-and its experimental superset, which is not committed and so is written by the server binary
-(`tandem app-server generate-json-schema --experimental`; the binary is `$TANDEM_BIN`, default
-`../../target/debug/tandem`, or pass the bundle itself with `--experimental-schema`).
+Two bundles go in, both committed under `schemas/` at the repository root: the stable one
+(`schemas/json/tandem_app_server_protocol.schemas.json`) and its experimental superset
+(`schemas/json-experimental/tandem_app_server_protocol.schemas.json`).
 The models and method maps cover the experimental surface, so that `item/tool/requestUserInput`
 and `turn/start`'s `collaborationMode` are typed too; methods missing from the stable bundle are
 marked `experimental=True` in `methods.py`.
 
-Usage (from `clients/python`, with the dev extras installed, after `cargo build --bins`):
+The output is not committed: it is a build product. Building a wheel or sdist runs this script
+(`hatch_build.py`), and so must a checkout before the tests or examples run from the source tree.
 
-    .venv/bin/python scripts/generate.py            # rewrite the committed files
-    .venv/bin/python scripts/generate.py --check    # exit 1 with a diff when they are stale
+Usage (from `clients/python`, with the dev extras installed):
+
+    .venv/bin/python scripts/generate.py            # write src/tandem_client/generated/
+    .venv/bin/python scripts/generate.py --check    # exit 1 with a diff when that output is stale
     .venv/bin/python scripts/generate.py --out DIR  # write somewhere else (the staleness test does)
 
 Three files come out:
@@ -40,7 +42,6 @@ import ast
 import copy
 import difflib
 import json
-import os
 import re
 import subprocess
 import sys
@@ -55,17 +56,16 @@ PACKAGE_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_SCHEMA = PACKAGE_ROOT.parent.parent / "schemas/json/tandem_app_server_protocol.schemas.json"
 """The committed bundle (`schemas/json/` at the repository root)."""
 
-DEFAULT_BINARY = PACKAGE_ROOT.parent.parent / "target/debug/tandem"
-"""The server binary that writes the experimental bundle when `$TANDEM_BIN` is not set."""
-
-BUNDLE_NAME = "tandem_app_server_protocol.schemas.json"
-"""The bundle's file name in the generator's output directory."""
+DEFAULT_EXPERIMENTAL_SCHEMA = (
+    PACKAGE_ROOT.parent.parent / "schemas/json-experimental/tandem_app_server_protocol.schemas.json"
+)
+"""The committed experimental bundle."""
 
 DEFAULT_OUT = PACKAGE_ROOT / "src/tandem_client/generated"
-"""Where the generated modules are committed."""
+"""Where the generated modules go (ignored by git; packaged by `hatch_build.py`)."""
 
 REGENERATE_COMMAND = "cd clients/python && .venv/bin/python scripts/generate.py"
-"""The command to print when the committed files are stale."""
+"""The command to print when the generated files are stale."""
 
 UNIONS = {
     "ClientRequest": "ClientRequests",
@@ -157,7 +157,7 @@ def header(schema: Path, what: str) -> str:
     """The comment at the top of each generated file."""
     return (
         f"# {what}, generated from {_display_path(schema)}\n"
-        "# and its experimental superset (`tandem app-server generate-json-schema --experimental`)\n"
+        "# and its experimental superset (schemas/json-experimental/)\n"
         f"# by clients/python/scripts/generate.py (datamodel-code-generator {codegen_version()}).\n"
         f"# Do not edit. Regenerate with: {REGENERATE_COMMAND}"
     )
@@ -335,17 +335,6 @@ Do not edit; see `clients/python/scripts/generate.py`.
 '''
 
 
-def experimental_bundle(binary: Path, out_dir: Path) -> Path:
-    """Have the server binary write the experimental bundle into `out_dir`; returns its path."""
-    if not binary.is_file():
-        raise SystemExit(f"no server binary at {binary}: run `cargo build --bins` or set TANDEM_BIN")
-    command = [str(binary), "app-server", "generate-json-schema", "--experimental", "--out", str(out_dir)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr}")
-    return out_dir / BUNDLE_NAME
-
-
 def generate(schema: Path, experimental_schema: Path, out_dir: Path) -> None:
     """Write `models.py`, `methods.py` and `__init__.py` into `out_dir`."""
     stable = load_bundle(schema)
@@ -385,16 +374,14 @@ def main() -> int:
     parser.add_argument(
         "--experimental-schema",
         type=Path,
-        help="the experimental bundle (default: written by $TANDEM_BIN or ../../target/debug/tandem)",
+        default=DEFAULT_EXPERIMENTAL_SCHEMA,
+        help="the experimental JSON Schema bundle",
     )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="output directory")
     parser.add_argument("--check", action="store_true", help="compare with --out instead of writing it")
     arguments = parser.parse_args()
+    experimental_schema = arguments.experimental_schema
     with tempfile.TemporaryDirectory() as scratch:
-        experimental_schema = arguments.experimental_schema
-        if experimental_schema is None:
-            binary = Path(os.environ.get("TANDEM_BIN") or DEFAULT_BINARY).resolve()
-            experimental_schema = experimental_bundle(binary, Path(scratch) / "experimental")
         if not arguments.check:
             generate(arguments.schema, experimental_schema, arguments.out)
             return 0

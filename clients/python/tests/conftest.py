@@ -12,10 +12,13 @@ from typing import Any, TypeVar
 
 import pytest
 
-from tandem_client import AppServerClient, ClientRequests, SyncAppServerClient
-
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 """`clients/python`."""
+
+if not (PACKAGE_DIR / "src/tandem_client/generated/models.py").is_file():
+    pytest.exit("src/tandem_client/generated/ is missing: run `scripts/generate.py` first", returncode=1)
+
+from tandem_client import AppServerClient, ClientRequests, SyncAppServerClient  # noqa: E402
 
 TIMEOUT = 60.0
 """Upper bound of every wait on the server (the demo provider streams with small delays)."""

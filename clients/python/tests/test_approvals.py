@@ -194,18 +194,77 @@ async def test_user_input_in_plan_mode(tandem: Tandem) -> None:
             if status.type == "active":
                 flags.extend(flag.value for flag in status.active_flags)
 
+        choices: list[models.AgentAskUserQuestionParams] = []
+        prompts: list[str] = []
+
+        def choose(params: models.AgentAskUserQuestionParams) -> dict[int, list[str]]:
+            choices.append(params)
+            return {index: question.options[-1:] for index, question in enumerate(params.questions)}
+
+        def type_text(params: models.AgentRequestUserInputParams) -> str:
+            prompts.append(params.prompt)
+            return "typed by the Python SDK"
+
         client.on_user_input(answer)
+        client.on_ask_user_question(choose)
+        client.on_agent_user_input(type_text)
         client.on("thread/status/changed", on_status)
         stream, turn = await run_tour(tandem, client, collaboration_mode=PLAN_MODE)
 
     assert turn.status == models.TurnStatus.completed
+    assert [question.text for question in choices[0].questions] == [
+        "Which parts of the tour were useful?",
+        "Would you try Tandem with a real model?",
+    ]
+    assert choices[0].tool_call_id == "call_demo_choice"
+    assert prompts == ["Anything you would like the demo to know?"]
+    assert '"selected":["The patch"]' in final_message(stream)
+    assert '"selected":["Not yet"]' in final_message(stream)
+    assert "typed by the Python SDK" in final_message(stream)
     assert len(questions) == 1
     assert questions[0].turn_id == turn.id
     assert questions[0].is_blocking
     asked = [(question.id, question.question) for question in questions[0].questions]
     assert asked == [("next_step", "What should the demo do next?")]
-    assert flags == ["waitingOnApproval", "waitingOnApproval", "waitingOnUserInput"]
+    assert flags == [
+        "waitingOnApproval",
+        "waitingOnApproval",
+        "waitingOnUserInput",
+        "waitingOnUserInput",
+        "waitingOnUserInput",
+    ]
     assert 'you answered {"answers":{"next_step":{"answers":["Explain"]}}}' in final_message(stream)
+
+
+async def test_tool_request_user_input_when_chosen(tandem: Tandem) -> None:
+    asked: list[models.UserInputRequestParams] = []
+    capabilities = {"experimentalApi": True, "requestUserInputMethod": "tool/requestUserInput"}
+    async with tandem.spawn(capabilities=capabilities) as client:
+        client.on_command_approval(lambda _: "accept")
+        client.on_file_change_approval(lambda _: "decline")
+
+        def answer(params: models.UserInputRequestParams) -> dict[int, str]:
+            asked.append(params)
+            return {0: "Explain"}
+
+        def cancel(_: Any) -> None:
+            raise RuntimeError("User cancelled input")
+
+        client.on_tool_user_input(answer)
+        client.on_ask_user_question(cancel)
+        client.on_agent_user_input(cancel)
+        stream, turn = await run_tour(tandem, client, collaboration_mode=PLAN_MODE)
+
+    assert turn.status == models.TurnStatus.completed
+    [request] = asked
+    assert request.tool_call_id == "call_demo_question"
+    assert [(question.text, question.options, question.is_other) for question in request.questions] == [
+        ("What should the demo do next?", ["Finish (Recommended)", "Explain"], True)
+    ]
+    # Answers by index reach the model keyed by the question's id, as with the reference's shape.
+    assert 'you answered {"answers":{"next_step":{"answers":["Explain"]}}}' in final_message(stream)
+    assert "ask_user_question was cancelled" in final_message(stream)
+    assert "ask_user was cancelled" in final_message(stream)
 
 
 async def test_no_question_outside_plan_mode(tandem: Tandem) -> None:

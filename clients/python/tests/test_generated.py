@@ -1,4 +1,4 @@
-"""The generated code: up to date with the schema bundle, and the method maps cover the unions."""
+"""The generated code: up to date with the committed schema bundles, and the method maps cover the unions."""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ def test_generated_code_matches_the_schema_bundle(tmp_path: Path) -> None:
     diff = generate.diff_trees(tmp_path, GENERATED)
     if diff:
         pytest.fail(
-            f"src/tandem_client/generated/ is stale against {SCHEMA.name}:\n{diff}\nRegenerate with:\n  {COMMAND}",
+            f"src/tandem_client/generated/ is stale against schemas/json*/{SCHEMA.name}:\n{diff}\n"
+            f"Regenerate with:\n  {COMMAND}",
             pytrace=False,
         )
 

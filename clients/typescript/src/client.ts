@@ -225,6 +225,33 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   }
 
   /**
+   * Answers `tool/requestUserInput` (`{ toolCallId, questions: [{ text, options, isOther }] }`) with
+   * `handler`'s result (`{ answers: [{ questionIndex, selected }] }`); throwing answers
+   * `-32000` and the model sees the call fail. Sent instead of `item/tool/requestUserInput` when the
+   * client connects with `capabilities: { experimentalApi: true, requestUserInputMethod: "tool/requestUserInput" }`.
+   */
+  onToolUserInput(handler: HandlerFor<P, "tool/requestUserInput">): () => void {
+    return this.setServerRequestHandler("tool/requestUserInput", handler);
+  }
+
+  /**
+   * Answers `agent/requestUserInput` (`{ toolCallId, prompt }`, free text, plan mode) with
+   * `handler`'s result (`{ userInput }`); throwing cancels the question. Experimental.
+   */
+  onAgentUserInput(handler: HandlerFor<P, "agent/requestUserInput">): () => void {
+    return this.setServerRequestHandler("agent/requestUserInput", handler);
+  }
+
+  /**
+   * Answers `agent/askUserQuestion` (`{ toolCallId, questions: [{ type, text, options, allowOther }] }`)
+   * with `handler`'s result (`{ answers: [{ questionIndex, selected }] }`); throwing cancels the
+   * question. Experimental.
+   */
+  onAskUserQuestion(handler: HandlerFor<P, "agent/askUserQuestion">): () => void {
+    return this.setServerRequestHandler("agent/askUserQuestion", handler);
+  }
+
+  /**
    * Answers `mcpServer/elicitation/request` with `handler`'s result
    * (`{ action: "accept" | "decline" | "cancel", content, _meta }`): an MCP server's question during a
    * tool call, or Tandem asking whether an MCP tool may run (`_meta["tandem/approvalKind"]`).

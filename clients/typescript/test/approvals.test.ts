@@ -1,8 +1,9 @@
 // Server requests against the real binary. Under `approval_policy = "untrusted"` one demo turn
 // keeps a plan (`turn/plan/updated`), runs `uname -srm` behind a command approval, adds
 // `tandem-demo.txt` to the thread's cwd behind a file-change approval and, in plan collaboration
-// mode only, asks one question with `item/tool/requestUserInput`; its last message reports what
-// happened to each.
+// mode only, asks one question with `item/tool/requestUserInput`, then choice questions with
+// `agent/askUserQuestion` and an open one with `agent/requestUserInput`; its last message reports
+// what happened to each.
 
 import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
@@ -17,7 +18,8 @@ import type {
   ThreadItem,
   TurnRun,
 } from "../src/index.js";
-import { demoHome, spawnExperimental, spawnStable, within } from "./helpers.js";
+import { AppServerClient } from "../src/index.js";
+import { demoHome, spawnExperimental, spawnOptions, spawnStable, within } from "./helpers.js";
 
 /** The final state of every item of `type` the run completed. */
 function completedItems<T extends ThreadItem["type"], P extends Protocol>(
@@ -224,6 +226,21 @@ test("user input in plan mode: the question reaches onUserInput and the answer r
     assert.ok(explain !== undefined, "no Explain option");
     return { answers: { [question.id]: { answers: [explain.label] } } };
   });
+  const choices: Experimental.AgentAskUserQuestionParams[] = [];
+  client.onAskUserQuestion((params) => {
+    choices.push(params);
+    return {
+      answers: params.questions.map((question, questionIndex) => ({
+        questionIndex,
+        selected: question.type === "multi_choice" ? question.options.slice(0, 2) : [question.options[1] ?? ""],
+      })),
+    };
+  });
+  const prompts: string[] = [];
+  client.onAgentUserInput((params) => {
+    prompts.push(params.prompt);
+    return { userInput: "typed by the SDK" };
+  });
   const { thread } = await client.request("thread/start", { cwd: home.workspace });
 
   const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }], {
@@ -232,6 +249,18 @@ test("user input in plan mode: the question reaches onUserInput and the answer r
   const turn = await within(20_000, "turn/completed", run.completed);
 
   assert.equal(turn.status, "completed");
+  assert.deepEqual(
+    choices[0]?.questions.map((question) => [question.type, question.text]),
+    [
+      ["multi_choice", "Which parts of the tour were useful?"],
+      ["single_choice", "Would you try Tandem with a real model?"],
+    ],
+  );
+  assert.equal(choices[0]?.toolCallId, "call_demo_choice");
+  assert.deepEqual(prompts, ["Anything you would like the demo to know?"]);
+  assert.match(finalMessage(run), /"selected":\["The plan","The command"\]/);
+  assert.match(finalMessage(run), /"selected":\["Not yet"\]/);
+  assert.match(finalMessage(run), /typed by the SDK/);
   assert.equal(questions.length, 1);
   assert.equal(questions[0]?.threadId, thread.id);
   assert.equal(questions[0]?.turnId, turn.id);
@@ -244,9 +273,52 @@ test("user input in plan mode: the question reaches onUserInput and the answer r
       ? notification.params.status.activeFlags
       : [],
   );
-  assert.deepEqual(flags, ["waitingOnApproval", "waitingOnApproval", "waitingOnUserInput"]);
-  assert.deepEqual(resolvedRequests(run), [0, 1, 2]);
+  assert.deepEqual(flags, [
+    "waitingOnApproval",
+    "waitingOnApproval",
+    "waitingOnUserInput",
+    "waitingOnUserInput",
+    "waitingOnUserInput",
+  ]);
+  assert.deepEqual(resolvedRequests(run), [0, 1, 2, 3, 4]);
   assert.match(finalMessage(run), /you answered \{"answers":\{"next_step":\{"answers":\["Explain"\]\}\}\}/);
+});
+
+test("tool/requestUserInput when chosen at initialize: answers by index, cancels reach the agent", { timeout: 30_000 }, async (t) => {
+  const home = demoHome(t);
+  const client = await AppServerClient.spawn({
+    ...spawnOptions(home),
+    capabilities: { experimentalApi: true, requestUserInputMethod: "tool/requestUserInput" },
+  });
+  t.after(() => client.close());
+  client.onCommandApproval(() => ({ decision: "accept" }));
+  client.onFileChangeApproval(() => ({ decision: "decline" }));
+  const asked: Experimental.UserInputRequestParams[] = [];
+  client.onToolUserInput((params) => {
+    asked.push(params);
+    return { answers: [{ questionIndex: 0, selected: ["Explain"] }] };
+  });
+  client.onAskUserQuestion(() => {
+    throw new Error("User cancelled input");
+  });
+  client.onAgentUserInput(() => {
+    throw new Error("User cancelled input");
+  });
+  const { thread } = await client.request("thread/start", { cwd: home.workspace });
+  const run = client.runTurn(thread.id, [{ type: "text", text: "Show me around" }], {
+    collaborationMode: { mode: "plan", settings: { model: "demo" } },
+  });
+  const turn = await within(20_000, "turn/completed", run.completed);
+
+  assert.equal(turn.status, "completed");
+  assert.equal(asked.length, 1);
+  assert.equal(asked[0]?.toolCallId, "call_demo_question");
+  assert.deepEqual(asked[0]?.questions, [
+    { text: "What should the demo do next?", options: ["Finish (Recommended)", "Explain"], isOther: true },
+  ]);
+  assert.match(finalMessage(run), /you answered \{"answers":\{"next_step":\{"answers":\["Explain"\]\}\}\}/);
+  assert.match(finalMessage(run), /ask_user_question was cancelled/);
+  assert.match(finalMessage(run), /ask_user was cancelled/);
 });
 
 test("without plan mode the question is not asked", { timeout: 30_000 }, async (t) => {

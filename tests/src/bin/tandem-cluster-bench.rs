@@ -271,10 +271,10 @@ async fn check(options: &Options, front: &Endpoint) {
                 }
                 expected_seq += 1;
                 let message = event.json();
-                if message.to_string().contains("item/agentMessage/delta") {
+                if message.to_string().contains("agent_message_content_delta") {
                     deltas += 1;
                 }
-                if message["params"]["msg"]["type"] == "turn/completed" {
+                if message["params"]["msg"]["type"] == "task_complete" {
                     break;
                 }
             }
@@ -299,9 +299,22 @@ async fn check(options: &Options, front: &Endpoint) {
     );
 }
 
+/// The machine's load averages (1, 5, 15 minutes), printed next to the figures.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|_| "unknown".to_string())
+}
+
 #[tokio::main]
 async fn main() {
     let options = parse_options();
+    println!("load average at start: {}", load_average());
     let model = MockModel::start().await;
     let total_calls =
         2 * options.sessions * options.calls_per_session + 2 * options.check_sessions + 16;
@@ -368,4 +381,5 @@ async fn main() {
             );
         }
     }
+    println!("load average at the end: {}", load_average());
 }

@@ -15,6 +15,7 @@ const PREFIX: &str = "query_project_index";
 
 const KEYS: &[&str] = &[
     "auto_warm",
+    "model_tool",
     "require_embeddings",
     "embedding_model",
     "file_globs",
@@ -88,6 +89,9 @@ pub(super) fn resolve(
     Ok(QueryProjectIndexConfig {
         auto_warm: effective
             .field(&table, PREFIX, "auto_warm")?
+            .unwrap_or(true),
+        model_tool: effective
+            .field(&table, PREFIX, "model_tool")?
             .unwrap_or(true),
         settings,
     })

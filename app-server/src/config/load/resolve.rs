@@ -47,6 +47,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "app_server",
     "history",
     "query_project_index",
+    "ask_user",
     "mcp_servers",
 ];
 
@@ -126,6 +127,7 @@ pub(super) fn resolve(
     let model_reasoning_summary = effective.field(top, "", "model_reasoning_summary")?;
     let base_instructions = effective.field(top, "", "instructions")?;
     let developer_instructions = effective.field(top, "", "developer_instructions")?;
+    let ask_user = effective.field(top, "", "ask_user")?.unwrap_or(true);
     let app_server = app_server(&effective, &mut unknown_keys)?;
     let query_project_index = super::query_index::resolve(&effective, &home, &mut unknown_keys)?;
     let mcp_servers = super::mcp_servers::resolve(&effective, &mut unknown_keys)?;
@@ -152,6 +154,7 @@ pub(super) fn resolve(
         base_instructions,
         developer_instructions,
         model_providers,
+        ask_user,
         app_server,
         query_project_index,
         mcp_servers,

@@ -82,12 +82,14 @@ fn defaults_without_a_config_file() {
         base_instructions: None,
         developer_instructions: None,
         model_providers: builtin_providers(),
+        ask_user: true,
         app_server: AppServerConfig {
             max_line_bytes: 16 * 1024 * 1024,
             request_queue_capacity: 128,
         },
         query_project_index: crate::config::QueryProjectIndexConfig {
             auto_warm: true,
+            model_tool: true,
             settings: tandem_index::IndexSettings::with_defaults(&home.path().join("models")),
         },
         mcp_servers: Vec::new(),

@@ -10,12 +10,14 @@
 //! Every call gets exactly one output item, including declined, failed and unknown calls, so
 //! the conversation stays valid for the next request (`model-wire.md` §2.8).
 
+mod dialogs;
 mod exec;
 mod image;
 mod mcp;
 mod patch;
 mod plan;
 pub mod policy;
+mod query_project;
 mod specs;
 mod user_input;
 
@@ -38,6 +40,7 @@ use crate::model::ResponseItem;
 use crate::store::RolloutRecord;
 use crate::tools::exec::unified::UnifiedExec;
 
+pub use dialogs::DialogTools;
 pub use specs::specs;
 
 /// Tool state that outlives a turn: running commands and what the user approved for the
@@ -50,6 +53,9 @@ pub struct ThreadTools {
     pub approved_commands: Mutex<HashSet<Vec<String>>>,
     /// Paths the user approved patches to for the rest of the thread.
     pub approved_patch_paths: Mutex<HashSet<std::path::PathBuf>>,
+    /// Tools the user approved for the rest of the thread with `acceptForSession`
+    /// (`apply_patch`: later patches inside the thread's working directory are not asked about).
+    pub approved_tools: Mutex<HashSet<String>>,
     /// `commandExecution` items whose process was still running when `exec_command` returned,
     /// by unified-exec session id; a later `write_stdin` that sees the exit completes them.
     pub open_commands: Mutex<HashMap<i32, OpenCommand>>,
@@ -73,6 +79,7 @@ impl ThreadTools {
             unified: UnifiedExec::new(),
             approved_commands: Mutex::new(HashSet::new()),
             approved_patch_paths: Mutex::new(HashSet::new()),
+            approved_tools: Mutex::new(HashSet::new()),
             open_commands: Mutex::new(HashMap::new()),
         }
     }
@@ -180,7 +187,10 @@ impl TurnTask {
             "apply_patch" => self.apply_patch_tool(call).await,
             "update_plan" => self.update_plan(call).await,
             "request_user_input" => self.request_user_input(call).await,
+            "ask_user" => self.ask_user(call).await,
+            "ask_user_question" => self.ask_user_question(call).await,
             "view_image" => self.view_image(call).await,
+            crate::project_index::QUERY_PROJECT_TOOL => self.query_project(call).await,
             other => match self.thread.mcp.resolve(other) {
                 Some(tool) => self.mcp_tool_call(call, tool).await,
                 None => call.reply(format!("unsupported call: {other}")),

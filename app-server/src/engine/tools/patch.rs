@@ -95,7 +95,14 @@ impl TurnTask {
         let approved_for_session = {
             let approved = lock(&self.thread.tools.approved_patch_paths);
             paths.iter().all(|path| approved.contains(path))
-        };
+        } || (lock(&self.thread.tools.approved_tools)
+            .contains("apply_patch")
+            && paths.iter().all(|path| {
+                path.starts_with(&thread_cwd)
+                    && !path.components().any(|part| {
+                        part == std::path::Component::ParentDir || part.as_os_str() == ".git"
+                    })
+            }));
         let assessment = assess_patch(&policy, &sandbox, &thread_cwd, &paths, approved_for_session);
         if let PatchAssessment::Refuse(message) = &assessment {
             return call.reply(message.clone());
@@ -119,6 +126,7 @@ impl TurnTask {
                 PatchVerdict::Apply => (None, String::new(), false),
                 PatchVerdict::ApplyForSession => {
                     lock(&self.thread.tools.approved_patch_paths).extend(paths.iter().cloned());
+                    lock(&self.thread.tools.approved_tools).insert("apply_patch".to_string());
                     (None, String::new(), false)
                 }
                 PatchVerdict::Declined => (

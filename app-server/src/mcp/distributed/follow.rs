@@ -6,6 +6,7 @@
 //! last event handed to an earlier GET connection of the session.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use redis::AsyncCommands;
@@ -20,14 +21,73 @@ use crate::mcp::http::streams::SseEvent;
 /// How often the delivered position is saved while events flow.
 const SAVE_EVERY: Duration = Duration::from_secs(1);
 
+/// Claims the session's GET stream: KEYS = holder key; ARGV = holder, TTL in ms, `1` to take
+/// it over from a live holder (a resume with `Last-Event-ID`). 1 when claimed, 0 when
+/// another stream holds it.
+/// ARGV[4], when given, is a holder of this node whose connection closed: its claim may be
+/// replaced before its stream has released it.
+const CLAIM_SCRIPT: &str = r"
+if ARGV[3] == '1' or (ARGV[4] and redis.call('GET', KEYS[1]) == ARGV[4]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  return 1
+end
+return 0
+";
+
+/// Renews (ARGV[2] = TTL in ms) or, without a TTL, releases the claim if it is still
+/// ARGV[1]'s: 1 when it was, 0 when another stream took it over or it expired.
+const HOLD_SCRIPT: &str = r"
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return 0
+end
+if ARGV[2] then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2])
+else
+  redis.call('DEL', KEYS[1])
+end
+return 1
+";
+
+static NEXT_HOLDER: AtomicU64 = AtomicU64::new(0);
+
 /// Opens `session`'s standalone stream on this node, after sequence `after` (or after the
-/// last delivered event).
+/// last delivered event). `Ok(None)` when the session already has a GET stream on any node
+/// (a resume with `after` takes it over instead). The claim is renewed while the stream
+/// lives and released when it ends; a dead node's claim expires after the lease TTL.
 pub async fn attach(
     cluster: &Arc<Cluster>,
     session: &str,
     after: Option<u64>,
     capacity: usize,
-) -> Result<mpsc::Receiver<SseEvent>, StoreError> {
+) -> Result<Option<mpsc::Receiver<SseEvent>>, StoreError> {
+    let holder = format!(
+        "{}/{}",
+        cluster.node_id(),
+        NEXT_HOLDER.fetch_add(1, Ordering::Relaxed)
+    );
+    let mut connection = cluster.connection.clone();
+    let script = redis::Script::new(CLAIM_SCRIPT);
+    let mut claim = script.prepare_invoke();
+    claim
+        .key(cluster.keys.get_holder(session))
+        .arg(&holder)
+        .arg(hold_ttl_ms(cluster))
+        .arg(if after.is_some() { "1" } else { "0" });
+    if let Some(closed) = cluster.closed_get(session) {
+        claim.arg(closed);
+    }
+    let claimed: Result<i64, redis::RedisError> = claim.invoke_async(&mut connection).await;
+    if cluster.counted(claimed.map_err(StoreError::from))? == 0 {
+        return Ok(None);
+    }
+    let released = |cluster: &Arc<Cluster>, holder: String| {
+        let cluster = cluster.clone();
+        let session = session.to_string();
+        tokio::spawn(async move { hold(&cluster, &session, &holder, false).await });
+    };
     // Subscribe before reading the backlog, so that nothing falls between the two.
     let registration = cluster.streams.register(session).await;
     let after = match after {
@@ -40,6 +100,7 @@ pub async fn attach(
                 Ok(saved) => saved.unwrap_or(0),
                 Err(error) => {
                     cluster.streams.remove(session, &registration);
+                    released(cluster, holder);
                     return Err(error);
                 }
             }
@@ -49,12 +110,14 @@ pub async fn attach(
         Ok(backlog) => backlog,
         Err(error) => {
             cluster.streams.remove(session, &registration);
+            released(cluster, holder);
             return Err(error);
         }
     };
     let (sender, events) = mpsc::channel(capacity.max(1));
-    cluster.set_open_get(session, &sender);
+    cluster.set_open_get(session, &holder, &sender);
     let mut follower = Follower {
+        holder,
         cluster: cluster.clone(),
         session: session.to_string(),
         sender,
@@ -79,14 +142,42 @@ pub async fn attach(
                 .cluster
                 .streams
                 .remove(&follower.session, &registration);
+            hold(
+                &follower.cluster,
+                &follower.session,
+                &follower.holder,
+                false,
+            )
+            .await;
             tracing::debug!(delivered = follower.last, "GET stream ended");
         }
         .instrument(span),
     );
-    Ok(events)
+    Ok(Some(events))
+}
+
+fn hold_ttl_ms(cluster: &Cluster) -> u64 {
+    (cluster.options.lease_ttl.as_millis() as u64).max(1)
+}
+
+/// Renews (`renew`) or releases `holder`'s claim on `session`'s GET stream; `false` when the
+/// claim is no longer `holder`'s. A Redis error counts as still held.
+async fn hold(cluster: &Cluster, session: &str, holder: &str, renew: bool) -> bool {
+    let mut connection = cluster.connection.clone();
+    let script = redis::Script::new(HOLD_SCRIPT);
+    let mut invocation = script.prepare_invoke();
+    invocation.key(cluster.keys.get_holder(session)).arg(holder);
+    if renew {
+        invocation.arg(hold_ttl_ms(cluster));
+    }
+    let held: Result<i64, redis::RedisError> = invocation.invoke_async(&mut connection).await;
+    cluster
+        .counted(held.map_err(StoreError::from))
+        .map_or(true, |held| held == 1)
 }
 
 struct Follower {
+    holder: String,
     cluster: Arc<Cluster>,
     session: String,
     sender: mpsc::Sender<SseEvent>,
@@ -97,10 +188,20 @@ struct Follower {
 
 impl Follower {
     async fn follow(&mut self, items: &mut mpsc::Receiver<BusItem>) {
+        let period =
+            Duration::from_millis(hold_ttl_ms(&self.cluster) / 3).max(Duration::from_millis(10));
+        let mut renewals = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
         loop {
             let item = tokio::select! {
                 item = items.recv() => item,
                 () = self.sender.closed() => return,
+                _ = renewals.tick() => {
+                    if !hold(&self.cluster, &self.session, &self.holder, true).await {
+                        tracing::info!("another GET stream of the session took over; ending this one");
+                        return;
+                    }
+                    continue;
+                }
             };
             let delivered = match item {
                 // Ended: the session is gone or the stream fell behind.

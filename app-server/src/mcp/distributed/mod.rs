@@ -65,6 +65,10 @@ pub struct DistributedOptions {
     pub lease_ttl: Duration,
     /// This node's name in the cluster (letters, digits, `-`, `_`).
     pub node_id: String,
+    /// Rollout lines mirrored per thread (approximate cap; the header is kept apart).
+    pub rollout_stream_len: usize,
+    /// Life of a thread's mirrored rollout after its last line.
+    pub rollout_ttl: Duration,
 }
 
 impl DistributedOptions {
@@ -96,16 +100,20 @@ impl DistributedOptions {
         let Some(url) = redis_flag.map(str::to_string).or_else(|| text("url")) else {
             return Ok(None);
         };
-        let event_stream_len = match table.and_then(|table| table.get("event_stream_len")) {
-            Some(value) => value
-                .as_integer()
-                .and_then(|value| usize::try_from(value).ok())
-                .filter(|value| *value > 0)
-                .ok_or_else(|| {
-                    anyhow::anyhow!("[mcp.distributed] event_stream_len must be a positive integer")
-                })?,
-            None => 10_000,
+        let count = |key: &str, default: usize| -> anyhow::Result<usize> {
+            match table.and_then(|table| table.get(key)) {
+                Some(value) => value
+                    .as_integer()
+                    .and_then(|value| usize::try_from(value).ok())
+                    .filter(|value| *value > 0)
+                    .ok_or_else(|| {
+                        anyhow::anyhow!("[mcp.distributed] {key} must be a positive integer")
+                    }),
+                None => Ok(default),
+            }
         };
+        let event_stream_len = count("event_stream_len", 10_000)?;
+        let rollout_stream_len = count("rollout_stream_len", 20_000)?;
         let node_id = match text("node_id") {
             Some(node_id) => node_id,
             None => default_node_id(),
@@ -126,6 +134,8 @@ impl DistributedOptions {
             event_stream_len,
             lease_ttl: duration("lease_ttl", Duration::from_secs(15))?,
             node_id,
+            rollout_stream_len,
+            rollout_ttl: duration("rollout_ttl", Duration::from_secs(7 * 24 * 3600))?,
         }))
     }
 }
@@ -173,6 +183,11 @@ impl Keys {
     /// The last event handed to a GET connection of the session.
     pub fn delivered(&self, id: &str) -> String {
         format!("{}:delivered:{id}", self.prefix)
+    }
+
+    /// The holder (`<node>/<n>`) of the session's one GET stream, cluster-wide.
+    pub fn get_holder(&self, id: &str) -> String {
+        format!("{}:get:{id}", self.prefix)
     }
 
     /// The session's client requests in flight: request id → node.
@@ -246,11 +261,57 @@ pub enum Forward {
         /// The message.
         message: Option<Value>,
     },
+    /// Resume POST stream `last_event_id` names, which the receiving node holds, and send
+    /// its events to `reply_node` as [`Forward::ResumeStep`]s tagged `tag`.
+    Resume {
+        /// The session.
+        session: String,
+        /// The client's `Last-Event-ID` (`<stream>/<seq>`).
+        last_event_id: String,
+        /// The node whose client resumes.
+        reply_node: String,
+        /// Names the resume on `reply_node`.
+        tag: u64,
+    },
+    /// One step of a [`Forward::Resume`].
+    ResumeStep {
+        /// The resume's tag.
+        tag: u64,
+        /// What happened.
+        step: ResumeStep,
+    },
     /// The session was deleted (or expired) on some node.
     Deleted {
         /// The session.
         session: String,
     },
+}
+
+/// One step of a POST stream resumed on another node.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "camelCase")]
+pub enum ResumeStep {
+    /// The stream is resumed; events follow.
+    Accepted,
+    /// The node does not keep that stream.
+    Refused,
+    /// One event.
+    Event {
+        /// `<stream>/<seq>`.
+        id: String,
+        /// The JSON text.
+        data: String,
+    },
+    /// The stream ended.
+    End,
+}
+
+/// A resume waiting for its steps on this node.
+pub struct PendingResume {
+    /// Told whether the other node accepted.
+    pub accepted: Option<tokio::sync::oneshot::Sender<bool>>,
+    /// The resumed events for the client's connection.
+    pub events: mpsc::Sender<crate::mcp::http::streams::SseEvent>,
 }
 
 /// Unix time in microseconds.
@@ -276,13 +337,43 @@ pub struct Cluster {
     pub streams: Arc<RedisStreamManager>,
     /// This node's metrics.
     pub metrics: Arc<Metrics>,
-    /// GET streams open on this node, by session (for the one-GET-stream rule).
+    /// GET streams opened on this node, by session: their claim and their connection.
     gets: std::sync::Mutex<
-        std::collections::HashMap<String, mpsc::WeakSender<crate::mcp::http::streams::SseEvent>>,
+        std::collections::HashMap<
+            String,
+            (
+                String,
+                mpsc::WeakSender<crate::mcp::http::streams::SseEvent>,
+            ),
+        >,
     >,
+    /// POST streams of other nodes resumed through this one, by tag.
+    pub resumes: std::sync::Mutex<std::collections::HashMap<u64, PendingResume>>,
     /// Requests run here for a client connected to another node: (session, id) → node.
     remote: std::sync::Mutex<std::collections::HashMap<(String, RequestId), String>>,
 }
+
+/// Records a call: KEYS = the session's calls hash; ARGV = request id (JSON), node running
+/// it, TTL in ms, `1` to number a POST stream, this node, how many stream → node entries to
+/// keep. Fields `#stream` (the last stream number) and `#s<n>` (the node of stream `n`)
+/// cannot collide with request ids, which are JSON. Returns the stream number (0 without).
+const REGISTER_CALL_SCRIPT: &str = r"
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+local n = 0
+if ARGV[4] == '1' then
+  n = redis.call('HINCRBY', KEYS[1], '#stream', 1)
+  redis.call('HSET', KEYS[1], '#s' .. n, ARGV[5])
+  if n > tonumber(ARGV[6]) then
+    redis.call('HDEL', KEYS[1], '#s' .. (n - tonumber(ARGV[6])))
+  end
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return n
+";
+
+/// POST streams whose node stays on record per session (each node keeps its last 64
+/// finished streams resumable).
+const STREAM_NODES_KEPT: u64 = 256;
 
 /// How long one Redis command may take before it counts as failed.
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(5);
@@ -339,6 +430,7 @@ impl Cluster {
             metrics,
             options,
             remote: std::sync::Mutex::new(std::collections::HashMap::new()),
+            resumes: std::sync::Mutex::new(std::collections::HashMap::new()),
             gets: std::sync::Mutex::new(std::collections::HashMap::new()),
         });
         tracing::info!(node_id = %cluster.options.node_id, url = %cluster.options.url, "joined the cluster");
@@ -381,23 +473,28 @@ impl Cluster {
         self.counted(published)
     }
 
-    /// Whether `session` has an open GET stream on this node.
-    pub fn has_open_get(&self, session: &str) -> bool {
-        crate::engine::lock(&self.gets)
-            .get(session)
-            .and_then(mpsc::WeakSender::upgrade)
-            .is_some_and(|sender| !sender.is_closed())
+    /// The claim of `session`'s last GET stream on this node, when its client has gone
+    /// (the stream may not have noticed and released it yet).
+    pub fn closed_get(&self, session: &str) -> Option<String> {
+        let gets = crate::engine::lock(&self.gets);
+        let (holder, sender) = gets.get(session)?;
+        let open = sender.upgrade().is_some_and(|sender| !sender.is_closed());
+        (!open).then(|| holder.clone())
     }
 
-    /// Records the open GET stream of `session` on this node.
+    /// Records the GET stream of `session` opened here under claim `holder`.
     pub fn set_open_get(
         &self,
         session: &str,
+        holder: &str,
         sender: &mpsc::Sender<crate::mcp::http::streams::SseEvent>,
     ) {
         let mut gets = crate::engine::lock(&self.gets);
-        gets.retain(|_, sender| sender.upgrade().is_some_and(|sender| !sender.is_closed()));
-        gets.insert(session.to_string(), sender.downgrade());
+        gets.retain(|_, (_, sender)| sender.upgrade().is_some_and(|sender| !sender.is_closed()));
+        gets.insert(
+            session.to_string(),
+            (holder.to_string(), sender.downgrade()),
+        );
     }
 
     /// Runs request `id` of `session` here for a client on `node`: its messages go there.
@@ -418,25 +515,43 @@ impl Cluster {
         crate::engine::lock(&self.remote).remove(&(session.to_string(), id.clone()));
     }
 
-    /// Records that client request `id` of `session` runs on `node`.
+    /// Records that client request `id` of `session` runs on `node`; with `post_stream`,
+    /// also numbers the POST stream this node opens for it (session-wide, so that its
+    /// `Last-Event-ID` names one stream on the whole cluster) and records this node as the
+    /// one holding that stream's events.
     pub async fn register_call(
         &self,
         session: &str,
         id: &RequestId,
         node: &str,
-    ) -> Result<(), StoreError> {
+        post_stream: bool,
+    ) -> Result<Option<u64>, StoreError> {
         let mut connection = self.connection.clone();
         let field = serde_json::to_string(id)?;
-        let result: Result<(), redis::RedisError> = redis::pipe()
-            .cmd("HSET")
-            .arg(self.keys.calls(session))
+        let result: Result<u64, redis::RedisError> = redis::Script::new(REGISTER_CALL_SCRIPT)
+            .key(self.keys.calls(session))
             .arg(field)
             .arg(node)
-            .ignore()
-            .cmd("PEXPIRE")
-            .arg(self.keys.calls(session))
             .arg(self.options.session_ttl.as_millis() as u64)
-            .ignore()
+            .arg(if post_stream { "1" } else { "0" })
+            .arg(self.node_id())
+            .arg(STREAM_NODES_KEPT)
+            .invoke_async(&mut connection)
+            .await;
+        let number = self.counted(result.map_err(StoreError::from))?;
+        Ok(post_stream.then_some(number))
+    }
+
+    /// The node holding POST stream `number` of `session`, while it is kept.
+    pub async fn stream_node(
+        &self,
+        session: &str,
+        number: u64,
+    ) -> Result<Option<String>, StoreError> {
+        let mut connection = self.connection.clone();
+        let result: Result<Option<String>, redis::RedisError> = redis::cmd("HGET")
+            .arg(self.keys.calls(session))
+            .arg(format!("#s{number}"))
             .query_async(&mut connection)
             .await;
         self.counted(result.map_err(StoreError::from))
@@ -497,7 +612,7 @@ mod tests {
                 .unwrap();
         assert!(none.is_none());
         let table: toml::Table = toml::from_str(
-            "[mcp.distributed]\nurl = \"redis://h:1/0\"\nkey_prefix = \"p\"\nlease_ttl = \"3s\"\nnode_id = \"a-1\"\nevent_stream_len = 5\n",
+            "[mcp.distributed]\nurl = \"redis://h:1/0\"\nkey_prefix = \"p\"\nlease_ttl = \"3s\"\nnode_id = \"a-1\"\nevent_stream_len = 5\nrollout_stream_len = 7\nrollout_ttl = \"1h\"\n",
         )
         .unwrap();
         let options = DistributedOptions::from_config(&table, None, Duration::from_secs(60))
@@ -508,6 +623,8 @@ mod tests {
         assert_eq!(options.lease_ttl, Duration::from_secs(3));
         assert_eq!(options.event_stream_len, 5);
         assert_eq!(options.node_id, "a-1");
+        assert_eq!(options.rollout_stream_len, 7);
+        assert_eq!(options.rollout_ttl, Duration::from_secs(3600));
         let flagged =
             DistributedOptions::from_config(&table, Some("redis://x/1"), Duration::from_secs(60))
                 .unwrap()

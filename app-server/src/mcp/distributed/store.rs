@@ -49,8 +49,13 @@ pub trait SessionStore: Send + Sync + 'static {
         meta: &'a SessionMeta,
         ttl: Duration,
     ) -> BoxFuture<'a, Result<(), StoreError>>;
-    /// Extends `id`'s life by `ttl` from now; `false` when it no longer exists.
-    fn touch<'a>(&'a self, id: &'a str, ttl: Duration) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// Extends `id`'s life by `ttl` from now and returns its metadata; `None` when it no
+    /// longer exists.
+    fn touch<'a>(
+        &'a self,
+        id: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<Option<SessionMeta>, StoreError>>;
     /// Whether `id` exists.
     #[allow(
         dead_code,
@@ -112,16 +117,18 @@ impl SessionStore for MemorySessionStore {
         })
     }
 
-    fn touch<'a>(&'a self, id: &'a str, ttl: Duration) -> BoxFuture<'a, Result<bool, StoreError>> {
+    fn touch<'a>(
+        &'a self,
+        id: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<Option<SessionMeta>, StoreError>> {
         Box::pin(async move {
-            if self.live(id).is_none() {
-                return Ok(false);
-            }
-            if let Some((meta, expires)) = lock(&self.sessions).get_mut(id) {
+            self.live(id);
+            Ok(lock(&self.sessions).get_mut(id).map(|(meta, expires)| {
                 meta.last_access_ms = now_ms();
                 *expires = Instant::now() + ttl;
-            }
-            Ok(true)
+                meta.clone()
+            }))
         })
     }
 
@@ -190,13 +197,26 @@ impl SessionStore for RedisSessionStore {
         })
     }
 
-    fn touch<'a>(&'a self, id: &'a str, ttl: Duration) -> BoxFuture<'a, Result<bool, StoreError>> {
+    fn touch<'a>(
+        &'a self,
+        id: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<Option<SessionMeta>, StoreError>> {
         Box::pin(async move {
             let mut connection = self.connection.clone();
-            let alive: bool = connection
-                .pexpire(self.keys.session(id), ttl_ms(ttl) as i64)
+            // One round trip; a key expiring between the two commands reads as gone.
+            let (_, text): (bool, Option<String>) = redis::pipe()
+                .cmd("PEXPIRE")
+                .arg(self.keys.session(id))
+                .arg(ttl_ms(ttl))
+                .cmd("GET")
+                .arg(self.keys.session(id))
+                .query_async(&mut connection)
                 .await?;
-            Ok(alive)
+            match text {
+                Some(text) => Ok(Some(serde_json::from_str(&text)?)),
+                None => Ok(None),
+            }
         })
     }
 
@@ -217,6 +237,7 @@ impl SessionStore for RedisSessionStore {
                     self.keys.sequence(id),
                     self.keys.delivered(id),
                     self.keys.calls(id),
+                    self.keys.get_holder(id),
                 ])
                 .await?;
             Ok(removed > 0)
@@ -277,10 +298,22 @@ mod tests {
             .unwrap();
         assert!(store.has("s").await.unwrap());
         assert_eq!(store.get("s").await.unwrap().unwrap().created_by, "a");
-        assert!(store.touch("s", Duration::from_secs(60)).await.unwrap());
+        assert!(
+            store
+                .touch("s", Duration::from_secs(60))
+                .await
+                .unwrap()
+                .is_some()
+        );
         assert_eq!(store.keys().await.unwrap(), vec!["s".to_string()]);
         assert!(store.delete("s").await.unwrap());
-        assert!(!store.touch("s", Duration::from_secs(60)).await.unwrap());
+        assert!(
+            store
+                .touch("s", Duration::from_secs(60))
+                .await
+                .unwrap()
+                .is_none()
+        );
         assert!(!store.delete("s").await.unwrap());
     }
 

@@ -44,31 +44,72 @@ pub enum Lease {
 /// How many rollout lines may wait for Redis before new ones are dropped (and counted).
 const MIRROR_QUEUE: usize = 65_536;
 
+/// What the mirror's task writes.
+enum Mirrored {
+    /// A line of the thread's rollout.
+    Line(String, Vec<u8>),
+    /// The thread left this home (archived): its mirror goes.
+    Forget(String),
+}
+
 /// Mirrors rollout lines to Redis from a bounded queue.
 pub struct RedisRolloutMirror {
-    lines: mpsc::Sender<(String, Vec<u8>)>,
+    lines: mpsc::Sender<Mirrored>,
     metrics: Arc<super::metrics::Metrics>,
 }
 
 impl RedisRolloutMirror {
-    /// Starts the task that appends queued lines to `<prefix>:rollout:<thread>`.
+    /// Starts the task that appends queued lines to `<prefix>:rollout:<thread>`, capped at
+    /// about `rollout_stream_len` lines (the `session_meta` header is also kept apart in
+    /// `<prefix>:rollout-head:<thread>`), both expiring `rollout_ttl` after the last line.
     pub fn start(cluster: &Arc<Cluster>) -> Self {
-        let (lines, mut queued) = mpsc::channel::<(String, Vec<u8>)>(MIRROR_QUEUE);
+        let (lines, mut queued) = mpsc::channel::<Mirrored>(MIRROR_QUEUE);
         let connection = cluster.connection.clone();
         let keys = cluster.keys.clone();
         let metrics = cluster.metrics.clone();
+        let max_len = cluster.options.rollout_stream_len;
+        let ttl = (cluster.options.rollout_ttl.as_millis() as u64).max(1);
         tokio::spawn(async move {
             let mut batch = Vec::new();
             while queued.recv_many(&mut batch, 256).await > 0 {
                 let mut pipeline = redis::pipe();
-                for (thread_id, line) in batch.drain(..) {
-                    pipeline
-                        .cmd("XADD")
-                        .arg(keys.rollout(&thread_id))
-                        .arg("*")
-                        .arg("l")
-                        .arg(line)
-                        .ignore();
+                let mut touched = std::collections::BTreeSet::new();
+                for item in batch.drain(..) {
+                    match item {
+                        Mirrored::Line(thread_id, line) => {
+                            if is_header(&line) {
+                                pipeline
+                                    .cmd("SET")
+                                    .arg(keys.rollout_head(&thread_id))
+                                    .arg(line.as_slice())
+                                    .ignore();
+                            }
+                            pipeline
+                                .cmd("XADD")
+                                .arg(keys.rollout(&thread_id))
+                                .arg("MAXLEN")
+                                .arg("~")
+                                .arg(max_len)
+                                .arg("*")
+                                .arg("l")
+                                .arg(line)
+                                .ignore();
+                            touched.insert(thread_id);
+                        }
+                        Mirrored::Forget(thread_id) => {
+                            touched.remove(&thread_id);
+                            pipeline
+                                .cmd("DEL")
+                                .arg(keys.rollout(&thread_id))
+                                .arg(keys.rollout_head(&thread_id))
+                                .ignore();
+                        }
+                    }
+                }
+                for thread_id in touched {
+                    for key in [keys.rollout(&thread_id), keys.rollout_head(&thread_id)] {
+                        pipeline.cmd("PEXPIRE").arg(key).arg(ttl).ignore();
+                    }
                 }
                 let mut connection = connection.clone();
                 let written: Result<(), redis::RedisError> =
@@ -86,6 +127,14 @@ impl RedisRolloutMirror {
     }
 }
 
+/// Whether a rollout line is the `session_meta` header.
+fn is_header(line: &[u8]) -> bool {
+    const MARK: &[u8] = b"\"type\":\"session_meta\"";
+    line.windows(MARK.len())
+        .take(96)
+        .any(|window| window == MARK)
+}
+
 /// The thread id of a rollout file `rollout-<time>-<id>.jsonl` (ids are 36-character UUIDs).
 fn thread_of_rollout(path: &Path) -> Option<String> {
     let stem = path.file_stem()?.to_str()?;
@@ -98,9 +147,24 @@ impl RolloutMirror for RedisRolloutMirror {
         let Some(thread_id) = thread_of_rollout(path) else {
             return;
         };
-        if self.lines.try_send((thread_id, line.to_vec())).is_err() {
+        if self
+            .lines
+            .try_send(Mirrored::Line(thread_id, line.to_vec()))
+            .is_err()
+        {
             self.metrics.redis_errors.inc();
             tracing::warn!("rollout mirror queue full; a line was not mirrored");
+        }
+    }
+
+    fn forget(&self, thread_id: &str) {
+        if self
+            .lines
+            .try_send(Mirrored::Forget(thread_id.to_string()))
+            .is_err()
+        {
+            self.metrics.redis_errors.inc();
+            tracing::warn!(%thread_id, "rollout mirror queue full; an archived thread's mirror stays until it expires");
         }
     }
 }
@@ -109,6 +173,11 @@ impl Keys {
     /// The lease of a thread.
     pub fn lease(&self, thread_id: &str) -> String {
         format!("{}:lease:{thread_id}", self.prefix)
+    }
+
+    /// The mirrored `session_meta` header of a thread (kept when the lines are trimmed).
+    pub fn rollout_head(&self, thread_id: &str) -> String {
+        format!("{}:rollout-head:{thread_id}", self.prefix)
     }
 
     /// The mirrored rollout lines of a thread.
@@ -157,6 +226,15 @@ impl Cluster {
         let mut text = Vec::new();
         for entry in &entries.ids {
             if let Some(line) = entry.get::<Vec<u8>>("l") {
+                if text.is_empty() && !is_header(&line) {
+                    // Trimmed at the cap: the header is kept apart.
+                    let head: Result<Option<Vec<u8>>, redis::RedisError> =
+                        connection.get(self.keys.rollout_head(thread_id)).await;
+                    if let Some(head) = self.counted(head.map_err(StoreError::from))? {
+                        tracing::warn!(%thread_id, "mirrored rollout was trimmed; the rebuilt thread keeps its latest lines only");
+                        text.extend_from_slice(&head);
+                    }
+                }
                 text.extend_from_slice(&line);
             }
         }
@@ -210,6 +288,16 @@ fn write_rollout(store: &Store, thread_id: &str, text: &[u8]) -> std::io::Result
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn header_lines_are_recognised() {
+        assert!(is_header(
+            br#"{"timestamp":"2026-11-24T10:00:00.000Z","type":"session_meta","payload":{}}"#
+        ));
+        assert!(!is_header(
+            br#"{"timestamp":"2026-11-24T10:00:00.000Z","type":"response_item","payload":{"text":""type":"session_meta""}}"#
+        ));
+    }
 
     #[test]
     fn rollout_file_names_give_their_thread() {

@@ -25,7 +25,7 @@ use crate::mcp::http::streams::{Attached, STANDALONE, StreamHub, parse_event_id}
 use crate::mcp::http::{HttpState, rpc_status};
 use crate::mcp::output::Outbound;
 use crate::mcp::output::Route;
-use crate::mcp::protocol::error_response;
+use crate::mcp::protocol::{error_response, log_level_rank};
 use crate::mcp::session::McpSession;
 use crate::mcp::tools::CODEX_REPLY_TOOL;
 use crate::rpc_error;
@@ -84,33 +84,48 @@ pub(super) async fn publish_session(
     cluster.counted(stored)
 }
 
+/// What [`resolve`] found.
+pub(super) enum Resolved {
+    /// The session, held (or now rebuilt) on this node.
+    Here(Arc<HttpSession>),
+    /// Alive, held by other nodes only, and not rebuilt here (`rebuild` was false).
+    Elsewhere,
+    /// Unknown, expired or deleted.
+    Gone,
+}
+
 /// The session `session_id` as the shared store knows it: refreshed there, rebuilt here if
-/// this node does not hold it, dropped here if it ended elsewhere (`Ok(None)`).
+/// this node does not hold it (only with `rebuild`), dropped here if it ended elsewhere.
 pub(super) async fn resolve(
     state: &Arc<HttpState>,
     cluster: &Arc<Cluster>,
     session_id: &str,
     local: Option<Arc<HttpSession>>,
-) -> Result<Option<Arc<HttpSession>>, StoreError> {
-    let alive = cluster.counted(
+    rebuild: bool,
+) -> Result<Resolved, StoreError> {
+    let touched = cluster.counted(
         cluster
             .sessions
             .touch(session_id, cluster.options.session_ttl)
             .await,
     )?;
-    if !alive {
+    let Some(meta) = touched else {
         if let Some(session) = state.sessions.remove(session_id) {
             tracing::info!(%session_id, "session ended on another node or expired; dropping it here");
             state.tasks.spawn(async move { session.close().await });
         }
-        return Ok(None);
-    }
-    if local.is_some() {
-        return Ok(local);
-    }
-    let Some(meta) = cluster.counted(cluster.sessions.get(session_id).await)? else {
-        return Ok(None);
+        return Ok(Resolved::Gone);
     };
+    if let Some(local) = local {
+        // `logging/setLevel` may have reached another node since.
+        if let Some(level) = &meta.log_level {
+            local.session.apply_log_level(level);
+        }
+        return Ok(Resolved::Here(local));
+    }
+    if !rebuild {
+        return Ok(Resolved::Elsewhere);
+    }
     let hub = Arc::new(StreamHub::new(state.http.replay_buffer));
     let session = McpSession::new(
         session_id.to_string(),
@@ -123,18 +138,21 @@ pub(super) async fn resolve(
     prepare(state, &session);
     if let Err(error) = session.restore(&meta.initialize_params) {
         tracing::warn!(%session_id, message = %error.message, "stored session does not restore");
-        return Ok(None);
+        return Ok(Resolved::Gone);
+    }
+    if let Some(level) = &meta.log_level {
+        session.apply_log_level(level);
     }
     // Another request may have rebuilt it meanwhile: keep the first.
     if let Some(existing) = state.sessions.get(session_id) {
-        return Ok(Some(existing));
+        return Ok(Resolved::Here(existing));
     }
     let session = Arc::new(HttpSession::new(session, hub));
     state
         .sessions
         .insert(session_id.to_string(), session.clone());
     tracing::info!(%session_id, created_by = %meta.created_by, "session rebuilt from the shared store");
-    Ok(Some(session))
+    Ok(Resolved::Here(session))
 }
 
 /// GET: the standalone stream from the shared event store; `None` for a `Last-Event-ID` of
@@ -145,11 +163,18 @@ pub(super) async fn get_standalone(
     session: &HttpSession,
     last_event_id: Option<&str>,
 ) -> Option<Response> {
-    let resumes_post_stream = last_event_id
-        .and_then(parse_event_id)
-        .is_some_and(|(stream, _)| stream != STANDALONE);
-    if resumes_post_stream {
-        return None;
+    if let Some((stream, _)) = last_event_id.and_then(parse_event_id)
+        && stream != STANDALONE
+    {
+        if session.hub.has_stream(stream) {
+            // This node served that POST: resume it from its hub.
+            return None;
+        }
+        let last_event_id = last_event_id.unwrap_or_default();
+        return Some(
+            super::cluster_resume::resume_elsewhere(state, cluster, session, stream, last_event_id)
+                .await,
+        );
     }
     let session_id = session.session.shared.session_id.clone();
     Some(
@@ -176,20 +201,19 @@ async fn attach_standalone(
         Some(Some((STANDALONE, seq))) => Some(seq),
         Some(_) => return Err(Box::new(resume_refusal(last_event_id))),
     };
-    if last_event_id.is_none() && cluster.has_open_get(session_id) {
-        return Err(Box::new(rpc_status(
+    let capacity = state.http.replay_buffer * 16;
+    match follow::attach(cluster, session_id, after, capacity).await {
+        Ok(Some(events)) => Ok(Attached {
+            events,
+            guard: session.hub.connection_guard(),
+        }),
+        // One GET stream per session on the whole cluster.
+        Ok(None) => Err(Box::new(rpc_status(
             StatusCode::CONFLICT,
             None,
             INVALID_REQUEST,
             "this session already has an open GET stream",
-        )));
-    }
-    let capacity = state.http.replay_buffer * 16;
-    match follow::attach(cluster, session_id, after, capacity).await {
-        Ok(events) => Ok(Attached {
-            events,
-            guard: session.hub.connection_guard(),
-        }),
+        ))),
         Err(error) => Err(unavailable(None, &error)),
     }
 }
@@ -203,38 +227,73 @@ pub(super) async fn request_task(
     id: RequestId,
     method: String,
     value: Value,
-) -> Result<BoxFuture<'static, ()>, Box<Response>> {
+    post_stream: bool,
+) -> Result<(BoxFuture<'static, ()>, Option<u64>), Box<Response>> {
     let in_flight = InFlight::new(&state.metrics);
     let Some(cluster) = state.cluster.clone() else {
         let handler = session.session.clone().handle_request(id, method, value);
-        return Ok(Box::pin(async move {
+        let task = Box::pin(async move {
             handler.await;
             drop(in_flight);
-        }));
+        });
+        return Ok((task, None));
     };
     let session_id = session.session.shared.session_id.clone();
+    if method == "logging/setLevel" {
+        save_log_level(&cluster, &session_id, &value)
+            .await
+            .map_err(|error| unavailable(Some(&id), &error))?;
+    }
     let owner = owner_elsewhere(state, &cluster, &method, &value)
         .await
         .map_err(|error| unavailable(Some(&id), &error))?;
     let node = owner.as_deref().unwrap_or(cluster.node_id());
-    cluster
-        .register_call(&session_id, &id, node)
+    let stream = cluster
+        .register_call(&session_id, &id, node, post_stream)
         .await
         .map_err(|error| unavailable(Some(&id), &error))?;
     if let Some(node) = owner {
         // The owner runs it, records its end and streams its messages back.
         let forward = forward_call(cluster, session.clone(), node, id, method, value);
-        return Ok(Box::pin(forward));
+        return Ok((Box::pin(forward), stream));
     }
     let handler = session
         .session
         .clone()
         .handle_request(id.clone(), method, value);
-    Ok(Box::pin(async move {
+    let task = Box::pin(async move {
         handler.await;
         drop(in_flight);
         cluster.unregister_call(&session_id, &id).await;
-    }))
+    });
+    Ok((task, stream))
+}
+
+/// Puts the level of a valid `logging/setLevel` request in the session's shared metadata
+/// before the request is answered, so that every node honours it from the next request on.
+async fn save_log_level(
+    cluster: &Cluster,
+    session_id: &str,
+    request: &Value,
+) -> Result<(), StoreError> {
+    let Some(level) = request
+        .pointer("/params/level")
+        .and_then(Value::as_str)
+        .filter(|level| log_level_rank(level).is_some())
+    else {
+        // The request itself reports the bad level.
+        return Ok(());
+    };
+    let Some(mut meta) = cluster.counted(cluster.sessions.get(session_id).await)? else {
+        return Ok(());
+    };
+    meta.log_level = Some(level.to_string());
+    meta.last_access_ms = now_ms();
+    let stored = cluster
+        .sessions
+        .set(session_id, &meta, cluster.options.session_ttl)
+        .await;
+    cluster.counted(stored)
 }
 
 /// Where request `method`/`value` runs: `Some(node)` for a `codex-reply` on a thread whose
@@ -368,7 +427,7 @@ pub(super) async fn forward_response(
 pub(super) async fn forward_cancel(
     cluster: &Cluster,
     session_id: &str,
-    session: &HttpSession,
+    session: Option<&HttpSession>,
     notification: &Value,
 ) -> Result<bool, StoreError> {
     let Some(request_id) = notification
@@ -378,7 +437,7 @@ pub(super) async fn forward_cancel(
     else {
         return Ok(false);
     };
-    if session.session.is_running(&request_id) {
+    if session.is_some_and(|session| session.session.is_running(&request_id)) {
         return Ok(false);
     }
     let Some(node) = cluster.call_node(session_id, &request_id).await? else {
@@ -496,6 +555,29 @@ pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::R
                     None => local.session.shared.outbound.abandon(&id),
                 }
             }
+            Forward::Resume {
+                session,
+                last_event_id,
+                reply_node,
+                tag,
+            } => {
+                let state = state.clone();
+                tokio::spawn(async move {
+                    super::cluster_resume::serve_resume(
+                        state,
+                        session,
+                        last_event_id,
+                        reply_node,
+                        tag,
+                    )
+                    .await
+                });
+            }
+            Forward::ResumeStep { tag, step } => {
+                if let Some(cluster) = &state.cluster {
+                    super::cluster_resume::take_step(cluster, tag, step);
+                }
+            }
             Forward::Deleted { session } => {
                 if let Some(cluster) = &state.cluster {
                     cluster.streams.end(&session);
@@ -522,9 +604,9 @@ async fn run_forwarded(
         return;
     };
     let local = state.sessions.get(&session_id);
-    let session = match resolve(&state, &cluster, &session_id, local).await {
-        Ok(Some(session)) => session,
-        Ok(None) | Err(_) => {
+    let session = match resolve(&state, &cluster, &session_id, local, true).await {
+        Ok(Resolved::Here(session)) => session,
+        Ok(Resolved::Gone | Resolved::Elsewhere) | Err(_) => {
             let reply = error_response(
                 Some(&id),
                 &rpc_error::with_code(INTERNAL_ERROR, "the session is gone on the thread's node"),
@@ -540,7 +622,7 @@ async fn run_forwarded(
     };
     cluster.add_remote(&session_id, &id, &reply_node);
     if cluster
-        .register_call(&session_id, &id, cluster.node_id())
+        .register_call(&session_id, &id, cluster.node_id(), false)
         .await
         .is_err()
     {
@@ -563,7 +645,7 @@ pub(super) async fn refresh_connected(state: &Arc<HttpState>, cluster: &Arc<Clus
         if session.hub.open_connections() == 0 {
             continue;
         }
-        let _ = resolve(state, cluster, &session_id, Some(session)).await;
+        let _ = resolve(state, cluster, &session_id, Some(session), false).await;
     }
 }
 

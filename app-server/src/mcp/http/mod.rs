@@ -10,6 +10,7 @@
 //! 406 (Accept), 409 (second GET stream), 413 (body too large), 415 (Content-Type).
 
 mod cluster;
+mod cluster_resume;
 pub mod guard;
 pub mod sessions;
 pub mod streams;
@@ -68,7 +69,8 @@ pub struct HttpOptions {
 }
 
 struct HttpState {
-    config: Config,
+    /// Shared by every session's engine.
+    config: Arc<Config>,
     store: Arc<Store>,
     options: McpOptions,
     http: HttpOptions,
@@ -103,7 +105,7 @@ pub async fn serve_http(
     report_listening(address, http.access.auth_token.is_some());
     tracing::info!(%address, "mcp-server listening on http://{address}/mcp");
     let state = Arc::new(HttpState {
-        config,
+        config: Arc::new(config),
         store,
         options,
         bind_host: http.bind.ip().to_string(),
@@ -237,6 +239,28 @@ impl HttpState {
         headers: &HeaderMap,
         id: Option<&RequestId>,
     ) -> Result<Arc<HttpSession>, Box<Response>> {
+        match self.session_here(headers, id, true).await? {
+            Some(session) => Ok(session),
+            None => Err(Box::new(gone(id))),
+        }
+    }
+
+    /// Like [`HttpState::session`], but a live session this node does not hold is not
+    /// rebuilt here (`Ok(None)`): notifications and responses need no copy of it, and an idle
+    /// session then costs memory on one node only.
+    async fn session_if_held(
+        self: &Arc<Self>,
+        headers: &HeaderMap,
+    ) -> Result<Option<Arc<HttpSession>>, Box<Response>> {
+        self.session_here(headers, None, false).await
+    }
+
+    async fn session_here(
+        self: &Arc<Self>,
+        headers: &HeaderMap,
+        id: Option<&RequestId>,
+        rebuild: bool,
+    ) -> Result<Option<Arc<HttpSession>>, Box<Response>> {
         let Some(session_id) = headers
             .get(SESSION_HEADER)
             .and_then(|value| value.to_str().ok())
@@ -250,18 +274,17 @@ impl HttpState {
         };
         let local = self.sessions.get(session_id);
         let session = match &self.cluster {
-            None => local,
-            Some(cluster) => cluster::resolve(self, cluster, session_id, local)
-                .await
-                .map_err(|error| cluster::unavailable(id, &error))?,
-        };
-        let Some(session) = session else {
-            return Err(Box::new(rpc_status(
-                StatusCode::NOT_FOUND,
-                id,
-                INVALID_REQUEST,
-                "unknown, expired or deleted session; initialize a new one",
-            )));
+            None => Some(local.ok_or_else(|| Box::new(gone(id)))?),
+            Some(cluster) => {
+                match cluster::resolve(self, cluster, session_id, local, rebuild)
+                    .await
+                    .map_err(|error| cluster::unavailable(id, &error))?
+                {
+                    cluster::Resolved::Here(session) => Some(session),
+                    cluster::Resolved::Elsewhere => None,
+                    cluster::Resolved::Gone => return Err(Box::new(gone(id))),
+                }
+            }
         };
         if let Some(version) = headers.get(VERSION_HEADER) {
             let version = version.to_str().unwrap_or_default();
@@ -277,9 +300,21 @@ impl HttpState {
                 )));
             }
         }
-        session.touch();
+        if let Some(session) = &session {
+            session.touch();
+        }
         Ok(session)
     }
+}
+
+/// The 404 of a session id nobody knows.
+fn gone(id: Option<&RequestId>) -> Response {
+    rpc_status(
+        StatusCode::NOT_FOUND,
+        id,
+        INVALID_REQUEST,
+        "unknown, expired or deleted session; initialize a new one",
+    )
 }
 
 async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body: Body) -> Response {
@@ -370,41 +405,55 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
             run_request(&state, session, id, method, value, reply).await
         }
         IncomingMessage::Notification { method } => {
-            let session = match state.session(&headers, None).await {
-                Ok(session) => session,
+            let held = match state.session_if_held(&headers).await {
+                Ok(held) => held,
                 Err(response) => return *response,
             };
             let value: Value = serde_json::from_str(&text).unwrap_or_default();
             if let Some(cluster) = &state.cluster
                 && method == "notifications/cancelled"
             {
-                let session_id = session.session.shared.session_id.clone();
-                match cluster::forward_cancel(cluster, &session_id, &session, &value).await {
+                let session_id = session_id_of(&headers);
+                match cluster::forward_cancel(cluster, session_id, held.as_deref(), &value).await {
                     Ok(true) => return StatusCode::ACCEPTED.into_response(),
                     Ok(false) => {}
                     Err(error) => return *cluster::unavailable(None, &error),
                 }
             }
-            session.session.handle_notification(&method, &value);
+            // A session this node does not hold runs nothing here to notify.
+            if let Some(session) = held {
+                session.session.handle_notification(&method, &value);
+            }
             StatusCode::ACCEPTED.into_response()
         }
         IncomingMessage::Response { id, outcome } => {
-            let session = match state.session(&headers, None).await {
-                Ok(session) => session,
+            let held = match state.session_if_held(&headers).await {
+                Ok(held) => held,
                 Err(response) => return *response,
             };
             if let Some(cluster) = &state.cluster {
-                let session_id = &session.session.shared.session_id;
+                let session_id = session_id_of(&headers);
                 match cluster::forward_response(cluster, session_id, &id, &outcome).await {
                     Ok(true) => return StatusCode::ACCEPTED.into_response(),
                     Ok(false) => {}
                     Err(error) => return *cluster::unavailable(None, &error),
                 }
             }
-            session.session.handle_response(id, outcome);
+            match held {
+                Some(session) => session.session.handle_response(id, outcome),
+                None => tracing::debug!(%id, "answer to a request no node of this session sent"),
+            }
             StatusCode::ACCEPTED.into_response()
         }
     }
+}
+
+/// The `Mcp-Session-Id` of a request that passed [`HttpState::session_if_held`].
+fn session_id_of(headers: &HeaderMap) -> &str {
+    headers
+        .get(SESSION_HEADER)
+        .and_then(|value| value.to_str().ok())
+        .unwrap_or_default()
 }
 
 async fn initialize(
@@ -532,8 +581,18 @@ async fn run_request(
             &format!("request id {id} is already in use"),
         );
     }
-    let handler = match cluster::request_task(state, &session, id.clone(), method, value).await {
-        Ok(handler) => handler,
+    let post_stream = matches!(reply, PostReply::Sse);
+    let (handler, stream) = match cluster::request_task(
+        state,
+        &session,
+        id.clone(),
+        method,
+        value,
+        post_stream,
+    )
+    .await
+    {
+        Ok(task) => task,
         Err(response) => return *response,
     };
     match reply {
@@ -542,7 +601,7 @@ async fn run_request(
                 .session
                 .protocol_version()
                 .is_some_and(|version| version >= "2025-11-25");
-            let attached = session.hub.open_post_stream(id, priming);
+            let attached = session.hub.open_post_stream_as(id, priming, stream);
             state.tasks.spawn(handler);
             let retry = priming.then_some(state.http.sse_retry);
             sse_response(attached, state.http.keep_alive, retry, &state.metrics)

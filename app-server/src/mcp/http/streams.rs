@@ -207,11 +207,23 @@ impl StreamHub {
 
     /// Opens a POST SSE stream for request `id`. With `priming`, the first event is an empty
     /// one (`<stream>/0`) that gives the client an id to resume from.
+    #[cfg(test)]
     pub fn open_post_stream(&self, id: RequestId, priming: bool) -> Attached {
+        self.open_post_stream_as(id, priming, None)
+    }
+
+    /// [`StreamHub::open_post_stream`] under stream number `number` (distributed sessions
+    /// number their POST streams session-wide, across nodes) or the next local one.
+    pub fn open_post_stream_as(
+        &self,
+        id: RequestId,
+        priming: bool,
+        number: Option<u64>,
+    ) -> Attached {
         let (sender, events) = mpsc::channel(self.live_capacity());
         let mut state = lock(&self.state);
-        let stream = state.next_stream;
-        state.next_stream += 1;
+        let stream = number.unwrap_or(state.next_stream);
+        state.next_stream = state.next_stream.max(stream) + 1;
         if priming {
             let _ = sender.try_send(SseEvent {
                 id: format!("{stream}/0"),
@@ -288,6 +300,11 @@ impl StreamHub {
             events,
             guard: self.connection_guard(),
         })
+    }
+
+    /// Whether stream `number` is kept here (open, or finished and still resumable).
+    pub fn has_stream(&self, number: u64) -> bool {
+        lock(&self.state).streams.contains_key(&number)
     }
 
     /// Ends every stream (the session is gone).

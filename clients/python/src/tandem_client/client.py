@@ -36,6 +36,8 @@ from tandem_client.process import ServerProcess, StderrMode
 from tandem_client.server_requests import (
     ServerRequestHandler,
     decision_result,
+    free_text_result,
+    question_answers_result,
     response_result,
     user_input_result,
 )
@@ -370,6 +372,41 @@ class AppServerClient:
         """
         self.on_server_request(
             ServerRequests.ITEM_TOOL_REQUEST_USER_INPUT.method, _converting(handler, user_input_result)
+        )
+
+    def on_tool_user_input(self, handler: ServerRequestHandler[models.UserInputRequestParams]) -> None:
+        """Answer ``tool/requestUserInput`` (experimental; sent instead of
+        ``item/tool/requestUserInput`` to a connection that set
+        ``capabilities.requestUserInputMethod = "tool/requestUserInput"``).
+
+        The handler gets `models.UserInputRequestParams` (``toolCallId`` and ``questions``, each
+        ``{text, options, isOther}``) and returns question index → selected label(s), or the whole
+        response (``{"answers": [{"questionIndex": 0, "selected": [...]}]}``). Raising answers with
+        an error, which the model sees as a failed call.
+        """
+        self.on_server_request(
+            ServerRequests.TOOL_REQUEST_USER_INPUT.method, _converting(handler, question_answers_result)
+        )
+
+    def on_agent_user_input(self, handler: ServerRequestHandler[models.AgentRequestUserInputParams]) -> None:
+        """Answer ``agent/requestUserInput`` (experimental, plan mode): the model asks for free text.
+
+        The handler gets `models.AgentRequestUserInputParams` (``toolCallId``, ``prompt``) and
+        returns the text, or the whole response (``{"userInput": ...}``). Raising cancels.
+        """
+        self.on_server_request(
+            ServerRequests.AGENT_REQUEST_USER_INPUT.method, _converting(handler, free_text_result)
+        )
+
+    def on_ask_user_question(self, handler: ServerRequestHandler[models.AgentAskUserQuestionParams]) -> None:
+        """Answer ``agent/askUserQuestion`` (experimental): single- and multi-choice questions.
+
+        The handler gets `models.AgentAskUserQuestionParams` (``questions``, each
+        ``{type, text, options, allowOther}``) and returns question index → selected label(s),
+        or the whole response. Raising cancels the question; the model sees the call fail.
+        """
+        self.on_server_request(
+            ServerRequests.AGENT_ASK_USER_QUESTION.method, _converting(handler, question_answers_result)
         )
 
     def on_mcp_elicitation(self, handler: ServerRequestHandler[models.McpServerElicitationRequestParams]) -> None:

@@ -70,3 +70,32 @@ def user_input_result(value: object) -> object:
     if isinstance(value, Mapping) and "answers" not in value:
         return user_input_answers(value)
     return value
+
+
+def question_answers(answers: Mapping[int, str | Sequence[str]]) -> dict[str, Any]:
+    """Build a ``tool/requestUserInput`` or ``agent/askUserQuestion`` response from question
+    index → selected label(s).
+
+    >>> question_answers({0: "Yes", 1: ["a", "b"]})
+    {'answers': [{'questionIndex': 0, 'selected': ['Yes']}, {'questionIndex': 1, 'selected': ['a', 'b']}]}
+    """
+    return {
+        "answers": [
+            {"questionIndex": index, "selected": [chosen] if isinstance(chosen, str) else list(chosen)}
+            for index, chosen in answers.items()
+        ]
+    }
+
+
+def question_answers_result(value: object) -> object:
+    """Accept question index → selection (a mapping without an ``answers`` key) as the response."""
+    if isinstance(value, Mapping) and "answers" not in value:
+        return question_answers(value)
+    return value
+
+
+def free_text_result(value: object) -> object:
+    """Accept a bare string as the ``agent/requestUserInput`` response."""
+    if isinstance(value, str):
+        return {"userInput": value}
+    return value

@@ -233,6 +233,18 @@ class SyncAppServerClient:
         """Answer ``item/tool/requestUserInput``; return question id → answer(s), or the response."""
         self._client.on_user_input(_in_thread(handler))
 
+    def on_tool_user_input(self, handler: SyncHandler) -> None:
+        """Answer ``tool/requestUserInput``; return question index → selection, or the response."""
+        self._client.on_tool_user_input(_in_thread(handler))
+
+    def on_agent_user_input(self, handler: SyncHandler) -> None:
+        """Answer ``agent/requestUserInput``; return the text, or the response."""
+        self._client.on_agent_user_input(_in_thread(handler))
+
+    def on_ask_user_question(self, handler: SyncHandler) -> None:
+        """Answer ``agent/askUserQuestion``; return question index → selection, or the response."""
+        self._client.on_ask_user_question(_in_thread(handler))
+
     def close(self, grace: float = 3.0) -> int | None:
         """Close the connection (see `AppServerClient.close`) and stop the loop thread."""
         try:

@@ -1,9 +1,0 @@
-// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
-/**
- * Parameters of `thread/archive`, `thread/unarchive` and `thread/unsubscribe`.
- */
-export type ThreadIdParams = { 
-/**
- * The thread.
- */
-threadId: string, };

@@ -1,0 +1,20 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { AuthMode } from "./AuthMode";
+
+/**
+ * Result of `getAuthStatus` (legacy): the same login state as `account/read`.
+ */
+export type GetAuthStatusResponse = { 
+/**
+ * How the user is logged in: `apikey` when a key is stored in `auth.json` or the default
+ * provider's key variable is set, `null` otherwise.
+ */
+authMethod: AuthMode | null, 
+/**
+ * The API key in use, when `includeToken` is true; `null` otherwise.
+ */
+authToken: string | null, 
+/**
+ * Whether the default provider needs an API key (it declares `env_key`).
+ */
+requiresOpenaiAuth: boolean | null, };

@@ -1,0 +1,9 @@
+// GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+/**
+ * One piece of a dynamic tool call's output (tagged by `type`).
+ */
+export type DynamicToolCallOutputContentItem = { "type": "inputText", 
+/**
+ * The text.
+ */
+text: string, };
