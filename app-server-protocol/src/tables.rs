@@ -261,6 +261,7 @@ request_table! {
     ExecOneOffCommand => "execOneOffCommand" [Stable] {
         params: ExecOneOffCommandParams,
         response: ExecOneOffCommandResponse,
+    },
     /// The account: an API key stored with `account/login/start` or set in the environment.
     AccountRead => "account/read" [Stable] {
         params: GetAccountParams,
@@ -446,7 +447,6 @@ notification_table! {
     LoginChatGptComplete => "loginChatGptComplete" [Stable] { params: LoginChatGptCompleteNotification },
     /// Legacy: the auth mode changed; sent with `account/updated`.
     AuthStatusChange => "authStatusChange" [Stable] { params: AuthStatusChangeNotification },
-    },
     /// An MCP server of a thread is starting, ready, failed or cancelled.
     McpServerStatusUpdated => "mcpServer/startupStatus/updated" [Stable] { params: McpServerStatusUpdatedNotification },
 }
