@@ -10,6 +10,7 @@ use std::pin::Pin;
 
 use app_server_protocol::dialogs::{
     AgentAskUserQuestionParams, AgentRequestUserInputParams, QuestionAnswersResponse,
+};
 use app_server_protocol::mcp_servers::{
     McpServerElicitationRequestParams, McpServerElicitationRequestResponse,
 };
