@@ -443,6 +443,7 @@ impl Processor {
             ClientRequestPayload::GetConversationSummary(params) => {
                 let result = self.conversation_summary(params).await;
                 self.respond(id, result).await;
+            }
             ClientRequestPayload::NewConversation(params) => {
                 self.new_conversation(id, params).await;
             }
