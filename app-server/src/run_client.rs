@@ -219,6 +219,11 @@ fn print_notification(method: &str, params: &Value) {
                 "\n$ {}",
                 params["item"]["command"].as_str().unwrap_or_default()
             ),
+            "mcpToolCall" => println!(
+                "\n⚙ {}.{}",
+                params["item"]["server"].as_str().unwrap_or("?"),
+                params["item"]["tool"].as_str().unwrap_or("?")
+            ),
             "fileChange" => {
                 println!("\n✎ file change:");
                 for change in params["item"]["changes"].as_array().into_iter().flatten() {
@@ -243,6 +248,10 @@ fn print_notification(method: &str, params: &Value) {
                     item["exitCode"]
                 ),
                 "fileChange" => println!("  → {}", item["status"].as_str().unwrap_or("?")),
+                "mcpToolCall" => match item["error"]["message"].as_str() {
+                    Some(error) => println!("  → failed: {error}"),
+                    None => println!("  → {}", item["status"].as_str().unwrap_or("?")),
+                },
                 "plan" => println!("\n☰ plan:\n{}", item["text"].as_str().unwrap_or_default()),
                 "imageView" => println!("\n🖼 {}", item["path"].as_str().unwrap_or_default()),
                 _ => {}
@@ -309,8 +318,48 @@ fn answer_approval(method: &str, params: &Value, decider: Decider) -> Value {
             }
             json!({"answers": answers})
         }
+        "mcpServer/elicitation/request" => answer_elicitation(params, decider),
         _ => json!({}),
     }
+}
+
+/// An MCP server's question (or an MCP tool approval): a form is filled field by field, as
+/// text; a form without fields is a yes/no question.
+fn answer_elicitation(params: &Value, decider: Decider) -> Value {
+    let server = params["serverName"].as_str().unwrap_or("?");
+    let message = params["message"].as_str().unwrap_or_default();
+    let fields = params["requestedSchema"]["properties"]
+        .as_object()
+        .cloned()
+        .unwrap_or_default();
+    if fields.is_empty() || decider != Decider::Ask {
+        let question = format!("[{server}] {message}");
+        let action = match decide(question.trim_end_matches('?'), None, decider) {
+            "accept" | "acceptForSession" if fields.is_empty() => "accept",
+            "cancel" => "cancel",
+            _ => "decline",
+        };
+        return json!({"action": action, "content": null, "_meta": null});
+    }
+    println!(
+        "
+? [{server}] {message}"
+    );
+    let mut content = serde_json::Map::new();
+    for (name, field) in fields {
+        let label = field["description"].as_str().unwrap_or(&name);
+        let answer = prompt(&format!("  {label}: "));
+        let value = match field["type"].as_str() {
+            Some("boolean") => json!(matches!(answer.as_str(), "y" | "yes" | "true")),
+            Some("integer") | Some("number") => answer
+                .parse::<f64>()
+                .map(|number| json!(number))
+                .unwrap_or(json!(answer)),
+            _ => json!(answer),
+        };
+        content.insert(name, value);
+    }
+    json!({"action": "accept", "content": content, "_meta": null})
 }
 
 fn decide(question: &str, reason: Option<&str>, decider: Decider) -> &'static str {

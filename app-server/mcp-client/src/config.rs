@@ -68,3 +68,48 @@ impl ServerConfig {
         self.trusted || self.trusted_tools.iter().any(|name| name == tool)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> ServerConfig {
+        ServerConfig {
+            name: "srv".into(),
+            transport: ServerTransport::Http {
+                url: "http://127.0.0.1:1/mcp".into(),
+                bearer_token_env_var: None,
+                headers: BTreeMap::new(),
+            },
+            enabled: true,
+            startup_timeout: Duration::from_secs(1),
+            tool_timeout: Duration::from_secs(1),
+            enabled_tools: None,
+            disabled_tools: Vec::new(),
+            trusted: false,
+            trusted_tools: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn enabled_and_disabled_tools_filter_in_that_order() {
+        let mut server = config();
+        assert!(server.offers("anything"));
+        server.enabled_tools = Some(vec!["a".into(), "b".into()]);
+        server.disabled_tools = vec!["b".into()];
+        assert!(server.offers("a"));
+        assert!(!server.offers("b"));
+        assert!(!server.offers("c"));
+    }
+
+    #[test]
+    fn trust_is_per_server_or_per_tool() {
+        let mut server = config();
+        assert!(!server.is_trusted("a"));
+        server.trusted_tools = vec!["a".into()];
+        assert!(server.is_trusted("a"));
+        assert!(!server.is_trusted("b"));
+        server.trusted = true;
+        assert!(server.is_trusted("b"));
+    }
+}

@@ -42,11 +42,9 @@ impl ClientHandler for Handler {
         // The request's wire form is the stable interface (the SDK's enum is non-exhaustive).
         let value = serde_json::to_value(&request).unwrap_or(Value::Null);
         let Some(request) = elicitation_request(&value) else {
-            return Ok(
-                serde_json::from_value(json!({"action": "decline"})).map_err(|error| {
-                    ErrorData::internal_error(format!("invalid result: {error}"), None)
-                })?,
-            );
+            return serde_json::from_value(json!({"action": "decline"})).map_err(|error| {
+                ErrorData::internal_error(format!("invalid result: {error}"), None)
+            });
         };
         let response = self.host.elicit(&self.server, request).await;
         let action = match response.action {

@@ -583,8 +583,7 @@ impl Engine {
             state.writer.as_ref().map(RolloutWriter::sync_handle)
         };
         if !thread.mcp.is_empty() {
-            let servers = thread.clone();
-            tokio::spawn(async move { servers.mcp.shutdown().await });
+            tokio::spawn(async move { thread.mcp.shutdown().await });
         }
         // The fsync runs on the blocking pool, outside the thread's lock.
         if let Some(sync) = sync {
