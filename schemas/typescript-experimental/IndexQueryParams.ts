@@ -12,7 +12,7 @@ query: string,
  */
 limit?: number | null, 
 /**
- * Include filters such as `src/**/*.rs` (default: `file_globs` of `[query_project_index]`).
+ * Include filters such as `src/**` or `*.rs` (default: `file_globs` of `[query_project_index]`).
  */
 fileGlobs?: Array<string> | null, 
 /**
