@@ -237,7 +237,8 @@ async fn until_turn_ends(get: &mut SseReader) -> Vec<Value> {
     let mut seen = Vec::new();
     loop {
         let message = get.next().await.expect("GET stream open").json();
-        let done = message_type(&message) == "turn/completed";
+        // Codex ends a turn with `task_complete` (completed or failed) or `turn_aborted`.
+        let done = matches!(message_type(&message), "task_complete" | "turn_aborted");
         seen.push(message);
         if done {
             return seen;
