@@ -441,9 +441,7 @@ class AppServerClient:
         The handler gets `models.AgentRequestUserInputParams` (``toolCallId``, ``prompt``) and
         returns the text, or the whole response (``{"userInput": ...}``). Raising cancels.
         """
-        self.on_server_request(
-            ServerRequests.AGENT_REQUEST_USER_INPUT.method, _converting(handler, free_text_result)
-        )
+        self.on_server_request(ServerRequests.AGENT_REQUEST_USER_INPUT.method, _converting(handler, free_text_result))
 
     def on_ask_user_question(self, handler: ServerRequestHandler[models.AgentAskUserQuestionParams]) -> None:
         """Answer ``agent/askUserQuestion`` (experimental): single- and multi-choice questions.
