@@ -22,7 +22,11 @@ export interface DemoHome {
   workspace: string;
 }
 
-/** Creates a {@link DemoHome} that is removed when the test ends. */
+/** The servers spawned on each home, closed before the home is removed (a server still running
+ * writes into its home, for example the history index after a turn). */
+const serversOf = new WeakMap<DemoHome, Set<{ close(): Promise<unknown> }>>();
+
+/** Creates a {@link DemoHome} that is removed when the test ends, after its servers exit. */
 export function demoHome(t: TestContext): DemoHome {
   const root = mkdtempSync(join(tmpdir(), "tandem-client-test-"));
   const home = join(root, "home");
@@ -30,8 +34,14 @@ export function demoHome(t: TestContext): DemoHome {
   mkdirSync(home);
   mkdirSync(workspace);
   writeFileSync(join(home, "config.toml"), 'model_provider = "demo"\napproval_policy = "untrusted"\n');
-  t.after(() => rmSync(root, { recursive: true, force: true }));
-  return { home, workspace };
+  const demo = { home, workspace };
+  const servers = new Set<{ close(): Promise<unknown> }>();
+  serversOf.set(demo, servers);
+  t.after(async () => {
+    await Promise.all([...servers].map((server) => server.close()));
+    rmSync(root, { recursive: true, force: true });
+  });
+  return demo;
 }
 
 /** The spawn options of the real server on `home`. */
@@ -49,6 +59,7 @@ export function spawnOptions(home: DemoHome): SpawnOptions {
 /** Spawns the real server on `home` with the stable surface; it is closed when the test ends. */
 export async function spawnStable(t: TestContext, home: DemoHome): Promise<AppServerClient<StableProtocol>> {
   const client = await AppServerClient.spawn(spawnOptions(home));
+  serversOf.get(home)?.add(client);
   t.after(() => client.close());
   return client;
 }
@@ -59,6 +70,7 @@ export async function spawnExperimental(
   home: DemoHome,
 ): Promise<AppServerClient<ExperimentalProtocol>> {
   const client = await AppServerClient.spawn({ ...spawnOptions(home), capabilities: { experimentalApi: true } });
+  serversOf.get(home)?.add(client);
   t.after(() => client.close());
   return client;
 }
