@@ -12,10 +12,10 @@
 mod cluster;
 mod cluster_resume;
 pub mod guard;
+mod responses;
 pub mod sessions;
 pub mod streams;
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -25,7 +25,7 @@ use app_server_protocol::jsonrpc::error_codes::{
     INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
 };
 use axum::Router;
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
@@ -42,12 +42,12 @@ use crate::mcp::http::guard::{
     is_json_content, post_reply,
 };
 use crate::mcp::http::sessions::{HttpSession, SessionTable, new_session_id};
-use crate::mcp::http::streams::{Attached, ResumeError, SseEvent, StreamHub};
-use crate::mcp::protocol::{SUPPORTED_VERSIONS, error_response, is_supported_version};
+use crate::mcp::http::streams::{ResumeError, StreamHub};
+use crate::mcp::protocol::{SUPPORTED_VERSIONS, is_supported_version};
 use crate::mcp::session::{McpOptions, McpSession};
-use crate::rpc_error;
 use crate::store::Store;
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
+use responses::{json_response, rpc_status, sse_response, sse_single};
 
 /// Settings of the HTTP transport.
 #[derive(Debug, Clone)]
@@ -762,83 +762,4 @@ async fn get_metrics(State(state): State<Arc<HttpState>>, headers: HeaderMap) ->
         state.metrics.render(),
     )
         .into_response()
-}
-
-fn rpc_status(status: StatusCode, id: Option<&RequestId>, code: i64, message: &str) -> Response {
-    json_response(
-        status,
-        &error_response(id, &rpc_error::with_code(code, message)),
-    )
-}
-
-fn json_response(status: StatusCode, message: &Value) -> Response {
-    (
-        status,
-        [(header::CONTENT_TYPE, "application/json")],
-        message.to_string(),
-    )
-        .into_response()
-}
-
-fn encode_event(event: &SseEvent, retry: Option<Duration>) -> Bytes {
-    let mut text = String::with_capacity(event.data.len() + 32);
-    text.push_str("id: ");
-    text.push_str(&event.id);
-    text.push('\n');
-    if let Some(retry) = retry {
-        text.push_str(&format!("retry: {}\n", retry.as_millis()));
-    }
-    text.push_str("data: ");
-    text.push_str(&event.data);
-    text.push_str("\n\n");
-    Bytes::from(text)
-}
-
-fn sse_headers(body: Body) -> Response {
-    let mut response = Response::new(body);
-    let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("text/event-stream"),
-    );
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
-    response
-}
-
-/// An SSE body with one event and no id (the `initialize` answer).
-fn sse_single(message: &Value) -> Response {
-    sse_headers(Body::from(format!("data: {message}\n\n")))
-}
-
-/// An SSE body fed by `attached`, with keep-alive comments; `retry` goes with the first
-/// event (the priming event).
-fn sse_response(
-    attached: Attached,
-    keep_alive: Duration,
-    retry: Option<Duration>,
-    metrics: &Arc<Metrics>,
-) -> Response {
-    let Attached { events, guard } = attached;
-    let metrics = metrics.clone();
-    let ticks = tokio::time::interval_at(tokio::time::Instant::now() + keep_alive, keep_alive);
-    let stream = futures::stream::unfold(
-        (events, ticks, guard, retry),
-        move |(mut events, mut ticks, guard, mut retry)| {
-            let metrics = metrics.clone();
-            async move {
-                let chunk = tokio::select! {
-                    event = events.recv() => {
-                        metrics.events_sent.inc();
-                        encode_event(&event?, retry.take())
-                    }
-                    _ = ticks.tick() => Bytes::from_static(b": keep-alive\n\n"),
-                };
-                Some((
-                    Ok::<Bytes, Infallible>(chunk),
-                    (events, ticks, guard, retry),
-                ))
-            }
-        },
-    );
-    sse_headers(Body::from_stream(stream))
 }
