@@ -11,8 +11,8 @@ mod tests;
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
+use crate::model::sse::Event;
 use app_server_protocol::thread::TokenUsageBreakdown;
-use eventsource_stream::Event;
 use serde_json::{Map, Value, json};
 
 use crate::config::ProviderConfig;

@@ -11,6 +11,7 @@ mod plain;
 pub mod responses;
 pub mod retry;
 mod sse;
+mod sse_parser;
 #[cfg(test)]
 mod test_support;
 

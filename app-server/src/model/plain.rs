@@ -10,7 +10,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use eventsource_stream::Event;
+use crate::model::sse::Event;
 use futures::StreamExt;
 use serde_json::{Value, json};
 

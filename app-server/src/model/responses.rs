@@ -9,9 +9,9 @@ mod tests;
 use std::collections::VecDeque;
 use std::sync::Arc;
 
+use crate::model::sse::Event;
 use app_server_protocol::policy::ReasoningSummary;
 use app_server_protocol::thread::TokenUsageBreakdown;
-use eventsource_stream::Event;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 

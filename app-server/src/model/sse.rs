@@ -10,7 +10,6 @@ use std::pin::Pin;
 use std::sync::{Arc, Once};
 use std::time::Duration;
 
-use eventsource_stream::{Event, EventStreamError, Eventsource};
 use futures::{Stream, StreamExt};
 use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
@@ -19,6 +18,8 @@ use crate::account::AccountState;
 use crate::config::ProviderConfig;
 use crate::model::error::StatusError;
 use crate::model::retry::MAX_RETRY_AFTER;
+pub(crate) use crate::model::sse_parser::SseEvent as Event;
+use crate::model::sse_parser::SseParser;
 use crate::model::{ModelError, ModelEvent, ModelStream};
 
 /// How long to wait for a TCP/TLS connection before giving up on an attempt.
@@ -70,7 +71,11 @@ pub(crate) struct HttpProvider {
 
 /// The SSE events of one response body.
 pub(crate) struct SseEvents {
-    events: Pin<Box<dyn Stream<Item = Result<Event, EventStreamError<reqwest::Error>>> + Send>>,
+    body: Pin<Box<dyn Stream<Item = reqwest::Result<tokio_util::bytes::Bytes>> + Send>>,
+    parser: SseParser,
+    /// The idle timer, re-armed only when the parser runs out of buffered events and the
+    /// next body chunk is awaited (not once per event).
+    idle: Pin<Box<tokio::time::Sleep>>,
     idle_timeout: Duration,
     idle_timeout_ms: u64,
 }
@@ -194,14 +199,10 @@ impl HttpProvider {
         if !response.status().is_success() {
             return Err(self.status_error(response, model).await);
         }
-        let bytes = response.bytes_stream().flat_map(|chunk| {
-            futures::stream::iter(match chunk {
-                Ok(bytes) => split_frames(&bytes).into_iter().map(Ok).collect(),
-                Err(error) => vec![Err(error)],
-            })
-        });
         Ok(SseEvents {
-            events: Box::pin(bytes.eventsource()),
+            body: Box::pin(response.bytes_stream()),
+            parser: SseParser::new(),
+            idle: Box::pin(tokio::time::sleep(self.idle_timeout)),
             idle_timeout: self.idle_timeout,
             idle_timeout_ms: self.idle_timeout_ms,
         })
@@ -324,23 +325,42 @@ impl HttpProvider {
 }
 
 impl SseEvents {
-    /// The next event; `Ok(None)` at the end of the body.
+    /// The next event; `Ok(None)` at the end of the body. The idle timeout bounds each wait
+    /// for body bytes; events already buffered are returned without waiting.
     pub(crate) async fn next(&mut self) -> Result<Option<Event>, ModelError> {
-        match tokio::time::timeout(self.idle_timeout, self.events.next()).await {
-            Err(_elapsed) => Err(ModelError::IdleTimeout {
-                timeout_ms: self.idle_timeout_ms,
-            }),
-            Ok(None) => Ok(None),
-            Ok(Some(Ok(event))) => Ok(Some(event)),
-            Ok(Some(Err(EventStreamError::Transport(error)))) => {
-                Err(ModelError::StreamDisconnected {
-                    detail: error.to_string(),
-                    transport_error: Some(error_chain(&error)),
-                })
+        loop {
+            match self.parser.next_event() {
+                Ok(Some(event)) => return Ok(Some(event)),
+                Ok(None) => {}
+                Err(error) => {
+                    return Err(ModelError::InvalidResponse {
+                        detail: format!("malformed event stream: {error}"),
+                    });
+                }
             }
-            Ok(Some(Err(error))) => Err(ModelError::InvalidResponse {
-                detail: format!("malformed event stream: {error}"),
-            }),
+            self.idle
+                .as_mut()
+                .reset(tokio::time::Instant::now() + self.idle_timeout);
+            let chunk = tokio::select! {
+                biased;
+                chunk = self.body.next() => chunk,
+                () = self.idle.as_mut() => {
+                    return Err(ModelError::IdleTimeout {
+                        timeout_ms: self.idle_timeout_ms,
+                    });
+                }
+            };
+            match chunk {
+                // The body ended; an event still open is dropped, as the standard says.
+                None => return Ok(None),
+                Some(Ok(bytes)) => self.parser.push(&bytes),
+                Some(Err(error)) => {
+                    return Err(ModelError::StreamDisconnected {
+                        detail: error.to_string(),
+                        transport_error: Some(error_chain(&error)),
+                    });
+                }
+            }
         }
     }
 }
@@ -463,24 +483,6 @@ fn install_crypto_provider() {
     });
 }
 
-/// Splits a body chunk after each blank line, so the SSE parser never holds more than one
-/// frame: `eventsource-stream` copies its whole buffer for every line it consumes, which
-/// is quadratic in the chunk size when a server sends many frames in one chunk.
-fn split_frames(chunk: &[u8]) -> Vec<Vec<u8>> {
-    let mut pieces = Vec::new();
-    let mut start = 0;
-    for end in 1..chunk.len() {
-        if chunk[end] == b'\n' && chunk[end - 1] == b'\n' {
-            pieces.push(chunk[start..=end].to_vec());
-            start = end + 1;
-        }
-    }
-    if start < chunk.len() {
-        pieces.push(chunk[start..].to_vec());
-    }
-    pieces
-}
-
 /// Fuzzing hook: `chunks` of a response body through the frame splitting, SSE parsing and
 /// `decoder` that [`sse_model_stream`] runs on a real body. Returns the model events and the
 /// error that ended the body, if any.
@@ -489,19 +491,20 @@ pub(crate) fn decode_body_for_fuzzing<D: SseDecoder>(
     chunks: &[&[u8]],
     mut decoder: D,
 ) -> (Vec<ModelEvent>, Option<ModelError>) {
-    use std::task::{Context, Poll, Waker};
-    let pieces: Vec<Result<Vec<u8>, std::convert::Infallible>> = chunks
-        .iter()
-        .flat_map(|chunk| split_frames(chunk))
-        .map(Ok)
-        .collect();
-    let mut events = futures::stream::iter(pieces).eventsource();
-    let mut context = Context::from_waker(Waker::noop());
+    let mut parser = SseParser::new();
+    let mut chunks = chunks.iter();
     let mut out = VecDeque::new();
     let error = loop {
-        // The source stream is in memory, so every poll is ready.
-        let Poll::Ready(next) = events.poll_next_unpin(&mut context) else {
-            break None;
+        let next = match parser.next_event() {
+            Ok(Some(event)) => Some(Ok(event)),
+            Ok(None) => match chunks.next() {
+                Some(chunk) => {
+                    parser.push(chunk);
+                    continue;
+                }
+                None => None,
+            },
+            Err(error) => Some(Err(error)),
         };
         let result = match next {
             Some(Ok(event)) => decoder.on_event(event, &mut out),
@@ -655,20 +658,6 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     use super::*;
-
-    #[test]
-    fn frames_are_split_after_blank_lines() {
-        let pieces = split_frames(b"data: a\n\ndata: b\n\ndata: c");
-        assert_eq!(
-            pieces,
-            vec![
-                b"data: a\n\n".to_vec(),
-                b"data: b\n\n".to_vec(),
-                b"data: c".to_vec()
-            ]
-        );
-        assert_eq!(split_frames(b""), Vec::<Vec<u8>>::new());
-    }
 
     #[test]
     fn hostile_retry_after_headers_are_clamped_or_ignored() {

@@ -22,7 +22,7 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tandem_tests::mock_model::{MockModel, MockResponse, responses_text, token_deltas};
+use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
 use tandem_tests::server::mock_config;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
@@ -192,6 +192,18 @@ impl Server {
             .to_string()
     }
 
+    /// CPU time the server process has used so far, all threads, from `/proc/<pid>/task/*/schedstat`
+    /// (nanosecond resolution, unlike the 10 ms ticks of `/proc/<pid>/stat`).
+    fn cpu_time(&self) -> Option<Duration> {
+        let pid = self.child.id()?;
+        let mut total = 0u64;
+        for task in std::fs::read_dir(format!("/proc/{pid}/task")).ok()? {
+            let stats = std::fs::read_to_string(task.ok()?.path().join("schedstat")).ok()?;
+            total += stats.split_whitespace().next()?.parse::<u64>().ok()?;
+        }
+        Some(Duration::from_nanos(total))
+    }
+
     fn rss_kib(&self) -> Option<u64> {
         let pid = self.child.id()?;
         let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -228,11 +240,21 @@ fn ms(duration: Duration) -> String {
     format!("{:.2} ms", duration.as_secs_f64() * 1000.0)
 }
 
+/// `count` deltas of one word each, drawn in turn from a 1,000-word vocabulary: an answer's
+/// text repeats its words, as prose and code do (the server indexes each finished answer for
+/// history search, and a 20,000-word answer with 20,000 distinct words would measure that
+/// indexer's worst case instead of the delta path).
+fn answer_deltas(count: usize) -> Vec<String> {
+    (0..count)
+        .map(|index| format!("word{} ", index % 1000))
+        .collect()
+}
+
 /// Time for a bare HTTP client to consume the mock's response: the mock's own share of a turn.
 async fn mock_only(model: &MockModel, deltas: usize) -> Duration {
     model.push(MockResponse::sse(responses_text(
         "msg_bench",
-        &token_deltas(deltas),
+        &answer_deltas(deltas),
     )));
     let url = model.base_url();
     let address = url
@@ -318,7 +340,7 @@ async fn main() {
         mock_times.push(mock_only(&model, 200).await);
         model.push(MockResponse::sse(responses_text(
             "msg_bench",
-            &token_deltas(200),
+            &answer_deltas(200),
         )));
         let (total, _, deltas) = server.turn(&thread_id).await;
         assert_eq!(deltas, 200);
@@ -334,22 +356,36 @@ async fn main() {
         ms(p95(&mut turn_times))
     );
 
-    // 3. Delta throughput on a 20,000-delta answer.
+    // 3. Delta throughput on a 20,000-delta answer, and the server's CPU per delta (the whole
+    // turn's CPU divided by its deltas: an upper bound on the cost of one delta).
     let mut rates = Vec::new();
-    for _ in 0..3 {
+    let mut cpu_per_delta = Vec::new();
+    for _ in 0..5 {
         model.push(MockResponse::sse(responses_text(
             "msg_bench",
-            &token_deltas(20_000),
+            &answer_deltas(20_000),
         )));
         let thread_id = server.thread().await;
+        let cpu_before = server.cpu_time();
         let (_, streaming, deltas) = server.turn(&thread_id).await;
         rates.push(deltas as f64 / streaming.as_secs_f64());
+        if let (Some(before), Some(after)) = (cpu_before, server.cpu_time()) {
+            cpu_per_delta.push(after.saturating_sub(before) / deltas as u32);
+        }
     }
     rates.sort_by(f64::total_cmp);
     println!(
         "delta notifications per second (20,000-delta answer): median {:.0}",
         rates[rates.len() / 2]
     );
+    if !cpu_per_delta.is_empty() {
+        let per_delta = median(&mut cpu_per_delta);
+        println!(
+            "server CPU per delta (whole turn CPU / 20,000): median {:.2} us ({:.0} deltas per CPU-second)",
+            per_delta.as_secs_f64() * 1e6,
+            1.0 / per_delta.as_secs_f64()
+        );
+    }
     server.close().await;
 
     // 4. thread/list first page at N stored threads (after a restart).
