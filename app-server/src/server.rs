@@ -56,7 +56,7 @@ pub async fn serve_stdio(
     let queue_capacity = config.app_server.request_queue_capacity.max(1);
 
     let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
-    let writer = tokio::spawn(write_lines(tokio::io::stdout(), written));
+    let writer = tokio::spawn(write_lines(crate::transport::pipes::stdout(), written));
     let outgoing = Arc::new(OutgoingSender::new(lines));
     let approver = Arc::new(ClientApprover::new(outgoing.clone()));
     let sink = crate::history::ingesting_sink(approver.clone(), history.as_ref(), &store);
@@ -107,53 +107,50 @@ pub async fn serve_stdio(
         })
     };
 
-    let reading =
-        read_lines(
-            tokio::io::stdin(),
-            max_line_bytes,
-            async |line: String| match decode_line(&line) {
-                Ok(IncomingMessage::Request { id, method, value }) => {
-                    let permit = if method == "initialize" {
-                        None
+    let reading = read_lines(
+        crate::transport::pipes::stdin(),
+        max_line_bytes,
+        async |line: String| match decode_line(&line) {
+            Ok(IncomingMessage::Request { id, method, value }) => {
+                let permit = if method == "initialize" {
+                    None
+                } else {
+                    let pool = if CONTROL_METHODS.contains(&method.as_str()) {
+                        &control_workers
                     } else {
-                        let pool = if CONTROL_METHODS.contains(&method.as_str()) {
-                            &control_workers
-                        } else {
-                            &workers
-                        };
-                        match pool.clone().try_acquire_owned() {
-                            Ok(permit) => Some(permit),
-                            Err(_) => {
-                                outgoing.send_error(id, overloaded()).await;
-                                return;
-                            }
+                        &workers
+                    };
+                    match pool.clone().try_acquire_owned() {
+                        Ok(permit) => Some(permit),
+                        Err(_) => {
+                            outgoing.send_error(id, overloaded()).await;
+                            return;
                         }
-                    };
-                    let request = QueuedRequest {
-                        id,
-                        method,
-                        value,
-                        permit,
-                    };
-                    if let Err(error) = queue.try_send(request) {
-                        let request = error.into_inner();
-                        outgoing.send_error(request.id, overloaded()).await;
                     }
+                };
+                let request = QueuedRequest {
+                    id,
+                    method,
+                    value,
+                    permit,
+                };
+                if let Err(error) = queue.try_send(request) {
+                    let request = error.into_inner();
+                    outgoing.send_error(request.id, overloaded()).await;
                 }
-                Ok(IncomingMessage::Notification { method, .. }) => {
-                    processor.handle_notification(&method)
-                }
-                Ok(IncomingMessage::Response { id, outcome }) => {
-                    processor.handle_response(id, outcome)
-                }
-                Err(DecodeError::NotJson(error)) => {
-                    tracing::warn!(%error, "ignoring an input line that is not JSON");
-                }
-                Err(DecodeError::NotAMessage(reason)) => {
-                    tracing::warn!(reason, "ignoring an input line that is not a message");
-                }
-            },
-        );
+            }
+            Ok(IncomingMessage::Notification { method, .. }) => {
+                processor.handle_notification(&method)
+            }
+            Ok(IncomingMessage::Response { id, outcome }) => processor.handle_response(id, outcome),
+            Err(DecodeError::NotJson(error)) => {
+                tracing::warn!(%error, "ignoring an input line that is not JSON");
+            }
+            Err(DecodeError::NotAMessage(reason)) => {
+                tracing::warn!(reason, "ignoring an input line that is not a message");
+            }
+        },
+    );
     tokio::select! {
         result = reading => {
             if let Err(error) = result {

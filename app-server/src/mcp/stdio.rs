@@ -29,7 +29,7 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
     let store = Arc::new(Store::open(&config.home)?);
     let max_line_bytes = config.app_server.max_line_bytes;
     let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
-    let writer = tokio::spawn(write_lines(tokio::io::stdout(), written));
+    let writer = tokio::spawn(write_lines(crate::transport::pipes::stdout(), written));
     let outbound: Arc<dyn Outbound> = Arc::new(StdioOutbound::new(lines));
     let session = McpSession::new(
         "stdio".to_string(),
@@ -42,57 +42,54 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
     let handlers = TaskTracker::new();
     tracing::info!("mcp-server serving stdio");
 
-    let reading =
-        read_lines(
-            tokio::io::stdin(),
-            max_line_bytes,
-            async |line: String| match decode_line(&line) {
-                // `initialize` completes before the next line is read, so that a client may
-                // pipeline requests right after it.
-                Ok(IncomingMessage::Request { id, method, value }) if method == "initialize" => {
-                    session.clone().handle_request(id, method, value).await;
-                }
-                Ok(IncomingMessage::Request { id, method, value }) => {
-                    handlers.spawn(session.clone().handle_request(id, method, value));
-                }
-                Ok(IncomingMessage::Notification { method }) => {
-                    let message = serde_json::from_str(&line).unwrap_or_default();
-                    session.handle_notification(&method, &message);
-                }
-                Ok(IncomingMessage::Response { id, outcome }) => {
-                    session.handle_response(id, outcome)
-                }
-                Err(DecodeError::NotJson(error)) => {
-                    tracing::warn!(%error, "input line is not JSON");
-                    let reply = error_response(
-                        None,
-                        &rpc_error::parse_error(format!("parse error: {error}")),
-                    );
-                    outbound.send(Route::Standalone, reply).await;
-                }
-                Err(DecodeError::NotAMessage(_)) if line.trim_start().starts_with('[') => {
-                    let items = match serde_json::from_str::<serde_json::Value>(&line) {
-                        Ok(serde_json::Value::Array(items)) => items,
-                        _ => Vec::new(),
-                    };
-                    let batch = session.clone().handle_batch(items);
-                    let outbound = outbound.clone();
-                    handlers.spawn(async move {
-                        if let Some(reply) = batch.await {
-                            outbound.send(Route::Standalone, reply).await;
-                        }
-                    });
-                }
-                Err(DecodeError::NotAMessage(reason)) => {
-                    tracing::warn!(reason, "input line is not a JSON-RPC message");
-                    let reply = error_response(
-                        None,
-                        &rpc_error::invalid_request(format!("invalid request: {reason}")),
-                    );
-                    outbound.send(Route::Standalone, reply).await;
-                }
-            },
-        );
+    let reading = read_lines(
+        crate::transport::pipes::stdin(),
+        max_line_bytes,
+        async |line: String| match decode_line(&line) {
+            // `initialize` completes before the next line is read, so that a client may
+            // pipeline requests right after it.
+            Ok(IncomingMessage::Request { id, method, value }) if method == "initialize" => {
+                session.clone().handle_request(id, method, value).await;
+            }
+            Ok(IncomingMessage::Request { id, method, value }) => {
+                handlers.spawn(session.clone().handle_request(id, method, value));
+            }
+            Ok(IncomingMessage::Notification { method }) => {
+                let message = serde_json::from_str(&line).unwrap_or_default();
+                session.handle_notification(&method, &message);
+            }
+            Ok(IncomingMessage::Response { id, outcome }) => session.handle_response(id, outcome),
+            Err(DecodeError::NotJson(error)) => {
+                tracing::warn!(%error, "input line is not JSON");
+                let reply = error_response(
+                    None,
+                    &rpc_error::parse_error(format!("parse error: {error}")),
+                );
+                outbound.send(Route::Standalone, reply).await;
+            }
+            Err(DecodeError::NotAMessage(_)) if line.trim_start().starts_with('[') => {
+                let items = match serde_json::from_str::<serde_json::Value>(&line) {
+                    Ok(serde_json::Value::Array(items)) => items,
+                    _ => Vec::new(),
+                };
+                let batch = session.clone().handle_batch(items);
+                let outbound = outbound.clone();
+                handlers.spawn(async move {
+                    if let Some(reply) = batch.await {
+                        outbound.send(Route::Standalone, reply).await;
+                    }
+                });
+            }
+            Err(DecodeError::NotAMessage(reason)) => {
+                tracing::warn!(reason, "input line is not a JSON-RPC message");
+                let reply = error_response(
+                    None,
+                    &rpc_error::invalid_request(format!("invalid request: {reason}")),
+                );
+                outbound.send(Route::Standalone, reply).await;
+            }
+        },
+    );
     tokio::select! {
         result = reading => {
             if let Err(error) = result {

@@ -2,6 +2,7 @@
 //!
 //! Architecture invariant: nothing outside `transport/` reads stdin or writes stdout.
 
+pub mod pipes;
 pub mod stdio;
 
 use app_server_protocol::jsonrpc::RequestId;
