@@ -62,26 +62,17 @@ async fn a_completed_turn_becomes_searchable_and_openable() {
         .unwrap()
         .to_string();
 
-    // The background ingest runs off the turn's path, so there is no event that announces
-    // it; poll the tool (bounded) until the turn shows up.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let mut id = 10;
-    let hits = loop {
-        id += 1;
-        let found = call(
-            &mut server,
-            id,
-            "search",
-            json!({"query": "flamingo migration", "verbosity": "full"}),
-        )
-        .await;
-        let hits = found["result"]["structuredContent"]["hits"].clone();
-        if hits.as_array().is_some_and(|hits| hits.len() == 2) {
-            break hits;
-        }
-        assert!(Instant::now() < deadline, "never ingested: {found}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    // The turn is ingested off its path, after it ended; a search sent once the call has
+    // answered waits for that ingest (read-your-writes), so it finds the turn at once.
+    let found = call(
+        &mut server,
+        11,
+        "search",
+        json!({"query": "flamingo migration", "verbosity": "full"}),
+    )
+    .await;
+    let hits = found["result"]["structuredContent"]["hits"].clone();
+    assert_eq!(hits.as_array().map(Vec::len), Some(2), "{found}");
     let classes: Vec<&str> = hits
         .as_array()
         .unwrap()
@@ -351,22 +342,16 @@ async fn app_server_history_methods_answer_after_a_turn() {
         .unwrap();
     server.until_turn_completed().await;
 
-    // The background ingest runs off the turn's path; poll (bounded) until it shows up.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let found = loop {
-        let found = server
-            .request(
-                "history/search",
-                json!({"query": "pelican schedule", "limit": 5}),
-            )
-            .await
-            .unwrap();
-        if found["hits"].as_array().is_some_and(|hits| hits.len() == 2) {
-            break found;
-        }
-        assert!(Instant::now() < deadline, "never ingested: {found}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    // The turn is ingested off its path; a search sent after `turn/completed` waits for that
+    // ingest (read-your-writes), so it finds the turn at once.
+    let found = server
+        .request(
+            "history/search",
+            json!({"query": "pelican schedule", "limit": 5}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(found["hits"].as_array().map(Vec::len), Some(2), "{found}");
     assert_eq!(found["terms"], json!(["pelican", "schedule"]));
     assert_eq!(found["backend"], "embedded");
     assert!(index.exists());
