@@ -28,6 +28,11 @@ pub async fn call_payload(server: &mut McpStdio, id: i64, tool: &str, arguments:
     payload(&call(server, id, tool, arguments).await)
 }
 
+/// Runs `query_project` with `arguments` and returns the paths it ranked (see [`paths`]).
+pub async fn query_paths(server: &mut McpStdio, id: i64, arguments: Value) -> Vec<String> {
+    paths(&call_payload(server, id, "query_project", arguments).await)
+}
+
 /// Calls `tool` and returns its error message (see [`error_text`]); the call must fail.
 pub async fn call_error(server: &mut McpStdio, id: i64, tool: &str, arguments: Value) -> String {
     error_text(&call(server, id, tool, arguments).await)

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use tandem_tests::index_tools::{call_error, call_payload, paths, payload};
+use tandem_tests::index_tools::{call_error, call_payload, paths, payload, query_paths};
 use tandem_tests::mcp::McpStdio;
 use tandem_tests::mock_embeddings::MockEmbeddings;
 use tandem_tests::server::tandem_binary;
@@ -160,33 +160,36 @@ async fn queries_refresh_incrementally_and_honour_ignore_rules_and_globs() {
     )
     .await;
     assert_eq!(paths(&vault), vec!["src/storage.rs"]);
-    let gone = call_payload(
-        &mut server,
-        5,
-        "query_project",
-        json!({"query": "BlobStore blobs", "repo_root": root(&repo)}),
-    )
-    .await;
-    assert_eq!(paths(&gone), Vec::<String>::new());
+    assert_eq!(
+        query_paths(
+            &mut server,
+            5,
+            json!({"query": "BlobStore blobs", "repo_root": root(&repo)})
+        )
+        .await,
+        Vec::<String>::new()
+    );
     // camelCase parts are searchable.
-    let part = call_payload(
-        &mut server,
-        6,
-        "query_project",
-        json!({"query": "vault", "repo_root": root(&repo)}),
-    )
-    .await;
-    assert_eq!(paths(&part), vec!["src/storage.rs"]);
+    assert_eq!(
+        query_paths(
+            &mut server,
+            6,
+            json!({"query": "vault", "repo_root": root(&repo)})
+        )
+        .await,
+        vec!["src/storage.rs"]
+    );
 
     // Globs filter results.
-    let globbed = call_payload(
-        &mut server,
-        7,
-        "query_project",
-        json!({"query": "pub fn", "repo_root": root(&repo), "file_globs": ["src/auth/**"]}),
-    )
-    .await;
-    assert_eq!(paths(&globbed), vec!["src/auth/guard.rs"]);
+    assert_eq!(
+        query_paths(
+            &mut server,
+            7,
+            json!({"query": "pub fn", "repo_root": root(&repo), "file_globs": ["src/auth/**"]})
+        )
+        .await,
+        vec!["src/auth/guard.rs"]
+    );
 
     // force_full rebuilds everything.
     let full = call_payload(
@@ -208,61 +211,46 @@ async fn queries_refresh_incrementally_and_honour_ignore_rules_and_globs() {
 async fn bad_input_gets_is_error_results() {
     let repo = sample_repo();
     let mut server = server(LEXICAL).await;
-    let empty = call_error(
-        &mut server,
-        1,
-        "query_project",
-        json!({"query": "  ", "repo_root": root(&repo)}),
-    )
-    .await;
-    assert!(empty.contains("query must not be empty"), "{empty}");
-    let alpha = call_error(
-        &mut server,
-        2,
-        "query_project",
-        json!({"query": "x", "alpha": 1.5, "repo_root": root(&repo)}),
-    )
-    .await;
-    assert!(
-        alpha.contains("alpha must be between 0.0 and 1.0"),
-        "{alpha}"
-    );
-    let missing = call_error(
-        &mut server,
-        3,
-        "query_project",
-        json!({"query": "x", "repo_root": "/no/such/repo"}),
-    )
-    .await;
-    assert!(
-        missing.contains("/no/such/repo") && missing.contains("does not exist"),
-        "{missing}"
-    );
     let file = repo.path().join("src/storage.rs").display().to_string();
-    let not_dir = call_error(
-        &mut server,
-        4,
-        "repo_index_refresh",
-        json!({"repo_root": file}),
-    )
-    .await;
-    assert!(not_dir.contains("is not a directory"), "{not_dir}");
-    let unknown = call_error(
-        &mut server,
-        5,
-        "query_project",
-        json!({"query": "x", "limt": 3}),
-    )
-    .await;
-    assert!(unknown.contains("unknown field `limt`"), "{unknown}");
-    let glob = call_error(
-        &mut server,
-        6,
-        "query_project",
-        json!({"query": "x", "file_globs": ["src/[a"], "repo_root": root(&repo)}),
-    )
-    .await;
-    assert!(glob.contains("invalid file glob `src/[a`"), "{glob}");
+    let cases = [
+        (
+            "query_project",
+            json!({"query": "  ", "repo_root": root(&repo)}),
+            vec!["query must not be empty"],
+        ),
+        (
+            "query_project",
+            json!({"query": "x", "alpha": 1.5, "repo_root": root(&repo)}),
+            vec!["alpha must be between 0.0 and 1.0"],
+        ),
+        (
+            "query_project",
+            json!({"query": "x", "repo_root": "/no/such/repo"}),
+            vec!["/no/such/repo", "does not exist"],
+        ),
+        (
+            "repo_index_refresh",
+            json!({"repo_root": file}),
+            vec!["is not a directory"],
+        ),
+        (
+            "query_project",
+            json!({"query": "x", "limt": 3}),
+            vec!["unknown field `limt`"],
+        ),
+        (
+            "query_project",
+            json!({"query": "x", "file_globs": ["src/[a"], "repo_root": root(&repo)}),
+            vec!["invalid file glob `src/[a`"],
+        ),
+    ];
+    for (id, (tool, arguments, expected)) in (1..).zip(cases) {
+        let message = call_error(&mut server, id, tool, arguments).await;
+        assert!(
+            expected.iter().all(|part| message.contains(part)),
+            "{expected:?} in {message}"
+        );
+    }
     let clamped_low = call_payload(
         &mut server,
         7,
