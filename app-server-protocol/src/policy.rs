@@ -16,9 +16,37 @@ pub enum AskForApproval {
     /// The model decides when to ask (for example, to run outside the sandbox).
     #[serde(rename = "on-request")]
     OnRequest,
+    /// Like `on-request`, with each kind of question switched on or off: a question whose
+    /// flag is `false` is refused without asking the client. Experimental: a connection must
+    /// set `capabilities.experimentalApi` to send it.
+    #[serde(rename = "granular")]
+    Granular(GranularApprovalConfig),
     /// Never ask; actions the sandbox blocks fail.
     #[serde(rename = "never")]
     Never,
+}
+
+/// Which questions `{"granular": {…}}` lets reach the client (snake_case on the wire). A flag
+/// set to `false` turns that kind of question into a refusal the model sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct GranularApprovalConfig {
+    /// Commands that need the user: running outside the sandbox (an escalation the model
+    /// requests, or the retry of a command the sandbox blocked), and patches that write
+    /// outside the writable roots.
+    pub sandbox_approval: bool,
+    /// Questions raised by execution-policy `prompt` rules. Accepted and ignored: Tandem has
+    /// no execution-policy rules.
+    pub rules: bool,
+    /// Questions raised by skill scripts. Accepted and ignored: Tandem runs no skill scripts.
+    #[serde(default)]
+    pub skill_approval: bool,
+    /// Questions raised by the `request_permissions` tool. Accepted and ignored: Tandem does
+    /// not offer that tool.
+    #[serde(default)]
+    pub request_permissions: bool,
+    /// MCP questions: approving a call to a tool of a configured MCP server, and elicitations
+    /// those servers send.
+    pub mcp_elicitations: bool,
 }
 
 /// Sandbox mode chosen for a thread (`thread/start.sandbox`); kebab-case on the wire.

@@ -64,6 +64,11 @@ pub struct ThreadStartParams {
     /// Free-form label stored as `thread.threadSource`.
     #[serde(default)]
     pub thread_source: Option<String>,
+    /// Asks the reference server to record extra event kinds in the rollout. Accepted and
+    /// ignored: Tandem's rollout always records every completed item. `true` requires
+    /// `capabilities.experimentalApi`. @experimental
+    #[serde(default)]
+    pub persist_extended_history: Option<bool>,
 }
 
 /// Why a session started.
@@ -162,6 +167,11 @@ pub struct ThreadResumeParams {
     /// Leave `thread.turns` empty (page with `thread/turns/list` instead).
     #[serde(default)]
     pub exclude_turns: Option<bool>,
+    /// Asks the reference server to record extra event kinds in the rollout. Accepted and
+    /// ignored: Tandem's rollout always records every completed item. `true` requires
+    /// `capabilities.experimentalApi`. @experimental
+    #[serde(default)]
+    pub persist_extended_history: Option<bool>,
 }
 
 /// Result of `thread/resume`.
@@ -268,6 +278,11 @@ pub struct ThreadForkParams {
     /// Free-form label stored as `thread.threadSource`.
     #[serde(default)]
     pub thread_source: Option<String>,
+    /// Asks the reference server to record extra event kinds in the rollout. Accepted and
+    /// ignored: Tandem's rollout always records every completed item. `true` requires
+    /// `capabilities.experimentalApi`. @experimental
+    #[serde(default)]
+    pub persist_extended_history: Option<bool>,
 }
 
 /// Parameters of `thread/list`. Every field is optional.
@@ -308,6 +323,33 @@ pub struct ThreadListParams {
     /// Threads to leave out.
     #[serde(default)]
     pub excluded_thread_ids: Option<Vec<String>>,
+    /// Only threads of this project; `null` means threads of no project. No Tandem thread
+    /// belongs to a project, so `null` filters nothing out and an id matches no thread. The
+    /// field, even `null`, requires `capabilities.experimentalApi`. @experimental
+    #[serde(default, deserialize_with = "present_or_null")]
+    #[ts(optional, type = "string | null")]
+    #[schemars(with = "Option<String>")]
+    pub project_id: Option<Option<String>>,
+    /// Only the sub-agent threads this thread spawned directly. Tandem spawns no sub-agent
+    /// threads, so this matches no thread. Requires `capabilities.experimentalApi`.
+    /// @experimental
+    #[serde(default)]
+    pub parent_thread_id: Option<String>,
+    /// Only the sub-agent threads spawned below this thread, at any depth. Tandem spawns no
+    /// sub-agent threads, so this matches no thread. Requires
+    /// `capabilities.experimentalApi`. @experimental
+    #[serde(default)]
+    pub ancestor_thread_id: Option<String>,
+}
+
+/// Tells an explicit `null` (`Some(None)`) from an omitted field (`None`, through
+/// `#[serde(default)]`).
+fn present_or_null<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
 }
 
 /// One working directory or several.
@@ -328,6 +370,9 @@ pub enum ThreadSortKey {
     CreatedAt,
     /// Last update time.
     UpdatedAt,
+    /// Time of the last activity (in Tandem, the last update time). Requires
+    /// `capabilities.experimentalApi`.
+    RecencyAt,
 }
 
 /// Source kinds for filtering `thread/list`.

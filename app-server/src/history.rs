@@ -1,6 +1,8 @@
 //! Wiring of the history subsystem (`tandem-history`) into the binary: `[history]` config,
 //! the `tandem history` CLI, the `search` / `open` MCP tool definitions, and the background
-//! ingest after completed turns.
+//! ingest after completed turns, which a search waits for (`after_turn`).
+
+mod after_turn;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -134,8 +136,13 @@ pub async fn call_tool(
     name: String,
     arguments: Option<Value>,
 ) -> Option<Result<Value, String>> {
-    let joined =
-        tokio::task::spawn_blocking(move || service.call_tool(&name, arguments.as_ref())).await;
+    let joined = tokio::task::spawn_blocking(move || {
+        if name == SEARCH_TOOL {
+            wait_for_after_turn_ingests();
+        }
+        service.call_tool(&name, arguments.as_ref())
+    })
+    .await;
     match joined {
         Ok(result) => result,
         Err(error) => Some(Ok(tandem_history::service::error_result(&format!(
@@ -179,7 +186,11 @@ impl EventSink for IngestingSink {
             let thread_id = completed.thread_id.clone();
             let history = Arc::clone(&self.history);
             let store = Arc::clone(&self.store);
+            // Queued before the client hears of the turn's end, so that a search it sends
+            // next waits for this ingest.
+            let ticket = after_turn::queue();
             tokio::task::spawn_blocking(move || {
+                let _ticket = ticket;
                 // The turn's last lines are queued on the rollout appender when the
                 // notification goes out: read the file once they are written.
                 store.wait_for_appends();
@@ -200,6 +211,14 @@ impl EventSink for IngestingSink {
             });
         }
         self.inner.emit(notification)
+    }
+}
+
+/// Blocks (on a blocking thread) until the after-turn ingests queued so far have finished, for
+/// at most [`after_turn::SEARCH_WAIT`]: a search sent after `turn/completed` sees that turn.
+pub fn wait_for_after_turn_ingests() {
+    if !after_turn::wait_for_queued(after_turn::SEARCH_WAIT) {
+        tracing::debug!("history search: after-turn ingests still running; searching anyway");
     }
 }
 

@@ -69,4 +69,10 @@ excludeTurns?: boolean | null,
 /**
  * Free-form label stored as `thread.threadSource`.
  */
-threadSource?: string | null, };
+threadSource?: string | null, 
+/**
+ * Asks the reference server to record extra event kinds in the rollout. Accepted and
+ * ignored: Tandem's rollout always records every completed item. `true` requires
+ * `capabilities.experimentalApi`. @experimental
+ */
+persistExtendedHistory?: boolean | null, };

@@ -51,4 +51,22 @@ searchTerm?: string | null,
 /**
  * Threads to leave out.
  */
-excludedThreadIds?: Array<string> | null, };
+excludedThreadIds?: Array<string> | null, 
+/**
+ * Only threads of this project; `null` means threads of no project. No Tandem thread
+ * belongs to a project, so `null` filters nothing out and an id matches no thread. The
+ * field, even `null`, requires `capabilities.experimentalApi`. @experimental
+ */
+projectId?: string | null, 
+/**
+ * Only the sub-agent threads this thread spawned directly. Tandem spawns no sub-agent
+ * threads, so this matches no thread. Requires `capabilities.experimentalApi`.
+ * @experimental
+ */
+parentThreadId?: string | null, 
+/**
+ * Only the sub-agent threads spawned below this thread, at any depth. Tandem spawns no
+ * sub-agent threads, so this matches no thread. Requires
+ * `capabilities.experimentalApi`. @experimental
+ */
+ancestorThreadId?: string | null, };

@@ -62,4 +62,10 @@ personality?: Personality | null,
 /**
  * Leave `thread.turns` empty (page with `thread/turns/list` instead).
  */
-excludeTurns?: boolean | null, };
+excludeTurns?: boolean | null, 
+/**
+ * Asks the reference server to record extra event kinds in the rollout. Accepted and
+ * ignored: Tandem's rollout always records every completed item. `true` requires
+ * `capabilities.experimentalApi`. @experimental
+ */
+persistExtendedHistory?: boolean | null, };

@@ -84,6 +84,7 @@ export type { GetUserSavedConfigResponse } from "./GetUserSavedConfigResponse";
 export type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 export type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
 export type { GitInfo } from "./GitInfo";
+export type { GranularApprovalConfig } from "./GranularApprovalConfig";
 export type { HistoryOpenParams } from "./HistoryOpenParams";
 export type { HistoryOpenResponse } from "./HistoryOpenResponse";
 export type { HistorySearchHit } from "./HistorySearchHit";

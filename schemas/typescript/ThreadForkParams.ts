@@ -69,4 +69,5 @@ excludeTurns?: boolean | null,
 /**
  * Free-form label stored as `thread.threadSource`.
  */
-threadSource?: string | null, };
+threadSource?: string | null, 
+};

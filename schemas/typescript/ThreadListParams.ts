@@ -51,4 +51,5 @@ searchTerm?: string | null,
 /**
  * Threads to leave out.
  */
-excludedThreadIds?: Array<string> | null, };
+excludedThreadIds?: Array<string> | null, 
+};

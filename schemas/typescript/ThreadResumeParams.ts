@@ -62,4 +62,5 @@ personality?: Personality | null,
 /**
  * Leave `thread.turns` empty (page with `thread/turns/list` instead).
  */
-excludeTurns?: boolean | null, };
+excludeTurns?: boolean | null, 
+};

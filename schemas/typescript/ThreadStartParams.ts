@@ -71,4 +71,5 @@ sessionStartSource?: ThreadStartSource | null,
 /**
  * Free-form label stored as `thread.threadSource`.
  */
-threadSource?: string | null, };
+threadSource?: string | null, 
+};

@@ -79,6 +79,7 @@ export type { GetUserSavedConfigResponse } from "./GetUserSavedConfigResponse";
 export type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 export type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
 export type { GitInfo } from "./GitInfo";
+export type { GranularApprovalConfig } from "./GranularApprovalConfig";
 export type { ImageDetail } from "./ImageDetail";
 export type { InitializeCapabilities } from "./InitializeCapabilities";
 export type { InitializeParams } from "./InitializeParams";

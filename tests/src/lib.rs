@@ -1,5 +1,7 @@
 //! Shared test support: the mock model server and the typed client that drives the real binary.
 pub mod cluster;
+pub mod cluster_turns;
+pub mod index_tools;
 pub mod mcp;
 pub mod mock_embeddings;
 pub mod mock_model;

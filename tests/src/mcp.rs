@@ -222,6 +222,8 @@ pub struct McpHttp {
     _redis: Option<crate::cluster::Redis>,
     /// The client used by the helpers.
     pub client: reqwest::Client,
+    /// Every line the server wrote on stderr so far.
+    stderr_lines: tokio::sync::watch::Receiver<Vec<String>>,
 }
 
 impl McpHttp {
@@ -278,9 +280,11 @@ impl McpHttp {
         })
         .await
         .expect("server did not report its address");
+        let (stderr_sender, stderr_lines) = tokio::sync::watch::channel(Vec::new());
         tokio::spawn(async move {
             while let Ok(Some(line)) = lines.next_line().await {
                 eprintln!("[mcp-http] {line}");
+                stderr_sender.send_modify(|lines| lines.push(line));
             }
         });
         // reqwest is built without a default TLS provider; the tests speak plain HTTP, but the
@@ -296,7 +300,31 @@ impl McpHttp {
                 .no_proxy()
                 .build()
                 .expect("client"),
+            stderr_lines,
         }
+    }
+
+    /// Waits until the server has written a stderr line equal to `line` (after the address
+    /// it listens on); fails the test when it has not within `timeout`.
+    pub async fn wait_for_stderr_line(&self, line: &str, timeout: Duration) {
+        let mut lines = self.stderr_lines.clone();
+        let seen = tokio::time::timeout(
+            timeout,
+            lines.wait_for(|lines| lines.iter().any(|seen| seen == line)),
+        )
+        .await;
+        match seen {
+            Ok(Ok(_)) => {}
+            Ok(Err(_)) => panic!("the server closed stderr without writing `{line}`"),
+            Err(_) => panic!("the server did not write `{line}` on stderr within {timeout:?}"),
+        }
+    }
+
+    /// Waits for the line the server writes once the session `session_id` has expired and
+    /// been closed (`tandem mcp-server: session expired: <id>`).
+    pub async fn wait_for_session_expiry(&self, session_id: &str, timeout: Duration) {
+        let line = format!("tandem mcp-server: session expired: {session_id}");
+        self.wait_for_stderr_line(&line, timeout).await;
     }
 
     /// A POST to `/mcp` with the usual headers (JSON body, both Accept types).

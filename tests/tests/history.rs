@@ -16,7 +16,7 @@ use tandem_history::config::HistoryConfig;
 use tandem_history::service::HistoryService;
 use tandem_tests::mcp::McpStdio;
 use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
-use tandem_tests::server::{TestServer, mock_config, tandem_binary};
+use tandem_tests::server::{SpawnOptions, TestServer, mock_config, tandem_binary};
 
 fn history(home: &Path, args: &[&str]) -> std::process::Output {
     Command::new(tandem_binary())
@@ -62,26 +62,17 @@ async fn a_completed_turn_becomes_searchable_and_openable() {
         .unwrap()
         .to_string();
 
-    // The background ingest runs off the turn's path, so there is no event that announces
-    // it; poll the tool (bounded) until the turn shows up.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let mut id = 10;
-    let hits = loop {
-        id += 1;
-        let found = call(
-            &mut server,
-            id,
-            "search",
-            json!({"query": "flamingo migration", "verbosity": "full"}),
-        )
-        .await;
-        let hits = found["result"]["structuredContent"]["hits"].clone();
-        if hits.as_array().is_some_and(|hits| hits.len() == 2) {
-            break hits;
-        }
-        assert!(Instant::now() < deadline, "never ingested: {found}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    // The turn is ingested off its path, after it ended; a search sent once the call has
+    // answered waits for that ingest (read-your-writes), so it finds the turn at once.
+    let found = call(
+        &mut server,
+        11,
+        "search",
+        json!({"query": "flamingo migration", "verbosity": "full"}),
+    )
+    .await;
+    let hits = found["result"]["structuredContent"]["hits"].clone();
+    assert_eq!(hits.as_array().map(Vec::len), Some(2), "{found}");
     let classes: Vec<&str> = hits
         .as_array()
         .unwrap()
@@ -351,22 +342,16 @@ async fn app_server_history_methods_answer_after_a_turn() {
         .unwrap();
     server.until_turn_completed().await;
 
-    // The background ingest runs off the turn's path; poll (bounded) until it shows up.
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let found = loop {
-        let found = server
-            .request(
-                "history/search",
-                json!({"query": "pelican schedule", "limit": 5}),
-            )
-            .await
-            .unwrap();
-        if found["hits"].as_array().is_some_and(|hits| hits.len() == 2) {
-            break found;
-        }
-        assert!(Instant::now() < deadline, "never ingested: {found}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    // The turn is ingested off its path; a search sent after `turn/completed` waits for that
+    // ingest (read-your-writes), so it finds the turn at once.
+    let found = server
+        .request(
+            "history/search",
+            json!({"query": "pelican schedule", "limit": 5}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(found["hits"].as_array().map(Vec::len), Some(2), "{found}");
     assert_eq!(found["terms"], json!(["pelican", "schedule"]));
     assert_eq!(found["backend"], "embedded");
     assert!(index.exists());
@@ -416,4 +401,103 @@ async fn app_server_history_methods_answer_after_a_turn() {
         .await
         .unwrap_err();
     assert_eq!(undecodable["code"], -32600);
+}
+
+/// Read-your-writes behind a backlog: the resumed thread's rollout holds thousands of events
+/// that were never ingested, so the ingest queued by `turn/completed` has them to read before
+/// the new turn. A search sent right after `turn/completed` still finds the turn: it waits for
+/// the ingests queued before it (without that wait it would run while the backlog is read).
+#[tokio::test]
+async fn a_search_right_after_turn_completed_sees_the_turn_behind_a_backlog() {
+    const BACKLOG: usize = 300;
+    let model = MockModel::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let options = || SpawnOptions {
+        config_toml: mock_config(&model.base_url()),
+        args: Vec::new(),
+        home: Some(home.path().to_path_buf()),
+        cwd: None,
+    };
+
+    let mut first = TestServer::spawn_with(options()).await;
+    first
+        .initialize_with(json!({"experimentalApi": true}))
+        .await;
+    let started = first
+        .request("thread/start", json!({"cwd": "/tmp"}))
+        .await
+        .unwrap();
+    let thread_id = started["thread"]["id"].as_str().unwrap().to_string();
+    let rollout = std::path::PathBuf::from(started["thread"]["path"].as_str().unwrap());
+    model.push(MockResponse::sse(responses_text("msg_1", &["Noted."])));
+    first
+        .request(
+            "turn/start",
+            json!({"threadId": thread_id, "input": [{"type": "text", "text": "Remember this."}]}),
+        )
+        .await
+        .unwrap();
+    first.until_turn_completed().await;
+    assert_eq!(first.shutdown().await, Some(0));
+
+    // The backlog: copies of the answer's rollout lines (its item and its model-history
+    // entry), written while no server runs.
+    let text = std::fs::read_to_string(&rollout).unwrap();
+    let answer: Vec<&str> = text
+        .lines()
+        .filter(|line| line.contains("Noted."))
+        .collect();
+    assert_eq!(answer.len(), 2, "{text}");
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&rollout)
+        .unwrap();
+    for copy in 0..BACKLOG {
+        for line in &answer {
+            let line = line
+                .replace("Noted.", &format!("Filler number {copy}."))
+                .replace("\"msg_1\"", &format!("\"msg_filler_{copy}\""));
+            writeln!(file, "{line}").unwrap();
+        }
+    }
+    drop(file);
+
+    let mut second = TestServer::spawn_with(options()).await;
+    second
+        .initialize_with(json!({"experimentalApi": true}))
+        .await;
+    second
+        .request(
+            "thread/resume",
+            json!({"threadId": thread_id, "excludeTurns": true}),
+        )
+        .await
+        .unwrap();
+    model.push(MockResponse::sse(responses_text(
+        "msg_2",
+        &["The zeppelin hangar is ready."],
+    )));
+    second
+        .request(
+            "turn/start",
+            json!({"threadId": thread_id, "input": [{"type": "text", "text": "Where is the zeppelin?"}]}),
+        )
+        .await
+        .unwrap();
+    second.until_turn_completed().await;
+    let found = second
+        .request(
+            "history/search",
+            json!({"query": "zeppelin hangar", "limit": 5}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(found["hits"].as_array().map(Vec::len), Some(2), "{found}");
+    assert!(
+        model.requests()[1]["input"]
+            .to_string()
+            .contains(&format!("Filler number {}.", BACKLOG - 1)),
+        "the backlog is part of the thread"
+    );
+    assert_eq!(second.shutdown().await, Some(0));
 }

@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
+use tandem_tests::index_tools::{call_error, call_payload, paths, payload, query_paths};
 use tandem_tests::mcp::McpStdio;
 use tandem_tests::mock_embeddings::MockEmbeddings;
 use tandem_tests::server::tandem_binary;
@@ -60,40 +61,6 @@ async fn server(config: &str) -> McpStdio {
     server
 }
 
-async fn call(server: &mut McpStdio, id: i64, tool: &str, arguments: Value) -> Value {
-    let response = server
-        .request(
-            json!(id),
-            "tools/call",
-            json!({"name": tool, "arguments": arguments}),
-        )
-        .await;
-    response["result"].clone()
-}
-
-/// The payload, after checking that `content[0].text` is the same object as `structuredContent`.
-fn payload(result: &Value) -> Value {
-    assert_eq!(result["isError"], false, "{result}");
-    let text: Value = serde_json::from_str(result["content"][0]["text"].as_str().unwrap()).unwrap();
-    assert_eq!(text, result["structuredContent"]);
-    assert!(text.get("threadId").is_none());
-    text
-}
-
-fn error_text(result: &Value) -> String {
-    assert_eq!(result["isError"], true, "{result}");
-    result["content"][0]["text"].as_str().unwrap().to_string()
-}
-
-fn paths(payload: &Value) -> Vec<String> {
-    payload["results"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|result| result["path"].as_str().unwrap().to_string())
-        .collect()
-}
-
 fn root(repo: &tempfile::TempDir) -> String {
     repo.path().canonicalize().unwrap().display().to_string()
 }
@@ -118,15 +85,13 @@ async fn tools_are_listed_with_schemas() {
 async fn queries_refresh_incrementally_and_honour_ignore_rules_and_globs() {
     let repo = sample_repo();
     let mut server = server(LEXICAL).await;
-    let first = payload(
-        &call(
-            &mut server,
-            1,
-            "query_project",
-            json!({"query": "bearer token", "repo_root": root(&repo)}),
-        )
-        .await,
-    );
+    let first = call_payload(
+        &mut server,
+        1,
+        "query_project",
+        json!({"query": "bearer token", "repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(first["repo_root"], root(&repo));
     assert_eq!(first["query"], "bearer token");
     assert_eq!(first["limit"], 8);
@@ -158,15 +123,13 @@ async fn queries_refresh_incrementally_and_honour_ignore_rules_and_globs() {
     assert!(exclude.contains("/.tandem/repo_hybrid_index/"));
 
     // No change: nothing re-indexed.
-    let again = payload(
-        &call(
-            &mut server,
-            2,
-            "query_project",
-            json!({"query": "bearer", "repo_root": root(&repo)}),
-        )
-        .await,
-    );
+    let again = call_payload(
+        &mut server,
+        2,
+        "query_project",
+        json!({"query": "bearer", "repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(again["refresh"]["updated_files"], 0);
     assert_eq!(again["refresh"]["removed_files"], 0);
 
@@ -179,72 +142,63 @@ async fn queries_refresh_incrementally_and_honour_ignore_rules_and_globs() {
         repo.path().join("src/auth/guard.rs"),
     )
     .unwrap();
-    let changed = payload(
-        &call(
-            &mut server,
-            3,
-            "query_project",
-            json!({"query": "check_bearer_token", "repo_root": root(&repo)}),
-        )
-        .await,
-    );
+    let changed = call_payload(
+        &mut server,
+        3,
+        "query_project",
+        json!({"query": "check_bearer_token", "repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(changed["refresh"]["updated_files"], 3, "{changed}");
     assert_eq!(changed["refresh"]["removed_files"], 2);
     assert_eq!(paths(&changed), vec!["src/auth/guard.rs"]);
-    let vault = payload(
-        &call(
-            &mut server,
-            4,
-            "query_project",
-            json!({"query": "ObjectVault", "repo_root": root(&repo)}),
-        )
-        .await,
-    );
+    let vault = call_payload(
+        &mut server,
+        4,
+        "query_project",
+        json!({"query": "ObjectVault", "repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(paths(&vault), vec!["src/storage.rs"]);
-    let gone = payload(
-        &call(
+    assert_eq!(
+        query_paths(
             &mut server,
             5,
-            "query_project",
-            json!({"query": "BlobStore blobs", "repo_root": root(&repo)}),
+            json!({"query": "BlobStore blobs", "repo_root": root(&repo)})
         )
         .await,
+        Vec::<String>::new()
     );
-    assert_eq!(paths(&gone), Vec::<String>::new());
     // camelCase parts are searchable.
-    let part = payload(
-        &call(
+    assert_eq!(
+        query_paths(
             &mut server,
             6,
-            "query_project",
-            json!({"query": "vault", "repo_root": root(&repo)}),
+            json!({"query": "vault", "repo_root": root(&repo)})
         )
         .await,
+        vec!["src/storage.rs"]
     );
-    assert_eq!(paths(&part), vec!["src/storage.rs"]);
 
     // Globs filter results.
-    let globbed = payload(
-        &call(
+    assert_eq!(
+        query_paths(
             &mut server,
             7,
-            "query_project",
-            json!({"query": "pub fn", "repo_root": root(&repo), "file_globs": ["src/auth/**"]}),
+            json!({"query": "pub fn", "repo_root": root(&repo), "file_globs": ["src/auth/**"]})
         )
         .await,
+        vec!["src/auth/guard.rs"]
     );
-    assert_eq!(paths(&globbed), vec!["src/auth/guard.rs"]);
 
     // force_full rebuilds everything.
-    let full = payload(
-        &call(
-            &mut server,
-            8,
-            "repo_index_refresh",
-            json!({"repo_root": root(&repo), "force_full": true}),
-        )
-        .await,
-    );
+    let full = call_payload(
+        &mut server,
+        8,
+        "repo_index_refresh",
+        json!({"repo_root": root(&repo), "force_full": true}),
+    )
+    .await;
     assert_eq!(full["stats"]["updated_files"], 3, "{full}");
     assert_eq!(full["repo_root"], root(&repo));
     assert_eq!(
@@ -257,93 +211,62 @@ async fn queries_refresh_incrementally_and_honour_ignore_rules_and_globs() {
 async fn bad_input_gets_is_error_results() {
     let repo = sample_repo();
     let mut server = server(LEXICAL).await;
-    let empty = error_text(
-        &call(
-            &mut server,
-            1,
+    let file = repo.path().join("src/storage.rs").display().to_string();
+    let cases = [
+        (
             "query_project",
             json!({"query": "  ", "repo_root": root(&repo)}),
-        )
-        .await,
-    );
-    assert!(empty.contains("query must not be empty"), "{empty}");
-    let alpha = error_text(
-        &call(
-            &mut server,
-            2,
+            vec!["query must not be empty"],
+        ),
+        (
             "query_project",
             json!({"query": "x", "alpha": 1.5, "repo_root": root(&repo)}),
-        )
-        .await,
-    );
-    assert!(
-        alpha.contains("alpha must be between 0.0 and 1.0"),
-        "{alpha}"
-    );
-    let missing = error_text(
-        &call(
-            &mut server,
-            3,
+            vec!["alpha must be between 0.0 and 1.0"],
+        ),
+        (
             "query_project",
             json!({"query": "x", "repo_root": "/no/such/repo"}),
-        )
-        .await,
-    );
-    assert!(
-        missing.contains("/no/such/repo") && missing.contains("does not exist"),
-        "{missing}"
-    );
-    let file = repo.path().join("src/storage.rs").display().to_string();
-    let not_dir = error_text(
-        &call(
-            &mut server,
-            4,
+            vec!["/no/such/repo", "does not exist"],
+        ),
+        (
             "repo_index_refresh",
             json!({"repo_root": file}),
-        )
-        .await,
-    );
-    assert!(not_dir.contains("is not a directory"), "{not_dir}");
-    let unknown = error_text(
-        &call(
-            &mut server,
-            5,
+            vec!["is not a directory"],
+        ),
+        (
             "query_project",
             json!({"query": "x", "limt": 3}),
-        )
-        .await,
-    );
-    assert!(unknown.contains("unknown field `limt`"), "{unknown}");
-    let glob = error_text(
-        &call(
-            &mut server,
-            6,
+            vec!["unknown field `limt`"],
+        ),
+        (
             "query_project",
             json!({"query": "x", "file_globs": ["src/[a"], "repo_root": root(&repo)}),
-        )
-        .await,
-    );
-    assert!(glob.contains("invalid file glob `src/[a`"), "{glob}");
-    let clamped_low = payload(
-        &call(
-            &mut server,
-            7,
-            "query_project",
-            json!({"query": "pub", "limit": 0, "repo_root": root(&repo)}),
-        )
-        .await,
-    );
+            vec!["invalid file glob `src/[a`"],
+        ),
+    ];
+    for (id, (tool, arguments, expected)) in (1..).zip(cases) {
+        let message = call_error(&mut server, id, tool, arguments).await;
+        assert!(
+            expected.iter().all(|part| message.contains(part)),
+            "{expected:?} in {message}"
+        );
+    }
+    let clamped_low = call_payload(
+        &mut server,
+        7,
+        "query_project",
+        json!({"query": "pub", "limit": 0, "repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(clamped_low["limit"], 1);
     assert_eq!(clamped_low["results"].as_array().unwrap().len(), 1);
-    let clamped_high = payload(
-        &call(
-            &mut server,
-            8,
-            "query_project",
-            json!({"query": "pub", "limit": 5000, "repo_root": root(&repo)}),
-        )
-        .await,
-    );
+    let clamped_high = call_payload(
+        &mut server,
+        8,
+        "query_project",
+        json!({"query": "pub", "limit": 5000, "repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(clamped_high["limit"], 200);
     // The server is still there.
     let ping = server.request(json!(9), "ping", json!({})).await;
@@ -420,34 +343,36 @@ async fn missing_api_key_and_missing_model_fall_back_to_lexical_or_fail_when_req
         "[query_project_index]\nauto_warm = false\nembedding_model = \"text-embedding-3-small\"\n",
     )
     .await;
-    let answer = payload(
-        &call(
-            &mut server,
-            1,
-            "query_project",
-            json!({"query": "bearer", "repo_root": root(&repo)}),
-        )
-        .await,
-    );
+    let answer = call_payload(
+        &mut server,
+        1,
+        "query_project",
+        json!({"query": "bearer", "repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(answer["embedding_model"], "text-embedding-3-small");
     assert_eq!(answer["embedding_status"]["mode_used"], "skip");
     assert_eq!(answer["embedding_status"]["ready"], false);
     assert_eq!(answer["embedding_status"]["reason"], "missing_api_key");
     assert_eq!(paths(&answer)[0], "src/auth/middleware.rs");
-    let required = error_text(
-        &call(
-            &mut server,
-            2,
-            "repo_index_refresh",
-            json!({"repo_root": root(&repo), "require_embeddings": true}),
-        )
-        .await,
-    );
+    let required = call_error(
+        &mut server,
+        2,
+        "repo_index_refresh",
+        json!({"repo_root": root(&repo), "require_embeddings": true}),
+    )
+    .await;
     assert!(
         required.contains("missing_api_key") && required.contains("OPENAI_API_KEY"),
         "{required}"
     );
-    let voyage = payload(&call(&mut server, 3, "query_project", json!({"query": "bearer", "repo_root": root(&repo), "embedding_model": "voyage-3-large"})).await);
+    let voyage = call_payload(
+        &mut server,
+        3,
+        "query_project",
+        json!({"query": "bearer", "repo_root": root(&repo), "embedding_model": "voyage-3-large"}),
+    )
+    .await;
     assert_eq!(voyage["embedding_status"]["reason"], "missing_api_key");
     assert!(
         voyage["embedding_status"]["detail"]
@@ -462,15 +387,13 @@ async fn missing_api_key_and_missing_model_fall_back_to_lexical_or_fail_when_req
         empty_models.path().display()
     );
     let mut local = self::server(&config).await;
-    let answer = payload(
-        &call(
-            &mut local,
-            1,
-            "query_project",
-            json!({"query": "bearer", "repo_root": root(&repo)}),
-        )
-        .await,
-    );
+    let answer = call_payload(
+        &mut local,
+        1,
+        "query_project",
+        json!({"query": "bearer", "repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(answer["embedding_model"], "all-MiniLM-L6-v2");
     assert_eq!(answer["embedding_status"]["reason"], "model_not_installed");
     assert!(
@@ -479,15 +402,13 @@ async fn missing_api_key_and_missing_model_fall_back_to_lexical_or_fail_when_req
             .unwrap()
             .contains("tandem index install-model")
     );
-    let required = error_text(
-        &call(
-            &mut local,
-            2,
-            "repo_index_refresh",
-            json!({"repo_root": root(&repo), "require_embeddings": true}),
-        )
-        .await,
-    );
+    let required = call_error(
+        &mut local,
+        2,
+        "repo_index_refresh",
+        json!({"repo_root": root(&repo), "require_embeddings": true}),
+    )
+    .await;
     assert!(
         required.contains("model_not_installed") && required.contains("config.json"),
         "{required}"
@@ -506,15 +427,13 @@ async fn remote_providers_embed_through_the_mock_endpoint_and_failures_keep_the_
         let mut server = server(&config).await;
         let home = server.home.path().display().to_string();
         let before = mock.requests();
-        let refreshed = payload(
-            &call(
-                &mut server,
-                1,
-                "repo_index_refresh",
-                json!({"repo_root": root(&repo), "require_embeddings": true}),
-            )
-            .await,
-        );
+        let refreshed = call_payload(
+            &mut server,
+            1,
+            "repo_index_refresh",
+            json!({"repo_root": root(&repo), "require_embeddings": true}),
+        )
+        .await;
         assert_eq!(
             refreshed["embedding_status"],
             json!({"mode_used": "required", "ready": true}),
@@ -528,22 +447,26 @@ async fn remote_providers_embed_through_the_mock_endpoint_and_failures_keep_the_
             "the key goes as a bearer token"
         );
         assert_eq!(mock.models().last().unwrap(), "mock-embed");
-        let answer = payload(&call(&mut server, 2, "query_project", json!({"query": "storage layer blobs disk", "alpha": 1.0, "repo_root": root(&repo)})).await);
+        let answer = call_payload(
+            &mut server,
+            2,
+            "query_project",
+            json!({"query": "storage layer blobs disk", "alpha": 1.0, "repo_root": root(&repo)}),
+        )
+        .await;
         assert_eq!(
             answer["embedding_status"],
             json!({"mode_used": "optional", "ready": true})
         );
         assert_eq!(paths(&answer)[0], "docs/guide.md", "{answer}");
         // Unchanged chunks are not embedded again.
-        let again = payload(
-            &call(
-                &mut server,
-                3,
-                "repo_index_refresh",
-                json!({"repo_root": root(&repo)}),
-            )
-            .await,
-        );
+        let again = call_payload(
+            &mut server,
+            3,
+            "repo_index_refresh",
+            json!({"repo_root": root(&repo)}),
+        )
+        .await;
         assert_eq!(again["stats"]["embedded_chunks"], 0);
     }
 
@@ -554,15 +477,13 @@ async fn remote_providers_embed_through_the_mock_endpoint_and_failures_keep_the_
         failing.base_url
     );
     let mut server = server(&config).await;
-    let refreshed = payload(
-        &call(
-            &mut server,
-            1,
-            "repo_index_refresh",
-            json!({"repo_root": root(&repo)}),
-        )
-        .await,
-    );
+    let refreshed = call_payload(
+        &mut server,
+        1,
+        "repo_index_refresh",
+        json!({"repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(refreshed["embedding_status"]["ready"], false);
     assert_eq!(
         refreshed["embedding_status"]["reason"],
@@ -572,29 +493,25 @@ async fn remote_providers_embed_through_the_mock_endpoint_and_failures_keep_the_
         refreshed["stats"]["updated_files"], 3,
         "the lexical index is complete"
     );
-    let answer = payload(
-        &call(
-            &mut server,
-            2,
-            "query_project",
-            json!({"query": "check_bearer_token", "repo_root": root(&repo)}),
-        )
-        .await,
-    );
+    let answer = call_payload(
+        &mut server,
+        2,
+        "query_project",
+        json!({"query": "check_bearer_token", "repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(
         answer["embedding_status"]["reason"],
         "embedding_query_failed"
     );
     assert_eq!(paths(&answer), vec!["src/auth/middleware.rs"]);
-    let required = error_text(
-        &call(
-            &mut server,
-            3,
-            "repo_index_refresh",
-            json!({"repo_root": root(&repo), "require_embeddings": true}),
-        )
-        .await,
-    );
+    let required = call_error(
+        &mut server,
+        3,
+        "repo_index_refresh",
+        json!({"repo_root": root(&repo), "require_embeddings": true}),
+    )
+    .await;
     assert!(
         required.contains("embedding_query_failed") && required.contains("500"),
         "{required}"
@@ -627,22 +544,20 @@ async fn the_local_model_ranks_paraphrases_and_install_model_checks_its_input() 
         model.display()
     );
     let mut server = server(&config).await;
-    let answer = payload(&call(&mut server, 1, "query_project", json!({"query": "where are files saved on the hard drive", "alpha": 1.0, "repo_root": root(&repo)})).await);
+    let answer = call_payload(&mut server, 1, "query_project", json!({"query": "where are files saved on the hard drive", "alpha": 1.0, "repo_root": root(&repo)})).await;
     assert_eq!(
         answer["embedding_status"],
         json!({"mode_used": "optional", "ready": true}),
         "{answer}"
     );
     assert_eq!(paths(&answer)[0], "docs/guide.md", "{answer}");
-    let hybrid = payload(
-        &call(
-            &mut server,
-            2,
-            "query_project",
-            json!({"query": "validate the authorization header", "repo_root": root(&repo)}),
-        )
-        .await,
-    );
+    let hybrid = call_payload(
+        &mut server,
+        2,
+        "query_project",
+        json!({"query": "validate the authorization header", "repo_root": root(&repo)}),
+    )
+    .await;
     assert_eq!(paths(&hybrid)[0], "src/auth/middleware.rs", "{hybrid}");
 
     // install-model copies a model directory into TANDEM_HOME and verifies it loads.
@@ -694,7 +609,7 @@ async fn auto_warm_indexes_the_working_directory_without_delaying_the_handshake(
     );
     let init = server.initialize("2025-06-18", json!({})).await;
     assert_eq!(init["result"]["protocolVersion"], "2025-06-18");
-    let answer = payload(&call(&mut server, 1, "query_project", json!({"query": "zebra"})).await);
+    let answer = call_payload(&mut server, 1, "query_project", json!({"query": "zebra"})).await;
     assert_eq!(paths(&answer), vec!["notes/warm.md"]);
     assert!(
         server

@@ -10,6 +10,7 @@ use std::time::Duration;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use tandem_tests::cluster::{Endpoint, Nginx, Redis, start_node, tool_call};
+use tandem_tests::cluster_turns::{json_call, message_type, until_turn_ends, wait_until_gone};
 use tandem_tests::mcp::{McpHttp, SseReader, home_with};
 use tandem_tests::mock_model::{MockModel, MockResponse, responses_text, token_deltas};
 
@@ -70,26 +71,6 @@ impl Cluster {
             })
             .collect();
         Nginx::start(&upstreams).await
-    }
-}
-
-fn message_type(message: &Value) -> &str {
-    message["params"]["msg"]["type"]
-        .as_str()
-        .unwrap_or_default()
-}
-
-/// Reads a stream until the turn of request `request_id` completes; its messages.
-async fn until_turn_completed(stream: &mut SseReader) -> Vec<Value> {
-    let mut seen = Vec::new();
-    loop {
-        let event = stream.next().await.expect("stream open");
-        let message = event.json();
-        let done = message_type(&message) == "task_complete";
-        seen.push(message);
-        if done {
-            return seen;
-        }
     }
 }
 
@@ -155,26 +136,21 @@ async fn a_session_split_over_three_nodes_gets_every_message_on_the_right_stream
         .await
         .unwrap();
     assert_eq!(reply.status(), 200);
-    let reply: Value = c
-        .post_json(
-            &session,
-            &tool_call(
-                8,
-                "codex-reply",
-                json!({"threadId": thread_id, "prompt": "More."}),
-            ),
-        )
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let reply: Value = json_call(
+        &c,
+        &session,
+        &tool_call(
+            8,
+            "codex-reply",
+            json!({"threadId": thread_id, "prompt": "More."}),
+        ),
+    )
+    .await;
     assert_eq!(
         reply["result"]["structuredContent"]["content"],
         "Through A."
     );
-    let on_a = until_turn_completed(&mut get_stream).await;
+    let on_a = until_turn_ends(&mut get_stream).await;
     assert!(
         on_a.iter()
             .all(|message| message["params"]["_meta"]["requestId"] == 8),
@@ -186,21 +162,16 @@ async fn a_session_split_over_three_nodes_gets_every_message_on_the_right_stream
     cluster
         .model
         .push(MockResponse::error(400, "bad request from the test"));
-    let failed: Value = c
-        .post_json(
-            &session,
-            &tool_call(
-                9,
-                "codex-reply",
-                json!({"threadId": thread_id, "prompt": "Fail."}),
-            ),
-        )
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let failed: Value = json_call(
+        &c,
+        &session,
+        &tool_call(
+            9,
+            "codex-reply",
+            json!({"threadId": thread_id, "prompt": "Fail."}),
+        ),
+    )
+    .await;
     assert_eq!(failed["result"]["isError"], true, "{failed}");
     let mut logged = None;
     while logged.is_none() {
@@ -301,14 +272,12 @@ async fn losing_the_node_of_the_get_stream_mid_turn_loses_and_duplicates_nothing
         let c = c.clone();
         let session = session.clone();
         async move {
-            let reply: Value = c
-                .post_json(&session, &tool_call(1, "codex", json!({"prompt": "Talk."})))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let reply: Value = json_call(
+                &c,
+                &session,
+                &tool_call(1, "codex", json!({"prompt": "Talk."})),
+            )
+            .await;
             reply
         }
     });
@@ -356,18 +325,6 @@ async fn losing_the_node_of_the_get_stream_mid_turn_loses_and_duplicates_nothing
     assert_eq!(ids, expected_ids);
 }
 
-async fn wait_until_gone(redis: &Redis, session: &str) {
-    let key = format!("tandem:session:{session}");
-    tokio::time::timeout(Duration::from_secs(20), async {
-        // Expiry is the subject: wait for Redis to drop the key.
-        while redis.cli(&["EXISTS", &key]).await != "0" {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await
-    .expect("the session expires");
-}
-
 #[tokio::test]
 async fn delete_and_expiry_are_seen_on_every_node_and_sessions_stay_apart() {
     let cluster = Cluster::start("session_ttl = \"2s\"").await;
@@ -387,7 +344,7 @@ async fn delete_and_expiry_are_seen_on_every_node_and_sessions_stay_apart() {
     // Expiry: a session nobody touches for the TTL is gone on every node.
     let expiring = b.initialize(json!({})).await;
     assert_eq!(a.list_status(&expiring).await, 200);
-    wait_until_gone(&cluster.redis, &expiring).await;
+    wait_until_gone(&cluster.redis, &format!("tandem:session:{expiring}")).await;
     for node in [&a, &b, &c] {
         assert_eq!(node.list_status(&expiring).await, 404);
     }
@@ -412,7 +369,7 @@ async fn delete_and_expiry_are_seen_on_every_node_and_sessions_stay_apart() {
         assert_eq!(reply.status(), 200);
     }
     for (stream, id) in [(&mut first_get, 11), (&mut second_get, 22)] {
-        let seen = until_turn_completed(stream).await;
+        let seen = until_turn_ends(stream).await;
         assert!(
             seen.iter()
                 .all(|message| message["params"]["_meta"]["requestId"] == id),
@@ -507,14 +464,12 @@ async fn redis_restarting_mid_run_fails_requests_cleanly_and_no_node_exits() {
     })
     .await
     .expect("the node recovers by itself");
-    let reply: Value = c
-        .post_json(&fresh, &tool_call(3, "codex", json!({"prompt": "Again."})))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let reply: Value = json_call(
+        &c,
+        &fresh,
+        &tool_call(3, "codex", json!({"prompt": "Again."})),
+    )
+    .await;
     assert_eq!(reply["result"]["structuredContent"]["content"], "Back.");
     for node in &mut cluster.nodes {
         assert!(node.child.try_wait().unwrap().is_none(), "a node exited");
@@ -550,12 +505,6 @@ fn thread_of(result: &Value) -> String {
         .as_str()
         .unwrap_or_else(|| panic!("no threadId in {result}"))
         .to_string()
-}
-
-async fn json_call(endpoint: &Endpoint, session: &str, request: &Value) -> Value {
-    let response = endpoint.post_json(session, request).send().await.unwrap();
-    assert_eq!(response.status(), 200);
-    response.json().await.unwrap()
 }
 
 #[tokio::test]

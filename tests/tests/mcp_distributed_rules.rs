@@ -11,6 +11,7 @@ use std::time::Duration;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use tandem_tests::cluster::{Endpoint, Redis, start_node, tool_call};
+use tandem_tests::cluster_turns::{json_call, until_turn_ends, wait_until_gone};
 use tandem_tests::mcp::{McpHttp, SseReader};
 use tandem_tests::mock_model::{MockModel, MockResponse, responses_text, token_deltas};
 
@@ -24,23 +25,6 @@ async fn start(extra_config: &str) -> (Redis, Vec<McpHttp>, MockModel) {
         nodes.push(start_node(&model.base_url(), &redis.url, node_id, extra_config, &[]).await);
     }
     (redis, nodes, model)
-}
-
-fn message_type(message: &Value) -> &str {
-    message["params"]["msg"]["type"]
-        .as_str()
-        .unwrap_or_default()
-}
-
-/// Polls Redis until `key` is gone (expiry or release is the subject), for at most 20 s.
-async fn wait_until_gone(redis: &Redis, key: &str) {
-    tokio::time::timeout(Duration::from_secs(20), async {
-        while redis.cli(&["EXISTS", key]).await != "0" {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-    })
-    .await
-    .unwrap_or_else(|_| panic!("{key} disappears"));
 }
 
 /// The value of gauge `name` in a node's `/metrics`.
@@ -232,20 +216,6 @@ async fn a_post_stream_resumes_with_last_event_id_on_another_node() {
     assert_eq!(c.get(&session, Some("999/1")).await.status(), 400);
 }
 
-/// The GET stream's messages up to the end of a turn.
-async fn until_turn_ends(get: &mut SseReader) -> Vec<Value> {
-    let mut seen = Vec::new();
-    loop {
-        let message = get.next().await.expect("GET stream open").json();
-        // Codex ends a turn with `task_complete` (completed or failed) or `turn_aborted`.
-        let done = matches!(message_type(&message), "task_complete" | "turn_aborted");
-        seen.push(message);
-        if done {
-            return seen;
-        }
-    }
-}
-
 #[tokio::test]
 async fn log_levels_set_on_one_node_hold_on_every_node() {
     let (_redis, nodes, model) = start("").await;
@@ -263,17 +233,12 @@ async fn log_levels_set_on_one_node_hold_on_every_node() {
         let c = c.clone();
         let session = session.clone();
         async move {
-            let reply: Value = c
-                .post_json(
-                    &session,
-                    &tool_call(id, "codex", json!({"prompt": "Fail."})),
-                )
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let reply: Value = json_call(
+                &c,
+                &session,
+                &tool_call(id, "codex", json!({"prompt": "Fail."})),
+            )
+            .await;
             assert_eq!(reply["result"]["isError"], true, "{reply}");
         }
     };
@@ -359,14 +324,12 @@ async fn rollout_mirrors_are_capped_keep_their_header_and_expire() {
     let a = Endpoint::of(&nodes[0]);
     let session = a.initialize(json!({})).await;
     model.push(MockResponse::sse(responses_text("msg_0", &["First."])));
-    let first: Value = a
-        .post_json(&session, &tool_call(1, "codex", json!({"prompt": "One."})))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let first: Value = json_call(
+        &a,
+        &session,
+        &tool_call(1, "codex", json!({"prompt": "One."})),
+    )
+    .await;
     let thread_id = first["result"]["structuredContent"]["threadId"]
         .as_str()
         .unwrap()
@@ -376,21 +339,16 @@ async fn rollout_mirrors_are_capped_keep_their_header_and_expire() {
             &format!("msg_{turn}"),
             &["More."],
         )));
-        let reply: Value = a
-            .post_json(
-                &session,
-                &tool_call(
-                    turn,
-                    "codex-reply",
-                    json!({"threadId": thread_id, "prompt": "Again."}),
-                ),
-            )
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let reply: Value = json_call(
+            &a,
+            &session,
+            &tool_call(
+                turn,
+                "codex-reply",
+                json!({"threadId": thread_id, "prompt": "Again."}),
+            ),
+        )
+        .await;
         assert_eq!(reply["result"]["isError"], false, "{reply}");
     }
     let key = format!("tandem:rollout:{thread_id}");

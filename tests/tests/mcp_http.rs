@@ -278,6 +278,9 @@ async fn sessions_run_concurrently_and_cannot_drive_each_others_threads() {
     );
 }
 
+/// How long a test waits for a session with a 1 s TTL to be reported expired.
+const EXPIRY_WAIT: Duration = Duration::from_secs(10);
+
 #[tokio::test]
 async fn idle_sessions_expire_and_interrupt_their_turns() {
     let model = MockModel::start().await;
@@ -293,7 +296,12 @@ async fn idle_sessions_expire_and_interrupt_their_turns() {
         .header("x-mcp-post-stream", "0");
     let held =
         tokio::spawn(async move { post.send().await.unwrap().json::<Value>().await.unwrap() });
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    // A session made after the held call began: once it has expired, `busy` has gone longer
+    // than the TTL since its last request, so only its open connection can have kept it.
+    assert!(model.wait_for_requests(1, EXPIRY_WAIT).await);
+    let (marker, _) = server.initialize("2025-06-18", json!({})).await;
+    server.wait_for_session_expiry(&idle, EXPIRY_WAIT).await;
+    server.wait_for_session_expiry(&marker, EXPIRY_WAIT).await;
     let ping = json!({"jsonrpc": "2.0", "id": 9, "method": "ping"});
     let expired = server.post(Some(&idle), &ping).send().await.unwrap();
     assert_eq!(expired.status(), 404);
@@ -328,7 +336,9 @@ async fn idle_sessions_expire_and_interrupt_their_turns() {
         .unwrap()
         .to_string();
     drop(stream);
-    tokio::time::sleep(Duration::from_millis(2500)).await;
+    server
+        .wait_for_session_expiry(&abandoned, EXPIRY_WAIT)
+        .await;
     let gone = server.post(Some(&abandoned), &ping).send().await.unwrap();
     assert_eq!(gone.status(), 404);
     // The interrupted turn was recorded in the thread's rollout.

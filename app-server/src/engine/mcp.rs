@@ -21,6 +21,7 @@ use app_server_protocol::mcp_servers::{
     McpServerElicitationAction, McpServerElicitationRequest, McpServerElicitationRequestParams,
     McpServerStartupState, McpServerStatus, McpServerStatusUpdatedNotification,
 };
+use app_server_protocol::policy::AskForApproval;
 use app_server_protocol::tables::ServerNotification;
 use tandem_mcp_client::names::sanitize_schema;
 use tandem_mcp_client::{
@@ -55,6 +56,20 @@ impl ThreadMcpHost {
     }
 }
 
+impl ThreadMcpHost {
+    /// Whether the thread's approval policy lets MCP elicitations reach the user.
+    fn elicitations_allowed(&self) -> bool {
+        let Some(thread) = self.thread.get().and_then(Weak::upgrade) else {
+            return true;
+        };
+        let policy = lock(&thread.state).meta.approval_policy;
+        !matches!(
+            policy,
+            AskForApproval::Granular(config) if !config.mcp_elicitations
+        )
+    }
+}
+
 impl McpHost for ThreadMcpHost {
     fn status_changed(
         &self,
@@ -85,6 +100,10 @@ impl McpHost for ThreadMcpHost {
             let Some((turn_id, cancel)) = self.running_turn() else {
                 return ElicitationResponse::decline();
             };
+            // A granular policy may keep MCP questions from the user: decline for them.
+            if !self.elicitations_allowed() {
+                return ElicitationResponse::decline();
+            }
             let request = match request.mode {
                 ElicitationMode::Form { requested_schema } => McpServerElicitationRequest::Form {
                     meta: request.meta,

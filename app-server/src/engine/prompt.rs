@@ -44,6 +44,12 @@ fn permissions_text(approval: AskForApproval, sandbox: &SandboxPolicy) -> String
         AskForApproval::OnRequest => {
             "`on-request`: ask for approval when a command needs to leave the sandbox"
         }
+        AskForApproval::Granular(config) if config.sandbox_approval => {
+            "`granular`: ask for approval when a command needs to leave the sandbox"
+        }
+        AskForApproval::Granular(_) => {
+            "`granular`: approvals to leave the sandbox are never asked; blocked actions fail"
+        }
         AskForApproval::Never => "`never`: approvals are never asked; blocked actions fail",
     };
     format!(

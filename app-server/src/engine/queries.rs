@@ -29,6 +29,19 @@ impl Engine {
         &self,
         params: ThreadListParams,
     ) -> Result<ThreadListResponse, EngineError> {
+        // No Tandem thread belongs to a project or was spawned by another thread, so these
+        // filters match nothing (`projectId: null`, threads of no project, matches them all).
+        if params.parent_thread_id.is_some()
+            || params.ancestor_thread_id.is_some()
+            || matches!(params.project_id, Some(Some(_)))
+        {
+            return Ok(ThreadListResponse {
+                data: Vec::new(),
+                read_states: None,
+                next_cursor: None,
+                backwards_cursor: None,
+            });
+        }
         let sources = match &params.source_kinds {
             Some(kinds) if !kinds.is_empty() => kinds
                 .iter()

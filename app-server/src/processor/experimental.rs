@@ -3,8 +3,10 @@
 //!
 //! A connection that did not opt into `experimentalApi` gets the reference's answer,
 //! `-32600 "<descriptor> requires experimentalApi capability"`, before the request is decoded,
-//! so that the error names the experimental part instead of a decoding failure. The gates of the
-//! methods and fields the tables do describe live next to the typed decoding (`gate_request`).
+//! so that the error names the experimental part instead of a decoding failure. A connection
+//! that opted in gets `-32601 "method not supported: <method>"` for the experimental methods
+//! Tandem does not implement, rather than a decoding failure. The gates of the methods and
+//! fields the tables do describe live next to the typed decoding (`gate_request`).
 
 use serde_json::Value;
 
@@ -15,6 +17,16 @@ const EXPERIMENTAL_METHODS: &[&str] = &[
     "fuzzyFileSearch/sessionUpdate",
     "fuzzyFileSearch/sessionStop",
 ];
+
+/// The experimental method of `message` that Tandem does not implement, for a connection with
+/// `experimentalApi`.
+pub(crate) fn unimplemented_experimental_method(message: &Value) -> Option<&'static str> {
+    let method = message.get("method")?.as_str()?;
+    EXPERIMENTAL_METHODS
+        .iter()
+        .copied()
+        .find(|name| *name == method)
+}
 
 /// Experimental params fields, as `(method, field, descriptor)`: the request uses the field when
 /// it is present and not `null` (an empty list counts, as on the reference).
@@ -47,14 +59,10 @@ const APPROVAL_POLICY_METHODS: &[&str] =
 /// The descriptor of the first experimental method or field `message` (a request object) uses
 /// that the typed tables do not gate themselves, for a connection without `experimentalApi`.
 pub(crate) fn ungated_experimental_use(message: &Value) -> Option<&'static str> {
-    let method = message.get("method")?.as_str()?;
-    if let Some(name) = EXPERIMENTAL_METHODS
-        .iter()
-        .copied()
-        .find(|name| *name == method)
-    {
+    if let Some(name) = unimplemented_experimental_method(message) {
         return Some(name);
     }
+    let method = message.get("method")?.as_str()?;
     let params = message.get("params")?.as_object()?;
     let used = |field: &str| params.get(field).is_some_and(|value| !value.is_null());
     if let Some((_, _, descriptor)) = EXPERIMENTAL_FIELDS

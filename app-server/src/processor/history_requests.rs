@@ -39,7 +39,11 @@ impl Processor {
             exclude_codex_mcp: params.exclude_codex_mcp,
             verbosity: Verbosity::Full,
         };
-        match tokio::task::spawn_blocking(move || service.search(&args)).await {
+        let search = move || {
+            crate::history::wait_for_after_turn_ingests();
+            service.search(&args)
+        };
+        match tokio::task::spawn_blocking(search).await {
             Ok(Ok(payload)) => Ok(search_response(payload)),
             Ok(Err(error)) => Err(request_error(&error)),
             Err(error) => Err(internal_error(format!("history search failed: {error}"))),

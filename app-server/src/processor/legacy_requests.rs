@@ -222,6 +222,7 @@ impl Processor {
             developer_instructions: start.developer_instructions,
             personality: None,
             exclude_turns: Some(false),
+            persist_extended_history: None,
         };
         match self.engine.resume_thread(resume).await {
             Ok((response, _usage)) => {

@@ -25,7 +25,8 @@ use app_server_protocol::notifications::{
 use app_server_protocol::tables::{ClientRequest, ClientRequestPayload, ServerNotification};
 use app_server_protocol::tables_meta::Stability;
 use app_server_protocol::thread_requests::{
-    EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
+    EmptyResponse, ThreadReadResponse, ThreadSortKey, ThreadUnarchiveResponse,
+    ThreadUnsubscribeResponse,
 };
 use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
 use serde::Serialize;
@@ -563,6 +564,10 @@ pub(crate) fn gate_request(
         let message = format!("{descriptor} requires experimentalApi capability");
         return Err((id, invalid_request(&message)));
     }
+    if experimental && let Some(method) = experimental::unimplemented_experimental_method(&message)
+    {
+        return Err((id, method_not_supported(method)));
+    }
     // Methods typed `NoParams` take none: an omitted `params` reads as `{}`; legacy methods
     // without params may also send `null`, as Codex's first-generation clients do. Every other
     // method requires `params`, as on the reference.
@@ -597,11 +602,51 @@ pub(crate) fn gate_request(
     Ok((id, payload))
 }
 
-/// The first experimental field a payload uses, as `<method>.<field>`.
+/// `-32601 "method not supported: <method>"`: an experimental method of the reference that
+/// Tandem does not implement.
+fn method_not_supported(method: &str) -> JsonRpcErrorBody {
+    crate::rpc_error::with_code(
+        app_server_protocol::jsonrpc::error_codes::METHOD_NOT_FOUND,
+        format!("method not supported: {method}"),
+    )
+}
+
+/// The first experimental field or enum value a payload uses, with the reference's
+/// descriptor (`<method>.<field>`, or `<type>.<value>` for an enum value; the reference names
+/// `persistExtendedHistory` `persistFullHistory`). A boolean counts when `true`, an optional
+/// field when present (`projectId` even when `null`, which selects threads of no project).
 fn experimental_field(payload: &ClientRequestPayload) -> Option<&'static str> {
     match payload {
         ClientRequestPayload::TurnStart(params) if params.collaboration_mode.is_some() => {
             Some("turn/start.collaborationMode")
+        }
+        ClientRequestPayload::ThreadStart(params)
+            if params.persist_extended_history == Some(true) =>
+        {
+            Some("thread/start.persistFullHistory")
+        }
+        ClientRequestPayload::ThreadResume(params)
+            if params.persist_extended_history == Some(true) =>
+        {
+            Some("thread/resume.persistFullHistory")
+        }
+        ClientRequestPayload::ThreadFork(params)
+            if params.persist_extended_history == Some(true) =>
+        {
+            Some("thread/fork.persistFullHistory")
+        }
+        ClientRequestPayload::ThreadList(params) => {
+            if params.project_id.is_some() {
+                Some("thread/list.projectId")
+            } else if params.parent_thread_id.is_some() {
+                Some("thread/list.parentThreadId")
+            } else if params.ancestor_thread_id.is_some() {
+                Some("thread/list.ancestorThreadId")
+            } else if params.sort_key == Some(ThreadSortKey::RecencyAt) {
+                Some("threadSortKey.recency_at")
+            } else {
+                None
+            }
         }
         _ => None,
     }

@@ -2,8 +2,9 @@
 //! `"<RFC 3339 time>|<thread id>"`.
 //!
 //! The time has seconds for `created_at` (`2026-11-21T20:45:42Z|01a1ffdb-…`, as Codex writes it)
-//! and milliseconds for `updated_at` (`2026-11-21T20:45:43.428Z|01a1ffdb-…`). The id breaks ties
-//! between threads with equal times, so that pages neither repeat nor skip threads.
+//! and milliseconds for `updated_at` and `recency_at` (`2026-11-21T20:45:43.428Z|01a1ffdb-…`).
+//! The id breaks ties between threads with equal times, so that pages neither repeat nor skip
+//! threads.
 
 use app_server_protocol::thread_requests::ThreadSortKey;
 
@@ -23,7 +24,7 @@ pub(super) struct Position {
 pub(super) fn encode(sort_key: ThreadSortKey, key: i64, id: &str) -> String {
     let time = match sort_key {
         ThreadSortKey::CreatedAt => format_rfc3339_seconds(key),
-        ThreadSortKey::UpdatedAt => format_rfc3339_millis(key),
+        ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt => format_rfc3339_millis(key),
     };
     format!("{time}|{id}")
 }
@@ -42,7 +43,7 @@ pub(super) fn decode(sort_key: ThreadSortKey, cursor: &str) -> Result<Position, 
     };
     let key = match sort_key {
         ThreadSortKey::CreatedAt => milliseconds.div_euclid(1000),
-        ThreadSortKey::UpdatedAt => milliseconds,
+        ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt => milliseconds,
     };
     Ok(Position {
         key,

@@ -62,7 +62,7 @@ fn sorted_ids(
         .map(|meta| {
             let key = match sort_key {
                 ThreadSortKey::CreatedAt => meta.created_at,
-                ThreadSortKey::UpdatedAt => meta.updated_at_ms,
+                ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt => meta.updated_at_ms,
             };
             (key, meta.id.clone())
         })
@@ -78,7 +78,11 @@ fn sorted_ids(
 fn list_sorts_and_pages_without_duplicates_or_gaps() {
     let (_home, store) = open_store();
     let metas = list_fixture(&store, 25);
-    for sort_key in [ThreadSortKey::CreatedAt, ThreadSortKey::UpdatedAt] {
+    for sort_key in [
+        ThreadSortKey::CreatedAt,
+        ThreadSortKey::UpdatedAt,
+        ThreadSortKey::RecencyAt,
+    ] {
         for direction in [SortDirection::Desc, SortDirection::Asc] {
             let expected = sorted_ids(&metas, sort_key, direction);
             let all = ListQuery {
@@ -295,7 +299,11 @@ fn list_of_many_threads_walks_an_index() {
         })
         .collect();
     store.insert_rows(&metas).expect("insert rows");
-    for sort_key in [ThreadSortKey::CreatedAt, ThreadSortKey::UpdatedAt] {
+    for sort_key in [
+        ThreadSortKey::CreatedAt,
+        ThreadSortKey::UpdatedAt,
+        ThreadSortKey::RecencyAt,
+    ] {
         for direction in [SortDirection::Desc, SortDirection::Asc] {
             let expected = sorted_ids(&metas, sort_key, direction);
             let first = ListQuery {
@@ -331,7 +339,7 @@ fn list_of_many_threads_walks_an_index() {
                 .expect("plan rows");
             let index = match sort_key {
                 ThreadSortKey::CreatedAt => "threads_archived_created",
-                ThreadSortKey::UpdatedAt => "threads_archived_updated",
+                ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt => "threads_archived_updated",
             };
             assert_eq!(plan.len(), 1, "{plan:?}");
             assert!(

@@ -383,7 +383,7 @@ fn bad_values_name_file_line_and_key() {
     assert_eq!(
         err.to_string(),
         format!(
-            "{}:12: invalid value for `approval_policy`: unknown variant `sometimes`, expected one of `untrusted`, `on-request`, `never`",
+            "{}:12: invalid value for `approval_policy`: unknown variant `sometimes`, expected one of `untrusted`, `on-request`, `granular`, `never`",
             config_file(&home)
         )
     );
@@ -604,7 +604,7 @@ fn with_overrides_adds_a_session_flags_layer() {
     assert_eq!(
         errors,
         [
-            "config override: invalid value for `approval_policy`: unknown variant `sometimes`, expected one of `untrusted`, `on-request`, `never`",
+            "config override: invalid value for `approval_policy`: unknown variant `sometimes`, expected one of `untrusted`, `on-request`, `granular`, `never`",
             "config override: model provider `nope` not found",
             "config override: config profile `nope` not found",
             "invalid config override ``: empty key",

@@ -145,10 +145,17 @@ impl TurnTask {
         let ask = match policy {
             AskForApproval::Never => false,
             AskForApproval::Untrusted => true,
-            AskForApproval::OnRequest => !tool.read_only,
+            AskForApproval::OnRequest | AskForApproval::Granular(_) => !tool.read_only,
         };
         if !ask || self.thread.mcp.is_trusted(&tool.server, &tool.name) {
             return Approval::Run;
+        }
+        if let AskForApproval::Granular(config) = policy
+            && !config.mcp_elicitations
+        {
+            return Approval::Declined(
+                "the granular approval policy has `mcp_elicitations: false`, so this MCP tool call that needs the user's approval was refused".into(),
+            );
         }
         let params = McpServerElicitationRequestParams {
             thread_id: self.thread.id.clone(),

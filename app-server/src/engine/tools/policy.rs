@@ -5,6 +5,7 @@
 //! | `untrusted` | ask unless known to be safe (read-only commands such as `ls`, `cat`, `git status`) | always ask |
 //! | `on-request` | run sandboxed without asking; ask when the model requests escalation | ask when a path is outside the writable roots |
 //! | `never` | run sandboxed, never ask; escalation is refused | refuse paths outside the writable roots |
+//! | `granular` | as `on-request`; with `sandbox_approval: false`, as `never` | as `on-request`; with `sandbox_approval: false`, as `never` |
 //!
 //! Under any policy but `never`, a command that fails because the sandbox blocked it may be
 //! retried outside the sandbox, but only after the user approves that retry.
@@ -75,12 +76,13 @@ pub fn assess_command(
     if approved_for_session {
         return CommandAssessment::Run { sandboxed };
     }
-    match policy {
-        AskForApproval::Never => {
+    match asking_policy(policy) {
+        AskForApproval::Never | AskForApproval::Granular(_) => {
             if escalate && !unsandboxed {
-                CommandAssessment::Refuse(
-                    "exec_command failed: running outside the sandbox needs the user's approval, and the approval policy is `never`".into(),
-                )
+                CommandAssessment::Refuse(format!(
+                    "exec_command failed: running outside the sandbox needs the user's approval, and {}",
+                    refusing_policy(policy)
+                ))
             } else {
                 CommandAssessment::Run {
                     sandboxed: !unsandboxed,
@@ -114,7 +116,25 @@ pub fn assess_command(
 
 /// Whether a command that failed in the sandbox may be offered for a retry outside it.
 pub fn may_retry_unsandboxed(policy: &AskForApproval) -> bool {
-    !matches!(policy, AskForApproval::Never)
+    !matches!(asking_policy(policy), AskForApproval::Never)
+}
+
+/// Why a question was refused, for the model.
+fn refusing_policy(policy: &AskForApproval) -> &'static str {
+    match policy {
+        AskForApproval::Granular(_) => "the granular approval policy has `sandbox_approval: false`",
+        _ => "the approval policy is `never`",
+    }
+}
+
+/// The plain policy that decides when a command or a patch asks: `granular` asks as
+/// `on-request` does while it allows sandbox approvals, and refuses as `never` does otherwise.
+fn asking_policy(policy: &AskForApproval) -> AskForApproval {
+    match policy {
+        AskForApproval::Granular(config) if config.sandbox_approval => AskForApproval::OnRequest,
+        AskForApproval::Granular(_) => AskForApproval::Never,
+        other => *other,
+    }
 }
 
 /// Whether a sandboxed command's failure looks like the sandbox's doing: the helper could not
@@ -147,15 +167,16 @@ pub fn assess_patch(
         return PatchAssessment::Apply;
     }
     let writable = paths.iter().all(|path| is_writable(sandbox, cwd, path));
-    match policy {
+    match asking_policy(policy) {
         AskForApproval::Untrusted => PatchAssessment::Ask { reason: None },
-        AskForApproval::Never => {
+        AskForApproval::Never | AskForApproval::Granular(_) => {
             if writable {
                 PatchAssessment::Apply
             } else {
-                PatchAssessment::Refuse(
-                    "patch rejected: it writes outside the writable roots, which needs the user's approval, and the approval policy is `never`".into(),
-                )
+                PatchAssessment::Refuse(format!(
+                    "patch rejected: it writes outside the writable roots, which needs the user's approval, and {}",
+                    refusing_policy(policy)
+                ))
             }
         }
         AskForApproval::OnRequest => {

@@ -175,6 +175,16 @@ fn report_listening(address: SocketAddr, authenticated: bool) {
     }
 }
 
+/// Reports on stderr, once an expired session is closed (its turns interrupted and recorded),
+/// `tandem mcp-server: session expired: <id>`, for whoever started the server.
+#[allow(
+    clippy::print_stderr,
+    reason = "session expiry is reported on stderr for whoever started the server"
+)]
+fn report_expired(session_id: &str) {
+    eprintln!("tandem mcp-server: session expired: {session_id}");
+}
+
 async fn sweep_idle_sessions(state: Arc<HttpState>) {
     let ttl = state.http.session_ttl;
     let period = (ttl / 4).clamp(Duration::from_millis(100), Duration::from_secs(30));
@@ -182,7 +192,10 @@ async fn sweep_idle_sessions(state: Arc<HttpState>) {
         tokio::time::sleep(period).await;
         for (session_id, session) in state.sessions.take_idle(ttl) {
             tracing::info!(%session_id, "session idle for longer than the TTL; evicting it");
-            state.tasks.spawn(async move { session.close().await });
+            state.tasks.spawn(async move {
+                session.close().await;
+                report_expired(&session_id);
+            });
         }
         if let Some(cluster) = &state.cluster {
             cluster::refresh_connected(&state, cluster).await;
