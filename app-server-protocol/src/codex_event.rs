@@ -15,7 +15,6 @@ use ts_rs::TS;
 use crate::item::{MessagePhase, UserInput};
 use crate::jsonrpc::RequestId;
 use crate::legacy::{FileChange, ParsedCommand, ReviewDecision};
-use crate::notifications::TurnPlanStep;
 
 /// Params of `codex/event`: one Codex event with the envelope that says what it belongs to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
@@ -333,7 +332,7 @@ pub enum EventMsg {
         /// Why the plan changed.
         explanation: Option<String>,
         /// The steps.
-        plan: Vec<TurnPlanStep>,
+        plan: Vec<PlanItem>,
     },
     /// Token usage after a model response.
     TokenCount {
@@ -370,6 +369,28 @@ pub enum EventMsg {
         /// Duration in milliseconds.
         duration_ms: Option<i64>,
     },
+}
+
+/// One step of a `plan_update` (Codex's `PlanItemArg`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct PlanItem {
+    /// What to do.
+    pub step: String,
+    /// How far along it is.
+    pub status: StepStatus,
+}
+
+/// Status of a plan step, snake_case as Codex spells it (the thread API's
+/// `turn/plan/updated` says `inProgress`; this event says `in_progress`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum StepStatus {
+    /// Not started.
+    Pending,
+    /// Being worked on.
+    InProgress,
+    /// Done.
+    Completed,
 }
 
 /// The named permission profile of a session.

@@ -290,7 +290,7 @@ impl CodexEvents {
                 &plan.turn_id,
                 EventMsg::PlanUpdate {
                     explanation: plan.explanation.clone(),
-                    plan: plan.plan.clone(),
+                    plan: plan.plan.iter().map(shapes::plan_item).collect(),
                 },
             ),
             ServerNotification::Error(error) => push(

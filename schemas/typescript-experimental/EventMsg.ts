@@ -4,12 +4,12 @@ import type { EventDuration } from "./EventDuration";
 import type { FileChange } from "./FileChange";
 import type { MessagePhase } from "./MessagePhase";
 import type { ParsedCommand } from "./ParsedCommand";
+import type { PlanItem } from "./PlanItem";
 import type { RateLimitSnapshot } from "./RateLimitSnapshot";
 import type { ReasoningEffort } from "./ReasoningEffort";
 import type { ReviewDecision } from "./ReviewDecision";
 import type { TokenUsageInfo } from "./TokenUsageInfo";
 import type { TurnItem } from "./TurnItem";
-import type { TurnPlanStep } from "./TurnPlanStep";
 import type { JsonValue } from "./serde_json/JsonValue";
 
 /**
@@ -425,7 +425,7 @@ explanation: string | null,
 /**
  * The steps.
  */
-plan: Array<TurnPlanStep>, } | { "type": "token_count", 
+plan: Array<PlanItem>, } | { "type": "token_count", 
 /**
  * Usage totals; `null` before the first response.
  */

@@ -135,6 +135,7 @@ export type { ParsedCommand } from "./ParsedCommand";
 export type { PatchApplyStatus } from "./PatchApplyStatus";
 export type { PatchChangeKind } from "./PatchChangeKind";
 export type { Personality } from "./Personality";
+export type { PlanItem } from "./PlanItem";
 export type { PlanType } from "./PlanType";
 export type { RateLimitSnapshot } from "./RateLimitSnapshot";
 export type { RateLimitWindow } from "./RateLimitWindow";
@@ -163,6 +164,7 @@ export type { ServerRequestResolvedNotification } from "./ServerRequestResolvedN
 export type { SessionSource } from "./SessionSource";
 export type { SetDefaultModelParams } from "./SetDefaultModelParams";
 export type { SortDirection } from "./SortDirection";
+export type { StepStatus } from "./StepStatus";
 export type { TextElement } from "./TextElement";
 export type { Thread } from "./Thread";
 export type { ThreadActiveFlag } from "./ThreadActiveFlag";

@@ -4,7 +4,8 @@
 use std::collections::BTreeMap;
 
 use app_server_protocol::codex_event::{
-    AgentMessageContent, EventDuration, EventMsg, RateLimitSnapshot, TokenUsage, TurnItem,
+    AgentMessageContent, EventDuration, EventMsg, PlanItem, RateLimitSnapshot, StepStatus,
+    TokenUsage, TurnItem,
 };
 use app_server_protocol::item::{
     CommandAction, CommandExecutionSource, CommandExecutionStatus, FileUpdateChange,
@@ -12,6 +13,7 @@ use app_server_protocol::item::{
 };
 use app_server_protocol::legacy::{FileChange, ParsedCommand, ReviewDecision};
 use app_server_protocol::legacy::{ReviewDecisionDetail, ReviewDecisionName};
+use app_server_protocol::notifications::{TurnPlanStep, TurnPlanStepStatus};
 use app_server_protocol::policy::SandboxPolicy;
 use app_server_protocol::server_requests::CommandExecutionApprovalDecision;
 use app_server_protocol::thread::TokenUsageBreakdown;
@@ -381,5 +383,17 @@ pub(super) fn permission_profile(
             serde_json::json!({"type": "disabled"}),
             ":danger-full-access",
         ),
+    }
+}
+
+/// A plan step as Codex's `plan_update` spells it (snake_case status).
+pub(super) fn plan_item(step: &TurnPlanStep) -> PlanItem {
+    PlanItem {
+        step: step.step.clone(),
+        status: match step.status {
+            TurnPlanStepStatus::Pending => StepStatus::Pending,
+            TurnPlanStepStatus::InProgress => StepStatus::InProgress,
+            TurnPlanStepStatus::Completed => StepStatus::Completed,
+        },
     }
 }

@@ -43,6 +43,7 @@ pub use lifecycle::RESUME_DEPRECATION;
 pub use settings::normalize_thread_id;
 pub use settings::resolve_cwd;
 pub use settings::sandbox_policy;
+pub use turn_control::TurnLauncher;
 
 /// Where the engine sends notifications. Awaiting `emit` applies backpressure.
 pub trait EventSink: Send + Sync + 'static {

@@ -5,7 +5,7 @@
 //! Layout: `protocol` (JSON-RPC and MCP basics), `tools` (tool definitions and arguments),
 //! `session` (one MCP session: dispatch, cancellation, its own engine), `calls` (running a
 //! tool call's turn), `events` (engine events → `codex/event` and progress), `elicitation`
-//! (approvals), `output` (routing to streams), `stdio` and `http` (transports), `logging`.
+//! (approvals), `legacy` (the first-generation conversation API), `output` (routing to streams), `stdio` and `http` (transports), `logging`.
 
 pub mod calls;
 pub mod distributed;
@@ -15,6 +15,7 @@ pub mod events;
 pub mod fixtures;
 pub mod http;
 pub mod index_tools;
+pub mod legacy;
 pub mod logging;
 pub mod output;
 pub mod protocol;

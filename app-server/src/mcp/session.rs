@@ -9,7 +9,7 @@
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -28,6 +28,7 @@ use crate::mcp::elicitation::{
     ApprovalFallback, elicitation_params, fallback_reply, reply_from_answer,
 };
 use crate::mcp::events::Calls;
+use crate::mcp::legacy::FollowUp;
 use crate::mcp::output::{Outbound, Route};
 use crate::mcp::protocol::{
     self, ClientCapabilities, error_response, initialize_result, log_level_rank, negotiate_version,
@@ -35,6 +36,8 @@ use crate::mcp::protocol::{
 };
 use crate::mcp::{index_tools, tools};
 use crate::pending::{Answer, PendingRequests, RequestOutcome};
+use crate::processor::conversations::Conversations;
+use crate::processor::legacy_requests::ConversationApi;
 use crate::rpc_error;
 use crate::store::Store;
 use crate::transport::IncomingMessage;
@@ -74,6 +77,12 @@ pub struct McpSession {
     pub(crate) loaded: Mutex<HashSet<String>>,
     /// The process-wide record of which session drives which thread.
     pub(crate) owners: Arc<ThreadOwners>,
+    /// The first-generation conversation API (`crate::mcp::legacy`).
+    pub(crate) conversation_api: ConversationApi,
+    /// What follows the response of a conversation-API request, by request id.
+    pub(crate) follow_ups: Mutex<HashMap<RequestId, FollowUp>>,
+    /// Set for the sessions of a distributed (`--redis`) server.
+    clustered: AtomicBool,
 }
 
 /// The part of a session that the engine calls back into.
@@ -92,7 +101,9 @@ pub struct SessionShared {
     /// Client requests in flight, with the token that `notifications/cancelled` fires.
     requests: Mutex<HashMap<RequestId, CancellationToken>>,
     /// Requests (elicitations) waiting for the client's answer.
-    pending: PendingRequests,
+    pub(crate) pending: PendingRequests,
+    /// Threads opened or driven through the conversation API.
+    pub(crate) conversations: Arc<Conversations>,
 }
 
 impl McpSession {
@@ -114,15 +125,20 @@ impl McpSession {
             calls: Mutex::new(Calls::default()),
             requests: Mutex::new(HashMap::new()),
             pending: PendingRequests::new(),
+            conversations: Arc::new(Conversations::default()),
         });
         let sink =
             crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
         let engine = Engine::new(config, store, sink, shared.clone());
+        let conversation_api = ConversationApi::new(engine.clone(), shared.conversations.clone());
         Arc::new(McpSession {
             shared,
             engine,
             loaded: Mutex::new(HashSet::new()),
             owners,
+            conversation_api,
+            follow_ups: Mutex::new(HashMap::new()),
+            clustered: AtomicBool::new(false),
         })
     }
 
@@ -144,8 +160,20 @@ impl McpSession {
     }
 
     /// Prefixes the ids of this session's server→client requests with `prefix`.
+    /// Only distributed sessions name their requests, so this also marks the session as one.
     pub fn set_request_id_prefix(&self, prefix: String) {
+        self.clustered.store(true, Ordering::Relaxed);
         self.shared.pending.set_id_prefix(prefix);
+    }
+
+    /// Whether this is a session of a distributed (`--redis`) server.
+    pub(crate) fn is_clustered(&self) -> bool {
+        self.clustered.load(Ordering::Relaxed)
+    }
+
+    /// Takes what follows the response of conversation-API request `id`.
+    fn take_follow_up(&self, id: &RequestId) -> Option<FollowUp> {
+        lock(&self.follow_ups).remove(id)
     }
 
     /// Sets the minimum `notifications/message` level that another node of the session
@@ -181,6 +209,9 @@ impl McpSession {
                         .outbound
                         .send(Route::Request(id.clone()), reply)
                         .await;
+                    if let Some(follow_up) = self.take_follow_up(&id) {
+                        follow_up.run(self.shared.outbound.as_ref()).await;
+                    }
                 }
                 None => self.shared.outbound.abandon(&id),
             }
@@ -217,7 +248,17 @@ impl McpSession {
                         immediate.push(error_response(Some(&id), &error));
                     }
                     Ok(IncomingMessage::Request { id, method, value }) => {
-                        pending.push(self.clone().answer_request(id, method, value));
+                        let session = self.clone();
+                        let answer = self.clone().answer_request(id.clone(), method, value);
+                        // A batched conversation-API request's events go out before the
+                        // batch's answer (which carries every reply at once).
+                        pending.push(async move {
+                            let reply = answer.await;
+                            if let Some(follow_up) = session.take_follow_up(&id) {
+                                follow_up.run(session.shared.outbound.as_ref()).await;
+                            }
+                            reply
+                        });
                     }
                     Ok(IncomingMessage::Notification { method }) => {
                         self.handle_notification(&method, item);
@@ -331,6 +372,9 @@ impl McpSession {
             }),
             "tools/call" => self.call_tool(id, &params, cancel).await,
             "logging/setLevel" => Some(self.set_log_level(&params)),
+            _ if crate::mcp::legacy::is_conversation_method(method) => {
+                Some(self.conversation_request(id, method, params).await)
+            }
             #[cfg(feature = "conformance-fixtures")]
             _ if self.shared.options.conformance_fixtures => Some(
                 self.fixture_method(method, &params)
@@ -356,6 +400,12 @@ impl McpSession {
         }
         if let Some(name) = params.pointer("/clientInfo/name").and_then(Value::as_str) {
             self.engine.set_originator(name);
+            let version = params
+                .pointer("/clientInfo/version")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            self.conversation_api
+                .set_user_agent(crate::processor::user_agent(name, version));
         }
         tracing::info!(requested, version, "initialized");
         #[cfg(feature = "conformance-fixtures")]
@@ -551,6 +601,7 @@ impl McpSession {
         for token in tokens {
             token.cancel();
         }
+        self.conversation_api.close();
         self.engine.shutdown().await;
         self.shared.pending.cancel_all();
         self.owners.release_session(&self.shared.session_id);
@@ -559,7 +610,7 @@ impl McpSession {
 
 impl SessionShared {
     /// Sends a request to the client and returns its id.
-    async fn send_request(
+    pub(crate) async fn send_request(
         &self,
         route: Route,
         method: &str,
@@ -602,7 +653,7 @@ impl SessionShared {
         }
     }
 
-    async fn withdraw(&self, route: Route, id: &RequestId, reason: &str) {
+    pub(crate) async fn withdraw(&self, route: Route, id: &RequestId, reason: &str) {
         self.pending.cancel(id);
         self.outbound
             .send(
@@ -616,6 +667,9 @@ impl SessionShared {
     }
 
     async fn ask(&self, request: ApprovalRequest, cancel: CancellationToken) -> ApprovalReply {
+        if let Some(reply) = self.ask_conversation(&request, &cancel).await {
+            return reply;
+        }
         let (call, announcement) = {
             let mut calls = lock(&self.calls);
             let call = calls.call_for_thread(request.thread_id()).cloned();
@@ -667,7 +721,14 @@ impl SessionShared {
 
     async fn emit_event(&self, notification: &ServerNotification) {
         let log_message = log_message_for(notification, self.log_level.load(Ordering::Relaxed));
-        let dispatch = lock(&self.calls).dispatch(notification);
+        let conversation = self.conversation_messages(notification);
+        let mut dispatch = lock(&self.calls).dispatch(notification);
+        // A conversation's events carry the id of the request that started its turn.
+        if let Some(messages) = conversation
+            && dispatch.route == Route::Standalone
+        {
+            dispatch.messages = messages;
+        }
         for message in dispatch.messages {
             self.outbound.send(dispatch.route.clone(), message).await;
         }

@@ -12,44 +12,45 @@ use app_server_protocol::jsonrpc::JsonRpcErrorBody;
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::utility::{GetAuthStatusParams, GetAuthStatusResponse};
 
+use crate::engine::Engine;
 use crate::processor::Processor;
 use crate::rpc_error::{internal_error, invalid_request};
 
-impl Processor {
-    /// The key the default provider would use (environment first, then `auth.json`), and
-    /// whether that provider takes a key at all.
-    fn default_provider_key(&self) -> (Option<String>, bool) {
-        let config = self.engine.config();
-        let env_key = config
-            .model_providers
-            .get(&config.model_provider)
-            .and_then(|provider| provider.env_key.clone());
-        let account = self.engine.account();
-        let key = match &env_key {
-            Some(name) => account.api_key_for(Some(name)),
-            None => account.stored_key(),
-        };
-        (key, env_key.is_some())
-    }
+/// The key the default provider would use (environment first, then `auth.json`), and
+/// whether that provider takes a key at all.
+fn default_provider_key(engine: &Engine) -> (Option<String>, bool) {
+    let config = engine.config();
+    let env_key = config
+        .model_providers
+        .get(&config.model_provider)
+        .and_then(|provider| provider.env_key.clone());
+    let account = engine.account();
+    let key = match &env_key {
+        Some(name) => account.api_key_for(Some(name)),
+        None => account.stored_key(),
+    };
+    (key, env_key.is_some())
+}
 
+/// `getAuthStatus` (legacy): the same state as `account/read`.
+pub(super) fn auth_status(engine: &Engine, params: &GetAuthStatusParams) -> GetAuthStatusResponse {
+    let (key, requires_key) = default_provider_key(engine);
+    GetAuthStatusResponse {
+        auth_method: key.as_ref().map(|_| AuthMode::ApiKey),
+        auth_token: key.filter(|_| params.include_token == Some(true)),
+        requires_openai_auth: Some(requires_key),
+    }
+}
+
+impl Processor {
     /// `account/read`.
     pub(super) fn account_read(&self) -> GetAccountResponse {
-        let (key, requires_key) = self.default_provider_key();
+        let (key, requires_key) = default_provider_key(&self.engine);
         GetAccountResponse {
             account: key.map(|_| Account::ApiKey),
             user_id: None,
             requires_openai_auth: requires_key,
             workspace_routing: None,
-        }
-    }
-
-    /// `getAuthStatus` (legacy): the same state as `account/read`.
-    pub(super) fn auth_status(&self, params: &GetAuthStatusParams) -> GetAuthStatusResponse {
-        let (key, requires_key) = self.default_provider_key();
-        GetAuthStatusResponse {
-            auth_method: key.as_ref().map(|_| AuthMode::ApiKey),
-            auth_token: key.filter(|_| params.include_token == Some(true)),
-            requires_openai_auth: Some(requires_key),
         }
     }
 
@@ -123,7 +124,7 @@ impl Processor {
             tracing::error!(%error, "removing the stored API key failed");
             return Err(internal_error(error.to_string()));
         }
-        let (key, _) = self.default_provider_key();
+        let (key, _) = default_provider_key(&self.engine);
         Ok(key.map(|_| AuthMode::ApiKey))
     }
 

@@ -10,52 +10,44 @@ use app_server_protocol::conversation_summary::{
 use app_server_protocol::thread::Thread;
 use app_server_protocol::thread_requests::ThreadReadParams;
 
-use crate::engine::EngineError;
-use crate::processor::Processor;
+use crate::engine::{Engine, EngineError};
 
 /// The last representable second of year 9999; later times are clamped to it.
 const MAX_RFC3339_SECONDS: i64 = 253_402_300_799;
 
-impl Processor {
-    /// Finds the thread (a rollout path names its thread id) and summarizes it.
-    pub(super) async fn conversation_summary(
-        &self,
-        params: GetConversationSummaryParams,
-    ) -> Result<GetConversationSummaryResponse, EngineError> {
-        let thread_id = match &params {
-            GetConversationSummaryParams::ConversationId { conversation_id } => {
-                conversation_id.clone()
-            }
-            GetConversationSummaryParams::RolloutPath { rollout_path } => {
-                thread_id_of_rollout(rollout_path).ok_or_else(|| {
-                    EngineError::InvalidRequest(format!(
-                        "no rollout found for path: {rollout_path}"
-                    ))
-                })?
-            }
-        };
-        let thread = self
-            .engine
-            .read_thread(ThreadReadParams {
-                thread_id,
-                include_turns: Some(false),
-            })
-            .await?;
-        if let GetConversationSummaryParams::RolloutPath { rollout_path } = &params
-            && thread.path.as_deref().map(Path::new) != Some(Path::new(rollout_path))
-        {
-            return Err(EngineError::InvalidRequest(format!(
-                "no rollout found for path: {rollout_path}"
-            )));
+/// Finds the thread (a rollout path names its thread id) and summarizes it.
+pub(super) async fn conversation_summary(
+    engine: &Engine,
+    params: GetConversationSummaryParams,
+) -> Result<GetConversationSummaryResponse, EngineError> {
+    let thread_id = match &params {
+        GetConversationSummaryParams::ConversationId { conversation_id } => conversation_id.clone(),
+        GetConversationSummaryParams::RolloutPath { rollout_path } => {
+            thread_id_of_rollout(rollout_path).ok_or_else(|| {
+                EngineError::InvalidRequest(format!("no rollout found for path: {rollout_path}"))
+            })?
         }
-        Ok(GetConversationSummaryResponse {
-            summary: summary_of(thread),
+    };
+    let thread = engine
+        .read_thread(ThreadReadParams {
+            thread_id,
+            include_turns: Some(false),
         })
+        .await?;
+    if let GetConversationSummaryParams::RolloutPath { rollout_path } = &params
+        && thread.path.as_deref().map(Path::new) != Some(Path::new(rollout_path))
+    {
+        return Err(EngineError::InvalidRequest(format!(
+            "no rollout found for path: {rollout_path}"
+        )));
     }
+    Ok(GetConversationSummaryResponse {
+        summary: summary_of(thread),
+    })
 }
 
 /// The thread id at the end of a rollout file name (`rollout-<time>-<id>.jsonl`).
-pub(super) fn thread_id_of_rollout(rollout_path: &str) -> Option<String> {
+pub(crate) fn thread_id_of_rollout(rollout_path: &str) -> Option<String> {
     let stem = Path::new(rollout_path)
         .file_name()?
         .to_str()?

@@ -1,24 +1,30 @@
 //! Legacy: the first-generation conversation API (`newConversation`, `sendUserMessage`, …)
-//! on top of the thread API. A conversation is a thread: these handlers translate the
-//! params, call the same engine methods as `thread/*` and `turn/*`, and mark the thread as
-//! a conversation so that its events also go out as `codex/event` and its approvals as
-//! `applyPatchApproval` / `execCommandApproval` ([`super::conversations`]).
+//! on top of the thread API, served by both front ends: the app-server [`Processor`] and the
+//! MCP session (`crate::mcp::legacy`) call the same [`ConversationApi`] methods and send the
+//! [`Reply`] each returns in their own framing (`super::Processor`).
+//!
+//! A conversation is a thread: these handlers translate the params, call the same engine
+//! methods as `thread/*` and `turn/*`, and mark the thread as a conversation so that its
+//! events also go out as `codex/event` and its approvals as `applyPatchApproval` /
+//! `execCommandApproval` ([`super::conversations`]).
 
 use std::collections::BTreeMap;
 use std::path::Path;
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use app_server_protocol::codex_event::{CodexEventMeta, CodexEventNotification};
+use app_server_protocol::conversation_summary::GetConversationSummaryParams;
 use app_server_protocol::item::UserInput;
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::legacy::{
     ArchiveConversationParams, ConversationSummary, ExecOneOffCommandParams,
-    ExecOneOffCommandResponse, GetUserSavedConfigResponse, InputItem, InterruptConversationParams,
-    InterruptConversationResponse, LegacyApprovalPolicy, LegacyEmptyResponse, LegacyInputItem,
-    ListConversationsParams, ListConversationsResponse, NewConversationParams,
-    NewConversationResponse, ResumeConversationParams, ResumeConversationResponse,
-    SendUserMessageParams, SendUserMessageResponse, SendUserTurnParams, SetDefaultModelParams,
-    UserSavedConfig,
+    ExecOneOffCommandResponse, GetUserAgentResponse, GetUserSavedConfigResponse, InputItem,
+    InterruptConversationParams, InterruptConversationResponse, LegacyApprovalPolicy,
+    LegacyEmptyResponse, LegacyInputItem, ListConversationsParams, ListConversationsResponse,
+    NewConversationParams, NewConversationResponse, ResumeConversationParams,
+    ResumeConversationResponse, SendUserMessageParams, SendUserMessageResponse, SendUserTurnParams,
+    SetDefaultModelParams, UserInfoResponse, UserSavedConfig,
 };
 use app_server_protocol::notifications::{ThreadIdNotification, ThreadStartedNotification};
 use app_server_protocol::policy::{AskForApproval, SandboxPolicy};
@@ -28,12 +34,15 @@ use app_server_protocol::thread_requests::{
     ThreadListParams, ThreadResumeParams, ThreadStartParams,
 };
 use app_server_protocol::turn_requests::TurnStartParams;
-use app_server_protocol::utility::CommandExecParams;
+use app_server_protocol::utility::{CommandExecParams, GetAuthStatusParams, GitDiffToRemoteParams};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::codex_events::{history_events, session_configured};
-use crate::engine::normalize_thread_id;
-use crate::processor::Processor;
+use crate::engine::{Engine, EngineError, TurnLauncher, normalize_thread_id};
+use crate::processor::conversations::Conversations;
 use crate::rpc_error::{internal_error, invalid_request};
+use crate::tools::exec::command_exec::CommandExecRegistry;
 
 /// How long `interruptConversation` waits for the turn to stop before answering anyway.
 const INTERRUPT_WAIT: Duration = Duration::from_secs(30);
@@ -41,17 +50,89 @@ const INTERRUPT_WAIT: Duration = Duration::from_secs(30);
 /// `listConversations` page size when none is given.
 const DEFAULT_PAGE_SIZE: u32 = 25;
 
-impl Processor {
+/// The conversation API of one app-server connection or one MCP session, over its engine.
+pub struct ConversationApi {
+    engine: Engine,
+    /// The threads opened (or driven) through this API.
+    conversations: Arc<Conversations>,
+    /// The running `execOneOffCommand`s, killed when the connection closes.
+    commands: CommandExecRegistry,
+    /// The user agent `getUserAgent` answers (fixed at `initialize`).
+    user_agent: OnceLock<String>,
+}
+
+/// What one request produced. The front end sends, in this order: the response, the
+/// notifications (thread-API notifications and `codex/event`s; the MCP adapter sends only the
+/// latter), then launches the turn, so that no event of the turn precedes the response.
+pub struct Reply {
+    /// The response body or the error.
+    pub response: Result<Value, JsonRpcErrorBody>,
+    /// Notifications that follow the response.
+    pub notifications: Vec<ServerNotification>,
+    /// The turn to launch once the response is out.
+    pub launcher: Option<TurnLauncher>,
+}
+
+impl Reply {
+    /// A reply with no follow-up.
+    fn of<T: Serialize>(result: Result<T, JsonRpcErrorBody>) -> Self {
+        let response = result.and_then(|value| {
+            serde_json::to_value(value)
+                .map_err(|error| internal_error(format!("response not serializable: {error}")))
+        });
+        Self {
+            response,
+            notifications: Vec::new(),
+            launcher: None,
+        }
+    }
+
+    /// An engine failure.
+    fn engine_error(error: EngineError) -> Self {
+        Self::of::<Value>(Err(engine_error(error)))
+    }
+}
+
+/// The JSON-RPC error of an engine failure.
+pub fn engine_error(error: EngineError) -> JsonRpcErrorBody {
+    match error {
+        EngineError::InvalidRequest(message) => invalid_request(message),
+        EngineError::Internal(message) => internal_error(message),
+    }
+}
+
+impl ConversationApi {
+    /// The API over `engine`, recording its conversations in `conversations` (shared with the
+    /// front end's event sink and approver).
+    pub fn new(engine: Engine, conversations: Arc<Conversations>) -> Self {
+        Self {
+            engine,
+            conversations,
+            commands: CommandExecRegistry::default(),
+            user_agent: OnceLock::new(),
+        }
+    }
+
+    /// Fixes the user agent `getUserAgent` answers; later calls are ignored.
+    pub fn set_user_agent(&self, user_agent: String) {
+        let _ = self.user_agent.set(user_agent);
+    }
+
+    /// Kills every running `execOneOffCommand` (and any started later).
+    pub fn close(&self) {
+        self.commands.terminate_all();
+    }
+
     /// `newConversation`: `thread/start` with the legacy params; the conversation's first
     /// events (`session_configured`, `mcp_startup_complete`) follow the response.
-    pub(super) async fn new_conversation(&self, id: RequestId, params: NewConversationParams) {
+    pub async fn new_conversation(&self, params: NewConversationParams) -> Reply {
         let start = match thread_start_params(params) {
             Ok(start) => start,
-            Err(error) => return self.outgoing.send_error(id, error).await,
+            Err(error) => return Reply::of::<Value>(Err(error)),
         };
         let response = match self.engine.start_thread(start).await {
             Ok(response) => response,
-            Err(error) => return self.send_engine_error(id, error).await,
+            Err(error) => return Reply::engine_error(error),
         };
         let thread_id = response.thread.id.clone();
         self.conversations.open(&thread_id);
@@ -61,38 +142,40 @@ impl Processor {
             reasoning_effort: response.reasoning_effort,
             rollout_path: response.thread.path.clone().unwrap_or_default(),
         };
-        self.outgoing.send_response(id, &result).await;
-        self.notify(ServerNotification::ThreadStarted(
+        let mut reply = Reply::of(Ok(result));
+        reply.notifications.push(ServerNotification::ThreadStarted(
             ThreadStartedNotification {
                 thread: response.thread.clone(),
             },
-        ))
-        .await;
+        ));
         for msg in session_configured(&response) {
-            self.notify(ServerNotification::CodexEvent(CodexEventNotification {
-                meta: CodexEventMeta {
-                    request_id: None,
-                    thread_id: thread_id.clone(),
-                },
-                id: String::new(),
-                msg,
-            }))
-            .await;
+            reply
+                .notifications
+                .push(ServerNotification::CodexEvent(CodexEventNotification {
+                    meta: CodexEventMeta {
+                        request_id: None,
+                        thread_id: thread_id.clone(),
+                    },
+                    id: String::new(),
+                    msg,
+                }));
         }
+        reply
     }
 
-    /// `sendUserMessage`: `turn/start` with the conversation's settings.
-    pub(super) async fn send_user_message(&self, id: RequestId, params: SendUserMessageParams) {
+    /// `sendUserMessage`: `turn/start` with the conversation's settings; the turn's events
+    /// carry `request_id`.
+    pub fn send_user_message(&self, request_id: RequestId, params: SendUserMessageParams) -> Reply {
         let start = TurnStartParams {
             thread_id: params.conversation_id,
             input: user_inputs(params.items),
             ..turn_start_defaults()
         };
-        self.start_conversation_turn(id, start).await;
+        self.start_conversation_turn(request_id, start)
     }
 
     /// `sendUserTurn`: `turn/start` with explicit settings, which stay for later turns.
-    pub(super) async fn send_user_turn(&self, id: RequestId, params: SendUserTurnParams) {
+    pub fn send_user_turn(&self, request_id: RequestId, params: SendUserTurnParams) -> Reply {
         let start = TurnStartParams {
             thread_id: params.conversation_id,
             input: user_inputs(params.items),
@@ -106,39 +189,32 @@ impl Processor {
             output_schema: params.output_schema,
             ..turn_start_defaults()
         };
-        self.start_conversation_turn(id, start).await;
+        self.start_conversation_turn(request_id, start)
     }
 
-    async fn start_conversation_turn(&self, id: RequestId, start: TurnStartParams) {
+    fn start_conversation_turn(&self, request_id: RequestId, start: TurnStartParams) -> Reply {
         let thread_id = match normalize_thread_id(&start.thread_id) {
             Ok(thread_id) => thread_id,
-            Err(error) => return self.send_engine_error(id, error).await,
+            Err(error) => return Reply::engine_error(error),
         };
-        // A thread of this connection becomes a conversation when a legacy method drives it.
+        // A thread becomes a conversation when a legacy method drives it.
         self.conversations.open(&thread_id);
-        self.conversations.set_request(&thread_id, id.clone());
+        self.conversations.set_request(&thread_id, request_id);
         match self.engine.start_turn(start) {
             Ok((_turn, launcher)) => {
-                self.outgoing
-                    .send_response(id, &SendUserMessageResponse {})
-                    .await;
-                if let Some(launcher) = launcher {
-                    launcher.launch();
-                }
+                let mut reply = Reply::of(Ok(SendUserMessageResponse {}));
+                reply.launcher = launcher;
+                reply
             }
-            Err(error) => self.send_engine_error(id, error).await,
+            Err(error) => Reply::engine_error(error),
         }
     }
 
     /// `interruptConversation`: interrupts the running turn and answers once it has stopped.
-    pub(super) async fn interrupt_conversation(
-        &self,
-        id: RequestId,
-        params: InterruptConversationParams,
-    ) {
+    pub async fn interrupt_conversation(&self, params: InterruptConversationParams) -> Reply {
         let thread_id = match normalize_thread_id(&params.conversation_id) {
             Ok(thread_id) => thread_id,
-            Err(error) => return self.send_engine_error(id, error).await,
+            Err(error) => return Reply::engine_error(error),
         };
         let handle = self
             .engine
@@ -146,7 +222,7 @@ impl Processor {
             .and_then(|turn_id| self.engine.prepare_interrupt(&thread_id, &turn_id));
         let handle = match handle {
             Ok(handle) => handle,
-            Err(error) => return self.send_engine_error(id, error).await,
+            Err(error) => return Reply::engine_error(error),
         };
         self.conversations.open(&thread_id);
         let ended = self.conversations.wait_turn_end(&thread_id);
@@ -157,14 +233,13 @@ impl Processor {
             Ok(Ok(TurnStatus::Failed)) => "failed",
             _ => "interrupted",
         };
-        let response = InterruptConversationResponse {
+        Reply::of(Ok(InterruptConversationResponse {
             abort_reason: abort_reason.to_string(),
-        };
-        self.outgoing.send_response(id, &response).await;
+        }))
     }
 
     /// `listConversations`: `thread/list`, newest first, as conversation summaries.
-    pub(super) async fn list_conversations(&self, id: RequestId, params: ListConversationsParams) {
+    pub async fn list_conversations(&self, params: ListConversationsParams) -> Reply {
         let list = ThreadListParams {
             cursor: params.cursor,
             limit: Some(params.page_size.unwrap_or(DEFAULT_PAGE_SIZE)),
@@ -179,34 +254,30 @@ impl Processor {
                 items: page.data.iter().map(conversation_summary).collect(),
                 next_cursor: page.next_cursor,
             });
-        self.respond(id, result).await;
+        Reply::of(result.map_err(engine_error))
     }
 
     /// `resumeConversation`: `thread/resume` by id or rollout path; the stored messages come
     /// back as Codex events.
-    pub(super) async fn resume_conversation(
-        &self,
-        id: RequestId,
-        params: ResumeConversationParams,
-    ) {
+    pub async fn resume_conversation(&self, params: ResumeConversationParams) -> Reply {
         let thread_id = match (&params.conversation_id, &params.path) {
             (Some(conversation_id), _) => conversation_id.clone(),
             (None, Some(path)) => match thread_id_of_rollout(path) {
                 Some(thread_id) => thread_id,
                 None => {
                     let message = format!("not a rollout path: {path}");
-                    return self.outgoing.send_error(id, invalid_request(message)).await;
+                    return Reply::of::<Value>(Err(invalid_request(message)));
                 }
             },
             (None, None) => {
                 let message = "resumeConversation needs `conversationId` or `path`";
-                return self.outgoing.send_error(id, invalid_request(message)).await;
+                return Reply::of::<Value>(Err(invalid_request(message)));
             }
         };
         let overrides = params.overrides.unwrap_or_default();
         let start = match thread_start_params(overrides) {
             Ok(start) => start,
-            Err(error) => return self.outgoing.send_error(id, error).await,
+            Err(error) => return Reply::of::<Value>(Err(error)),
         };
         let resume = ThreadResumeParams {
             thread_id,
@@ -228,83 +299,99 @@ impl Processor {
             Ok((response, _usage)) => {
                 let thread_id = response.thread.id.clone();
                 self.conversations.open(&thread_id);
-                let result = ResumeConversationResponse {
+                Reply::of(Ok(ResumeConversationResponse {
                     conversation_id: thread_id,
                     model: response.model.clone(),
                     initial_messages: Some(history_events(&response.thread.turns)),
                     rollout_path: response.thread.path.clone().unwrap_or_default(),
-                };
-                self.outgoing.send_response(id, &result).await;
+                }))
             }
-            Err(error) => self.send_engine_error(id, error).await,
+            Err(error) => Reply::engine_error(error),
         }
     }
 
     /// `archiveConversation`: `thread/archive`.
-    pub(super) async fn archive_conversation(
-        &self,
-        id: RequestId,
-        params: ArchiveConversationParams,
-    ) {
+    pub async fn archive_conversation(&self, params: ArchiveConversationParams) -> Reply {
         match self.engine.archive_thread(&params.conversation_id).await {
             Ok(()) => {
-                self.outgoing
-                    .send_response(id, &LegacyEmptyResponse {})
-                    .await;
                 let thread_id =
                     normalize_thread_id(&params.conversation_id).unwrap_or(params.conversation_id);
-                self.notify(ServerNotification::ThreadArchived(ThreadIdNotification {
-                    thread_id,
-                }))
-                .await;
+                let mut reply = Reply::of(Ok(LegacyEmptyResponse {}));
+                reply.notifications.push(ServerNotification::ThreadArchived(
+                    ThreadIdNotification { thread_id },
+                ));
+                reply
             }
-            Err(error) => self.send_engine_error(id, error).await,
+            Err(error) => Reply::engine_error(error),
         }
     }
 
     /// `getUserSavedConfig`: the settings of `$TANDEM_HOME/config.toml` as saved.
-    pub(super) async fn user_saved_config(
-        &self,
-    ) -> Result<GetUserSavedConfigResponse, JsonRpcErrorBody> {
+    pub async fn user_saved_config(&self) -> Reply {
         let path = self.engine.config().home.join("config.toml");
         let text = match tokio::fs::read_to_string(&path).await {
             Ok(text) => text,
             Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
             Err(error) => {
-                return Err(internal_error(format!(
-                    "cannot read {}: {error}",
-                    path.display()
-                )));
+                let message = format!("cannot read {}: {error}", path.display());
+                return Reply::of::<Value>(Err(internal_error(message)));
             }
         };
-        let table: toml::Table = toml::from_str(&text)
-            .map_err(|error| internal_error(format!("cannot parse {}: {error}", path.display())))?;
-        Ok(GetUserSavedConfigResponse {
-            config: saved_config(&table),
-        })
+        let result = toml::from_str::<toml::Table>(&text)
+            .map(|table| GetUserSavedConfigResponse {
+                config: saved_config(&table),
+            })
+            .map_err(|error| internal_error(format!("cannot parse {}: {error}", path.display())));
+        Reply::of(result)
     }
 
     /// `setDefaultModel`: edits `model` and `model_reasoning_effort` in `config.toml`,
     /// keeping the rest of the file (comments, order, spacing) as it is.
-    pub(super) async fn set_default_model(
-        &self,
-        params: SetDefaultModelParams,
-    ) -> Result<LegacyEmptyResponse, JsonRpcErrorBody> {
+    pub async fn set_default_model(&self, params: SetDefaultModelParams) -> Reply {
         let home = self.engine.config().home.clone();
         let written =
             tokio::task::spawn_blocking(move || write_default_model(&home, &params)).await;
-        match written {
+        Reply::of(match written {
             Ok(Ok(())) => Ok(LegacyEmptyResponse {}),
             Ok(Err(message)) => Err(internal_error(message)),
             Err(error) => Err(internal_error(format!("setDefaultModel failed: {error}"))),
-        }
+        })
+    }
+
+    /// `getUserAgent`.
+    pub fn user_agent(&self) -> Reply {
+        let user_agent = self.user_agent.get().cloned().unwrap_or_default();
+        Reply::of(Ok(GetUserAgentResponse { user_agent }))
+    }
+
+    /// `userInfo`: Tandem knows no account e-mail.
+    pub fn user_info(&self) -> Reply {
+        Reply::of(Ok(UserInfoResponse {
+            alleged_user_email: None,
+        }))
+    }
+
+    /// `getAuthStatus`: the same state as `account/read`.
+    pub fn auth_status(&self, params: &GetAuthStatusParams) -> Reply {
+        Reply::of(Ok(super::account_requests::auth_status(
+            &self.engine,
+            params,
+        )))
+    }
+
+    /// `getConversationSummary`.
+    pub async fn conversation_summary(&self, params: GetConversationSummaryParams) -> Reply {
+        let result = super::conversation_summary::conversation_summary(&self.engine, params).await;
+        Reply::of(result.map_err(engine_error))
+    }
+
+    /// `gitDiffToRemote`.
+    pub async fn git_diff_to_remote(&self, params: GitDiffToRemoteParams) -> Reply {
+        Reply::of(super::utility_requests::git_diff(params).await)
     }
 
     /// `execOneOffCommand`: `command/exec` without streaming.
-    pub(super) async fn exec_one_off_command(
-        &self,
-        params: ExecOneOffCommandParams,
-    ) -> Result<ExecOneOffCommandResponse, JsonRpcErrorBody> {
+    pub async fn exec_one_off_command(&self, params: ExecOneOffCommandParams) -> Reply {
         let exec = CommandExecParams {
             command: params.command,
             process_id: None,
@@ -322,12 +409,14 @@ impl Processor {
             size: None,
             sandbox_policy: params.sandbox_policy,
         };
-        let response = self.command_exec(exec).await?;
-        Ok(ExecOneOffCommandResponse {
-            exit_code: response.exit_code,
-            stdout: response.stdout,
-            stderr: response.stderr,
-        })
+        let result = super::utility_requests::run_unstreamed(&self.engine, &self.commands, exec)
+            .await
+            .map(|response| ExecOneOffCommandResponse {
+                exit_code: response.exit_code,
+                stdout: response.stdout,
+                stderr: response.stderr,
+            });
+        Reply::of(result)
     }
 }
 

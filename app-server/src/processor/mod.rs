@@ -3,12 +3,12 @@
 
 mod account_requests;
 pub mod approvals;
-mod conversation_summary;
+pub(crate) mod conversation_summary;
 pub mod conversations;
 mod experimental;
 mod history_requests;
 mod index_requests;
-mod legacy_requests;
+pub mod legacy_requests;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -17,7 +17,6 @@ use std::sync::{Arc, OnceLock};
 use app_server_protocol::PROTOCOL_VERSION;
 use app_server_protocol::initialize::{InitializeParams, InitializeResponse};
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
-use app_server_protocol::legacy::{GetUserAgentResponse, UserInfoResponse};
 use app_server_protocol::notifications::{
     DeprecationNoticeNotification, ThreadIdNotification, ThreadNameUpdatedNotification,
     ThreadStartedNotification, ThreadTokenUsageUpdatedNotification,
@@ -36,6 +35,7 @@ use crate::config::config_read_response;
 use crate::engine::{Engine, EngineError};
 use crate::outgoing::{NotificationFilter, OutgoingSender};
 use crate::processor::conversations::Conversations;
+use crate::processor::legacy_requests::{ConversationApi, Reply};
 use crate::processor::utility_requests::Utilities;
 use crate::rpc_error::{internal_error, invalid_request};
 
@@ -43,8 +43,6 @@ use crate::rpc_error::{internal_error, invalid_request};
 #[derive(Debug)]
 struct Session {
     experimental: bool,
-    /// The user agent answered to `initialize` (and `getUserAgent`).
-    user_agent: String,
 }
 
 /// Handles the messages of one connection.
@@ -55,7 +53,7 @@ pub struct Processor {
     initialize_lock: tokio::sync::Mutex<()>,
     utilities: Utilities,
     history: Option<Arc<tandem_history::service::HistoryService>>,
-    conversations: Arc<Conversations>,
+    conversation_api: ConversationApi,
     approver: Option<Arc<approvals::ClientApprover>>,
 }
 
@@ -64,12 +62,15 @@ impl Processor {
     pub fn new(outgoing: Arc<OutgoingSender>, engine: Engine) -> Self {
         Self {
             outgoing,
+            conversation_api: ConversationApi::new(
+                engine.clone(),
+                Arc::new(Conversations::default()),
+            ),
             engine,
             session: OnceLock::new(),
             initialize_lock: tokio::sync::Mutex::new(()),
             utilities: Utilities::new(),
             history: None,
-            conversations: Arc::new(Conversations::default()),
             approver: None,
         }
     }
@@ -77,7 +78,7 @@ impl Processor {
     /// Shares the conversation state with the connection's approver, which sends their
     /// events and questions in the first-generation shapes.
     pub fn with_conversations(mut self, conversations: Arc<Conversations>) -> Self {
-        self.conversations = conversations;
+        self.conversation_api = ConversationApi::new(self.engine.clone(), conversations);
         self
     }
 
@@ -171,10 +172,8 @@ impl Processor {
                 .set_user_input_method(capabilities.request_user_input_method.unwrap_or_default());
         }
         let agent = user_agent(&params.client_info.name, &params.client_info.version);
-        let _ = self.session.set(Session {
-            experimental,
-            user_agent: agent.clone(),
-        });
+        self.conversation_api.set_user_agent(agent.clone());
+        let _ = self.session.set(Session { experimental });
         let response = InitializeResponse {
             user_agent: agent,
             codex_home: self.engine.config().home.to_string_lossy().into_owned(),
@@ -203,6 +202,20 @@ impl Processor {
             EngineError::Internal(message) => internal_error(message),
         };
         self.outgoing.send_error(id, body).await;
+    }
+
+    /// Sends a conversation-API reply: the response, its notifications, then its turn.
+    async fn finish(&self, id: RequestId, reply: Reply) {
+        match reply.response {
+            Ok(value) => self.outgoing.send_response(id, &value).await,
+            Err(error) => self.outgoing.send_error(id, error).await,
+        }
+        for notification in reply.notifications {
+            self.notify(notification).await;
+        }
+        if let Some(launcher) = reply.launcher {
+            launcher.launch();
+        }
     }
 
     async fn notify(&self, notification: ServerNotification) {
@@ -427,12 +440,12 @@ impl Processor {
                 self.reply(id, result).await;
             }
             ClientRequestPayload::GitDiffToRemote(params) => {
-                let result = self.git_diff_to_remote(params).await;
-                self.reply(id, result).await;
+                let reply = self.conversation_api.git_diff_to_remote(params).await;
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::GetAuthStatus(params) => {
-                let response = self.auth_status(&params);
-                self.reply(id, Ok(response)).await;
+                let reply = self.conversation_api.auth_status(&params);
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::AccountRead(_) => {
                 let response = self.account_read();
@@ -463,54 +476,56 @@ impl Processor {
                 self.reply(id, Ok(response)).await;
             }
             ClientRequestPayload::GetConversationSummary(params) => {
-                let result = self.conversation_summary(params).await;
-                self.respond(id, result).await;
+                let reply = self.conversation_api.conversation_summary(params).await;
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::NewConversation(params) => {
-                self.new_conversation(id, params).await;
+                let reply = self.conversation_api.new_conversation(params).await;
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::SendUserMessage(params) => {
-                self.send_user_message(id, params).await;
+                let reply = self.conversation_api.send_user_message(id.clone(), params);
+                self.finish(id, reply).await;
             }
-            ClientRequestPayload::SendUserTurn(params) => self.send_user_turn(id, params).await,
+            ClientRequestPayload::SendUserTurn(params) => {
+                let reply = self.conversation_api.send_user_turn(id.clone(), params);
+                self.finish(id, reply).await;
+            }
             ClientRequestPayload::InterruptConversation(params) => {
-                self.interrupt_conversation(id, params).await;
+                let reply = self.conversation_api.interrupt_conversation(params).await;
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::ListConversations(params) => {
-                self.list_conversations(id, params).await;
+                let reply = self.conversation_api.list_conversations(params).await;
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::ResumeConversation(params) => {
-                self.resume_conversation(id, params).await;
+                let reply = self.conversation_api.resume_conversation(params).await;
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::ArchiveConversation(params) => {
-                self.archive_conversation(id, params).await;
+                let reply = self.conversation_api.archive_conversation(params).await;
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::GetUserSavedConfig(_) => {
-                let result = self.user_saved_config().await;
-                self.reply(id, result).await;
+                let reply = self.conversation_api.user_saved_config().await;
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::SetDefaultModel(params) => {
-                let result = self.set_default_model(params).await;
-                self.reply(id, result).await;
+                let reply = self.conversation_api.set_default_model(params).await;
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::GetUserAgent(_) => {
-                let user_agent = self
-                    .session
-                    .get()
-                    .map(|session| session.user_agent.clone())
-                    .unwrap_or_default();
-                self.reply(id, Ok(GetUserAgentResponse { user_agent }))
-                    .await;
+                let reply = self.conversation_api.user_agent();
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::UserInfo(_) => {
-                let response = UserInfoResponse {
-                    alleged_user_email: None,
-                };
-                self.reply(id, Ok(response)).await;
+                let reply = self.conversation_api.user_info();
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::ExecOneOffCommand(params) => {
-                let result = self.exec_one_off_command(params).await;
-                self.reply(id, result).await;
+                let reply = self.conversation_api.exec_one_off_command(params).await;
+                self.finish(id, reply).await;
             }
             ClientRequestPayload::HistorySearch(params) => {
                 let result = self.history_search(params).await;
@@ -653,7 +668,7 @@ fn experimental_field(payload: &ClientRequestPayload) -> Option<&'static str> {
 }
 
 /// `<client>/<protocol version> (<os> <os version>; <arch>) tandem/<version> (<client>; <client version>)`.
-fn user_agent(client_name: &str, client_version: &str) -> String {
+pub(crate) fn user_agent(client_name: &str, client_version: &str) -> String {
     format!(
         "{client_name}/{PROTOCOL_VERSION} ({} {}; {}) tandem/{} ({client_name}; {client_version})",
         os_name(),

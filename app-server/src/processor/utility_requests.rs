@@ -24,7 +24,7 @@ use app_server_protocol::utility::{
 use serde::Serialize;
 use tokio::sync::mpsc;
 
-use crate::engine::sandbox_policy;
+use crate::engine::{Engine, sandbox_policy};
 use crate::outgoing::OutgoingSender;
 use crate::processor::Processor;
 use crate::rpc_error::{internal_error, invalid_request};
@@ -74,6 +74,7 @@ impl Processor {
     /// process outlives the connection.
     pub fn close_utilities(&self) {
         self.utilities.commands.terminate_all();
+        self.conversation_api.close();
     }
 
     /// Sends `result` as the response to `id`.
@@ -191,18 +192,43 @@ impl Processor {
             Err(error) => Err(internal_error(format!("fuzzy file search failed: {error}"))),
         }
     }
+}
 
-    /// `gitDiffToRemote`: the repository containing `cwd` against its remote-tracking commit.
-    pub(super) async fn git_diff_to_remote(
-        &self,
-        params: GitDiffToRemoteParams,
-    ) -> Result<GitDiffToRemoteResponse, JsonRpcErrorBody> {
-        let cwd = resolve_path(Some(&params.cwd));
-        match git_diff_to_remote(&cwd).await {
-            Ok(response) => Ok(response),
-            Err(error) => Err(invalid_request(error.to_string())),
-        }
+/// `gitDiffToRemote`: the repository containing `cwd` against its remote-tracking commit.
+pub(super) async fn git_diff(
+    params: GitDiffToRemoteParams,
+) -> Result<GitDiffToRemoteResponse, JsonRpcErrorBody> {
+    let cwd = resolve_path(Some(&params.cwd));
+    match git_diff_to_remote(&cwd).await {
+        Ok(response) => Ok(response),
+        Err(error) => Err(invalid_request(error.to_string())),
     }
+}
+
+/// A `command/exec` that streams nothing (`execOneOffCommand`): run under its sandbox until
+/// it exits, registered in `commands` so that closing the connection kills it.
+pub(super) async fn run_unstreamed(
+    engine: &Engine,
+    commands: &CommandExecRegistry,
+    params: CommandExecParams,
+) -> Result<CommandExecResponse, JsonRpcErrorBody> {
+    if params.command.is_empty() {
+        return Err(exec_error(&ExecError::EmptyCommand));
+    }
+    let cwd = resolve_path(params.cwd.as_deref());
+    let policy = match &params.sandbox_policy {
+        Some(policy) => policy.clone(),
+        None => {
+            let config = engine.config();
+            sandbox_policy(config.sandbox_mode, config)
+        }
+    };
+    let argv = sandboxed_argv(&policy, &cwd, &params.command)?;
+    // Nothing is streamed; the receiver is only drained so that the command never waits on it.
+    let (deltas, mut received) = mpsc::channel(DELTA_QUEUE);
+    let drain = async move { while received.recv().await.is_some() {} };
+    let (result, ()) = tokio::join!(commands.exec(params, argv, cwd, deltas), drain);
+    result.map_err(|error| exec_error(&error))
 }
 
 impl FuzzySearches {
