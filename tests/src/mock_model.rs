@@ -109,6 +109,8 @@ struct MockState {
     request_arrived: Notify,
     /// How long `GET /v1/models` waits before answering.
     models_delay: Mutex<Duration>,
+    /// The `data` of `GET /v1/models`; `None` lists `mock-model` alone, with no metadata.
+    model_entries: Mutex<Option<Vec<Value>>>,
     /// Behave like llama-cpp-python's server: a streamed request that offers tools gets the
     /// stream headers and then a closed connection, without taking a queued response.
     refuse_streamed_tools: Mutex<bool>,
@@ -158,6 +160,12 @@ impl MockModel {
     /// is slow on purpose. The request is recorded as soon as it arrives.
     pub fn set_models_delay(&self, delay: Duration) {
         *lock(&self.state.models_delay) = delay;
+    }
+
+    /// Makes `GET /v1/models` list `entries` (its `data` array), e.g. with the context window
+    /// fields of vLLM (`max_model_len`) or llama.cpp's server (`meta.n_ctx_train`).
+    pub fn set_model_entries(&self, entries: Vec<Value>) {
+        *lock(&self.state.model_entries) = Some(entries);
     }
 
     /// Makes the mock behave like llama-cpp-python's OpenAI-compatible server, which refuses
@@ -434,8 +442,10 @@ async fn models(
     if !delay.is_zero() {
         tokio::time::sleep(delay).await;
     }
-    axum::Json(json!({"object": "list", "data": [{"id": "mock-model", "object": "model"}]}))
-        .into_response()
+    let data = lock(&state.model_entries)
+        .clone()
+        .unwrap_or_else(|| vec![json!({"id": "mock-model", "object": "model"})]);
+    axum::Json(json!({"object": "list", "data": data})).into_response()
 }
 
 async fn unknown_route(method: Method, uri: Uri) -> Response {
