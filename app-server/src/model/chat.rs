@@ -251,7 +251,9 @@ fn push_tool_call(messages: &mut Vec<Value>, call_id: &str, name: &str, argument
         }
         return;
     }
-    messages.push(json!({"role": "assistant", "content": null, "tool_calls": [call]}));
+    // No `content` rather than `"content": null`: both mean "no text" to OpenAI, but
+    // llama-cpp-python's server rejects the null.
+    messages.push(json!({"role": "assistant", "tool_calls": [call]}));
 }
 
 /// An assistant message or reasoning item being streamed.

@@ -64,12 +64,15 @@ pub(crate) fn reported_windows(entries: &[Value]) -> HashMap<String, u64> {
         .collect()
 }
 
+/// The result of the fetch: `None` while it runs, then model id → window.
+type FetchReceiver = watch::Receiver<Option<Arc<HashMap<String, u64>>>>;
+
 /// The windows a provider reports, fetched at most once per client.
 #[derive(Default)]
 pub(crate) struct ContextWindows {
     /// `None` until the first lookup starts the fetch; then the fetch's result, `None` while
     /// it runs.
-    fetch: Mutex<Option<watch::Receiver<Option<Arc<HashMap<String, u64>>>>>>,
+    fetch: Mutex<Option<FetchReceiver>>,
 }
 
 impl ContextWindows {
@@ -90,10 +93,7 @@ impl ContextWindows {
         })
     }
 
-    fn receiver(
-        &self,
-        http: &Arc<HttpProvider>,
-    ) -> Option<watch::Receiver<Option<Arc<HashMap<String, u64>>>>> {
+    fn receiver(&self, http: &Arc<HttpProvider>) -> Option<FetchReceiver> {
         let mut fetch = crate::engine::lock(&self.fetch);
         if let Some(receiver) = fetch.as_ref() {
             return Some(receiver.clone());
