@@ -172,7 +172,8 @@ impl MockModel {
     /// to stream when tools are offered ("Automatic streaming tool choice is not supported")
     /// after sending the stream headers: such a request gets `200 text/event-stream` and a
     /// connection closed before any frame. It also rejects, with a 500, an assistant message
-    /// whose `content` is `null` (its request validation allows only a string or nothing).
+    /// whose `content` is not a string (`null` fails its request validation, a missing one its
+    /// `chatml-function-calling` template).
     /// Other requests take the queue as usual.
     pub fn refuse_streamed_tools(&self) {
         *lock(&self.state.refuse_streamed_tools) = true;
@@ -405,9 +406,10 @@ async fn model_request(
     if *lock(&state.refuse_streamed_tools) && streams_with_tools(&body) {
         return MockResponse::sse_then_drop(Vec::new(), 0).into_response();
     }
-    if *lock(&state.refuse_streamed_tools) && has_null_assistant_content(&body) {
-        // llama-cpp-python validates messages with pydantic: an assistant message's
-        // `content` may be left out but not `null`, and the failed validation is a 500.
+    if *lock(&state.refuse_streamed_tools) && has_assistant_without_text(&body) {
+        // llama-cpp-python validates messages with pydantic, which refuses a `null` content,
+        // and its `chatml-function-calling` template reads `content`, which fails when it is
+        // missing; either way the answer is a 500.
         let message = "1 validation error: {'type': 'string_type', 'loc': ('body', 'messages', 'ChatCompletionRequestAssistantMessage', 'content'), 'msg': 'Input should be a valid string', 'input': None}";
         return (
             StatusCode::INTERNAL_SERVER_ERROR,
@@ -432,18 +434,16 @@ async fn model_request(
     }
 }
 
-/// Whether a Chat Completions body has an assistant message whose `content` is `null`.
-fn has_null_assistant_content(body: &Bytes) -> bool {
+/// Whether a Chat Completions body has an assistant message whose `content` is not a string
+/// (`null` or missing).
+fn has_assistant_without_text(body: &Bytes) -> bool {
     let Ok(body) = serde_json::from_slice::<Value>(body) else {
         return false;
     };
     body["messages"].as_array().is_some_and(|messages| {
-        messages.iter().any(|message| {
-            message["role"] == "assistant"
-                && message
-                    .as_object()
-                    .is_some_and(|message| message.get("content") == Some(&Value::Null))
-        })
+        messages
+            .iter()
+            .any(|message| message["role"] == "assistant" && !message["content"].is_string())
     })
 }
 

@@ -251,9 +251,10 @@ fn push_tool_call(messages: &mut Vec<Value>, call_id: &str, name: &str, argument
         }
         return;
     }
-    // No `content` rather than `"content": null`: both mean "no text" to OpenAI, but
-    // llama-cpp-python's server rejects the null.
-    messages.push(json!({"role": "assistant", "tool_calls": [call]}));
+    // An empty `content` rather than `null` or none: all three mean "no text" to OpenAI, but
+    // llama-cpp-python's server rejects a null (request validation) and, with its
+    // `chatml-function-calling` format, a missing one (its template reads it).
+    messages.push(json!({"role": "assistant", "content": "", "tool_calls": [call]}));
 }
 
 /// An assistant message or reasoning item being streamed.
