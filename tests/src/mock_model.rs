@@ -109,6 +109,8 @@ struct MockState {
     request_arrived: Notify,
     /// How long `GET /v1/models` waits before answering.
     models_delay: Mutex<Duration>,
+    /// The `data` of `GET /v1/models`; `None` lists `mock-model` alone, with no metadata.
+    model_entries: Mutex<Option<Vec<Value>>>,
     /// Behave like llama-cpp-python's server: a streamed request that offers tools gets the
     /// stream headers and then a closed connection, without taking a queued response.
     refuse_streamed_tools: Mutex<bool>,
@@ -160,10 +162,19 @@ impl MockModel {
         *lock(&self.state.models_delay) = delay;
     }
 
+    /// Makes `GET /v1/models` list `entries` (its `data` array), e.g. with the context window
+    /// fields of vLLM (`max_model_len`) or llama.cpp's server (`meta.n_ctx_train`).
+    pub fn set_model_entries(&self, entries: Vec<Value>) {
+        *lock(&self.state.model_entries) = Some(entries);
+    }
+
     /// Makes the mock behave like llama-cpp-python's OpenAI-compatible server, which refuses
     /// to stream when tools are offered ("Automatic streaming tool choice is not supported")
     /// after sending the stream headers: such a request gets `200 text/event-stream` and a
-    /// connection closed before any frame. Other requests take the queue as usual.
+    /// connection closed before any frame. It also rejects, with a 500, an assistant message
+    /// whose `content` is not a string (`null` fails its request validation, a missing one its
+    /// `chatml-function-calling` template).
+    /// Other requests take the queue as usual.
     pub fn refuse_streamed_tools(&self) {
         *lock(&self.state.refuse_streamed_tools) = true;
     }
@@ -395,6 +406,17 @@ async fn model_request(
     if *lock(&state.refuse_streamed_tools) && streams_with_tools(&body) {
         return MockResponse::sse_then_drop(Vec::new(), 0).into_response();
     }
+    if *lock(&state.refuse_streamed_tools) && has_assistant_without_text(&body) {
+        // llama-cpp-python validates messages with pydantic, which refuses a `null` content,
+        // and its `chatml-function-calling` template reads `content`, which fails when it is
+        // missing; either way the answer is a 500.
+        let message = "1 validation error: {'type': 'string_type', 'loc': ('body', 'messages', 'ChatCompletionRequestAssistantMessage', 'content'), 'msg': 'Input should be a valid string', 'input': None}";
+        return (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            axum::Json(json!({"error": {"message": message, "type": "internal_server_error", "param": null, "code": null}})),
+        )
+            .into_response();
+    }
     let response = lock(&state.queue).pop_front();
     match response {
         Some(response) => response.into_response(),
@@ -410,6 +432,19 @@ async fn model_request(
                 .into_response()
         }
     }
+}
+
+/// Whether a Chat Completions body has an assistant message whose `content` is not a string
+/// (`null` or missing).
+fn has_assistant_without_text(body: &Bytes) -> bool {
+    let Ok(body) = serde_json::from_slice::<Value>(body) else {
+        return false;
+    };
+    body["messages"].as_array().is_some_and(|messages| {
+        messages
+            .iter()
+            .any(|message| message["role"] == "assistant" && !message["content"].is_string())
+    })
 }
 
 /// Whether a request body asks for a stream and offers tools.
@@ -434,8 +469,10 @@ async fn models(
     if !delay.is_zero() {
         tokio::time::sleep(delay).await;
     }
-    axum::Json(json!({"object": "list", "data": [{"id": "mock-model", "object": "model"}]}))
-        .into_response()
+    let data = lock(&state.model_entries)
+        .clone()
+        .unwrap_or_else(|| vec![json!({"id": "mock-model", "object": "model"})]);
+    axum::Json(json!({"object": "list", "data": data})).into_response()
 }
 
 async fn unknown_route(method: Method, uri: Uri) -> Response {

@@ -405,3 +405,115 @@ async fn a_server_that_cannot_stream_tools_fails_with_the_setting_then_works_wit
     assert_eq!(usage["params"]["tokenUsage"]["last"]["inputTokens"], 40);
     assert_eq!(model.requests().last().unwrap()["stream"], false);
 }
+
+/// The `thread/tokenUsage/updated` payloads among `messages`, in order.
+fn usage_updates(messages: &[Value]) -> Vec<&Value> {
+    messages
+        .iter()
+        .filter(|message| message["method"] == "thread/tokenUsage/updated")
+        .map(|message| &message["params"]["tokenUsage"])
+        .collect()
+}
+
+#[tokio::test]
+async fn a_thread_compacts_at_the_context_window_its_provider_reports() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let model = MockModel::start().await;
+    // No context key in the config: the limit comes from the window the models endpoint
+    // reports (vLLM's `max_model_len`), 90% of it, placed as in the test above: passed on
+    // the fourth request.
+    let limit = fixed_request_tokens(&model).await + 2800;
+    let window = limit * 10 / 9 + 1;
+    model.set_model_entries(vec![
+        json!({"id": "other-model", "object": "model", "max_model_len": 1000}),
+        json!({"id": "mock-model", "object": "model", "max_model_len": window}),
+    ]);
+    let mut server = spawn(home.path(), mock_config(&model.base_url())).await;
+    let thread_id = start_thread(&mut server, work.path()).await;
+    let long = "word ".repeat(400);
+    let mut last_usage = Value::Null;
+    for index in 0..3 {
+        model.push(MockResponse::sse(responses_text(
+            "msg_1",
+            &[format!("answer {index} {long}")],
+        )));
+        let messages = turn(&mut server, &thread_id, &format!("question {index} {long}")).await;
+        assert!(completed_items(&messages, "contextCompaction").is_empty());
+        last_usage = usage_updates(&messages).last().copied().unwrap().clone();
+    }
+    assert_eq!(last_usage["modelContextWindow"], window);
+
+    // The summary streams three deltas, the answer one: their usages differ.
+    model.push(MockResponse::sse(responses_text(
+        "msg_s",
+        &["THE ", "SUMM", "ARY"],
+    )));
+    model.push(MockResponse::sse(responses_text(
+        "msg_4",
+        &["fourth answer"],
+    )));
+    let messages = turn(&mut server, &thread_id, "question 3").await;
+    assert_eq!(
+        completed_items(&messages, "contextCompaction").len(),
+        1,
+        "{:?}",
+        methods(&messages)
+    );
+    assert_eq!(
+        messages.last().unwrap()["params"]["turn"]["status"],
+        "completed"
+    );
+    let texts = input_texts(model.requests().last().unwrap());
+    assert!(texts.iter().any(|text| text.ends_with("THE SUMMARY")));
+
+    // The summary request's usage is reported and counted in the total, then the answer's.
+    let updates = usage_updates(&messages);
+    assert_eq!(updates.len(), 2, "{updates:?}");
+    let (summary, answer) = (updates[0], updates[1]);
+    assert_eq!(summary["last"]["outputTokens"], 3);
+    assert_eq!(answer["last"]["outputTokens"], 1);
+    let total = |usage: &Value| usage["total"]["totalTokens"].as_i64().unwrap();
+    let last = |usage: &Value| usage["last"]["totalTokens"].as_i64().unwrap();
+    assert_eq!(total(summary), total(&last_usage) + last(summary));
+    assert_eq!(total(answer), total(summary) + last(answer));
+    assert_eq!(answer["modelContextWindow"], window);
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn a_provider_that_reports_no_window_means_no_automatic_compaction() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let model = MockModel::start().await;
+    // llama.cpp's server reports the window the model was trained with; another model's
+    // window says nothing about this one.
+    model.set_model_entries(vec![
+        json!({"id": "other-model", "object": "model", "meta": {"n_ctx_train": 1000}}),
+    ]);
+    let mut server = spawn(home.path(), mock_config(&model.base_url())).await;
+    let thread_id = start_thread(&mut server, work.path()).await;
+    let long = "word ".repeat(400);
+    for index in 0..4 {
+        model.push(MockResponse::sse(responses_text(
+            "msg_1",
+            &[format!("answer {index} {long}")],
+        )));
+        let messages = turn(&mut server, &thread_id, &format!("question {index} {long}")).await;
+        assert!(completed_items(&messages, "contextCompaction").is_empty());
+        assert_eq!(
+            usage_updates(&messages).last().unwrap()["modelContextWindow"],
+            Value::Null
+        );
+    }
+    assert_eq!(
+        model
+            .received()
+            .iter()
+            .filter(|request| request.path == "/v1/models")
+            .count(),
+        1,
+        "the models endpoint is read once per provider"
+    );
+    assert_eq!(server.shutdown().await, Some(0));
+}

@@ -9,7 +9,9 @@ mod common;
 use common::mcp_servers::{everything_http, everything_stdio, python_stdio, toml_string};
 use common::tool_turns::{Answer, completed_item, config, done, find, run_turn, tool_output};
 use serde_json::{Value, json};
-use tandem_tests::mock_model::{MockModel, MockResponse, responses_function_call};
+use tandem_tests::mock_model::{
+    MockModel, MockResponse, chat_text, chat_tool_call, responses_function_call,
+};
 use tandem_tests::process::wait_for_exit;
 use tandem_tests::server::{SpawnOptions, TestServer, tandem_binary};
 
@@ -20,10 +22,15 @@ struct Client {
 /// A server with the mock model and `mcp_config` appended, initialized, with a thread whose
 /// MCP servers are all `ready` (their startup notifications are consumed).
 async fn start(approval: &str, mcp_config: &str, ready: &[&str]) -> Client {
+    start_on_wire("responses", approval, mcp_config, ready).await
+}
+
+/// [`start`] with the mock provider speaking `wire_api`.
+async fn start_on_wire(wire_api: &str, approval: &str, mcp_config: &str, ready: &[&str]) -> Client {
     let model = MockModel::start().await;
     let workspace = tempfile::tempdir().unwrap();
     let mut server = TestServer::spawn_with(SpawnOptions {
-        config_toml: config(&model.base_url(), approval, "read-only", "responses") + mcp_config,
+        config_toml: config(&model.base_url(), approval, "read-only", wire_api) + mcp_config,
         args: Vec::new(),
         home: None,
         cwd: None,
@@ -154,6 +161,59 @@ async fn everything_over_stdio_offers_its_tools_and_returns_structured_content()
     assert_eq!(echo["parameters"]["type"], "object");
     let output: Value = serde_json::from_str(&tool_output(&setup.model, "call_weather")).unwrap();
     assert_eq!(output["conditions"], "Light rain / drizzle");
+}
+
+#[tokio::test]
+async fn an_mcp_tool_call_works_over_the_chat_completions_wire() {
+    let mut client = start_on_wire("chat", "never", &everything_stdio(""), &["everything"]).await;
+    let setup = &mut client.setup;
+    let arguments = json!({"message": "over chat"}).to_string();
+    setup.model.push_all([
+        MockResponse::sse(chat_tool_call(
+            "call_echo",
+            "mcp__everything__echo",
+            &arguments,
+        )),
+        MockResponse::sse(chat_text(&["done"])),
+    ]);
+    let messages = run_turn(setup, "echo it", Vec::new()).await;
+    assert_eq!(turn_status(&messages), "completed");
+
+    let started = mcp_item(&messages, "item/started", "call_echo");
+    assert_eq!(started["server"], "everything");
+    assert_eq!(started["tool"], "echo");
+    assert_eq!(started["arguments"], json!({"message": "over chat"}));
+    let completed = mcp_item(&messages, "item/completed", "call_echo");
+    assert_eq!(completed["status"], "completed");
+    assert_eq!(
+        completed["result"]["content"][0]["text"], "Echo: over chat",
+        "{completed:#}"
+    );
+
+    // The tool was offered as a Chat Completions function with an object schema, and its
+    // result went back as a `tool` message answering the call.
+    let requests = setup.model.requests();
+    let tools = requests[0]["tools"].as_array().unwrap();
+    let echo = tools
+        .iter()
+        .find(|tool| tool["function"]["name"] == "mcp__everything__echo")
+        .unwrap_or_else(|| panic!("echo not offered: {tools:#?}"));
+    assert_eq!(echo["type"], "function");
+    assert_eq!(echo["function"]["parameters"]["type"], "object");
+    let messages = requests[1]["messages"].as_array().unwrap();
+    let call = messages
+        .iter()
+        .find(|message| message["role"] == "assistant" && message["tool_calls"].is_array())
+        .unwrap_or_else(|| panic!("no assistant tool call in {messages:#?}"));
+    assert_eq!(
+        call["tool_calls"][0]["function"]["name"],
+        "mcp__everything__echo"
+    );
+    let output = messages
+        .iter()
+        .find(|message| message["role"] == "tool" && message["tool_call_id"] == "call_echo")
+        .unwrap_or_else(|| panic!("no tool message in {messages:#?}"));
+    assert_eq!(output["content"], "Echo: over chat");
 }
 
 #[tokio::test]

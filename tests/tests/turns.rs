@@ -518,7 +518,13 @@ async fn chat_completions_providers_stream_the_same_items() {
         messages.last().unwrap()["params"]["turn"]["items"][0]["text"],
         "Hello"
     );
-    let request = &model.received()[0];
+    // The models endpoint is read too (for the context window); the model request is the
+    // only POST.
+    let received = model.received();
+    let request = received
+        .iter()
+        .find(|request| request.method == "POST")
+        .unwrap();
     assert!(
         request.path.ends_with("/chat/completions"),
         "{}",

@@ -8,8 +8,11 @@
 //!
 //! Compaction happens on request (`thread/compact/start`, a turn of its own) and
 //! automatically inside a turn: before a model request whose estimated input exceeds
-//! `model_auto_compact_token_limit` (default 90% of `model_context_window`), and once after a
-//! provider answers that the context window is exceeded.
+//! `model_auto_compact_token_limit` (default 90% of the model's context window: from
+//! `model_context_window`, the models Tandem knows, or the provider's models endpoint), and
+//! once after a provider answers that the context window is exceeded.
+
+use std::time::Duration;
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
 use app_server_protocol::notifications::{ItemCompletedNotification, ItemStartedNotification};
@@ -25,6 +28,7 @@ use crate::engine::thread::ThreadState;
 use crate::engine::turn::TurnTask;
 use crate::engine::turn_control::TurnLauncher;
 use crate::engine::{Engine, EngineError, lock, prompt};
+use crate::model::context_window::known_context_window;
 use crate::model::retry::{RetryEvent, stream_with_retries};
 use crate::model::{ContentItem, ModelEvent, ModelRequest, ResponseItem};
 use crate::store::RolloutRecord;
@@ -42,6 +46,10 @@ const KEPT_USER_MESSAGE_TOKENS: u64 = 20_000;
 
 /// Share of the context window used as the automatic limit when none is configured.
 const DEFAULT_LIMIT_PERCENT: u64 = 90;
+
+/// Longest a model request waits for the provider's report of the context window; the read
+/// starts when the thread starts, so this wait is normally over at once.
+const CONTEXT_WINDOW_WAIT: Duration = Duration::from_secs(2);
 
 impl Engine {
     /// `thread/compact/start`: prepares a turn that only compacts. Refused while a turn runs.
@@ -82,13 +90,52 @@ impl Engine {
     }
 }
 
-/// The estimated input above which a request is compacted first, if any.
-pub fn auto_compact_limit(config: &Config) -> Option<u64> {
-    config.model_auto_compact_token_limit.or_else(|| {
-        config
-            .model_context_window
-            .map(|window| window.saturating_mul(DEFAULT_LIMIT_PERCENT) / 100)
-    })
+/// The estimated input above which a request is compacted first, if any:
+/// `model_auto_compact_token_limit`, else 90% of the model's context window.
+pub fn auto_compact_limit(config: &Config, context_window: Option<u64>) -> Option<u64> {
+    config
+        .model_auto_compact_token_limit
+        .or_else(|| context_window.map(|window| window.saturating_mul(DEFAULT_LIMIT_PERCENT) / 100))
+}
+
+/// The model's context window: `model_context_window`, else the window Tandem knows for the
+/// model's slug, else the one the provider's models endpoint reports (read once per provider
+/// in the background; a request waits at most [`CONTEXT_WINDOW_WAIT`] for it).
+pub async fn context_window(
+    config: &Config,
+    client: &dyn crate::model::ModelClient,
+    model: &str,
+) -> Option<u64> {
+    if let Some(window) = config
+        .model_context_window
+        .or_else(|| known_context_window(model))
+    {
+        return Some(window);
+    }
+    tokio::time::timeout(CONTEXT_WINDOW_WAIT, client.context_window(model))
+        .await
+        .unwrap_or_else(|_elapsed| {
+            tracing::debug!(
+                model,
+                "the provider's context window is not known yet; no automatic compaction for this request"
+            );
+            None
+        })
+}
+
+/// Starts reading the provider's context windows in the background when the configuration
+/// leaves the compaction limit to them, so that the first turn finds them read.
+pub fn prefetch_context_window(
+    config: &Config,
+    client: &dyn crate::model::ModelClient,
+    model: &str,
+) {
+    if config.model_auto_compact_token_limit.is_none()
+        && config.model_context_window.is_none()
+        && known_context_window(model).is_none()
+    {
+        client.prefetch_context_windows();
+    }
 }
 
 /// A rough token count of a request's input: four bytes of JSON per token, the usual
@@ -116,9 +163,23 @@ pub fn is_context_window_error(error: &TurnError) -> bool {
 }
 
 impl TurnTask {
+    /// The model's context window (see [`context_window`]).
+    pub(super) async fn context_window(&self) -> Option<u64> {
+        let (client, model) = {
+            let state = lock(&self.thread.state);
+            (state.client.clone(), state.meta.model.clone())
+        };
+        context_window(&self.engine.config, client.as_ref(), &model).await
+    }
+
+    /// The automatic compaction limit of this thread's model, if any.
+    async fn auto_compact_limit(&self) -> Option<u64> {
+        auto_compact_limit(&self.engine.config, self.context_window().await)
+    }
+
     /// Whether the next request would exceed the automatic compaction limit.
-    pub(super) fn should_compact(&self) -> bool {
-        let Some(limit) = auto_compact_limit(&self.engine.config) else {
+    pub(super) async fn should_compact(&self) -> bool {
+        let Some(limit) = self.auto_compact_limit().await else {
             return false;
         };
         let (request, _, _) = self.build_request();
@@ -148,6 +209,13 @@ impl TurnTask {
             }))
             .await;
         let summary = self.request_summary().await?;
+        // Kept messages must leave room below the limit, or every request would compact.
+        let budget = self
+            .auto_compact_limit()
+            .await
+            .map_or(KEPT_USER_MESSAGE_TOKENS, |limit| {
+                KEPT_USER_MESSAGE_TOKENS.min(limit / 4)
+            });
         let completed_at_ms = unix_millis();
         let completed = ThreadItem {
             details,
@@ -156,11 +224,6 @@ impl TurnTask {
         };
         {
             let mut state = lock(&self.thread.state);
-            // Kept messages must leave room below the limit, or every request would compact.
-            let budget = auto_compact_limit(&self.engine.config)
-                .map_or(KEPT_USER_MESSAGE_TOKENS, |limit| {
-                    KEPT_USER_MESSAGE_TOKENS.min(limit / 4)
-                });
             let history = compacted_history(&state, &summary, budget);
             replace_history(&mut state, history, &self.turn_id);
             state.record(&RolloutRecord::Item {
@@ -226,7 +289,13 @@ impl TurnTask {
                         }
                     }
                 }
-                Some(Ok(RetryEvent::Event(ModelEvent::Completed { .. }))) => break,
+                Some(Ok(RetryEvent::Event(ModelEvent::Completed { usage, .. }))) => {
+                    // The summary request is part of the thread's usage like any other.
+                    if let Some(usage) = usage {
+                        self.record_usage(usage).await;
+                    }
+                    break;
+                }
                 Some(Ok(RetryEvent::Event(_))) => {}
             }
         }

@@ -31,6 +31,11 @@ pub const RESUME_DEPRECATION: &str = "Full-history hydration is deprecated for p
 
 impl Engine {
     fn register(&self, state: ThreadState) -> Arc<LoadedThread> {
+        crate::engine::compaction::prefetch_context_window(
+            &self.inner.config,
+            state.client.as_ref(),
+            &state.meta.model,
+        );
         let (mcp, host) = crate::engine::mcp::start_thread_servers(
             self,
             &state.meta.id,

@@ -162,7 +162,7 @@ impl TurnTask {
         items: &mut Vec<ThreadItem>,
         forced: bool,
     ) -> Option<RoundEnd> {
-        if !(self.compact_only || forced || self.should_compact()) {
+        if !(self.compact_only || forced || self.should_compact().await) {
             return None;
         }
         match self.compact().await {
@@ -657,12 +657,19 @@ impl TurnTask {
         Some(completed)
     }
 
-    async fn record_usage(&self, last: TokenUsageBreakdown) {
+    /// Adds a model response's usage to the thread's and reports it
+    /// (`thread/tokenUsage/updated`), with the model's context window when known.
+    pub(super) async fn record_usage(&self, last: TokenUsageBreakdown) {
+        let window = self
+            .context_window()
+            .await
+            .and_then(|window| i64::try_from(window).ok());
         let usage = {
             let mut state = lock(&self.thread.state);
             let mut usage = state.token_usage.clone().unwrap_or_default();
             usage.total = add_usage(usage.total, last);
             usage.last = last;
+            usage.model_context_window = window;
             state.token_usage = Some(usage.clone());
             state.record(&RolloutRecord::TokenUsage {
                 turn_id: self.turn_id.clone(),

@@ -16,6 +16,7 @@ use app_server_protocol::thread::TokenUsageBreakdown;
 use serde_json::{Map, Value, json};
 
 use crate::config::ProviderConfig;
+use crate::model::context_window::{ContextWindowFuture, ContextWindows};
 use crate::model::plain::{PlainWire, plain_model_stream};
 use crate::model::sse::{Flow, HttpProvider, SseDecoder, error_fields, sse_model_stream};
 use crate::model::{
@@ -28,6 +29,8 @@ pub struct ChatClient {
     http: Arc<HttpProvider>,
     /// `stream` of the provider: `false` sends one plain request per call.
     stream: bool,
+    /// The context windows the provider's models endpoint reports.
+    context_windows: ContextWindows,
 }
 
 impl ChatClient {
@@ -46,6 +49,7 @@ impl ChatClient {
         Ok(Self {
             http: Arc::new(HttpProvider::new(provider, account)?),
             stream: provider.stream,
+            context_windows: ContextWindows::default(),
         })
     }
 }
@@ -83,6 +87,14 @@ impl ModelClient for ChatClient {
 
     fn list_models(&self) -> ModelListFuture<'_> {
         Box::pin(async { Ok(self.http.list_models().await) })
+    }
+
+    fn prefetch_context_windows(&self) {
+        self.context_windows.prefetch(&self.http);
+    }
+
+    fn context_window(&self, model: &str) -> ContextWindowFuture {
+        self.context_windows.lookup(&self.http, model)
     }
 }
 
@@ -239,7 +251,10 @@ fn push_tool_call(messages: &mut Vec<Value>, call_id: &str, name: &str, argument
         }
         return;
     }
-    messages.push(json!({"role": "assistant", "content": null, "tool_calls": [call]}));
+    // An empty `content` rather than `null` or none: all three mean "no text" to OpenAI, but
+    // llama-cpp-python's server rejects a null (request validation) and, with its
+    // `chatml-function-calling` format, a missing one (its template reads it).
+    messages.push(json!({"role": "assistant", "content": "", "tool_calls": [call]}));
 }
 
 /// An assistant message or reasoning item being streamed.

@@ -5,6 +5,7 @@
 //! provider; the Chat Completions client converts at the edge.
 
 pub mod chat;
+pub mod context_window;
 pub mod demo;
 pub mod error;
 mod plain;
@@ -27,6 +28,7 @@ use futures::Stream;
 use serde::{Deserialize, Serialize};
 
 use crate::config::{ProviderConfig, WireApi};
+use crate::model::context_window::ContextWindowFuture;
 pub use crate::model::error::ModelError;
 
 /// The events of one model response, ending with [`ModelEvent::Completed`] or an error.
@@ -44,6 +46,18 @@ pub trait ModelClient: Send + Sync {
 
     /// The provider's model slugs (from its models endpoint, or from config).
     fn list_models(&self) -> ModelListFuture<'_>;
+
+    /// Starts reading the context windows the provider reports, in the background, unless
+    /// that was done before; see [`ModelClient::context_window`].
+    fn prefetch_context_windows(&self) {}
+
+    /// The context window the provider's models endpoint reports for `model`, read once per
+    /// client in the background; resolves when that read is done (callers bound the wait).
+    /// `None` when the provider reports none or the read failed.
+    fn context_window(&self, model: &str) -> ContextWindowFuture {
+        let _ = model;
+        Box::pin(std::future::ready(None))
+    }
 }
 
 /// Everything one model request needs.

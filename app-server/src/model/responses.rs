@@ -16,6 +16,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::config::ProviderConfig;
+use crate::model::context_window::{ContextWindowFuture, ContextWindows};
 use crate::model::plain::{PlainWire, plain_model_stream};
 use crate::model::sse::{Flow, HttpProvider, SseDecoder, error_fields, sse_model_stream};
 use crate::model::{
@@ -27,6 +28,8 @@ pub struct ResponsesClient {
     http: Arc<HttpProvider>,
     /// `stream` of the provider: `false` sends one plain request per call.
     stream: bool,
+    /// The context windows the provider's models endpoint reports.
+    context_windows: ContextWindows,
 }
 
 impl ResponsesClient {
@@ -45,6 +48,7 @@ impl ResponsesClient {
         Ok(Self {
             http: Arc::new(HttpProvider::new(provider, account)?),
             stream: provider.stream,
+            context_windows: ContextWindows::default(),
         })
     }
 }
@@ -73,6 +77,14 @@ impl ModelClient for ResponsesClient {
 
     fn list_models(&self) -> ModelListFuture<'_> {
         Box::pin(async { Ok(self.http.list_models().await) })
+    }
+
+    fn prefetch_context_windows(&self) {
+        self.context_windows.prefetch(&self.http);
+    }
+
+    fn context_window(&self, model: &str) -> ContextWindowFuture {
+        self.context_windows.lookup(&self.http, model)
     }
 }
 

@@ -126,6 +126,11 @@ impl HttpProvider {
         })
     }
 
+    /// The provider id (its `[model_providers.<id>]` key).
+    pub(crate) fn id(&self) -> &str {
+        &self.id
+    }
+
     /// What to add to a "stream disconnected" error of a streamed request that offered tools.
     fn stream_setting_hint(&self) -> String {
         format!(
@@ -290,6 +295,17 @@ impl HttpProvider {
     }
 
     async fn fetch_models(&self) -> Result<Vec<String>, ModelError> {
+        Ok(self
+            .fetch_model_entries()
+            .await?
+            .iter()
+            .filter_map(|model| model.get("id").and_then(Value::as_str))
+            .map(str::to_string)
+            .collect())
+    }
+
+    /// The entries of `GET {base_url}/models` (its `data` array), as the provider sent them.
+    pub(crate) async fn fetch_model_entries(&self) -> Result<Vec<Value>, ModelError> {
         let url = self.url("models");
         let request = self
             .authorize(self.client.get(&url))?
@@ -311,16 +327,17 @@ impl HttpProvider {
             .map_err(|error| ModelError::InvalidResponse {
                 detail: format!("bad model list: {}", error_chain(&error)),
             })?;
-        let Some(data) = body.get("data").and_then(Value::as_array) else {
-            return Err(ModelError::InvalidResponse {
+        match body {
+            Value::Object(mut body) => match body.remove("data") {
+                Some(Value::Array(data)) => Ok(data),
+                _ => Err(ModelError::InvalidResponse {
+                    detail: "model list without `data` array".to_string(),
+                }),
+            },
+            _ => Err(ModelError::InvalidResponse {
                 detail: "model list without `data` array".to_string(),
-            });
-        };
-        Ok(data
-            .iter()
-            .filter_map(|model| model.get("id").and_then(Value::as_str))
-            .map(str::to_string)
-            .collect())
+            }),
+        }
     }
 }
 

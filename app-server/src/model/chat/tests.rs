@@ -434,7 +434,7 @@ async fn request_body() {
                 ]},
                 {"role": "tool", "tool_call_id": "call_a", "content": "README.md"},
                 {"role": "tool", "tool_call_id": "call_b", "content": "/tmp"},
-                {"role": "assistant", "content": null, "tool_calls": [exec("call_c", "{}")]},
+                {"role": "assistant", "content": "", "tool_calls": [exec("call_c", "{}")]},
                 {"role": "tool", "tool_call_id": "call_c", "content": "ok"},
             ],
             "tools": [{"type": "function", "function": {"name": "exec_command", "description": "Runs a command.", "parameters": {"type": "object"}}}],
