@@ -18,7 +18,8 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use crate::backend::{
-    Batch, CorpusStats, FileState, HistoryBackend, HistoryError, QueryLog, ScoredDoc, SearchPlan,
+    Batch, CorpusStats, FileState, HistoryBackend, HistoryError, HitEvent, QueryLog, ScoredDoc,
+    SearchPlan,
 };
 use crate::config::ClickHouseConfig;
 use crate::event::{Event, EventClass, HISTORY_TOOL_FLAG};
@@ -29,6 +30,15 @@ use crate::tokenize::term_frequencies;
 const INSERT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
 
 const EVENT_COLUMNS: &str = "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, kind, text, payload, token_usage, source_path";
+
+/// The columns of `hit_rows`: what a search hit shows, keyed by `doc`.
+const HIT_COLUMNS: &str =
+    "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, text";
+const HIT_COLUMNS_TYPED: &str = "doc UInt64, event_uid String, session_id String, event_order Int64, turn_seq Int64, turn_id String, ts_ms Int64, class String, text String";
+
+/// Rows per mark of `hit_rows`: a hit lookup reads one granule per hit, so a small granule
+/// keeps a top-10 fetch to a few thousand rows.
+const HIT_ROWS_GRANULARITY: u32 = 1024;
 
 /// A ClickHouse server holding the history.
 pub struct ClickHouseBackend {
@@ -101,6 +111,9 @@ impl ClickHouseBackend {
                 "CREATE VIEW IF NOT EXISTS {db}.trace AS SELECT {EVENT_COLUMNS} FROM {db}.events"
             ),
             format!(
+                "CREATE TABLE IF NOT EXISTS {db}.hit_rows ({HIT_COLUMNS_TYPED}, file_id UInt64) ENGINE = MergeTree ORDER BY doc SETTINGS index_granularity = {HIT_ROWS_GRANULARITY}"
+            ),
+            format!(
                 "CREATE TABLE IF NOT EXISTS {db}.postings (term String, doc UInt64, tf UInt32, dl UInt32, kind UInt8, file_id UInt64) ENGINE = MergeTree ORDER BY (term, doc)"
             ),
             format!(
@@ -119,10 +132,31 @@ impl ClickHouseBackend {
                 "CREATE TABLE IF NOT EXISTS {db}.hit_log (query_id String, rank UInt32, event_uid String, score Float64) ENGINE = MergeTree ORDER BY query_id"
             ),
         ];
+        // A database written before `hit_rows` existed gets it filled from `events` once.
+        let had_events = self.table_exists("events")?;
+        let had_hit_rows = self.table_exists("hit_rows")?;
         for statement in statements {
             self.execute(&statement, None)?;
         }
+        if had_events && !had_hit_rows {
+            tracing::info!(
+                database = %db,
+                "history: filling the new hit_rows table from events (once)"
+            );
+            self.execute_within(
+                &format!(
+                    "INSERT INTO {db}.hit_rows ({HIT_COLUMNS}, file_id) SELECT {HIT_COLUMNS}, file_id FROM {db}.events"
+                ),
+                None,
+                self.insert_timeout(),
+            )?;
+        }
         Ok(())
+    }
+
+    fn table_exists(&self, table: &str) -> Result<bool, HistoryError> {
+        let answer = self.execute(&format!("EXISTS TABLE {}", self.table(table)), None)?;
+        Ok(answer.trim() == "1")
     }
 
     /// Runs `sql` with an optional request body (INSERT data); returns the response text.
@@ -225,10 +259,12 @@ impl ClickHouseBackend {
         Ok(())
     }
 
+    /// Reads `events` itself, not the `trace` view over it: ClickHouse 18.16 does not push a
+    /// WHERE into a view, so a lookup through the view reads every row.
     fn select_events(&self, condition: &str) -> Result<Vec<Event>, HistoryError> {
         let rows = self.rows(&format!(
             "SELECT {EVENT_COLUMNS} FROM {} WHERE {condition}",
-            self.table("trace")
+            self.table("events")
         ))?;
         Ok(rows.iter().map(|row| event_from_row(row)).collect())
     }
@@ -348,7 +384,7 @@ impl HistoryBackend for ClickHouseBackend {
                 docs -= int(row.first().unwrap_or(&Value::Null));
                 total_len -= int(row.get(1).unwrap_or(&Value::Null));
             }
-            for table in ["events", "postings"] {
+            for table in ["events", "hit_rows", "postings"] {
                 self.execute(
                     &format!(
                         "ALTER TABLE {} DELETE WHERE file_id = {file}",
@@ -359,6 +395,7 @@ impl HistoryBackend for ClickHouseBackend {
             }
         }
         let mut event_rows = Vec::with_capacity(batch.events.len());
+        let mut hit_rows = Vec::with_capacity(batch.events.len());
         let mut posting_rows = String::new();
         for event in &batch.events {
             let file = file_id(&event.source_path);
@@ -383,8 +420,15 @@ impl HistoryBackend for ClickHouseBackend {
                 "payload": event.payload, "token_usage": event.token_usage,
                 "source_path": event.source_path, "file_id": file, "length": length,
             }));
+            hit_rows.push(json!({
+                "doc": event.doc, "event_uid": event.event_uid, "session_id": event.session_id,
+                "event_order": event.event_order, "turn_seq": event.turn_seq,
+                "turn_id": event.turn_id, "ts_ms": event.timestamp_ms,
+                "class": event.class.as_str(), "text": event.text, "file_id": file,
+            }));
         }
         self.insert("events", &event_rows)?;
+        self.insert("hit_rows", &hit_rows)?;
         self.insert_postings(posting_rows)?;
         let df_rows: Vec<Value> = df
             .into_iter()
@@ -532,7 +576,7 @@ impl HistoryBackend for ClickHouseBackend {
             .collect())
     }
 
-    fn events_by_doc(&self, docs: &[i64]) -> Result<Vec<Event>, HistoryError> {
+    fn hit_events(&self, docs: &[i64]) -> Result<Vec<HitEvent>, HistoryError> {
         if docs.is_empty() {
             return Ok(Vec::new());
         }
@@ -541,7 +585,28 @@ impl HistoryBackend for ClickHouseBackend {
             .map(i64::to_string)
             .collect::<Vec<_>>()
             .join(", ");
-        self.select_events(&format!("doc IN ({list})"))
+        // `hit_rows` is sorted by doc: the primary key narrows this to one granule per hit.
+        let rows = self.rows(&format!(
+            "SELECT {HIT_COLUMNS} FROM {} WHERE doc IN ({list})",
+            self.table("hit_rows")
+        ))?;
+        Ok(rows
+            .iter()
+            .map(|row| {
+                let get = |index: usize| row.get(index).cloned().unwrap_or(Value::Null);
+                HitEvent {
+                    doc: int(&get(0)),
+                    event_uid: string(&get(1)),
+                    session_id: string(&get(2)),
+                    event_order: int(&get(3)),
+                    turn_seq: int(&get(4)),
+                    turn_id: string(&get(5)),
+                    timestamp_ms: int(&get(6)),
+                    class: EventClass::parse(&string(&get(7))).unwrap_or(EventClass::Error),
+                    text: string(&get(8)),
+                }
+            })
+            .collect())
     }
 
     fn event_by_uid(&self, event_uid: &str) -> Result<Option<Event>, HistoryError> {

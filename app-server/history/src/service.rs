@@ -331,7 +331,7 @@ impl HistoryService {
             backend.search(&plan)?
         };
         let docs: Vec<i64> = scored.iter().map(|hit| hit.doc).collect();
-        let events = backend.events_by_doc(&docs)?;
+        let events = backend.hit_events(&docs)?;
         let mut hits = Vec::with_capacity(scored.len());
         for scored_doc in &scored {
             let Some(event) = events.iter().find(|event| event.doc == scored_doc.doc) else {
