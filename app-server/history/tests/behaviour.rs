@@ -528,6 +528,33 @@ fn clickhouse_down_mid_call_is_an_error_result_and_recovers() {
     assert!(!uids(&fixture.search_full(json!({"query": "cargo"}))).is_empty());
 }
 
+/// A re-sent ingest batch can leave a posting twice (ClickHouse ingestion is at-least-once);
+/// a one-term search still lists each event once.
+#[test]
+fn clickhouse_one_term_search_lists_a_twice_sent_posting_once() {
+    let fixture = Fixture::new(BackendKind::ClickHouse);
+    fixture.seed();
+    let before = uids(&fixture.search_full(json!({"query": "websockets"})));
+    assert!(!before.is_empty());
+    let server = fixture.clickhouse.as_ref().expect("server");
+    let response = reqwest::blocking::Client::new()
+        .post(server.url())
+        .body(
+            "INSERT INTO history_test.postings SELECT * FROM history_test.postings WHERE term = 'websockets'",
+        )
+        .send()
+        .expect("clickhouse answers");
+    assert!(response.status().is_success());
+    let after = uids(&fixture.search_full(json!({"query": "websockets"})));
+    let mut distinct = after.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), after.len(), "{after:?}");
+    let mut expected = before.clone();
+    expected.sort();
+    assert_eq!(distinct, expected);
+}
+
 #[test]
 fn unreachable_clickhouse_fails_fast_at_connect() {
     let home = tempfile::tempdir().expect("home");
