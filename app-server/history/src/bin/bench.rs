@@ -3,7 +3,7 @@
 //! `search` p50/p99 for 1-, 3- and 8-term queries, `open` p50, incremental ingest of one turn,
 //! and recall@10 / MRR over a judged query set.
 //!
-//! Usage: `tandem-history-bench [--events N] [--dir DIR] [--clickhouse URL]`
+//! Usage: `tandem-history-bench [--events N] [--dir DIR] [--clickhouse URL] [--no-embedded]`
 
 #![allow(clippy::print_stdout, reason = "a benchmark prints its figures")]
 
