@@ -80,6 +80,8 @@ pub struct SearchPlan {
     pub terms: Vec<String>,
     /// IDF per term (same order).
     pub idf: Vec<f64>,
+    /// Document frequency per term (same order).
+    pub df: Vec<i64>,
     /// BM25 `k1`.
     pub k1: f64,
     /// BM25 `b`.

@@ -159,6 +159,65 @@ impl ClickHouseBackend {
         Ok(())
     }
 
+    /// A condition restricting a multi-term search to the documents that can reach the top k
+    /// (empty when no restriction is safe), so the aggregation groups a few thousand documents
+    /// instead of every one holding a frequent term.
+    ///
+    /// θ is the k-th best contribution of one term (the rarest with at least k postings): k
+    /// documents score at least θ, so a hit scores at least θ. A term's contribution is below
+    /// `M = idf · (k1 + 1)`; with the terms ordered by `M`, a document holding only terms whose
+    /// `M` add up to less than θ cannot reach it. The candidates are the documents holding one
+    /// of the other terms. Only with `min_should_match = 1`: otherwise the k documents behind
+    /// θ need not qualify. θ is 0 (no restriction) when the pivot's k best postings are not k
+    /// distinct documents (fewer postings after the filters, or a re-sent batch).
+    fn candidates(&self, plan: &SearchPlan, terms: &str, kinds: &str, session: &str) -> String {
+        let k = plan.limit.max(1);
+        if plan.terms.len() < 2 || plan.min_should_match > 1 {
+            return String::new();
+        }
+        let pivot = plan
+            .terms
+            .iter()
+            .zip(&plan.idf)
+            .zip(&plan.df)
+            .filter(|(_, df)| **df >= k)
+            .max_by(|((_, a), _), ((_, b), _)| a.total_cmp(b))
+            .map(|((term, idf), _)| (term, *idf));
+        let Some((pivot, pivot_idf)) = pivot else {
+            return String::new();
+        };
+        let (k1, b, avg) = (float(plan.k1), float(plan.b), float(plan.avg_len));
+        // Prefix sums of the bounds, the terms in ascending order of bound (margin for rounding).
+        let mut order: Vec<(f64, &String)> = plan
+            .idf
+            .iter()
+            .zip(&plan.terms)
+            .map(|(idf, term)| (idf * (plan.k1 + 1.0) * (1.0 + 1e-9) + 1e-12, term))
+            .collect();
+        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut running = 0.0;
+        let (mut names, mut prefixes) = (Vec::new(), Vec::new());
+        for (bound, term) in order {
+            running += bound;
+            names.push(quote(term));
+            prefixes.push(float(running));
+        }
+        let postings = self.table("postings");
+        format!(
+            " AND doc IN (SELECT doc FROM {postings} WHERE term IN ({terms}) AND kind IN ({kinds}){session}
+               AND transform(term, [{}], [{}], 0.0) >= (
+                 SELECT if(uniqExact(doc) = {k}, min(c), 0.0) FROM (
+                   SELECT doc,
+                   {} * (tf * ({k1} + 1.0)) / (tf + {k1} * (1.0 - {b} + {b} * dl / {avg})) AS c
+                   FROM {postings} WHERE term = {} AND kind IN ({kinds}){session}
+                   ORDER BY c DESC LIMIT {k})))",
+            names.join(", "),
+            prefixes.join(", "),
+            float(pivot_idf),
+            quote(pivot),
+        )
+    }
+
     fn table_exists(&self, table: &str) -> Result<bool, HistoryError> {
         let answer = self.execute(&format!("EXISTS TABLE {}", self.table(table)), None)?;
         Ok(answer.trim() == "1")
@@ -293,10 +352,11 @@ impl ClickHouseBackend {
     }
 
     /// Reads `events` itself, not the `trace` view over it: ClickHouse 18.16 does not push a
-    /// WHERE into a view, so a lookup through the view reads every row.
+    /// WHERE into a view, so a lookup through the view reads every row. PREWHERE: the payloads
+    /// are read only for the granules that hold a match.
     fn select_events(&self, condition: &str) -> Result<Vec<Event>, HistoryError> {
         let rows = self.rows(&format!(
-            "SELECT {EVENT_COLUMNS} FROM {} WHERE {condition}",
+            "SELECT {EVENT_COLUMNS} FROM {} PREWHERE {condition}",
             self.table("events")
         ))?;
         Ok(rows.iter().map(|row| event_from_row(row)).collect())
@@ -585,9 +645,10 @@ impl HistoryBackend for ClickHouseBackend {
             Some(min_score) => format!(" AND score >= {}", float(min_score)),
             None => String::new(),
         };
+        let candidates = self.candidates(plan, &terms, &kinds, &session);
         let grouped = format!(
             "SELECT doc, sum(transform(term, [{terms}], [{idfs}], 0.0) * (tf * ({k1} + 1.0)) / (tf + {k1} * (1.0 - {b} + {b} * dl / {avg}))) AS score, count() AS matched
-             FROM {} WHERE term IN ({terms}) AND kind IN ({kinds}){session}
+             FROM {} WHERE term IN ({terms}) AND kind IN ({kinds}){session}{candidates}
              GROUP BY doc HAVING matched >= {} {min_score}
              ORDER BY score DESC, doc ASC LIMIT {}",
             self.table("postings"),
@@ -632,9 +693,10 @@ impl HistoryBackend for ClickHouseBackend {
             .map(i64::to_string)
             .collect::<Vec<_>>()
             .join(", ");
-        // `hit_rows` is sorted by doc: the primary key narrows this to one granule per hit.
+        // `hit_rows` is sorted by doc: the primary key narrows this to one granule per hit and
+        // data part, and PREWHERE reads the texts of only the granules that hold a hit.
         let rows = self.rows(&format!(
-            "SELECT {HIT_COLUMNS} FROM {} WHERE doc IN ({list})",
+            "SELECT {HIT_COLUMNS} FROM {} PREWHERE doc IN ({list})",
             self.table("hit_rows")
         ))?;
         Ok(rows

@@ -315,6 +315,7 @@ impl HistoryService {
         let stats = backend.corpus_stats(&terms)?;
         let plan = SearchPlan {
             idf: stats.df.iter().map(|df| idf(stats.docs, *df)).collect(),
+            df: stats.df.clone(),
             terms: terms.clone(),
             k1: self.config.k1,
             b: self.config.b,

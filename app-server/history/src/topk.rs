@@ -455,6 +455,7 @@ mod tests {
             let plan = SearchPlan {
                 terms: (0..terms).map(|index| format!("t{index}")).collect(),
                 idf: idfs.clone(),
+                df: lists.iter().map(|list| list.len() as i64).collect(),
                 k1: 1.2,
                 b: 0.75,
                 avg_len: 14.0,
