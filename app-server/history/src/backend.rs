@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::event::Event;
+use crate::event::{Event, EventClass};
 use crate::rollout::Cursor;
 
 /// A failure of a backend call.
@@ -80,6 +80,8 @@ pub struct SearchPlan {
     pub terms: Vec<String>,
     /// IDF per term (same order).
     pub idf: Vec<f64>,
+    /// Document frequency per term (same order).
+    pub df: Vec<i64>,
     /// BM25 `k1`.
     pub k1: f64,
     /// BM25 `b`.
@@ -107,6 +109,30 @@ pub struct ScoredDoc {
     pub score: f64,
     /// How many distinct query terms it contains.
     pub matched: i64,
+}
+
+/// What a search hit shows of its event: everything but the payload, the token usage and the
+/// source path (only `open` returns those).
+#[derive(Clone, Debug, PartialEq)]
+pub struct HitEvent {
+    /// Document id (hash of `event_uid`).
+    pub doc: i64,
+    /// Stable event id.
+    pub event_uid: String,
+    /// Session (thread) id.
+    pub session_id: String,
+    /// Position in the session.
+    pub event_order: i64,
+    /// Turn number.
+    pub turn_seq: i64,
+    /// Turn id.
+    pub turn_id: String,
+    /// Unix milliseconds.
+    pub timestamp_ms: i64,
+    /// Event class.
+    pub class: EventClass,
+    /// The searchable text (snippets come from it).
+    pub text: String,
 }
 
 /// One row of the query log, with its hits for the hit log.
@@ -144,8 +170,8 @@ pub trait HistoryBackend: Send + Sync {
     fn corpus_stats(&self, terms: &[String]) -> Result<CorpusStats, HistoryError>;
     /// Scores and ranks (score descending, then doc ascending), at most `plan.limit`.
     fn search(&self, plan: &SearchPlan) -> Result<Vec<ScoredDoc>, HistoryError>;
-    /// Events by document id (any order).
-    fn events_by_doc(&self, docs: &[i64]) -> Result<Vec<Event>, HistoryError>;
+    /// The hit rows of documents `docs` (any order; at most `max_results` of them).
+    fn hit_events(&self, docs: &[i64]) -> Result<Vec<HitEvent>, HistoryError>;
     /// One event by uid.
     fn event_by_uid(&self, event_uid: &str) -> Result<Option<Event>, HistoryError>;
     /// Up to `before` events before and `after` events after `event_order` in `session_id`,

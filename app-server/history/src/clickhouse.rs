@@ -18,7 +18,8 @@ use std::fmt::Write as _;
 use serde_json::{Value, json};
 
 use crate::backend::{
-    Batch, CorpusStats, FileState, HistoryBackend, HistoryError, QueryLog, ScoredDoc, SearchPlan,
+    Batch, CorpusStats, FileState, HistoryBackend, HistoryError, HitEvent, QueryLog, ScoredDoc,
+    SearchPlan,
 };
 use crate::config::ClickHouseConfig;
 use crate::event::{Event, EventClass, HISTORY_TOOL_FLAG};
@@ -29,6 +30,20 @@ use crate::tokenize::term_frequencies;
 const INSERT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
 
 const EVENT_COLUMNS: &str = "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, kind, text, payload, token_usage, source_path";
+
+/// The columns of `hit_rows`: what a search hit shows, keyed by `doc`.
+const HIT_COLUMNS: &str =
+    "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, text";
+const HIT_COLUMNS_TYPED: &str = "doc UInt64, event_uid String, session_id String, event_order Int64, turn_seq Int64, turn_id String, ts_ms Int64, class String, text String";
+
+/// Rows per mark of `hit_rows`: a hit lookup reads one granule per hit and data part, so a
+/// small granule keeps a top-10 fetch to a few thousand rows.
+const HIT_ROWS_GRANULARITY: u32 = 256;
+
+/// Rows per mark of `events` (payloads included): `open` reads the granules around one
+/// session position. Applies to databases created from now on; an older `events` table keeps
+/// ClickHouse's default of 8,192 (slower `open`, same answers).
+const EVENTS_GRANULARITY: u32 = 1024;
 
 /// A ClickHouse server holding the history.
 pub struct ClickHouseBackend {
@@ -95,10 +110,13 @@ impl ClickHouseBackend {
         let statements = [
             format!("CREATE DATABASE IF NOT EXISTS {db}"),
             format!(
-                "CREATE TABLE IF NOT EXISTS {db}.events (doc UInt64, event_uid String, session_id String, event_order Int64, turn_seq Int64, turn_id String, ts_ms Int64, class String, kind UInt8, text String, payload String, token_usage String, source_path String, file_id UInt64, length UInt32) ENGINE = MergeTree ORDER BY (session_id, event_order)"
+                "CREATE TABLE IF NOT EXISTS {db}.events (doc UInt64, event_uid String, session_id String, event_order Int64, turn_seq Int64, turn_id String, ts_ms Int64, class String, kind UInt8, text String, payload String, token_usage String, source_path String, file_id UInt64, length UInt32) ENGINE = MergeTree ORDER BY (session_id, event_order) SETTINGS index_granularity = {EVENTS_GRANULARITY}"
             ),
             format!(
                 "CREATE VIEW IF NOT EXISTS {db}.trace AS SELECT {EVENT_COLUMNS} FROM {db}.events"
+            ),
+            format!(
+                "CREATE TABLE IF NOT EXISTS {db}.hit_rows ({HIT_COLUMNS_TYPED}, file_id UInt64) ENGINE = MergeTree ORDER BY doc SETTINGS index_granularity = {HIT_ROWS_GRANULARITY}"
             ),
             format!(
                 "CREATE TABLE IF NOT EXISTS {db}.postings (term String, doc UInt64, tf UInt32, dl UInt32, kind UInt8, file_id UInt64) ENGINE = MergeTree ORDER BY (term, doc)"
@@ -119,10 +137,90 @@ impl ClickHouseBackend {
                 "CREATE TABLE IF NOT EXISTS {db}.hit_log (query_id String, rank UInt32, event_uid String, score Float64) ENGINE = MergeTree ORDER BY query_id"
             ),
         ];
+        // A database written before `hit_rows` existed gets it filled from `events` once.
+        let had_events = self.table_exists("events")?;
+        let had_hit_rows = self.table_exists("hit_rows")?;
         for statement in statements {
             self.execute(&statement, None)?;
         }
+        if had_events && !had_hit_rows {
+            tracing::info!(
+                database = %db,
+                "history: filling the new hit_rows table from events (once)"
+            );
+            self.execute_within(
+                &format!(
+                    "INSERT INTO {db}.hit_rows ({HIT_COLUMNS}, file_id) SELECT {HIT_COLUMNS}, file_id FROM {db}.events"
+                ),
+                None,
+                self.insert_timeout(),
+            )?;
+        }
         Ok(())
+    }
+
+    /// A condition restricting a multi-term search to the documents that can reach the top k
+    /// (empty when no restriction is safe), so the aggregation groups a few thousand documents
+    /// instead of every one holding a frequent term.
+    ///
+    /// θ is the k-th best contribution of one term (the rarest with at least k postings): k
+    /// documents score at least θ, so a hit scores at least θ. A term's contribution is below
+    /// `M = idf · (k1 + 1)`; with the terms ordered by `M`, a document holding only terms whose
+    /// `M` add up to less than θ cannot reach it. The candidates are the documents holding one
+    /// of the other terms. Only with `min_should_match = 1`: otherwise the k documents behind
+    /// θ need not qualify. θ is 0 (no restriction) when the pivot's k best postings are not k
+    /// distinct documents (fewer postings after the filters, or a re-sent batch).
+    fn candidates(&self, plan: &SearchPlan, terms: &str, kinds: &str, session: &str) -> String {
+        let k = plan.limit.max(1);
+        if plan.terms.len() < 2 || plan.min_should_match > 1 {
+            return String::new();
+        }
+        let pivot = plan
+            .terms
+            .iter()
+            .zip(&plan.idf)
+            .zip(&plan.df)
+            .filter(|(_, df)| **df >= k)
+            .max_by(|((_, a), _), ((_, b), _)| a.total_cmp(b))
+            .map(|((term, idf), _)| (term, *idf));
+        let Some((pivot, pivot_idf)) = pivot else {
+            return String::new();
+        };
+        let (k1, b, avg) = (float(plan.k1), float(plan.b), float(plan.avg_len));
+        // Prefix sums of the bounds, the terms in ascending order of bound (margin for rounding).
+        let mut order: Vec<(f64, &String)> = plan
+            .idf
+            .iter()
+            .zip(&plan.terms)
+            .map(|(idf, term)| (idf * (plan.k1 + 1.0) * (1.0 + 1e-9) + 1e-12, term))
+            .collect();
+        order.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut running = 0.0;
+        let (mut names, mut prefixes) = (Vec::new(), Vec::new());
+        for (bound, term) in order {
+            running += bound;
+            names.push(quote(term));
+            prefixes.push(float(running));
+        }
+        let postings = self.table("postings");
+        format!(
+            " AND doc IN (SELECT doc FROM {postings} WHERE term IN ({terms}) AND kind IN ({kinds}){session}
+               AND transform(term, [{}], [{}], 0.0) >= (
+                 SELECT if(uniqExact(doc) = {k}, min(c), 0.0) FROM (
+                   SELECT doc,
+                   {} * (tf * ({k1} + 1.0)) / (tf + {k1} * (1.0 - {b} + {b} * dl / {avg})) AS c
+                   FROM {postings} WHERE term = {} AND kind IN ({kinds}){session}
+                   ORDER BY c DESC LIMIT {k})))",
+            names.join(", "),
+            prefixes.join(", "),
+            float(pivot_idf),
+            quote(pivot),
+        )
+    }
+
+    fn table_exists(&self, table: &str) -> Result<bool, HistoryError> {
+        let answer = self.execute(&format!("EXISTS TABLE {}", self.table(table)), None)?;
+        Ok(answer.trim() == "1")
     }
 
     /// Runs `sql` with an optional request body (INSERT data); returns the response text.
@@ -225,10 +323,41 @@ impl ClickHouseBackend {
         Ok(())
     }
 
+    /// The latest state of the files matching `condition` (a `WHERE` clause or nothing).
+    fn read_file_states(
+        &self,
+        condition: &str,
+    ) -> Result<HashMap<String, FileState>, HistoryError> {
+        let rows = self.rows(&format!(
+            "SELECT path, argMax(inode, version), argMax(offset, version), argMax(fingerprint, version), argMax(cursor, version), argMax(corrupt_lines, version) FROM {}{condition} GROUP BY path",
+            self.table("files")
+        ))?;
+        Ok(rows
+            .iter()
+            .map(|row| {
+                let get = |index: usize| row.get(index).cloned().unwrap_or(Value::Null);
+                (
+                    string(&get(0)),
+                    FileState {
+                        inode: int(&get(1)) as u64,
+                        offset: int(&get(2)) as u64,
+                        fingerprint: string(&get(3)),
+                        cursor: serde_json::from_str::<Cursor>(&string(&get(4)))
+                            .unwrap_or_default(),
+                        corrupt_lines: int(&get(5)),
+                    },
+                )
+            })
+            .collect())
+    }
+
+    /// Reads `events` itself, not the `trace` view over it: ClickHouse 18.16 does not push a
+    /// WHERE into a view, so a lookup through the view reads every row. PREWHERE: the payloads
+    /// are read only for the granules that hold a match.
     fn select_events(&self, condition: &str) -> Result<Vec<Event>, HistoryError> {
         let rows = self.rows(&format!(
-            "SELECT {EVENT_COLUMNS} FROM {} WHERE {condition}",
-            self.table("trace")
+            "SELECT {EVENT_COLUMNS} FROM {} PREWHERE {condition}",
+            self.table("events")
         ))?;
         Ok(rows.iter().map(|row| event_from_row(row)).collect())
     }
@@ -288,6 +417,16 @@ fn event_from_row(row: &[Value]) -> Event {
     }
 }
 
+fn scored_docs(rows: &[Vec<Value>]) -> Vec<ScoredDoc> {
+    rows.iter()
+        .map(|row| ScoredDoc {
+            doc: int(row.first().unwrap_or(&Value::Null)),
+            score: row.get(1).and_then(Value::as_f64).unwrap_or(0.0),
+            matched: int(row.get(2).unwrap_or(&Value::Null)),
+        })
+        .collect()
+}
+
 fn version_now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -305,27 +444,13 @@ impl HistoryBackend for ClickHouseBackend {
     }
 
     fn file_states(&self) -> Result<HashMap<String, FileState>, HistoryError> {
-        let rows = self.rows(&format!(
-            "SELECT path, argMax(inode, version), argMax(offset, version), argMax(fingerprint, version), argMax(cursor, version), argMax(corrupt_lines, version) FROM {} GROUP BY path",
-            self.table("files")
-        ))?;
-        Ok(rows
-            .iter()
-            .map(|row| {
-                let get = |index: usize| row.get(index).cloned().unwrap_or(Value::Null);
-                (
-                    string(&get(0)),
-                    FileState {
-                        inode: int(&get(1)) as u64,
-                        offset: int(&get(2)) as u64,
-                        fingerprint: string(&get(3)),
-                        cursor: serde_json::from_str::<Cursor>(&string(&get(4)))
-                            .unwrap_or_default(),
-                        corrupt_lines: int(&get(5)),
-                    },
-                )
-            })
-            .collect())
+        self.read_file_states("")
+    }
+
+    fn file_state(&self, path: &str) -> Result<Option<FileState>, HistoryError> {
+        Ok(self
+            .read_file_states(&format!(" WHERE path = {}", quote(path)))?
+            .remove(path))
     }
 
     fn commit(&self, batch: &Batch) -> Result<(), HistoryError> {
@@ -348,7 +473,7 @@ impl HistoryBackend for ClickHouseBackend {
                 docs -= int(row.first().unwrap_or(&Value::Null));
                 total_len -= int(row.get(1).unwrap_or(&Value::Null));
             }
-            for table in ["events", "postings"] {
+            for table in ["events", "hit_rows", "postings"] {
                 self.execute(
                     &format!(
                         "ALTER TABLE {} DELETE WHERE file_id = {file}",
@@ -359,6 +484,7 @@ impl HistoryBackend for ClickHouseBackend {
             }
         }
         let mut event_rows = Vec::with_capacity(batch.events.len());
+        let mut hit_rows = Vec::with_capacity(batch.events.len());
         let mut posting_rows = String::new();
         for event in &batch.events {
             let file = file_id(&event.source_path);
@@ -383,8 +509,15 @@ impl HistoryBackend for ClickHouseBackend {
                 "payload": event.payload, "token_usage": event.token_usage,
                 "source_path": event.source_path, "file_id": file, "length": length,
             }));
+            hit_rows.push(json!({
+                "doc": event.doc, "event_uid": event.event_uid, "session_id": event.session_id,
+                "event_order": event.event_order, "turn_seq": event.turn_seq,
+                "turn_id": event.turn_id, "ts_ms": event.timestamp_ms,
+                "class": event.class.as_str(), "text": event.text, "file_id": file,
+            }));
         }
         self.insert("events", &event_rows)?;
+        self.insert("hit_rows", &hit_rows)?;
         self.insert_postings(posting_rows)?;
         let df_rows: Vec<Value> = df
             .into_iter()
@@ -512,27 +645,46 @@ impl HistoryBackend for ClickHouseBackend {
             Some(min_score) => format!(" AND score >= {}", float(min_score)),
             None => String::new(),
         };
-        let sql = format!(
+        let candidates = self.candidates(plan, &terms, &kinds, &session);
+        let grouped = format!(
             "SELECT doc, sum(transform(term, [{terms}], [{idfs}], 0.0) * (tf * ({k1} + 1.0)) / (tf + {k1} * (1.0 - {b} + {b} * dl / {avg}))) AS score, count() AS matched
-             FROM {} WHERE term IN ({terms}) AND kind IN ({kinds}){session}
+             FROM {} WHERE term IN ({terms}) AND kind IN ({kinds}){session}{candidates}
              GROUP BY doc HAVING matched >= {} {min_score}
              ORDER BY score DESC, doc ASC LIMIT {}",
             self.table("postings"),
             plan.min_should_match,
             plan.limit
         );
-        Ok(self
-            .rows(&sql)?
-            .iter()
-            .map(|row| ScoredDoc {
-                doc: int(row.first().unwrap_or(&Value::Null)),
-                score: row.get(1).and_then(Value::as_f64).unwrap_or(0.0),
-                matched: int(row.get(2).unwrap_or(&Value::Null)),
-            })
-            .collect())
+        if let ([term], [idf]) = (plan.terms.as_slice(), plan.idf.as_slice()) {
+            // One term has one posting per document: no aggregation, just the top rows (a
+            // partial sort instead of a hash table over every matching document). The score
+            // is the same expression, so the same bits as the sum over one posting.
+            let sql = format!(
+                "SELECT doc, {} * (tf * ({k1} + 1.0)) / (tf + {k1} * (1.0 - {b} + {b} * dl / {avg})) AS score, 1 AS matched
+                 FROM {} WHERE term = {} AND kind IN ({kinds}){session}{}
+                 ORDER BY score DESC, doc ASC LIMIT {}",
+                float(*idf),
+                self.table("postings"),
+                quote(term),
+                plan.min_score
+                    .map(|min_score| format!(" AND score >= {}", float(min_score)))
+                    .unwrap_or_default(),
+                plan.limit
+            );
+            let hits = scored_docs(&self.rows(&sql)?);
+            // A re-sent batch (ingestion is at-least-once) can leave a posting twice; the
+            // aggregating query handles that case as it always has.
+            let mut docs: Vec<i64> = hits.iter().map(|hit| hit.doc).collect();
+            docs.sort_unstable();
+            docs.dedup();
+            if docs.len() == hits.len() {
+                return Ok(hits);
+            }
+        }
+        Ok(scored_docs(&self.rows(&grouped)?))
     }
 
-    fn events_by_doc(&self, docs: &[i64]) -> Result<Vec<Event>, HistoryError> {
+    fn hit_events(&self, docs: &[i64]) -> Result<Vec<HitEvent>, HistoryError> {
         if docs.is_empty() {
             return Ok(Vec::new());
         }
@@ -541,7 +693,29 @@ impl HistoryBackend for ClickHouseBackend {
             .map(i64::to_string)
             .collect::<Vec<_>>()
             .join(", ");
-        self.select_events(&format!("doc IN ({list})"))
+        // `hit_rows` is sorted by doc: the primary key narrows this to one granule per hit and
+        // data part, and PREWHERE reads the texts of only the granules that hold a hit.
+        let rows = self.rows(&format!(
+            "SELECT {HIT_COLUMNS} FROM {} PREWHERE doc IN ({list})",
+            self.table("hit_rows")
+        ))?;
+        Ok(rows
+            .iter()
+            .map(|row| {
+                let get = |index: usize| row.get(index).cloned().unwrap_or(Value::Null);
+                HitEvent {
+                    doc: int(&get(0)),
+                    event_uid: string(&get(1)),
+                    session_id: string(&get(2)),
+                    event_order: int(&get(3)),
+                    turn_seq: int(&get(4)),
+                    turn_id: string(&get(5)),
+                    timestamp_ms: int(&get(6)),
+                    class: EventClass::parse(&string(&get(7))).unwrap_or(EventClass::Error),
+                    text: string(&get(8)),
+                }
+            })
+            .collect())
     }
 
     fn event_by_uid(&self, event_uid: &str) -> Result<Option<Event>, HistoryError> {

@@ -5,9 +5,16 @@
 //! always go to the end of a term's list: ingesting a batch appends to each term's last block
 //! (its bytes are extended, never decoded) and opens new blocks when it is full. A posting is
 //! `varint(n - previous n)`, `varint(tf)`, `varint(dl)` and one `kind` byte; the first posting
-//! of a block is a delta from the block's `first`, so it is 0. `max_tf` and `min_dl` bound
-//! every BM25 term score in the block (the score grows with `tf` and shrinks with `dl`), which
-//! lets the query skip blocks that cannot reach the current top k.
+//! of a block is a delta from the block's `first`, so it is 0.
+//!
+//! Each block also stores its score frontier: the `(tf, dl)` pairs of its postings that no
+//! other posting beats on both counts (a higher `tf` with a shorter `dl`). The BM25 term score
+//! grows with `tf` and shrinks with `dl`, so the best score of a block, for any `k1`, `b` and
+//! average length, is the best score of a frontier pair; a query skips, without reading its
+//! postings, every block whose frontier cannot reach the current top k. (The block's `max_tf`
+//! and `min_dl` alone give a much looser bound: the longest `tf` and the shortest `dl` seldom
+//! belong to the same posting.) A query reads the block bounds first and each block's postings
+//! only when it has to decode them.
 
 use std::collections::HashMap;
 
@@ -31,19 +38,63 @@ pub struct Posting {
     pub kind: i64,
 }
 
-/// One block as read back: its bounds and still-encoded postings.
+/// One block as read back: its bounds and, once loaded, its still-encoded postings.
 #[derive(Clone, Debug)]
 pub struct Block {
     /// Document number of the first posting.
     pub first: i64,
     /// Document number of the last posting.
     pub last: i64,
-    /// Largest `tf` in the block.
-    pub max_tf: i64,
-    /// Smallest `dl` in the block.
-    pub min_dl: i64,
-    /// The encoded postings.
-    pub data: Vec<u8>,
+    /// The score frontier: `(tf, dl)` pairs, `tf` ascending (see the module docs).
+    pub frontier: Vec<(i64, i64)>,
+    /// The encoded postings; `None` until the query needs them.
+    pub data: Option<Vec<u8>>,
+}
+
+/// The score frontier of `points` (`(tf, dl)` pairs): the pairs no other pair beats with a
+/// `tf` at least as high and a `dl` at least as short, `tf` ascending.
+pub fn frontier(points: impl IntoIterator<Item = (i64, i64)>) -> Vec<(i64, i64)> {
+    let mut points: Vec<(i64, i64)> = points.into_iter().collect();
+    // By tf descending, then dl ascending: a pair survives when its dl is shorter than that of
+    // every pair with a higher tf.
+    points.sort_unstable_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut kept: Vec<(i64, i64)> = Vec::new();
+    for point in points {
+        if kept.last().is_none_or(|best| point.1 < best.1) {
+            kept.push(point);
+        }
+    }
+    kept.reverse();
+    kept
+}
+
+fn encode_frontier(frontier: &[(i64, i64)]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(frontier.len() * 3);
+    for (tf, dl) in frontier {
+        put_varint(&mut out, *tf as u64);
+        put_varint(&mut out, *dl as u64);
+    }
+    out
+}
+
+/// The frontier of a stored block: its `frontier` column, or the pair `(max_tf, min_dl)` for
+/// a block written before the column existed (a looser bound, still an upper bound).
+fn decode_frontier(stored: Option<&[u8]>, max_tf: i64, min_dl: i64) -> Vec<(i64, i64)> {
+    let Some(data) = stored else {
+        return vec![(max_tf, min_dl)];
+    };
+    let mut points = Vec::new();
+    let mut at = 0;
+    while at < data.len() {
+        let (Some(tf), Some(dl)) = (get_varint(data, &mut at), get_varint(data, &mut at)) else {
+            return vec![(max_tf, min_dl)];
+        };
+        points.push((tf as i64, dl as i64));
+    }
+    if points.is_empty() {
+        return vec![(max_tf, min_dl)];
+    }
+    points
 }
 
 fn put_varint(out: &mut Vec<u8>, mut value: u64) {
@@ -83,13 +134,12 @@ pub fn encode(out: &mut Vec<u8>, previous: i64, postings: &[Posting]) {
     }
 }
 
-/// Decodes a block's postings into `out` (cleared first). A malformed block decodes to the
-/// postings before the damage.
-pub fn decode(block: &Block, out: &mut Vec<Posting>) {
+/// Decodes the postings of a block starting at `first` into `out` (cleared first). A
+/// malformed block decodes to the postings before the damage.
+pub fn decode(first: i64, data: &[u8], out: &mut Vec<Posting>) {
     out.clear();
-    let data = &block.data;
     let mut at = 0;
-    let mut previous = block.first;
+    let mut previous = first;
     while at < data.len() {
         let (Some(delta), Some(tf), Some(dl)) = (
             get_varint(data, &mut at),
@@ -112,24 +162,39 @@ pub fn decode(block: &Block, out: &mut Vec<Posting>) {
     }
 }
 
-/// Reads every block of `tid`, in document order.
+/// Reads the bounds of every block of `tid`, in document order, without their postings
+/// (see [`read_data`]).
 pub fn read_blocks(
     connection: &rusqlite::Connection,
     tid: i64,
 ) -> Result<Vec<Block>, HistoryError> {
     let mut select = connection.prepare_cached(
-        "SELECT first, last, max_tf, min_dl, data FROM blocks WHERE tid = ?1 ORDER BY first",
+        "SELECT first, last, max_tf, min_dl, frontier FROM blocks WHERE tid = ?1 ORDER BY first",
     )?;
     let rows = select.query_map([tid], |row| {
+        let stored = row.get_ref(4)?.as_blob_or_null()?;
         Ok(Block {
             first: row.get(0)?,
             last: row.get(1)?,
-            max_tf: row.get(2)?,
-            min_dl: row.get(3)?,
-            data: row.get(4)?,
+            frontier: decode_frontier(stored, row.get(2)?, row.get(3)?),
+            data: None,
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The encoded postings of the block of `tid` starting at `first` (empty when it is gone).
+pub fn read_data(
+    connection: &rusqlite::Connection,
+    tid: i64,
+    first: i64,
+) -> Result<Vec<u8>, HistoryError> {
+    let mut select =
+        connection.prepare_cached("SELECT data FROM blocks WHERE tid = ?1 AND first = ?2")?;
+    Ok(select
+        .query_row(params![tid, first], |row| row.get(0))
+        .optional()?
+        .unwrap_or_default())
 }
 
 /// Appends `postings` (ascending `n`, larger than every `n` already in the list) to the list
@@ -143,22 +208,26 @@ pub fn append(
     let mut rest = postings;
     if !known_empty {
         let mut select = transaction.prepare_cached(
-            "SELECT first, last, count, max_tf, min_dl, data FROM blocks WHERE tid = ?1
-             ORDER BY first DESC LIMIT 1",
+            "SELECT first, last, count, max_tf, min_dl, data, frontier FROM blocks
+             WHERE tid = ?1 ORDER BY first DESC LIMIT 1",
         )?;
         let tail = select
             .query_row([tid], |row| {
+                let max_tf = row.get::<_, i64>(3)?;
+                let min_dl = row.get::<_, i64>(4)?;
+                let stored = row.get_ref(6)?.as_blob_or_null()?;
                 Ok((
                     row.get::<_, i64>(0)?,
                     row.get::<_, i64>(1)?,
                     row.get::<_, i64>(2)?,
-                    row.get::<_, i64>(3)?,
-                    row.get::<_, i64>(4)?,
+                    max_tf,
+                    min_dl,
                     row.get::<_, Vec<u8>>(5)?,
+                    decode_frontier(stored, max_tf, min_dl),
                 ))
             })
             .optional()?;
-        if let Some((first, last, count, max_tf, min_dl, mut data)) = tail
+        if let Some((first, last, count, max_tf, min_dl, mut data, old_frontier)) = tail
             && (count as usize) < BLOCK_POSTINGS
         {
             let room = (BLOCK_POSTINGS - count as usize).min(rest.len());
@@ -168,9 +237,15 @@ pub fn append(
                 encode(&mut data, last, head);
                 let max_tf = head.iter().map(|p| p.tf).fold(max_tf, i64::max);
                 let min_dl = head.iter().map(|p| p.dl).fold(min_dl, i64::min);
+                // The frontier of the union is that of the old frontier plus the new postings.
+                let merged = frontier(
+                    old_frontier
+                        .into_iter()
+                        .chain(head.iter().map(|p| (p.tf, p.dl))),
+                );
                 let mut update = transaction.prepare_cached(
-                    "UPDATE blocks SET last = ?3, count = ?4, max_tf = ?5, min_dl = ?6, data = ?7
-                     WHERE tid = ?1 AND first = ?2",
+                    "UPDATE blocks SET last = ?3, count = ?4, max_tf = ?5, min_dl = ?6, data = ?7,
+                     frontier = ?8 WHERE tid = ?1 AND first = ?2",
                 )?;
                 update.execute(params![
                     tid,
@@ -179,7 +254,8 @@ pub fn append(
                     count + head.len() as i64,
                     max_tf,
                     min_dl,
-                    data
+                    data,
+                    encode_frontier(&merged)
                 ])?;
             }
         }
@@ -202,9 +278,10 @@ fn write_block(
     encode(&mut data, first.n, postings);
     let max_tf = postings.iter().map(|p| p.tf).max().unwrap_or(0);
     let min_dl = postings.iter().map(|p| p.dl).min().unwrap_or(0);
+    let bounds = frontier(postings.iter().map(|p| (p.tf, p.dl)));
     let mut insert = transaction.prepare_cached(
-        "INSERT INTO blocks (tid, first, last, count, max_tf, min_dl, data)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO blocks (tid, first, last, count, max_tf, min_dl, frontier, data)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
     insert.execute(params![
         tid,
@@ -213,6 +290,7 @@ fn write_block(
         postings.len() as i64,
         max_tf,
         min_dl,
+        encode_frontier(&bounds),
         data
     ])?;
     Ok(())
@@ -232,30 +310,28 @@ pub fn remove(
         while let Some(&doc) = docs.get(at) {
             let block = {
                 let mut select = transaction.prepare_cached(
-                    "SELECT first, last, max_tf, min_dl, data FROM blocks
+                    "SELECT first, last, data FROM blocks
                      WHERE tid = ?1 AND first <= ?2 ORDER BY first DESC LIMIT 1",
                 )?;
                 select
                     .query_row(params![tid, doc], |row| {
-                        Ok(Block {
-                            first: row.get(0)?,
-                            last: row.get(1)?,
-                            max_tf: row.get(2)?,
-                            min_dl: row.get(3)?,
-                            data: row.get(4)?,
-                        })
+                        Ok((
+                            row.get::<_, i64>(0)?,
+                            row.get::<_, i64>(1)?,
+                            row.get::<_, Vec<u8>>(2)?,
+                        ))
                     })
                     .optional()?
             };
-            let Some(block) = block else {
+            let Some((first, last, data)) = block else {
                 at += 1;
                 continue;
             };
             // Every removed document this block covers.
-            let end = docs[at..].partition_point(|doc| *doc <= block.last) + at;
+            let end = docs[at..].partition_point(|doc| *doc <= last) + at;
             let gone = &docs[at..end.max(at + 1)];
             at = end.max(at + 1);
-            decode(&block, &mut decoded);
+            decode(first, &data, &mut decoded);
             let before = decoded.len();
             decoded.retain(|posting| gone.binary_search(&posting.n).is_err());
             if decoded.len() == before {
@@ -263,7 +339,7 @@ pub fn remove(
             }
             let mut delete =
                 transaction.prepare_cached("DELETE FROM blocks WHERE tid = ?1 AND first = ?2")?;
-            delete.execute(params![tid, block.first])?;
+            delete.execute(params![tid, first])?;
             write_block(transaction, tid, &decoded)?;
         }
     }
@@ -288,15 +364,31 @@ mod tests {
             .collect();
         let mut data = Vec::new();
         encode(&mut data, 3, &postings);
-        let block = Block {
-            first: 3,
-            last: 70_001,
-            max_tf: 5,
-            min_dl: 0,
-            data,
-        };
         let mut out = Vec::new();
-        decode(&block, &mut out);
+        decode(3, &data, &mut out);
         assert_eq!(out, postings);
+    }
+
+    #[test]
+    fn frontier_keeps_the_pairs_nothing_beats() {
+        let points = [
+            (1, 4),
+            (1, 9),
+            (2, 30),
+            (3, 12),
+            (3, 40),
+            (5, 60),
+            (2, 12),
+            (5, 61),
+        ];
+        assert_eq!(frontier(points), vec![(1, 4), (3, 12), (5, 60)]);
+        assert_eq!(frontier([]), Vec::<(i64, i64)>::new());
+        let stored = encode_frontier(&[(1, 4), (3, 12), (5, 60)]);
+        assert_eq!(
+            decode_frontier(Some(&stored), 9, 9),
+            vec![(1, 4), (3, 12), (5, 60)]
+        );
+        // A block from before the frontier column: its (max_tf, min_dl).
+        assert_eq!(decode_frontier(None, 5, 4), vec![(5, 4)]);
     }
 }

@@ -315,6 +315,7 @@ impl HistoryService {
         let stats = backend.corpus_stats(&terms)?;
         let plan = SearchPlan {
             idf: stats.df.iter().map(|df| idf(stats.docs, *df)).collect(),
+            df: stats.df.clone(),
             terms: terms.clone(),
             k1: self.config.k1,
             b: self.config.b,
@@ -331,7 +332,7 @@ impl HistoryService {
             backend.search(&plan)?
         };
         let docs: Vec<i64> = scored.iter().map(|hit| hit.doc).collect();
-        let events = backend.events_by_doc(&docs)?;
+        let events = backend.hit_events(&docs)?;
         let mut hits = Vec::with_capacity(scored.len());
         for scored_doc in &scored {
             let Some(event) = events.iter().find(|event| event.doc == scored_doc.doc) else {

@@ -3,7 +3,7 @@
 //! `search` p50/p99 for 1-, 3- and 8-term queries, `open` p50, incremental ingest of one turn,
 //! and recall@10 / MRR over a judged query set.
 //!
-//! Usage: `tandem-history-bench [--events N] [--dir DIR] [--clickhouse URL]`
+//! Usage: `tandem-history-bench [--events N] [--dir DIR] [--clickhouse URL] [--no-embedded]`
 
 #![allow(clippy::print_stdout, reason = "a benchmark prints its figures")]
 
@@ -285,6 +285,113 @@ fn cpu_time() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
+/// This thread's time on a CPU and time waiting in the run queue so far, from
+/// `/proc/thread-self/schedstat` (zero when unavailable). Wall time minus both is time spent
+/// blocked (disk, locks, the network).
+fn thread_schedule() -> (Duration, Duration) {
+    let Ok(text) = std::fs::read_to_string("/proc/thread-self/schedstat") else {
+        return (Duration::ZERO, Duration::ZERO);
+    };
+    let mut fields = text
+        .split_whitespace()
+        .map(|field| field.parse::<u64>().unwrap_or(0));
+    let on_cpu = fields.next().unwrap_or(0);
+    let waiting = fields.next().unwrap_or(0);
+    (Duration::from_nanos(on_cpu), Duration::from_nanos(waiting))
+}
+
+/// The 1-, 5- and 15-minute load averages, as `uptime` prints them.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .map(|text| {
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_else(|| "unknown".to_string())
+}
+
+/// One timed call: wall time, this thread's CPU time and its run-queue wait.
+#[derive(Clone, Copy, Default)]
+struct Sample {
+    wall: Duration,
+    cpu: Duration,
+    queued: Duration,
+}
+
+/// Times `call` on this thread.
+fn timed<T>(call: impl FnOnce() -> T) -> (T, Sample) {
+    let (cpu, queued) = thread_schedule();
+    let started = Instant::now();
+    let value = call();
+    let wall = started.elapsed();
+    let (cpu_after, queued_after) = thread_schedule();
+    (
+        value,
+        Sample {
+            wall,
+            cpu: cpu_after.saturating_sub(cpu),
+            queued: queued_after.saturating_sub(queued),
+        },
+    )
+}
+
+fn millis(duration: Duration) -> f64 {
+    duration.as_secs_f64() * 1000.0
+}
+
+/// Where the slowest 5% of `samples` spent their time: on a CPU, waiting for one, or blocked.
+fn tail_breakdown(samples: &[(Sample, String)]) -> String {
+    let mut sorted: Vec<&(Sample, String)> = samples.iter().collect();
+    sorted.sort_by_key(|(sample, _)| std::cmp::Reverse(sample.wall));
+    let tail = &sorted[..samples.len().div_ceil(20).min(sorted.len())];
+    let count = tail.len().max(1) as f64;
+    let mean = |part: fn(&Sample) -> Duration| {
+        tail.iter()
+            .map(|(sample, _)| millis(part(sample)))
+            .sum::<f64>()
+            / count
+    };
+    let wall = mean(|sample| sample.wall);
+    let cpu = mean(|sample| sample.cpu);
+    let queued = mean(|sample| sample.queued);
+    let slowest = tail
+        .iter()
+        .take(3)
+        .map(|(sample, query)| {
+            format!(
+                "{:.1} ms wall / {:.1} ms CPU / {:.1} ms queued for {query:?}",
+                millis(sample.wall),
+                millis(sample.cpu),
+                millis(sample.queued)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ");
+    format!(
+        "slowest 5%: mean {wall:.1} ms wall = {cpu:.1} ms on CPU + {queued:.1} ms waiting for a CPU + {:.1} ms blocked; slowest: {slowest}",
+        (wall - cpu - queued).max(0.0)
+    )
+}
+
+/// Runs one statement on a ClickHouse server (the bench's own setup and size queries).
+fn clickhouse_sql(url: &str, sql: &str) -> Result<String, String> {
+    let response = reqwest::blocking::Client::new()
+        .post(url)
+        .body(sql.to_string())
+        .timeout(Duration::from_secs(600))
+        .send()
+        .map_err(|error| format!("{url}: {error}"))?;
+    let status = response.status();
+    let text = response.text().map_err(|error| error.to_string())?;
+    if !status.is_success() {
+        return Err(format!("{sql}: HTTP {}: {}", status.as_u16(), text.trim()));
+    }
+    Ok(text)
+}
+
 fn percentile(samples: &mut [Duration], p: f64) -> f64 {
     samples.sort();
     let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
@@ -332,6 +439,7 @@ fn run(
     judged: &[Judged],
     corpus: &Corpus,
 ) -> Result<(), String> {
+    println!("[{name}] load average before ingest: {}", load_average());
     let service = HistoryService::connect(config.clone()).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let cpu = cpu_time();
@@ -356,26 +464,54 @@ fn run(
             per_million(main)
         );
     }
+    if config.backend == BackendKind::ClickHouse {
+        let database = &config.clickhouse.database;
+        let size = clickhouse_sql(
+            &config.clickhouse.url,
+            &format!(
+                "SELECT table, sum(bytes_on_disk), sum(rows) FROM system.parts WHERE active AND database = '{database}' GROUP BY table ORDER BY table FORMAT TSV"
+            ),
+        )?;
+        let mut total = 0u64;
+        let mut tables = Vec::new();
+        for row in size.lines() {
+            let fields: Vec<&str> = row.split('\t').collect();
+            if let [table, bytes, _rows] = fields.as_slice() {
+                let bytes: u64 = bytes.parse().unwrap_or(0);
+                total += bytes;
+                tables.push(format!("{table} {:.0} MiB", bytes as f64 / 1048576.0));
+            }
+        }
+        println!(
+            "[{name}] size on disk: {:.0} MiB, {:.0} MiB per million events ({})",
+            total as f64 / 1048576.0,
+            total as f64 / 1048576.0 / (report.events as f64 / 1e6),
+            tables.join(", ")
+        );
+    }
     let mut rng = Rng(7);
     for terms in [1usize, 3, 8] {
         let mut samples = Vec::new();
+        let mut detailed = Vec::new();
         let cpu = cpu_time();
         for _ in 0..200 {
             let query: Vec<&str> = (0..terms)
                 .map(|_| corpus.vocabulary[rng.zipf(corpus.vocabulary.len())].as_str())
                 .collect();
-            let t = Instant::now();
-            service
-                .search(&search_args(&query.join(" ")))
-                .map_err(|e| e.to_string())?;
-            samples.push(t.elapsed());
+            let query = query.join(" ");
+            let (result, sample) = timed(|| service.search(&search_args(&query)));
+            result.map_err(|e| e.to_string())?;
+            samples.push(sample.wall);
+            detailed.push((sample, query));
         }
         let cpu = (cpu_time() - cpu).as_secs_f64() * 1000.0 / samples.len() as f64;
         println!(
-            "[{name}] search {terms}-term: p50 {:.2} ms, p99 {:.2} ms (mean CPU of this process {cpu:.2} ms per query)",
+            "[{name}] search {terms}-term: p50 {:.2} ms, p99 {:.2} ms (mean CPU of this process {cpu:.2} ms per query; load {})",
             percentile(&mut samples, 0.5),
-            percentile(&mut samples, 0.99)
+            percentile(&mut samples, 0.99),
+            load_average()
         );
+        println!("[{name}]   {}", tail_breakdown(&detailed));
     }
     let mut samples = Vec::new();
     for _ in 0..200 {
@@ -393,9 +529,10 @@ fn run(
         samples.push(t.elapsed());
     }
     println!(
-        "[{name}] open: p50 {:.2} ms, p99 {:.2} ms",
+        "[{name}] open: p50 {:.2} ms, p99 {:.2} ms (load {})",
         percentile(&mut samples, 0.5),
-        percentile(&mut samples, 0.99)
+        percentile(&mut samples, 0.99),
+        load_average()
     );
     // Incremental: one new turn appended to one rollout.
     let target = sessions.join("2026/02/02/rollout-bench-0000001.jsonl");
@@ -511,6 +648,15 @@ fn main() {
         config.backend = BackendKind::ClickHouse;
         config.clickhouse.url = url;
         config.clickhouse.database = "tandem_history_bench".to_string();
+        // A fresh database: the corpus is regenerated, so earlier rows would be stale.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        if let Err(error) = clickhouse_sql(
+            &config.clickhouse.url,
+            "DROP DATABASE IF EXISTS tandem_history_bench",
+        ) {
+            println!("[clickhouse] failed: {error}");
+            return;
+        }
         if let Err(error) = run("clickhouse", config, &sessions, events, &judged, &corpus) {
             println!("[clickhouse] failed: {error}");
         }
