@@ -1,16 +1,20 @@
-//! stdin and stdout driven by the runtime's reactor when they are pipes or sockets.
+//! stdin driven by the runtime's reactor when it is a pipe or socket.
 //!
-//! `tokio::io::stdin()` and `stdout()` run every read and write on the blocking thread pool:
-//! one thread handoff per read and per write batch, and a thread to start before the first
-//! request can be read. When the descriptor is a pipe or a socket (what an IDE spawning the
-//! server gives it), it is switched to non-blocking mode and polled through [`AsyncFd`]
-//! instead, so reads and writes happen on the task that asked for them. Anything else (a
-//! terminal, a regular file) keeps tokio's blocking stdio, because a terminal's non-blocking
-//! mode would leak into the shell that shares it. The original file-status flags are restored
-//! when the stream is dropped.
+//! `tokio::io::stdin()` runs every read on the blocking thread pool: a thread to start before
+//! the first request can be read, and a thread handoff per read. When stdin is a pipe or a
+//! socket (what an IDE spawning the server gives it), it is switched to non-blocking mode and
+//! polled through [`AsyncFd`] instead, so reads happen on the task that asked for them.
+//! Anything else (a terminal, a regular file) keeps tokio's blocking stdin, because a
+//! terminal's non-blocking mode would leak into the shell that shares it. The original
+//! file-status flags are restored when the stream is dropped.
+//!
+//! stdout stays on tokio's blocking writer on purpose: while one write is in flight on the
+//! pool, the writer task keeps collecting lines, so a streaming turn goes out in large writes.
+//! Written through the reactor, each write completed at once: a 20,000-delta turn cost 6.8 to
+//! 7.3 µs of server CPU per delta, against 3.05 µs with tokio's writer (`tandem-bench`).
 
 use std::fs::File;
-use std::io::{self, Read, Write};
+use std::io::{self, Read};
 #[cfg(test)]
 use std::os::fd::{AsFd, OwnedFd};
 use std::os::fd::{AsRawFd, BorrowedFd};
@@ -18,7 +22,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll, ready};
 
 use tokio::io::unix::AsyncFd;
-use tokio::io::{AsyncRead, AsyncWrite, Interest, ReadBuf};
+use tokio::io::{AsyncRead, Interest, ReadBuf};
 
 /// The server's stdin: reactor-driven when it is a pipe or socket.
 pub fn stdin() -> Box<dyn AsyncRead + Send + Unpin> {
@@ -28,12 +32,9 @@ pub fn stdin() -> Box<dyn AsyncRead + Send + Unpin> {
     }
 }
 
-/// The server's stdout: reactor-driven when it is a pipe or socket.
-pub fn stdout() -> Box<dyn AsyncWrite + Send + Unpin> {
-    match NonBlockingPipe::new(std::os::fd::AsFd::as_fd(&io::stdout()), Interest::WRITABLE) {
-        Some(pipe) => Box::new(pipe),
-        None => Box::new(tokio::io::stdout()),
-    }
+/// The server's stdout: tokio's, written on the blocking pool (see the module documentation).
+pub fn stdout() -> tokio::io::Stdout {
+    tokio::io::stdout()
 }
 
 /// A duplicate of a pipe or socket descriptor in non-blocking mode, registered with the
@@ -117,67 +118,41 @@ impl AsyncRead for NonBlockingPipe {
     }
 }
 
-impl AsyncWrite for NonBlockingPipe {
-    fn poll_write(
-        self: Pin<&mut Self>,
-        context: &mut Context<'_>,
-        bytes: &[u8],
-    ) -> Poll<io::Result<usize>> {
-        loop {
-            let mut guard = ready!(self.file.poll_write_ready(context))?;
-            match guard.try_io(|file| file.get_ref().write(bytes)) {
-                Ok(Err(error)) if error.kind() == io::ErrorKind::Interrupted => continue,
-                Ok(result) => return Poll::Ready(result),
-                Err(_would_block) => continue,
-            }
-        }
-    }
-
-    fn poll_flush(self: Pin<&mut Self>, _context: &mut Context<'_>) -> Poll<io::Result<()>> {
-        // Writes go straight to the descriptor; there is no buffer to flush.
-        Poll::Ready(Ok(()))
-    }
-
-    fn poll_shutdown(self: Pin<&mut Self>, _context: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Poll::Ready(Ok(()))
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use std::io::Write;
+
     use super::*;
-    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::io::AsyncReadExt;
 
     #[tokio::test]
-    async fn a_pipe_is_read_and_written_through_the_reactor_and_its_flags_restored() {
+    async fn a_pipe_is_read_through_the_reactor_and_its_flags_restored() {
         let (reader, writer) = std::io::pipe().expect("pipe");
         let reader_fd: OwnedFd = reader.into();
-        let writer_fd: OwnedFd = writer.into();
-        // SAFETY: valid descriptors owned by this test.
-        let before = unsafe { libc::fcntl(writer_fd.as_raw_fd(), libc::F_GETFL) };
-        let mut output =
-            NonBlockingPipe::new(writer_fd.as_fd(), Interest::WRITABLE).expect("pipe is pollable");
+        // SAFETY: a valid descriptor owned by this test.
+        let before = unsafe { libc::fcntl(reader_fd.as_raw_fd(), libc::F_GETFL) };
         let mut input =
             NonBlockingPipe::new(reader_fd.as_fd(), Interest::READABLE).expect("pipe is pollable");
-        // More than a pipe buffer holds: the writer must wait for the reader, not fail.
+        // More than a pipe buffer holds: the reader must wait for the writer, not fail.
         let payload = vec![b'x'; 1 << 20];
         let expected = payload.len();
-        let write = tokio::spawn(async move {
-            output.write_all(&payload).await.expect("write");
-            drop(output);
+        let write = std::thread::spawn(move || {
+            let mut output = File::from(OwnedFd::from(writer));
+            output.write_all(&payload).expect("write");
         });
         let mut received = vec![0u8; expected];
         input.read_exact(&mut received).await.expect("read");
-        write.await.expect("writer task");
+        write.join().expect("writer thread");
         assert!(received.iter().all(|byte| *byte == b'x'));
+        drop(input);
         // SAFETY: as above.
-        let after = unsafe { libc::fcntl(writer_fd.as_raw_fd(), libc::F_GETFL) };
+        let after = unsafe { libc::fcntl(reader_fd.as_raw_fd(), libc::F_GETFL) };
         assert_eq!(after, before, "the original flags are restored on drop");
     }
 
     #[test]
     fn a_regular_file_keeps_blocking_stdio() {
         let file = tempfile::tempfile().expect("file");
-        assert!(NonBlockingPipe::new(file.as_fd(), Interest::WRITABLE).is_none());
+        assert!(NonBlockingPipe::new(file.as_fd(), Interest::READABLE).is_none());
     }
 }
