@@ -51,25 +51,6 @@ where
     }
 }
 
-/// A batch smaller than this waits for one yield of the runtime before it is written.
-const LINGER_BELOW: usize = 16 * 1024;
-
-/// Most bytes one write carries.
-const MAX_BATCH: usize = 1 << 20;
-
-/// Moves the lines already queued into `batch`, up to [`MAX_BATCH`] bytes.
-fn drain_queued(lines: &mut mpsc::Receiver<String>, batch: &mut Vec<u8>) {
-    while batch.len() < MAX_BATCH {
-        match lines.try_recv() {
-            Ok(line) => {
-                batch.extend_from_slice(line.as_bytes());
-                batch.push(b'\n');
-            }
-            Err(_) => break,
-        }
-    }
-}
-
 /// Writes queued lines to `output`, flushing after each batch, until every sender is dropped.
 pub async fn write_lines<W>(mut output: W, mut lines: mpsc::Receiver<String>) -> io::Result<()>
 where
@@ -80,13 +61,14 @@ where
         batch.extend_from_slice(line.as_bytes());
         batch.push(b'\n');
         // Drain what is already queued so that a burst becomes one write.
-        drain_queued(&mut lines, &mut batch);
-        if batch.len() < LINGER_BELOW {
-            // A small batch in the middle of a burst: let the producers run once more (a
-            // streaming turn emits its next deltas without waiting), so the burst becomes a
-            // few large writes instead of a write per line.
-            tokio::task::yield_now().await;
-            drain_queued(&mut lines, &mut batch);
+        while batch.len() < 1 << 20 {
+            match lines.try_recv() {
+                Ok(line) => {
+                    batch.extend_from_slice(line.as_bytes());
+                    batch.push(b'\n');
+                }
+                Err(_) => break,
+            }
         }
         output.write_all(&batch).await?;
         output.flush().await?;
