@@ -249,7 +249,7 @@ mod tests {
     }
 
     #[test]
-    fn many_events_in_one_chunk_stay_linear() {
+    fn many_events_in_one_chunk_all_come_out() {
         let frame = b"data: {\"type\":\"response.output_text.delta\",\"delta\":\"tok \"}\n\n";
         let body: Vec<u8> = frame
             .iter()
