@@ -373,6 +373,9 @@ pub enum ThreadSortKey {
     /// Time of the last activity (in Tandem, the last update time). Requires
     /// `capabilities.experimentalApi`.
     RecencyAt,
+    /// Position in the client's thread sections. Tandem threads belong to no section, so this
+    /// sorts by the last update time. Requires `capabilities.experimentalApi`.
+    SectionPosition,
 }
 
 /// Source kinds for filtering `thread/list`.

@@ -81,6 +81,8 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
     init_logging();
     // Reads `auth.json` now, before the runtime, rather than on a worker thread later.
     account::AccountState::shared(&config.home);
+    // The user agent that `initialize` answers with; read here, off the async workers.
+    processor::os_release();
     let history = history::connect(&config)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -108,6 +110,7 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
     };
     mcp::logging::init(&config.home);
     account::AccountState::shared(&config.home);
+    processor::os_release();
     // A bad `[history]` table or an unreachable ClickHouse stops the server before it serves.
     let history = history::connect_for_server(&config, args.tools.as_deref())?;
     let options = mcp::session::McpOptions {

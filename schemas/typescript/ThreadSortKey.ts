@@ -2,4 +2,4 @@
 /**
  * Sort key of `thread/list` (snake_case on the wire).
  */
-export type ThreadSortKey = "created_at" | "updated_at" | "recency_at";
+export type ThreadSortKey = "created_at" | "updated_at" | "recency_at" | "section_position";

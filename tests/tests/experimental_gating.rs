@@ -70,6 +70,11 @@ fn gated_requests() -> Vec<(&'static str, Value, &'static str)> {
             "threadSortKey.recency_at",
         ),
         (
+            "thread/list",
+            json!({"sortKey": "section_position"}),
+            "threadSortKey.section_position",
+        ),
+        (
             "thread/start",
             json!({"cwd": "/tmp", "approvalPolicy": granular(true)}),
             "askForApproval.granular",
@@ -176,6 +181,19 @@ async fn with_the_capability_the_experimental_fields_decode_and_apply() {
         .await
         .unwrap();
     assert_eq!(rest["data"][0]["id"], second_id.as_str());
+
+    // `section_position`: Tandem threads have no sections; the order is `recency_at`'s.
+    let by_section = server
+        .request("thread/list", json!({"sortKey": "section_position"}))
+        .await
+        .unwrap();
+    let ids: Vec<&str> = by_section["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|thread| thread["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [first_id.as_str(), second_id.as_str()]);
 
     // No Tandem thread belongs to a project or has a parent thread.
     let unassigned = server

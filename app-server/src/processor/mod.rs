@@ -659,6 +659,8 @@ fn experimental_field(payload: &ClientRequestPayload) -> Option<&'static str> {
                 Some("thread/list.ancestorThreadId")
             } else if params.sort_key == Some(ThreadSortKey::RecencyAt) {
                 Some("threadSortKey.recency_at")
+            } else if params.sort_key == Some(ThreadSortKey::SectionPosition) {
+                Some("threadSortKey.section_position")
             } else {
                 None
             }
@@ -678,25 +680,36 @@ pub(crate) fn user_agent(client_name: &str, client_version: &str) -> String {
     )
 }
 
-fn os_name() -> String {
-    os_release_field("NAME").unwrap_or_else(|| std::env::consts::OS.to_string())
+fn os_name() -> &'static str {
+    &os_release().0
 }
 
-fn os_version() -> String {
-    os_release_field("VERSION_ID").unwrap_or_else(|| "unknown".to_string())
+fn os_version() -> &'static str {
+    &os_release().1
 }
 
-fn os_release_field(key: &str) -> Option<String> {
-    let text = std::fs::read_to_string("/etc/os-release").ok()?;
+/// The operating system's name and version for the user agent, read from `/etc/os-release`
+/// once per process. `main` reads it before the runtime starts, so `initialize` does no file
+/// I/O on an async worker.
+pub(crate) fn os_release() -> &'static (String, String) {
+    static OS_RELEASE: std::sync::OnceLock<(String, String)> = std::sync::OnceLock::new();
+    OS_RELEASE.get_or_init(|| {
+        let text = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
+        let name = os_release_field(&text, "NAME").unwrap_or(std::env::consts::OS);
+        let version = os_release_field(&text, "VERSION_ID").unwrap_or("unknown");
+        (name.to_string(), version.to_string())
+    })
+}
+
+fn os_release_field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
     text.lines().find_map(|line| {
         let value = line.strip_prefix(key)?.strip_prefix('=')?;
         let value = value.trim_matches('"');
-        let first_word = if key == "NAME" {
-            value.split(' ').next().unwrap_or(value)
+        if key == "NAME" {
+            value.split(' ').next()
         } else {
-            value
-        };
-        Some(first_word.to_string())
+            Some(value)
+        }
     })
 }
 

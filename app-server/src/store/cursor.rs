@@ -24,7 +24,9 @@ pub(super) struct Position {
 pub(super) fn encode(sort_key: ThreadSortKey, key: i64, id: &str) -> String {
     let time = match sort_key {
         ThreadSortKey::CreatedAt => format_rfc3339_seconds(key),
-        ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt => format_rfc3339_millis(key),
+        ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt | ThreadSortKey::SectionPosition => {
+            format_rfc3339_millis(key)
+        }
     };
     format!("{time}|{id}")
 }
@@ -43,7 +45,9 @@ pub(super) fn decode(sort_key: ThreadSortKey, cursor: &str) -> Result<Position, 
     };
     let key = match sort_key {
         ThreadSortKey::CreatedAt => milliseconds.div_euclid(1000),
-        ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt => milliseconds,
+        ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt | ThreadSortKey::SectionPosition => {
+            milliseconds
+        }
     };
     Ok(Position {
         key,

@@ -552,8 +552,10 @@ struct ListStatement {
 fn list_statement(query: &ListQuery) -> Result<ListStatement, StoreError> {
     let sort_column = match query.sort_key {
         ThreadSortKey::CreatedAt => "created_at",
-        // Tandem's recency time is the update time.
-        ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt => "updated_at_ms",
+        // Tandem's recency time is the update time, and its threads have no sections.
+        ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt | ThreadSortKey::SectionPosition => {
+            "updated_at_ms"
+        }
     };
     let (order, after) = match query.sort_direction {
         SortDirection::Desc => ("DESC", "<"),

@@ -62,7 +62,9 @@ fn sorted_ids(
         .map(|meta| {
             let key = match sort_key {
                 ThreadSortKey::CreatedAt => meta.created_at,
-                ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt => meta.updated_at_ms,
+                ThreadSortKey::UpdatedAt
+                | ThreadSortKey::RecencyAt
+                | ThreadSortKey::SectionPosition => meta.updated_at_ms,
             };
             (key, meta.id.clone())
         })
@@ -82,6 +84,7 @@ fn list_sorts_and_pages_without_duplicates_or_gaps() {
         ThreadSortKey::CreatedAt,
         ThreadSortKey::UpdatedAt,
         ThreadSortKey::RecencyAt,
+        ThreadSortKey::SectionPosition,
     ] {
         for direction in [SortDirection::Desc, SortDirection::Asc] {
             let expected = sorted_ids(&metas, sort_key, direction);
@@ -303,6 +306,7 @@ fn list_of_many_threads_walks_an_index() {
         ThreadSortKey::CreatedAt,
         ThreadSortKey::UpdatedAt,
         ThreadSortKey::RecencyAt,
+        ThreadSortKey::SectionPosition,
     ] {
         for direction in [SortDirection::Desc, SortDirection::Asc] {
             let expected = sorted_ids(&metas, sort_key, direction);
@@ -339,7 +343,9 @@ fn list_of_many_threads_walks_an_index() {
                 .expect("plan rows");
             let index = match sort_key {
                 ThreadSortKey::CreatedAt => "threads_archived_created",
-                ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt => "threads_archived_updated",
+                ThreadSortKey::UpdatedAt
+                | ThreadSortKey::RecencyAt
+                | ThreadSortKey::SectionPosition => "threads_archived_updated",
             };
             assert_eq!(plan.len(), 1, "{plan:?}");
             assert!(
