@@ -33,7 +33,7 @@ pub struct OutgoingSender {
 }
 
 impl OutgoingSender {
-    /// A sender that queues serialized lines on `lines` (the writer thread's queue).
+    /// A sender that queues serialized lines on `lines` (the writer task's queue).
     pub fn new(lines: mpsc::Sender<String>) -> Self {
         Self {
             lines,

@@ -18,7 +18,7 @@ use crate::outgoing::OutgoingSender;
 use crate::processor::approvals::ClientApprover;
 use crate::processor::{Processor, overloaded};
 use crate::store::Store;
-use crate::transport::stdio::{read_lines, start_writer};
+use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 
 /// Capacity of the writer's queue of serialized lines. With `command/exec` deltas of up to
@@ -56,7 +56,7 @@ pub async fn serve_stdio(
     let queue_capacity = config.app_server.request_queue_capacity.max(1);
 
     let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
-    let writer = start_writer(std::io::stdout(), written)?;
+    let writer = tokio::spawn(write_lines(crate::transport::pipes::stdout(), written));
     let outgoing = Arc::new(OutgoingSender::new(lines));
     let approver = Arc::new(ClientApprover::new(outgoing.clone()));
     let sink = crate::history::ingesting_sink(approver.clone(), history.as_ref(), &store);
@@ -177,7 +177,7 @@ pub async fn serve_stdio(
     match tokio::time::timeout(Duration::from_secs(5), writer).await {
         Ok(Ok(Ok(()))) | Err(_) => {}
         Ok(Ok(Err(error))) => tracing::debug!(%error, "stdout closed"),
-        Ok(Err(_)) => tracing::error!("the stdout writer thread died"),
+        Ok(Err(error)) => tracing::error!(%error, "writer task failed"),
     }
     Ok(())
 }

@@ -38,7 +38,7 @@ pub struct StdioOutbound {
 }
 
 impl StdioOutbound {
-    /// Writes through the writer thread fed by `lines`.
+    /// Writes through the writer task fed by `lines`.
     pub fn new(lines: mpsc::Sender<String>) -> Self {
         Self { lines }
     }

@@ -18,7 +18,7 @@ use crate::mcp::protocol::error_response;
 use crate::mcp::session::{McpOptions, McpSession};
 use crate::rpc_error;
 use crate::store::Store;
-use crate::transport::stdio::{read_lines, start_writer};
+use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 
 /// Capacity of the writer's queue.
@@ -29,7 +29,7 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
     let store = Arc::new(Store::open(&config.home)?);
     let max_line_bytes = config.app_server.max_line_bytes;
     let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
-    let writer = start_writer(std::io::stdout(), written)?;
+    let writer = tokio::spawn(write_lines(crate::transport::pipes::stdout(), written));
     let outbound: Arc<dyn Outbound> = Arc::new(StdioOutbound::new(lines));
     let session = McpSession::new(
         "stdio".to_string(),
@@ -107,7 +107,7 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
     match tokio::time::timeout(Duration::from_secs(5), writer).await {
         Ok(Ok(Ok(()))) | Err(_) => {}
         Ok(Ok(Err(error))) => tracing::debug!(%error, "stdout closed"),
-        Ok(Err(_)) => tracing::error!("the stdout writer thread died"),
+        Ok(Err(error)) => tracing::error!(%error, "writer task failed"),
     }
     Ok(())
 }

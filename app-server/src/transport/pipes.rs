@@ -8,9 +8,10 @@
 //! terminal's non-blocking mode would leak into the shell that shares it. The original
 //! file-status flags are restored when the stream is dropped.
 //!
-//! stdout is not handled here: a thread of its own writes it (`transport::stdio::start_writer`).
-//! Written through the reactor instead, each write completed at once, so a streaming turn went
-//! out in many small writes and its server CPU per delta about doubled (`tandem-bench`).
+//! stdout stays on tokio's blocking writer on purpose: while one write is in flight on the
+//! pool, the writer task keeps collecting lines, so a streaming turn goes out in large writes.
+//! Written through the reactor, each write completed at once, so a streaming turn went out in
+//! many small writes and its server CPU per delta about doubled (`tandem-bench`).
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -29,6 +30,11 @@ pub fn stdin() -> Box<dyn AsyncRead + Send + Unpin> {
         Some(pipe) => Box::new(pipe),
         None => Box::new(tokio::io::stdin()),
     }
+}
+
+/// The server's stdout: tokio's, written on the blocking pool (see the module documentation).
+pub fn stdout() -> tokio::io::Stdout {
+    tokio::io::stdout()
 }
 
 /// A duplicate of a pipe or socket descriptor in non-blocking mode, registered with the

@@ -1,13 +1,13 @@
-//! stdio JSONL transport: one reader task and one writer thread with bounded queues.
+//! stdio JSONL transport: one reader task and one writer task with bounded queues.
 //!
 //! The reader splits stdin into lines with a length cap; an over-long line is discarded with a
 //! logged reason and reading continues with the next line. The writer batches whatever is
 //! queued and flushes once per batch, so a burst of notifications costs one syscall.
 
-use std::io::{self, Write};
+use std::io;
 
-use tokio::io::{AsyncRead, AsyncReadExt};
-use tokio::sync::{mpsc, oneshot};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc;
 use tokio_util::bytes::BytesMut;
 use tokio_util::codec::{Decoder, LinesCodec, LinesCodecError};
 
@@ -51,44 +51,17 @@ where
     }
 }
 
-/// Largest batch the writer gathers before it writes.
-const MAX_BATCH_BYTES: usize = 1 << 20;
-
-/// The writer thread's outcome: `Err` when the output failed (the client closed its end).
-pub type WriterDone = oneshot::Receiver<io::Result<()>>;
-
-/// Starts the thread that writes queued lines to `output` until every sender is dropped.
-///
-/// A dedicated thread owns the output and blocks in `write`, so a streaming turn costs one
-/// wake-up per batch rather than a task wake-up plus a blocking-pool handoff; while a write is
-/// in flight, the producers keep queueing and the next batch is larger. The queue is bounded:
-/// a client that stops reading stalls the producers, not memory. The thread is detached, so a
-/// client that never reads cannot hold the process open; resolve the returned receiver (with a
-/// bound) to wait for the queued lines to be written.
-pub fn start_writer<W>(output: W, lines: mpsc::Receiver<String>) -> io::Result<WriterDone>
+/// Writes queued lines to `output`, flushing after each batch, until every sender is dropped.
+pub async fn write_lines<W>(mut output: W, mut lines: mpsc::Receiver<String>) -> io::Result<()>
 where
-    W: Write + Send + 'static,
+    W: AsyncWrite + Unpin,
 {
-    let (done, finished) = oneshot::channel();
-    std::thread::Builder::new()
-        .name("tandem-stdout".to_string())
-        .spawn(move || {
-            let mut output = output;
-            let mut lines = lines;
-            let _ = done.send(write_lines(&mut output, &mut lines));
-        })?;
-    Ok(finished)
-}
-
-/// Writes queued lines to `output`, one write and flush per batch of whatever is queued, until
-/// every sender is dropped. Blocks: run it on a thread of its own ([`start_writer`]).
-pub fn write_lines<W: Write>(output: &mut W, lines: &mut mpsc::Receiver<String>) -> io::Result<()> {
     let mut batch: Vec<u8> = Vec::with_capacity(64 * 1024);
-    while let Some(line) = lines.blocking_recv() {
+    while let Some(line) = lines.recv().await {
         batch.extend_from_slice(line.as_bytes());
         batch.push(b'\n');
         // Drain what is already queued so that a burst becomes one write.
-        while batch.len() < MAX_BATCH_BYTES {
+        while batch.len() < 1 << 20 {
             match lines.try_recv() {
                 Ok(line) => {
                     batch.extend_from_slice(line.as_bytes());
@@ -97,11 +70,11 @@ pub fn write_lines<W: Write>(output: &mut W, lines: &mut mpsc::Receiver<String>)
                 Err(_) => break,
             }
         }
-        output.write_all(&batch)?;
-        output.flush()?;
+        output.write_all(&batch).await?;
+        output.flush().await?;
         batch.clear();
     }
-    output.flush()
+    output.flush().await
 }
 
 #[cfg(test)]
@@ -118,30 +91,14 @@ mod tests {
         assert_eq!(lines, vec!["{\"ok\":1}".to_string(), "last".to_string()]);
     }
 
-    #[test]
-    fn writer_emits_one_line_per_message() {
-        let (sender, mut receiver) = mpsc::channel(8);
-        let mut output = Vec::new();
-        sender.try_send("a".into()).expect("send");
-        sender.try_send("b".into()).expect("send");
-        drop(sender);
-        write_lines(&mut output, &mut receiver).expect("write");
-        assert_eq!(output, b"a\nb\n");
-    }
-
     #[tokio::test]
-    async fn the_writer_thread_writes_everything_queued_before_the_senders_close() {
-        let (read_end, write_end) = std::io::pipe().expect("pipe");
-        let (sender, receiver) = mpsc::channel(2);
-        let done = start_writer(write_end, receiver).expect("writer thread");
-        for index in 0..100 {
-            sender.send(format!("line {index}")).await.expect("send");
-        }
+    async fn writer_emits_one_line_per_message() {
+        let (sender, receiver) = mpsc::channel(8);
+        let mut output = Vec::new();
+        sender.send("a".into()).await.expect("send");
+        sender.send("b".into()).await.expect("send");
         drop(sender);
-        done.await.expect("writer finished").expect("written");
-        let mut written = String::new();
-        std::io::Read::read_to_string(&mut &read_end, &mut written).expect("read");
-        let expected: String = (0..100).map(|index| format!("line {index}\n")).collect();
-        assert_eq!(written, expected);
+        write_lines(&mut output, receiver).await.expect("write");
+        assert_eq!(output, b"a\nb\n");
     }
 }
