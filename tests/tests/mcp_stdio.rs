@@ -1,5 +1,5 @@
 //! `tandem mcp-server` over real stdio: handshake and version negotiation, tools, a `codex`
-//! call streamed from the mock model, `codex-reply`, bad arguments and cancellation.
+//! call streamed from the mock model, `codex-reply`, bad arguments, cancellation and overload.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -566,4 +566,63 @@ async fn batches_are_answered_with_one_array_under_2025_03_26_only() {
     assert_eq!(refused["error"]["code"], -32600);
     assert!(new.log.iter().all(|message| !message.is_array()));
     assert_eq!(new.shutdown().await, Some(0));
+}
+
+/// With every worker busy, one more request is refused with `-32001` at once, `ping` is still
+/// answered, and the running calls finish normally.
+#[tokio::test]
+async fn a_saturated_session_refuses_requests_but_answers_ping() {
+    let model = MockModel::start().await;
+    let mut gates = Vec::new();
+    for answer in ["first", "second"] {
+        let (response, gate) = MockResponse::gated(responses_text("msg", &[answer]));
+        model.push(response);
+        gates.push(gate);
+    }
+    let mut server = McpStdio::spawn(
+        &mock_config(&model.base_url()),
+        &["-c", "app_server.request_queue_capacity=2"],
+    )
+    .await;
+    server.initialize("2025-11-25", json!({})).await;
+    for id in [1, 2] {
+        server
+            .send(&json!({
+                "jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "codex", "arguments": {"prompt": "Wait for the gate."}},
+            }))
+            .await;
+    }
+    for gate in &gates {
+        gate.release(1);
+    }
+    for id in [1, 2] {
+        server
+            .take(|message| {
+                is_event_for(message, id) && message["params"]["msg"]["type"] == "task_started"
+            })
+            .await;
+    }
+    let refused = server
+        .request(
+            json!(3),
+            "tools/call",
+            json!({"name": "codex", "arguments": {"prompt": "One more."}}),
+        )
+        .await;
+    assert_eq!(
+        refused["error"],
+        json!({"code": -32001, "message": "Server overloaded; retry later."})
+    );
+    let pong = server.request(json!(4), "ping", json!({})).await;
+    assert_eq!(pong["result"], json!({}));
+    drop(gates);
+    for id in [1, 2] {
+        let done = server.response(&json!(id)).await;
+        assert_eq!(done["result"]["isError"], json!(false), "call {id}: {done}");
+    }
+    // A worker is free again.
+    let listed = server.request(json!(5), "tools/list", json!({})).await;
+    assert!(listed["result"]["tools"].is_array());
+    assert_eq!(server.shutdown().await, Some(0));
 }

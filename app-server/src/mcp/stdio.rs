@@ -2,13 +2,15 @@
 //!
 //! Requests run concurrently (a tool call lasts a whole turn, and the client must still be
 //! able to ping, cancel or answer elicitations meanwhile); notifications and responses are
-//! handled in order as they arrive. stdin EOF or a signal ends the session: running turns are
+//! handled in order as they arrive. At most `app_server.request_queue_capacity` requests run at
+//! once; one more is answered `-32001` (overloaded) at once, except `ping`, which is always
+//! answered. A batch counts as one request. stdin EOF or a signal ends the session: running turns are
 //! interrupted and flushed, then the writer drains.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::mpsc;
+use tokio::sync::{Semaphore, mpsc};
 use tokio_util::task::TaskTracker;
 
 use crate::config::Config;
@@ -28,6 +30,9 @@ const OUTPUT_QUEUE: usize = 4096;
 pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(&config.home)?);
     let max_line_bytes = config.app_server.max_line_bytes;
+    let workers = Arc::new(Semaphore::new(
+        config.app_server.request_queue_capacity.max(1),
+    ));
     let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
     let writer = tokio::spawn(write_lines(crate::transport::pipes::stdout(), written));
     let outbound: Arc<dyn Outbound> = Arc::new(StdioOutbound::new(lines));
@@ -51,8 +56,25 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
             Ok(IncomingMessage::Request { id, method, value }) if method == "initialize" => {
                 session.clone().handle_request(id, method, value).await;
             }
-            Ok(IncomingMessage::Request { id, method, value }) => {
+            // A liveness check never waits for a worker.
+            Ok(IncomingMessage::Request { id, method, value }) if method == "ping" => {
                 handlers.spawn(session.clone().handle_request(id, method, value));
+            }
+            Ok(IncomingMessage::Request { id, method, value }) => {
+                let Ok(permit) = workers.clone().try_acquire_owned() else {
+                    outbound
+                        .send(
+                            Route::Standalone,
+                            error_response(Some(&id), &rpc_error::overloaded()),
+                        )
+                        .await;
+                    return;
+                };
+                let request = session.clone().handle_request(id, method, value);
+                handlers.spawn(async move {
+                    request.await;
+                    drop(permit);
+                });
             }
             Ok(IncomingMessage::Notification { method }) => {
                 let message = serde_json::from_str(&line).unwrap_or_default();
@@ -72,12 +94,18 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
                     Ok(serde_json::Value::Array(items)) => items,
                     _ => Vec::new(),
                 };
+                let Ok(permit) = workers.clone().try_acquire_owned() else {
+                    let reply = error_response(None, &rpc_error::overloaded());
+                    outbound.send(Route::Standalone, reply).await;
+                    return;
+                };
                 let batch = session.clone().handle_batch(items);
                 let outbound = outbound.clone();
                 handlers.spawn(async move {
                     if let Some(reply) = batch.await {
                         outbound.send(Route::Standalone, reply).await;
                     }
+                    drop(permit);
                 });
             }
             Err(DecodeError::NotAMessage(reason)) => {
