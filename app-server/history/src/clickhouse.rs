@@ -754,19 +754,25 @@ impl HistoryBackend for ClickHouseBackend {
         Ok(events)
     }
 
-    fn log_query(&self, log: &QueryLog) -> Result<(), HistoryError> {
-        self.insert(
-            "query_log",
-            &[json!({
-                "query_id": log.query_id, "at_ms": log.at_ms, "query": log.query,
-                "terms": log.terms.join(" "), "hits": log.hits.len(), "elapsed_us": log.elapsed_us,
-            })],
-        )?;
-        let hits: Vec<Value> = log
-            .hits
+    fn log_queries(&self, logs: &[QueryLog]) -> Result<(), HistoryError> {
+        // One INSERT per table for the whole batch.
+        let queries: Vec<Value> = logs
             .iter()
-            .map(|(rank, event_uid, score)| {
-                json!({"query_id": log.query_id, "rank": rank, "event_uid": event_uid, "score": score})
+            .map(|log| {
+                json!({
+                    "query_id": log.query_id, "at_ms": log.at_ms, "query": log.query,
+                    "terms": log.terms.join(" "), "hits": log.hits.len(),
+                    "elapsed_us": log.elapsed_us,
+                })
+            })
+            .collect();
+        self.insert("query_log", &queries)?;
+        let hits: Vec<Value> = logs
+            .iter()
+            .flat_map(|log| {
+                log.hits.iter().map(|(rank, event_uid, score)| {
+                    json!({"query_id": log.query_id, "rank": rank, "event_uid": event_uid, "score": score})
+                })
             })
             .collect();
         self.insert("hit_log", &hits)
