@@ -155,10 +155,6 @@ impl EmbeddedBackend {
             }
             transaction.commit()?;
         }
-        connection.set_db_config(
-            rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
-            true,
-        )?;
         // A statement whose plan may depend on a bound value is re-prepared whenever that
         // value changes (SQLite's "reprepare on bind"): the append path's tail lookup
         // (`WHERE tid = ?1 ORDER BY first DESC LIMIT 1`) was compiled again for every term of

@@ -536,12 +536,14 @@ fn run(
             .map_err(|e| e.to_string())?;
         samples.push(t.elapsed());
     }
-    println!(
-        "[{name}] open: p50 {:.2} ms, p99 {:.2} ms (load {})",
-        percentile(&mut samples, 0.5),
-        percentile(&mut samples, 0.99),
-        load_average()
-    );
+    if !samples.is_empty() {
+        println!(
+            "[{name}] open: p50 {:.2} ms, p99 {:.2} ms (load {})",
+            percentile(&mut samples, 0.5),
+            percentile(&mut samples, 0.99),
+            load_average()
+        );
+    }
     // Incremental: one new turn appended to one rollout, ingested by this service (its term
     // ids are known), then another by a fresh service (new connections, nothing cached: the
     // after-turn ingest of a server that just started).
