@@ -8,7 +8,9 @@
 //! the ClickHouse backend's SQL exactly, which FTS5's fixed `bm25()` cannot promise. A query
 //! reads the blocks of its terms and ranks them with MaxScore and block-max bounds
 //! ([`crate::topk`]), so it decodes a few blocks of the frequent terms instead of every
-//! posting.
+//! posting. What a query read about its terms is kept for the next ones by the reader's term
+//! cache (`term_cache`), emptied whenever another connection commits. Query and hit logs go
+//! to a file of their own (`index.telemetry.sqlite`).
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
