@@ -112,7 +112,7 @@ impl TermCache {
         if let Some(entry) = self.terms.get_mut(term) {
             let mut grown = data.len() + 16;
             if entry.data.len() < blocks {
-                grown += (blocks - entry.data.len()) * 8;
+                grown += (blocks - entry.data.len()) * std::mem::size_of::<Option<Arc<[u8]>>>();
                 entry.data.resize(blocks, None);
             }
             if let Some(slot) = entry.data.get_mut(index) {
