@@ -183,10 +183,15 @@ pub trait HistoryBackend: Send + Sync {
         before: i64,
         after: i64,
     ) -> Result<Vec<Event>, HistoryError>;
-    /// Writes the query and hit logs.
-    fn log_query(&self, log: &QueryLog) -> Result<(), HistoryError>;
+    /// Writes the query and hit logs of several searches (one batch of the telemetry queue,
+    /// see `service::Telemetry`).
+    fn log_queries(&self, logs: &[QueryLog]) -> Result<(), HistoryError>;
     /// Number of indexed events.
     fn event_count(&self) -> Result<i64, HistoryError>;
+    /// Work counters since the backend was opened (name, value), for the benchmark.
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        Vec::new()
+    }
 }
 
 /// IDF with the `+1` inside the log (never negative); both backends use it.

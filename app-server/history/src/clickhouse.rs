@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::{Value, json};
 
@@ -49,6 +50,10 @@ const EVENTS_GRANULARITY: u32 = 1024;
 pub struct ClickHouseBackend {
     client: reqwest::blocking::Client,
     config: ClickHouseConfig,
+    /// HTTP requests sent (every statement), for the benchmark.
+    requests: AtomicU64,
+    /// Of those, the telemetry INSERTs (sent by the telemetry thread, off the answer path).
+    telemetry_requests: AtomicU64,
 }
 
 fn ch_error(message: impl std::fmt::Display) -> HistoryError {
@@ -95,6 +100,8 @@ impl ClickHouseBackend {
         let backend = ClickHouseBackend {
             client,
             config: config.clone(),
+            requests: AtomicU64::new(0),
+            telemetry_requests: AtomicU64::new(0),
         };
         backend.ping()?;
         backend.create_schema()?;
@@ -247,6 +254,7 @@ impl ClickHouseBackend {
             }
             None => sql.to_string(),
         };
+        self.requests.fetch_add(1, Ordering::Relaxed);
         let mut request = self.client.post(url).body(body).timeout(timeout);
         if let Some(user) = &self.config.user {
             request = request.basic_auth(user, self.config.password.as_ref());
@@ -754,22 +762,42 @@ impl HistoryBackend for ClickHouseBackend {
         Ok(events)
     }
 
-    fn log_query(&self, log: &QueryLog) -> Result<(), HistoryError> {
-        self.insert(
-            "query_log",
-            &[json!({
-                "query_id": log.query_id, "at_ms": log.at_ms, "query": log.query,
-                "terms": log.terms.join(" "), "hits": log.hits.len(), "elapsed_us": log.elapsed_us,
-            })],
-        )?;
-        let hits: Vec<Value> = log
-            .hits
+    fn log_queries(&self, logs: &[QueryLog]) -> Result<(), HistoryError> {
+        // One INSERT per table for the whole batch.
+        let queries: Vec<Value> = logs
             .iter()
-            .map(|(rank, event_uid, score)| {
-                json!({"query_id": log.query_id, "rank": rank, "event_uid": event_uid, "score": score})
+            .map(|log| {
+                json!({
+                    "query_id": log.query_id, "at_ms": log.at_ms, "query": log.query,
+                    "terms": log.terms.join(" "), "hits": log.hits.len(),
+                    "elapsed_us": log.elapsed_us,
+                })
+            })
+            .collect();
+        self.telemetry_requests.fetch_add(
+            1 + u64::from(logs.iter().any(|log| !log.hits.is_empty())),
+            Ordering::Relaxed,
+        );
+        self.insert("query_log", &queries)?;
+        let hits: Vec<Value> = logs
+            .iter()
+            .flat_map(|log| {
+                log.hits.iter().map(|(rank, event_uid, score)| {
+                    json!({"query_id": log.query_id, "rank": rank, "event_uid": event_uid, "score": score})
+                })
             })
             .collect();
         self.insert("hit_log", &hits)
+    }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        vec![
+            ("requests", self.requests.load(Ordering::Relaxed)),
+            (
+                "log inserts",
+                self.telemetry_requests.load(Ordering::Relaxed),
+            ),
+        ]
     }
 
     fn event_count(&self) -> Result<i64, HistoryError> {

@@ -5,7 +5,8 @@
 //! Layers, top down: [`service`] (validate → plan → score → envelope), [`backend`] (the
 //! [`backend::HistoryBackend`] trait with the embedded SQLite store in [`sqlite`] and the
 //! ClickHouse store in [`clickhouse`]), [`ingest`] (incremental reading of rollout files) and
-//! [`rollout`] (one line → at most one [`event::Event`]).
+//! [`rollout`] (one line → at most one [`event::Event`]). Query and hit logs are written off
+//! the answer path by [`telemetry`].
 
 pub mod backend;
 pub mod clickhouse;
@@ -16,5 +17,6 @@ pub mod postings;
 pub mod rollout;
 pub mod service;
 pub mod sqlite;
+pub mod telemetry;
 pub mod tokenize;
 pub mod topk;

@@ -22,6 +22,10 @@ use rusqlite::{OptionalExtension, Transaction, params};
 
 use crate::backend::HistoryError;
 
+/// The last block of a term's list (what an append extends).
+pub const TAIL_BLOCK: &str = "SELECT first, last, count, max_tf, min_dl, data, frontier FROM blocks
+     WHERE tid = ?1 ORDER BY first DESC LIMIT 1";
+
 /// Postings per block.
 pub const BLOCK_POSTINGS: usize = 128;
 
@@ -38,17 +42,57 @@ pub struct Posting {
     pub kind: i64,
 }
 
-/// One block as read back: its bounds and, once loaded, its still-encoded postings.
-#[derive(Clone, Debug)]
-pub struct Block {
-    /// Document number of the first posting.
-    pub first: i64,
-    /// Document number of the last posting.
-    pub last: i64,
-    /// The score frontier: `(tf, dl)` pairs, `tf` ascending (see the module docs).
-    pub frontier: Vec<(i64, i64)>,
-    /// The encoded postings; `None` until the query needs them.
-    pub data: Option<Vec<u8>>,
+/// The bounds of a term's blocks, in document order, without their postings: what a query
+/// needs to decide which blocks to read. Flat vectors (no allocation per block), so a list of
+/// thousands of blocks can be kept across queries and shared (see `sqlite::TermCache`).
+#[derive(Clone, Debug, Default)]
+pub struct TermBlocks {
+    /// Document number of each block's first posting.
+    pub first: Vec<i64>,
+    /// Document number of each block's last posting.
+    pub last: Vec<i64>,
+    /// End of each block's frontier in `pairs`.
+    ends: Vec<u32>,
+    /// The blocks' score frontiers, one after the other: `(tf, dl)` pairs, `tf` ascending.
+    pairs: Vec<(i64, i64)>,
+}
+
+impl TermBlocks {
+    /// Adds the next block.
+    pub fn push(&mut self, first: i64, last: i64, frontier: &[(i64, i64)]) {
+        self.first.push(first);
+        self.last.push(last);
+        self.pairs.extend_from_slice(frontier);
+        self.ends.push(self.pairs.len() as u32);
+    }
+
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.first.len()
+    }
+
+    /// Whether there are no blocks.
+    pub fn is_empty(&self) -> bool {
+        self.first.is_empty()
+    }
+
+    /// The score frontier of block `index` (see the module docs).
+    pub fn frontier(&self, index: usize) -> &[(i64, i64)] {
+        let start = match index {
+            0 => 0,
+            _ => self.ends.get(index - 1).copied().unwrap_or(0) as usize,
+        };
+        let end = self.ends.get(index).copied().unwrap_or(0) as usize;
+        self.pairs.get(start..end).unwrap_or(&[])
+    }
+
+    /// Approximate heap size in bytes (for the cache's budget).
+    pub fn bytes(&self) -> usize {
+        self.first.capacity() * 8
+            + self.last.capacity() * 8
+            + self.ends.capacity() * 4
+            + self.pairs.capacity() * 16
+    }
 }
 
 /// The score frontier of `points` (`(tf, dl)` pairs): the pairs no other pair beats with a
@@ -80,21 +124,35 @@ fn encode_frontier(frontier: &[(i64, i64)]) -> Vec<u8> {
 /// The frontier of a stored block: its `frontier` column, or the pair `(max_tf, min_dl)` for
 /// a block written before the column existed (a looser bound, still an upper bound).
 fn decode_frontier(stored: Option<&[u8]>, max_tf: i64, min_dl: i64) -> Vec<(i64, i64)> {
-    let Some(data) = stored else {
-        return vec![(max_tf, min_dl)];
-    };
     let mut points = Vec::new();
+    decode_frontier_into(stored, max_tf, min_dl, &mut points);
+    points
+}
+
+/// [`decode_frontier`] into `points` (cleared first).
+fn decode_frontier_into(
+    stored: Option<&[u8]>,
+    max_tf: i64,
+    min_dl: i64,
+    points: &mut Vec<(i64, i64)>,
+) {
+    points.clear();
+    let Some(data) = stored else {
+        points.push((max_tf, min_dl));
+        return;
+    };
     let mut at = 0;
     while at < data.len() {
         let (Some(tf), Some(dl)) = (get_varint(data, &mut at), get_varint(data, &mut at)) else {
-            return vec![(max_tf, min_dl)];
+            points.clear();
+            points.push((max_tf, min_dl));
+            return;
         };
         points.push((tf as i64, dl as i64));
     }
     if points.is_empty() {
-        return vec![(max_tf, min_dl)];
+        points.push((max_tf, min_dl));
     }
-    points
 }
 
 fn put_varint(out: &mut Vec<u8>, mut value: u64) {
@@ -167,20 +225,22 @@ pub fn decode(first: i64, data: &[u8], out: &mut Vec<Posting>) {
 pub fn read_blocks(
     connection: &rusqlite::Connection,
     tid: i64,
-) -> Result<Vec<Block>, HistoryError> {
+) -> Result<TermBlocks, HistoryError> {
     let mut select = connection.prepare_cached(
         "SELECT first, last, max_tf, min_dl, frontier FROM blocks WHERE tid = ?1 ORDER BY first",
     )?;
-    let rows = select.query_map([tid], |row| {
-        let stored = row.get_ref(4)?.as_blob_or_null()?;
-        Ok(Block {
-            first: row.get(0)?,
-            last: row.get(1)?,
-            frontier: decode_frontier(stored, row.get(2)?, row.get(3)?),
-            data: None,
-        })
-    })?;
-    Ok(rows.collect::<Result<_, _>>()?)
+    let mut rows = select.query([tid])?;
+    let mut blocks = TermBlocks::default();
+    let mut points = Vec::new();
+    while let Some(row) = rows.next()? {
+        let stored = row
+            .get_ref(4)?
+            .as_blob_or_null()
+            .map_err(rusqlite::Error::from)?;
+        decode_frontier_into(stored, row.get(2)?, row.get(3)?, &mut points);
+        blocks.push(row.get(0)?, row.get(1)?, &points);
+    }
+    Ok(blocks)
 }
 
 /// The encoded postings of the block of `tid` starting at `first` (empty when it is gone).
@@ -207,10 +267,7 @@ pub fn append(
 ) -> Result<(), HistoryError> {
     let mut rest = postings;
     if !known_empty {
-        let mut select = transaction.prepare_cached(
-            "SELECT first, last, count, max_tf, min_dl, data, frontier FROM blocks
-             WHERE tid = ?1 ORDER BY first DESC LIMIT 1",
-        )?;
+        let mut select = transaction.prepare_cached(TAIL_BLOCK)?;
         let tail = select
             .query_row([tid], |row| {
                 let max_tf = row.get::<_, i64>(3)?;

@@ -2,7 +2,7 @@
 //! it on the backend, and build the payload and its `prose` or `full` envelope.
 
 use std::path::Path;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Serialize};
@@ -14,6 +14,7 @@ use crate::config::{BackendKind, HistoryConfig};
 use crate::event::{Event, EventClass, HISTORY_TOOL_FLAG, format_timestamp};
 use crate::ingest::{IngestReport, ingest, ingest_one};
 use crate::sqlite::EmbeddedBackend;
+use crate::telemetry::{QUEUE_CAPACITY, Telemetry};
 use crate::tokenize::query_terms;
 
 /// Name of the search tool.
@@ -198,7 +199,9 @@ pub enum RequestError {
 /// server answers `initialize` before touching it.
 pub struct HistoryService {
     config: HistoryConfig,
-    backend: OnceLock<Box<dyn HistoryBackend>>,
+    /// The query-log queue; started with the backend. Dropped (and so flushed) first.
+    telemetry: OnceLock<Telemetry>,
+    backend: OnceLock<Arc<dyn HistoryBackend>>,
     /// Serializes the first open of the embedded index.
     opening: Mutex<()>,
 }
@@ -218,6 +221,7 @@ impl HistoryService {
     pub fn connect(config: HistoryConfig) -> Result<HistoryService, HistoryError> {
         let service = HistoryService {
             config,
+            telemetry: OnceLock::new(),
             backend: OnceLock::new(),
             opening: Mutex::new(()),
         };
@@ -243,13 +247,19 @@ impl HistoryService {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         if self.backend.get().is_none() {
-            let backend: Box<dyn HistoryBackend> = match self.config.backend {
-                BackendKind::Embedded => Box::new(EmbeddedBackend::open(&self.config.index_path)?),
+            let backend: Arc<dyn HistoryBackend> = match self.config.backend {
+                BackendKind::Embedded => Arc::new(EmbeddedBackend::open(&self.config.index_path)?),
                 BackendKind::ClickHouse => {
-                    Box::new(ClickHouseBackend::connect(&self.config.clickhouse)?)
+                    Arc::new(ClickHouseBackend::connect(&self.config.clickhouse)?)
                 }
             };
             backend.ping()?;
+            let writer = Arc::clone(&backend);
+            let _ = self
+                .telemetry
+                .set(Telemetry::start(QUEUE_CAPACITY, move |logs| {
+                    writer.log_queries(logs)
+                }));
             let _ = self.backend.set(backend);
         }
         match self.backend.get() {
@@ -269,6 +279,27 @@ impl HistoryService {
     /// Ingests one rollout file (blocking).
     pub fn ingest_file(&self, path: &Path) -> Result<IngestReport, HistoryError> {
         ingest_one(self.backend()?, path)
+    }
+
+    /// Work counters of the backend and the telemetry queue (name, value), for the benchmark.
+    pub fn counters(&self) -> Vec<(&'static str, u64)> {
+        let mut counters = self
+            .backend
+            .get()
+            .map(|backend| backend.counters())
+            .unwrap_or_default();
+        if let Some(telemetry) = self.telemetry.get() {
+            counters.extend(telemetry.counters());
+        }
+        counters
+    }
+
+    /// Writes the query logs queued so far and stops the telemetry thread; later searches'
+    /// logs are dropped. Dropping the service does the same.
+    pub fn close_telemetry(&self) {
+        if let Some(telemetry) = self.telemetry.get() {
+            telemetry.close();
+        }
     }
 
     /// `search` (blocking).
@@ -376,8 +407,9 @@ impl HistoryService {
                 .map(|hit| (hit.rank, hit.event_uid.clone(), hit.score))
                 .collect(),
         };
-        if let Err(error) = backend.log_query(&log) {
-            tracing::warn!("history query log not written: {error}");
+        // Best effort and off the answer path: queued for the telemetry thread.
+        if let Some(telemetry) = self.telemetry.get() {
+            telemetry.record(log);
         }
         Ok(payload)
     }

@@ -8,11 +8,14 @@
 //! the ClickHouse backend's SQL exactly, which FTS5's fixed `bm25()` cannot promise. A query
 //! reads the blocks of its terms and ranks them with MaxScore and block-max bounds
 //! ([`crate::topk`]), so it decodes a few blocks of the frequent terms instead of every
-//! posting.
+//! posting. What a query read about its terms is kept for the next ones by the reader's term
+//! cache (`term_cache`), emptied whenever another connection commits. Query and hit logs go
+//! to a file of their own (`index.telemetry.sqlite`).
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
-use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -24,7 +27,11 @@ use crate::event::{Event, EventClass, HISTORY_TOOL_FLAG, doc_id};
 use crate::postings::{self, Posting};
 use crate::rollout::Cursor;
 use crate::tokenize::term_frequencies;
-use crate::topk::{Filter, TermList, top_k};
+use crate::topk::{Filter, TermList, TopKStats, block_bounds, top_k};
+
+mod term_cache;
+
+use term_cache::{TermCache, data_version};
 
 /// Layout version (`PRAGMA user_version`). Version 2 (blocks without a score frontier) is
 /// migrated in place; an index of any other version is rebuilt.
@@ -65,17 +72,45 @@ CREATE TABLE IF NOT EXISTS blocks (
     PRIMARY KEY (tid, first)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS corpus (id INTEGER PRIMARY KEY CHECK (id = 0), docs INTEGER NOT NULL, total_len INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS query_log (query_id TEXT NOT NULL, at_ms INTEGER NOT NULL, query TEXT NOT NULL, terms TEXT NOT NULL, hits INTEGER NOT NULL, elapsed_us INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS hit_log (query_id TEXT NOT NULL, rank INTEGER NOT NULL, event_uid TEXT NOT NULL, score REAL NOT NULL);
 CREATE VIEW IF NOT EXISTS trace AS SELECT * FROM events ORDER BY session_id, event_order;
 ";
 
 const EVENT_COLUMNS: &str = "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, kind, text, payload, token_usage, source_path";
 
+/// The telemetry file's tables. Telemetry lives in its own file: a commit to the index file
+/// would change its `data_version` and so empty the reader's [`TermCache`] after every search.
+const TELEMETRY_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS query_log (query_id TEXT NOT NULL, at_ms INTEGER NOT NULL, query TEXT NOT NULL, terms TEXT NOT NULL, hits INTEGER NOT NULL, elapsed_us INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS hit_log (query_id TEXT NOT NULL, rank INTEGER NOT NULL, event_uid TEXT NOT NULL, score REAL NOT NULL);
+";
+
 /// The SQLite index.
 pub struct EmbeddedBackend {
     writer: Mutex<Writer>,
-    reader: Mutex<Connection>,
+    reader: Mutex<Reader>,
+    /// The query and hit logs' file (opened by the first log written).
+    telemetry_path: PathBuf,
+    telemetry: Mutex<Option<Connection>>,
+    counters: Counters,
+}
+
+/// Work done by searches, for the benchmark.
+#[derive(Default)]
+struct Counters {
+    searches: AtomicU64,
+    statements: AtomicU64,
+    blocks_decoded: AtomicU64,
+    blocks_skipped: AtomicU64,
+    candidates_scored: AtomicU64,
+    term_cache_hits: AtomicU64,
+    term_cache_misses: AtomicU64,
+    term_cache_resets: AtomicU64,
+    block_cache_hits: AtomicU64,
+}
+
+struct Reader {
+    connection: Connection,
+    cache: TermCache,
 }
 
 struct Writer {
@@ -122,12 +157,25 @@ impl EmbeddedBackend {
             }
             transaction.commit()?;
         }
+        // A statement whose plan may depend on a bound value is re-prepared whenever that
+        // value changes (SQLite's "reprepare on bind"): the append path's tail lookup
+        // (`WHERE tid = ?1 ORDER BY first DESC LIMIT 1`) was compiled again for every term of
+        // every batch. Every statement here is a key lookup whose plan never depends on the
+        // value, so plans are fixed once prepared.
+        connection.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+            true,
+        )?;
         connection.pragma_update(None, "synchronous", "NORMAL")?;
         // Checkpoints copy the WAL back with an fsync; larger steps mean fewer of them during
         // a bulk ingest.
         connection.pragma_update(None, "wal_autocheckpoint", 8192)?;
         let reader = Connection::open(path)?;
         reader.busy_timeout(std::time::Duration::from_secs(10))?;
+        reader.set_db_config(
+            rusqlite::config::DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG,
+            true,
+        )?;
         // No mmap: measured at a million events, mapping the file raised the mean CPU time of
         // a search (page faults on first touch) instead of lowering it.
         reader.pragma_update(None, "cache_size", -65_536)?;
@@ -137,15 +185,30 @@ impl EmbeddedBackend {
                 connection,
                 term_ids: HashMap::new(),
             }),
-            reader: Mutex::new(reader),
+            reader: Mutex::new(Reader {
+                connection: reader,
+                cache: TermCache::default(),
+            }),
+            telemetry_path: telemetry_path(path),
+            telemetry: Mutex::new(None),
+            counters: Counters::default(),
         })
     }
 
-    fn reader(&self) -> MutexGuard<'_, Connection> {
+    fn reader(&self) -> MutexGuard<'_, Reader> {
         self.reader
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
+
+    fn count(&self, counter: &AtomicU64, value: u64) {
+        counter.fetch_add(value, Ordering::Relaxed);
+    }
+}
+
+/// The telemetry file next to the index: `index.sqlite` → `index.telemetry.sqlite`.
+fn telemetry_path(index: &Path) -> PathBuf {
+    index.with_extension("telemetry.sqlite")
 }
 
 fn event_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Event> {
@@ -370,13 +433,14 @@ impl HistoryBackend for EmbeddedBackend {
 
     fn ping(&self) -> Result<(), HistoryError> {
         self.reader()
+            .connection
             .query_row("SELECT 1", [], |row| row.get::<_, i64>(0))?;
         Ok(())
     }
 
     fn file_states(&self) -> Result<HashMap<String, FileState>, HistoryError> {
         let reader = self.reader();
-        let mut select = reader.prepare_cached(
+        let mut select = reader.connection.prepare_cached(
             "SELECT path, inode, offset, fingerprint, cursor, corrupt_lines FROM files",
         )?;
         let rows = select.query_map([], |row| {
@@ -397,7 +461,7 @@ impl HistoryBackend for EmbeddedBackend {
 
     fn file_state(&self, path: &str) -> Result<Option<FileState>, HistoryError> {
         let reader = self.reader();
-        let mut select = reader.prepare_cached(
+        let mut select = reader.connection.prepare_cached(
             "SELECT inode, offset, fingerprint, cursor, corrupt_lines FROM files WHERE path = ?1",
         )?;
         Ok(select
@@ -427,33 +491,55 @@ impl HistoryBackend for EmbeddedBackend {
     }
 
     fn corpus_stats(&self, terms: &[String]) -> Result<CorpusStats, HistoryError> {
-        let reader = self.reader();
-        let corpus: Option<(i64, i64)> = reader
-            .query_row(
-                "SELECT docs, total_len FROM corpus WHERE id = 0",
-                [],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
-            .optional()?;
-        let (docs, total_len) = match corpus {
-            Some(corpus) if corpus.0 > 0 => corpus,
-            // No statistics row: aggregate over the base data.
-            _ => reader.query_row(
-                "SELECT count(*), coalesce(sum(dl), 0) FROM events",
-                [],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )?,
+        let mut guard = self.reader();
+        let reader = &mut *guard;
+        let (mut statements, mut misses) = (1u64, 0u64);
+        // One read transaction: the statistics come from one committed state.
+        let transaction = rusqlite::Transaction::new_unchecked(
+            &reader.connection,
+            rusqlite::TransactionBehavior::Deferred,
+        )?;
+        if reader.cache.validate(data_version(&transaction)?) {
+            self.count(&self.counters.term_cache_resets, 1);
+        }
+        let (docs, total_len) = match reader.cache.corpus {
+            Some(corpus) => corpus,
+            None => {
+                statements += 1;
+                let corpus: Option<(i64, i64)> = transaction
+                    .prepare_cached("SELECT docs, total_len FROM corpus WHERE id = 0")?
+                    .query_row([], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .optional()?;
+                let corpus = match corpus {
+                    Some(corpus) if corpus.0 > 0 => corpus,
+                    // No statistics row: aggregate over the base data.
+                    _ => {
+                        statements += 1;
+                        transaction.query_row(
+                            "SELECT count(*), coalesce(sum(dl), 0) FROM events",
+                            [],
+                            |row| Ok((row.get(0)?, row.get(1)?)),
+                        )?
+                    }
+                };
+                reader.cache.corpus = Some(corpus);
+                corpus
+            }
         };
-        let mut select = reader.prepare_cached("SELECT df FROM terms WHERE term = ?1")?;
         let mut df = Vec::with_capacity(terms.len());
         for term in terms {
-            df.push(
-                select
-                    .query_row([term], |row| row.get::<_, i64>(0))
-                    .optional()?
-                    .unwrap_or(0),
-            );
+            let entry = reader
+                .cache
+                .entry(&transaction, term, &mut statements, &mut misses)?;
+            df.push(entry.df);
         }
+        transaction.commit()?;
+        self.count(&self.counters.statements, statements);
+        self.count(&self.counters.term_cache_misses, misses);
+        self.count(
+            &self.counters.term_cache_hits,
+            (terms.len() as u64).saturating_sub(misses),
+        );
         let avg_len = if docs > 0 {
             total_len as f64 / docs as f64
         } else {
@@ -467,28 +553,64 @@ impl HistoryBackend for EmbeddedBackend {
     }
 
     fn search(&self, plan: &SearchPlan) -> Result<Vec<ScoredDoc>, HistoryError> {
-        let mut reader = self.reader();
+        let mut guard = self.reader();
+        let reader = &mut *guard;
+        let (mut statements, mut misses) = (1u64, 0u64);
         // One read transaction: every list comes from the same committed state.
-        let transaction = reader.transaction()?;
+        let transaction = rusqlite::Transaction::new_unchecked(
+            &reader.connection,
+            rusqlite::TransactionBehavior::Deferred,
+        )?;
+        if reader.cache.validate(data_version(&transaction)?) {
+            self.count(&self.counters.term_cache_resets, 1);
+        }
         let mut lists = Vec::with_capacity(plan.terms.len());
         // Term ids by query position, for loading postings on demand.
         let mut tids = vec![0i64; plan.terms.len()];
-        {
-            let mut select = transaction.prepare_cached("SELECT id FROM terms WHERE term = ?1")?;
-            for (position, (term, idf)) in plan.terms.iter().zip(&plan.idf).enumerate() {
-                let Some(tid) = select
-                    .query_row([term], |row| row.get::<_, i64>(0))
-                    .optional()?
-                else {
-                    continue;
-                };
-                tids[position] = tid;
-                lists.push(TermList {
-                    position,
-                    idf: *idf,
-                    blocks: postings::read_blocks(&transaction, tid)?,
-                });
+        for (position, (term, idf)) in plan.terms.iter().zip(&plan.idf).enumerate() {
+            let cache = &mut reader.cache;
+            let entry = cache.entry(&transaction, term, &mut statements, &mut misses)?;
+            let Some(tid) = entry.tid else {
+                continue;
+            };
+            tids[position] = tid;
+            let mut grown = 0;
+            let blocks = match &entry.blocks {
+                Some(blocks) => Arc::clone(blocks),
+                None => {
+                    statements += 1;
+                    let blocks = Arc::new(postings::read_blocks(&transaction, tid)?);
+                    grown += blocks.bytes();
+                    entry.blocks = Some(Arc::clone(&blocks));
+                    blocks
+                }
+            };
+            let key = [
+                idf.to_bits(),
+                plan.k1.to_bits(),
+                plan.b.to_bits(),
+                plan.avg_len.to_bits(),
+            ];
+            let bounds = match &entry.bounds {
+                Some((cached, bounds)) if *cached == key => Arc::clone(bounds),
+                _ => {
+                    let bounds: Arc<[f64]> = block_bounds(plan, *idf, &blocks).into();
+                    if entry.bounds.is_none() {
+                        grown += bounds.len() * 8;
+                    }
+                    entry.bounds = Some((key, Arc::clone(&bounds)));
+                    bounds
+                }
+            };
+            if grown > 0 {
+                cache.grew(term, grown);
             }
+            lists.push(TermList {
+                position,
+                idf: *idf,
+                blocks,
+                bounds,
+            });
         }
         let kinds = plan
             .kinds
@@ -497,6 +619,7 @@ impl HistoryBackend for EmbeddedBackend {
             .fold(0u64, |bits, kind| bits | (1u64 << kind));
         let docs = match &plan.session_id {
             Some(session_id) => {
+                statements += 1;
                 let mut select =
                     transaction.prepare_cached("SELECT n FROM events WHERE session_id = ?1")?;
                 let docs: HashSet<i64> = select
@@ -510,26 +633,62 @@ impl HistoryBackend for EmbeddedBackend {
         let mut hash = transaction.prepare_cached("SELECT doc FROM events WHERE n = ?1")?;
         let mut failure = None;
         let mut load_failure = None;
+        let mut stats = TopKStats::default();
+        let (mut lookups, mut block_hits) = (0u64, 0u64);
+        let cache = &mut reader.cache;
+        let block_counts: Vec<usize> = {
+            let mut counts = vec![0; plan.terms.len()];
+            for list in &lists {
+                counts[list.position] = list.blocks.len();
+            }
+            counts
+        };
         let ranked = top_k(
             plan,
             lists,
             &filter,
-            |n| match hash.query_row([n], |row| row.get::<_, i64>(0)).optional() {
-                Ok(doc) => doc,
-                Err(error) => {
-                    failure = Some(HistoryError::from(error));
-                    None
+            |n| {
+                lookups += 1;
+                match hash.query_row([n], |row| row.get::<_, i64>(0)).optional() {
+                    Ok(doc) => doc,
+                    Err(error) => {
+                        failure = Some(HistoryError::from(error));
+                        None
+                    }
                 }
             },
-            &mut |position, first| {
+            &mut |position, index, first| {
                 let tid = tids.get(position).copied().unwrap_or(0);
-                postings::read_data(&transaction, tid, first).unwrap_or_else(|error| {
-                    load_failure = Some(error);
-                    Vec::new()
-                })
+                let term = plan.terms.get(position).map_or("", String::as_str);
+                let blocks = block_counts.get(position).copied().unwrap_or(0);
+                match cache.block_data(term, index, blocks, || {
+                    postings::read_data(&transaction, tid, first)
+                }) {
+                    Ok((data, cached)) => {
+                        block_hits += u64::from(cached);
+                        data
+                    }
+                    Err(error) => {
+                        load_failure = Some(error);
+                        Arc::from(Vec::new())
+                    }
+                }
             },
+            &mut stats,
         );
         drop(hash);
+        statements += lookups + stats.blocks_decoded - block_hits;
+        self.count(&self.counters.block_cache_hits, block_hits);
+        self.count(&self.counters.searches, 1);
+        self.count(&self.counters.statements, statements);
+        self.count(&self.counters.blocks_decoded, stats.blocks_decoded);
+        self.count(&self.counters.blocks_skipped, stats.blocks_skipped);
+        self.count(&self.counters.candidates_scored, stats.candidates_scored);
+        self.count(&self.counters.term_cache_misses, misses);
+        self.count(
+            &self.counters.term_cache_hits,
+            (plan.terms.len() as u64).saturating_sub(misses),
+        );
         if let Some(error) = load_failure {
             return Err(error);
         }
@@ -542,8 +701,9 @@ impl HistoryBackend for EmbeddedBackend {
 
     fn hit_events(&self, docs: &[i64]) -> Result<Vec<HitEvent>, HistoryError> {
         let reader = self.reader();
+        self.count(&self.counters.statements, docs.len() as u64);
         // Only the columns a hit shows: the payload (after `text` in the row) is never read.
-        let mut select = reader.prepare_cached(
+        let mut select = reader.connection.prepare_cached(
             "SELECT doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, text
              FROM events WHERE doc = ?1",
         )?;
@@ -572,7 +732,7 @@ impl HistoryBackend for EmbeddedBackend {
 
     fn event_by_uid(&self, event_uid: &str) -> Result<Option<Event>, HistoryError> {
         let reader = self.reader();
-        let mut select = reader.prepare_cached(&format!(
+        let mut select = reader.connection.prepare_cached(&format!(
             "SELECT {EVENT_COLUMNS} FROM events WHERE doc = ?1 AND event_uid = ?2"
         ))?;
         Ok(select
@@ -588,7 +748,7 @@ impl HistoryBackend for EmbeddedBackend {
         after: i64,
     ) -> Result<Vec<Event>, HistoryError> {
         let reader = self.reader();
-        let mut earlier = reader.prepare_cached(&format!(
+        let mut earlier = reader.connection.prepare_cached(&format!(
             "SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ?1 AND event_order < ?2
              ORDER BY event_order DESC LIMIT ?3"
         ))?;
@@ -596,7 +756,7 @@ impl HistoryBackend for EmbeddedBackend {
             .query_map(params![session_id, event_order, before], event_from_row)?
             .collect::<Result<_, _>>()?;
         events.reverse();
-        let mut later = reader.prepare_cached(&format!(
+        let mut later = reader.connection.prepare_cached(&format!(
             "SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ?1 AND event_order >= ?2
              ORDER BY event_order ASC LIMIT ?3"
         ))?;
@@ -607,33 +767,43 @@ impl HistoryBackend for EmbeddedBackend {
         Ok(events)
     }
 
-    fn log_query(&self, log: &QueryLog) -> Result<(), HistoryError> {
-        // Best effort: a search never waits for an ingest batch to finish.
-        let mut writer = match self.writer.try_lock() {
-            Ok(writer) => writer,
-            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-            Err(TryLockError::WouldBlock) => {
-                tracing::debug!(query_id = %log.query_id, "query log skipped: an ingest is writing");
-                return Ok(());
+    fn log_queries(&self, logs: &[QueryLog]) -> Result<(), HistoryError> {
+        let mut telemetry = self
+            .telemetry
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let connection = match telemetry.as_mut() {
+            Some(connection) => connection,
+            None => {
+                let connection = Connection::open(&self.telemetry_path)?;
+                connection.busy_timeout(std::time::Duration::from_secs(10))?;
+                connection.pragma_update(None, "journal_mode", "WAL")?;
+                connection.pragma_update(None, "synchronous", "NORMAL")?;
+                connection.execute_batch(TELEMETRY_SCHEMA)?;
+                telemetry.insert(connection)
             }
         };
-        let transaction = writer.connection.transaction()?;
-        transaction.execute(
-            "INSERT INTO query_log (query_id, at_ms, query, terms, hits, elapsed_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![
-                log.query_id,
-                log.at_ms,
-                log.query,
-                log.terms.join(" "),
-                log.hits.len() as i64,
-                log.elapsed_us
-            ],
-        )?;
-        for (rank, event_uid, score) in &log.hits {
-            transaction.execute(
-                "INSERT INTO hit_log (query_id, rank, event_uid, score) VALUES (?1, ?2, ?3, ?4)",
-                params![log.query_id, rank, event_uid, score],
+        let transaction = connection.transaction()?;
+        {
+            let mut query = transaction.prepare_cached(
+                "INSERT INTO query_log (query_id, at_ms, query, terms, hits, elapsed_us) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?;
+            let mut hit = transaction.prepare_cached(
+                "INSERT INTO hit_log (query_id, rank, event_uid, score) VALUES (?1, ?2, ?3, ?4)",
+            )?;
+            for log in logs {
+                query.execute(params![
+                    log.query_id,
+                    log.at_ms,
+                    log.query,
+                    log.terms.join(" "),
+                    log.hits.len() as i64,
+                    log.elapsed_us
+                ])?;
+                for (rank, event_uid, score) in &log.hits {
+                    hit.execute(params![log.query_id, rank, event_uid, score])?;
+                }
+            }
         }
         transaction.commit()?;
         Ok(())
@@ -642,6 +812,28 @@ impl HistoryBackend for EmbeddedBackend {
     fn event_count(&self) -> Result<i64, HistoryError> {
         Ok(self
             .reader()
+            .connection
             .query_row("SELECT count(*) FROM events", [], |row| row.get(0))?)
     }
+
+    fn counters(&self) -> Vec<(&'static str, u64)> {
+        let counters = &self.counters;
+        [
+            ("searches", &counters.searches),
+            ("statements", &counters.statements),
+            ("blocks decoded", &counters.blocks_decoded),
+            ("blocks skipped", &counters.blocks_skipped),
+            ("candidates scored", &counters.candidates_scored),
+            ("term cache hits", &counters.term_cache_hits),
+            ("term cache misses", &counters.term_cache_misses),
+            ("term cache resets", &counters.term_cache_resets),
+            ("block cache hits", &counters.block_cache_hits),
+        ]
+        .into_iter()
+        .map(|(name, counter)| (name, counter.load(Ordering::Relaxed)))
+        .collect()
+    }
 }
+
+#[cfg(test)]
+mod tests;

@@ -10,9 +10,10 @@
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
+use std::sync::Arc;
 
 use crate::backend::{ScoredDoc, SearchPlan};
-use crate::postings::{Block, Posting, decode};
+use crate::postings::{Posting, TermBlocks, decode};
 
 /// One query term's list and its cursor.
 pub struct TermList {
@@ -20,12 +21,40 @@ pub struct TermList {
     pub position: usize,
     /// The term's IDF.
     pub idf: f64,
-    /// The term's blocks, in document order; a block's postings are loaded when first needed.
-    pub blocks: Vec<Block>,
+    /// The term's block bounds, in document order; a block's postings are loaded (by the
+    /// [`Loader`]) only when it has to be decoded.
+    pub blocks: Arc<TermBlocks>,
+    /// The best score of each block for this `idf` and the plan's BM25 parameters
+    /// ([`block_bounds`]), shared so that a cache can keep them across queries.
+    pub bounds: Arc<[f64]>,
 }
 
-/// Loads the encoded postings of a block: `(position of the term, block's first document)`.
-pub type Loader<'a> = dyn FnMut(usize, i64) -> Vec<u8> + 'a;
+/// What one [`top_k`] did, for the benchmark's counters.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TopKStats {
+    /// Blocks whose postings were decoded.
+    pub blocks_decoded: u64,
+    /// Blocks passed over without being decoded.
+    pub blocks_skipped: u64,
+    /// Candidates fully scored (all their terms looked up).
+    pub candidates_scored: u64,
+}
+
+/// The bound of every block of `blocks` for a term of IDF `idf` (see [`TermList::bounds`]).
+pub fn block_bounds(plan: &SearchPlan, idf: f64, blocks: &TermBlocks) -> Vec<f64> {
+    let scorer = Scorer {
+        k1: plan.k1,
+        b: plan.b,
+        avg_len: plan.avg_len,
+    };
+    (0..blocks.len())
+        .map(|index| scorer.bound(idf, blocks.frontier(index)))
+        .collect()
+}
+
+/// Loads the encoded postings of a block: `(position of the term, index of the block in the
+/// term's list, block's first document)`.
+pub type Loader<'a> = dyn FnMut(usize, usize, i64) -> Arc<[u8]> + 'a;
 
 /// Restrictions applied to every candidate.
 pub struct Filter {
@@ -62,9 +91,8 @@ impl Scorer {
 
     /// An upper bound for every posting of a block (with a margin for rounding): the best
     /// score of its frontier.
-    fn bound(&self, idf: f64, block: &Block) -> f64 {
-        let bound = block
-            .frontier
+    fn bound(&self, idf: f64, frontier: &[(i64, i64)]) -> f64 {
+        let bound = frontier
             .iter()
             .map(|(tf, dl)| self.term(idf, (*tf).max(0), (*dl).max(0)))
             .fold(0.0, f64::max);
@@ -77,33 +105,31 @@ const END: i64 = i64::MAX;
 struct Cursor {
     position: usize,
     idf: f64,
-    blocks: Vec<Block>,
-    bounds: Vec<f64>,
+    blocks: Arc<TermBlocks>,
+    bounds: Arc<[f64]>,
     max_bound: f64,
     block: usize,
     decoded_block: usize,
     postings: Vec<Posting>,
     at: usize,
+    /// Blocks decoded so far.
+    decoded: u64,
 }
 
 impl Cursor {
-    fn new(list: TermList, scorer: &Scorer) -> Cursor {
-        let bounds: Vec<f64> = list
-            .blocks
-            .iter()
-            .map(|block| scorer.bound(list.idf, block))
-            .collect();
-        let max_bound = bounds.iter().copied().fold(0.0, f64::max);
+    fn new(list: TermList) -> Cursor {
+        let max_bound = list.bounds.iter().copied().fold(0.0, f64::max);
         Cursor {
             position: list.position,
             idf: list.idf,
             blocks: list.blocks,
-            bounds,
+            bounds: list.bounds,
             max_bound,
             block: 0,
             decoded_block: usize::MAX,
             postings: Vec::new(),
             at: 0,
+            decoded: 0,
         }
     }
 
@@ -111,16 +137,14 @@ impl Cursor {
     /// blocks past an exhausted one).
     fn settle(&mut self, load: &mut Loader<'_>) {
         loop {
-            let Some(block) = self.blocks.get_mut(self.block) else {
+            let Some(&first) = self.blocks.first.get(self.block) else {
                 return;
             };
             if self.decoded_block != self.block {
                 // Cursors only move forward: the bytes are decoded once and dropped.
-                let data = match block.data.take() {
-                    Some(data) => data,
-                    None => load(self.position, block.first),
-                };
-                decode(block.first, &data, &mut self.postings);
+                let data = load(self.position, self.block, first);
+                decode(first, &data, &mut self.postings);
+                self.decoded += 1;
                 self.decoded_block = self.block;
                 self.at = 0;
             }
@@ -163,9 +187,9 @@ impl Cursor {
     /// Moves to the block that could hold `target` (without decoding) and returns its bound,
     /// or 0 when `target` falls between blocks.
     fn bound_at(&mut self, target: i64) -> f64 {
-        while let Some(block) = self.blocks.get(self.block) {
-            if block.last >= target {
-                return if block.first <= target {
+        while let Some(&last) = self.blocks.last.get(self.block) {
+            if last >= target {
+                return if self.blocks.first[self.block] <= target {
                     self.bounds[self.block]
                 } else {
                     0.0
@@ -230,6 +254,7 @@ pub fn top_k(
     filter: &Filter,
     mut hash: impl FnMut(i64) -> Option<i64>,
     load: &mut Loader<'_>,
+    stats: &mut TopKStats,
 ) -> Vec<ScoredDoc> {
     let scorer = Scorer {
         k1: plan.k1,
@@ -238,10 +263,7 @@ pub fn top_k(
     };
     let limit = plan.limit.max(1) as usize;
     let term_count = plan.terms.len();
-    let mut cursors: Vec<Cursor> = lists
-        .into_iter()
-        .map(|list| Cursor::new(list, &scorer))
-        .collect();
+    let mut cursors: Vec<Cursor> = lists.into_iter().map(Cursor::new).collect();
     cursors.sort_by(|a, b| a.max_bound.total_cmp(&b.max_bound));
     // prefix[i]: the sum of the bounds of cursors 0..=i.
     let mut prefix = Vec::with_capacity(cursors.len());
@@ -326,6 +348,7 @@ pub fn top_k(
                 matched += 1;
             }
         }
+        stats.candidates_scored += 1;
         if pruned || matched < plan.min_should_match {
             continue;
         }
@@ -365,6 +388,10 @@ pub fn top_k(
             }
         }
     }
+    for cursor in &cursors {
+        stats.blocks_decoded += cursor.decoded;
+        stats.blocks_skipped += (cursor.blocks.len() as u64).saturating_sub(cursor.decoded);
+    }
     let mut ranked = heap.into_vec();
     ranked.sort_by(Ranked::better);
     ranked
@@ -395,32 +422,24 @@ mod tests {
         }
     }
 
-    /// The blocks of `postings`; every other one left for the loader (`stored`).
+    /// The block bounds of `postings`; their encoded postings go to `stored` for the loader.
     fn blocks_of(
         postings: &[Posting],
         position: usize,
         stored: &mut HashMap<(usize, i64), Vec<u8>>,
-    ) -> Vec<Block> {
-        postings
-            .chunks(BLOCK_POSTINGS)
-            .enumerate()
-            .map(|(index, chunk)| {
-                let mut data = Vec::new();
-                encode(&mut data, chunk[0].n, chunk);
-                let data = if index % 2 == 0 {
-                    Some(data)
-                } else {
-                    stored.insert((position, chunk[0].n), data);
-                    None
-                };
-                Block {
-                    first: chunk[0].n,
-                    last: chunk[chunk.len() - 1].n,
-                    frontier: frontier(chunk.iter().map(|p| (p.tf, p.dl))),
-                    data,
-                }
-            })
-            .collect()
+    ) -> TermBlocks {
+        let mut blocks = TermBlocks::default();
+        for chunk in postings.chunks(BLOCK_POSTINGS) {
+            let mut data = Vec::new();
+            encode(&mut data, chunk[0].n, chunk);
+            stored.insert((position, chunk[0].n), data);
+            blocks.push(
+                chunk[0].n,
+                chunk[chunk.len() - 1].n,
+                &frontier(chunk.iter().map(|p| (p.tf, p.dl))),
+            );
+        }
+        blocks
     }
 
     /// MaxScore with block bounds returns exactly what scoring every posting returns.
@@ -504,23 +523,33 @@ mod tests {
             let term_lists = lists
                 .iter()
                 .enumerate()
-                .map(|(position, postings)| TermList {
-                    position,
-                    idf: idfs[position],
-                    blocks: blocks_of(postings, position, &mut stored),
+                .map(|(position, postings)| {
+                    let blocks = blocks_of(postings, position, &mut stored);
+                    TermList {
+                        position,
+                        idf: idfs[position],
+                        bounds: block_bounds(&plan, idfs[position], &blocks).into(),
+                        blocks: Arc::new(blocks),
+                    }
                 })
                 .collect();
             let mut loads = 0;
+            let mut stats = TopKStats::default();
             let found = top_k(
                 &plan,
                 term_lists,
                 &filter,
                 |n| Some(hash(n)),
-                &mut |position, first| {
+                &mut |position, _index, first| {
                     loads += 1;
-                    stored.remove(&(position, first)).expect("loaded once")
+                    stored
+                        .remove(&(position, first))
+                        .expect("loaded once")
+                        .into()
                 },
+                &mut stats,
             );
+            assert_eq!(stats.blocks_decoded, loads, "round {round}");
             assert_eq!(found, expected, "round {round}");
             skipped_loads += stored.len();
             total_loads += loads;

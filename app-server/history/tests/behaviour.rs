@@ -444,6 +444,52 @@ fn undecodable_arguments_are_request_errors(backend: BackendKind) {
     assert!(fixture.service.call_tool("codex", None).is_none());
 }
 
+/// The query and hit logs are written off the answer path, and all of them once the service
+/// closes its telemetry queue.
+fn query_logs_are_written_after_the_answer(backend: BackendKind) {
+    let fixture = Fixture::new(backend);
+    fixture.seed();
+    let mut hits = 0;
+    for query in ["cargo", "websockets proxy", "no_such_term_anywhere"] {
+        hits += uids(&fixture.search_full(json!({"query": query}))).len();
+    }
+    assert!(hits > 0);
+    fixture.service.close_telemetry();
+    let counters: std::collections::HashMap<_, _> =
+        fixture.service.counters().into_iter().collect();
+    assert_eq!(counters["telemetry written"], 3, "{counters:?}");
+    assert_eq!(counters["telemetry dropped"], 0, "{counters:?}");
+    let count = |table: &str| -> usize {
+        match &fixture.clickhouse {
+            Some(server) => reqwest::blocking::Client::new()
+                .post(server.url())
+                .body(format!("SELECT count() FROM history_test.{table}"))
+                .send()
+                .expect("clickhouse answers")
+                .text()
+                .expect("body")
+                .trim()
+                .parse()
+                .expect("a count"),
+            None => {
+                let path = fixture
+                    .service
+                    .config()
+                    .index_path
+                    .with_extension("telemetry.sqlite");
+                rusqlite::Connection::open(path)
+                    .expect("telemetry file")
+                    .query_row(&format!("SELECT count(*) FROM {table}"), [], |row| {
+                        row.get::<_, i64>(0)
+                    })
+                    .expect("count") as usize
+            }
+        }
+    };
+    assert_eq!(count("query_log"), 3);
+    assert_eq!(count("hit_log"), hits);
+}
+
 macro_rules! both_backends {
     ($($name:ident),* $(,)?) => {
         mod embedded {
@@ -471,6 +517,7 @@ both_backends!(
     session_filter_is_validated_and_applied,
     open_misses_and_bounds,
     undecodable_arguments_are_request_errors,
+    query_logs_are_written_after_the_answer,
 );
 
 #[test]

@@ -438,6 +438,7 @@ fn run(
     events: usize,
     judged: &[Judged],
     corpus: &Corpus,
+    incremental_only: bool,
 ) -> Result<(), String> {
     println!("[{name}] load average before ingest: {}", load_average());
     let service = HistoryService::connect(config.clone()).map_err(|e| e.to_string())?;
@@ -490,9 +491,11 @@ fn run(
         );
     }
     let mut rng = Rng(7);
-    for terms in [1usize, 3, 8] {
+    let groups: &[usize] = if incremental_only { &[] } else { &[1, 3, 8] };
+    for &terms in groups {
         let mut samples = Vec::new();
         let mut detailed = Vec::new();
+        let before = service.counters();
         let cpu = cpu_time();
         for _ in 0..200 {
             let query: Vec<&str> = (0..terms)
@@ -512,9 +515,14 @@ fn run(
             load_average()
         );
         println!("[{name}]   {}", tail_breakdown(&detailed));
+        let after = service.counters();
+        println!(
+            "[{name}]   per query: {}",
+            per_query(&before, &after, samples.len())
+        );
     }
     let mut samples = Vec::new();
-    for _ in 0..200 {
+    for _ in 0..if incremental_only { 0 } else { 200 } {
         let session = 1 + rng.below(events / 50);
         let uid = format!("bench-{session:07}:{}", rng.below(50));
         let t = Instant::now();
@@ -528,43 +536,69 @@ fn run(
             .map_err(|e| e.to_string())?;
         samples.push(t.elapsed());
     }
-    println!(
-        "[{name}] open: p50 {:.2} ms, p99 {:.2} ms (load {})",
-        percentile(&mut samples, 0.5),
-        percentile(&mut samples, 0.99),
-        load_average()
-    );
-    // Incremental: one new turn appended to one rollout.
+    if !samples.is_empty() {
+        println!(
+            "[{name}] open: p50 {:.2} ms, p99 {:.2} ms (load {})",
+            percentile(&mut samples, 0.5),
+            percentile(&mut samples, 0.99),
+            load_average()
+        );
+    }
+    // Incremental: one new turn appended to one rollout, ingested by this service (its term
+    // ids are known), then another by a fresh service (new connections, nothing cached: the
+    // after-turn ingest of a server that just started).
     let target = sessions.join("2026/02/02/rollout-bench-0000001.jsonl");
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&target)
-        .map_err(|e| e.to_string())?;
-    let mut clock = 1_800_000_000_000i64;
-    line(
-        &mut file,
-        &mut clock,
-        "turn_started",
-        json!({"turn_id": "extra"}),
-    );
-    line(
-        &mut file,
-        &mut clock,
-        "item",
-        json!({"turn_id": "extra", "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": corpus.sentence(&mut rng, 20, 1)}]}}),
-    );
-    line(
-        &mut file,
-        &mut clock,
-        "item",
-        json!({"turn_id": "extra", "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(&mut rng, 40, 1)}}),
-    );
+    let append_turn = |rng: &mut Rng, turn: &str| -> Result<(), String> {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&target)
+            .map_err(|e| e.to_string())?;
+        let mut clock = 1_800_000_000_000i64;
+        line(
+            &mut file,
+            &mut clock,
+            "turn_started",
+            json!({"turn_id": turn}),
+        );
+        line(
+            &mut file,
+            &mut clock,
+            "item",
+            json!({"turn_id": turn, "item": {"type": "userMessage", "id": "u", "content": [{"type": "text", "text": corpus.sentence(rng, 20, 1)}]}}),
+        );
+        line(
+            &mut file,
+            &mut clock,
+            "item",
+            json!({"turn_id": turn, "item": {"type": "agentMessage", "id": "a", "text": corpus.sentence(rng, 40, 1)}}),
+        );
+        Ok(())
+    };
+    append_turn(&mut rng, "extra")?;
     let t = Instant::now();
     let one = service.ingest_file(&target).map_err(|e| e.to_string())?;
     println!(
         "[{name}] incremental ingest of one new turn ({} events, one file): {:.2} ms",
         one.events,
         t.elapsed().as_secs_f64() * 1000.0
+    );
+    let (mut walls, mut cpus, mut opens) = (Vec::new(), Vec::new(), Vec::new());
+    for round in 0..9 {
+        let fresh = HistoryService::connect(config.clone()).map_err(|e| e.to_string())?;
+        let t = Instant::now();
+        fresh.backend().map_err(|e| e.to_string())?;
+        opens.push(t.elapsed());
+        append_turn(&mut rng, &format!("extra-fresh-{round}"))?;
+        let (one, sample) = timed(|| fresh.ingest_file(&target));
+        one.map_err(|e| e.to_string())?;
+        walls.push(sample.wall);
+        cpus.push(sample.cpu);
+    }
+    println!(
+        "[{name}] incremental ingest of one new turn by a fresh service (new connections, 9 rounds): p50 {:.2} ms wall, {:.2} ms on CPU (after p50 {:.2} ms to open the backend)",
+        percentile(&mut walls, 0.5),
+        percentile(&mut cpus, 0.5),
+        percentile(&mut opens, 0.5)
     );
     let t = Instant::now();
     let scan = service.ingest().map_err(|e| e.to_string())?;
@@ -574,6 +608,7 @@ fn run(
         t.elapsed().as_secs_f64() * 1000.0
     );
     // Quality.
+    let judged = if incremental_only { &[] } else { judged };
     let (mut found, mut reciprocal) = (0usize, 0.0f64);
     for case in judged {
         let payload = service
@@ -588,13 +623,42 @@ fn run(
             reciprocal += 1.0 / (position as f64 + 1.0);
         }
     }
-    println!(
-        "[{name}] quality over {} judged queries: recall@10 {:.3}, MRR {:.3}",
-        judged.len(),
-        found as f64 / judged.len().max(1) as f64,
-        reciprocal / judged.len().max(1) as f64
-    );
+    if !judged.is_empty() {
+        println!(
+            "[{name}] quality over {} judged queries: recall@10 {:.3}, MRR {:.3}",
+            judged.len(),
+            found as f64 / judged.len().max(1) as f64,
+            reciprocal / judged.len().max(1) as f64
+        );
+    }
+    // Every query log queued so far is written before the counters are read.
+    service.close_telemetry();
+    let counters: Vec<String> = service
+        .counters()
+        .into_iter()
+        .map(|(name, value)| format!("{name} {value}"))
+        .collect();
+    println!("[{name}] counters since open: {}", counters.join(", "));
     Ok(())
+}
+
+/// The counters that moved between `before` and `after`, per query (`count` queries).
+fn per_query(before: &[(&str, u64)], after: &[(&str, u64)], count: usize) -> String {
+    after
+        .iter()
+        .filter(|(name, _)| !name.starts_with("telemetry"))
+        .map(|(name, value)| {
+            let earlier = before
+                .iter()
+                .find(|(other, _)| other == name)
+                .map_or(0, |(_, value)| *value);
+            format!(
+                "{name} {:.1}",
+                value.saturating_sub(earlier) as f64 / count.max(1) as f64
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn main() {
@@ -603,28 +667,41 @@ fn main() {
     let mut dir: Option<PathBuf> = None;
     let mut clickhouse: Option<String> = None;
     let mut embedded = true;
+    let mut reuse = false;
+    let mut incremental_only = false;
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--events" => events = args.next().and_then(|v| v.parse().ok()).unwrap_or(events),
             "--dir" => dir = args.next().map(PathBuf::from),
             "--clickhouse" => clickhouse = args.next(),
             "--no-embedded" => embedded = false,
+            // Search an index left by an earlier run (same --dir and --events): no generation,
+            // the ingest is a no-op rescan, no quality figures.
+            "--reuse" => reuse = true,
+            // Only the ingest figures (with --reuse: only the incremental ones).
+            "--incremental-only" => incremental_only = true,
             _ => println!("ignoring unknown argument {arg}"),
         }
     }
     let home = dir.unwrap_or_else(|| std::env::temp_dir().join("tandem-history-bench"));
-    let _ = std::fs::remove_dir_all(&home);
     let sessions = home.join("sessions");
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let corpus = Corpus::new(&mut rng);
-    let t = Instant::now();
-    let judged = generate(&sessions, events, &corpus, &mut rng);
-    println!(
-        "generated {events} events in {:.1} s under {} ({:.0} MiB of rollouts)",
-        t.elapsed().as_secs_f64(),
-        sessions.display(),
-        dir_size(&sessions) as f64 / 1048576.0
-    );
+    let judged = if reuse {
+        println!("reusing the index under {}", home.display());
+        Vec::new()
+    } else {
+        let _ = std::fs::remove_dir_all(&home);
+        let t = Instant::now();
+        let judged = generate(&sessions, events, &corpus, &mut rng);
+        println!(
+            "generated {events} events in {:.1} s under {} ({:.0} MiB of rollouts)",
+            t.elapsed().as_secs_f64(),
+            sessions.display(),
+            dir_size(&sessions) as f64 / 1048576.0
+        );
+        judged
+    };
     let mut config = HistoryConfig::defaults(&home);
     config.sources = vec![sessions.clone()];
     if embedded
@@ -635,29 +712,43 @@ fn main() {
             events,
             &judged,
             &corpus,
+            incremental_only,
         )
     {
         println!("[embedded] failed: {error}");
     }
     if let Some(url) = clickhouse {
-        // The incremental step above appended a turn; regenerate for an identical corpus.
-        let _ = std::fs::remove_dir_all(&sessions);
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let corpus = Corpus::new(&mut rng);
-        let judged = generate(&sessions, events, &corpus, &mut rng);
         config.backend = BackendKind::ClickHouse;
         config.clickhouse.url = url;
         config.clickhouse.database = "tandem_history_bench".to_string();
-        // A fresh database: the corpus is regenerated, so earlier rows would be stale.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        if let Err(error) = clickhouse_sql(
-            &config.clickhouse.url,
-            "DROP DATABASE IF EXISTS tandem_history_bench",
+        let judged = if reuse {
+            Vec::new()
+        } else {
+            // The incremental step above appended a turn; regenerate for an identical corpus.
+            let _ = std::fs::remove_dir_all(&sessions);
+            let judged = generate(&sessions, events, &corpus, &mut rng);
+            // A fresh database: the corpus is regenerated, so earlier rows would be stale.
+            if let Err(error) = clickhouse_sql(
+                &config.clickhouse.url,
+                "DROP DATABASE IF EXISTS tandem_history_bench",
+            ) {
+                println!("[clickhouse] failed: {error}");
+                return;
+            }
+            judged
+        };
+        if let Err(error) = run(
+            "clickhouse",
+            config,
+            &sessions,
+            events,
+            &judged,
+            &corpus,
+            incremental_only,
         ) {
-            println!("[clickhouse] failed: {error}");
-            return;
-        }
-        if let Err(error) = run("clickhouse", config, &sessions, events, &judged, &corpus) {
             println!("[clickhouse] failed: {error}");
         }
     }
