@@ -8,22 +8,24 @@ use std::process::Output;
 
 use tandem_tests::mock_model::{MockModel, MockResponse, chat_text};
 
-/// A `chat` provider without retries, as a local OpenAI-compatible server is configured.
-fn local_config(base_url: &str) -> String {
+/// A `chat` provider without retries, as a local OpenAI-compatible server is configured;
+/// `extra` is appended to its table.
+fn local_config(base_url: &str, idle_timeout_ms: u64, extra: &str) -> String {
     format!(
-        "model_provider = \"local\"\nmodel = \"smollm2\"\napproval_policy = \"never\"\n\n[model_providers.local]\nbase_url = \"{base_url}\"\nwire_api = \"chat\"\nrequest_max_retries = 0\nstream_max_retries = 0\nstream_idle_timeout_ms = 5000\n"
+        "model_provider = \"local\"\nmodel = \"smollm2\"\napproval_policy = \"never\"\n\n[model_providers.local]\nbase_url = \"{base_url}\"\nwire_api = \"chat\"\nrequest_max_retries = 0\nstream_max_retries = 0\nstream_idle_timeout_ms = {idle_timeout_ms}\n{extra}"
     )
 }
 
 /// Runs `tandem run --no PROMPT` in a fresh home configured for `model`.
 async fn tandem_run(model: &MockModel, prompt: &str) -> Output {
+    tandem_run_with(local_config(&model.base_url(), 5000, ""), prompt).await
+}
+
+/// Like [`tandem_run`], with `config` as the config file.
+async fn tandem_run_with(config: String, prompt: &str) -> Output {
     let home = tempfile::tempdir().unwrap();
     let workspace = tempfile::tempdir().unwrap();
-    std::fs::write(
-        home.path().join("config.toml"),
-        local_config(&model.base_url()),
-    )
-    .unwrap();
+    std::fs::write(home.path().join("config.toml"), config).unwrap();
     let child = tokio::process::Command::new(tandem_tests::server::tandem_binary())
         .args(["run", "--no", prompt])
         .env("TANDEM_HOME", home.path())
@@ -92,4 +94,25 @@ async fn a_completed_turn_exits_0_and_an_error_that_quotes_the_provider_is_print
         2,
         "once in the `error` notification, once in the summary:\n{stdout}"
     );
+}
+
+#[tokio::test]
+async fn a_slow_answer_without_streaming_names_the_setting_that_bounds_it() {
+    let model = MockModel::start().await;
+    // The answer's headers go out, its body never completes: a slow local server.
+    let (response, _gate) = MockResponse::gated(chat_text(&["late"]));
+    model.push(response);
+    // 300 ms bound the whole non-streamed request.
+    let config = local_config(&model.base_url(), 300, "stream = false\n");
+    let output = tandem_run_with(config, "hello").await;
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains(
+            "error: no answer from the model within 300 ms: without streaming the whole answer must arrive within `stream_idle_timeout_ms`; for a slow server, raise it under `[model_providers.local]` in config.toml"
+        ),
+        "{stdout}"
+    );
+    assert_eq!(model.requests()[0]["stream"], false);
 }

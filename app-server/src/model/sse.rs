@@ -250,8 +250,9 @@ impl HttpProvider {
             })
         };
         match tokio::time::timeout(self.idle_timeout, exchange).await {
-            Err(_elapsed) => Err(ModelError::IdleTimeout {
+            Err(_elapsed) => Err(ModelError::AnswerTimeout {
                 timeout_ms: self.idle_timeout_ms,
+                provider_id: self.id().to_string(),
             }),
             Ok(result) => result,
         }
