@@ -24,6 +24,7 @@ pub enum Command {
     AppServer(AppServerArgs),
     /// Run one prompt through a spawned app-server and print the turn, asking you to approve
     /// commands and file changes. `--demo` uses the offline scripted demo provider.
+    #[command(after_help = RUN_EXIT_CODES)]
     Run(RunArgs),
     /// Serve the agent to MCP clients as the `codex` and `codex-reply` tools, over stdio or
     /// (with `--http`) streamable HTTP.
@@ -88,6 +89,12 @@ pub struct HistoryOpenArgs {
     #[arg(long)]
     pub json: bool,
 }
+
+/// The exit codes of `tandem run`, shown under its `--help`.
+const RUN_EXIT_CODES: &str = "Exit codes:
+  0  the turn completed
+  1  the turn failed or was interrupted (its error, and the provider's own error text, are printed), or the run itself failed (e.g. the server did not start)
+  2  bad command line";
 
 /// Arguments of `tandem run`.
 #[derive(Debug, Args)]

@@ -47,7 +47,10 @@ fn main() -> ExitCode {
             }
             None => run_app_server(&app_server.listen, &cli.config_overrides),
         },
-        Command::Run(args) => run_terminal_client(&args, &cli.config_overrides),
+        Command::Run(args) => match run_terminal_client(&args, &cli.config_overrides) {
+            Ok(code) => return code,
+            Err(error) => Err(error),
+        },
         Command::McpServer(args) => run_mcp_server(&args, &cli.config_overrides),
         Command::History(command) => history::run_cli(&command, &cli.config_overrides),
         Command::SandboxExec(args) => sandbox::run_sandbox_exec(&args),
@@ -152,7 +155,7 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
     }
 }
 
-fn run_terminal_client(args: &cli::RunArgs, overrides: &[String]) -> anyhow::Result<()> {
+fn run_terminal_client(args: &cli::RunArgs, overrides: &[String]) -> anyhow::Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()?;

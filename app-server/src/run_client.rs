@@ -12,7 +12,7 @@
 )]
 
 use std::io::{BufRead, IsTerminal, Write};
-use std::process::Stdio;
+use std::process::{ExitCode, Stdio};
 
 use anyhow::{Context, bail};
 use serde_json::{Value, json};
@@ -109,8 +109,10 @@ impl Connection {
     }
 }
 
-/// Runs `tandem run`.
-pub async fn run(args: &RunArgs, overrides: &[String]) -> anyhow::Result<()> {
+/// Runs `tandem run`: `0` when the turn completed, `1` when it failed or was interrupted (its
+/// error is printed). An error of the run itself (the server did not start, broke the
+/// protocol, refused a request) is returned, and exits `1` as well.
+pub async fn run(args: &RunArgs, overrides: &[String]) -> anyhow::Result<ExitCode> {
     let exe = std::env::current_exe().context("locating the tandem executable")?;
     let mut command = Command::new(exe);
     command.arg("app-server");
@@ -190,15 +192,35 @@ pub async fn run(args: &RunArgs, overrides: &[String]) -> anyhow::Result<()> {
     connection
         .request("turn/start", turn_params, decider)
         .await?;
-    loop {
+    let completed = loop {
         let message = connection.next().await?;
         if connection.handle(&message, decider).await? {
-            break;
+            break message["params"]["turn"]["status"] == "completed";
         }
-    }
+    };
     drop(connection);
     let _ = child.wait().await;
-    Ok(())
+    Ok(if completed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Prints a turn error: its message, then the provider's own words (`additionalDetails`, e.g.
+/// the body of a 5xx) when the message does not already quote them.
+fn print_turn_error(prefix: &str, error: &Value) {
+    let message = error["message"].as_str().unwrap_or_default();
+    println!("{prefix}{message}");
+    if let Some(details) = error["additionalDetails"]
+        .as_str()
+        .map(str::trim)
+        .filter(|details| !details.is_empty() && !message.contains(details))
+    {
+        for line in details.lines() {
+            println!("  {line}");
+        }
+    }
 }
 
 fn print_notification(method: &str, params: &Value) {
@@ -257,10 +279,7 @@ fn print_notification(method: &str, params: &Value) {
                 _ => {}
             }
         }
-        "error" => println!(
-            "\n! {}",
-            params["error"]["message"].as_str().unwrap_or_default()
-        ),
+        "error" => print_turn_error("\n! ", &params["error"]),
         "turn/plan/updated" => {
             println!("\n☰ plan:");
             for step in params["plan"].as_array().into_iter().flatten() {
@@ -275,8 +294,8 @@ fn print_notification(method: &str, params: &Value) {
         "turn/completed" => {
             let turn = &params["turn"];
             println!("\n— turn {} —", turn["status"].as_str().unwrap_or("?"));
-            if let Some(error) = turn["error"]["message"].as_str() {
-                println!("error: {error}");
+            if turn["error"].is_object() {
+                print_turn_error("error: ", &turn["error"]);
             }
         }
         _ => {}

@@ -114,6 +114,8 @@ struct MockState {
     /// Behave like llama-cpp-python's server: a streamed request that offers tools gets the
     /// stream headers and then a closed connection, without taking a queued response.
     refuse_streamed_tools: Mutex<bool>,
+    /// The answer of llama.cpp's `GET /props`; `None` answers 404 as llama-cpp-python does.
+    props: Mutex<Option<Value>>,
 }
 
 impl MockModel {
@@ -132,6 +134,7 @@ impl MockModel {
             .route("/v1/responses", post(model_request))
             .route("/v1/chat/completions", post(model_request))
             .route("/v1/models", get(models))
+            .route("/props", get(props))
             .fallback(unknown_route)
             .with_state(state.clone());
         let server = tokio::spawn(async move {
@@ -166,6 +169,13 @@ impl MockModel {
     /// fields of vLLM (`max_model_len`) or llama.cpp's server (`meta.n_ctx_train`).
     pub fn set_model_entries(&self, entries: Vec<Value>) {
         *lock(&self.state.model_entries) = Some(entries);
+    }
+
+    /// Makes `GET /props` (at the root, as on llama.cpp's server) answer `props`, e.g.
+    /// `{"default_generation_settings": {"n_ctx": 4096}}`; without it the answer is
+    /// llama-cpp-python's 404 `{"detail": "Not Found"}`.
+    pub fn set_props(&self, props: Value) {
+        *lock(&self.state.props) = Some(props);
     }
 
     /// Makes the mock behave like llama-cpp-python's OpenAI-compatible server, which refuses
@@ -473,6 +483,23 @@ async fn models(
         .clone()
         .unwrap_or_else(|| vec![json!({"id": "mock-model", "object": "model"})]);
     axum::Json(json!({"object": "list", "data": data})).into_response()
+}
+
+async fn props(
+    State(state): State<Arc<MockState>>,
+    method: Method,
+    uri: Uri,
+    headers: HeaderMap,
+) -> Response {
+    record(&state, &method, uri.path(), &headers, &Bytes::new());
+    match lock(&state.props).clone() {
+        Some(props) => axum::Json(props).into_response(),
+        None => (
+            StatusCode::NOT_FOUND,
+            axum::Json(json!({"detail": "Not Found"})),
+        )
+            .into_response(),
+    }
 }
 
 async fn unknown_route(method: Method, uri: Uri) -> Response {

@@ -517,3 +517,155 @@ async fn a_provider_that_reports_no_window_means_no_automatic_compaction() {
     );
     assert_eq!(server.shutdown().await, Some(0));
 }
+
+/// Runs three long turns (no compaction expected), then a short fourth one, and returns the
+/// fourth turn's messages: with a limit 2,800 estimated tokens above the fixed part of a
+/// request, only the fourth request passes it.
+async fn three_long_turns_then_one(
+    server: &mut TestServer,
+    model: &MockModel,
+    thread_id: &str,
+) -> Vec<Value> {
+    let long = "word ".repeat(400);
+    for index in 0..3 {
+        model.push(MockResponse::sse(responses_text(
+            "msg_1",
+            &[format!("answer {index} {long}")],
+        )));
+        let messages = turn(server, thread_id, &format!("question {index} {long}")).await;
+        assert!(completed_items(&messages, "contextCompaction").is_empty());
+    }
+    model.push(MockResponse::sse(responses_text("msg_s", &["THE SUMMARY"])));
+    model.push(MockResponse::sse(responses_text(
+        "msg_4",
+        &["fourth answer"],
+    )));
+    turn(server, thread_id, "question 3").await
+}
+
+#[tokio::test]
+async fn thread_config_overrides_of_the_compaction_keys_win_over_the_server_config() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let model = MockModel::start().await;
+    let limit = fixed_request_tokens(&model).await + 2800;
+    // The server's own window would never compact; each thread's override decides.
+    let config = format!(
+        "model_context_window = 1000000000\n{}",
+        mock_config(&model.base_url())
+    );
+    let mut server = spawn(home.path(), config).await;
+    let window = limit * 10 / 9 + 1;
+    for (overrides, expected_window) in [
+        (
+            json!({"model_auto_compact_token_limit": limit}),
+            1_000_000_000,
+        ),
+        (json!({"model_context_window": window}), window),
+    ] {
+        let started = server
+            .request(
+                "thread/start",
+                json!({"cwd": work.path().to_string_lossy(), "config": overrides}),
+            )
+            .await
+            .unwrap();
+        let thread_id = started["thread"]["id"].as_str().unwrap().to_string();
+        let messages = three_long_turns_then_one(&mut server, &model, &thread_id).await;
+        assert_eq!(
+            completed_items(&messages, "contextCompaction").len(),
+            1,
+            "{overrides}: {:?}",
+            methods(&messages)
+        );
+        let texts = input_texts(model.requests().last().unwrap());
+        assert!(texts.iter().any(|text| text.ends_with("THE SUMMARY")));
+        assert_eq!(
+            usage_updates(&messages).last().unwrap()["modelContextWindow"],
+            expected_window,
+            "{overrides}"
+        );
+    }
+
+    // A thread without overrides keeps the server's keys: no compaction.
+    let thread_id = start_thread(&mut server, work.path()).await;
+    let long = "word ".repeat(400);
+    for index in 0..4 {
+        model.push(MockResponse::sse(responses_text(
+            "msg_1",
+            &[format!("answer {index} {long}")],
+        )));
+        let messages = turn(&mut server, &thread_id, &format!("question {index} {long}")).await;
+        assert!(completed_items(&messages, "contextCompaction").is_empty());
+    }
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn a_thread_compacts_at_the_window_llama_cpp_reports_at_props() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let model = MockModel::start().await;
+    // Measured on another mock, whose reads of `/v1/models` and `/props` are not counted here.
+    let limit = fixed_request_tokens(&MockModel::start().await).await + 2800;
+    let window = limit * 10 / 9 + 1;
+    // As llama.cpp's server: the models endpoint has only the window the model was trained
+    // with, `/props` the one the server runs with (`--ctx-size`).
+    model.set_model_entries(vec![
+        json!({"id": "mock-model", "object": "model", "meta": {"n_ctx_train": 131072}}),
+    ]);
+    model.set_props(json!({
+        "default_generation_settings": {"n_ctx": window, "params": {"n_predict": -1}},
+        "total_slots": 1,
+        "model_path": "/models/mock.gguf",
+    }));
+    let mut server = spawn(home.path(), mock_config(&model.base_url())).await;
+    let thread_id = start_thread(&mut server, work.path()).await;
+    let messages = three_long_turns_then_one(&mut server, &model, &thread_id).await;
+    assert_eq!(
+        completed_items(&messages, "contextCompaction").len(),
+        1,
+        "{:?}",
+        methods(&messages)
+    );
+    assert_eq!(
+        usage_updates(&messages).last().unwrap()["modelContextWindow"],
+        window
+    );
+    let reads = |path: &str| {
+        model
+            .received()
+            .iter()
+            .filter(|request| request.path == path)
+            .count()
+    };
+    assert_eq!(reads("/v1/models"), 1);
+    assert_eq!(reads("/props"), 1, "`/props` is read once per provider");
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn props_is_not_read_when_the_models_endpoint_reports_the_running_window() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let model = MockModel::start().await;
+    model.set_model_entries(vec![
+        json!({"id": "mock-model", "object": "model", "max_model_len": 1_000_000}),
+    ]);
+    model.set_props(json!({"default_generation_settings": {"n_ctx": 10}}));
+    let mut server = spawn(home.path(), mock_config(&model.base_url())).await;
+    let thread_id = start_thread(&mut server, work.path()).await;
+    model.push(MockResponse::sse(responses_text("msg_1", &["ok"])));
+    let messages = turn(&mut server, &thread_id, "hi").await;
+    assert_eq!(
+        usage_updates(&messages).last().unwrap()["modelContextWindow"],
+        1_000_000
+    );
+    assert!(
+        !model
+            .received()
+            .iter()
+            .any(|request| request.path == "/props")
+    );
+    assert_eq!(server.shutdown().await, Some(0));
+}

@@ -90,10 +90,30 @@ impl Engine {
     }
 }
 
+/// A thread's compaction keys: the server's config with the thread's own `config` overrides
+/// (`thread/start`) applied, so that an override wins for that thread.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ContextLimits {
+    /// `model_context_window`.
+    pub model_context_window: Option<u64>,
+    /// `model_auto_compact_token_limit`.
+    pub model_auto_compact_token_limit: Option<u64>,
+}
+
+impl ContextLimits {
+    /// The keys of `config`.
+    pub fn from_config(config: &Config) -> ContextLimits {
+        ContextLimits {
+            model_context_window: config.model_context_window,
+            model_auto_compact_token_limit: config.model_auto_compact_token_limit,
+        }
+    }
+}
+
 /// The estimated input above which a request is compacted first, if any:
 /// `model_auto_compact_token_limit`, else 90% of the model's context window.
-pub fn auto_compact_limit(config: &Config, context_window: Option<u64>) -> Option<u64> {
-    config
+pub fn auto_compact_limit(limits: &ContextLimits, context_window: Option<u64>) -> Option<u64> {
+    limits
         .model_auto_compact_token_limit
         .or_else(|| context_window.map(|window| window.saturating_mul(DEFAULT_LIMIT_PERCENT) / 100))
 }
@@ -102,11 +122,11 @@ pub fn auto_compact_limit(config: &Config, context_window: Option<u64>) -> Optio
 /// model's slug, else the one the provider's models endpoint reports (read once per provider
 /// in the background; a request waits at most [`CONTEXT_WINDOW_WAIT`] for it).
 pub async fn context_window(
-    config: &Config,
+    limits: &ContextLimits,
     client: &dyn crate::model::ModelClient,
     model: &str,
 ) -> Option<u64> {
-    if let Some(window) = config
+    if let Some(window) = limits
         .model_context_window
         .or_else(|| known_context_window(model))
     {
@@ -126,12 +146,12 @@ pub async fn context_window(
 /// Starts reading the provider's context windows in the background when the configuration
 /// leaves the compaction limit to them, so that the first turn finds them read.
 pub fn prefetch_context_window(
-    config: &Config,
+    limits: &ContextLimits,
     client: &dyn crate::model::ModelClient,
     model: &str,
 ) {
-    if config.model_auto_compact_token_limit.is_none()
-        && config.model_context_window.is_none()
+    if limits.model_auto_compact_token_limit.is_none()
+        && limits.model_context_window.is_none()
         && known_context_window(model).is_none()
     {
         client.prefetch_context_windows();
@@ -165,16 +185,21 @@ pub fn is_context_window_error(error: &TurnError) -> bool {
 impl TurnTask {
     /// The model's context window (see [`context_window`]).
     pub(super) async fn context_window(&self) -> Option<u64> {
-        let (client, model) = {
+        let (client, model, limits) = {
             let state = lock(&self.thread.state);
-            (state.client.clone(), state.meta.model.clone())
+            (
+                state.client.clone(),
+                state.meta.model.clone(),
+                state.context_limits,
+            )
         };
-        context_window(&self.engine.config, client.as_ref(), &model).await
+        context_window(&limits, client.as_ref(), &model).await
     }
 
     /// The automatic compaction limit of this thread's model, if any.
     async fn auto_compact_limit(&self) -> Option<u64> {
-        auto_compact_limit(&self.engine.config, self.context_window().await)
+        let limits = lock(&self.thread.state).context_limits;
+        auto_compact_limit(&limits, self.context_window().await)
     }
 
     /// Whether the next request would exceed the automatic compaction limit.

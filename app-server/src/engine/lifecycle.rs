@@ -32,7 +32,7 @@ pub const RESUME_DEPRECATION: &str = "Full-history hydration is deprecated for p
 impl Engine {
     fn register(&self, state: ThreadState) -> Arc<LoadedThread> {
         crate::engine::compaction::prefetch_context_window(
-            &self.inner.config,
+            &state.context_limits,
             state.client.as_ref(),
             &state.meta.model,
         );
@@ -73,6 +73,9 @@ impl Engine {
             instruction_sources: Vec::new(),
             pending_instructions: None,
             turn_starts: Vec::new(),
+            context_limits: crate::engine::compaction::ContextLimits::from_config(
+                &self.inner.config,
+            ),
         }
     }
 
@@ -169,6 +172,7 @@ impl Engine {
         state.pending_instructions = docs.message(&state.meta.cwd);
         state.instruction_sources = docs.sources;
         state.approvals_reviewer = params.approvals_reviewer.unwrap_or(ApprovalsReviewer::User);
+        state.context_limits = crate::engine::compaction::ContextLimits::from_config(config);
         let response = start_response(&state, params.service_tier);
         self.register(state);
         Ok(response)

@@ -59,6 +59,8 @@ pub struct ThreadState {
     /// Where each turn's model history begins (turn id, history length at its start), for
     /// `thread/rollback`.
     pub turn_starts: Vec<(String, usize)>,
+    /// The compaction keys this thread uses (its `config` overrides win).
+    pub context_limits: crate::engine::compaction::ContextLimits,
 }
 
 /// The running turn of a thread.

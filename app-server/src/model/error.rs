@@ -53,6 +53,17 @@ pub enum ModelError {
         /// The idle timeout in milliseconds.
         timeout_ms: u64,
     },
+    /// A request with `stream = false` got no whole answer within `stream_idle_timeout_ms`,
+    /// which bounds such a request from start to end.
+    #[error(
+        "no answer from the model within {timeout_ms} ms: without streaming the whole answer must arrive within `stream_idle_timeout_ms`; for a slow server, raise it under `[model_providers.{provider_id}]` in config.toml"
+    )]
+    AnswerTimeout {
+        /// The timeout in milliseconds.
+        timeout_ms: u64,
+        /// The provider's id in config.
+        provider_id: String,
+    },
     /// The provider needs an API key and its environment variable is unset.
     #[error("missing API key: set the {env_key} environment variable to use provider {provider}")]
     MissingApiKey {
@@ -117,7 +128,8 @@ impl ModelError {
             },
             ModelError::Connection { .. }
             | ModelError::StreamDisconnected { .. }
-            | ModelError::IdleTimeout { .. } => true,
+            | ModelError::IdleTimeout { .. }
+            | ModelError::AnswerTimeout { .. } => true,
             ModelError::ResponseFailed { .. }
             | ModelError::MissingApiKey { .. }
             | ModelError::InvalidResponse { .. }
@@ -180,6 +192,13 @@ impl ModelError {
                 format!(
                     "stream disconnected before completion: no data received for {timeout_ms} ms"
                 ),
+                CodexErrorInfo::ResponseStreamDisconnected {
+                    http_status_code: None,
+                },
+                None,
+            ),
+            ModelError::AnswerTimeout { .. } => (
+                self.to_string(),
                 CodexErrorInfo::ResponseStreamDisconnected {
                     http_status_code: None,
                 },
@@ -401,6 +420,18 @@ mod tests {
         assert_eq!(
             idle.to_turn_error().message,
             "stream disconnected before completion: no data received for 250 ms"
+        );
+
+        let answer = ModelError::AnswerTimeout {
+            timeout_ms: 250,
+            provider_id: "llama".to_string(),
+        };
+        assert!(answer.is_retryable());
+        assert!(
+            answer
+                .to_turn_error()
+                .message
+                .ends_with("raise it under `[model_providers.llama]` in config.toml")
         );
 
         let connection = ModelError::Connection {

@@ -250,8 +250,9 @@ impl HttpProvider {
             })
         };
         match tokio::time::timeout(self.idle_timeout, exchange).await {
-            Err(_elapsed) => Err(ModelError::IdleTimeout {
+            Err(_elapsed) => Err(ModelError::AnswerTimeout {
                 timeout_ms: self.idle_timeout_ms,
+                provider_id: self.id().to_string(),
             }),
             Ok(result) => result,
         }
@@ -306,7 +307,29 @@ impl HttpProvider {
 
     /// The entries of `GET {base_url}/models` (its `data` array), as the provider sent them.
     pub(crate) async fn fetch_model_entries(&self) -> Result<Vec<Value>, ModelError> {
-        let url = self.url("models");
+        match self.get_json(self.url("models"), "model list").await? {
+            Value::Object(mut body) => match body.remove("data") {
+                Some(Value::Array(data)) => Ok(data),
+                _ => Err(ModelError::InvalidResponse {
+                    detail: "model list without `data` array".to_string(),
+                }),
+            },
+            _ => Err(ModelError::InvalidResponse {
+                detail: "model list without `data` array".to_string(),
+            }),
+        }
+    }
+
+    /// llama.cpp's server properties, `GET /props` at the server's root (the base URL without
+    /// its `/v1`), which say the context window the server runs with.
+    pub(crate) async fn fetch_server_props(&self) -> Result<Value, ModelError> {
+        let root = self.base_url.strip_suffix("/v1").unwrap_or(&self.base_url);
+        self.get_json(format!("{root}/props"), "server properties")
+            .await
+    }
+
+    /// The JSON body of a 2xx answer to `GET url`; `what` names it in errors.
+    async fn get_json(&self, url: String, what: &str) -> Result<Value, ModelError> {
         let request = self
             .authorize(self.client.get(&url))?
             .timeout(LIST_MODELS_TIMEOUT);
@@ -321,23 +344,12 @@ impl HttpProvider {
         if !response.status().is_success() {
             return Err(self.status_error(response, "").await);
         }
-        let body: Value = response
+        response
             .json()
             .await
             .map_err(|error| ModelError::InvalidResponse {
-                detail: format!("bad model list: {}", error_chain(&error)),
-            })?;
-        match body {
-            Value::Object(mut body) => match body.remove("data") {
-                Some(Value::Array(data)) => Ok(data),
-                _ => Err(ModelError::InvalidResponse {
-                    detail: "model list without `data` array".to_string(),
-                }),
-            },
-            _ => Err(ModelError::InvalidResponse {
-                detail: "model list without `data` array".to_string(),
-            }),
-        }
+                detail: format!("bad {what}: {}", error_chain(&error)),
+            })
     }
 }
 
