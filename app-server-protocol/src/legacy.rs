@@ -197,7 +197,9 @@ pub struct SendUserTurnParams {
     pub effort: Option<ReasoningEffort>,
     /// Reasoning summary mode.
     pub summary: ReasoningSummary,
-    /// Personality: `none` puts an empty string where the personality text goes.
+    /// Personality (`friendly`, `pragmatic`, `none`): accepted and ignored. In the reference
+    /// `none` puts an empty string where the personality text goes; Tandem's instructions have
+    /// no personality text, so every value sends the same prompt.
     #[serde(default)]
     pub personality: Option<Personality>,
     /// JSON Schema the final answer must follow.
