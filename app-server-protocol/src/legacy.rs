@@ -102,8 +102,10 @@ pub struct NewConversationParams {
     /// Extra developer instructions.
     #[serde(default)]
     pub developer_instructions: Option<String>,
-    /// Prompt used when compacting the history; accepted, not used (Tandem compacts with its
-    /// own prompt).
+    /// Prompt that asks for the summary when this conversation's history is compacted (on
+    /// request and automatically), in place of `compact_prompt` from config and the built-in
+    /// prompt. It is stored with the thread, so a resumed conversation keeps it; on
+    /// `resumeConversation` a value replaces the stored one.
     #[serde(default)]
     pub compact_prompt: Option<String>,
     /// Offer the `update_plan` tool; accepted, the tool is always offered.
@@ -195,7 +197,9 @@ pub struct SendUserTurnParams {
     pub effort: Option<ReasoningEffort>,
     /// Reasoning summary mode.
     pub summary: ReasoningSummary,
-    /// Personality: `none` puts an empty string where the personality text goes.
+    /// Personality (`friendly`, `pragmatic`, `none`): accepted and ignored. In the reference
+    /// `none` puts an empty string where the personality text goes; Tandem's instructions have
+    /// no personality text, so every value sends the same prompt.
     #[serde(default)]
     pub personality: Option<Personality>,
     /// JSON Schema the final answer must follow.

@@ -219,3 +219,152 @@ pub struct CollaborationModeSettings {
     #[serde(default)]
     pub developer_instructions: Option<String>,
 }
+
+/// `collaborationMode/list` params (none).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct CollaborationModeListParams {}
+
+/// Result of `collaborationMode/list`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct CollaborationModeListResponse {
+    /// The presets, in the order a client should offer them.
+    pub data: Vec<CollaborationModeMask>,
+}
+
+/// A collaboration-mode preset: a partial mask over the client's current
+/// [`CollaborationMode`], which the client applies and sends as `turn/start.collaborationMode`.
+/// Every field after `name` is tri-state: omitted keeps the current value, `null` clears it,
+/// and a value sets it (`mode` and `model` cannot be cleared, so `null` there keeps too).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+pub struct CollaborationModeMask {
+    /// Name shown to the user (`Plan`, `Default`).
+    pub name: String,
+    /// The mode kind it selects; omitted keeps the current one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub mode: Option<ModeKind>,
+    /// The model it selects; omitted keeps the current one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub model: Option<String>,
+    /// The reasoning effort it selects: omitted keeps the current one, `null` clears it (the
+    /// model's default applies), a value sets it.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_or_null"
+    )]
+    #[schemars(with = "Option<ReasoningEffort>")]
+    #[ts(optional)]
+    pub reasoning_effort: Option<Option<ReasoningEffort>>,
+    /// The developer instructions it selects: omitted keeps the current ones, `null` clears
+    /// them, a value sets them.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present_or_null"
+    )]
+    #[schemars(with = "Option<String>")]
+    #[ts(optional)]
+    pub developer_instructions: Option<Option<String>>,
+}
+
+impl CollaborationModeMask {
+    /// The mode that results from applying this mask to `current`.
+    pub fn apply(&self, current: &CollaborationMode) -> CollaborationMode {
+        let settings = &current.settings;
+        CollaborationMode {
+            mode: self.mode.unwrap_or(current.mode),
+            settings: CollaborationModeSettings {
+                model: self.model.clone().unwrap_or_else(|| settings.model.clone()),
+                reasoning_effort: self.reasoning_effort.unwrap_or(settings.reasoning_effort),
+                developer_instructions: self
+                    .developer_instructions
+                    .clone()
+                    .unwrap_or_else(|| settings.developer_instructions.clone()),
+            },
+        }
+    }
+}
+
+/// Decodes a field that is present (a value or `null`); an absent field never reaches this
+/// (it takes the `default`, `None`), so `null` stays distinct from absent as `Some(None)`.
+fn present_or_null<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn current() -> CollaborationMode {
+        CollaborationMode {
+            mode: ModeKind::Default,
+            settings: CollaborationModeSettings {
+                model: "gpt-current".into(),
+                reasoning_effort: Some(ReasoningEffort::High),
+                developer_instructions: Some("be brief".into()),
+            },
+        }
+    }
+
+    #[test]
+    fn mask_fields_keep_clear_or_set() {
+        let omitted: CollaborationModeMask =
+            serde_json::from_value(json!({"name": "Keep"})).unwrap();
+        let cleared: CollaborationModeMask = serde_json::from_value(
+            json!({"name": "Clear", "mode": null, "model": null, "reasoning_effort": null, "developer_instructions": null}),
+        )
+        .unwrap();
+        let set: CollaborationModeMask = serde_json::from_value(json!({
+            "name": "Set", "mode": "plan", "model": "gpt-other",
+            "reasoning_effort": "low", "developer_instructions": "plan first"
+        }))
+        .unwrap();
+        assert_eq!(omitted.reasoning_effort, None);
+        assert_eq!(omitted.developer_instructions, None);
+        assert_eq!(cleared.reasoning_effort, Some(None));
+        assert_eq!(cleared.developer_instructions, Some(None));
+        assert_eq!(set.reasoning_effort, Some(Some(ReasoningEffort::Low)));
+
+        // Each state serializes back as it came (absent stays absent, `null` stays `null`).
+        assert_eq!(
+            serde_json::to_value(&omitted).unwrap(),
+            json!({"name": "Keep"})
+        );
+        assert_eq!(
+            serde_json::to_value(&cleared).unwrap(),
+            json!({"name": "Clear", "reasoning_effort": null, "developer_instructions": null})
+        );
+
+        assert_eq!(omitted.apply(&current()), current());
+        assert_eq!(
+            cleared.apply(&current()),
+            CollaborationMode {
+                mode: ModeKind::Default,
+                settings: CollaborationModeSettings {
+                    model: "gpt-current".into(),
+                    reasoning_effort: None,
+                    developer_instructions: None,
+                },
+            }
+        );
+        assert_eq!(
+            set.apply(&current()),
+            CollaborationMode {
+                mode: ModeKind::Plan,
+                settings: CollaborationModeSettings {
+                    model: "gpt-other".into(),
+                    reasoning_effort: Some(ReasoningEffort::Low),
+                    developer_instructions: Some("plan first".into()),
+                },
+            }
+        );
+    }
+}

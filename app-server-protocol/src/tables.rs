@@ -46,6 +46,7 @@ use crate::notifications::{
     ThreadTokenUsageUpdatedNotification, TurnDiffUpdatedNotification, TurnNotification,
     TurnPlanUpdatedNotification, WarningNotification,
 };
+use crate::policy::{CollaborationModeListParams, CollaborationModeListResponse};
 use crate::server_requests::{
     CommandExecutionRequestApprovalParams, CommandExecutionRequestApprovalResponse,
     FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, ToolRequestUserInputParams,
@@ -170,6 +171,12 @@ request_table! {
     ModelList => "model/list" [Stable] {
         params: ModelListParams,
         response: ModelListResponse,
+    },
+    /// Experimental: the collaboration-mode presets (`Plan`, `Default`) as partial masks the
+    /// client applies to its current mode before `turn/start.collaborationMode`.
+    CollaborationModeList => "collaborationMode/list" [Experimental] {
+        params: CollaborationModeListParams,
+        response: CollaborationModeListResponse,
     },
     /// Read the effective configuration.
     ConfigRead => "config/read" [Stable] {

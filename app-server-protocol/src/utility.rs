@@ -14,12 +14,17 @@ use crate::policy::{ReasoningEffort, SandboxPolicy};
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields = nullable)]
 pub struct ModelListParams {
-    /// Opaque cursor (a stringified offset).
+    /// Opaque cursor: the `nextCursor` of the previous page (a stringified offset); anything
+    /// else is refused with `-32600 "invalid cursor: <cursor>"`.
     #[serde(default)]
     pub cursor: Option<String>,
-    /// Page size.
+    /// Page size (at least 1; every model when absent).
     #[serde(default)]
     pub limit: Option<u32>,
+    /// Tandem extension: the first-generation name of `limit`, accepted as its alias; when
+    /// both are sent, `limit` wins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_size: Option<u32>,
     /// Include hidden models.
     #[serde(default)]
     pub include_hidden: Option<bool>,
@@ -47,7 +52,8 @@ pub struct Model {
     pub id: String,
     /// Model slug sent to the provider.
     pub model: String,
-    /// Slug of the model this one upgrades to.
+    /// Slug of the model this one upgrades to; always `null` in Tandem, which knows no
+    /// upgrade paths.
     #[serde(default)]
     pub upgrade: Option<String>,
     /// Upgrade details; always `null` in Tandem.
@@ -65,14 +71,16 @@ pub struct Model {
     pub model_specialty: Option<String>,
     /// Hidden models are listed only with `includeHidden`.
     pub hidden: bool,
-    /// Reasoning efforts the model supports.
+    /// Reasoning efforts the model supports, each with a description (`low`, `medium` and
+    /// `high` in Tandem, which does not know a provider's model limits).
     pub supported_reasoning_efforts: Vec<ReasoningEffortOption>,
-    /// Default reasoning effort.
+    /// Reasoning effort used when none is chosen (`medium` in Tandem).
     pub default_reasoning_effort: ReasoningEffort,
     /// Input modalities (`text`, `image`).
     #[serde(default)]
     pub input_modalities: Vec<InputModality>,
-    /// Whether personalities are supported.
+    /// Whether the model takes a `personality` (`friendly`, `pragmatic`); always `false` in
+    /// Tandem, whose instructions have no personality text.
     #[serde(default)]
     pub supports_personality: bool,
     /// Multi-agent protocol version.
@@ -90,7 +98,8 @@ pub struct Model {
     /// Access programs; always `null` in Tandem.
     #[serde(default)]
     pub available_access_programs: Option<serde_json::Value>,
-    /// Whether this is the default model.
+    /// Whether this is the default model: `model` from config, else the provider's default
+    /// model.
     pub is_default: bool,
 }
 

@@ -56,6 +56,8 @@ pub struct CodexEvents {
 /// What the mapping remembers about one thread's running turn.
 #[derive(Debug, Default)]
 struct ThreadEvents {
+    /// The running turn's id: a `warning` (which names no turn) is that turn's event.
+    turn_id: Option<String>,
     /// Start of the running turn (Unix seconds).
     turn_started_at: Option<i64>,
     /// When the first agent message of the turn started (Unix milliseconds).
@@ -95,6 +97,7 @@ impl CodexEvents {
             ServerNotification::TurnStarted(started) => {
                 let window = state.model_context_window;
                 *state = ThreadEvents {
+                    turn_id: Some(started.turn.id.clone()),
                     turn_started_at: started.turn.started_at,
                     model_context_window: window,
                     ..ThreadEvents::default()
@@ -300,7 +303,7 @@ impl CodexEvents {
                 },
             ),
             ServerNotification::Warning(warning) => push(
-                "",
+                state.turn_id.as_deref().unwrap_or_default(),
                 EventMsg::Warning {
                     message: warning.message.clone(),
                 },
@@ -333,6 +336,7 @@ impl CodexEvents {
                 state.pending_begins.clear();
                 state.patches.clear();
                 state.asked_patches.clear();
+                state.turn_id = None;
                 push(&turn.id, msg);
             }
             ServerNotification::ThreadClosed(_) | ServerNotification::ThreadArchived(_) => {

@@ -2,6 +2,8 @@
 import type { ArchiveConversationParams } from "./ArchiveConversationParams";
 import type { CancelLoginAccountParams } from "./CancelLoginAccountParams";
 import type { CancelLoginAccountResponse } from "./CancelLoginAccountResponse";
+import type { CollaborationModeListParams } from "./CollaborationModeListParams";
+import type { CollaborationModeListResponse } from "./CollaborationModeListResponse";
 import type { CommandExecParams } from "./CommandExecParams";
 import type { CommandExecResizeParams } from "./CommandExecResizeParams";
 import type { CommandExecResponse } from "./CommandExecResponse";
@@ -106,6 +108,7 @@ export type ClientRequest =
   | { method: "turn/interrupt", id: RequestId, params: TurnInterruptParams }
   | { method: "turn/steer", id: RequestId, params: TurnSteerParams }
   | { method: "model/list", id: RequestId, params: ModelListParams }
+  | { method: "collaborationMode/list", id: RequestId, params: CollaborationModeListParams }
   | { method: "config/read", id: RequestId, params: ConfigReadParams }
   | { method: "command/exec", id: RequestId, params: CommandExecParams }
   | { method: "command/exec/write", id: RequestId, params: CommandExecWriteParams }
@@ -218,6 +221,11 @@ export type ClientRequestMap = {
    * List the models of the configured provider.
    */
   "model/list": { params: ModelListParams; response: ModelListResponse };
+  /**
+   * Experimental: the collaboration-mode presets (`Plan`, `Default`) as partial masks the
+   * client applies to its current mode before `turn/start.collaborationMode`.
+   */
+  "collaborationMode/list": { params: CollaborationModeListParams; response: CollaborationModeListResponse };
   /**
    * Read the effective configuration.
    */

@@ -4,13 +4,19 @@
  */
 export type ModelListParams = { 
 /**
- * Opaque cursor (a stringified offset).
+ * Opaque cursor: the `nextCursor` of the previous page (a stringified offset); anything
+ * else is refused with `-32600 "invalid cursor: <cursor>"`.
  */
 cursor?: string | null, 
 /**
- * Page size.
+ * Page size (at least 1; every model when absent).
  */
 limit?: number | null, 
+/**
+ * Tandem extension: the first-generation name of `limit`, accepted as its alias; when
+ * both are sent, `limit` wins.
+ */
+pageSize?: number | null, 
 /**
  * Include hidden models.
  */

@@ -19,7 +19,8 @@ id: string,
  */
 model: string, 
 /**
- * Slug of the model this one upgrades to.
+ * Slug of the model this one upgrades to; always `null` in Tandem, which knows no
+ * upgrade paths.
  */
 upgrade: string | null, 
 /**
@@ -47,11 +48,12 @@ modelSpecialty: string | null,
  */
 hidden: boolean, 
 /**
- * Reasoning efforts the model supports.
+ * Reasoning efforts the model supports, each with a description (`low`, `medium` and
+ * `high` in Tandem, which does not know a provider's model limits).
  */
 supportedReasoningEfforts: Array<ReasoningEffortOption>, 
 /**
- * Default reasoning effort.
+ * Reasoning effort used when none is chosen (`medium` in Tandem).
  */
 defaultReasoningEffort: ReasoningEffort, 
 /**
@@ -59,7 +61,8 @@ defaultReasoningEffort: ReasoningEffort,
  */
 inputModalities: Array<InputModality>, 
 /**
- * Whether personalities are supported.
+ * Whether the model takes a `personality` (`friendly`, `pragmatic`); always `false` in
+ * Tandem, whose instructions have no personality text.
  */
 supportsPersonality: boolean, 
 /**
@@ -83,6 +86,7 @@ defaultServiceTier: string | null,
  */
 availableAccessPrograms: JsonValue | null, 
 /**
- * Whether this is the default model.
+ * Whether this is the default model: `model` from config, else the provider's default
+ * model.
  */
 isDefault: boolean, };

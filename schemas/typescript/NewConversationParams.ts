@@ -49,8 +49,10 @@ baseInstructions?: string | null,
  */
 developerInstructions?: string | null, 
 /**
- * Prompt used when compacting the history; accepted, not used (Tandem compacts with its
- * own prompt).
+ * Prompt that asks for the summary when this conversation's history is compacted (on
+ * request and automatically), in place of `compact_prompt` from config and the built-in
+ * prompt. It is stored with the thread, so a resumed conversation keeps it; on
+ * `resumeConversation` a value replaces the stored one.
  */
 compactPrompt?: string | null, 
 /**

@@ -45,7 +45,9 @@ effort?: ReasoningEffort | null,
  */
 summary: ReasoningSummary, 
 /**
- * Personality: `none` puts an empty string where the personality text goes.
+ * Personality (`friendly`, `pragmatic`, `none`): accepted and ignored. In the reference
+ * `none` puts an empty string where the personality text goes; Tandem's instructions have
+ * no personality text, so every value sends the same prompt.
  */
 personality?: Personality | null, 
 /**

@@ -221,3 +221,81 @@ fn the_warning_event_has_the_observed_shape() {
         shape(&observed)
     );
 }
+
+/// An AGENTS.md cut at `project_doc_max_bytes` reaches an MCP client as the `codex/event`
+/// `warning` of the first turn, compared field by field with the observed notification
+/// (`spec/codex-events.md`): `_meta` with the call and the thread, the turn's id, and a `msg`
+/// of `type` and `message` only.
+#[tokio::test]
+async fn a_truncated_agents_md_is_a_warning_event() {
+    let model = MockModel::start().await;
+    model.push(done());
+    let workspace = tempfile::tempdir().unwrap();
+    let cwd = workspace.path().to_str().unwrap().to_string();
+    std::fs::write(workspace.path().join("AGENTS.md"), "y".repeat(64)).unwrap();
+    let config_toml = format!(
+        "project_doc_max_bytes = 16\n{}",
+        config(
+            &model.base_url(),
+            "never",
+            "danger-full-access",
+            "responses"
+        )
+    );
+    let mut server = McpStdio::spawn(&config_toml, &[]).await;
+    server.initialize("2025-06-18", json!({})).await;
+    server
+        .send(&json!({"jsonrpc": "2.0", "id": 7, "method": "tools/call",
+            "params": {"name": "codex", "arguments": {"prompt": "hello", "cwd": cwd}}}))
+        .await;
+    let mut events = Vec::new();
+    loop {
+        let message = server.next().await;
+        if message["method"] == "codex/event" {
+            events.push(message);
+        } else if message.get("method").is_none() && message["id"] == 7 {
+            break;
+        }
+    }
+    let kind = |event: &Value| event["params"]["msg"]["type"].as_str().unwrap().to_string();
+    let thread_id = events[0]["params"]["_meta"]["threadId"].clone();
+    let started = events
+        .iter()
+        .find(|event| kind(event) == "task_started")
+        .unwrap();
+    let turn_id = started["params"]["msg"]["turn_id"].clone();
+    let warnings: Vec<&Value> = events
+        .iter()
+        .filter(|event| kind(event) == "warning")
+        .collect();
+    assert_eq!(
+        warnings,
+        [&json!({
+            "jsonrpc": "2.0",
+            "method": "codex/event",
+            "params": {
+                "_meta": {"requestId": 7, "threadId": thread_id},
+                "msg": {
+                    "type": "warning",
+                    "message": format!("{cwd}/AGENTS.md was truncated to 16 of its 64 bytes: the project instructions are capped at project_doc_max_bytes (16 bytes)"),
+                },
+                "id": turn_id,
+            }
+        })]
+    );
+    // The same keys as the observed example, at every level.
+    let observed = json!({"jsonrpc": "2.0", "method": "codex/event", "params": {
+        "_meta": {"requestId": 2, "threadId": "01a2001a-a166-7b70-878c-eac67e302289"},
+        "msg": {"type": "warning", "message": "Model metadata for `mock-model` not found. Defaulting to fallback metadata; this can degrade performance and cause issues."},
+        "id": "01a2001a-a174-7a63-af31-74f50f05bce8"
+    }});
+    assert_eq!(shape(warnings[0]), shape(&observed));
+    // It belongs to the turn: after `task_started`, before `task_complete`.
+    let types: Vec<String> = events.iter().map(kind).collect();
+    let at = |name: &str| types.iter().position(|kind| kind == name).unwrap();
+    assert!(
+        at("task_started") < at("warning") && at("warning") < at("task_complete"),
+        "{types:?}"
+    );
+    assert_eq!(server.shutdown().await, Some(0));
+}

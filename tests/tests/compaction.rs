@@ -669,3 +669,99 @@ async fn props_is_not_read_when_the_models_endpoint_reports_the_running_window()
     );
     assert_eq!(server.shutdown().await, Some(0));
 }
+
+/// The text of the last input message of a request: the compaction prompt in a summary
+/// request.
+fn last_input_text(request: &Value) -> String {
+    input_texts(request).last().cloned().unwrap_or_default()
+}
+
+/// Runs `thread/compact/start` on `thread_id` (the next mock answer is the summary) and
+/// returns the summary request the model received.
+async fn compact(server: &mut TestServer, model: &MockModel, thread_id: &str) -> Value {
+    model.push(MockResponse::sse(responses_text("msg_s", &["THE SUMMARY"])));
+    server
+        .request("thread/compact/start", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    let messages = server.until_turn_completed().await;
+    assert_eq!(
+        completed_items(&messages, "contextCompaction").len(),
+        1,
+        "{:?}",
+        methods(&messages)
+    );
+    // Each compaction tells the user that detail was lost.
+    let warnings: Vec<&Value> = messages
+        .iter()
+        .filter(|message| message["method"] == "warning")
+        .collect();
+    assert_eq!(warnings.len(), 1, "{:?}", methods(&messages));
+    assert_eq!(warnings[0]["params"]["threadId"], thread_id);
+    assert!(
+        warnings[0]["params"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("The conversation was compacted into a summary."),
+        "{}",
+        warnings[0]
+    );
+    model.requests().last().unwrap().clone()
+}
+
+#[tokio::test]
+async fn a_conversations_compact_prompt_asks_for_its_summaries_and_survives_a_restart() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let model = MockModel::start().await;
+    let mut server = spawn(home.path(), mock_config(&model.base_url())).await;
+    let created = server
+        .request(
+            "newConversation",
+            json!({"cwd": work.path().to_string_lossy(), "compactPrompt": "SUMMARISE-XYZ"}),
+        )
+        .await
+        .unwrap();
+    let conversation_id = created["conversationId"].as_str().unwrap().to_string();
+    model.push(MockResponse::sse(responses_text(
+        "msg_1",
+        &["first answer"],
+    )));
+    turn(&mut server, &conversation_id, "first question").await;
+    let summary_request = compact(&mut server, &model, &conversation_id).await;
+    assert_eq!(last_input_text(&summary_request), "SUMMARISE-XYZ");
+
+    // A thread without one uses the built-in prompt.
+    let thread_id = start_thread(&mut server, work.path()).await;
+    model.push(MockResponse::sse(responses_text(
+        "msg_2",
+        &["other answer"],
+    )));
+    turn(&mut server, &thread_id, "other question").await;
+    let summary_request = compact(&mut server, &model, &thread_id).await;
+    assert!(
+        last_input_text(&summary_request).starts_with("You are handing this task over"),
+        "{}",
+        last_input_text(&summary_request)
+    );
+    server.shutdown().await;
+
+    // After a restart the resumed conversation still has its prompt, over the config's.
+    let config = format!(
+        "compact_prompt = \"FROM CONFIG\"\n{}",
+        mock_config(&model.base_url())
+    );
+    let mut server = spawn(home.path(), config).await;
+    server
+        .request("thread/resume", json!({"threadId": conversation_id}))
+        .await
+        .unwrap();
+    let summary_request = compact(&mut server, &model, &conversation_id).await;
+    assert_eq!(last_input_text(&summary_request), "SUMMARISE-XYZ");
+    server
+        .request("thread/resume", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    let summary_request = compact(&mut server, &model, &thread_id).await;
+    assert_eq!(last_input_text(&summary_request), "FROM CONFIG");
+}

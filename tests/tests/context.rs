@@ -173,6 +173,22 @@ async fn the_size_cap_cuts_the_instructions_and_zero_turns_them_off() {
         "<INSTRUCTIONS>\n{}\n</INSTRUCTIONS>",
         "x".repeat(10)
     )));
+    // The cut is the user's to know: one `warning` for the thread, in its first turn.
+    let warnings: Vec<&Value> = server
+        .log
+        .iter()
+        .filter(|message| message["method"] == "warning")
+        .map(|message| &message["params"])
+        .collect();
+    assert_eq!(
+        warnings,
+        [&json!({
+            "threadId": thread_id,
+            "message": format!(
+                "{cwd}/AGENTS.md was truncated to 10 of its 100 bytes: the project instructions are capped at project_doc_max_bytes (10 bytes)"
+            ),
+        })]
+    );
 
     let off = server
         .request(
@@ -185,6 +201,15 @@ async fn the_size_cap_cuts_the_instructions_and_zero_turns_them_off() {
     let off_id = off["thread"]["id"].as_str().unwrap().to_string();
     let request = turn(&mut server, &model, &off_id, "q", "a").await;
     assert!(input_texts(&request)[0].starts_with("<environment_context>"));
+    assert_eq!(
+        server
+            .log
+            .iter()
+            .filter(|message| message["method"] == "warning")
+            .count(),
+        1,
+        "instructions turned off cut nothing"
+    );
 }
 
 #[tokio::test]

@@ -104,6 +104,11 @@ fn gated_requests() -> Vec<(&'static str, Value, &'static str)> {
             json!({"sessionId": "s", "roots": ["/tmp"]}),
             "fuzzyFileSearch/sessionStart",
         ),
+        (
+            "collaborationMode/list",
+            json!({}),
+            "collaborationMode/list",
+        ),
     ]
 }
 

@@ -4,7 +4,8 @@
 //! then one file per directory from the repository root (the nearest ancestor with a `.git`
 //! entry, else the cwd itself) down to the cwd, nearer files last so that they take
 //! precedence. In each directory `AGENTS.override.md` replaces `AGENTS.md`. The total is
-//! capped at `project_doc_max_bytes`; what the cap cuts is logged.
+//! capped at `project_doc_max_bytes`; what the cap cuts is logged and becomes a warning that
+//! the thread's first turn emits (`warning`, and `codex/event` `warning` over MCP).
 //!
 //! The text reaches the model as one user-role message before the first turn, in the
 //! convention Codex-tuned models know: `# AGENTS.md instructions for <cwd>` followed by the
@@ -30,6 +31,8 @@ pub struct ProjectDocs {
     pub sources: Vec<String>,
     /// Their text, joined by blank lines, after the cap; empty when nothing was found.
     pub text: String,
+    /// What the cap cut, one sentence per file, for the user.
+    pub warnings: Vec<String>,
 }
 
 impl ProjectDocs {
@@ -80,6 +83,10 @@ pub fn load(home: &Path, cwd: &Path, max_bytes: usize) -> ProjectDocs {
                 max_bytes,
                 "project_doc_max_bytes reached: AGENTS.md file left out"
             );
+            docs.warnings.push(format!(
+                "{} was left out of the project instructions: project_doc_max_bytes ({max_bytes} bytes) was already reached",
+                path.display()
+            ));
             continue;
         }
         let kept = if contents.len() > remaining {
@@ -91,6 +98,11 @@ pub fn load(home: &Path, cwd: &Path, max_bytes: usize) -> ProjectDocs {
                 max_bytes,
                 "project_doc_max_bytes reached: AGENTS.md file truncated"
             );
+            docs.warnings.push(format!(
+                "{} was truncated to {cut} of its {} bytes: the project instructions are capped at project_doc_max_bytes ({max_bytes} bytes)",
+                path.display(),
+                contents.len()
+            ));
             &contents[..cut]
         } else {
             contents.as_str()

@@ -1,7 +1,8 @@
 //! Context compaction: replacing a thread's model history with a summary.
 //!
-//! The model is asked, with the compaction prompt (`compact_prompt` in config, or the
-//! built-in one), to summarise the conversation so far. The thread then continues from a new
+//! The model is asked, with the compaction prompt (the thread's own, set by
+//! `newConversation.compactPrompt`; else `compact_prompt` in config; else the built-in one),
+//! to summarise the conversation so far. The thread then continues from a new
 //! history: the AGENTS.md message and the environment context, the summary, and the most
 //! recent user messages (bounded). The turn shows it as a `contextCompaction` item, and the
 //! rollout records the new history so that resume and fork rebuild the compacted thread.
@@ -15,7 +16,9 @@
 use std::time::Duration;
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
-use app_server_protocol::notifications::{ItemCompletedNotification, ItemStartedNotification};
+use app_server_protocol::notifications::{
+    ItemCompletedNotification, ItemStartedNotification, WarningNotification,
+};
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{CodexErrorInfo, TurnError};
 use app_server_protocol::turn_requests::TurnStartParams;
@@ -40,6 +43,9 @@ Be concrete: keep paths, names, commands and error messages exactly. Write only 
 
 /// The line that introduces the summary in the compacted history.
 pub const SUMMARY_PREFIX: &str = "The conversation so far was compacted. This is the summary that was written for you to continue from:";
+
+/// The warning emitted after each compaction (`warning`; `codex/event` `warning` over MCP).
+pub const COMPACTION_WARNING: &str = "The conversation was compacted into a summary. Long threads and repeated compactions make the model less accurate: start a new thread when you can, to keep threads small and focused.";
 
 /// Cap on the recent user messages kept verbatim, in estimated tokens.
 const KEPT_USER_MESSAGE_TOKENS: u64 = 20_000;
@@ -268,17 +274,25 @@ impl TurnTask {
                 },
             ))
             .await;
+        // Every compaction loses detail; the user hears so, as from the reference's local
+        // compaction.
+        self.engine
+            .sink
+            .emit(ServerNotification::Warning(WarningNotification {
+                thread_id: Some(self.thread.id.clone()),
+                message: COMPACTION_WARNING.to_string(),
+            }))
+            .await;
         Ok(completed)
     }
 
     /// Asks the model for the summary: the history plus the compaction prompt, no tools.
     async fn request_summary(&self) -> Result<String, TurnError> {
         let (mut request, policy, client) = self.build_request();
-        let compact_prompt = self
-            .engine
-            .config
-            .compact_prompt
-            .clone()
+        // The thread's own prompt (`newConversation.compactPrompt`), else config, else ours.
+        let thread_prompt = lock(&self.thread.state).meta.compact_prompt.clone();
+        let compact_prompt = thread_prompt
+            .or_else(|| self.engine.config.compact_prompt.clone())
             .unwrap_or_else(|| COMPACT_PROMPT.to_string());
         request.tools = Vec::new();
         request.output_schema = None;

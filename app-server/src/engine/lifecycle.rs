@@ -72,6 +72,7 @@ impl Engine {
             environment_sent_for: None,
             instruction_sources: Vec::new(),
             pending_instructions: None,
+            pending_warnings: Vec::new(),
             turn_starts: Vec::new(),
             context_limits: crate::engine::compaction::ContextLimits::from_config(
                 &self.inner.config,
@@ -126,6 +127,7 @@ impl Engine {
         let ephemeral = params.ephemeral.unwrap_or(false);
         let meta = ThreadMeta {
             collaboration_mode: None,
+            compact_prompt: None,
             id: id.clone(),
             created_at,
             updated_at_ms: now_ms,
@@ -170,6 +172,7 @@ impl Engine {
         .await;
         let mut state = self.new_state(meta, client, ephemeral);
         state.pending_instructions = docs.message(&state.meta.cwd);
+        state.pending_warnings = docs.warnings;
         state.instruction_sources = docs.sources;
         state.approvals_reviewer = params.approvals_reviewer.unwrap_or(ApprovalsReviewer::User);
         state.context_limits = crate::engine::compaction::ContextLimits::from_config(config);

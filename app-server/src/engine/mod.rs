@@ -40,6 +40,7 @@ use crate::model::ModelClient;
 use crate::store::{Store, StoreError};
 
 pub use lifecycle::RESUME_DEPRECATION;
+pub use queries::collaboration_mode_presets;
 pub use settings::normalize_thread_id;
 pub use settings::resolve_cwd;
 pub use settings::sandbox_policy;

@@ -3,7 +3,9 @@
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
 use app_server_protocol::notifications::DeprecationNoticeNotification;
-use app_server_protocol::policy::SortDirection;
+use app_server_protocol::policy::{
+    CollaborationModeMask, ModeKind, ReasoningEffort, SortDirection,
+};
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{Thread, ThreadStatus, Turn, TurnItemsView};
 use app_server_protocol::thread_requests::{
@@ -244,8 +246,10 @@ impl Engine {
                 .parse::<usize>()
                 .map_err(|_| EngineError::InvalidRequest(format!("invalid cursor: {cursor}")))?,
         };
+        // `pageSize` is the older name; `limit` wins when both are sent.
         let limit = params
             .limit
+            .or(params.page_size)
             .map_or(usize::MAX, |limit| limit.max(1) as usize);
         let end = offset.saturating_add(limit).min(slugs.len());
         let data = slugs
@@ -257,6 +261,29 @@ impl Engine {
         let next_cursor = (end < slugs.len()).then(|| end.to_string());
         Ok(ModelListResponse { data, next_cursor })
     }
+}
+
+/// The collaboration-mode presets of `collaborationMode/list`, as partial masks: `Plan`
+/// selects plan mode (the model may ask the user questions) with medium reasoning effort and
+/// keeps the model and developer instructions; `Default` selects the default mode and clears
+/// both the effort (the model's default applies) and the developer instructions.
+pub fn collaboration_mode_presets() -> Vec<CollaborationModeMask> {
+    vec![
+        CollaborationModeMask {
+            name: "Plan".into(),
+            mode: Some(ModeKind::Plan),
+            model: None,
+            reasoning_effort: Some(Some(ReasoningEffort::Medium)),
+            developer_instructions: None,
+        },
+        CollaborationModeMask {
+            name: "Default".into(),
+            mode: Some(ModeKind::Default),
+            model: None,
+            reasoning_effort: Some(None),
+            developer_instructions: Some(None),
+        },
+    ]
 }
 
 fn source_kind_name(kind: ThreadSourceKind) -> &'static str {
@@ -315,7 +342,6 @@ fn decode_offset_cursor(cursor: &str) -> Result<usize, EngineError> {
 }
 
 fn model_entry(slug: &str, provider: &ProviderConfig, is_default: bool) -> Model {
-    use app_server_protocol::policy::ReasoningEffort;
     let efforts = [
         (
             ReasoningEffort::Low,

@@ -126,6 +126,23 @@ impl Engine {
         Ok(provider)
     }
 
+    /// Sets the prompt that asks for this thread's compaction summaries (`newConversation`'s
+    /// `compactPrompt`). It is kept in the thread's metadata, so that the rollout carries it
+    /// and a resumed thread compacts with it too.
+    pub fn set_compact_prompt(&self, thread_id: &str, prompt: String) -> Result<(), EngineError> {
+        let id = normalize_thread_id(thread_id)?;
+        let thread = self.thread(&id).ok_or_else(|| not_loaded(&id))?;
+        let mut state = lock(&thread.state);
+        state.meta.compact_prompt = Some(prompt);
+        // A rollout already written gets the change as a settings line; a new one writes it
+        // in its header.
+        if state.writer.is_some() {
+            let meta = state.meta.clone();
+            state.record(&crate::store::RolloutRecord::Settings { meta });
+        }
+        Ok(())
+    }
+
     /// Sends one notification to the sink.
     pub(super) async fn emit(&self, notification: ServerNotification) {
         self.inner.sink.emit(notification).await;

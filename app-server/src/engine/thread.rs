@@ -56,6 +56,9 @@ pub struct ThreadState {
     pub instruction_sources: Vec<String>,
     /// The AGENTS.md message still to be sent before the first turn.
     pub pending_instructions: Option<ResponseItem>,
+    /// Warnings about the thread's setup (an AGENTS.md cut at `project_doc_max_bytes`) that
+    /// its first turn emits.
+    pub pending_warnings: Vec<String>,
     /// Where each turn's model history begins (turn id, history length at its start), for
     /// `thread/rollback`.
     pub turn_starts: Vec<(String, usize)>,

@@ -203,35 +203,6 @@ impl TurnTask {
         }
     }
 
-    /// Creates the rollout with the first turn (threads without turns are not persisted) and
-    /// records the turn start.
-    async fn begin_persisted_turn(&self) {
-        let unpersisted = {
-            let state = lock(&self.thread.state);
-            (!state.ephemeral && state.writer.is_none()).then(|| state.meta.clone())
-        };
-        if let Some(meta) = unpersisted {
-            // Creating the file and its index row is blocking I/O: off the async workers.
-            match self
-                .engine
-                .store
-                .blocking(move |store| store.create(&meta))
-                .await
-            {
-                Ok(writer) => lock(&self.thread.state).writer = Some(writer),
-                Err(error) => {
-                    tracing::error!(thread_id = %self.thread.id, %error, "cannot create rollout")
-                }
-            }
-        }
-        let mut state = lock(&self.thread.state);
-        state.send_initial_context(&self.turn_id);
-        state.record(&RolloutRecord::TurnStarted {
-            turn_id: self.turn_id.clone(),
-            started_at: self.started_at,
-        });
-    }
-
     /// Emits and records the userMessage item for `input` and adds it to the history.
     async fn record_user_message(&self, input: &SteerInput) -> ThreadItem {
         let now = unix_millis();

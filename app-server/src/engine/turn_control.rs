@@ -1,7 +1,10 @@
-//! Turn control: `turn/start`, `turn/steer` and `turn/interrupt`.
+//! Turn control: `turn/start`, `turn/steer` and `turn/interrupt`, and the persisted start of
+//! a running turn (rollout creation, initial context, the thread's setup warnings).
 
 use std::sync::Arc;
 
+use app_server_protocol::notifications::WarningNotification;
+use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{ThreadStatus, Turn, TurnItemsView, TurnStatus};
 use app_server_protocol::turn_requests::{TurnStartParams, TurnSteerParams};
 use tokio::sync::mpsc;
@@ -30,6 +33,50 @@ impl TurnLauncher {
     /// Spawns the turn.
     pub fn launch(self) {
         self.engine.tasks.spawn(run_guarded(self.task));
+    }
+}
+
+impl TurnTask {
+    /// Creates the rollout with the first turn (threads without turns are not persisted),
+    /// records the turn start, and emits the thread's setup warnings (after `turn/started`,
+    /// so that they belong to the first turn).
+    pub(super) async fn begin_persisted_turn(&self) {
+        let unpersisted = {
+            let state = lock(&self.thread.state);
+            (!state.ephemeral && state.writer.is_none()).then(|| state.meta.clone())
+        };
+        if let Some(meta) = unpersisted {
+            // Creating the file and its index row is blocking I/O: off the async workers.
+            match self
+                .engine
+                .store
+                .blocking(move |store| store.create(&meta))
+                .await
+            {
+                Ok(writer) => lock(&self.thread.state).writer = Some(writer),
+                Err(error) => {
+                    tracing::error!(thread_id = %self.thread.id, %error, "cannot create rollout")
+                }
+            }
+        }
+        let warnings = {
+            let mut state = lock(&self.thread.state);
+            state.send_initial_context(&self.turn_id);
+            state.record(&RolloutRecord::TurnStarted {
+                turn_id: self.turn_id.clone(),
+                started_at: self.started_at,
+            });
+            std::mem::take(&mut state.pending_warnings)
+        };
+        for message in warnings {
+            self.engine
+                .sink
+                .emit(ServerNotification::Warning(WarningNotification {
+                    thread_id: Some(self.thread.id.clone()),
+                    message,
+                }))
+                .await;
+        }
     }
 }
 

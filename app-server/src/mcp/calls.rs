@@ -88,6 +88,14 @@ impl McpSession {
             }
         };
         let thread_id = started.thread.id.clone();
+        if let Some(prompt) = args.compact_prompt.clone()
+            && let Err(error) = self.engine.set_compact_prompt(&thread_id, prompt)
+        {
+            return Some(error_result(
+                None,
+                &format!("cannot start a thread: {error}"),
+            ));
+        }
         lock(&self.loaded).insert(thread_id.clone());
         if let Err(owner) = self.owners.claim(&thread_id, &self.shared.session_id) {
             // A fresh UUIDv7 cannot be owned already; refuse rather than share it.

@@ -45,7 +45,8 @@ pub struct CodexArgs {
     /// Accepted for Codex compatibility; the plan tool is always offered to the model.
     #[serde(default)]
     pub include_plan_tool: Option<bool>,
-    /// Accepted for Codex compatibility and ignored.
+    /// Prompt that asks for the summary when the thread's history is compacted, in place of
+    /// `compact_prompt` from config; stored with the thread.
     #[serde(default)]
     pub compact_prompt: Option<String>,
 }
@@ -125,7 +126,7 @@ fn codex_tool() -> Value {
                 "base-instructions": {"type": "string", "description": "Instructions used instead of the built-in ones."},
                 "developer-instructions": {"type": "string", "description": "Extra developer instructions."},
                 "include-plan-tool": {"type": "boolean", "description": "Accepted for compatibility; the plan tool is always available."},
-                "compact-prompt": {"type": "string", "description": "Accepted for compatibility and ignored."},
+                "compact-prompt": {"type": "string", "description": "Prompt that asks for the summary when the thread's history is compacted (replaces compact_prompt from config for this thread)."},
             },
             "required": ["prompt"],
             "additionalProperties": false,

@@ -125,7 +125,8 @@ impl ConversationApi {
 
     /// `newConversation`: `thread/start` with the legacy params; the conversation's first
     /// events (`session_configured`, `mcp_startup_complete`) follow the response.
-    pub async fn new_conversation(&self, params: NewConversationParams) -> Reply {
+    pub async fn new_conversation(&self, mut params: NewConversationParams) -> Reply {
+        let compact_prompt = params.compact_prompt.take();
         let start = match thread_start_params(params) {
             Ok(start) => start,
             Err(error) => return Reply::of::<Value>(Err(error)),
@@ -135,6 +136,11 @@ impl ConversationApi {
             Err(error) => return Reply::engine_error(error),
         };
         let thread_id = response.thread.id.clone();
+        if let Some(prompt) = compact_prompt
+            && let Err(error) = self.engine.set_compact_prompt(&thread_id, prompt)
+        {
+            return Reply::engine_error(error);
+        }
         self.conversations.open(&thread_id);
         let result = NewConversationResponse {
             conversation_id: thread_id.clone(),
@@ -274,7 +280,8 @@ impl ConversationApi {
                 return Reply::of::<Value>(Err(invalid_request(message)));
             }
         };
-        let overrides = params.overrides.unwrap_or_default();
+        let mut overrides = params.overrides.unwrap_or_default();
+        let compact_prompt = overrides.compact_prompt.take();
         let start = match thread_start_params(overrides) {
             Ok(start) => start,
             Err(error) => return Reply::of::<Value>(Err(error)),
@@ -298,6 +305,11 @@ impl ConversationApi {
         match self.engine.resume_thread(resume).await {
             Ok((response, _usage)) => {
                 let thread_id = response.thread.id.clone();
+                if let Some(prompt) = compact_prompt
+                    && let Err(error) = self.engine.set_compact_prompt(&thread_id, prompt)
+                {
+                    return Reply::engine_error(error);
+                }
                 self.conversations.open(&thread_id);
                 Reply::of(Ok(ResumeConversationResponse {
                     conversation_id: thread_id,

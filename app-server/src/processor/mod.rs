@@ -21,6 +21,7 @@ use app_server_protocol::notifications::{
     DeprecationNoticeNotification, ThreadIdNotification, ThreadNameUpdatedNotification,
     ThreadStartedNotification, ThreadTokenUsageUpdatedNotification,
 };
+use app_server_protocol::policy::CollaborationModeListResponse;
 use app_server_protocol::tables::{ClientRequest, ClientRequestPayload, ServerNotification};
 use app_server_protocol::tables_meta::Stability;
 use app_server_protocol::thread_requests::{
@@ -403,6 +404,12 @@ impl Processor {
             ClientRequestPayload::ModelList(params) => {
                 let result = self.engine.list_models(params).await;
                 self.respond(id, result).await;
+            }
+            ClientRequestPayload::CollaborationModeList(_) => {
+                let response = CollaborationModeListResponse {
+                    data: crate::engine::collaboration_mode_presets(),
+                };
+                self.reply(id, Ok(response)).await;
             }
             ClientRequestPayload::ConfigRead(params) => {
                 let mut response = config_read_response(

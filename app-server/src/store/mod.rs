@@ -100,6 +100,11 @@ pub struct ThreadMeta {
     /// `request_user_input`); absent in rollouts written before it was recorded.
     #[serde(default)]
     pub collaboration_mode: Option<CollaborationMode>,
+    /// The prompt that asks for a compaction summary in this thread (`newConversation`'s
+    /// `compactPrompt`), over `compact_prompt` in config; absent when the thread uses the
+    /// configured or built-in one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compact_prompt: Option<String>,
 }
 
 /// One line of a rollout file (after the `{"timestamp", "type", "payload"}` envelope).

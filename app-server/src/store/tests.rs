@@ -39,6 +39,7 @@ pub(super) fn thread_id(number: u32) -> String {
 pub(super) fn meta(store: &Store, id: &str, created_at: i64) -> ThreadMeta {
     ThreadMeta {
         collaboration_mode: None,
+        compact_prompt: None,
         id: id.to_owned(),
         created_at,
         updated_at_ms: created_at * 1000,
