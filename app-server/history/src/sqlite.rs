@@ -196,6 +196,23 @@ impl EmbeddedBackend {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
+    /// Starts a read transaction on the reader's `connection` and empties `cache` when another
+    /// connection has committed since the cache was filled.
+    fn begin_read<'a>(
+        &self,
+        connection: &'a Connection,
+        cache: &mut TermCache,
+    ) -> Result<rusqlite::Transaction<'a>, HistoryError> {
+        let transaction = rusqlite::Transaction::new_unchecked(
+            connection,
+            rusqlite::TransactionBehavior::Deferred,
+        )?;
+        if cache.validate(data_version(&transaction)?) {
+            self.count(&self.counters.term_cache_resets, 1);
+        }
+        Ok(transaction)
+    }
+
     fn count(&self, counter: &AtomicU64, value: u64) {
         counter.fetch_add(value, Ordering::Relaxed);
     }
@@ -295,13 +312,7 @@ impl HistoryBackend for EmbeddedBackend {
         let reader = &mut *guard;
         let (mut statements, mut misses) = (1u64, 0u64);
         // One read transaction: the statistics come from one committed state.
-        let transaction = rusqlite::Transaction::new_unchecked(
-            &reader.connection,
-            rusqlite::TransactionBehavior::Deferred,
-        )?;
-        if reader.cache.validate(data_version(&transaction)?) {
-            self.count(&self.counters.term_cache_resets, 1);
-        }
+        let transaction = self.begin_read(&reader.connection, &mut reader.cache)?;
         let (docs, total_len) = match reader.cache.corpus {
             Some(corpus) => corpus,
             None => {
@@ -357,13 +368,7 @@ impl HistoryBackend for EmbeddedBackend {
         let reader = &mut *guard;
         let (mut statements, mut misses) = (1u64, 0u64);
         // One read transaction: every list comes from the same committed state.
-        let transaction = rusqlite::Transaction::new_unchecked(
-            &reader.connection,
-            rusqlite::TransactionBehavior::Deferred,
-        )?;
-        if reader.cache.validate(data_version(&transaction)?) {
-            self.count(&self.counters.term_cache_resets, 1);
-        }
+        let transaction = self.begin_read(&reader.connection, &mut reader.cache)?;
         let mut lists = Vec::with_capacity(plan.terms.len());
         // Term ids by query position, for loading postings on demand.
         let mut tids = vec![0i64; plan.terms.len()];
