@@ -87,7 +87,12 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
     // The user agent that `initialize` answers with; read here, off the async workers.
     processor::os_release();
     let history = history::connect(&config)?;
+    // One async worker: a connection's async work (decoding, events, serialization) is light,
+    // and everything that blocks runs on the blocking pool. With one worker, a turn's task and
+    // the stdout writer take turns on the same thread, so a burst of deltas is written as one
+    // batch instead of waking a second worker for each notification.
     let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
         .enable_all()
         .build()?;
     runtime.block_on(server::serve_stdio(config, Some(history)))
