@@ -507,11 +507,7 @@ async fn a_provider_that_reports_no_window_means_no_automatic_compaction() {
         );
     }
     assert_eq!(
-        model
-            .received()
-            .iter()
-            .filter(|request| request.path == "/v1/models")
-            .count(),
+        requests_to(&model, "/v1/models"),
         1,
         "the models endpoint is read once per provider"
     );
@@ -632,15 +628,12 @@ async fn a_thread_compacts_at_the_window_llama_cpp_reports_at_props() {
         usage_updates(&messages).last().unwrap()["modelContextWindow"],
         window
     );
-    let reads = |path: &str| {
-        model
-            .received()
-            .iter()
-            .filter(|request| request.path == path)
-            .count()
-    };
-    assert_eq!(reads("/v1/models"), 1);
-    assert_eq!(reads("/props"), 1, "`/props` is read once per provider");
+    assert_eq!(requests_to(&model, "/v1/models"), 1);
+    assert_eq!(
+        requests_to(&model, "/props"),
+        1,
+        "`/props` is read once per provider"
+    );
     assert_eq!(server.shutdown().await, Some(0));
 }
 
@@ -661,12 +654,7 @@ async fn props_is_not_read_when_the_models_endpoint_reports_the_running_window()
         usage_updates(&messages).last().unwrap()["modelContextWindow"],
         1_000_000
     );
-    assert!(
-        !model
-            .received()
-            .iter()
-            .any(|request| request.path == "/props")
-    );
+    assert_eq!(requests_to(&model, "/props"), 0);
     assert_eq!(server.shutdown().await, Some(0));
 }
 
@@ -764,4 +752,13 @@ async fn a_conversations_compact_prompt_asks_for_its_summaries_and_survives_a_re
         .unwrap();
     let summary_request = compact(&mut server, &model, &thread_id).await;
     assert_eq!(last_input_text(&summary_request), "FROM CONFIG");
+}
+
+/// How many requests the mock model received on `path`.
+fn requests_to(model: &MockModel, path: &str) -> usize {
+    model
+        .received()
+        .iter()
+        .filter(|request| request.path == path)
+        .count()
 }

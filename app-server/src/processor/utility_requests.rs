@@ -95,21 +95,7 @@ impl Processor {
         &self,
         params: CommandExecParams,
     ) -> Result<CommandExecResponse, JsonRpcErrorBody> {
-        if params.command.is_empty() {
-            return Err(exec_error(&ExecError::EmptyCommand));
-        }
-        let cwd = resolve_path(params.cwd.as_deref());
-        let policy = match &params.sandbox_policy {
-            Some(policy) => policy.clone(),
-            None => {
-                let config = self.engine.config();
-                sandbox_policy(config.sandbox_mode, config)
-            }
-        };
-        let argv = match sandboxed_argv(&policy, &cwd, &params.command) {
-            Ok(argv) => argv,
-            Err(error) => return Err(error),
-        };
+        let (cwd, argv) = exec_plan(&self.engine, &params)?;
         // Bounded: a client that stops reading stalls the command, not the server's memory.
         let (deltas, received) = mpsc::channel(DELTA_QUEUE);
         let exec = self.utilities.commands.exec(params, argv, cwd, deltas);
@@ -212,18 +198,7 @@ pub(super) async fn run_unstreamed(
     commands: &CommandExecRegistry,
     params: CommandExecParams,
 ) -> Result<CommandExecResponse, JsonRpcErrorBody> {
-    if params.command.is_empty() {
-        return Err(exec_error(&ExecError::EmptyCommand));
-    }
-    let cwd = resolve_path(params.cwd.as_deref());
-    let policy = match &params.sandbox_policy {
-        Some(policy) => policy.clone(),
-        None => {
-            let config = engine.config();
-            sandbox_policy(config.sandbox_mode, config)
-        }
-    };
-    let argv = sandboxed_argv(&policy, &cwd, &params.command)?;
+    let (cwd, argv) = exec_plan(engine, &params)?;
     // Nothing is streamed; the receiver is only drained so that the command never waits on it.
     let (deltas, mut received) = mpsc::channel(DELTA_QUEUE);
     let drain = async move { while received.recv().await.is_some() {} };
@@ -280,6 +255,27 @@ async fn forward_deltas(
 }
 
 /// `path` resolved against the server's working directory (which it defaults to).
+/// Where a `command/exec` runs and the argv that runs it under its sandbox (the request's
+/// `sandboxPolicy`, else the configured sandbox mode).
+fn exec_plan(
+    engine: &Engine,
+    params: &CommandExecParams,
+) -> Result<(PathBuf, Vec<String>), JsonRpcErrorBody> {
+    if params.command.is_empty() {
+        return Err(exec_error(&ExecError::EmptyCommand));
+    }
+    let cwd = resolve_path(params.cwd.as_deref());
+    let policy = match &params.sandbox_policy {
+        Some(policy) => policy.clone(),
+        None => {
+            let config = engine.config();
+            sandbox_policy(config.sandbox_mode, config)
+        }
+    };
+    let argv = sandboxed_argv(&policy, &cwd, &params.command)?;
+    Ok((cwd, argv))
+}
+
 fn resolve_path(path: Option<&str>) -> PathBuf {
     let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     match path {
