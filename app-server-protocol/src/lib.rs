@@ -7,6 +7,8 @@
 //! Conventions: params accept omitted and `null` optional fields alike and ignore unknown
 //! fields; results and notifications serialize every field, with explicit `null`s.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 #[macro_use]
 mod macros;
 

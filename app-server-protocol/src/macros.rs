@@ -9,14 +9,17 @@
 /// Declares requests that carry `id`, `method` and `params` and expect a typed response.
 ///
 /// Generates `$enum` (internally tagged by `method`, variants `{ id, params }`), an id-less
-/// `$payload` enum (adjacently tagged `method`/`params`) for the sending side, the `METHODS`
-/// table and `visit_types` for the exporters.
+/// `$payload` enum (adjacently tagged `method`/`params`) for the sending side, a fieldless
+/// `$kind` enum naming each method (for registries that sort methods into families without a
+/// value in hand), the `METHODS` table and `visit_types` for the exporters.
 macro_rules! request_table {
     (
         $(#[$enum_meta:meta])*
         enum $enum:ident;
         $(#[$payload_meta:meta])*
         payload $payload:ident;
+        $(#[$kind_meta:meta])*
+        kind $kind:ident;
         $(
             $(#[doc = $doc:literal])*
             $variant:ident => $method:literal [$stability:ident] {
@@ -58,6 +61,42 @@ macro_rules! request_table {
                 #[serde(rename = $method)]
                 $variant($params),
             )*
+        }
+
+        $(#[$kind_meta])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum $kind {
+            $(
+                $(#[doc = $doc])*
+                $variant,
+            )*
+        }
+
+        impl $kind {
+            /// Every method of this table, in declaration order.
+            pub const ALL: &'static [$kind] = &[ $( $kind::$variant, )* ];
+
+            /// The method with this wire name, if the table has one.
+            pub fn from_method(method: &str) -> Option<$kind> {
+                match method {
+                    $( $method => Some($kind::$variant), )*
+                    _ => None,
+                }
+            }
+
+            /// The wire name of this method.
+            pub const fn method(self) -> &'static str {
+                match self {
+                    $( $kind::$variant => $method, )*
+                }
+            }
+
+            /// Whether this method is part of the stable or the experimental surface.
+            pub const fn stability(self) -> $crate::tables_meta::Stability {
+                match self {
+                    $( $kind::$variant => $crate::tables_meta::Stability::$stability, )*
+                }
+            }
         }
 
         impl $enum {
@@ -119,6 +158,13 @@ macro_rules! request_table {
             pub const fn method(&self) -> &'static str {
                 match self {
                     $( Self::$variant(_) => $method, )*
+                }
+            }
+
+            /// Which method this is, without its params.
+            pub const fn kind(&self) -> $kind {
+                match self {
+                    $( Self::$variant(_) => $kind::$variant, )*
                 }
             }
 

@@ -77,6 +77,8 @@ request_table! {
     enum ClientRequest;
     /// A client request without its id.
     payload ClientRequestPayload;
+    /// A client request's method, without id or params.
+    kind ClientMethod;
 
     /// Open the connection: declare the client and its capabilities. Must come first, once.
     Initialize => "initialize" [Stable] {
@@ -347,6 +349,8 @@ request_table! {
     enum ServerRequest;
     /// A server request without its id; the outgoing sender assigns ids.
     payload ServerRequestPayload;
+    /// A server request's method, without id or params.
+    kind ServerMethod;
 
     /// Ask whether a command may run.
     CommandExecutionRequestApproval => "item/commandExecution/requestApproval" [Stable] {

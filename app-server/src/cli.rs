@@ -37,7 +37,7 @@ pub enum Command {
     Index(crate::index_cli::IndexArgs),
     /// Internal: run a command inside the sandbox (used by the server itself).
     #[command(hide = true)]
-    SandboxExec(crate::sandbox::SandboxExecArgs),
+    SandboxExec(tandem_core::sandbox::SandboxExecArgs),
     /// Internal: run a fuzz target (built with the `fuzzing` feature).
     #[cfg(feature = "fuzzing")]
     #[command(hide = true)]

@@ -19,14 +19,14 @@ use clap::{Args, ValueEnum};
 use tandem_fuzz::{Options, Report, signature};
 use tokio::sync::mpsc;
 
-use crate::model::{chat, responses, retry_after_for_fuzzing};
+use crate::compat::requests::gate_request;
 use crate::outgoing::OutgoingSender;
-use crate::processor::gate_request;
-use crate::tools::apply_patch::apply_chunks;
-use crate::tools::apply_patch::heredoc::parse_heredoc_invocation;
-use crate::tools::apply_patch::parser::{FileOperation, parse_patch};
 use crate::transport::stdio::read_lines;
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
+use tandem_core::model::{chat, responses, retry_after_for_fuzzing};
+use tandem_core::tools::apply_patch::apply_chunks;
+use tandem_core::tools::apply_patch::heredoc::parse_heredoc_invocation;
+use tandem_core::tools::apply_patch::parser::{FileOperation, parse_patch};
 
 /// Arguments of `tandem fuzz`.
 #[derive(Debug, Args)]

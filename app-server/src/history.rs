@@ -18,16 +18,16 @@ use tandem_history::service::{
 };
 
 use crate::cli::HistoryCommand;
-use crate::config::Config;
-use crate::engine::EventSink;
-use crate::store::Store;
+use tandem_core::config::Config;
+use tandem_core::engine::EventSink;
+use tandem_core::store::Store;
 
 /// Tools `--tools` accepts.
 const KNOWN_TOOLS: &[&str] = &[
     "codex",
     "codex-reply",
-    crate::project_index::QUERY_PROJECT_TOOL,
-    crate::project_index::REPO_INDEX_REFRESH_TOOL,
+    tandem_core::project_index::QUERY_PROJECT_TOOL,
+    tandem_core::project_index::REPO_INDEX_REFRESH_TOOL,
     SEARCH_TOOL,
     OPEN_TOOL,
 ];

@@ -15,7 +15,7 @@ use std::sync::{Arc, Mutex};
 use clap::{Args, Subcommand};
 use tandem_index::{Progress, ProgressSink};
 
-use crate::config::Config;
+use tandem_core::config::Config;
 
 /// Arguments of `tandem index`.
 #[derive(Debug, Args)]

@@ -2,31 +2,22 @@
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
-mod account;
 mod cli;
-mod clock;
 mod codegen;
-mod codex_events;
-mod config;
-mod engine;
+mod compat;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
 mod history;
 mod index_cli;
 mod mcp;
-mod model;
 mod outgoing;
-mod paths;
 mod pending;
 mod processor;
-mod project_index;
 mod rpc_error;
 mod run_client;
 mod run_dialogs;
-mod sandbox;
 mod server;
-mod store;
-mod tools;
+mod shutdown;
 mod transport;
 mod utility;
 
@@ -35,7 +26,7 @@ use std::process::ExitCode;
 use clap::Parser;
 
 use crate::cli::{AppServerCommand, Cli, Command};
-use crate::config::Config;
+use tandem_core::config::Config;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -53,7 +44,7 @@ fn main() -> ExitCode {
         },
         Command::McpServer(args) => run_mcp_server(&args, &cli.config_overrides),
         Command::History(command) => history::run_cli(&command, &cli.config_overrides),
-        Command::SandboxExec(args) => sandbox::run_sandbox_exec(&args),
+        Command::SandboxExec(args) => tandem_core::sandbox::run_sandbox_exec(&args),
         #[cfg(feature = "fuzzing")]
         Command::Fuzz(args) => fuzz::run(&args),
         Command::Index(args) => index_cli::run(args, &cli.config_overrides),
@@ -83,9 +74,9 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
     let config = Config::load(None, overrides)?;
     init_logging();
     // Reads `auth.json` now, before the runtime, rather than on a worker thread later.
-    account::AccountState::shared(&config.home);
+    tandem_core::account::AccountState::shared(&config.home);
     // The user agent that `initialize` answers with; read here, off the async workers.
-    processor::os_release();
+    compat::requests::os_release();
     let history = history::connect(&config)?;
     // One async worker: a connection's async work (decoding, events, serialization) is light,
     // and everything that blocks runs on the blocking pool. With one worker, a turn's task and
@@ -95,7 +86,9 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
         .worker_threads(1)
         .enable_all()
         .build()?;
-    runtime.block_on(server::serve_stdio(config, Some(history)))
+    let served = runtime.block_on(server::serve_stdio(config, Some(history)));
+    shutdown::finish(runtime);
+    served
 }
 
 fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Result<()> {
@@ -117,12 +110,13 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
         None => None,
     };
     mcp::logging::init(&config.home);
-    account::AccountState::shared(&config.home);
-    processor::os_release();
+    tandem_core::account::AccountState::shared(&config.home);
+    compat::requests::os_release();
     // A bad `[history]` table or an unreachable ClickHouse stops the server before it serves.
     let history = history::connect_for_server(&config, args.tools.as_deref())?;
     let options = mcp::session::McpOptions {
         history,
+        families: mcp::tools::families_for(args.tools.as_deref()),
         tools: args.tools.clone(),
         approval_fallback: args.approval_fallback,
         approval_timeout: std::time::Duration::from_secs(60 * 60),
@@ -132,7 +126,7 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    match args.http {
+    let served = match args.http {
         None => runtime.block_on(mcp::stdio::serve_stdio(config, options)),
         Some(bind) => {
             let http = mcp::http::HttpOptions {
@@ -157,7 +151,9 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
             )?;
             runtime.block_on(mcp::http::serve_http(config, options, http, distributed))
         }
-    }
+    };
+    shutdown::finish(runtime);
+    served
 }
 
 fn run_terminal_client(args: &cli::RunArgs, overrides: &[String]) -> anyhow::Result<ExitCode> {

@@ -13,8 +13,8 @@ use app_server_protocol::tables_meta::Stability;
 use serde::Serialize;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::clock::unix_millis;
 use crate::pending::{PendingRequests, RequestOutcome};
+use tandem_core::clock::unix_millis;
 
 /// Per-connection notification settings, fixed at `initialize`.
 #[derive(Debug, Default)]

@@ -12,14 +12,14 @@ use app_server_protocol::jsonrpc::RequestId;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio_util::task::TaskTracker;
 
-use crate::config::Config;
-use crate::engine::Engine;
 use crate::outgoing::OutgoingSender;
 use crate::processor::approvals::ClientApprover;
 use crate::processor::{Processor, overloaded};
-use crate::store::Store;
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
+use tandem_core::config::Config;
+use tandem_core::engine::Engine;
+use tandem_core::store::Store;
 
 /// Capacity of the writer's queue of serialized lines. With `command/exec` deltas of up to
 /// 8 KiB (about 11 KiB of JSON) this bounds the queue near 12 MiB.
@@ -157,7 +157,7 @@ pub async fn serve_stdio(
                 tracing::warn!(%error, "stdin read failed; shutting down");
             }
         }
-        () = shutdown_signal() => tracing::info!("signal received; shutting down"),
+        () = crate::shutdown::shutdown_signal() => tracing::info!("signal received; shutting down"),
     }
 
     drop(queue);
@@ -180,20 +180,4 @@ pub async fn serve_stdio(
         Ok(Err(error)) => tracing::error!(%error, "writer task failed"),
     }
     Ok(())
-}
-
-/// Resolves on SIGINT or SIGTERM.
-pub async fn shutdown_signal() {
-    use tokio::signal::unix::{SignalKind, signal};
-    let (Ok(mut terminate), Ok(mut interrupt)) = (
-        signal(SignalKind::terminate()),
-        signal(SignalKind::interrupt()),
-    ) else {
-        std::future::pending::<()>().await;
-        return;
-    };
-    tokio::select! {
-        _ = terminate.recv() => {}
-        _ = interrupt.recv() => {}
-    }
 }

@@ -8,6 +8,8 @@
 //! error, which event kinds, how many): an input whose signature has not been seen before joins
 //! the corpus, so mutations climb from "not JSON" to "decodes but fails a gate" to "decodes".
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod mutate;
 mod rng;
 

@@ -8,6 +8,8 @@
 //! [`rollout`] (one line → at most one [`event::Event`]). Query and hit logs are written off
 //! the answer path by [`telemetry`].
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod backend;
 pub mod clickhouse;
 pub mod config;

@@ -8,6 +8,8 @@
 //! `vectors.rs`). A query blends normalised BM25 and cosine scores (`query.rs`). Refreshes of one
 //! repository are serialised in-process (`refresh.rs`) and transactional on disk.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod chunk;
 pub mod embed;
 pub mod install;

@@ -15,6 +15,8 @@
 //! the lifecycle (background start, restart, timeouts, no leftover processes) and typed values
 //! at the boundary, so that nothing above it sees `rmcp` types.
 
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 mod config;
 mod connect;
 pub mod names;

@@ -19,11 +19,12 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::{lock, normalize_thread_id};
 use crate::mcp::events::{CallState, TurnEnd};
 use crate::mcp::output::Route;
 use crate::mcp::session::McpSession;
 use crate::mcp::tools::{CodexArgs, CodexReplyArgs, error_result, success_result};
+use tandem_core::engine::normalize_thread_id;
+use tandem_core::sync::lock;
 
 /// How long a cancelled call waits for its turn to wind down before giving up on it.
 const INTERRUPT_GRACE: Duration = Duration::from_secs(30);

@@ -20,7 +20,7 @@ use app_server_protocol::server_requests::{
 };
 use serde_json::{Map, Value, json};
 
-use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest};
+use tandem_core::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest};
 
 /// Decision values offered to the user, Codex's `ReviewDecision` names.
 const DECISIONS: [(&str, &str); 4] = [
@@ -241,7 +241,11 @@ pub fn reply_from_answer(
                 ApprovalRequest::FreeText(_) | ApprovalRequest::Choices(_) => {
                     ApprovalReply::Failed(error_text(&error))
                 }
-                _ => decision_reply(request, ReviewDecision::Abort),
+                ApprovalRequest::Command(_)
+                | ApprovalRequest::FileChange(_)
+                | ApprovalRequest::McpElicitation(_) => {
+                    decision_reply(request, ReviewDecision::Abort)
+                }
             };
         }
     };
@@ -379,7 +383,15 @@ fn dialog_reply(request: &ApprovalRequest, result: &Value) -> ApprovalReply {
                 })
                 .collect(),
         }),
-        _ => ApprovalAnswer::FreeText(content.get("answer").map(value_text).unwrap_or_default()),
+        // Only dialogs come here (see `reply_from_answer`); every other question reads as free
+        // text, the form's one `answer` field.
+        ApprovalRequest::FreeText(_)
+        | ApprovalRequest::Command(_)
+        | ApprovalRequest::FileChange(_)
+        | ApprovalRequest::UserInput(_)
+        | ApprovalRequest::McpElicitation(_) => {
+            ApprovalAnswer::FreeText(content.get("answer").map(value_text).unwrap_or_default())
+        }
     };
     ApprovalReply::Answered(answer)
 }

@@ -7,7 +7,7 @@
 //! call go out unrelated (the GET stream over HTTP).
 //!
 //! `codex/event` params: `{"_meta": {"requestId", "threadId"}, "id": <turn id or "">, "msg":
-//! <Codex's EventMsg>}` (see `crate::codex_events` for the mapping and its order).
+//! <Codex's EventMsg>}` (see `crate::compat::codex_events` for the mapping and its order).
 
 use std::collections::HashMap;
 
@@ -21,12 +21,12 @@ use app_server_protocol::thread_requests::ThreadStartResponse;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
-use crate::codex_events::{
+use crate::compat::codex_events::{
     CodexEvents, Event as CodexEvent, notification_thread, session_configured,
 };
-use crate::engine::approval::ApprovalRequest;
 use crate::mcp::output::Route;
 use crate::mcp::protocol::notification as notification_message;
+use tandem_core::engine::approval::ApprovalRequest;
 
 /// Name of the notification that carries engine events.
 pub const EVENT_METHOD: &str = "codex/event";

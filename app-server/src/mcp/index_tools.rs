@@ -11,9 +11,9 @@ use app_server_protocol::jsonrpc::RequestId;
 use serde_json::{Value, json};
 use tandem_index::ProgressSink;
 
-use crate::config::QueryProjectIndexConfig;
 use crate::mcp::output::{Outbound, Route};
-use crate::project_index::{
+use tandem_core::config::QueryProjectIndexConfig;
+use tandem_core::project_index::{
     self, ProgressForwarder, ProgressScale, QUERY_PROJECT_TOOL, QueryProjectArgs,
     REPO_INDEX_REFRESH_TOOL, RepoIndexRefreshArgs,
 };
@@ -202,7 +202,7 @@ fn progress_sink(target: Option<ProgressTarget>) -> (ProgressSink, Option<Progre
     let scale = Arc::new(Mutex::new(ProgressScale::default()));
     let (sink, forwarder) = ProgressForwarder::start(move |progress| {
         let target = target.clone();
-        let step = crate::engine::lock(&scale).step(progress);
+        let step = tandem_core::sync::lock(&scale).step(progress);
         async move {
             let Some((value, total, message)) = step else {
                 return;

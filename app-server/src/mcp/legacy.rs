@@ -19,41 +19,18 @@ use app_server_protocol::tables::{ClientRequestPayload, ServerNotification};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::codex_events::notification_thread;
-use crate::engine::approval::{ApprovalReply, ApprovalRequest};
-use crate::engine::{TurnLauncher, lock, normalize_thread_id};
+use crate::compat::codex_events::notification_thread;
+use crate::compat::conversations::review_answer;
+use crate::compat::legacy_requests::Reply;
 use crate::mcp::events::EVENT_METHOD;
 use crate::mcp::output::{Outbound, Route};
 use crate::mcp::protocol::notification;
 use crate::mcp::session::{McpSession, SessionShared};
 use crate::pending::Answer;
-use crate::processor::conversations::review_answer;
-use crate::processor::legacy_requests::Reply;
 use crate::rpc_error::{self, invalid_request};
-
-/// The conversation-API methods an MCP session answers.
-pub const CONVERSATION_METHODS: &[&str] = &[
-    "newConversation",
-    "sendUserMessage",
-    "sendUserTurn",
-    "interruptConversation",
-    "listConversations",
-    "resumeConversation",
-    "archiveConversation",
-    "getUserSavedConfig",
-    "setDefaultModel",
-    "getUserAgent",
-    "userInfo",
-    "getAuthStatus",
-    "getConversationSummary",
-    "gitDiffToRemote",
-    "execOneOffCommand",
-];
-
-/// Whether `method` is one of [`CONVERSATION_METHODS`].
-pub fn is_conversation_method(method: &str) -> bool {
-    CONVERSATION_METHODS.contains(&method)
-}
+use tandem_core::engine::approval::{ApprovalReply, ApprovalRequest};
+use tandem_core::engine::{TurnLauncher, normalize_thread_id};
+use tandem_core::sync::lock;
 
 /// What goes out after a conversation-API response: its `codex/event`s, then its turn.
 pub struct FollowUp {
@@ -91,7 +68,7 @@ impl McpSession {
         if !params.is_null() {
             message["params"] = params;
         }
-        let payload = match crate::processor::gate_request(id.clone(), message, false) {
+        let payload = match crate::compat::requests::gate_request(id.clone(), message, false) {
             Ok((_, payload)) => payload,
             Err((_, error)) => return Err(error),
         };
@@ -124,7 +101,7 @@ impl McpSession {
                         params
                             .path
                             .as_deref()
-                            .and_then(crate::processor::conversation_summary::thread_id_of_rollout)
+                            .and_then(crate::compat::conversation_summary::thread_id_of_rollout)
                     })
                     .and_then(|thread_id| normalize_thread_id(&thread_id).ok());
                 let session_id = &self.shared.session_id;
@@ -168,7 +145,7 @@ impl McpSession {
             ClientRequestPayload::ExecOneOffCommand(params) => {
                 api.exec_one_off_command(params).await
             }
-            // Only the methods of `CONVERSATION_METHODS` come here.
+            // Only the methods of the families the session serves come here (the conversation API).
             _ => return Err(rpc_error::method_not_found(method)),
         };
         let Reply {

@@ -20,9 +20,8 @@ use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
-use crate::config::Config;
-use crate::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
-use crate::engine::{Engine, EventSink, lock};
+use crate::compat::conversations::Conversations;
+use crate::compat::legacy_requests::ConversationApi;
 use crate::mcp::calls::ThreadOwners;
 use crate::mcp::elicitation::{
     ApprovalFallback, elicitation_params, fallback_reply, reply_from_answer,
@@ -36,11 +35,13 @@ use crate::mcp::protocol::{
 };
 use crate::mcp::{index_tools, tools};
 use crate::pending::{Answer, PendingRequests, RequestOutcome};
-use crate::processor::conversations::Conversations;
-use crate::processor::legacy_requests::ConversationApi;
 use crate::rpc_error;
-use crate::store::Store;
 use crate::transport::IncomingMessage;
+use tandem_core::config::Config;
+use tandem_core::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
+use tandem_core::engine::{Engine, EventSink};
+use tandem_core::store::Store;
+use tandem_core::sync::lock;
 
 /// Settings shared by every session of one server.
 #[derive(Debug, Clone)]
@@ -56,6 +57,9 @@ pub struct McpOptions {
     pub history: Option<Arc<tandem_history::service::HistoryService>>,
     /// `--tools`: the tools offered (all when `None`).
     pub tools: Option<Vec<String>>,
+    /// The app-server methods served besides MCP's own (see [`tandem_core::families`]); a method
+    /// outside them is `-32601` and reaches no handler.
+    pub families: tandem_core::families::Families,
 }
 
 /// What `initialize` fixed.
@@ -372,7 +376,7 @@ impl McpSession {
             }),
             "tools/call" => self.call_tool(id, &params, cancel).await,
             "logging/setLevel" => Some(self.set_log_level(&params)),
-            _ if crate::mcp::legacy::is_conversation_method(method) => {
+            _ if self.shared.options.families.serves_method(method) => {
                 Some(self.conversation_request(id, method, params).await)
             }
             #[cfg(feature = "conformance-fixtures")]
@@ -405,7 +409,7 @@ impl McpSession {
                 .and_then(Value::as_str)
                 .unwrap_or("");
             self.conversation_api
-                .set_user_agent(crate::processor::user_agent(name, version));
+                .set_user_agent(crate::compat::requests::user_agent(name, version));
         }
         tracing::info!(requested, version, "initialized");
         #[cfg(feature = "conformance-fixtures")]
@@ -516,7 +520,7 @@ impl McpSession {
                     .map(Ok),
                 Err(message) => Some(Ok(tools::error_result(None, &message))),
             },
-            crate::project_index::QUERY_PROJECT_TOOL => {
+            tandem_core::project_index::QUERY_PROJECT_TOOL => {
                 Some(Ok(match tools::decode_arguments(name, arguments) {
                     Ok(args) => {
                         let progress = self.progress_target(id, progress_token);
@@ -526,7 +530,7 @@ impl McpSession {
                     Err(message) => tools::error_result(None, &message),
                 }))
             }
-            crate::project_index::REPO_INDEX_REFRESH_TOOL => {
+            tandem_core::project_index::REPO_INDEX_REFRESH_TOOL => {
                 Some(Ok(match tools::decode_arguments(name, arguments) {
                     Ok(args) => {
                         let progress = self.progress_target(id, progress_token);
@@ -557,7 +561,10 @@ impl McpSession {
                 tracing::debug!(session_id = %self.shared.session_id, "client initialized");
                 // A server restricted to other tools (`--tools search,open`) has no index to warm.
                 let enabled = self.shared.options.tools.as_deref();
-                if crate::history::tool_enabled(enabled, crate::project_index::QUERY_PROJECT_TOOL) {
+                if crate::history::tool_enabled(
+                    enabled,
+                    tandem_core::project_index::QUERY_PROJECT_TOOL,
+                ) {
                     index_tools::spawn_auto_warm(&self.engine.config().query_project_index);
                 }
             }

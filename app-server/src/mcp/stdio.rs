@@ -13,15 +13,15 @@ use std::time::Duration;
 use tokio::sync::{Semaphore, mpsc};
 use tokio_util::task::TaskTracker;
 
-use crate::config::Config;
 use crate::mcp::calls::ThreadOwners;
 use crate::mcp::output::{Outbound, Route, StdioOutbound};
 use crate::mcp::protocol::error_response;
 use crate::mcp::session::{McpOptions, McpSession};
 use crate::rpc_error;
-use crate::store::Store;
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
+use tandem_core::config::Config;
+use tandem_core::store::Store;
 
 /// Capacity of the writer's queue.
 const OUTPUT_QUEUE: usize = 4096;
@@ -124,7 +124,7 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
                 tracing::warn!(%error, "stdin read failed; shutting down");
             }
         }
-        () = crate::server::shutdown_signal() => tracing::info!("signal received; shutting down"),
+        () = crate::shutdown::shutdown_signal() => tracing::info!("signal received; shutting down"),
     }
 
     session.close().await;

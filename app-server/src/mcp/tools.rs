@@ -189,6 +189,20 @@ pub fn error_result(thread_id: Option<&str>, message: &str) -> Value {
     result
 }
 
+/// The app-server families an MCP server serves for its `--tools` selection (all tools when
+/// `None`): the conversation API only beside an agent tool (`codex` or `codex-reply`), so a
+/// server restricted to other tools (the history-only `--tools search,open`) answers none of it.
+pub fn families_for(tools: Option<&[String]>) -> tandem_core::families::Families {
+    let agent = [CODEX_TOOL, CODEX_REPLY_TOOL]
+        .iter()
+        .any(|tool| crate::history::tool_enabled(tools, tool));
+    if agent {
+        tandem_core::families::front_ends::mcp_agent()
+    } else {
+        tandem_core::families::front_ends::mcp_tools_only()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

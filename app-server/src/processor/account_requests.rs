@@ -1,5 +1,5 @@
 //! The `account/*` methods and the legacy `getAuthStatus`: the API key stored in
-//! `$TANDEM_HOME/auth.json` and the provider's rate limits (see [`crate::account`]).
+//! `$TANDEM_HOME/auth.json` and the provider's rate limits (see [`tandem_core::account`]).
 
 use std::collections::BTreeMap;
 
@@ -10,37 +10,10 @@ use app_server_protocol::account::{
 };
 use app_server_protocol::jsonrpc::JsonRpcErrorBody;
 use app_server_protocol::tables::ServerNotification;
-use app_server_protocol::utility::{GetAuthStatusParams, GetAuthStatusResponse};
 
-use crate::engine::Engine;
+use crate::compat::auth::default_provider_key;
 use crate::processor::Processor;
 use crate::rpc_error::{internal_error, invalid_request};
-
-/// The key the default provider would use (environment first, then `auth.json`), and
-/// whether that provider takes a key at all.
-fn default_provider_key(engine: &Engine) -> (Option<String>, bool) {
-    let config = engine.config();
-    let env_key = config
-        .model_providers
-        .get(&config.model_provider)
-        .and_then(|provider| provider.env_key.clone());
-    let account = engine.account();
-    let key = match &env_key {
-        Some(name) => account.api_key_for(Some(name)),
-        None => account.stored_key(),
-    };
-    (key, env_key.is_some())
-}
-
-/// `getAuthStatus` (legacy): the same state as `account/read`.
-pub(super) fn auth_status(engine: &Engine, params: &GetAuthStatusParams) -> GetAuthStatusResponse {
-    let (key, requires_key) = default_provider_key(engine);
-    GetAuthStatusResponse {
-        auth_method: key.as_ref().map(|_| AuthMode::ApiKey),
-        auth_token: key.filter(|_| params.include_token == Some(true)),
-        requires_openai_auth: Some(requires_key),
-    }
-}
 
 impl Processor {
     /// `account/read`.

@@ -26,11 +26,12 @@ use app_server_protocol::server_requests::{
 use app_server_protocol::tables::{ServerNotification, ServerRequestPayload};
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest, Approver};
-use crate::engine::{EventSink, lock};
+use crate::compat::conversations::{Conversations, review_answer};
 use crate::outgoing::OutgoingSender;
 use crate::pending::Answer;
-use crate::processor::conversations::{Conversations, review_answer};
+use tandem_core::engine::EventSink;
+use tandem_core::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest, Approver};
+use tandem_core::sync::lock;
 
 /// How long a question may stay unanswered before it fails (the user may be away; a turn must
 /// not hold its thread forever).

@@ -23,8 +23,8 @@ use tandem_index::{
 
 use crate::outgoing::OutgoingSender;
 use crate::processor::Processor;
-use crate::project_index::{self, ProgressForwarder, QueryProjectArgs, RepoIndexRefreshArgs};
 use crate::rpc_error::{internal_error, invalid_request};
+use tandem_core::project_index::{self, ProgressForwarder, QueryProjectArgs, RepoIndexRefreshArgs};
 
 impl Processor {
     /// `index/query`.

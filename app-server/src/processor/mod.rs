@@ -3,18 +3,13 @@
 
 mod account_requests;
 pub mod approvals;
-pub(crate) mod conversation_summary;
-pub mod conversations;
-mod experimental;
 mod history_requests;
 mod index_requests;
-pub mod legacy_requests;
 mod utility_requests;
 
 use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
 
-use app_server_protocol::PROTOCOL_VERSION;
 use app_server_protocol::initialize::{InitializeParams, InitializeResponse};
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::notifications::{
@@ -23,22 +18,21 @@ use app_server_protocol::notifications::{
 };
 use app_server_protocol::policy::CollaborationModeListResponse;
 use app_server_protocol::tables::{ClientRequest, ClientRequestPayload, ServerNotification};
-use app_server_protocol::tables_meta::Stability;
 use app_server_protocol::thread_requests::{
-    EmptyResponse, ThreadReadResponse, ThreadSortKey, ThreadUnarchiveResponse,
-    ThreadUnsubscribeResponse,
+    EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
 };
 use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::config::config_read_response;
-use crate::engine::{Engine, EngineError};
+use crate::compat::conversations::Conversations;
+use crate::compat::legacy_requests::{ConversationApi, Reply};
 use crate::outgoing::{NotificationFilter, OutgoingSender};
-use crate::processor::conversations::Conversations;
-use crate::processor::legacy_requests::{ConversationApi, Reply};
 use crate::processor::utility_requests::Utilities;
 use crate::rpc_error::{internal_error, invalid_request};
+use tandem_core::config::config_read_response;
+use tandem_core::engine::{Engine, EngineError};
+use tandem_core::families::Families;
 
 /// What `initialize` fixed for the connection.
 #[derive(Debug)]
@@ -56,6 +50,7 @@ pub struct Processor {
     history: Option<Arc<tandem_history::service::HistoryService>>,
     conversation_api: ConversationApi,
     approver: Option<Arc<approvals::ClientApprover>>,
+    families: Families,
 }
 
 impl Processor {
@@ -73,6 +68,7 @@ impl Processor {
             utilities: Utilities::new(),
             history: None,
             approver: None,
+            families: tandem_core::families::front_ends::app_server_stdio(),
         }
     }
 
@@ -111,7 +107,11 @@ impl Processor {
                 .await;
             return;
         };
-        match gate_request(id, message, session.experimental) {
+        match crate::compat::requests::gate_request(id, message, session.experimental) {
+            Ok((id, payload)) if !self.families.serves(payload.kind()) => {
+                let error = crate::rpc_error::method_not_found(payload.method());
+                self.outgoing.send_error(id, error).await;
+            }
             Ok((id, payload)) => self.dispatch(id, payload).await,
             Err((id, error)) => self.outgoing.send_error(id, error).await,
         }
@@ -172,7 +172,10 @@ impl Processor {
             approver
                 .set_user_input_method(capabilities.request_user_input_method.unwrap_or_default());
         }
-        let agent = user_agent(&params.client_info.name, &params.client_info.version);
+        let agent = crate::compat::requests::user_agent(
+            &params.client_info.name,
+            &params.client_info.version,
+        );
         self.conversation_api.set_user_agent(agent.clone());
         let _ = self.session.set(Session { experimental });
         let response = InitializeResponse {
@@ -264,7 +267,7 @@ impl Processor {
                     if !response.thread.turns.is_empty() {
                         self.notify(ServerNotification::DeprecationNotice(
                             DeprecationNoticeNotification {
-                                summary: crate::engine::RESUME_DEPRECATION.to_string(),
+                                summary: tandem_core::engine::RESUME_DEPRECATION.to_string(),
                                 details: None,
                             },
                         ))
@@ -302,7 +305,7 @@ impl Processor {
                 let result = self.engine.archive_thread(&params.thread_id).await;
                 if let Ok(()) = result {
                     self.outgoing.send_response(id, &EmptyResponse {}).await;
-                    let thread_id = crate::engine::normalize_thread_id(&params.thread_id)
+                    let thread_id = tandem_core::engine::normalize_thread_id(&params.thread_id)
                         .unwrap_or(params.thread_id);
                     self.notify(ServerNotification::ThreadArchived(ThreadIdNotification {
                         thread_id,
@@ -407,7 +410,7 @@ impl Processor {
             }
             ClientRequestPayload::CollaborationModeList(_) => {
                 let response = CollaborationModeListResponse {
-                    data: crate::engine::collaboration_mode_presets(),
+                    data: tandem_core::engine::collaboration_mode_presets(),
                 };
                 self.reply(id, Ok(response)).await;
             }
@@ -417,9 +420,9 @@ impl Processor {
                     params.include_layers.unwrap_or(false),
                 );
                 let config = self.engine.config();
-                let docs = crate::engine::agents_md::load_async(
+                let docs = tandem_core::engine::agents_md::load_async(
                     config.home.clone(),
-                    crate::engine::resolve_cwd(params.cwd.as_deref()),
+                    tandem_core::engine::resolve_cwd(params.cwd.as_deref()),
                     config.project_doc_max_bytes,
                 )
                 .await;
@@ -573,151 +576,6 @@ impl Processor {
             .await;
         }
     }
-}
-
-/// Typed decoding and the experimental gates of one request (after `initialize`): the payload
-/// to dispatch, or the error that answers the request.
-pub(crate) fn gate_request(
-    id: RequestId,
-    mut message: Value,
-    experimental: bool,
-) -> Result<(RequestId, ClientRequestPayload), (RequestId, JsonRpcErrorBody)> {
-    if !experimental && let Some(descriptor) = experimental::ungated_experimental_use(&message) {
-        let message = format!("{descriptor} requires experimentalApi capability");
-        return Err((id, invalid_request(&message)));
-    }
-    if experimental && let Some(method) = experimental::unimplemented_experimental_method(&message)
-    {
-        return Err((id, method_not_supported(method)));
-    }
-    // Methods typed `NoParams` take none: an omitted `params` reads as `{}`; legacy methods
-    // without params may also send `null`, as Codex's first-generation clients do. Every other
-    // method requires `params`, as on the reference.
-    if let Some(object) = message.as_object_mut()
-        && let Some(method) = object.get("method").and_then(Value::as_str)
-        && let Some(spec) = ClientRequest::METHODS
-            .iter()
-            .find(|spec| spec.method == method)
-        && ((spec.params == "NoParams" && !object.contains_key("params"))
-            || (spec.params == "LegacyEmptyParams"
-                && object.get("params").is_none_or(Value::is_null)))
-    {
-        object.insert("params".to_string(), Value::Object(serde_json::Map::new()));
-    }
-    let request = match serde_json::from_value::<ClientRequest>(message) {
-        Ok(request) => request,
-        Err(error) => {
-            return Err((id, invalid_request(format!("Invalid request: {error}"))));
-        }
-    };
-    if request.stability() == Stability::Experimental && !experimental {
-        let message = format!("{} requires experimentalApi capability", request.method());
-        return Err((id, invalid_request(&message)));
-    }
-    let (id, payload) = request.into_parts();
-    if let Some(field) = experimental_field(&payload)
-        && !experimental
-    {
-        let message = format!("{field} requires experimentalApi capability");
-        return Err((id, invalid_request(&message)));
-    }
-    Ok((id, payload))
-}
-
-/// `-32601 "method not supported: <method>"`: an experimental method of the reference that
-/// Tandem does not implement.
-fn method_not_supported(method: &str) -> JsonRpcErrorBody {
-    crate::rpc_error::with_code(
-        app_server_protocol::jsonrpc::error_codes::METHOD_NOT_FOUND,
-        format!("method not supported: {method}"),
-    )
-}
-
-/// The first experimental field or enum value a payload uses, with the reference's
-/// descriptor (`<method>.<field>`, or `<type>.<value>` for an enum value; the reference names
-/// `persistExtendedHistory` `persistFullHistory`). A boolean counts when `true`, an optional
-/// field when present (`projectId` even when `null`, which selects threads of no project).
-fn experimental_field(payload: &ClientRequestPayload) -> Option<&'static str> {
-    match payload {
-        ClientRequestPayload::TurnStart(params) if params.collaboration_mode.is_some() => {
-            Some("turn/start.collaborationMode")
-        }
-        ClientRequestPayload::ThreadStart(params)
-            if params.persist_extended_history == Some(true) =>
-        {
-            Some("thread/start.persistFullHistory")
-        }
-        ClientRequestPayload::ThreadResume(params)
-            if params.persist_extended_history == Some(true) =>
-        {
-            Some("thread/resume.persistFullHistory")
-        }
-        ClientRequestPayload::ThreadFork(params)
-            if params.persist_extended_history == Some(true) =>
-        {
-            Some("thread/fork.persistFullHistory")
-        }
-        ClientRequestPayload::ThreadList(params) => {
-            if params.project_id.is_some() {
-                Some("thread/list.projectId")
-            } else if params.parent_thread_id.is_some() {
-                Some("thread/list.parentThreadId")
-            } else if params.ancestor_thread_id.is_some() {
-                Some("thread/list.ancestorThreadId")
-            } else if params.sort_key == Some(ThreadSortKey::RecencyAt) {
-                Some("threadSortKey.recency_at")
-            } else if params.sort_key == Some(ThreadSortKey::SectionPosition) {
-                Some("threadSortKey.section_position")
-            } else {
-                None
-            }
-        }
-        _ => None,
-    }
-}
-
-/// `<client>/<protocol version> (<os> <os version>; <arch>) tandem/<version> (<client>; <client version>)`.
-pub(crate) fn user_agent(client_name: &str, client_version: &str) -> String {
-    format!(
-        "{client_name}/{PROTOCOL_VERSION} ({} {}; {}) tandem/{} ({client_name}; {client_version})",
-        os_name(),
-        os_version(),
-        std::env::consts::ARCH,
-        env!("CARGO_PKG_VERSION"),
-    )
-}
-
-fn os_name() -> &'static str {
-    &os_release().0
-}
-
-fn os_version() -> &'static str {
-    &os_release().1
-}
-
-/// The operating system's name and version for the user agent, read from `/etc/os-release`
-/// once per process. `main` reads it before the runtime starts, so `initialize` does no file
-/// I/O on an async worker.
-pub(crate) fn os_release() -> &'static (String, String) {
-    static OS_RELEASE: std::sync::OnceLock<(String, String)> = std::sync::OnceLock::new();
-    OS_RELEASE.get_or_init(|| {
-        let text = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
-        let name = os_release_field(&text, "NAME").unwrap_or(std::env::consts::OS);
-        let version = os_release_field(&text, "VERSION_ID").unwrap_or("unknown");
-        (name.to_string(), version.to_string())
-    })
-}
-
-fn os_release_field<'a>(text: &'a str, key: &str) -> Option<&'a str> {
-    text.lines().find_map(|line| {
-        let value = line.strip_prefix(key)?.strip_prefix('=')?;
-        let value = value.trim_matches('"');
-        if key == "NAME" {
-            value.split(' ').next()
-        } else {
-            Some(value)
-        }
-    })
 }
 
 /// Turns a processor failure into a response (used by the stdio loop for overload).

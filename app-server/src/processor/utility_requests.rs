@@ -7,38 +7,30 @@
 //! connection and die with it ([`Processor::close_utilities`]).
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::notifications::CommandExecOutputDeltaNotification;
-use app_server_protocol::policy::SandboxPolicy;
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread_requests::EmptyResponse;
 use app_server_protocol::utility::{
     CommandExecParams, CommandExecResizeParams, CommandExecResponse, CommandExecTerminateParams,
-    CommandExecWriteParams, FuzzyFileSearchParams, FuzzyFileSearchResponse, GitDiffToRemoteParams,
-    GitDiffToRemoteResponse,
+    CommandExecWriteParams, FuzzyFileSearchParams, FuzzyFileSearchResponse,
 };
 use serde::Serialize;
 use tokio::sync::mpsc;
 
-use crate::engine::{Engine, sandbox_policy};
+use crate::compat::commands::{DELTA_QUEUE, exec_error, exec_plan};
 use crate::outgoing::OutgoingSender;
 use crate::processor::Processor;
 use crate::rpc_error::{internal_error, invalid_request};
-use crate::sandbox::{SandboxError, wrap_command};
-use crate::tools::exec::ExecError;
-use crate::tools::exec::command_exec::CommandExecRegistry;
 use crate::utility::fuzzy_search::fuzzy_file_search;
-use crate::utility::git_diff::git_diff_to_remote;
+use tandem_core::tools::exec::command_exec::CommandExecRegistry;
 
 /// How many matches `fuzzyFileSearch` returns at most, as the reference server does.
 pub const FUZZY_SEARCH_LIMIT: usize = 50;
-
-/// How many `command/exec/outputDelta` notifications of one command may wait for the writer.
-const DELTA_QUEUE: usize = 16;
 
 /// The per-connection state of the utility requests.
 #[derive(Debug, Default)]
@@ -180,32 +172,6 @@ impl Processor {
     }
 }
 
-/// `gitDiffToRemote`: the repository containing `cwd` against its remote-tracking commit.
-pub(super) async fn git_diff(
-    params: GitDiffToRemoteParams,
-) -> Result<GitDiffToRemoteResponse, JsonRpcErrorBody> {
-    let cwd = resolve_path(Some(&params.cwd));
-    match git_diff_to_remote(&cwd).await {
-        Ok(response) => Ok(response),
-        Err(error) => Err(invalid_request(error.to_string())),
-    }
-}
-
-/// A `command/exec` that streams nothing (`execOneOffCommand`): run under its sandbox until
-/// it exits, registered in `commands` so that closing the connection kills it.
-pub(super) async fn run_unstreamed(
-    engine: &Engine,
-    commands: &CommandExecRegistry,
-    params: CommandExecParams,
-) -> Result<CommandExecResponse, JsonRpcErrorBody> {
-    let (cwd, argv) = exec_plan(engine, &params)?;
-    // Nothing is streamed; the receiver is only drained so that the command never waits on it.
-    let (deltas, mut received) = mpsc::channel(DELTA_QUEUE);
-    let drain = async move { while received.recv().await.is_some() {} };
-    let (result, ()) = tokio::join!(commands.exec(params, argv, cwd, deltas), drain);
-    result.map_err(|error| exec_error(&error))
-}
-
 impl FuzzySearches {
     /// Registers a search under `token`, cancelling the running search with the same token.
     fn begin(&self, token: Option<String>) -> FuzzySearch<'_> {
@@ -254,78 +220,11 @@ async fn forward_deltas(
     }
 }
 
-/// `path` resolved against the server's working directory (which it defaults to).
-/// Where a `command/exec` runs and the argv that runs it under its sandbox (the request's
-/// `sandboxPolicy`, else the configured sandbox mode).
-fn exec_plan(
-    engine: &Engine,
-    params: &CommandExecParams,
-) -> Result<(PathBuf, Vec<String>), JsonRpcErrorBody> {
-    if params.command.is_empty() {
-        return Err(exec_error(&ExecError::EmptyCommand));
-    }
-    let cwd = resolve_path(params.cwd.as_deref());
-    let policy = match &params.sandbox_policy {
-        Some(policy) => policy.clone(),
-        None => {
-            let config = engine.config();
-            sandbox_policy(config.sandbox_mode, config)
-        }
-    };
-    let argv = sandboxed_argv(&policy, &cwd, &params.command)?;
-    Ok((cwd, argv))
-}
-
-fn resolve_path(path: Option<&str>) -> PathBuf {
-    let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-    match path {
-        Some(path) if !path.is_empty() => base.join(path),
-        _ => base,
-    }
-}
-
-/// The argv that runs `command` under `policy`, or why it cannot be confined. A kernel that
-/// cannot enforce the sandbox is an error: the command must never run unconfined.
-fn sandboxed_argv(
-    policy: &SandboxPolicy,
-    cwd: &Path,
-    command: &[String],
-) -> Result<Vec<String>, JsonRpcErrorBody> {
-    match wrap_command(policy, cwd, command) {
-        Ok(argv) => Ok(argv),
-        Err(SandboxError::EmptyCommand) => Err(exec_error(&ExecError::EmptyCommand)),
-        Err(error) => {
-            let message = format!("failed to sandbox command: {error}");
-            Err(internal_error(&message))
-        }
-    }
-}
-
-/// The JSON-RPC error for a failed `command/exec` request: the process could not be started
-/// or reached is an internal error (`-32603`), anything the client asked wrongly is `-32600`.
-fn exec_error(error: &ExecError) -> JsonRpcErrorBody {
-    let message = error.to_string();
-    match error {
-        ExecError::Spawn(_) | ExecError::StdinWrite(_) | ExecError::Resize(_) => {
-            internal_error(&message)
-        }
-        ExecError::EmptyCommand
-        | ExecError::StdinClosed
-        | ExecError::NoTerminal
-        | ExecError::UnknownSession(_)
-        | ExecError::SessionStdinClosed
-        | ExecError::UnknownProcessId(_)
-        | ExecError::DuplicateProcessId(_)
-        | ExecError::ProcessIdRequired
-        | ExecError::StdinNotStreamed(_)
-        | ExecError::InvalidBase64(_)
-        | ExecError::ConflictingParams(_) => invalid_request(&message),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use pretty_assertions::assert_eq;
+
+    use tandem_core::tools::exec::ExecError;
 
     use super::*;
 

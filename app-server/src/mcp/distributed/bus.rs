@@ -16,9 +16,9 @@ use std::time::Duration;
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
-use crate::engine::lock;
 use crate::mcp::distributed::metrics::Metrics;
 use crate::mcp::distributed::{BoxFuture, Forward, Keys, StoreError};
+use tandem_core::sync::lock;
 
 /// What a registered stream receives.
 #[derive(Debug, Clone, PartialEq)]

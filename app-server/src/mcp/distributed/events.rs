@@ -13,8 +13,8 @@ use std::time::Duration;
 
 use redis::streams::{StreamId, StreamRangeReply};
 
-use crate::engine::lock;
 use crate::mcp::distributed::{BoxFuture, Keys, StoreError};
+use tandem_core::sync::lock;
 
 /// One stored event: its sequence number and JSON text.
 pub type StoredEvent = (u64, String);

@@ -476,7 +476,7 @@ impl Cluster {
     /// The claim of `session`'s last GET stream on this node, when its client has gone
     /// (the stream may not have noticed and released it yet).
     pub fn closed_get(&self, session: &str) -> Option<String> {
-        let gets = crate::engine::lock(&self.gets);
+        let gets = tandem_core::sync::lock(&self.gets);
         let (holder, sender) = gets.get(session)?;
         let open = sender.upgrade().is_some_and(|sender| !sender.is_closed());
         (!open).then(|| holder.clone())
@@ -489,7 +489,7 @@ impl Cluster {
         holder: &str,
         sender: &mpsc::Sender<crate::mcp::http::streams::SseEvent>,
     ) {
-        let mut gets = crate::engine::lock(&self.gets);
+        let mut gets = tandem_core::sync::lock(&self.gets);
         gets.retain(|_, (_, sender)| sender.upgrade().is_some_and(|sender| !sender.is_closed()));
         gets.insert(
             session.to_string(),
@@ -499,20 +499,20 @@ impl Cluster {
 
     /// Runs request `id` of `session` here for a client on `node`: its messages go there.
     pub fn add_remote(&self, session: &str, id: &RequestId, node: &str) {
-        crate::engine::lock(&self.remote)
+        tandem_core::sync::lock(&self.remote)
             .insert((session.to_string(), id.clone()), node.to_string());
     }
 
     /// The node waiting for request `id` of `session`, when it is not this one.
     pub fn remote_node(&self, session: &str, id: &RequestId) -> Option<String> {
-        crate::engine::lock(&self.remote)
+        tandem_core::sync::lock(&self.remote)
             .get(&(session.to_string(), id.clone()))
             .cloned()
     }
 
     /// Forgets a remote request.
     pub fn remove_remote(&self, session: &str, id: &RequestId) {
-        crate::engine::lock(&self.remote).remove(&(session.to_string(), id.clone()));
+        tandem_core::sync::lock(&self.remote).remove(&(session.to_string(), id.clone()));
     }
 
     /// Records that client request `id` of `session` runs on `node`; with `post_stream`,

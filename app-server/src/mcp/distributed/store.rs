@@ -13,8 +13,8 @@ use redis::AsyncCommands;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::engine::lock;
 use crate::mcp::distributed::{BoxFuture, Keys, StoreError};
+use tandem_core::sync::lock;
 
 /// The serializable metadata of one session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -13,7 +13,7 @@ use redis::AsyncCommands;
 use tokio::sync::mpsc;
 
 use crate::mcp::distributed::{Cluster, Keys, StoreError};
-use crate::store::{RolloutMirror, Store};
+use tandem_core::store::{RolloutMirror, Store};
 
 /// Takes or renews a lease: KEYS = lease; ARGV = node, TTL in ms. 2 when this node just
 /// took it, 1 when it renewed it, 0 when another node holds it.

@@ -13,7 +13,6 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
-use crate::engine::normalize_thread_id;
 use crate::mcp::distributed::bus::StreamManager;
 use crate::mcp::distributed::metrics::InFlight;
 use crate::mcp::distributed::outbound::ClusterOutbound;
@@ -29,6 +28,7 @@ use crate::mcp::protocol::{error_response, log_level_rank};
 use crate::mcp::session::McpSession;
 use crate::mcp::tools::CODEX_REPLY_TOOL;
 use crate::rpc_error;
+use tandem_core::engine::normalize_thread_id;
 
 /// 503 with a JSON-RPC error: the shared store cannot be reached.
 pub(super) fn unavailable(id: Option<&RequestId>, error: &StoreError) -> Box<Response> {
@@ -337,7 +337,7 @@ fn loaded_here(state: &HttpState, thread_id: &str) -> bool {
         .sessions
         .snapshot()
         .iter()
-        .any(|(_, session)| crate::engine::lock(&session.session.loaded).contains(thread_id))
+        .any(|(_, session)| tandem_core::sync::lock(&session.session.loaded).contains(thread_id))
 }
 
 /// Sends request `id` to `node`, which runs it and streams its messages back here.
@@ -382,7 +382,11 @@ pub(super) async fn renew_leases(state: Arc<HttpState>, cluster: Arc<Cluster>) {
         tokio::time::sleep(period).await;
         let mut threads = Vec::new();
         for (_, session) in state.sessions.snapshot() {
-            threads.extend(crate::engine::lock(&session.session.loaded).iter().cloned());
+            threads.extend(
+                tandem_core::sync::lock(&session.session.loaded)
+                    .iter()
+                    .cloned(),
+            );
         }
         let mut held = 0;
         for thread_id in threads {

@@ -13,12 +13,12 @@ use axum::http::StatusCode;
 use axum::response::Response;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::engine::lock;
 use crate::mcp::distributed::{Cluster, Forward, PendingResume, ResumeStep};
 use crate::mcp::http::cluster::unavailable;
 use crate::mcp::http::sessions::HttpSession;
 use crate::mcp::http::streams::{Attached, SseEvent};
 use crate::mcp::http::{HttpState, rpc_status};
+use tandem_core::sync::lock;
 
 /// How long the node holding the stream has to accept the resume.
 const ACCEPT_TIMEOUT: Duration = Duration::from_secs(5);

@@ -33,7 +33,6 @@ use axum::routing::post;
 use serde_json::Value;
 use tokio_util::task::TaskTracker;
 
-use crate::config::Config;
 use crate::mcp::calls::ThreadOwners;
 use crate::mcp::distributed::metrics::{self, Metrics};
 use crate::mcp::distributed::{Cluster, DistributedOptions};
@@ -45,9 +44,10 @@ use crate::mcp::http::sessions::{HttpSession, SessionTable, new_session_id};
 use crate::mcp::http::streams::{ResumeError, StreamHub};
 use crate::mcp::protocol::{SUPPORTED_VERSIONS, is_supported_version};
 use crate::mcp::session::{McpOptions, McpSession};
-use crate::store::Store;
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 use responses::{json_response, rpc_status, sse_response, sse_single};
+use tandem_core::config::Config;
+use tandem_core::store::Store;
 
 /// Settings of the HTTP transport.
 #[derive(Debug, Clone)]
@@ -121,7 +121,7 @@ pub async fn serve_http(
     }
     if let Some(cluster) = &state.cluster {
         tokio::spawn(cluster::renew_leases(state.clone(), cluster.clone()));
-        crate::store::set_rollout_mirror(Box::new(
+        tandem_core::store::set_rollout_mirror(Box::new(
             crate::mcp::distributed::threads::RedisRolloutMirror::start(cluster),
         ));
     }
@@ -145,7 +145,7 @@ pub async fn serve_http(
     let closing = state.clone();
     axum::serve(listener, router)
         .with_graceful_shutdown(async move {
-            crate::server::shutdown_signal().await;
+            crate::shutdown::shutdown_signal().await;
             tracing::info!("signal received; closing sessions");
             // Closing the sessions ends their SSE streams, so the connections can drain.
             for session in closing.sessions.drain() {

@@ -13,9 +13,9 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::engine::lock;
 use crate::mcp::http::streams::StreamHub;
 use crate::mcp::session::McpSession;
+use tandem_core::sync::lock;
 
 /// One HTTP MCP session.
 pub struct HttpSession {

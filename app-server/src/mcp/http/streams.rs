@@ -21,8 +21,8 @@ use tokio::sync::{mpsc, oneshot};
 // Tokio's clock, so that tests can pause and advance it through the idle TTL.
 use tokio::time::Instant;
 
-use crate::engine::lock;
 use crate::mcp::output::{Outbound, Route};
+use tandem_core::sync::lock;
 
 /// The standalone stream's number.
 pub const STANDALONE: u64 = 0;

@@ -1,0 +1,380 @@
+//! Loading and merging config layers.
+//!
+//! Precedence, lowest first: built-in defaults, `$TANDEM_HOME/config.toml`, the active
+//! `[profiles.NAME]` table, `-c key=value` flags, and per-thread overrides
+//! ([`Config::with_overrides`]).
+//! Every value remembers where it was set, so that an error names the file, line and key.
+
+mod layer;
+mod mcp_servers;
+mod query_index;
+mod resolve;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use app_server_protocol::utility::{
+    ConfigLayer, ConfigLayerMetadata, ConfigLayerSource, ConfigReadResponse,
+};
+
+use crate::config::{Config, ConfigOrigin};
+
+use self::layer::Tracked;
+
+/// Why the configuration could not be loaded.
+///
+/// Messages start with where the bad value was set: `file:line` for `config.toml`,
+/// ``-c `key=value` `` for a flag, or `config override` for a per-thread override.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// `TANDEM_HOME` could not be turned into an absolute directory.
+    #[error("cannot resolve TANDEM_HOME: {reason}")]
+    Home {
+        /// What was missing.
+        reason: String,
+    },
+    /// The config file exists but could not be read.
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        /// The config file.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// The config file is not valid TOML.
+    #[error("{}:{line}:{column}: {message}", path.display())]
+    Syntax {
+        /// The config file.
+        path: PathBuf,
+        /// 1-based line of the error.
+        line: usize,
+        /// 1-based column (in characters) of the error.
+        column: usize,
+        /// The TOML parser's message.
+        message: String,
+    },
+    /// A `-c` flag is not `key=value`, or its key is empty.
+    #[error("invalid -c override `{flag}`: {reason}")]
+    InvalidFlag {
+        /// The flag's argument as given.
+        flag: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A per-thread override key is empty.
+    #[error("invalid config override `{key}`: {reason}")]
+    InvalidOverride {
+        /// The dotted key as given.
+        key: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A known key has a value of the wrong type or an unknown enum value.
+    #[error("{location}: invalid value for `{key}`: {message}")]
+    InvalidValue {
+        /// Where the value was set (`/path/config.toml:12`, ``-c `k=v` ``, `config override`).
+        location: String,
+        /// Dotted key as written in its layer (`profiles.fast.approval_policy`).
+        key: String,
+        /// What is wrong with the value.
+        message: String,
+    },
+    /// `profile` names a profile with no `[profiles.NAME]` table.
+    #[error("{location}: config profile `{name}` not found")]
+    ProfileNotFound {
+        /// Where `profile` was set.
+        location: String,
+        /// The missing profile.
+        name: String,
+    },
+    /// `model_provider` (or a thread's `modelProvider`) names no known provider.
+    #[error("{}model provider `{id}` not found", location_prefix(.location.as_deref()))]
+    ProviderNotFound {
+        /// Where the provider id was set; `None` when it came from a request parameter.
+        location: Option<String>,
+        /// The missing provider id.
+        id: String,
+    },
+    /// A `[model_providers.NAME]` table cannot define a provider.
+    #[error("{location}: invalid model provider `{id}`: {reason}")]
+    InvalidProvider {
+        /// Where the provider table was set.
+        location: String,
+        /// The provider id.
+        id: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+}
+
+impl Config {
+    /// Loads `home/config.toml` and applies the active profile and the `-c key=value` flags.
+    ///
+    /// `home` defaults to `$TANDEM_HOME`, then `$HOME/.tandem`, and is made absolute.
+    /// A missing config file is the same as an empty one.
+    pub fn load(home: Option<PathBuf>, overrides: &[String]) -> Result<Config, ConfigError> {
+        let environment = HomeEnvironment {
+            tandem_home: std::env::var_os("TANDEM_HOME"),
+            home: std::env::var_os("HOME"),
+            current_dir: std::env::current_dir().ok(),
+        };
+        let home = resolve_home(home, &environment)?;
+        let config_file = home.join("config.toml");
+        let user = match std::fs::read_to_string(&config_file) {
+            Ok(text) => Tracked::parse_file(&config_file, &text)?,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Tracked::default(),
+            Err(source) => {
+                return Err(ConfigError::Read {
+                    path: config_file,
+                    source,
+                });
+            }
+        };
+        let flags = Tracked::parse_flags(overrides)?;
+
+        let mut with_flags = user.clone();
+        with_flags.merge(flags.clone());
+        let profile = layer::active_profile(&with_flags)?;
+        let mut effective = user;
+        if let Some((_, profile_layer)) = &profile {
+            effective.merge(profile_layer.clone());
+        }
+        effective.merge(flags);
+
+        let profile = profile.map(|(name, _)| name);
+        let resolved = resolve::resolve(home, config_file, profile, effective)?;
+        for unknown in &resolved.unknown_keys {
+            tracing::warn!(
+                "{}: unknown config key `{}` ignored",
+                unknown.location,
+                unknown.key
+            );
+        }
+        Ok(resolved.config)
+    }
+
+    /// Applies per-thread overrides (`thread/start`'s `config`: dotted keys → JSON values)
+    /// on top of this config, as another session-flags layer.
+    ///
+    /// JSON `null` values are ignored.
+    /// Setting `profile` to another profile applies its table beneath these overrides.
+    pub fn with_overrides(
+        &self,
+        overrides: &BTreeMap<String, serde_json::Value>,
+    ) -> Result<Config, ConfigError> {
+        let base = Tracked::from_config(self);
+        let overrides = Tracked::from_json(overrides)?;
+
+        let mut effective = base.clone();
+        let mut profile = self.profile.clone();
+        if overrides.table.contains_key("profile") {
+            let mut with_overrides = base;
+            with_overrides.merge(overrides.clone());
+            if let Some((name, profile_layer)) = layer::active_profile(&with_overrides)?
+                && profile.as_ref() != Some(&name)
+            {
+                // The loaded config already has the old profile merged in; the new one goes
+                // on top of it (so it also wins over `-c` flags) and below these overrides.
+                effective.merge(profile_layer);
+                profile = Some(name);
+            }
+        }
+        let new_keys = overrides.source_keys();
+        effective.merge(overrides);
+
+        let resolved = resolve::resolve(
+            self.home.clone(),
+            self.config_file.clone(),
+            profile,
+            effective,
+        )?;
+        for unknown in &resolved.unknown_keys {
+            if new_keys
+                .iter()
+                .any(|key| layer::is_within(key, &unknown.key))
+            {
+                tracing::warn!(
+                    "{}: unknown config key `{}` ignored",
+                    unknown.location,
+                    unknown.key
+                );
+            }
+        }
+        Ok(resolved.config)
+    }
+}
+
+/// Builds the `config/read` result.
+///
+/// `config` is the effective table with every well-known top-level key present (`null` when
+/// unset); `layers` is `None` unless `include_layers`, then the user and session-flags layers
+/// that set at least one key.
+/// Versions are FNV-1a 64-bit hashes of each layer's TOML text (`fnv1a64:<hex>`), not sha256.
+pub fn config_read_response(config: &Config, include_layers: bool) -> ConfigReadResponse {
+    let mut effective = layer::toml_table_to_json(&config.effective);
+    for key in WELL_KNOWN_KEYS {
+        effective
+            .entry(key.to_owned())
+            .or_insert(serde_json::Value::Null);
+    }
+
+    let user_table = layer::filter_leaves(&config.effective, |key| {
+        config.origins.get(key) == Some(&ConfigOrigin::User)
+    });
+    let flags_table = layer::filter_leaves(&config.effective, |key| {
+        config.origins.get(key) == Some(&ConfigOrigin::SessionFlags)
+    });
+    let user = ConfigLayerMetadata {
+        name: ConfigLayerSource::User {
+            file: config.config_file.display().to_string(),
+            profile: config.profile.clone(),
+        },
+        version: layer_version(&user_table),
+    };
+    let flags = ConfigLayerMetadata {
+        name: ConfigLayerSource::SessionFlags,
+        version: layer_version(&flags_table),
+    };
+
+    let origins = config
+        .origins
+        .iter()
+        .map(|(key, origin)| {
+            let metadata = match origin {
+                ConfigOrigin::User => user.clone(),
+                ConfigOrigin::SessionFlags => flags.clone(),
+            };
+            (key.clone(), metadata)
+        })
+        .collect();
+
+    let layers = include_layers.then(|| {
+        [(user, user_table), (flags, flags_table)]
+            .into_iter()
+            .filter(|(_, table)| !table.is_empty())
+            .map(|(metadata, table)| ConfigLayer {
+                name: metadata.name,
+                version: metadata.version,
+                config: serde_json::Value::Object(layer::toml_table_to_json(&table)),
+            })
+            .collect()
+    });
+
+    ConfigReadResponse {
+        config: serde_json::Value::Object(effective),
+        origins,
+        layers,
+        instruction_sources: None,
+    }
+}
+
+/// Top-level keys `config/read` always reports, `null` when unset, like Codex.
+const WELL_KNOWN_KEYS: [&str; 13] = [
+    "model",
+    "review_model",
+    "model_provider",
+    "approval_policy",
+    "sandbox_mode",
+    "sandbox_workspace_write",
+    "model_reasoning_effort",
+    "model_reasoning_summary",
+    "instructions",
+    "developer_instructions",
+    "profile",
+    "model_providers",
+    "profiles",
+];
+
+/// The process environment `TANDEM_HOME` is resolved from.
+struct HomeEnvironment {
+    tandem_home: Option<OsString>,
+    home: Option<OsString>,
+    current_dir: Option<PathBuf>,
+}
+
+/// Resolves `TANDEM_HOME`: the explicit path, else `$TANDEM_HOME`, else `$HOME/.tandem`.
+///
+/// Empty variables count as unset, a leading `~/` is expanded with `$HOME`, and a relative
+/// result is joined to the current directory.
+fn resolve_home(
+    explicit: Option<PathBuf>,
+    environment: &HomeEnvironment,
+) -> Result<PathBuf, ConfigError> {
+    let user_home = environment
+        .home
+        .as_ref()
+        .filter(|home| !home.is_empty())
+        .map(PathBuf::from);
+    let tandem_home = environment
+        .tandem_home
+        .as_ref()
+        .filter(|home| !home.is_empty())
+        .map(PathBuf::from);
+    let home = match explicit.or(tandem_home) {
+        Some(path) => expand_tilde(path, user_home.as_deref())?,
+        None => match user_home {
+            Some(user_home) => user_home.join(".tandem"),
+            None => {
+                return Err(ConfigError::Home {
+                    reason: "neither TANDEM_HOME nor HOME is set".to_owned(),
+                });
+            }
+        },
+    };
+    if home.is_absolute() {
+        return Ok(home);
+    }
+    match &environment.current_dir {
+        Some(current_dir) => Ok(current_dir.join(home)),
+        None => Err(ConfigError::Home {
+            reason: format!(
+                "cannot make `{}` absolute: the current directory is unknown",
+                home.display()
+            ),
+        }),
+    }
+}
+
+/// Expands a leading `~` component with the user's home directory.
+fn expand_tilde(path: PathBuf, user_home: Option<&Path>) -> Result<PathBuf, ConfigError> {
+    let Ok(rest) = path.strip_prefix("~") else {
+        return Ok(path);
+    };
+    match user_home {
+        Some(user_home) => Ok(user_home.join(rest)),
+        None => Err(ConfigError::Home {
+            reason: format!("cannot expand `{}`: HOME is not set", path.display()),
+        }),
+    }
+}
+
+/// `fnv1a64:<hex>` of the layer's TOML text.
+fn layer_version(table: &toml::Table) -> String {
+    let text = match toml::to_string(table) {
+        Ok(text) => text,
+        Err(err) => {
+            // Every value in the table came from TOML, so this should not happen; the JSON
+            // text is an equally stable input for the hash.
+            tracing::warn!("cannot serialize config layer as TOML: {err}");
+            serde_json::Value::Object(layer::toml_table_to_json(table)).to_string()
+        }
+    };
+    format!("fnv1a64:{:016x}", fnv1a64(text.as_bytes()))
+}
+
+/// 64-bit FNV-1a: stable across runs and platforms, unlike `DefaultHasher`.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    bytes.iter().fold(OFFSET_BASIS, |hash, byte| {
+        (hash ^ u64::from(*byte)).wrapping_mul(PRIME)
+    })
+}
+
+/// `"{location}: "`, or nothing when there is no location.
+fn location_prefix(location: Option<&str>) -> String {
+    location.map_or_else(String::new, |location| format!("{location}: "))
+}

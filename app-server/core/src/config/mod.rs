@@ -1,0 +1,167 @@
+//! Configuration: `$TANDEM_HOME/config.toml`, profiles and `-c dotted.key=value` overrides.
+//!
+//! Key names follow Codex's where the concept is the same (`model`, `model_provider`,
+//! `approval_policy`, `sandbox_mode`, `[model_providers.NAME]`, `[profiles.NAME]`).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use app_server_protocol::policy::{AskForApproval, ReasoningEffort, ReasoningSummary, SandboxMode};
+
+mod load;
+
+pub use load::{ConfigError, config_read_response};
+
+/// Default of `project_doc_max_bytes`: the AGENTS.md text loaded for a thread.
+pub const DEFAULT_PROJECT_DOC_MAX_BYTES: usize = 32 * 1024;
+
+/// The effective configuration of the server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// `TANDEM_HOME` (default `~/.tandem`), absolute.
+    pub home: PathBuf,
+    /// Path of the user config file (`$TANDEM_HOME/config.toml`), whether or not it exists.
+    pub config_file: PathBuf,
+    /// Active profile (`profile = "…"` or `-c profile=…`).
+    pub profile: Option<String>,
+    /// Default model slug; `None` means the provider's default.
+    pub model: Option<String>,
+    /// Default provider id (a key of `model_providers`); default `openai`.
+    pub model_provider: String,
+    /// Default approval policy; default `on-request`.
+    pub approval_policy: AskForApproval,
+    /// Default sandbox mode; default `read-only`.
+    pub sandbox_mode: SandboxMode,
+    /// `[sandbox_workspace_write]` settings.
+    pub sandbox_workspace_write: WorkspaceWriteConfig,
+    /// `model_reasoning_effort`.
+    pub model_reasoning_effort: Option<ReasoningEffort>,
+    /// `model_reasoning_summary`.
+    pub model_reasoning_summary: Option<ReasoningSummary>,
+    /// `instructions`: replaces the built-in base instructions.
+    pub base_instructions: Option<String>,
+    /// `developer_instructions`: appended to the instructions.
+    pub developer_instructions: Option<String>,
+    /// `project_doc_max_bytes`: cap on the AGENTS.md text loaded for a thread (default 32 KiB;
+    /// 0 turns project instructions off).
+    pub project_doc_max_bytes: usize,
+    /// `compact_prompt`: replaces the built-in prompt that asks for a compaction summary.
+    pub compact_prompt: Option<String>,
+    /// `model_context_window`: the model's context window in tokens, when known.
+    pub model_context_window: Option<u64>,
+    /// `model_auto_compact_token_limit`: compact before a request whose estimated input
+    /// exceeds this many tokens (default 90% of the context window).
+    pub model_auto_compact_token_limit: Option<u64>,
+    /// Every provider: the built-ins (`openai`, `ollama`, `demo`) merged with `[model_providers.*]`.
+    pub model_providers: BTreeMap<String, ProviderConfig>,
+    /// `ask_user` (default true): offer the model the free-text `ask_user` tool (plan mode,
+    /// clients with `experimentalApi`). `tandem run --yes` and non-interactive runs set it false.
+    pub ask_user: bool,
+    /// `[app_server]` transport settings.
+    pub app_server: AppServerConfig,
+    /// `[query_project_index]`: the project index behind `query_project`.
+    pub query_project_index: QueryProjectIndexConfig,
+    /// `[mcp_servers.NAME]`: MCP servers whose tools the agent is offered, in name order.
+    pub mcp_servers: Vec<tandem_mcp_client::ServerConfig>,
+    /// The effective config as a TOML table with every key set by a layer (for `config/read`).
+    pub effective: toml::Table,
+    /// Where each dotted key's value came from (for `config/read`).
+    pub origins: BTreeMap<String, ConfigOrigin>,
+}
+
+/// Which layer set a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConfigOrigin {
+    /// The user's config.toml (with the active profile).
+    User,
+    /// A `-c` flag or a per-request override.
+    SessionFlags,
+}
+
+/// `[sandbox_workspace_write]`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WorkspaceWriteConfig {
+    /// Extra writable directories.
+    pub writable_roots: Vec<PathBuf>,
+    /// Allow network access.
+    pub network_access: bool,
+    /// Do not make `$TMPDIR` writable.
+    pub exclude_tmpdir_env_var: bool,
+    /// Do not make `/tmp` writable.
+    pub exclude_slash_tmp: bool,
+}
+
+/// `[query_project_index]`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueryProjectIndexConfig {
+    /// Whether MCP `notifications/initialized` starts a background refresh of the server's
+    /// working directory (default true).
+    pub auto_warm: bool,
+    /// Whether the agent is offered the `query_project` model tool in threads whose cwd is a
+    /// project (default true).
+    pub model_tool: bool,
+    /// Everything the index engine needs.
+    pub settings: tandem_index::IndexSettings,
+}
+
+/// `[app_server]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppServerConfig {
+    /// Longest accepted input line in bytes (`max_line_bytes`, default 16 MiB).
+    pub max_line_bytes: usize,
+    /// Requests that may wait for a worker before the server answers "overloaded"
+    /// (`request_queue_capacity`, default 128).
+    pub request_queue_capacity: usize,
+}
+
+/// Which wire protocol a provider speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireApi {
+    /// OpenAI Responses API (`POST {base_url}/responses`).
+    Responses,
+    /// Chat Completions (`POST {base_url}/chat/completions`).
+    Chat,
+    /// The built-in offline scripted demo.
+    Demo,
+}
+
+/// `[model_providers.NAME]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProviderConfig {
+    /// The provider id (the table key).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Base URL, such as `https://api.openai.com/v1`.
+    pub base_url: String,
+    /// Wire protocol.
+    pub wire_api: WireApi,
+    /// Environment variable holding the API key, if the provider needs one.
+    pub env_key: Option<String>,
+    /// Extra HTTP headers sent with every request.
+    pub http_headers: BTreeMap<String, String>,
+    /// Retries of a request that failed before streaming (default 4).
+    pub request_max_retries: u32,
+    /// Retries of a stream that dropped before any output (default 5).
+    pub stream_max_retries: u32,
+    /// Fail the stream after this long without an event (default 300000 ms).
+    pub stream_idle_timeout_ms: u64,
+    /// `stream`: request streamed responses (default true). With `false` every model call is
+    /// one plain request whose whole answer arrives at once, for servers that cannot stream
+    /// tool calls.
+    pub stream: bool,
+    /// Model slugs for `model/list` when the provider has no models endpoint.
+    pub models: Vec<String>,
+    /// Default model slug of this provider.
+    pub default_model: String,
+}
+
+impl ProviderConfig {
+    /// The API key from `env_key`, if set and present.
+    pub fn api_key(&self) -> Option<String> {
+        self.env_key
+            .as_ref()
+            .and_then(|name| std::env::var(name).ok())
+            .filter(|key| !key.is_empty())
+    }
+}

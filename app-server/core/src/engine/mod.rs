@@ -1,0 +1,182 @@
+//! The engine: threads, turns, items and the agent loop.
+//!
+//! Architecture invariant: the engine never sees a JSON-RPC id, method name or transport. It
+//! receives typed params, returns typed results and emits protocol notifications through an
+//! [`EventSink`]; the processor turns those into wire messages.
+
+pub mod agents_md;
+pub mod approval;
+mod compaction;
+mod lifecycle;
+pub mod mcp;
+mod prompt;
+mod queries;
+mod rate_limits;
+mod rollback;
+mod settings;
+mod thread;
+pub mod tools;
+mod turn;
+mod turn_control;
+mod turn_end;
+#[cfg(test)]
+mod turn_end_tests;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+use app_server_protocol::tables::ServerNotification;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use crate::account::AccountState;
+use crate::config::Config;
+use crate::engine::approval::Approver;
+use crate::engine::thread::LoadedThread;
+use crate::model::ModelClient;
+use crate::store::{Store, StoreError};
+use crate::sync::lock;
+
+pub use lifecycle::RESUME_DEPRECATION;
+pub use queries::collaboration_mode_presets;
+pub use settings::normalize_thread_id;
+pub use settings::resolve_cwd;
+pub use settings::sandbox_policy;
+pub use turn_control::TurnLauncher;
+
+/// Where the engine sends notifications. Awaiting `emit` applies backpressure.
+pub trait EventSink: Send + Sync + 'static {
+    /// Delivers one notification.
+    fn emit(
+        &self,
+        notification: ServerNotification,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>>;
+}
+
+/// Why an engine operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum EngineError {
+    /// The request cannot be served as asked (unknown thread, no active turn, bad cursor…);
+    /// becomes `-32600` with this message.
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// Something failed inside the server; becomes `-32603`.
+    #[error("{0}")]
+    Internal(String),
+}
+
+impl From<StoreError> for EngineError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::NotFound(_) | StoreError::InvalidCursor(_) => {
+                EngineError::InvalidRequest(error.to_string())
+            }
+            other => EngineError::Internal(other.to_string()),
+        }
+    }
+}
+
+/// The engine of one connection (or one MCP session).
+#[derive(Clone)]
+pub struct Engine {
+    inner: Arc<EngineInner>,
+}
+
+/// Shared state of an [`Engine`].
+pub struct EngineInner {
+    /// Effective configuration (shared: every MCP session of a server has an engine).
+    pub config: Arc<Config>,
+    /// Thread storage.
+    pub store: Arc<Store>,
+    /// Notification sink.
+    pub sink: Arc<dyn EventSink>,
+    /// Where approvals and questions for the user go.
+    pub approver: Arc<dyn Approver>,
+    /// The stored login and rate limits of the home.
+    account: Arc<AccountState>,
+    /// The client answers the structured dialogs (`agent/requestUserInput`,
+    /// `agent/askUserQuestion`), so the model is offered `ask_user` and `ask_user_question`.
+    dialogs: AtomicBool,
+    /// Loaded threads by id.
+    threads: Mutex<HashMap<String, Arc<LoadedThread>>>,
+    /// Model clients by provider id.
+    clients: Mutex<HashMap<String, Arc<dyn ModelClient>>>,
+    /// `clientInfo.name`, recorded as the thread originator.
+    originator: Mutex<Option<String>>,
+    /// Cancelled at shutdown; every turn token is a child.
+    shutdown: CancellationToken,
+    /// Running turn tasks, awaited at shutdown.
+    tasks: TaskTracker,
+}
+
+impl EngineInner {
+    /// Whether the client answers the structured dialogs.
+    pub fn dialogs_enabled(&self) -> bool {
+        self.dialogs.load(Ordering::Relaxed)
+    }
+}
+
+impl Engine {
+    /// A new engine over `store`, emitting to `sink` and asking the user through `approver`.
+    pub fn new(
+        config: impl Into<Arc<Config>>,
+        store: Arc<Store>,
+        sink: Arc<dyn EventSink>,
+        approver: Arc<dyn Approver>,
+    ) -> Engine {
+        let config: Arc<Config> = config.into();
+        let account = AccountState::shared(&config.home);
+        Engine {
+            inner: Arc::new(EngineInner {
+                account,
+                dialogs: AtomicBool::new(false),
+                config,
+                store,
+                sink,
+                approver,
+                threads: Mutex::new(HashMap::new()),
+                clients: Mutex::new(HashMap::new()),
+                originator: Mutex::new(None),
+                shutdown: CancellationToken::new(),
+                tasks: TaskTracker::new(),
+            }),
+        }
+    }
+
+    /// The effective configuration.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// The stored login and rate limits of the home.
+    pub fn account(&self) -> Arc<AccountState> {
+        self.inner.account.clone()
+    }
+
+    /// Whether the client answers the structured dialogs (set at `initialize`).
+    pub fn set_dialogs(&self, enabled: bool) {
+        self.inner.dialogs.store(enabled, Ordering::Relaxed);
+    }
+
+    /// Records the client name used as the originator of new threads.
+    pub fn set_originator(&self, name: &str) {
+        *lock(&self.inner.originator) = Some(name.to_string());
+    }
+
+    /// Interrupts every running turn and waits until they have ended (items recorded,
+    /// rollouts flushed).
+    pub async fn shutdown(&self) {
+        self.inner.shutdown.cancel();
+        self.inner.tasks.close();
+        self.inner.tasks.wait().await;
+        // Commands that outlived their turn (still running for `write_stdin`) die with us.
+        let threads: Vec<Arc<LoadedThread>> = lock(&self.inner.threads).values().cloned().collect();
+        for thread in threads {
+            thread.tools.unified.terminate_all();
+            thread.mcp.shutdown().await;
+        }
+    }
+}

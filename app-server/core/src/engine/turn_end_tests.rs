@@ -1,0 +1,183 @@
+//! A turn whose task panics ends `failed`, and the thread takes the next turn.
+//!
+//! The engine runs in-process; its notifications are recorded as the JSON a front end would send.
+//! The models are test-only clients behind the real [`ModelClient`] trait: one panics
+//! mid-stream, one answers. Neither asks the user, so the approver only ever withdraws.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::time::Duration;
+
+use app_server_protocol::tables::ServerNotification;
+use app_server_protocol::thread_requests::ThreadStartParams;
+use app_server_protocol::turn_requests::TurnStartParams;
+use futures::StreamExt;
+use pretty_assertions::assert_eq;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::config::Config;
+use crate::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
+use crate::engine::{Engine, EventSink};
+use crate::model::{
+    ContentItem, ModelClient, ModelEvent, ModelListFuture, ModelRequest, ModelStream, ResponseItem,
+};
+use crate::store::Store;
+use crate::sync::lock;
+
+/// Records every notification as its wire JSON.
+struct RecordingSink(mpsc::Sender<Value>);
+
+impl EventSink for RecordingSink {
+    fn emit(
+        &self,
+        notification: ServerNotification,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            let message = serde_json::to_value(&notification).expect("notification JSON");
+            let _ = self.0.send(message).await;
+        })
+    }
+}
+
+/// Withdraws every question: these turns never ask one.
+struct NoUser;
+
+impl Approver for NoUser {
+    fn request(
+        &self,
+        _request: ApprovalRequest,
+        _cancel: CancellationToken,
+    ) -> Pin<Box<dyn Future<Output = ApprovalReply> + Send + '_>> {
+        Box::pin(async { ApprovalReply::Withdrawn })
+    }
+}
+
+/// Streams one delta, then panics, as a provider bug would.
+struct PanickingClient;
+
+impl ModelClient for PanickingClient {
+    fn stream(&self, _request: ModelRequest) -> ModelStream {
+        let delta = Ok(ModelEvent::OutputTextDelta {
+            item_id: "msg_1".to_string(),
+            delta: "partial".to_string(),
+        });
+        let events = futures::stream::iter([0, 1]).map(move |step| {
+            if step == 1 {
+                panic!("test provider panics mid-stream");
+            }
+            delta.clone()
+        });
+        Box::pin(events)
+    }
+
+    fn list_models(&self) -> ModelListFuture<'_> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+}
+
+/// Answers "done" at once.
+struct AnsweringClient;
+
+impl ModelClient for AnsweringClient {
+    fn stream(&self, _request: ModelRequest) -> ModelStream {
+        let message = ResponseItem::Message {
+            id: Some("msg_2".to_string()),
+            role: "assistant".to_string(),
+            content: vec![ContentItem::OutputText {
+                text: "done".to_string(),
+            }],
+        };
+        Box::pin(futures::stream::iter([
+            Ok(ModelEvent::OutputItemDone(message)),
+            Ok(ModelEvent::Completed {
+                response_id: "resp_2".to_string(),
+                usage: None,
+            }),
+        ]))
+    }
+
+    fn list_models(&self) -> ModelListFuture<'_> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+}
+
+/// Reads notifications until a `method` one; returns it and what came before.
+async fn until(lines: &mut mpsc::Receiver<Value>, method: &str) -> (Value, Vec<Value>) {
+    let mut before = Vec::new();
+    loop {
+        let message = tokio::time::timeout(Duration::from_secs(10), lines.recv())
+            .await
+            .expect("a notification within 10 s")
+            .expect("the sender is alive");
+        if message["method"] == method {
+            return (message, before);
+        }
+        before.push(message);
+    }
+}
+
+fn turn_start(thread_id: &str, text: &str) -> TurnStartParams {
+    serde_json::from_value(json!({
+        "threadId": thread_id,
+        "input": [{"type": "text", "text": text}],
+    }))
+    .expect("turn/start params")
+}
+
+#[tokio::test]
+async fn a_panicking_provider_fails_the_turn_and_the_thread_goes_on() {
+    let home = tempfile::tempdir().expect("tempdir");
+    let config = Config::load(
+        Some(home.path().to_path_buf()),
+        &["model_provider=\"demo\"".to_string()],
+    )
+    .expect("config");
+    let store = Arc::new(Store::open(&config.home).expect("store"));
+    let (sender, mut lines) = mpsc::channel(1024);
+    let engine = Engine::new(
+        config,
+        store,
+        Arc::new(RecordingSink(sender)),
+        Arc::new(NoUser),
+    );
+    let thread_id = engine
+        .start_thread(ThreadStartParams::default())
+        .await
+        .expect("thread/start")
+        .thread
+        .id;
+    let thread = engine.thread(&thread_id).expect("loaded");
+    lock(&thread.state).client = Arc::new(PanickingClient);
+
+    let (first, launcher) = engine
+        .start_turn(turn_start(&thread_id, "one"))
+        .expect("turn/start");
+    launcher.expect("a new turn").launch();
+    let (completed, before) = until(&mut lines, "turn/completed").await;
+    assert_eq!(completed["params"]["turn"]["id"], json!(first.id));
+    assert_eq!(completed["params"]["turn"]["status"], "failed");
+    let error = before
+        .iter()
+        .find(|message| message["method"] == "error")
+        .expect("an error notification before turn/completed");
+    assert_eq!(
+        error["params"]["error"]["message"],
+        "internal error: test provider panics mid-stream"
+    );
+    assert_eq!(error["params"]["turnId"], json!(first.id));
+
+    // The thread is free: the next turn/start starts a new turn instead of joining the dead one.
+    lock(&thread.state).client = Arc::new(AnsweringClient);
+    let (second, launcher) = engine
+        .start_turn(turn_start(&thread_id, "two"))
+        .expect("turn/start");
+    assert!(second.id != first.id, "the dead turn came back");
+    launcher.expect("a new turn").launch();
+    let (completed, _) = until(&mut lines, "turn/completed").await;
+    assert_eq!(completed["params"]["turn"]["id"], json!(second.id));
+    assert_eq!(completed["params"]["turn"]["status"], "completed");
+    engine.shutdown().await;
+}

@@ -1,0 +1,219 @@
+//! Method families: every method of the app-server's client table sorted into named families,
+//! and each front end described as the families it serves.
+//!
+//! A front end is a transport plus a list of families. A method outside them is answered
+//! `-32601` before any handler runs, so serving a family is the only way a method is reached:
+//! the history-only MCP server (`--tools search,open`) serves no family of the app-server table
+//! and cannot start a conversation or run a command. The sorting is an exhaustive `match` over
+//! the table's [`ClientMethod`], so a method added to the table does not compile until it has a
+//! family.
+
+use app_server_protocol::tables::ClientMethod;
+
+/// A named set of methods with one purpose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MethodFamily {
+    /// `initialize`: answered by every front end that speaks the app-server protocol.
+    Handshake,
+    /// Threads and turns (`thread/*`, `turn/*`).
+    Threads,
+    /// Models and collaboration modes (`model/list`, `collaborationMode/list`).
+    Models,
+    /// Reading the effective configuration (`config/read`).
+    Config,
+    /// Standalone commands (`command/exec` and its companions).
+    Commands,
+    /// Searching the workspace's files (`fuzzyFileSearch`).
+    Files,
+    /// The account of the home (`account/*`).
+    Accounts,
+    /// Codex's first-generation conversation API (`newConversation`, `sendUserMessage`, …,
+    /// `execOneOffCommand`, `getAuthStatus`, `gitDiffToRemote`), shared by the app-server and
+    /// the MCP adapter.
+    ConversationApi,
+    /// Search over past conversations (`history/search`, `history/open`).
+    History,
+    /// The project index (`index/query`, `index/refresh`).
+    Index,
+    /// The configured MCP servers of a thread (`mcpServerStatus/list`).
+    McpServers,
+}
+
+impl MethodFamily {
+    /// Every family.
+    pub const ALL: &'static [MethodFamily] = &[
+        MethodFamily::Handshake,
+        MethodFamily::Threads,
+        MethodFamily::Models,
+        MethodFamily::Config,
+        MethodFamily::Commands,
+        MethodFamily::Files,
+        MethodFamily::Accounts,
+        MethodFamily::ConversationApi,
+        MethodFamily::History,
+        MethodFamily::Index,
+        MethodFamily::McpServers,
+    ];
+
+    /// The family a method belongs to.
+    pub const fn of(method: ClientMethod) -> MethodFamily {
+        match method {
+            ClientMethod::Initialize => MethodFamily::Handshake,
+            ClientMethod::ThreadStart
+            | ClientMethod::ThreadResume
+            | ClientMethod::ThreadFork
+            | ClientMethod::ThreadList
+            | ClientMethod::ThreadRead
+            | ClientMethod::ThreadTurnsList
+            | ClientMethod::ThreadArchive
+            | ClientMethod::ThreadUnarchive
+            | ClientMethod::ThreadSetName
+            | ClientMethod::ThreadLoadedList
+            | ClientMethod::ThreadUnsubscribe
+            | ClientMethod::ThreadRollback
+            | ClientMethod::ThreadCompactStart
+            | ClientMethod::TurnStart
+            | ClientMethod::TurnInterrupt
+            | ClientMethod::TurnSteer => MethodFamily::Threads,
+            ClientMethod::ModelList | ClientMethod::CollaborationModeList => MethodFamily::Models,
+            ClientMethod::ConfigRead => MethodFamily::Config,
+            ClientMethod::CommandExec
+            | ClientMethod::CommandExecWrite
+            | ClientMethod::CommandExecResize
+            | ClientMethod::CommandExecTerminate => MethodFamily::Commands,
+            ClientMethod::FuzzyFileSearch => MethodFamily::Files,
+            ClientMethod::AccountRead
+            | ClientMethod::AccountLoginStart
+            | ClientMethod::AccountLoginCancel
+            | ClientMethod::AccountLogout
+            | ClientMethod::AccountRateLimitsRead => MethodFamily::Accounts,
+            ClientMethod::GitDiffToRemote
+            | ClientMethod::GetAuthStatus
+            | ClientMethod::GetConversationSummary
+            | ClientMethod::NewConversation
+            | ClientMethod::SendUserMessage
+            | ClientMethod::SendUserTurn
+            | ClientMethod::InterruptConversation
+            | ClientMethod::ListConversations
+            | ClientMethod::ResumeConversation
+            | ClientMethod::ArchiveConversation
+            | ClientMethod::GetUserSavedConfig
+            | ClientMethod::SetDefaultModel
+            | ClientMethod::GetUserAgent
+            | ClientMethod::UserInfo
+            | ClientMethod::ExecOneOffCommand => MethodFamily::ConversationApi,
+            ClientMethod::HistorySearch | ClientMethod::HistoryOpen => MethodFamily::History,
+            ClientMethod::IndexQuery | ClientMethod::IndexRefresh => MethodFamily::Index,
+            ClientMethod::McpServerStatusList => MethodFamily::McpServers,
+        }
+    }
+
+    /// The methods of this family, in table order.
+    pub fn methods(self) -> impl Iterator<Item = ClientMethod> {
+        ClientMethod::ALL
+            .iter()
+            .copied()
+            .filter(move |method| MethodFamily::of(*method) == self)
+    }
+}
+
+/// The families one front end serves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Families(Vec<MethodFamily>);
+
+impl Families {
+    /// Serves exactly `families`.
+    pub fn new(families: &[MethodFamily]) -> Families {
+        Families(families.to_vec())
+    }
+
+    /// Whether a method of the app-server table may reach a handler.
+    pub fn serves(&self, method: ClientMethod) -> bool {
+        self.0.contains(&MethodFamily::of(method))
+    }
+
+    /// Whether the method named `method` is in the table and served.
+    pub fn serves_method(&self, method: &str) -> bool {
+        ClientMethod::from_method(method).is_some_and(|method| self.serves(method))
+    }
+
+    /// The families served.
+    pub fn list(&self) -> &[MethodFamily] {
+        &self.0
+    }
+}
+
+/// The front ends and the families each serves.
+pub mod front_ends {
+    use super::{Families, MethodFamily};
+
+    /// `tandem app-server` on stdio: the IDE's own process; every family.
+    pub fn app_server_stdio() -> Families {
+        Families::new(MethodFamily::ALL)
+    }
+
+    /// `tandem mcp-server` (stdio or HTTP) serving the agent tools `codex` and `codex-reply`:
+    /// MCP's own methods plus Codex's first-generation conversation API.
+    pub fn mcp_agent() -> Families {
+        Families::new(&[MethodFamily::ConversationApi])
+    }
+
+    /// `tandem mcp-server` whose `--tools` leave out both agent tools (for example the
+    /// history-only `--tools search,open`): MCP's own methods and its tools, nothing of the
+    /// app-server table.
+    pub fn mcp_tools_only() -> Families {
+        Families::new(&[])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use app_server_protocol::tables::{ClientMethod, ClientRequest};
+    use pretty_assertions::assert_eq;
+
+    use super::*;
+
+    #[test]
+    fn every_method_of_the_table_has_exactly_one_family() {
+        let mut seen = Vec::new();
+        for family in MethodFamily::ALL {
+            seen.extend(family.methods().map(ClientMethod::method));
+        }
+        assert_eq!(
+            MethodFamily::ALL.len(),
+            MethodFamily::ALL
+                .iter()
+                .filter(|family| family.methods().next().is_some())
+                .count(),
+            "a family without methods"
+        );
+        let table: Vec<&str> = ClientRequest::METHODS
+            .iter()
+            .map(|spec| spec.method)
+            .collect();
+        assert_eq!(seen.len(), table.len());
+        assert_eq!(
+            seen.iter().copied().collect::<HashSet<_>>(),
+            table.iter().copied().collect::<HashSet<_>>()
+        );
+    }
+
+    #[test]
+    fn method_kinds_round_trip_through_their_wire_names() {
+        for method in ClientMethod::ALL {
+            assert_eq!(ClientMethod::from_method(method.method()), Some(*method));
+        }
+        assert_eq!(ClientMethod::from_method("thread/nonexistent"), None);
+    }
+
+    #[test]
+    fn the_tools_only_front_end_serves_nothing_of_the_table() {
+        let families = front_ends::mcp_tools_only();
+        for method in ClientMethod::ALL {
+            assert!(!families.serves(*method), "{} is served", method.method());
+        }
+        assert!(!families.serves_method("execOneOffCommand"));
+    }
+}

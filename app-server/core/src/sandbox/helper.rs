@@ -1,0 +1,118 @@
+//! The child side: `tandem sandbox-exec` confines its own process, then execs the command.
+//!
+//! The order matters. `PR_SET_NO_NEW_PRIVS` comes first (seccomp needs it, and setuid binaries
+//! must not regain privileges); the mount namespace comes before Landlock, which forbids
+//! mounting once applied (that is also what keeps the command from unmounting our read-only
+//! `.git`); seccomp and then Landlock, as Codex does; exec is last. Any failure before exec
+//! ends the process with status 126 instead of running the command unconfined.
+
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::Command;
+
+use app_server_protocol::policy::SandboxPolicy;
+
+use crate::sandbox::filesystem::{self, FilesystemRules};
+use crate::sandbox::plan::{self, ConfinementPlan};
+use crate::sandbox::{SandboxError, SandboxExecArgs, namespace, seccomp};
+
+/// Exit status when the command could not be confined (nothing was run).
+pub const EXIT_NOT_CONFINED: i32 = 126;
+/// Exit status when the confined command could not be executed (not found, not executable).
+pub const EXIT_CANNOT_RUN: i32 = 127;
+
+/// How `.git` inside writable roots was kept read-only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum GitProtection {
+    /// No writable root has a `.git`.
+    NotNeeded,
+    /// Read-only bind mounts in a private mount namespace.
+    Namespace(namespace::NamespaceKind),
+    /// Landlock grants on the children of each root, except `.git`.
+    LandlockOnly,
+}
+
+/// Confines this process according to `args` and execs the command; returns only the exit
+/// status to leave with, after printing why on stderr.
+pub fn confine_and_exec(args: &SandboxExecArgs) -> i32 {
+    let Some((program, arguments)) = args.command.split_first() else {
+        report(format_args!("no command given"));
+        return EXIT_NOT_CONFINED;
+    };
+    if let Err(error) = confine(args) {
+        report(format_args!("cannot confine the command: {error}"));
+        return EXIT_NOT_CONFINED;
+    }
+    let error = Command::new(program).args(arguments).exec();
+    report(format_args!("cannot run {program}: {error}"));
+    EXIT_CANNOT_RUN
+}
+
+fn confine(args: &SandboxExecArgs) -> Result<(), SandboxError> {
+    let policy: SandboxPolicy = match serde_json::from_str(&args.policy) {
+        Ok(policy) => policy,
+        Err(source) => return Err(SandboxError::InvalidPolicy(source)),
+    };
+    let tmpdir = std::env::var_os("TMPDIR");
+    let Some(plan) = plan::plan_for(&policy, &args.cwd, tmpdir.as_deref()) else {
+        tracing::debug!("policy needs no sandbox; running the command as is");
+        return Ok(());
+    };
+    set_no_new_privs()?;
+    let (protection, writable) = protect_git(&plan, args.no_namespace)?;
+    tracing::debug!(?protection, writable = ?writable, protected = ?plan.protected, "write access");
+    if !plan.network_access {
+        let program = seccomp::network_filter()?;
+        seccomp::install(&program)?;
+    }
+    let status = filesystem::restrict(&FilesystemRules {
+        writable,
+        network_access: plan.network_access,
+    })?;
+    tracing::debug!(?status, "landlock ruleset applied");
+    Ok(())
+}
+
+/// Keeps the protected paths read-only and returns how, with the paths to grant write access.
+fn protect_git(
+    plan: &ConfinementPlan,
+    no_namespace: bool,
+) -> Result<(GitProtection, Vec<PathBuf>), SandboxError> {
+    if plan.protected.is_empty() {
+        return Ok((GitProtection::NotNeeded, plan.writable_roots.clone()));
+    }
+    if !no_namespace {
+        match namespace::protect_read_only(&plan.protected) {
+            Ok(kind) => {
+                return Ok((GitProtection::Namespace(kind), plan.writable_roots.clone()));
+            }
+            Err(error) => {
+                tracing::debug!(%error, "no mount namespace; protecting .git with landlock alone");
+            }
+        }
+    }
+    match plan::fallback_write_grants(plan) {
+        Ok(grants) => Ok((GitProtection::LandlockOnly, grants)),
+        Err(source) => Err(SandboxError::ReadWritableRoot(source)),
+    }
+}
+
+fn set_no_new_privs() -> Result<(), SandboxError> {
+    // SAFETY: PR_SET_NO_NEW_PRIVS takes plain integer arguments and touches no memory.
+    if unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) } != 0 {
+        return Err(SandboxError::Syscall {
+            call: "prctl(PR_SET_NO_NEW_PRIVS)",
+            source: std::io::Error::last_os_error(),
+        });
+    }
+    Ok(())
+}
+
+#[allow(
+    clippy::print_stderr,
+    reason = "the helper's stderr is the command's stderr; this is how the user learns why \
+              nothing ran"
+)]
+fn report(message: std::fmt::Arguments<'_>) {
+    eprintln!("sandbox-exec: {message}");
+}

@@ -1,0 +1,299 @@
+//! Persistence: one append-only rollout file per thread plus a SQLite index for `thread/list`.
+//!
+//! Layout under `TANDEM_HOME`: `sessions/YYYY/MM/DD/rollout-<YYYY-MM-DDTHH-MM-SS>-<id>.jsonl`,
+//! `archived_sessions/<same file name>`, `state.sqlite`. The rollout is the source of truth;
+//! the index is rebuilt from the rollouts when it is missing or corrupt.
+
+mod appender;
+mod index;
+mod rollout;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use app_server_protocol::item::ThreadItem;
+use app_server_protocol::policy::{
+    AskForApproval, CollaborationMode, ReasoningEffort, ReasoningSummary, SandboxPolicy,
+    SortDirection,
+};
+use app_server_protocol::thread::{ThreadTokenUsage, Turn, TurnError, TurnStatus};
+use app_server_protocol::thread_requests::ThreadSortKey;
+use serde::{Deserialize, Serialize};
+
+use crate::model::ResponseItem;
+
+pub use index::Store;
+pub use rollout::{RolloutSync, RolloutWriter};
+
+/// Receives a copy of every rollout line as it is written (distributed MCP mirrors them to a
+/// Redis stream per thread, so that another node can rebuild the thread). Must not block.
+pub trait RolloutMirror: Send + Sync + 'static {
+    /// `line` (with its `\n`) was appended to the rollout at `path`.
+    fn mirror(&self, path: &std::path::Path, line: &[u8]);
+    /// Thread `thread_id` was archived: its mirror is no longer needed.
+    fn forget(&self, _thread_id: &str) {}
+}
+
+/// Tells the process's rollout mirror, if any, that `thread_id` was archived.
+fn forget_mirrored(thread_id: &str) {
+    if let Some(mirror) = ROLLOUT_MIRROR.get() {
+        mirror.forget(thread_id);
+    }
+}
+
+static ROLLOUT_MIRROR: std::sync::OnceLock<Box<dyn RolloutMirror>> = std::sync::OnceLock::new();
+
+/// Installs the process's rollout mirror (once; later calls are ignored).
+pub fn set_rollout_mirror(mirror: Box<dyn RolloutMirror>) {
+    let _ = ROLLOUT_MIRROR.set(mirror);
+}
+
+/// Version written in every rollout header.
+pub const ROLLOUT_VERSION: u32 = 1;
+
+/// A thread's persisted metadata: the rollout header and the index row.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ThreadMeta {
+    /// Thread id (UUIDv7).
+    pub id: String,
+    /// Creation time, Unix seconds.
+    pub created_at: i64,
+    /// Last update, Unix milliseconds (second precision is too coarse to sort on).
+    pub updated_at_ms: i64,
+    /// Working directory (absolute).
+    pub cwd: String,
+    /// Provider id.
+    pub model_provider: String,
+    /// Model slug.
+    pub model: String,
+    /// Reasoning effort.
+    pub reasoning_effort: Option<ReasoningEffort>,
+    /// Reasoning summary.
+    pub reasoning_summary: Option<ReasoningSummary>,
+    /// Approval policy.
+    pub approval_policy: AskForApproval,
+    /// Sandbox policy.
+    pub sandbox: SandboxPolicy,
+    /// `clientInfo.name` of the creating client.
+    pub originator: Option<String>,
+    /// Source kind as stored (`vscode` for app-server threads).
+    pub source: String,
+    /// Protocol version that created the thread.
+    pub cli_version: String,
+    /// First user message text (empty before the first turn).
+    pub preview: String,
+    /// User-chosen name.
+    pub name: Option<String>,
+    /// Thread this one was forked from.
+    pub forked_from_id: Option<String>,
+    /// Free-form `threadSource` label.
+    pub thread_source: Option<String>,
+    /// Base instructions override.
+    pub base_instructions: Option<String>,
+    /// Developer instructions.
+    pub developer_instructions: Option<String>,
+    /// Whether the rollout is in `archived_sessions/`.
+    pub archived: bool,
+    /// Absolute path of the rollout file.
+    pub rollout_path: PathBuf,
+    /// Collaboration mode set by the last `turn/start` that named one (plan mode allows
+    /// `request_user_input`); absent in rollouts written before it was recorded.
+    #[serde(default)]
+    pub collaboration_mode: Option<CollaborationMode>,
+    /// The prompt that asks for a compaction summary in this thread (`newConversation`'s
+    /// `compactPrompt`), over `compact_prompt` in config; absent when the thread uses the
+    /// configured or built-in one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compact_prompt: Option<String>,
+}
+
+/// One line of a rollout file (after the `{"timestamp", "type", "payload"}` envelope).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "payload", rename_all = "snake_case")]
+pub enum RolloutRecord {
+    /// First line: format version and metadata at creation.
+    SessionMeta {
+        /// [`ROLLOUT_VERSION`].
+        version: u32,
+        /// Metadata at creation time.
+        meta: ThreadMeta,
+    },
+    /// A turn started.
+    TurnStarted {
+        /// Turn id.
+        turn_id: String,
+        /// Unix seconds.
+        started_at: i64,
+    },
+    /// A completed item of a turn (what `thread/read` and `thread/turns/list` show).
+    Item {
+        /// Turn id.
+        turn_id: String,
+        /// The item in its final state.
+        item: ThreadItem,
+    },
+    /// A model-visible history item (what the next model request sends).
+    ResponseItem {
+        /// Turn id.
+        turn_id: String,
+        /// The history item.
+        item: ResponseItem,
+    },
+    /// Token usage after a model response.
+    TokenUsage {
+        /// Turn id.
+        turn_id: String,
+        /// Cumulative and last usage.
+        usage: ThreadTokenUsage,
+    },
+    /// A turn ended.
+    TurnCompleted {
+        /// Turn id.
+        turn_id: String,
+        /// Final status.
+        status: TurnStatus,
+        /// Error of a failed turn.
+        error: Option<TurnError>,
+        /// Unix seconds.
+        completed_at: i64,
+        /// Duration in milliseconds.
+        duration_ms: i64,
+    },
+    /// The thread was renamed.
+    ThreadName {
+        /// New name.
+        name: String,
+    },
+    /// Settings changed (overrides on resume or turn/start); later lines win.
+    Settings {
+        /// The metadata with the new settings applied.
+        meta: ThreadMeta,
+    },
+    /// The AGENTS.md files the thread started with (their text follows as a history item).
+    Instructions {
+        /// Absolute paths, in the order they were read.
+        sources: Vec<String>,
+    },
+    /// `thread/rollback`: the last turns were dropped.
+    Rollback {
+        /// How many turns were dropped from the end.
+        num_turns: u32,
+        /// Length of the model history after the rollback.
+        history_len: usize,
+    },
+    /// The model history was compacted and replaced.
+    Compacted {
+        /// The turn that compacted.
+        turn_id: String,
+        /// The history that replaces everything before this record.
+        history: Vec<ResponseItem>,
+    },
+}
+
+/// A thread read back from its rollout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredThread {
+    /// Metadata with every later record applied (name, settings, preview, updated time).
+    pub meta: ThreadMeta,
+    /// Turns in order, with every persisted item (`itemsView: full`). A turn with no
+    /// `TurnCompleted` record (the process died) is reported as `interrupted`.
+    pub turns: Vec<Turn>,
+    /// Model-visible history in order.
+    pub history: Vec<ResponseItem>,
+    /// Last token usage, if any.
+    pub token_usage: Option<ThreadTokenUsage>,
+    /// The AGENTS.md files the thread started with.
+    pub instruction_sources: Vec<String>,
+    /// Where each turn's model history begins (turn id, history length at its start).
+    pub turn_starts: Vec<(String, usize)>,
+}
+
+/// A `thread/list` query, already validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ListQuery {
+    /// Opaque cursor from a previous page.
+    pub cursor: Option<String>,
+    /// Page size; `None` means every thread.
+    pub limit: Option<usize>,
+    /// Sort key.
+    pub sort_key: ThreadSortKey,
+    /// Sort direction.
+    pub sort_direction: SortDirection,
+    /// Only these providers (empty: all).
+    pub model_providers: Vec<String>,
+    /// Only these source kinds as stored (`vscode`, `cli`…; empty: all).
+    pub sources: Vec<String>,
+    /// Only these originators (empty: all).
+    pub originators: Vec<String>,
+    /// Archived threads only (`true`) or non-archived only (`false`).
+    pub archived: bool,
+    /// Only these working directories (empty: all).
+    pub cwds: Vec<String>,
+    /// Case-sensitive substring of name or preview.
+    pub search_term: Option<String>,
+    /// Threads to leave out.
+    pub excluded_ids: Vec<String>,
+}
+
+/// One page of `thread/list`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ListPage {
+    /// The threads of this page.
+    pub threads: Vec<ThreadMeta>,
+    /// Cursor of the next page; `None` on the last page.
+    pub next_cursor: Option<String>,
+}
+
+/// Why a store operation failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The SQLite index failed.
+    #[error("thread index: {0}")]
+    Index(#[from] rusqlite::Error),
+    /// A rollout line could not be decoded.
+    #[error("{path}:{line}: {message}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line number.
+        line: usize,
+        /// What was wrong.
+        message: String,
+    },
+    /// No (non-archived) rollout for this thread id.
+    #[error("no rollout found for thread id {0}")]
+    NotFound(String),
+    /// No archived rollout for this thread id (`thread/unarchive` of a thread not archived).
+    #[error("no archived rollout found for thread id {0}")]
+    NotArchived(String),
+    /// A malformed `thread/list` cursor.
+    #[error("invalid cursor: {0}")]
+    InvalidCursor(String),
+    /// The blocking task that did the storage work panicked or was cancelled.
+    #[error("storage task failed: {0}")]
+    TaskFailed(String),
+}
+
+impl Store {
+    /// Runs `work` on the blocking pool, so that file and SQLite I/O never holds up an async
+    /// worker thread (and with it every other task scheduled there).
+    pub async fn blocking<T, F>(self: &Arc<Self>, work: F) -> Result<T, StoreError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&Store) -> Result<T, StoreError> + Send + 'static,
+    {
+        let store = Arc::clone(self);
+        match tokio::task::spawn_blocking(move || work(&store)).await {
+            Ok(result) => result,
+            Err(error) => Err(StoreError::TaskFailed(error.to_string())),
+        }
+    }
+}
