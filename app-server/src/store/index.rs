@@ -135,10 +135,17 @@ impl Store {
                 let (connection, threads) =
                     rebuild(database, &self.sessions_dir, &self.archived_dir)?;
                 match reason {
+                    // Every new home starts this way.
                     RebuildReason::Missing if threads == 0 => {
                         tracing::debug!(path = %database.display(), "created thread index");
                     }
-                    reason => tracing::warn!(
+                    // The database was deleted by hand; nothing was wrong with it.
+                    RebuildReason::Missing => tracing::info!(
+                        path = %database.display(),
+                        threads,
+                        "built thread index from the rollouts: {reason}"
+                    ),
+                    RebuildReason::Unusable(_) => tracing::warn!(
                         path = %database.display(),
                         threads,
                         "rebuilt thread index from the rollouts: {reason}"
