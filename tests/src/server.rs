@@ -100,7 +100,11 @@ impl TestServer {
                 (dir.path().to_path_buf(), Some(dir))
             }
         };
-        std::fs::write(home.join("config.toml"), &options.config_toml).expect("write config");
+        // Processes may share a home and start while the next one is spawned: they must never
+        // read a half-written config, so it is replaced whole.
+        let staged = home.join(".config.toml.staged");
+        std::fs::write(&staged, &options.config_toml).expect("write config");
+        std::fs::rename(&staged, home.join("config.toml")).expect("write config");
         let mut command = Command::new(tandem_binary());
         command
             .arg("app-server")

@@ -1,6 +1,6 @@
 //! `tandem run` against the mock model: its exit code says whether the turn completed, and a
 //! failed turn shows the provider's own error text (a local server's 500 body) under the
-//! summary message.
+//! summary message; a run on a fresh home logs no warning.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -115,4 +115,38 @@ async fn a_slow_answer_without_streaming_names_the_setting_that_bounds_it() {
         "{stdout}"
     );
     assert_eq!(model.requests()[0]["stream"], false);
+}
+
+#[tokio::test]
+async fn a_run_on_a_fresh_home_logs_no_warning() {
+    // A fresh home has no thread index yet: creating it is normal, not worth a warning.
+    let home = tempfile::tempdir().unwrap();
+    let workspace = tempfile::tempdir().unwrap();
+    let child = tokio::process::Command::new(tandem_tests::server::tandem_binary())
+        .args(["run", "--demo", "--no", "hello"])
+        .env("TANDEM_HOME", home.path())
+        // The default filter, as a user who sets nothing sees it.
+        .env_remove("RUST_LOG")
+        .current_dir(workspace.path())
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let output = tokio::time::timeout(std::time::Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("tandem run finishes")
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{stderr}");
+    assert!(stdout.ends_with("— turn completed —\n"), "{stdout}");
+    // The thread was stored: the index was created along the way.
+    assert!(home.path().join("state.sqlite").is_file());
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains(" WARN ") || line.contains(" ERROR "))
+        .collect();
+    assert_eq!(warnings, Vec::<&str>::new(), "{stderr}");
 }

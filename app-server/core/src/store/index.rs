@@ -2,10 +2,20 @@
 //!
 //! The rollouts are the source of truth. `state.sqlite` holds one row per thread: the columns
 //! `thread/list` filters and sorts on, plus the whole [`ThreadMeta`] as JSON so that listed rows
-//! convert back without opening their rollouts. When the database is missing, unreadable, fails
+//! convert back without opening their rollouts. When the database is missing, damaged, fails
 //! `PRAGMA quick_check` or has another schema version, it is moved aside and rebuilt from the
 //! rollouts.
+//!
+//! Several processes may share a home and start together. Each one opens the index under an
+//! exclusive `flock` on `state.sqlite.lock`, so that deciding whether the database is missing
+//! or unusable, moving it aside and building the new one happen in one process at a time: a
+//! process never deletes or replaces a database that another one is building, and the others
+//! find the finished index. Outside that lock the processes share the database through
+//! SQLite's own locking, with a busy timeout on every connection.
 
+#[cfg(test)]
+#[path = "concurrency_tests.rs"]
+mod concurrency_tests;
 #[path = "cursor.rs"]
 mod cursor;
 #[cfg(test)]
@@ -16,8 +26,9 @@ mod list_tests;
 mod tests;
 
 use std::ffi::OsString;
-use std::fs;
+use std::fs::{self, File, OpenOptions};
 use std::io;
+use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
 use std::time::Duration;
@@ -25,7 +36,9 @@ use std::time::Duration;
 use app_server_protocol::policy::SortDirection;
 use app_server_protocol::thread_requests::ThreadSortKey;
 use rusqlite::types::{Type, Value};
-use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params, params_from_iter};
+use rusqlite::{
+    Connection, ErrorCode, OptionalExtension, Row, TransactionBehavior, params, params_from_iter,
+};
 
 use crate::store::rollout::{self, RolloutWriter, io_error};
 use crate::store::{ListPage, ListQuery, StoreError, StoredThread, ThreadMeta};
@@ -40,6 +53,8 @@ pub struct Store {
     sessions_dir: PathBuf,
     archived_dir: PathBuf,
     database: PathBuf,
+    /// The file `flock`ed while the index is opened, checked or built ([`IndexLock`]).
+    lock_file: PathBuf,
     connection: OnceLock<Mutex<Connection>>,
     /// Held while the connection is being opened, so that only one caller opens it.
     opening: Mutex<()>,
@@ -59,15 +74,19 @@ const ARCHIVED_DIR: &str = "archived_sessions";
 const DATABASE_FILE: &str = "state.sqlite";
 /// Where an unusable database is moved before the rebuild, for post-mortems.
 const DISCARDED_DATABASE_FILE: &str = "state.sqlite.corrupt";
+/// The lock file of the index, below the home. It is never deleted: a process that deleted it
+/// could let a newcomer lock a new file while a third still held the old one.
+const LOCK_FILE: &str = "state.sqlite.lock";
 
 /// Version of [`SCHEMA`], kept in `PRAGMA user_version`. Bump it whenever the schema or the
 /// serialized form of [`ThreadMeta`] changes: a database with another version is rebuilt.
 const SCHEMA_VERSION: i64 = 1;
 
 /// The index schema. The two indexes serve `thread/list`'s filter on `archived` and its
-/// keyset pagination on `(sort key, id)` in either direction.
+/// keyset pagination on `(sort key, id)` in either direction. `IF NOT EXISTS` keeps a build
+/// idempotent where the home cannot be locked (see [`IndexLock::acquire`]).
 const SCHEMA: &str = "
-CREATE TABLE threads (
+CREATE TABLE IF NOT EXISTS threads (
     id TEXT PRIMARY KEY NOT NULL,
     rollout_path TEXT NOT NULL,
     created_at INTEGER NOT NULL,
@@ -81,8 +100,8 @@ CREATE TABLE threads (
     archived INTEGER NOT NULL,
     meta_json TEXT NOT NULL
 );
-CREATE INDEX threads_archived_created ON threads (archived, created_at, id);
-CREATE INDEX threads_archived_updated ON threads (archived, updated_at_ms, id);
+CREATE INDEX IF NOT EXISTS threads_archived_created ON threads (archived, created_at, id);
+CREATE INDEX IF NOT EXISTS threads_archived_updated ON threads (archived, updated_at_ms, id);
 ";
 
 impl Store {
@@ -98,13 +117,17 @@ impl Store {
             sessions_dir,
             archived_dir,
             database: home.join(DATABASE_FILE),
+            lock_file: home.join(LOCK_FILE),
             connection: OnceLock::new(),
             opening: Mutex::new(()),
         })
     }
 
-    /// Opens the index, rebuilding it from the rollouts when it is missing or unusable.
+    /// Opens the index, rebuilding it from the rollouts when it is missing or unusable. The
+    /// whole decision runs under the home's [`IndexLock`], so that no other process builds,
+    /// moves or deletes the database meanwhile.
     fn open_index(&self) -> Result<Connection, StoreError> {
+        let _lock = IndexLock::acquire(&self.lock_file)?;
         let database = &self.database;
         let connection = match open_existing(database)? {
             Ok(connection) => connection,
@@ -112,10 +135,17 @@ impl Store {
                 let (connection, threads) =
                     rebuild(database, &self.sessions_dir, &self.archived_dir)?;
                 match reason {
+                    // Every new home starts this way.
                     RebuildReason::Missing if threads == 0 => {
                         tracing::debug!(path = %database.display(), "created thread index");
                     }
-                    reason => tracing::warn!(
+                    // The database was deleted by hand; nothing was wrong with it.
+                    RebuildReason::Missing => tracing::info!(
+                        path = %database.display(),
+                        threads,
+                        "built thread index from the rollouts: {reason}"
+                    ),
+                    RebuildReason::Unusable(_) => tracing::warn!(
                         path = %database.display(),
                         threads,
                         "rebuilt thread index from the rollouts: {reason}"
@@ -136,9 +166,24 @@ impl Store {
     }
 
     /// Creates the rollout at `meta.rollout_path` with its header and adds the index row.
+    ///
+    /// Only a rollout that cannot be created is an error. Once it exists it holds the thread,
+    /// so a failed index write is logged and the writer returned all the same: dropping the
+    /// writer would leave a header without the turns the caller goes on to record. The row is
+    /// written again when the turn ends ([`Store::update_meta`]) and by [`Store::load`].
     pub fn create(&self, meta: &ThreadMeta) -> Result<RolloutWriter, StoreError> {
+        // The index is opened (built, on a new home) before the rollout exists, so that a
+        // build never meets this rollout while its header is still queued for the appender.
+        let opened = self.connection().map(drop);
         let writer = RolloutWriter::create(meta)?;
-        write_row(&*self.connection()?, meta)?;
+        let indexed = opened.and_then(|()| write_row(&*self.connection()?, meta));
+        if let Err(error) = indexed {
+            tracing::error!(
+                thread_id = %meta.id,
+                %error,
+                "cannot index a new thread; its rollout is kept"
+            );
+        }
         Ok(writer)
     }
 
@@ -343,6 +388,49 @@ impl Store {
     }
 }
 
+/// The home's exclusive advisory lock on [`LOCK_FILE`], held while the index is opened,
+/// checked or built; released when dropped (the descriptor is closed). `flock` locks belong
+/// to the open file, so two stores of one process exclude each other as two processes do,
+/// and the kernel drops the lock of a process that dies.
+struct IndexLock {
+    _file: File,
+}
+
+impl IndexLock {
+    /// Waits for the lock. Blocking: the index is only opened on the blocking pool. `None`
+    /// when the filesystem cannot lock: the index is then opened unlocked, as before the lock
+    /// existed, and schema creation stays idempotent.
+    fn acquire(path: &Path) -> Result<Option<IndexLock>, StoreError> {
+        let file = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)
+            .map_err(|source| io_error(path, source))?;
+        loop {
+            // SAFETY: flock only reads the descriptor, which `file` keeps open for the call,
+            // and touches no memory.
+            let result = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+            if result == 0 {
+                return Ok(Some(IndexLock { _file: file }));
+            }
+            let error = io::Error::last_os_error();
+            match error.raw_os_error() {
+                Some(libc::EINTR) => continue,
+                Some(libc::ENOLCK | libc::EOPNOTSUPP | libc::ENOSYS) => {
+                    tracing::warn!(
+                        path = %path.display(),
+                        %error,
+                        "cannot lock the thread index; opening it without the lock"
+                    );
+                    return Ok(None);
+                }
+                _ => return Err(io_error(path, error)),
+            }
+        }
+    }
+}
+
 /// Why the index is being rebuilt.
 #[derive(Debug)]
 enum RebuildReason {
@@ -362,7 +450,8 @@ impl std::fmt::Display for RebuildReason {
 }
 
 /// Opens and checks an existing index. The inner `Err` says why it must be rebuilt; an
-/// unusable database has been moved aside by then.
+/// unusable database has been moved aside by then. Call it under the [`IndexLock`]: the
+/// database it finds missing or moves aside is then not one another process is building.
 fn open_existing(database: &Path) -> Result<Result<Connection, RebuildReason>, StoreError> {
     let exists = database
         .try_exists()
@@ -374,30 +463,58 @@ fn open_existing(database: &Path) -> Result<Result<Connection, RebuildReason>, S
     }
     match open_checked(database) {
         Ok(connection) => Ok(Ok(connection)),
-        Err(reason) => {
+        Err(CheckFailure::Unusable(reason)) => {
             discard(database)?;
             Ok(Err(RebuildReason::Unusable(reason)))
         }
+        Err(CheckFailure::Failed(error)) => Err(error.into()),
+    }
+}
+
+/// Why an existing database was not opened.
+enum CheckFailure {
+    /// Its content is damaged or has another schema version: it is rebuilt. The text says why.
+    Unusable(String),
+    /// Opening or reading it failed in a way that says nothing about its content (busy,
+    /// locked, an I/O error): it is kept, since it may be fine and in use by another process,
+    /// and the caller fails; the next request tries again.
+    Failed(rusqlite::Error),
+}
+
+/// Sorts an error met while checking a database: only damage makes it unusable.
+fn check_failure(error: rusqlite::Error) -> CheckFailure {
+    match error.sqlite_error_code() {
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
+            CheckFailure::Unusable(error.to_string())
+        }
+        _ => CheckFailure::Failed(error),
     }
 }
 
 /// Opens the database and checks its integrity and schema version.
-fn open_checked(database: &Path) -> Result<Connection, String> {
-    let connection = Connection::open(database).map_err(|error| error.to_string())?;
-    configure(&connection).map_err(|error| error.to_string())?;
+fn open_checked(database: &Path) -> Result<Connection, CheckFailure> {
+    let connection = Connection::open(database).map_err(check_failure)?;
+    configure(&connection).map_err(check_failure)?;
     let check: String = connection
         .query_row("PRAGMA quick_check", [], |row| row.get(0))
-        .map_err(|error| format!("quick_check failed: {error}"))?;
+        .map_err(|error| match check_failure(error) {
+            CheckFailure::Unusable(reason) => {
+                CheckFailure::Unusable(format!("quick_check failed: {reason}"))
+            }
+            failed => failed,
+        })?;
     if check != "ok" {
-        return Err(format!("quick_check failed: {check}"));
+        return Err(CheckFailure::Unusable(format!(
+            "quick_check failed: {check}"
+        )));
     }
     let version: i64 = connection
         .pragma_query_value(None, "user_version", |row| row.get(0))
-        .map_err(|error| error.to_string())?;
+        .map_err(check_failure)?;
     if version != SCHEMA_VERSION {
-        return Err(format!(
+        return Err(CheckFailure::Unusable(format!(
             "schema version {version}, expected {SCHEMA_VERSION}"
-        ));
+        )));
     }
     Ok(connection)
 }
@@ -427,12 +544,21 @@ fn rebuild(
     archived_dir: &Path,
 ) -> Result<(Connection, usize), StoreError> {
     let mut connection = Connection::open(database)?;
+    configure_without_sync(&connection)?;
     // No fsync while building: an index cut short by a crash fails its check (or still has
     // version 0) at the next start and is built again, and skipping the syncs keeps a first
     // start on a new home fast.
     connection.pragma_update(None, "synchronous", "OFF")?;
-    configure_without_sync(&connection)?;
-    let transaction = connection.transaction()?;
+    // IMMEDIATE takes the write lock before the version is read, so that the check and the
+    // build are one step even where the home could not be locked.
+    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let version: i64 = transaction.pragma_query_value(None, "user_version", |row| row.get(0))?;
+    if version == SCHEMA_VERSION {
+        // Another process built it meanwhile (only possible without the lock).
+        transaction.commit()?;
+        connection.pragma_update(None, "synchronous", "NORMAL")?;
+        return Ok((connection, 0));
+    }
     transaction.execute_batch(SCHEMA)?;
     let mut threads = 0;
     // Live rollouts come last so that they win over an archived copy of the same thread.

@@ -1,8 +1,9 @@
 //! Persistence: one append-only rollout file per thread plus a SQLite index for `thread/list`.
 //!
 //! Layout under `TANDEM_HOME`: `sessions/YYYY/MM/DD/rollout-<YYYY-MM-DDTHH-MM-SS>-<id>.jsonl`,
-//! `archived_sessions/<same file name>`, `state.sqlite`. The rollout is the source of truth;
-//! the index is rebuilt from the rollouts when it is missing or corrupt.
+//! `archived_sessions/<same file name>`, `state.sqlite` and its lock file `state.sqlite.lock`.
+//! The rollout is the source of truth; the index is rebuilt from the rollouts when it is
+//! missing or corrupt.
 
 mod appender;
 mod index;

@@ -128,7 +128,7 @@ fn usage(total_tokens: i64) -> ThreadTokenUsage {
 }
 
 /// The records of one completed turn: a user message and an answer.
-fn completed_turn(turn_id: &str, question: &str, answer: &str) -> Vec<RolloutRecord> {
+pub(super) fn completed_turn(turn_id: &str, question: &str, answer: &str) -> Vec<RolloutRecord> {
     vec![
         RolloutRecord::TurnStarted {
             turn_id: turn_id.to_owned(),
@@ -161,7 +161,7 @@ fn completed_turn(turn_id: &str, question: &str, answer: &str) -> Vec<RolloutRec
 }
 
 /// The turn [`completed_turn`] describes, as `load` returns it.
-fn expected_turn(turn_id: &str, question: &str, answer: &str) -> Turn {
+pub(super) fn expected_turn(turn_id: &str, question: &str, answer: &str) -> Turn {
     Turn {
         id: turn_id.to_owned(),
         root_turn_id: Some(turn_id.to_owned()),
@@ -179,7 +179,7 @@ fn expected_turn(turn_id: &str, question: &str, answer: &str) -> Turn {
 }
 
 /// Creates a thread whose rollout holds `records`, written through the store.
-fn create_thread(store: &Store, meta: &ThreadMeta, records: &[RolloutRecord]) {
+pub(super) fn create_thread(store: &Store, meta: &ThreadMeta, records: &[RolloutRecord]) {
     let mut writer = store.create(meta).expect("create");
     for record in records {
         writer.append(record).expect("append");
