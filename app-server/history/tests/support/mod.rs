@@ -33,7 +33,7 @@ impl ClickHouse {
         let _ = rustls::crypto::ring::default_provider().install_default();
         assert!(
             Path::new(CLICKHOUSE_SERVER).exists(),
-            "{CLICKHOUSE_SERVER} is missing: install Debian's clickhouse-server (.ci/run does)"
+            "{CLICKHOUSE_SERVER} is missing: install Debian's clickhouse-server (scripts/install-test-deps does)"
         );
         let dir = tempfile::tempdir().expect("tempdir");
         let mut server = ClickHouse {
