@@ -119,12 +119,12 @@ impl MethodFamily {
 
 /// The families one front end serves.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Families(Vec<MethodFamily>);
+pub struct Families(&'static [MethodFamily]);
 
 impl Families {
     /// Serves exactly `families`.
-    pub fn new(families: &[MethodFamily]) -> Families {
-        Families(families.to_vec())
+    pub const fn new(families: &'static [MethodFamily]) -> Families {
+        Families(families)
     }
 
     /// Whether a method of the app-server table may reach a handler.
@@ -135,11 +135,6 @@ impl Families {
     /// Whether the method named `method` is in the table and served.
     pub fn serves_method(&self, method: &str) -> bool {
         ClientMethod::from_method(method).is_some_and(|method| self.serves(method))
-    }
-
-    /// The families served.
-    pub fn list(&self) -> &[MethodFamily] {
-        &self.0
     }
 }
 
