@@ -19,7 +19,7 @@ import type {
   TurnRun,
 } from "../src/index.js";
 import { AppServerClient } from "../src/index.js";
-import { demoHome, spawnExperimental, spawnOptions, spawnStable, within } from "./helpers.js";
+import { closeWithHome, demoHome, spawnExperimental, spawnOptions, spawnStable, within } from "./helpers.js";
 
 /** The final state of every item of `type` the run completed. */
 function completedItems<T extends ThreadItem["type"], P extends Protocol>(
@@ -290,7 +290,7 @@ test("tool/requestUserInput when chosen at initialize: answers by index, cancels
     ...spawnOptions(home),
     capabilities: { experimentalApi: true, requestUserInputMethod: "tool/requestUserInput" },
   });
-  t.after(() => client.close());
+  closeWithHome(t, home, client);
   client.onCommandApproval(() => ({ decision: "accept" }));
   client.onFileChangeApproval(() => ({ decision: "decline" }));
   const asked: Experimental.UserInputRequestParams[] = [];

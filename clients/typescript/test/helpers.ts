@@ -56,12 +56,17 @@ export function spawnOptions(home: DemoHome): SpawnOptions {
   };
 }
 
-/** Spawns the real server on `home` with the stable surface; it is closed when the test ends. */
-export async function spawnStable(t: TestContext, home: DemoHome): Promise<AppServerClient<StableProtocol>> {
-  const client = await AppServerClient.spawn(spawnOptions(home));
+/** Closes `client` when the test ends, and before `home` is removed (a server still running
+ * writes into its home, and a removal racing it fails the test). */
+export function closeWithHome<C extends { close(): Promise<unknown> }>(t: TestContext, home: DemoHome, client: C): C {
   serversOf.get(home)?.add(client);
   t.after(() => client.close());
   return client;
+}
+
+/** Spawns the real server on `home` with the stable surface; it is closed when the test ends. */
+export async function spawnStable(t: TestContext, home: DemoHome): Promise<AppServerClient<StableProtocol>> {
+  return closeWithHome(t, home, await AppServerClient.spawn(spawnOptions(home)));
 }
 
 /** Spawns the real server on `home` with `experimentalApi: true`; it is closed when the test ends. */
@@ -70,9 +75,7 @@ export async function spawnExperimental(
   home: DemoHome,
 ): Promise<AppServerClient<ExperimentalProtocol>> {
   const client = await AppServerClient.spawn({ ...spawnOptions(home), capabilities: { experimentalApi: true } });
-  serversOf.get(home)?.add(client);
-  t.after(() => client.close());
-  return client;
+  return closeWithHome(t, home, client);
 }
 
 /** Settles like `promise`, or rejects after `ms` with an error naming `what`. */

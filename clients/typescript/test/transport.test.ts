@@ -16,7 +16,7 @@ import {
   LineDecoder,
   TimeoutError,
 } from "../src/index.js";
-import { demoHome, packageRoot, spawnOptions, spawnStable, tandemBin, within } from "./helpers.js";
+import { closeWithHome, demoHome, packageRoot, spawnOptions, spawnStable, tandemBin, within } from "./helpers.js";
 
 test("LineDecoder joins partial chunks and split UTF-8 characters", () => {
   const decoder = new LineDecoder();
@@ -196,8 +196,7 @@ test("connect() attaches to a server started elsewhere; the end of its output en
 test("the default clientInfo names this package and its package.json version", { timeout: 20_000 }, async (t) => {
   const home = demoHome(t);
   const { clientInfo: _, ...options } = spawnOptions(home);
-  const client = await AppServerClient.spawn(options);
-  t.after(() => client.close());
+  const client = closeWithHome(t, home, await AppServerClient.spawn(options));
   const manifest = JSON.parse(readFileSync(join(packageRoot, "package.json"), "utf8")) as { version: string };
   assert.equal(CLIENT_VERSION, manifest.version);
   // The server's user agent starts with the client name and ends with its name and version.
