@@ -1,7 +1,7 @@
 //! Values from outside the server have caps, against the real binary over real HTTP: a
-//! provider's stream indices, event-stream lines and non-streamed bodies. Each refusal ends
-//! only the turn concerned, with an error naming the cause, and the process goes on serving
-//! other threads.
+//! provider's stream indices, event-stream lines and non-streamed bodies, the image files a
+//! client names. Each refusal ends only the turn or the request concerned,
+//! with an error naming the cause, and the process goes on serving other threads.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -210,5 +210,57 @@ async fn chat_tool_call_indices_over_the_limit_fail_the_turn() {
         "model stream: tool_calls index 4000000000 exceeds the limit of 1024",
     );
     assert_eq!(model.request_count(), 1);
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+/// A `localImage` at a FIFO blocked the server's one async worker forever (and at
+/// `/dev/zero`, grew it past 10 GB) while holding the thread's lock. Now neither is opened
+/// for reading: the turn fails naming the path and the reason, `thread/list` sent right
+/// behind the turn is answered, and the model never sees the turn.
+#[tokio::test]
+async fn local_images_that_are_not_regular_files_fail_the_turn_and_the_server_goes_on() {
+    let model = MockModel::start().await;
+    let mut server = started_server(&mock_config(&model.base_url())).await;
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("screenshot.png");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let thread_id = start_thread(&mut server).await;
+    for path in [fifo.display().to_string(), "/dev/zero".to_string()] {
+        let input = json!([
+            {"type": "text", "text": "what is in this picture?"},
+            {"type": "localImage", "path": path},
+        ]);
+        let turn = server
+            .send_request("turn/start", json!({"threadId": thread_id, "input": input}))
+            .await;
+        let list = server.send_request("thread/list", json!({})).await;
+        // Both answers, then the whole transcript up to the turn's end.
+        assert!(server.response(turn).await.is_ok());
+        let listed = server.response(list).await.unwrap();
+        assert!(listed["data"].is_array(), "{listed}");
+        let messages = server.until_turn_completed().await;
+        assert_failed_with(
+            &messages,
+            &format!("cannot attach a local image: {path} is not a regular file"),
+        );
+        // The user message is kept, with the path; the model is told the image is missing.
+        let user_message = messages
+            .iter()
+            .find(|message| {
+                message["method"] == "item/completed"
+                    && message["params"]["item"]["type"] == "userMessage"
+            })
+            .unwrap();
+        assert_eq!(
+            user_message["params"]["item"]["content"][1],
+            json!({"type": "localImage", "path": path, "detail": null})
+        );
+    }
+    assert_eq!(model.request_count(), 0);
+    assert_another_thread_completes(&mut server, &model).await;
     assert_eq!(server.shutdown().await, Some(0));
 }
