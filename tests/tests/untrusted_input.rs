@@ -1,18 +1,21 @@
 //! Values from outside the server have caps, against the real binary over real HTTP: a
 //! provider's stream indices, event-stream lines and non-streamed bodies, the image files a
-//! client names. Each refusal ends only the turn or the request concerned,
+//! client names, and stdin lines. Each refusal ends only the turn or the request concerned,
 //! with an error naming the cause, and the process goes on serving other threads.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
+use tandem_tests::mcp::McpStdio;
 use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
 use tandem_tests::server::{TestServer, mock_config};
 
-/// The caps the server applies (`model/sse_parser.rs`, `model/sse.rs`).
+/// The caps the server applies (`model/sse_parser.rs`, `model/sse.rs`, the default
+/// `app_server.max_line_bytes`).
 const MAX_SSE_LINE_BYTES: usize = 16 * 1024 * 1024;
 const MAX_ANSWER_BYTES: usize = 64 * 1024 * 1024;
+const DEFAULT_MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 async fn started_server(config_toml: &str) -> TestServer {
     let mut server = TestServer::spawn(config_toml).await;
@@ -262,5 +265,70 @@ async fn local_images_that_are_not_regular_files_fail_the_turn_and_the_server_go
     }
     assert_eq!(model.request_count(), 0);
     assert_another_thread_completes(&mut server, &model).await;
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+/// A 20 MiB stdin line (over the default cap of 16 MiB) was dropped without an answer, so
+/// the client waited forever. It is now answered `-32600` with the id found at the line's
+/// start, or `"id": null` when the id comes after the first few KiB; the next request is
+/// served as usual.
+#[tokio::test]
+async fn an_overlong_stdin_line_is_answered_with_its_id() {
+    let model = MockModel::start().await;
+    let mut server = started_server(&mock_config(&model.base_url())).await;
+    let padding = "x".repeat(20 * 1024 * 1024);
+    server
+        .send_line(&format!(
+            r#"{{"id":"big-1","method":"thread/list","params":{{"searchTerm":"{padding}"}}}}"#
+        ))
+        .await;
+    server
+        .send_line(&format!(
+            r#"{{"method":"thread/list","params":{{"searchTerm":"{padding}"}},"id":9}}"#
+        ))
+        .await;
+    let after = server.send_request("thread/loaded/list", json!({})).await;
+    let error = |id: Value| {
+        json!({
+            "id": id,
+            "error": {
+                "code": -32600,
+                "message": format!("invalid request: the line exceeds the limit of {DEFAULT_MAX_LINE_BYTES} bytes (app_server.max_line_bytes)"),
+            },
+        })
+    };
+    assert_eq!(server.next_message().await, error(json!("big-1")));
+    assert_eq!(server.next_message().await, error(Value::Null));
+    assert_eq!(
+        server.next_message().await,
+        json!({"id": after, "result": {"data": [], "nextCursor": null}})
+    );
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+/// The MCP adapter reads stdin with the same reader and answers the same way.
+#[tokio::test]
+async fn the_mcp_adapter_answers_an_overlong_stdin_line_with_its_id() {
+    let mut server = McpStdio::spawn(&mock_config("http://127.0.0.1:9"), &[]).await;
+    let padding = "x".repeat(20 * 1024 * 1024);
+    server
+        .send_line(&format!(
+            r#"{{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{{"cursor":"{padding}"}}}}"#
+        ))
+        .await;
+    let reply = server.response(&json!(5)).await;
+    assert_eq!(
+        reply,
+        json!({
+            "jsonrpc": "2.0",
+            "id": 5,
+            "error": {
+                "code": -32600,
+                "message": format!("invalid request: the line exceeds the limit of {DEFAULT_MAX_LINE_BYTES} bytes (app_server.max_line_bytes)"),
+            },
+        })
+    );
+    let pong = server.request(json!(6), "ping", Value::Null).await;
+    assert_eq!(pong, json!({"jsonrpc": "2.0", "id": 6, "result": {}}));
     assert_eq!(server.shutdown().await, Some(0));
 }
