@@ -28,6 +28,7 @@ mod server;
 mod store;
 mod tools;
 mod transport;
+mod unwind;
 mod utility;
 
 use std::process::ExitCode;

@@ -41,6 +41,7 @@ use crate::processor::legacy_requests::ConversationApi;
 use crate::rpc_error;
 use crate::store::Store;
 use crate::transport::IncomingMessage;
+use crate::unwind::catch_panic;
 
 /// Settings shared by every session of one server.
 #[derive(Debug, Clone)]
@@ -328,7 +329,14 @@ impl McpSession {
                 return Some(error_response(Some(&id), &error));
             }
             let params = message.get("params").cloned().unwrap_or(Value::Null);
-            let outcome = self.dispatch(&id, &method, params, cancel).await;
+            let outcome = catch_panic(self.dispatch(&id, &method, params, cancel))
+                .await
+                .unwrap_or_else(|reason| {
+                    tracing::error!(reason, "request handler panicked");
+                    Some(Err(rpc_error::internal_error(format!(
+                        "internal error: {reason}"
+                    ))))
+                });
             lock(&self.shared.requests).remove(&id);
             match outcome {
                 Some(Ok(result)) => Some(response(&id, result)),
