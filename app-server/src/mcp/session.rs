@@ -37,6 +37,7 @@ use crate::mcp::{index_tools, tools};
 use crate::pending::{Answer, PendingRequests, RequestOutcome};
 use crate::rpc_error;
 use crate::transport::IncomingMessage;
+use crate::unwind::catch_panic;
 use tandem_core::config::Config;
 use tandem_core::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
 use tandem_core::engine::{Engine, EventSink};
@@ -332,7 +333,14 @@ impl McpSession {
                 return Some(error_response(Some(&id), &error));
             }
             let params = message.get("params").cloned().unwrap_or(Value::Null);
-            let outcome = self.dispatch(&id, &method, params, cancel).await;
+            let outcome = catch_panic(self.dispatch(&id, &method, params, cancel))
+                .await
+                .unwrap_or_else(|reason| {
+                    tracing::error!(reason, "request handler panicked");
+                    Some(Err(rpc_error::internal_error(format!(
+                        "internal error: {reason}"
+                    ))))
+                });
             lock(&self.shared.requests).remove(&id);
             match outcome {
                 Some(Ok(result)) => Some(response(&id, result)),
