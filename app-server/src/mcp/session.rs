@@ -27,6 +27,7 @@ use crate::mcp::elicitation::{
     ApprovalFallback, elicitation_params, fallback_reply, reply_from_answer,
 };
 use crate::mcp::events::Calls;
+use crate::mcp::events::log_message_for;
 use crate::mcp::legacy::FollowUp;
 use crate::mcp::output::{Outbound, Route};
 use crate::mcp::protocol::{
@@ -754,31 +755,6 @@ impl SessionShared {
             let _ = done.send(turn);
         }
     }
-}
-
-/// Engine `error` and `warning` events also go out as `notifications/message` when the
-/// session's log level lets them through.
-fn log_message_for(event: &ServerNotification, min_rank: usize) -> Option<Value> {
-    let (level, data) = match event {
-        ServerNotification::Error(params) => ("error", serde_json::to_value(params)),
-        ServerNotification::Warning(params) => ("warning", serde_json::to_value(params)),
-        ServerNotification::ConfigWarning(params) => ("warning", serde_json::to_value(params)),
-        _ => return None,
-    };
-    if log_level_rank(level)? < min_rank {
-        return None;
-    }
-    let data = match data {
-        Ok(data) => data,
-        Err(error) => {
-            tracing::error!(%error, "engine event not serializable");
-            return None;
-        }
-    };
-    Some(notification(
-        "notifications/message",
-        json!({"level": level, "logger": "tandem", "data": data}),
-    ))
 }
 
 impl EventSink for SessionShared {
