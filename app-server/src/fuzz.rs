@@ -155,33 +155,44 @@ const JSONL_MAX_LINE: usize = 2048;
 
 async fn jsonl(outgoing: &OutgoingSender, input: &[u8]) -> u64 {
     let mut tags: Vec<String> = Vec::new();
-    let _ = read_lines(input, JSONL_MAX_LINE, async |line: String| {
-        let tag = match decode_line(&line) {
-            Ok(IncomingMessage::Request { id, method, value }) => {
-                let plain = gate_request(id.clone(), value.clone(), false);
-                let experimental = gate_request(id, value, true);
-                let outcome = |result: &Result<
-                    _,
-                    (_, app_server_protocol::jsonrpc::JsonRpcErrorBody),
-                >| match result {
-                    Ok(_) => format!("ok {method}"),
-                    Err((_, error)) => error.message.chars().take(32).collect(),
-                };
-                format!("{} / {}", outcome(&plain), outcome(&experimental))
+    let mut overlong: Vec<String> = Vec::new();
+    let _ = read_lines(
+        input,
+        JSONL_MAX_LINE,
+        async |line: String| {
+            let tag = match decode_line(&line) {
+                Ok(IncomingMessage::Request { id, method, value }) => {
+                    let plain = gate_request(id.clone(), value.clone(), false);
+                    let experimental = gate_request(id, value, true);
+                    let outcome = |result: &Result<
+                        _,
+                        (_, app_server_protocol::jsonrpc::JsonRpcErrorBody),
+                    >| match result {
+                        Ok(_) => format!("ok {method}"),
+                        Err((_, error)) => error.message.chars().take(32).collect(),
+                    };
+                    format!("{} / {}", outcome(&plain), outcome(&experimental))
+                }
+                Ok(IncomingMessage::Notification { method }) => format!("notification {method}"),
+                Ok(IncomingMessage::Response { id, outcome }) => {
+                    let known = outgoing.pending().resolve(&id, outcome);
+                    format!("response {known}")
+                }
+                Err(DecodeError::NotJson(_)) => "not json".to_string(),
+                Err(DecodeError::NotAMessage(reason)) => reason.to_string(),
+            };
+            if tags.len() < 8 {
+                tags.push(tag);
             }
-            Ok(IncomingMessage::Notification { method }) => format!("notification {method}"),
-            Ok(IncomingMessage::Response { id, outcome }) => {
-                let known = outgoing.pending().resolve(&id, outcome);
-                format!("response {known}")
+        },
+        async |id| {
+            if overlong.len() < 8 {
+                overlong.push(format!("overlong {id:?}"));
             }
-            Err(DecodeError::NotJson(_)) => "not json".to_string(),
-            Err(DecodeError::NotAMessage(reason)) => reason.to_string(),
-        };
-        if tags.len() < 8 {
-            tags.push(tag);
-        }
-    })
+        },
+    )
     .await;
+    tags.extend(overlong);
     let parts: Vec<&[u8]> = tags.iter().map(String::as_bytes).collect();
     signature(&parts)
 }

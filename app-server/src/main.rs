@@ -19,6 +19,7 @@ mod run_dialogs;
 mod server;
 mod shutdown;
 mod transport;
+mod unwind;
 mod utility;
 
 use std::process::ExitCode;

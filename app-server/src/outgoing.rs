@@ -67,6 +67,17 @@ impl OutgoingSender {
         self.send_serialized(&ErrorResponse { error, id }).await;
     }
 
+    /// Sends an error for an input line that could not be handled as a request (an
+    /// over-long line), with the id recovered from it, or `"id": null` without one.
+    pub async fn send_line_error(&self, id: Option<RequestId>, error: JsonRpcErrorBody) {
+        #[derive(Serialize)]
+        struct ErrorResponse {
+            error: JsonRpcErrorBody,
+            id: Option<RequestId>,
+        }
+        self.send_serialized(&ErrorResponse { error, id }).await;
+    }
+
     /// Sends a notification unless the connection opted out of it (or it is experimental and
     /// the connection is not). Adds `emittedAtMs`.
     pub async fn send_notification(&self, notification: &ServerNotification) {

@@ -48,3 +48,11 @@ pub fn internal_error(message: impl Into<String>) -> JsonRpcErrorBody {
 pub fn overloaded() -> JsonRpcErrorBody {
     with_code(error_codes::OVERLOADED, "Server overloaded; retry later.")
 }
+
+/// `-32600` for an input line longer than `max_line_bytes` (`app_server.max_line_bytes`),
+/// which was discarded unread.
+pub fn line_too_long(max_line_bytes: usize) -> JsonRpcErrorBody {
+    invalid_request(format!(
+        "invalid request: the line exceeds the limit of {max_line_bytes} bytes (app_server.max_line_bytes)"
+    ))
+}

@@ -15,6 +15,7 @@ use tokio_util::task::TaskTracker;
 use crate::outgoing::OutgoingSender;
 use crate::processor::approvals::ClientApprover;
 use crate::processor::{Processor, overloaded};
+use crate::rpc_error;
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 use tandem_core::config::Config;
@@ -149,6 +150,13 @@ pub async fn serve_stdio(
             Err(DecodeError::NotAMessage(reason)) => {
                 tracing::warn!(reason, "ignoring an input line that is not a message");
             }
+        },
+        // Unlike a malformed line, an over-long one is answered: it is most likely a real
+        // request whose client would otherwise wait forever.
+        async |id: Option<RequestId>| {
+            outgoing
+                .send_line_error(id, rpc_error::line_too_long(max_line_bytes))
+                .await;
         },
     );
     tokio::select! {

@@ -3,8 +3,9 @@
 //! Tests queue [`MockResponse`]s with [`MockModel::push`]; each `POST /v1/responses` or
 //! `POST /v1/chat/completions` takes the next one, in order.
 //! A response can be a stream of SSE frames (optionally delayed), a stream that drops the
-//! connection part-way, an HTTP error, or a *gated* stream whose frames the test releases one
-//! by one through a [`Gate`] (for interrupt and steer tests).
+//! connection part-way, an HTTP error, a *gated* stream whose frames the test releases one
+//! by one through a [`Gate`] (for interrupt and steer tests), or a hostile provider's raw
+//! bytes ([`MockResponse::raw`]).
 //!
 //! ```text
 //! let model = MockModel::start().await;
@@ -92,6 +93,10 @@ enum ResponseKind {
         frames: Vec<SseFrame>,
         control: watch::Receiver<GateControl>,
         progress: watch::Sender<Option<usize>>,
+    },
+    Raw {
+        content_type: String,
+        body: Bytes,
     },
 }
 
@@ -291,6 +296,17 @@ impl MockResponse {
         })
     }
 
+    /// `200` with `content_type` and `body` byte for byte, whatever it holds: a hostile
+    /// provider's answer (an event stream with absurd indices or without line ends, a huge
+    /// JSON body). It is sent chunked, without `Content-Length`, so the client cannot know
+    /// its size before reading it.
+    pub fn raw(content_type: &str, body: impl Into<Bytes>) -> MockResponse {
+        MockResponse::from_kind(ResponseKind::Raw {
+            content_type: content_type.to_string(),
+            body: body.into(),
+        })
+    }
+
     /// A stream whose frames are written only when the returned [`Gate`] releases them.
     /// The response headers go out at once.
     pub fn gated(frames: Vec<SseFrame>) -> (MockResponse, Gate) {
@@ -348,6 +364,19 @@ impl MockResponse {
             } => {
                 progress.send_replace(Some(0));
                 sse_response(Body::from_stream(gated_stream(frames, control, progress)))
+            }
+            ResponseKind::Raw { content_type, body } => {
+                const PIECE: usize = 64 * 1024;
+                let pieces = (0..body.len()).step_by(PIECE).map(move |start| {
+                    Ok::<_, std::convert::Infallible>(
+                        body.slice(start..body.len().min(start + PIECE)),
+                    )
+                });
+                let mut response = Body::from_stream(futures::stream::iter(pieces)).into_response();
+                if let Ok(value) = HeaderValue::from_str(&content_type) {
+                    response.headers_mut().insert(header::CONTENT_TYPE, value);
+                }
+                response
             }
         };
         for (name, value) in headers {

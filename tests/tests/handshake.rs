@@ -127,8 +127,10 @@ async fn bad_requests_get_minus_32600_with_useful_messages() {
     server.shutdown().await;
 }
 
+/// Malformed lines are ignored, as by the reference server; an over-long line is answered
+/// `-32600` with its id (its client would wait forever otherwise), and reading continues.
 #[tokio::test]
-async fn malformed_and_oversized_lines_get_no_reply_and_reading_continues() {
+async fn malformed_lines_get_no_reply_oversized_ones_an_error_and_reading_continues() {
     let model = MockModel::start().await;
     let mut server = TestServer::spawn_with(SpawnOptions {
         config_toml: mock_config(&model.base_url()),
@@ -159,10 +161,14 @@ async fn malformed_and_oversized_lines_get_no_reply_and_reading_continues() {
     );
     server.send_line(&huge).await;
     let id = server.send_request("thread/loaded/list", json!({})).await;
-    // The only reply is to the last, well-formed request.
-    let first = server.next_message().await;
-    assert_eq!(first["id"], json!(id));
-    assert_eq!(first["result"], json!({"data": [], "nextCursor": null}));
+    // The only replies are to the over-long line and to the last, well-formed request.
+    assert_eq!(
+        server.next_message().await,
+        json!({"id": 4, "error": {"code": -32600, "message": "invalid request: the line exceeds the limit of 1024 bytes (app_server.max_line_bytes)"}})
+    );
+    let second = server.next_message().await;
+    assert_eq!(second["id"], json!(id));
+    assert_eq!(second["result"], json!({"data": [], "nextCursor": null}));
     assert_eq!(
         server.messages_within(Duration::from_millis(200)).await,
         Vec::<serde_json::Value>::new()

@@ -25,7 +25,7 @@ use crate::compat::codex_events::{
     CodexEvents, Event as CodexEvent, notification_thread, session_configured,
 };
 use crate::mcp::output::Route;
-use crate::mcp::protocol::notification as notification_message;
+use crate::mcp::protocol::{log_level_rank, notification as notification_message};
 use tandem_core::engine::approval::ApprovalRequest;
 
 /// Name of the notification that carries engine events.
@@ -287,6 +287,31 @@ fn item_type(item: &ThreadItem) -> String {
             .to_string(),
         Err(_) => "unknown".to_string(),
     }
+}
+
+/// Engine `error` and `warning` events also go out as `notifications/message` when the
+/// session's log level lets them through.
+pub fn log_message_for(event: &ServerNotification, min_rank: usize) -> Option<Value> {
+    let (level, data) = match event {
+        ServerNotification::Error(params) => ("error", serde_json::to_value(params)),
+        ServerNotification::Warning(params) => ("warning", serde_json::to_value(params)),
+        ServerNotification::ConfigWarning(params) => ("warning", serde_json::to_value(params)),
+        _ => return None,
+    };
+    if log_level_rank(level)? < min_rank {
+        return None;
+    }
+    let data = match data {
+        Ok(data) => data,
+        Err(error) => {
+            tracing::error!(%error, "engine event not serializable");
+            return None;
+        }
+    };
+    Some(notification_message(
+        "notifications/message",
+        json!({"level": level, "logger": "tandem", "data": data}),
+    ))
 }
 
 #[cfg(test)]

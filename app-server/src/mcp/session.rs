@@ -27,6 +27,7 @@ use crate::mcp::elicitation::{
     ApprovalFallback, elicitation_params, fallback_reply, reply_from_answer,
 };
 use crate::mcp::events::Calls;
+use crate::mcp::events::log_message_for;
 use crate::mcp::legacy::FollowUp;
 use crate::mcp::output::{Outbound, Route};
 use crate::mcp::protocol::{
@@ -37,6 +38,7 @@ use crate::mcp::{index_tools, tools};
 use crate::pending::{Answer, PendingRequests, RequestOutcome};
 use crate::rpc_error;
 use crate::transport::IncomingMessage;
+use crate::unwind::catch_panic;
 use tandem_core::config::Config;
 use tandem_core::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
 use tandem_core::engine::{Engine, EventSink};
@@ -332,7 +334,14 @@ impl McpSession {
                 return Some(error_response(Some(&id), &error));
             }
             let params = message.get("params").cloned().unwrap_or(Value::Null);
-            let outcome = self.dispatch(&id, &method, params, cancel).await;
+            let outcome = catch_panic(self.dispatch(&id, &method, params, cancel))
+                .await
+                .unwrap_or_else(|reason| {
+                    tracing::error!(reason, "request handler panicked");
+                    Some(Err(rpc_error::internal_error(format!(
+                        "internal error: {reason}"
+                    ))))
+                });
             lock(&self.shared.requests).remove(&id);
             match outcome {
                 Some(Ok(result)) => Some(response(&id, result)),
@@ -746,31 +755,6 @@ impl SessionShared {
             let _ = done.send(turn);
         }
     }
-}
-
-/// Engine `error` and `warning` events also go out as `notifications/message` when the
-/// session's log level lets them through.
-fn log_message_for(event: &ServerNotification, min_rank: usize) -> Option<Value> {
-    let (level, data) = match event {
-        ServerNotification::Error(params) => ("error", serde_json::to_value(params)),
-        ServerNotification::Warning(params) => ("warning", serde_json::to_value(params)),
-        ServerNotification::ConfigWarning(params) => ("warning", serde_json::to_value(params)),
-        _ => return None,
-    };
-    if log_level_rank(level)? < min_rank {
-        return None;
-    }
-    let data = match data {
-        Ok(data) => data,
-        Err(error) => {
-            tracing::error!(%error, "engine event not serializable");
-            return None;
-        }
-    };
-    Some(notification(
-        "notifications/message",
-        json!({"level": level, "logger": "tandem", "data": data}),
-    ))
 }
 
 impl EventSink for SessionShared {

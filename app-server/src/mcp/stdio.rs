@@ -10,6 +10,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use app_server_protocol::jsonrpc::RequestId;
 use tokio::sync::{Semaphore, mpsc};
 use tokio_util::task::TaskTracker;
 
@@ -116,6 +117,10 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
                 );
                 outbound.send(Route::Standalone, reply).await;
             }
+        },
+        async |id: Option<RequestId>| {
+            let reply = error_response(id.as_ref(), &rpc_error::line_too_long(max_line_bytes));
+            outbound.send(Route::Standalone, reply).await;
         },
     );
     tokio::select! {

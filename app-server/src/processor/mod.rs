@@ -30,6 +30,7 @@ use crate::compat::legacy_requests::{ConversationApi, Reply};
 use crate::outgoing::{NotificationFilter, OutgoingSender};
 use crate::processor::utility_requests::Utilities;
 use crate::rpc_error::{internal_error, invalid_request};
+use crate::unwind::catch_panic;
 use tandem_core::config::config_read_response;
 use tandem_core::engine::{Engine, EngineError};
 use tandem_core::families::Families;
@@ -95,8 +96,17 @@ impl Processor {
         self
     }
 
-    /// Handles one request; always answers it.
+    /// Handles one request; always answers it, with `-32603` if its handler panics.
     pub async fn handle_request(&self, id: RequestId, method: &str, message: Value) {
+        let handling = self.handle_request_unguarded(id.clone(), method, message);
+        if let Err(reason) = catch_panic(handling).await {
+            tracing::error!(%id, method, reason, "request handler panicked");
+            let error = internal_error(format!("internal error: {reason}"));
+            self.outgoing.send_error(id, error).await;
+        }
+    }
+
+    async fn handle_request_unguarded(&self, id: RequestId, method: &str, message: Value) {
         if method == "initialize" {
             self.initialize(id, message).await;
             return;

@@ -7,6 +7,7 @@
 pub mod agents_md;
 pub mod approval;
 mod compaction;
+mod image_file;
 mod lifecycle;
 pub mod mcp;
 mod prompt;

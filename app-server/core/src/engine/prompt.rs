@@ -3,6 +3,7 @@
 use app_server_protocol::item::UserInput;
 use app_server_protocol::policy::{AskForApproval, SandboxPolicy};
 
+use crate::engine::image_file::LocalImages;
 use crate::model::{ContentItem, ResponseItem};
 use crate::store::ThreadMeta;
 
@@ -74,9 +75,10 @@ pub fn environment_context(cwd: &str, date: &str) -> ResponseItem {
     }
 }
 
-/// The user message for the model from the turn's inputs. Local images are inlined as data
-/// URLs; an unreadable image becomes a note so that the model knows it is missing.
-pub fn user_message(inputs: &[UserInput]) -> ResponseItem {
+/// The user message for the model from the turn's inputs. Local images, read beforehand into
+/// `images`, are inlined as data URLs; one that cannot be sent becomes a note, so that later
+/// turns know it is missing (the turn that carried it fails, see `input_rejection`).
+pub fn user_message(inputs: &[UserInput], images: &LocalImages) -> ResponseItem {
     let content = inputs
         .iter()
         .map(|input| match input {
@@ -84,10 +86,15 @@ pub fn user_message(inputs: &[UserInput]) -> ResponseItem {
             UserInput::Image { url, .. } => ContentItem::InputImage {
                 image_url: url.clone(),
             },
-            UserInput::LocalImage { path, .. } => match local_image_data_url(path) {
-                Ok(url) => ContentItem::InputImage { image_url: url },
-                Err(error) => ContentItem::InputText {
+            UserInput::LocalImage { path, .. } => match images.data_url(path) {
+                Some(Ok(url)) => ContentItem::InputImage {
+                    image_url: url.clone(),
+                },
+                Some(Err(error)) => ContentItem::InputText {
                     text: format!("[image {path} could not be read: {error}]"),
+                },
+                None => ContentItem::InputText {
+                    text: format!("[image {path} could not be read]"),
                 },
             },
             UserInput::Skill { name, path } => ContentItem::InputText {
@@ -131,25 +138,6 @@ pub fn preview_text(inputs: &[UserInput]) -> Option<String> {
         UserInput::Text { text, .. } => Some(text.clone()),
         _ => None,
     })
-}
-
-fn local_image_data_url(path: &str) -> std::io::Result<String> {
-    use base64::Engine as _;
-    let bytes = std::fs::read(path)?;
-    let lower = path.to_ascii_lowercase();
-    let mime = if lower.ends_with(".png") {
-        "image/png"
-    } else if lower.ends_with(".gif") {
-        "image/gif"
-    } else if lower.ends_with(".webp") {
-        "image/webp"
-    } else {
-        "image/jpeg"
-    };
-    Ok(format!(
-        "data:{mime};base64,{}",
-        base64::engine::general_purpose::STANDARD.encode(bytes)
-    ))
 }
 
 /// Today's date (UTC) as `YYYY-MM-DD`.

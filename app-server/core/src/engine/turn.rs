@@ -22,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::clock::{unix_millis, unix_seconds};
 use crate::engine::EngineInner;
+use crate::engine::image_file::LocalImages;
 use crate::engine::prompt;
 use crate::engine::thread::{LoadedThread, SteerInput};
 use crate::engine::tools::ToolCall;
@@ -109,11 +110,12 @@ impl TurnTask {
         self.begin_persisted_turn().await;
         let mut items: Vec<ThreadItem> = Vec::new();
         let first_input = self.input.clone();
+        let images = LocalImages::read(&first_input.input).await;
         if !first_input.input.is_empty() {
-            let item = self.record_user_message(&first_input).await;
+            let item = self.record_user_message(&first_input, &images).await;
             items.push(item);
         }
-        if let Some(error) = input_rejection(&first_input.input) {
+        if let Some(error) = input_rejection(&first_input.input, &images) {
             self.finish_failed(error).await;
             return;
         }
@@ -204,8 +206,9 @@ impl TurnTask {
         }
     }
 
-    /// Emits and records the userMessage item for `input` and adds it to the history.
-    async fn record_user_message(&self, input: &SteerInput) -> ThreadItem {
+    /// Emits and records the userMessage item for `input` and adds it to the history, with
+    /// its local images as read into `images` (files are never read under the thread's lock).
+    async fn record_user_message(&self, input: &SteerInput, images: &LocalImages) -> ThreadItem {
         let now = unix_millis();
         let content: Vec<UserInput> = input
             .input
@@ -246,7 +249,7 @@ impl TurnTask {
         .await;
         {
             let mut state = lock(&self.thread.state);
-            let message = prompt::user_message(&content);
+            let message = prompt::user_message(&content, images);
             state.history.push(message.clone());
             if state.meta.preview.is_empty()
                 && let Some(preview) = prompt::preview_text(&content)
@@ -338,9 +341,10 @@ impl TurnTask {
                 }
                 steer = self.steer.recv() => {
                     let Some(input) = steer else { continue };
-                    let item = self.record_user_message(&input).await;
+                    let images = LocalImages::read(&input.input).await;
+                    let item = self.record_user_message(&input, &images).await;
                     items.push(item);
-                    if let Some(error) = input_rejection(&input.input) {
+                    if let Some(error) = input_rejection(&input.input, &images) {
                         return RoundEnd::Failed(error);
                     }
                     return RoundEnd::Steered;
@@ -726,9 +730,14 @@ impl TurnTask {
     }
 }
 
-/// The error that fails the turn before its input reaches the model, if any.
-fn input_rejection(input: &[UserInput]) -> Option<TurnError> {
-    let message = super::prompt::audio_rejection(input)?;
+/// The error that fails the turn before its input reaches the model, if any: audio, or a
+/// local image that cannot be sent (the model would answer without what the user showed it).
+fn input_rejection(input: &[UserInput], images: &LocalImages) -> Option<TurnError> {
+    let message = super::prompt::audio_rejection(input).or_else(|| {
+        images
+            .first_refusal(input)
+            .map(|reason| format!("cannot attach a local image: {reason}"))
+    })?;
     Some(TurnError {
         message,
         codex_error_info: Some(app_server_protocol::thread::CodexErrorInfo::BadRequest),

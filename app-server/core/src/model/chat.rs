@@ -18,7 +18,10 @@ use serde_json::{Map, Value, json};
 use crate::config::ProviderConfig;
 use crate::model::context_window::{ContextWindowFuture, ContextWindows};
 use crate::model::plain::{PlainWire, plain_model_stream};
-use crate::model::sse::{Flow, HttpProvider, SseDecoder, error_fields, sse_model_stream};
+use crate::model::sse::{
+    Flow, HttpProvider, MAX_STREAM_INDEX, SseDecoder, check_stream_index, error_fields,
+    sse_model_stream,
+};
 use crate::model::{
     ContentItem, ModelClient, ModelError, ModelEvent, ModelListFuture, ModelRequest, ModelStream,
     ReasoningContentPart, ResponseItem,
@@ -349,7 +352,7 @@ impl ChatDecoder {
         if !self.items_done
             && let Some(delta) = choice.get("delta")
         {
-            self.on_delta(delta, out);
+            self.on_delta(delta, out)?;
         }
         match choice.get("finish_reason").and_then(Value::as_str) {
             Some(reason) if !self.items_done => self.finish_items(reason, out),
@@ -357,7 +360,11 @@ impl ChatDecoder {
         }
     }
 
-    fn on_delta(&mut self, delta: &Value, out: &mut VecDeque<ModelEvent>) {
+    fn on_delta(
+        &mut self,
+        delta: &Value,
+        out: &mut VecDeque<ModelEvent>,
+    ) -> Result<(), ModelError> {
         let reasoning = ["reasoning_content", "reasoning"]
             .iter()
             .find_map(|key| delta.get(key).and_then(Value::as_str))
@@ -414,12 +421,17 @@ impl ChatDecoder {
         }
         if let Some(calls) = delta.get("tool_calls").and_then(Value::as_array) {
             for (position, call) in calls.iter().enumerate() {
-                self.on_tool_call_fragment(position, call);
+                self.on_tool_call_fragment(position, call)?;
             }
         }
+        Ok(())
     }
 
-    fn on_tool_call_fragment(&mut self, position: usize, fragment: &Value) {
+    fn on_tool_call_fragment(
+        &mut self,
+        position: usize,
+        fragment: &Value,
+    ) -> Result<(), ModelError> {
         let id = fragment
             .get("id")
             .and_then(Value::as_str)
@@ -429,12 +441,11 @@ impl ChatDecoder {
             .and_then(|function| function.get("name"))
             .and_then(Value::as_str)
             .filter(|name| !name.is_empty());
-        let slot = self.slot_for(
-            fragment.get("index").and_then(Value::as_u64),
-            position,
-            id,
-            name.is_some(),
-        );
+        let index = fragment.get("index").and_then(Value::as_u64);
+        if let Some(index) = index {
+            check_stream_index("tool_calls index", index)?;
+        }
+        let slot = self.slot_for(index, position, id, name.is_some())?;
         let call = &mut self.calls[slot];
         if call.id.is_none() {
             call.id = id.map(str::to_string);
@@ -452,6 +463,7 @@ impl ChatDecoder {
             }
             _ => {}
         }
+        Ok(())
     }
 
     /// Which accumulated call a fragment belongs to.
@@ -461,7 +473,7 @@ impl ChatDecoder {
         position: usize,
         id: Option<&str>,
         has_name: bool,
-    ) -> usize {
+    ) -> Result<usize, ModelError> {
         if let Some(index) = index {
             if let Some(slot) = self.slots_by_index.get(&index).copied() {
                 // A different id at a known index is a new call from a server that numbers
@@ -471,12 +483,12 @@ impl ChatDecoder {
                     (Some(new), Some(old)) if new != old
                 );
                 if !other_call {
-                    return slot;
+                    return Ok(slot);
                 }
             }
-            let slot = self.new_call();
+            let slot = self.new_call()?;
             self.slots_by_index.insert(index, slot);
-            return slot;
+            return Ok(slot);
         }
         if let Some(id) = id
             && let Some(slot) = self
@@ -484,25 +496,34 @@ impl ChatDecoder {
                 .iter()
                 .position(|call| call.id.as_deref() == Some(id))
         {
-            return slot;
+            return Ok(slot);
         }
         // Without an index, a fragment that names a call starts a new one when the call at
         // its array position is already complete (servers that send each call whole);
         // otherwise it continues the call at its array position.
         let starts_call = id.is_some() || has_name;
         match self.slots_by_position.get(&position) {
-            Some(slot) if !starts_call || !self.calls[*slot].is_complete() => *slot,
+            Some(slot) if !starts_call || !self.calls[*slot].is_complete() => Ok(*slot),
             _ => {
-                let slot = self.new_call();
+                let slot = self.new_call()?;
                 self.slots_by_position.insert(position, slot);
-                slot
+                Ok(slot)
             }
         }
     }
 
-    fn new_call(&mut self) -> usize {
+    /// A new call slot. A response may hold at most [`MAX_STREAM_INDEX`] calls: ids and
+    /// array positions start new calls too, so capping the index alone would not bound them.
+    fn new_call(&mut self) -> Result<usize, ModelError> {
+        if self.calls.len() as u64 >= MAX_STREAM_INDEX {
+            return Err(ModelError::OverLimit {
+                context: "model stream",
+                what: "the number of tool calls in one response".to_string(),
+                limit: MAX_STREAM_INDEX.to_string(),
+            });
+        }
         self.calls.push(ToolCall::default());
-        self.calls.len() - 1
+        Ok(self.calls.len() - 1)
     }
 
     fn close_reasoning(&mut self, out: &mut VecDeque<ModelEvent>) {

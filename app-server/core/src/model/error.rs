@@ -83,6 +83,17 @@ pub enum ModelError {
         /// What was wrong.
         detail: String,
     },
+    /// The provider sent a value over one of the caps that keep the server's memory bounded
+    /// (a stream index, an event-stream line or event, a whole answer).
+    #[error("{context}: {what} exceeds the limit of {limit}")]
+    OverLimit {
+        /// Where the value came from: `model stream` or `model answer`.
+        context: &'static str,
+        /// The value, such as `summary_index 4000000000` or `an event-stream line`.
+        what: String,
+        /// The limit, such as `1024` or `16 MiB`.
+        limit: String,
+    },
 }
 
 /// A non-2xx answer of the provider, with what is needed to explain it.
@@ -129,10 +140,13 @@ impl ModelError {
             | ModelError::StreamDisconnected { .. }
             | ModelError::IdleTimeout { .. }
             | ModelError::AnswerTimeout { .. } => true,
+            // A provider that sent an over-limit value once will likely send it again, and
+            // another attempt would cost as much memory and bandwidth as the first.
             ModelError::ResponseFailed { .. }
             | ModelError::MissingApiKey { .. }
             | ModelError::InvalidResponse { .. }
-            | ModelError::Config { .. } => false,
+            | ModelError::Config { .. }
+            | ModelError::OverLimit { .. } => false,
         }
     }
 
@@ -206,9 +220,9 @@ impl ModelError {
             ModelError::MissingApiKey { .. } => {
                 (self.to_string(), CodexErrorInfo::Unauthorized, None)
             }
-            ModelError::InvalidResponse { .. } | ModelError::Config { .. } => {
-                (self.to_string(), CodexErrorInfo::Other, None)
-            }
+            ModelError::InvalidResponse { .. }
+            | ModelError::Config { .. }
+            | ModelError::OverLimit { .. } => (self.to_string(), CodexErrorInfo::Other, None),
         };
         TurnError {
             message,

@@ -18,7 +18,9 @@ use serde_json::{Map, Value, json};
 use crate::config::ProviderConfig;
 use crate::model::context_window::{ContextWindowFuture, ContextWindows};
 use crate::model::plain::{PlainWire, plain_model_stream};
-use crate::model::sse::{Flow, HttpProvider, SseDecoder, error_fields, sse_model_stream};
+use crate::model::sse::{
+    Flow, HttpProvider, SseDecoder, check_stream_index, error_fields, sse_model_stream,
+};
 use crate::model::{
     ModelClient, ModelError, ModelEvent, ModelListFuture, ModelRequest, ModelStream, ResponseItem,
 };
@@ -161,6 +163,7 @@ struct StreamEvent {
     item: Option<Value>,
     item_id: Option<String>,
     delta: Option<String>,
+    output_index: Option<i64>,
     summary_index: Option<i64>,
     content_index: Option<i64>,
     response: Option<Value>,
@@ -185,6 +188,18 @@ impl SseDecoder for ResponsesDecoder {
                 return Ok(Flow::Continue);
             }
         };
+        // The engine grows a list up to an index it is given, so every index is checked,
+        // whichever event carries it.
+        for (field, index) in [
+            ("output_index", data.output_index),
+            ("summary_index", data.summary_index),
+            ("content_index", data.content_index),
+        ] {
+            // A negative index is harmless: the engine reads it as 0.
+            if let Some(index) = index.and_then(|index| u64::try_from(index).ok()) {
+                check_stream_index(field, index)?;
+            }
+        }
         let kind = data.kind.as_deref().unwrap_or(&event.event);
         match kind {
             "response.output_item.added" => {

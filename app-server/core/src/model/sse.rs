@@ -4,6 +4,11 @@
 //! non-2xx answer into [`ModelError::Status`], and hands back the body as a stream of SSE
 //! events with the idle timeout applied to every event. [`sse_model_stream`] drives a
 //! wire-specific [`SseDecoder`] over that stream and yields [`ModelEvent`]s.
+//!
+//! A provider is not trusted with the server's memory: bodies read whole stop at
+//! [`MAX_ANSWER_BYTES`], event-stream lines at `sse_parser::MAX_LINE_BYTES`, and decoders
+//! refuse indices above [`MAX_STREAM_INDEX`]; each breach fails the request with
+//! [`ModelError::OverLimit`], which is not retried.
 
 use std::collections::VecDeque;
 use std::pin::Pin;
@@ -19,7 +24,7 @@ use crate::config::ProviderConfig;
 use crate::model::error::StatusError;
 use crate::model::retry::MAX_RETRY_AFTER;
 pub use crate::model::sse_parser::SseEvent as Event;
-use crate::model::sse_parser::SseParser;
+use crate::model::sse_parser::{MAX_LINE_BYTES, SseError, SseParser};
 use crate::model::{ModelError, ModelEvent, ModelStream};
 
 /// How long to wait for a TCP/TLS connection before giving up on an attempt.
@@ -30,6 +35,20 @@ const LIST_MODELS_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// Longest provider error text kept in an error (bodies can be whole HTML pages).
 const MAX_ERROR_TEXT: usize = 2000;
+
+/// Largest body read whole from a provider: a non-streamed answer (`stream = false`), the
+/// model list, the server properties (64 MiB). The answer is parsed as one JSON value, which
+/// takes a few times its size in memory; a real answer is at most a few MiB.
+pub(crate) const MAX_ANSWER_BYTES: usize = 64 * 1024 * 1024;
+
+/// Largest error body read (1 MiB): only its message is kept, cut to [`MAX_ERROR_TEXT`].
+const MAX_ERROR_BODY_BYTES: usize = 1024 * 1024;
+
+/// Highest `output_index`, `summary_index` or `content_index` of a Responses stream, and
+/// `tool_calls[].index` of a Chat Completions stream, accepted from a provider. The engine
+/// keeps one slot per summary or content part up to the highest index it saw, so an index
+/// costs memory; every index is checked alike, and real responses use single digits.
+pub(crate) const MAX_STREAM_INDEX: u64 = 1024;
 
 /// What a decoder wants after an event.
 pub enum Flow {
@@ -238,15 +257,27 @@ impl HttpProvider {
             if !response.status().is_success() {
                 return Err(self.status_error(response, model).await);
             }
-            let text = response
-                .text()
-                .await
-                .map_err(|error| ModelError::StreamDisconnected {
-                    detail: error.to_string(),
-                    transport_error: Some(error_chain(&error)),
-                })?;
-            serde_json::from_str(&text).map_err(|error| ModelError::InvalidResponse {
-                detail: format!("the answer is not JSON ({error}): {}", truncate(&text)),
+            let body = match read_body(response, MAX_ANSWER_BYTES).await {
+                Ok(body) => body,
+                Err(BodyError::TooLarge) => {
+                    return Err(over_limit(
+                        "model answer",
+                        "the answer body",
+                        MAX_ANSWER_BYTES,
+                    ));
+                }
+                Err(BodyError::Transport(error)) => {
+                    return Err(ModelError::StreamDisconnected {
+                        detail: error.to_string(),
+                        transport_error: Some(error_chain(&error)),
+                    });
+                }
+            };
+            serde_json::from_slice(&body).map_err(|error| ModelError::InvalidResponse {
+                detail: format!(
+                    "the answer is not JSON ({error}): {}",
+                    truncate(&String::from_utf8_lossy(&body))
+                ),
             })
         };
         match tokio::time::timeout(self.idle_timeout, exchange).await {
@@ -262,8 +293,14 @@ impl HttpProvider {
     async fn status_error(&self, response: reqwest::Response, model: &str) -> ModelError {
         let status = response.status();
         let retry_after = retry_after(response.headers());
-        let body = match tokio::time::timeout(self.idle_timeout, response.text()).await {
-            Ok(Ok(body)) => body,
+        // An error body over the cap is dropped: the status then explains the failure.
+        let body = match tokio::time::timeout(
+            self.idle_timeout,
+            read_body(response, MAX_ERROR_BODY_BYTES),
+        )
+        .await
+        {
+            Ok(Ok(body)) => String::from_utf8_lossy(&body).into_owned(),
             Ok(Err(_)) | Err(_) => String::new(),
         };
         let (message, code) = parse_error_body(&body);
@@ -344,12 +381,24 @@ impl HttpProvider {
         if !response.status().is_success() {
             return Err(self.status_error(response, "").await);
         }
-        response
-            .json()
-            .await
-            .map_err(|error| ModelError::InvalidResponse {
-                detail: format!("bad {what}: {}", error_chain(&error)),
-            })
+        let body = match read_body(response, MAX_ANSWER_BYTES).await {
+            Ok(body) => body,
+            Err(BodyError::TooLarge) => {
+                return Err(over_limit(
+                    "model provider",
+                    &format!("the {what}"),
+                    MAX_ANSWER_BYTES,
+                ));
+            }
+            Err(BodyError::Transport(error)) => {
+                return Err(ModelError::InvalidResponse {
+                    detail: format!("bad {what}: {}", error_chain(&error)),
+                });
+            }
+        };
+        serde_json::from_slice(&body).map_err(|error| ModelError::InvalidResponse {
+            detail: format!("bad {what}: {error}"),
+        })
     }
 }
 
@@ -361,11 +410,7 @@ impl SseEvents {
             match self.parser.next_event() {
                 Ok(Some(event)) => return Ok(Some(event)),
                 Ok(None) => {}
-                Err(error) => {
-                    return Err(ModelError::InvalidResponse {
-                        detail: format!("malformed event stream: {error}"),
-                    });
-                }
+                Err(error) => return Err(stream_error(error)),
             }
             self.idle
                 .as_mut()
@@ -503,6 +548,67 @@ impl<D: SseDecoder> Driver<D> {
     }
 }
 
+/// Why a body read whole was not read.
+enum BodyError {
+    /// It passed the limit; the rest was not read.
+    TooLarge,
+    /// The connection failed.
+    Transport(reqwest::Error),
+}
+
+/// The body of `response`, read until it ends or passes `limit` bytes. A `Content-Length`
+/// over the limit fails before anything is read.
+async fn read_body(mut response: reqwest::Response, limit: usize) -> Result<Vec<u8>, BodyError> {
+    if response
+        .content_length()
+        .is_some_and(|length| length > limit as u64)
+    {
+        return Err(BodyError::TooLarge);
+    }
+    let mut body = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(BodyError::Transport)? {
+        if body.len() + chunk.len() > limit {
+            return Err(BodyError::TooLarge);
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// The error for an event stream the parser refused.
+fn stream_error(error: SseError) -> ModelError {
+    match error {
+        SseError::InvalidUtf8 => ModelError::InvalidResponse {
+            detail: format!("malformed event stream: {error}"),
+        },
+        SseError::LineTooLong => over_limit("model stream", "an event-stream line", MAX_LINE_BYTES),
+        SseError::EventTooLarge => {
+            over_limit("model stream", "the data of one event", MAX_LINE_BYTES)
+        }
+    }
+}
+
+/// `what` from `context` is larger than `limit` bytes.
+fn over_limit(context: &'static str, what: &str, limit: usize) -> ModelError {
+    ModelError::OverLimit {
+        context,
+        what: what.to_string(),
+        limit: format!("{} MiB", limit / (1024 * 1024)),
+    }
+}
+
+/// Refuses a stream index (`field` names it) above [`MAX_STREAM_INDEX`].
+pub(crate) fn check_stream_index(field: &str, index: u64) -> Result<(), ModelError> {
+    if index <= MAX_STREAM_INDEX {
+        return Ok(());
+    }
+    Err(ModelError::OverLimit {
+        context: "model stream",
+        what: format!("{field} {index}"),
+        limit: MAX_STREAM_INDEX.to_string(),
+    })
+}
+
 /// Installs `ring` as the process-wide rustls provider (reqwest is built without one).
 fn install_crypto_provider() {
     static INSTALL: Once = Once::new();
@@ -537,9 +643,7 @@ pub fn decode_body_for_fuzzing<D: SseDecoder>(
         };
         let result = match next {
             Some(Ok(event)) => decoder.on_event(event, &mut out),
-            Some(Err(error)) => Err(ModelError::InvalidResponse {
-                detail: format!("malformed event stream: {error}"),
-            }),
+            Some(Err(error)) => Err(stream_error(error)),
             None => decoder.on_end(&mut out).map(|()| Flow::Complete),
         };
         match result {
@@ -652,94 +756,5 @@ pub fn error_chain(error: &dyn std::error::Error) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    fn delay(name: &str, value: &str) -> Option<Duration> {
-        let mut headers = HeaderMap::new();
-        headers.insert(
-            HeaderName::from_bytes(name.as_bytes()).unwrap(),
-            HeaderValue::from_str(value).unwrap(),
-        );
-        retry_after(&headers)
-    }
-
-    /// Found by the `sse` fuzz target: `Retry-After: 1e20` panicked in
-    /// `Duration::from_secs_f64`.
-    #[test]
-    fn retry_after_values_out_of_range_are_clamped_or_ignored() {
-        assert_eq!(delay("retry-after", "1e20"), Some(MAX_RETRY_AFTER));
-        assert_eq!(
-            delay("retry-after", "99999999999999999999"),
-            Some(MAX_RETRY_AFTER)
-        );
-        assert_eq!(delay("retry-after-ms", "1e30"), Some(MAX_RETRY_AFTER));
-        assert_eq!(delay("retry-after", "-1"), None);
-        assert_eq!(delay("retry-after", "NaN"), None);
-        assert_eq!(delay("retry-after", "inf"), None);
-        assert_eq!(
-            delay("retry-after", "1.5"),
-            Some(Duration::from_millis(1500))
-        );
-        assert_eq!(
-            delay("retry-after-ms", "250"),
-            Some(Duration::from_millis(250))
-        );
-    }
-    use pretty_assertions::assert_eq;
-
-    use super::*;
-
-    #[test]
-    fn hostile_retry_after_headers_are_clamped_or_ignored() {
-        let delay = |name: &str, value: &str| {
-            let mut headers = HeaderMap::new();
-            headers.insert(
-                HeaderName::from_bytes(name.as_bytes()).expect("name"),
-                HeaderValue::from_str(value).expect("value"),
-            );
-            retry_after(&headers)
-        };
-        assert_eq!(delay("retry-after", "1e20"), Some(MAX_RETRY_AFTER));
-        assert_eq!(
-            delay("retry-after", "99999999999999999999"),
-            Some(MAX_RETRY_AFTER)
-        );
-        assert_eq!(delay("retry-after", "-1"), None);
-        assert_eq!(delay("retry-after", "NaN"), None);
-        assert_eq!(delay("retry-after", "inf"), None);
-        assert_eq!(delay("retry-after-ms", "1e300"), Some(MAX_RETRY_AFTER));
-        assert_eq!(delay("retry-after", "2"), Some(Duration::from_secs(2)));
-        assert_eq!(
-            delay("retry-after-ms", "250"),
-            Some(Duration::from_millis(250))
-        );
-    }
-
-    #[test]
-    fn error_bodies() {
-        assert_eq!(
-            parse_error_body(r#"{"error":{"message":"bad","code":"context_length_exceeded"}}"#),
-            (
-                Some("bad".to_string()),
-                Some("context_length_exceeded".to_string())
-            )
-        );
-        assert_eq!(
-            parse_error_body(
-                r#"{"error":{"message":"bad","type":"invalid_request_error","code":null}}"#
-            ),
-            (
-                Some("bad".to_string()),
-                Some("invalid_request_error".to_string())
-            )
-        );
-        assert_eq!(
-            parse_error_body(r#"{"error":"model 'x' not found"}"#),
-            (Some("model 'x' not found".to_string()), None)
-        );
-        assert_eq!(
-            parse_error_body("upstream timeout\n"),
-            (Some("upstream timeout".to_string()), None)
-        );
-        assert_eq!(parse_error_body(""), (None, None));
-    }
-}
+#[path = "sse_tests.rs"]
+mod tests;

@@ -8,6 +8,15 @@
 //! with `:` is a comment; `event` sets the type, `data` lines are joined with `\n`, `id` and
 //! `retry` are kept; a blank line dispatches the event (an event without data is dropped). An
 //! event still open when the body ends is dropped, as the standard says.
+//!
+//! The body comes from a provider and is not trusted: a line, and the data of an event, may
+//! hold at most [`MAX_LINE_BYTES`], so a body without line ends cannot grow the buffer without
+//! bound.
+
+/// Longest line, and largest data of one event, accepted from an event stream (16 MiB).
+/// The parser holds a line until its end arrives; real events stay far below this (the
+/// largest, `response.completed`, repeats the response's output).
+pub(crate) const MAX_LINE_BYTES: usize = 16 * 1024 * 1024;
 
 /// One dispatched event.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,13 +31,24 @@ pub struct SseEvent {
     pub retry: Option<u64>,
 }
 
-/// A line of the body that is not UTF-8.
+/// Why the body is not a usable event stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InvalidUtf8;
+pub enum SseError {
+    /// A line of the body is not UTF-8.
+    InvalidUtf8,
+    /// A line is longer than [`MAX_LINE_BYTES`] (or has not ended by then).
+    LineTooLong,
+    /// The `data` lines of one event add up to more than [`MAX_LINE_BYTES`].
+    EventTooLarge,
+}
 
-impl std::fmt::Display for InvalidUtf8 {
+impl std::fmt::Display for SseError {
     fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str("a line of the event stream is not valid UTF-8")
+        formatter.write_str(match self {
+            SseError::InvalidUtf8 => "a line of the event stream is not valid UTF-8",
+            SseError::LineTooLong => "a line of the event stream is longer than 16 MiB",
+            SseError::EventTooLarge => "the data of one event is larger than 16 MiB",
+        })
     }
 }
 
@@ -38,6 +58,9 @@ pub struct SseParser {
     /// Unparsed bytes live in `buffer[read..]`.
     buffer: Vec<u8>,
     read: usize,
+    /// `buffer[read..read + scanned]` holds no line end: it was searched when it arrived, so
+    /// a long line that comes in many chunks is searched once, not once per chunk.
+    scanned: usize,
     /// A CR ended the last line: an LF right after it belongs to that line end.
     after_cr: bool,
     /// The byte-order mark check at the start of the stream is done.
@@ -67,7 +90,7 @@ impl SseParser {
     }
 
     /// The next complete event in the bytes pushed so far, if any.
-    pub fn next_event(&mut self) -> Result<Option<SseEvent>, InvalidUtf8> {
+    pub fn next_event(&mut self) -> Result<Option<SseEvent>, SseError> {
         if !self.started {
             const BOM: &[u8] = b"\xEF\xBB\xBF";
             let pending = &self.buffer[self.read..];
@@ -88,14 +111,23 @@ impl SseParser {
             if !pending.is_empty() {
                 self.after_cr = false;
             }
-            let Some(end) = memchr::memchr2(b'\n', b'\r', pending) else {
+            let Some(offset) = memchr::memchr2(b'\n', b'\r', &pending[self.scanned..]) else {
+                if pending.len() > MAX_LINE_BYTES {
+                    return Err(SseError::LineTooLong);
+                }
+                self.scanned = pending.len();
                 return Ok(None);
             };
+            let end = self.scanned + offset;
+            self.scanned = 0;
+            if end > MAX_LINE_BYTES {
+                return Err(SseError::LineTooLong);
+            }
             self.after_cr = pending[end] == b'\r';
             let start = self.read;
             self.read += end + 1;
-            let line =
-                std::str::from_utf8(&self.buffer[start..start + end]).map_err(|_| InvalidUtf8)?;
+            let line = std::str::from_utf8(&self.buffer[start..start + end])
+                .map_err(|_| SseError::InvalidUtf8)?;
             if line.is_empty() {
                 if let Some(event) = self.dispatch() {
                     return Ok(Some(event));
@@ -115,6 +147,9 @@ impl SseParser {
                     self.event_type.push_str(value);
                 }
                 "data" => {
+                    if self.data.len() + usize::from(self.has_data) + value.len() > MAX_LINE_BYTES {
+                        return Err(SseError::EventTooLarge);
+                    }
                     if self.has_data {
                         self.data.push('\n');
                     }
@@ -159,7 +194,7 @@ impl SseParser {
 mod tests {
     use super::*;
 
-    fn events_of(chunks: &[&[u8]]) -> Result<Vec<SseEvent>, InvalidUtf8> {
+    fn events_of(chunks: &[&[u8]]) -> Result<Vec<SseEvent>, SseError> {
         let mut parser = SseParser::new();
         let mut events = Vec::new();
         for chunk in chunks {
@@ -245,7 +280,7 @@ mod tests {
 
     #[test]
     fn invalid_utf8_is_an_error() {
-        assert_eq!(events_of(&[b"data: \xFF\n\n"]), Err(InvalidUtf8));
+        assert_eq!(events_of(&[b"data: \xFF\n\n"]), Err(SseError::InvalidUtf8));
     }
 
     #[test]
@@ -259,5 +294,45 @@ mod tests {
             .collect();
         let events = events_of(&[&body]).expect("parse");
         assert_eq!(events.len(), 50_000);
+    }
+
+    #[test]
+    fn a_line_without_an_end_fails_once_it_passes_the_cap() {
+        let mut parser = SseParser::new();
+        parser.push(b"data: ");
+        let chunk = vec![b'x'; 64 * 1024];
+        let mut pushed = 6;
+        let error = loop {
+            match parser.next_event() {
+                Ok(None) => {}
+                other => break other,
+            }
+            assert!(pushed <= MAX_LINE_BYTES, "no error after {pushed} bytes");
+            parser.push(&chunk);
+            pushed += chunk.len();
+        };
+        assert_eq!(error, Err(SseError::LineTooLong));
+        // The buffer never held much more than the cap.
+        assert!(parser.buffer.len() <= MAX_LINE_BYTES + chunk.len());
+    }
+
+    #[test]
+    fn a_whole_line_over_the_cap_fails_and_one_at_the_cap_passes() {
+        let mut body = b"data: ".to_vec();
+        body.resize(MAX_LINE_BYTES, b'x');
+        body.extend_from_slice(b"\n\n");
+        let events = events_of(&[&body]).expect("a line of exactly the cap");
+        assert_eq!(events.len(), 1);
+        let mut body = b"data: ".to_vec();
+        body.resize(MAX_LINE_BYTES + 1, b'x');
+        body.extend_from_slice(b"\n\n");
+        assert_eq!(events_of(&[&body]), Err(SseError::LineTooLong));
+    }
+
+    #[test]
+    fn data_lines_adding_up_past_the_cap_fail() {
+        let line = format!("data: {}\n", "x".repeat(1024 * 1024));
+        let body = line.repeat(17);
+        assert_eq!(events_of(&[body.as_bytes()]), Err(SseError::EventTooLarge));
     }
 }

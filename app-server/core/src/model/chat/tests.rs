@@ -443,3 +443,39 @@ async fn request_body() {
         })
     );
 }
+
+/// `tool_calls[].index` is capped like the Responses indices, and so is the number of calls
+/// (ids and array positions start calls without a new index).
+#[tokio::test]
+async fn tool_call_indices_and_counts_over_the_limit_end_the_stream() {
+    let events = run(Reply::Sse(vec![
+        chunk(json!({"tool_calls": [{"index": 4_000_000_000_u64, "id": "call_1", "function": {"name": "exec_command", "arguments": "{}"}}]}), None),
+        chunk(json!({}), Some("tool_calls")),
+        done(),
+    ]))
+    .await;
+    let Some(Err(error)) = events.last() else {
+        panic!("{events:?}")
+    };
+    assert_eq!(
+        error.to_turn_error().message,
+        "model stream: tool_calls index 4000000000 exceeds the limit of 1024"
+    );
+
+    let calls: Vec<Value> = (0..1025)
+        .map(|number| json!({"index": 0, "id": format!("call_{number}"), "function": {"name": "exec_command", "arguments": "{}"}}))
+        .collect();
+    let events = run(Reply::Sse(vec![
+        chunk(json!({"tool_calls": calls}), None),
+        chunk(json!({}), Some("tool_calls")),
+        done(),
+    ]))
+    .await;
+    let Some(Err(error)) = events.last() else {
+        panic!("{events:?}")
+    };
+    assert_eq!(
+        error.to_turn_error().message,
+        "model stream: the number of tool calls in one response exceeds the limit of 1024"
+    );
+}

@@ -615,3 +615,84 @@ async fn list_models() {
         ("GET", "/v1/models")
     );
 }
+
+/// An index is a length the engine would grow a list to: one over the limit ends the stream
+/// with an error naming it, whichever event and field carry it.
+#[tokio::test]
+async fn stream_indices_over_the_limit_end_the_stream() {
+    let cases = [
+        json!({"type": "response.reasoning_summary_part.added", "item_id": "rs_1", "output_index": 0, "summary_index": 4_000_000_000_u64}),
+        json!({"type": "response.reasoning_summary_text.delta", "item_id": "rs_1", "output_index": 0, "summary_index": 1025, "delta": "x"}),
+        json!({"type": "response.reasoning_text.delta", "item_id": "rs_1", "output_index": 0, "content_index": 4_000_000_000_u64, "delta": "x"}),
+        json!({"type": "response.output_item.added", "output_index": 4_000_000_000_u64, "item": {"type": "reasoning", "id": "rs_1", "summary": []}}),
+    ];
+    let messages = [
+        "model stream: summary_index 4000000000 exceeds the limit of 1024",
+        "model stream: summary_index 1025 exceeds the limit of 1024",
+        "model stream: content_index 4000000000 exceeds the limit of 1024",
+        "model stream: output_index 4000000000 exceeds the limit of 1024",
+    ];
+    for (frame, message) in cases.into_iter().zip(messages) {
+        let error = run_error(Reply::Sse(vec![
+            created(),
+            responses_frame(frame),
+            completed(),
+        ]))
+        .await;
+        assert_eq!(error.to_turn_error().message, message);
+        assert!(!error.is_retryable());
+    }
+    // The limit itself is accepted.
+    let (events, _server) = run(vec![Reply::Sse(vec![
+        responses_frame(json!({"type": "response.reasoning_summary_part.added", "item_id": "rs_1", "summary_index": 1024})),
+        completed(),
+    ])])
+    .await;
+    assert_eq!(
+        events[0],
+        Ok(ModelEvent::ReasoningSummaryPartAdded {
+            item_id: "rs_1".to_string(),
+            summary_index: 1024
+        })
+    );
+}
+
+/// A body that never ends a line is refused once the line passes 16 MiB, not buffered whole.
+#[tokio::test]
+async fn an_endless_event_stream_line_ends_the_stream() {
+    let line = format!(
+        "data: {}",
+        "x".repeat(crate::model::sse_parser::MAX_LINE_BYTES)
+    );
+    let error = run_error(Reply::Sse(vec![created(), line])).await;
+    assert_eq!(
+        error.to_turn_error().message,
+        "model stream: an event-stream line exceeds the limit of 16 MiB"
+    );
+}
+
+/// A non-streamed answer over 64 MiB is refused; with a `Content-Length`, before it is read.
+#[tokio::test]
+async fn a_non_streamed_answer_over_the_limit_is_refused() {
+    let body = format!(
+        "{{\"output\":[],\"padding\":\"{}\"}}",
+        "x".repeat(crate::model::sse::MAX_ANSWER_BYTES)
+    );
+    let server = TestServer::start(vec![Reply::Status {
+        status: 200,
+        body,
+        headers: Vec::new(),
+    }])
+    .await;
+    let mut config = provider(&server.base_url, WireApi::Responses);
+    config.stream = false;
+    let client = ResponsesClient::new(&config).unwrap();
+    let events: Vec<_> = client.stream(request()).collect().await;
+    let Some(Err(error)) = events.last() else {
+        panic!("{events:?}")
+    };
+    assert_eq!(
+        error.to_turn_error().message,
+        "model answer: the answer body exceeds the limit of 64 MiB"
+    );
+}
