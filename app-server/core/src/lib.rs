@@ -18,6 +18,7 @@ pub mod engine;
 pub mod families;
 pub mod model;
 pub mod paths;
+pub mod principal;
 pub mod project_index;
 pub mod sandbox;
 pub mod store;
