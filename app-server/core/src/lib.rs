@@ -12,6 +12,7 @@
 // fail to compile where it is turned into a wire error.
 
 pub mod account;
+pub mod audit;
 pub mod clock;
 pub mod config;
 pub mod engine;
@@ -20,6 +21,7 @@ pub mod model;
 pub mod paths;
 pub mod principal;
 pub mod project_index;
+pub mod redact;
 pub mod sandbox;
 pub mod store;
 pub mod sync;

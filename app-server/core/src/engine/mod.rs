@@ -14,6 +14,7 @@ mod prompt;
 mod queries;
 mod rate_limits;
 mod rollback;
+pub mod server_requests;
 mod settings;
 mod thread;
 pub mod tools;

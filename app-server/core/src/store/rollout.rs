@@ -5,6 +5,7 @@
 //! leaves at most one partial line at the end of the file; the reader skips such a line and
 //! [`RolloutWriter`] cuts it off before appending again.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, SeekFrom, Write};
@@ -17,6 +18,7 @@ use app_server_protocol::thread::{ThreadTokenUsage, Turn, TurnItemsView, TurnSta
 use serde::{Deserialize, Serialize};
 
 use crate::model::ResponseItem;
+use crate::redact::redact_patterns;
 use crate::store::appender;
 use crate::store::{ROLLOUT_VERSION, RolloutRecord, StoreError, StoredThread, ThreadMeta};
 
@@ -128,12 +130,17 @@ struct LineIn {
     record: RolloutRecord,
 }
 
-/// Serializes one record with its envelope, newline included.
+/// Serializes one record with its envelope, newline included, with well-known key shapes
+/// masked (`crate::redact`): a key the user pasted or a command printed is not kept.
 fn encode_line(record: &RolloutRecord, timestamp_ms: i64) -> Result<Vec<u8>, io::Error> {
-    let mut line = serde_json::to_vec(&LineOut {
+    let encoded = serde_json::to_string(&LineOut {
         timestamp: format_rfc3339_millis(timestamp_ms),
         record,
     })?;
+    let mut line = match redact_patterns(&encoded) {
+        Cow::Borrowed(_) => encoded.into_bytes(),
+        Cow::Owned(masked) => masked.into_bytes(),
+    };
     line.push(b'\n');
     Ok(line)
 }
@@ -548,4 +555,28 @@ pub(super) fn io_error(path: &Path, source: io::Error) -> StoreError {
 #[cfg(test)]
 pub(super) fn encode_line_for_test(record: &RolloutRecord, timestamp_ms: i64) -> Vec<u8> {
     encode_line(record, timestamp_ms).expect("records serialize")
+}
+
+#[cfg(test)]
+mod redaction_tests {
+    use super::*;
+
+    #[test]
+    fn a_key_in_a_record_is_masked_in_the_line_and_the_line_still_decodes() {
+        let record = RolloutRecord::TurnStarted {
+            turn_id: "turn sk-abcdefghijklmnopqrstuvwxyz0123".into(),
+            started_at: 1,
+        };
+        let line = encode_line(&record, 0).unwrap();
+        let text = String::from_utf8(line.clone()).unwrap();
+        assert!(
+            !text.contains("sk-abcdefghijklmnopqrstuvwxyz0123"),
+            "{text}"
+        );
+        let (_, decoded) = decode_line(line.trim_ascii_end()).unwrap();
+        let RolloutRecord::TurnStarted { turn_id, .. } = decoded else {
+            panic!("decoded another record");
+        };
+        assert_eq!(turn_id, "turn sk-[REDACTED]");
+    }
 }
