@@ -281,16 +281,27 @@ impl TestServer {
         message
     }
 
-    /// Reads whatever arrives within `wait` (for asserting that nothing more comes).
-    pub async fn messages_within(&mut self, wait: Duration) -> Vec<Value> {
+    /// Closes stdin and returns every message the server still sends (after the backlog)
+    /// until it closes stdout, and its exit code: the whole rest of the transcript, so that a
+    /// test can assert what never came.
+    pub async fn finish(mut self) -> (Vec<Value>, Option<i32>) {
+        self.close_stdin();
         let mut messages: Vec<Value> = self.backlog.drain(..).collect();
-        while let Ok(Ok(Some(line))) = tokio::time::timeout(wait, self.stdout.next_line()).await {
-            if let Ok(message) = serde_json::from_str::<Value>(&line) {
-                self.log.push(message.clone());
-                messages.push(message);
-            }
+        loop {
+            let line = tokio::time::timeout(READ_TIMEOUT, self.stdout.next_line())
+                .await
+                .expect("server did not close stdout after EOF")
+                .expect("read stdout");
+            let Some(line) = line else { break };
+            let message: Value = serde_json::from_str(&line).expect("json");
+            self.log.push(message.clone());
+            messages.push(message);
         }
-        messages
+        let status = tokio::time::timeout(READ_TIMEOUT, self.child.wait())
+            .await
+            .expect("server did not exit after EOF")
+            .expect("wait");
+        (messages, status.code())
     }
 
     /// Closes stdin and waits for the process to exit; returns its exit code.

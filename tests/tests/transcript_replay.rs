@@ -116,7 +116,7 @@ fn recording(name: &str) -> Recording {
 /// replies: each request's response, and for `turn/start` everything up to `turn/completed`,
 /// answering server requests with the recorded answers.
 async fn replay(
-    server: &mut TestServer,
+    mut server: TestServer,
     recording: &Recording,
     replacements: &mut HashMap<String, String>,
 ) -> Vec<Value> {
@@ -187,12 +187,10 @@ async fn replay(
         }
         seen.extend(batch);
     }
-    // Notifications sent after the last reply.
-    seen.extend(
-        server
-            .messages_within(std::time::Duration::from_millis(300))
-            .await,
-    );
+    // Everything sent after the last reply, up to the server's exit at EOF.
+    let (rest, code) = server.finish().await;
+    assert_eq!(code, Some(0), "the server exits cleanly at EOF");
+    seen.extend(rest);
     seen.retain(|message| {
         !IGNORED_METHODS
             .iter()
@@ -291,7 +289,7 @@ async fn text_stream_and_history_sessions_match_the_recordings() {
     // a_text_stream: one thread, one 8-delta answer.
     let text_stream = recording("a_text_stream.jsonl");
     model.push(MockResponse::sse(responses_text("msg_2", &token_deltas(8))));
-    let mut server = TestServer::spawn_with(SpawnOptions {
+    let server = TestServer::spawn_with(SpawnOptions {
         config_toml: mock_config(&model.base_url()),
         args: Vec::new(),
         home: Some(home.path().to_path_buf()),
@@ -299,9 +297,17 @@ async fn text_stream_and_history_sessions_match_the_recordings() {
     })
     .await;
     let mut thread_ids = HashMap::new();
-    let ours = replay(&mut server, &text_stream, &mut thread_ids).await;
+    let ours = replay(server, &text_stream, &mut thread_ids).await;
     compare(&text_stream.server, &ours);
     let our_thread = thread_ids["01a1ffdd-bf21-7cd3-a055-888a65ab3622"].clone();
+    let mut server = TestServer::spawn_with(SpawnOptions {
+        config_toml: mock_config(&model.base_url()),
+        args: Vec::new(),
+        home: Some(home.path().to_path_buf()),
+        cwd: None,
+    })
+    .await;
+    server.initialize().await;
     // More history for the listing scenario: enough threads for the recorded pages.
     for prompt in [
         "Run a command.",
@@ -336,16 +342,15 @@ async fn text_stream_and_history_sessions_match_the_recordings() {
     // f_history_list_read_resume: a new process on that history.
     let history = recording("f_history_list_read_resume.jsonl");
     model.push(MockResponse::sse(responses_text("msg_9", &token_deltas(3))));
-    let mut server = TestServer::spawn_with(SpawnOptions {
+    let server = TestServer::spawn_with(SpawnOptions {
         config_toml: mock_config(&model.base_url()),
         args: Vec::new(),
         home: Some(home.path().to_path_buf()),
         cwd: None,
     })
     .await;
-    let ours = replay(&mut server, &history, &mut thread_ids).await;
+    let ours = replay(server, &history, &mut thread_ids).await;
     compare(&history.server, &ours);
-    server.shutdown().await;
 }
 
 /// Replays one tool scenario in a fresh server whose workspace is a temp dir standing in for
@@ -358,7 +363,7 @@ async fn replay_tool_scenario(name: &str, responses: Vec<MockResponse>, files: &
     }
     let model = MockModel::start().await;
     model.push_all(responses);
-    let mut server = TestServer::spawn_with(SpawnOptions {
+    let server = TestServer::spawn_with(SpawnOptions {
         config_toml: mock_config(&model.base_url()),
         args: Vec::new(),
         home: None,
@@ -369,9 +374,8 @@ async fn replay_tool_scenario(name: &str, responses: Vec<MockResponse>, files: &
         "/home/user/project".to_string(),
         workspace.path().to_str().unwrap().to_string(),
     )]);
-    let ours = replay(&mut server, &recording, &mut replacements).await;
+    let ours = replay(server, &recording, &mut replacements).await;
     compare(&recording.server, &ours);
-    server.shutdown().await;
 }
 
 fn exec_call(call_id: &str, cmd: &str) -> MockResponse {

@@ -2,7 +2,6 @@
 //! tool-call responses, and a turn loop that answers the server's requests.
 
 use std::path::Path;
-use std::time::Duration;
 
 use serde_json::{Value, json};
 use tandem_tests::mock_model::{MockModel, MockResponse, responses_function_call, responses_text};
@@ -138,11 +137,34 @@ pub async fn run_turn_with(
             }
         }
         if done {
-            // Late notifications (serverRequest/resolved after an interrupt).
-            seen.extend(server.messages_within(Duration::from_millis(200)).await);
+            // Every server request ends with its `serverRequest/resolved`; those withdrawn by
+            // an interrupt are resolved after `turn/completed`.
+            while let Some(unresolved) = unresolved_request(&seen) {
+                let resolved = server
+                    .take_matching(|message| {
+                        message["method"] == "serverRequest/resolved"
+                            && message["params"]["requestId"] == unresolved
+                    })
+                    .await;
+                seen.push(resolved);
+            }
             return seen;
         }
     }
+}
+
+/// The id of the first server request in `seen` without its `serverRequest/resolved`.
+fn unresolved_request(seen: &[Value]) -> Option<Value> {
+    let resolved: Vec<&Value> = seen
+        .iter()
+        .filter(|message| message["method"] == "serverRequest/resolved")
+        .map(|message| &message["params"]["requestId"])
+        .collect();
+    seen.iter()
+        .filter(|message| message.get("method").is_some() && message.get("id").is_some())
+        .map(|message| &message["id"])
+        .find(|id| !resolved.contains(id))
+        .cloned()
 }
 
 pub fn find<'a>(messages: &'a [Value], method: &str) -> Vec<&'a Value> {
