@@ -164,10 +164,28 @@ pub struct McpServerArgs {
     /// `127.0.0.1:3333`; port 0 picks a free port, reported on stderr).
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:3333")]
     pub http: Option<std::net::SocketAddr>,
-    /// File holding a bearer token that every HTTP request must present
-    /// (`Authorization: Bearer <token>`).
+    /// How HTTP requests are authenticated: `token` (every request carries
+    /// `Authorization: Bearer <token>`; without `--auth-token-file` a token is generated and
+    /// written to `$TANDEM_HOME/mcp-http.token`) or `none` (loopback addresses only: every
+    /// account on this machine can then connect).
+    #[arg(long, value_enum, value_name = "MODE", default_value = "token")]
+    pub auth: AuthMode,
+    /// File of accepted bearer tokens, one `NAME TOKEN` line per principal (or one bare token,
+    /// the principal `default`); re-read when it changes. Share it between the nodes of a
+    /// `--redis` cluster.
     #[arg(long, value_name = "PATH", requires = "http")]
     pub auth_token_file: Option<PathBuf>,
+    /// HTTP connections served at once; one more is closed as soon as it is accepted (lowered
+    /// to half the process's open-file limit when that is smaller).
+    #[arg(long, value_name = "N", default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+    /// Time an HTTP connection has to send a whole request head (also between two requests
+    /// of a kept-alive connection); a slower one is closed.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_positive_duration)]
+    pub header_read_timeout: std::time::Duration,
+    /// MCP sessions this HTTP server holds at most; `initialize` beyond is answered 503.
+    #[arg(long, value_name = "N", default_value_t = 4096, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_sessions: u32,
     /// Idle time after which an HTTP session is evicted (its turns are interrupted).
     #[arg(long, value_name = "DURATION", default_value = "30m", value_parser = humantime::parse_duration)]
     pub session_ttl: std::time::Duration,
@@ -193,10 +211,29 @@ pub struct McpServerArgs {
     #[arg(long, value_name = "NAMES", value_delimiter = ',')]
     pub tools: Option<Vec<String>>,
     /// Share sessions and streams with other `--http` nodes through this Redis server
-    /// (`redis://HOST:PORT/DB`); overrides `url` of `[mcp.distributed]` in the config.
+    /// (`redis://[USER:PASSWORD@]HOST:PORT/DB`, or `rediss://` for TLS); overrides `url` of
+    /// `[mcp.distributed]` in the config. Needs `--auth-token-file` (or `--auth none`).
     #[arg(long, value_name = "URL", requires = "http")]
     pub redis: Option<String>,
     /// Largest accepted HTTP request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
     pub max_body_bytes: usize,
+}
+
+/// `--auth` of `tandem mcp-server --http`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum AuthMode {
+    /// Bearer tokens: from `--auth-token-file`, or one generated at startup.
+    Token,
+    /// No authentication; accepted on loopback addresses only.
+    None,
+}
+
+/// A duration above zero (`humantime` syntax: `500ms`, `10s`, `1m`).
+fn parse_positive_duration(text: &str) -> Result<std::time::Duration, String> {
+    match humantime::parse_duration(text) {
+        Ok(duration) if duration.is_zero() => Err("must be longer than zero".to_string()),
+        Ok(duration) => Ok(duration),
+        Err(error) => Err(error.to_string()),
+    }
 }

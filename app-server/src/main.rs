@@ -94,22 +94,6 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
 
 fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Result<()> {
     let config = Config::load(None, overrides)?;
-    let auth_token = match &args.auth_token_file {
-        Some(path) => {
-            let token = std::fs::read_to_string(path).map_err(|error| {
-                anyhow::anyhow!("cannot read --auth-token-file {}: {error}", path.display())
-            })?;
-            let token = token.trim().to_string();
-            if token.is_empty() || token.contains(char::is_whitespace) {
-                anyhow::bail!(
-                    "--auth-token-file {} must hold one token without spaces",
-                    path.display()
-                );
-            }
-            Some(token)
-        }
-        None => None,
-    };
     mcp::logging::init(&config.home);
     tandem_core::account::AccountState::shared(&config.home);
     compat::requests::os_release();
@@ -124,19 +108,28 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
         #[cfg(feature = "conformance-fixtures")]
         conformance_fixtures: args.conformance_fixtures,
     };
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()?;
-    let served = match args.http {
-        None => runtime.block_on(mcp::stdio::serve_stdio(config, options)),
+    // Everything that can refuse the command line, and the token file, before the runtime.
+    let http = match args.http {
+        None => None,
         Some(bind) => {
+            let distributed = mcp::distributed::DistributedOptions::from_config(
+                &config.effective,
+                args.redis.as_deref(),
+                args.session_ttl,
+            )?;
+            let authentication = mcp_authentication(args, bind, &config, distributed.is_some())?;
             let http = mcp::http::HttpOptions {
                 bind,
                 access: mcp::http::guard::AccessPolicy {
                     allowed_hosts: args.allowed_host.clone(),
                     allowed_origins: args.allowed_origin.clone(),
-                    auth_token,
+                    authentication,
                 },
+                limits: mcp::http::listener::ConnectionLimits {
+                    max_connections: mcp_connection_cap(args.max_connections as usize),
+                    header_read_timeout: args.header_read_timeout,
+                },
+                max_sessions: args.max_sessions as usize,
                 session_ttl: args.session_ttl,
                 max_body_bytes: args.max_body_bytes,
                 keep_alive: args
@@ -145,16 +138,89 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
                 replay_buffer: 1024,
                 sse_retry: std::time::Duration::from_secs(3),
             };
-            let distributed = mcp::distributed::DistributedOptions::from_config(
-                &config.effective,
-                args.redis.as_deref(),
-                args.session_ttl,
-            )?;
+            Some((http, distributed))
+        }
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?;
+    let served = match http {
+        None => runtime.block_on(mcp::stdio::serve_stdio(config, options)),
+        Some((http, distributed)) => {
             runtime.block_on(mcp::http::serve_http(config, options, http, distributed))
         }
     };
     shutdown::finish(runtime);
     served
+}
+
+/// The authentication of `mcp-server --http` from `--auth` and `--auth-token-file`: refuses
+/// `--auth none` off loopback and a generated token in a cluster; writes a generated token.
+#[allow(
+    clippy::print_stderr,
+    reason = "where the generated token lies is told on stderr to whoever started the server"
+)]
+fn mcp_authentication(
+    args: &cli::McpServerArgs,
+    bind: std::net::SocketAddr,
+    config: &Config,
+    distributed: bool,
+) -> anyhow::Result<mcp::http::auth::Authentication> {
+    use mcp::http::auth::{Authentication, TokenTable};
+    match (args.auth, &args.auth_token_file) {
+        (cli::AuthMode::None, Some(_)) => {
+            anyhow::bail!("--auth none and --auth-token-file exclude each other")
+        }
+        (cli::AuthMode::None, None) if !bind.ip().is_loopback() => anyhow::bail!(
+            "--auth none is accepted on loopback addresses only (127.0.0.0/8, ::1): {bind} is reachable from other machines; use --auth-token-file FILE"
+        ),
+        (cli::AuthMode::None, None) => Ok(Authentication::Disabled),
+        (cli::AuthMode::Token, Some(path)) => Ok(Authentication::Tokens(std::sync::Arc::new(
+            TokenTable::from_file(path)?,
+        ))),
+        (cli::AuthMode::Token, None) if distributed => anyhow::bail!(
+            "a cluster (--redis or [mcp.distributed]) needs --auth-token-file FILE, the same file on every node (or --auth none on loopback addresses): a generated token is for a single node"
+        ),
+        (cli::AuthMode::Token, None) => {
+            let (table, path) = TokenTable::generate(&config.home)?;
+            eprintln!(
+                "tandem mcp-server: bearer token written to {} (send `Authorization: Bearer <token>`; a new one at every start)",
+                path.display()
+            );
+            Ok(Authentication::Tokens(std::sync::Arc::new(table)))
+        }
+    }
+}
+
+/// `--max-connections`, lowered to half the process's open-file limit when that is smaller:
+/// every connection holds a descriptor, and sessions, rollouts and model connections need
+/// theirs, so that a full server still accepts its next legitimate client.
+#[allow(
+    clippy::print_stderr,
+    reason = "a lowered limit is told on stderr to whoever started the server"
+)]
+fn mcp_connection_cap(requested: usize) -> usize {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one `rlimit` through a valid pointer.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0
+        || limit.rlim_cur == libc::RLIM_INFINITY
+    {
+        return requested;
+    }
+    let allowed = usize::try_from(limit.rlim_cur / 2)
+        .unwrap_or(usize::MAX)
+        .max(1);
+    if allowed >= requested {
+        return requested;
+    }
+    eprintln!(
+        "tandem mcp-server: --max-connections lowered from {requested} to {allowed}: this process may open {} files (ulimit -n)",
+        limit.rlim_cur
+    );
+    allowed
 }
 
 fn run_terminal_client(args: &cli::RunArgs, overrides: &[String]) -> anyhow::Result<ExitCode> {

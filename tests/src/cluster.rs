@@ -39,11 +39,17 @@ pub struct Redis {
     /// `redis://127.0.0.1:PORT/0`.
     pub url: String,
     dir: tempfile::TempDir,
+    extra_args: Vec<String>,
 }
 
 impl Redis {
     /// Starts a fresh server.
     pub async fn start() -> Redis {
+        Self::start_with(Vec::new()).await
+    }
+
+    /// Starts a fresh server with more `redis-server` arguments (TLS, for one).
+    pub async fn start_with(extra_args: Vec<String>) -> Redis {
         let dir = tempfile::tempdir().expect("redis dir");
         let port = free_port();
         let mut redis = Redis {
@@ -51,6 +57,7 @@ impl Redis {
             port,
             url: format!("redis://127.0.0.1:{port}/0"),
             dir,
+            extra_args,
         };
         redis.launch().await;
         redis
@@ -62,6 +69,7 @@ impl Redis {
             .args(["--bind", "127.0.0.1", "--save", "", "--appendonly", "no"])
             .arg("--dir")
             .arg(self.dir.path())
+            .args(&self.extra_args)
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .kill_on_drop(true)
@@ -224,6 +232,23 @@ impl Endpoint {
     /// The endpoint of `node`.
     pub fn of(node: &McpHttp) -> Endpoint {
         Endpoint::new(&node.url)
+    }
+
+    /// The endpoint at `url`, every request carrying `Authorization: Bearer <token>`.
+    pub fn with_token(url: &str, token: &str) -> Endpoint {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let mut headers = reqwest::header::HeaderMap::new();
+        let value = reqwest::header::HeaderValue::from_str(&format!("Bearer {token}"))
+            .expect("a visible ASCII token");
+        headers.insert(reqwest::header::AUTHORIZATION, value);
+        Endpoint {
+            url: url.to_string(),
+            client: reqwest::Client::builder()
+                .no_proxy()
+                .default_headers(headers)
+                .build()
+                .expect("client"),
+        }
     }
 
     /// `GET /metrics` of this node.

@@ -231,7 +231,7 @@ pub struct McpHttp {
     _redis: Option<crate::cluster::Redis>,
     /// The client used by the helpers.
     pub client: reqwest::Client,
-    /// Every line the server wrote on stderr so far.
+    /// Every line the server wrote on stderr so far (but the one with its address).
     stderr_lines: tokio::sync::watch::Receiver<Vec<String>>,
 }
 
@@ -253,7 +253,8 @@ impl McpHttp {
         Self::spawn_binary(&tandem_binary(), home, home_dir, args, rust_log).await
     }
 
-    /// Spawns `binary mcp-server --http 127.0.0.1:0` in `home`.
+    /// Spawns `binary mcp-server --http 127.0.0.1:0` in `home`, with `--auth none` unless
+    /// `args` choose the authentication (`--auth`, `--auth-token-file`).
     pub async fn spawn_binary(
         binary: &Path,
         home: PathBuf,
@@ -262,6 +263,14 @@ impl McpHttp {
         rust_log: &str,
     ) -> McpHttp {
         let mut all_args = vec!["--http", "127.0.0.1:0"];
+        // A server on loopback without a token: the suites that are not about authentication
+        // speak plain requests (binaries older than `--auth` accepted them by default).
+        let chooses_auth = args
+            .iter()
+            .any(|arg| *arg == "--auth" || *arg == "--auth-token-file");
+        if !chooses_auth && knows_auth_flag(binary).await {
+            all_args.extend_from_slice(&["--auth", "none"]);
+        }
         all_args.extend_from_slice(args);
         // `TANDEM_TEST_MCP_REDIS=1` runs every HTTP server of the suite as a one-node cluster
         // on its own redis-server, so that the single-node behaviour tests also cover the
@@ -278,18 +287,20 @@ impl McpHttp {
             .expect("spawn tandem");
         let stderr = child.stderr.take().expect("stderr");
         let mut lines = BufReader::new(stderr).lines();
+        let mut before = Vec::new();
         let url = tokio::time::timeout(READ_TIMEOUT, async {
             while let Ok(Some(line)) = lines.next_line().await {
                 eprintln!("[mcp-http] {line}");
                 if let Some(url) = line.strip_prefix("tandem mcp-server listening on ") {
                     return url.trim().to_string();
                 }
+                before.push(line);
             }
             panic!("server exited before listening");
         })
         .await
         .expect("server did not report its address");
-        let (stderr_sender, stderr_lines) = tokio::sync::watch::channel(Vec::new());
+        let (stderr_sender, stderr_lines) = tokio::sync::watch::channel(before);
         tokio::spawn(async move {
             while let Ok(Some(line)) = lines.next_line().await {
                 eprintln!("[mcp-http] {line}");
@@ -313,8 +324,13 @@ impl McpHttp {
         }
     }
 
-    /// Waits until the server has written a stderr line equal to `line` (after the address
-    /// it listens on); fails the test when it has not within `timeout`.
+    /// Every line the server wrote on stderr so far, except the one with its address.
+    pub fn stderr_text(&self) -> String {
+        self.stderr_lines.borrow().join("\n")
+    }
+
+    /// Waits until the server has written a stderr line equal to `line`; fails the test when
+    /// it has not within `timeout`.
     pub async fn wait_for_stderr_line(&self, line: &str, timeout: Duration) {
         let mut lines = self.stderr_lines.clone();
         let seen = tokio::time::timeout(
@@ -403,6 +419,36 @@ impl McpHttp {
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(self.home.join("log/tandem-mcp.log")).unwrap_or_default()
     }
+}
+
+/// Whether `binary mcp-server` takes `--auth` (a benchmark may run a binary that predates it);
+/// asked once per binary.
+async fn knows_auth_flag(binary: &Path) -> bool {
+    static KNOWN: std::sync::Mutex<Vec<(PathBuf, bool)>> = std::sync::Mutex::new(Vec::new());
+    let lookup = |known: &Vec<(PathBuf, bool)>| {
+        known
+            .iter()
+            .find(|(path, _)| path == binary)
+            .map(|(_, knows)| *knows)
+    };
+    if let Some(knows) = lookup(
+        &KNOWN
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner()),
+    ) {
+        return knows;
+    }
+    let help = Command::new(binary)
+        .args(["mcp-server", "--help"])
+        .output()
+        .await
+        .expect("run tandem mcp-server --help");
+    let knows = String::from_utf8_lossy(&help.stdout).contains("--auth <MODE>");
+    KNOWN
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+        .push((binary.to_path_buf(), knows));
+    knows
 }
 
 /// One SSE event as received.

@@ -481,7 +481,14 @@ async fn a_node_exits_with_a_clear_message_when_redis_is_unreachable() {
     let home = tandem_tests::mcp::home_with("");
     let port = tandem_tests::cluster::free_port();
     let output = tokio::process::Command::new(tandem_tests::server::tandem_binary())
-        .args(["mcp-server", "--http", "127.0.0.1:0", "--redis"])
+        .args([
+            "mcp-server",
+            "--http",
+            "127.0.0.1:0",
+            "--auth",
+            "none",
+            "--redis",
+        ])
         .arg(format!("redis://127.0.0.1:{port}/0"))
         .env("TANDEM_HOME", home.path())
         .output()

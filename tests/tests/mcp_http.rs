@@ -430,10 +430,10 @@ async fn foreign_hosts_and_origins_are_refused() {
 }
 
 #[tokio::test]
-async fn a_bearer_token_is_required_and_masked_in_the_log() {
+async fn a_bearer_token_is_required_and_kept_out_of_the_log() {
     let home = home_with(&mock_config("http://127.0.0.1:9"));
     let token_file = home.path().join("token");
-    std::fs::write(&token_file, "right-token-123\n").unwrap();
+    std::fs::write(&token_file, "right-token-1234567\n").unwrap();
     let path = home.path().to_path_buf();
     let token_arg = token_file.to_string_lossy().to_string();
     let server = McpHttp::spawn_in(
@@ -456,7 +456,7 @@ async fn a_bearer_token_is_required_and_masked_in_the_log() {
     assert_eq!(wrong.status(), 401);
     let right = server
         .post_accept(None, &initialize, "application/json")
-        .header("authorization", "bearer right-token-123")
+        .header("authorization", "bearer right-token-1234567")
         .send()
         .await
         .unwrap();
@@ -469,7 +469,7 @@ async fn a_bearer_token_is_required_and_masked_in_the_log() {
         json!({"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"pad": "x".repeat(4000)}});
     let too_large = server
         .post(Some(&session), &huge)
-        .header("authorization", "Bearer right-token-123")
+        .header("authorization", "Bearer right-token-1234567")
         .send()
         .await
         .unwrap();
@@ -477,11 +477,11 @@ async fn a_bearer_token_is_required_and_masked_in_the_log() {
 
     let log = server.log_text();
     assert!(
-        log.contains("Bearer ****") || log.contains("bearer ****"),
-        "{log}"
+        log.contains("http request"),
+        "headers are logged at debug: {log}"
     );
     assert!(!log.contains("wrong-secret-456"), "{log}");
-    assert!(!log.contains("right-token-123"), "{log}");
+    assert!(!log.contains("right-token-1234567"), "{log}");
     assert!(
         log.contains(&format!("session_id={session}")) || log.contains(&session),
         "{log}"

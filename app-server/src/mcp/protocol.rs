@@ -108,6 +108,38 @@ impl ClientCapabilities {
     }
 }
 
+/// Longest `clientInfo.name`, `clientInfo.title` and `clientInfo.version` accepted by
+/// `initialize`, in bytes.
+pub const MAX_CLIENT_INFO_FIELD_BYTES: usize = 256;
+/// Largest `clientInfo` object accepted by `initialize` (its JSON text), in bytes.
+pub const MAX_CLIENT_INFO_BYTES: usize = 4096;
+
+/// Refuses an `initialize` whose `clientInfo` is over the caps: its name and version are
+/// kept for the session's lifetime (thread originator, user agent) and, in a cluster, stored
+/// in Redis with the session.
+pub fn check_client_info(params: &Value) -> Result<(), JsonRpcErrorBody> {
+    let Some(client_info) = params.get("clientInfo") else {
+        return Ok(());
+    };
+    for field in ["name", "title", "version"] {
+        if let Some(text) = client_info.get(field).and_then(Value::as_str)
+            && text.len() > MAX_CLIENT_INFO_FIELD_BYTES
+        {
+            return Err(crate::rpc_error::invalid_params(format!(
+                "initialize: clientInfo.{field} is {} bytes; at most {MAX_CLIENT_INFO_FIELD_BYTES} are accepted",
+                text.len()
+            )));
+        }
+    }
+    let size = client_info.to_string().len();
+    if size > MAX_CLIENT_INFO_BYTES {
+        return Err(crate::rpc_error::invalid_params(format!(
+            "initialize: clientInfo is {size} bytes of JSON; at most {MAX_CLIENT_INFO_BYTES} are accepted"
+        )));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -130,6 +162,31 @@ mod tests {
         assert!(!caps(json!({"elicitation": {"url": {}}})).form_elicitation);
         assert!(!caps(json!({"sampling": {}})).form_elicitation);
         assert!(!ClientCapabilities::from_params(&json!({})).form_elicitation);
+    }
+
+    #[test]
+    fn client_info_over_the_caps_is_refused() {
+        let long = "n".repeat(MAX_CLIENT_INFO_FIELD_BYTES + 1);
+        let at_cap = "n".repeat(MAX_CLIENT_INFO_FIELD_BYTES);
+        let check = |client_info: Value| check_client_info(&json!({"clientInfo": client_info}));
+        assert!(check(json!({"name": at_cap, "version": at_cap})).is_ok());
+        assert!(check_client_info(&json!({})).is_ok());
+        let refused = check(json!({"name": long, "version": "1"})).unwrap_err();
+        assert_eq!(refused.code, -32602);
+        assert!(
+            refused.message.contains("clientInfo.name"),
+            "{}",
+            refused.message
+        );
+        assert!(check(json!({"name": "n", "version": long})).is_err());
+        assert!(check(json!({"name": "n", "title": long})).is_err());
+        let icons = vec![json!({"src": "x".repeat(200)}); 30];
+        let refused = check(json!({"name": "n", "icons": icons})).unwrap_err();
+        assert!(
+            refused.message.contains("clientInfo is"),
+            "{}",
+            refused.message
+        );
     }
 
     #[test]

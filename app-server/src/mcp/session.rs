@@ -42,6 +42,7 @@ use crate::unwind::catch_panic;
 use tandem_core::config::Config;
 use tandem_core::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
 use tandem_core::engine::{Engine, EventSink};
+use tandem_core::principal::Principal;
 use tandem_core::store::Store;
 use tandem_core::sync::lock;
 
@@ -75,6 +76,9 @@ pub struct Negotiated {
 
 /// One MCP session.
 pub struct McpSession {
+    /// Who created the session (the local user on stdio, the token's principal over HTTP);
+    /// a request of another principal never reaches it.
+    pub principal: Principal,
     /// State shared with the engine (as its event sink and approver).
     pub shared: Arc<SessionShared>,
     /// This session's engine.
@@ -113,9 +117,10 @@ pub struct SessionShared {
 }
 
 impl McpSession {
-    /// A session with its own engine over the shared `store`.
+    /// A session of `principal` with its own engine over the shared `store`.
     pub fn new(
         session_id: String,
+        principal: Principal,
         config: impl Into<Arc<Config>>,
         store: Arc<Store>,
         outbound: Arc<dyn Outbound>,
@@ -135,9 +140,12 @@ impl McpSession {
         });
         let sink =
             crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
+        // The one place a session's engine is built: the session's principal is handed to the
+        // engine here once the engine takes one (threads owned by their principal).
         let engine = Engine::new(config, store, sink, shared.clone());
         let conversation_api = ConversationApi::new(engine.clone(), shared.conversations.clone());
         Arc::new(McpSession {
+            principal,
             shared,
             engine,
             loaded: Mutex::new(HashSet::new()),
@@ -403,6 +411,7 @@ impl McpSession {
                 "initialize: missing string field `protocolVersion`",
             ));
         };
+        protocol::check_client_info(params)?;
         let version = negotiate_version(requested);
         let negotiated = Negotiated {
             version,

@@ -39,6 +39,7 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
     let outbound: Arc<dyn Outbound> = Arc::new(StdioOutbound::new(lines));
     let session = McpSession::new(
         "stdio".to_string(),
+        tandem_core::principal::Principal::local_user(),
         config,
         store,
         outbound.clone(),

@@ -31,6 +31,12 @@ pub struct Metrics {
     pub redis_errors: Counter<u64, AtomicU64>,
     /// Thread leases this node holds.
     pub leases_held: Gauge<i64, std::sync::atomic::AtomicI64>,
+    /// HTTP connections this node serves.
+    pub connections_open: Gauge<i64, std::sync::atomic::AtomicI64>,
+    /// HTTP connections closed at once because `--max-connections` were open.
+    pub connections_refused: Counter<u64, AtomicU64>,
+    /// `initialize` requests refused because `--max-sessions` sessions were open.
+    pub sessions_refused: Counter<u64, AtomicU64>,
 }
 
 impl Metrics {
@@ -42,6 +48,9 @@ impl Metrics {
         let events_sent = Counter::default();
         let leases_held = Gauge::default();
         let redis_errors = Counter::default();
+        let connections_open = Gauge::default();
+        let connections_refused = Counter::default();
+        let sessions_refused = Counter::default();
         // 50 µs … ~0.8 s, doubling.
         let buckets =
             || prometheus_client::metrics::histogram::exponential_buckets(0.00005, 2.0, 15);
@@ -82,6 +91,21 @@ impl Metrics {
             "thread leases held by this node",
             leases_held.clone(),
         );
+        registry.register(
+            "connections_open",
+            "HTTP connections served by this node",
+            connections_open.clone(),
+        );
+        registry.register(
+            "connections_refused",
+            "HTTP connections closed at once because the connection limit was reached",
+            connections_refused.clone(),
+        );
+        registry.register(
+            "sessions_refused",
+            "initialize requests refused because the session limit was reached",
+            sessions_refused.clone(),
+        );
         Self {
             registry,
             sessions_open,
@@ -91,6 +115,9 @@ impl Metrics {
             bus_deliver_seconds,
             redis_errors,
             leases_held,
+            connections_open,
+            connections_refused,
+            sessions_refused,
         }
     }
 

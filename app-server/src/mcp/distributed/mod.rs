@@ -53,7 +53,8 @@ pub enum StoreError {
 /// `[mcp.distributed]` and `--redis`.
 #[derive(Debug, Clone)]
 pub struct DistributedOptions {
-    /// `redis://HOST:PORT/DB`.
+    /// `redis://[USER:PASSWORD@]HOST:PORT/DB`, or `rediss://…` for TLS; shown only through
+    /// [`redacted_url`].
     pub url: String,
     /// Prefix of every key and channel.
     pub prefix: String,
@@ -385,8 +386,13 @@ impl Cluster {
         options: DistributedOptions,
         metrics: Arc<Metrics>,
     ) -> anyhow::Result<(Arc<Cluster>, mpsc::Receiver<Forward>)> {
+        let shown_url = redacted_url(&options.url);
+        if options.url.starts_with("rediss:") {
+            // `rediss://` speaks TLS through rustls, which needs its process-wide provider.
+            let _ = rustls::crypto::ring::default_provider().install_default();
+        }
         let client = redis::Client::open(options.url.as_str())
-            .map_err(|error| anyhow::anyhow!("invalid Redis URL `{}`: {error}", options.url))?;
+            .map_err(|error| anyhow::anyhow!("invalid Redis URL `{shown_url}`: {error}"))?;
         let config = redis::aio::ConnectionManagerConfig::new()
             .set_connection_timeout(Some(COMMAND_TIMEOUT))
             .set_response_timeout(Some(COMMAND_TIMEOUT))
@@ -400,9 +406,9 @@ impl Cluster {
         let connection = match tokio::time::timeout(COMMAND_TIMEOUT * 2, connect).await {
             Ok(Ok(connection)) => connection,
             Ok(Err(error)) => {
-                anyhow::bail!("cannot reach Redis at {}: {error}", options.url)
+                anyhow::bail!("cannot reach Redis at {shown_url}: {error}")
             }
-            Err(_) => anyhow::bail!("cannot reach Redis at {}: timed out", options.url),
+            Err(_) => anyhow::bail!("cannot reach Redis at {shown_url}: timed out"),
         };
         let keys = Keys::new(&options.prefix);
         let streams = Arc::new(RedisStreamManager::new(
@@ -433,7 +439,7 @@ impl Cluster {
             resumes: std::sync::Mutex::new(std::collections::HashMap::new()),
             gets: std::sync::Mutex::new(std::collections::HashMap::new()),
         });
-        tracing::info!(node_id = %cluster.options.node_id, url = %cluster.options.url, "joined the cluster");
+        tracing::info!(node_id = %cluster.options.node_id, url = %shown_url, "joined the cluster");
         Ok((cluster, received))
     }
 
@@ -593,6 +599,23 @@ impl Cluster {
     }
 }
 
+/// `url` with the password of its user part (`scheme://USER:PASSWORD@HOST…`) written as
+/// `****`, for messages and logs.
+pub fn redacted_url(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return url.to_string();
+    };
+    let authority_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let (authority, path) = rest.split_at(authority_end);
+    let Some((user_info, host)) = authority.rsplit_once('@') else {
+        return url.to_string();
+    };
+    match user_info.split_once(':') {
+        Some((user, _)) => format!("{scheme}://{user}:****@{host}{path}"),
+        None => url.to_string(),
+    }
+}
+
 /// The node that sent server→client request `id` (ids look like `<node>:<n>`).
 pub fn node_of_request(id: &RequestId) -> Option<&str> {
     match id {
@@ -633,6 +656,21 @@ mod tests {
         let bad: toml::Table =
             toml::from_str("[mcp.distributed]\nurl = \"redis://h\"\nnode_id = \"a b\"\n").unwrap();
         assert!(DistributedOptions::from_config(&bad, None, Duration::from_secs(1)).is_err());
+    }
+
+    #[test]
+    fn passwords_in_redis_urls_are_masked() {
+        assert_eq!(
+            redacted_url("rediss://tandem:s3cret@redis.internal:6380/2"),
+            "rediss://tandem:****@redis.internal:6380/2"
+        );
+        assert_eq!(
+            redacted_url("redis://:p@ss:w@rd@h:1/0"),
+            "redis://:****@h:1/0"
+        );
+        assert_eq!(redacted_url("redis://h:1/0"), "redis://h:1/0");
+        assert_eq!(redacted_url("redis://user@h"), "redis://user@h");
+        assert_eq!(redacted_url("not a url"), "not a url");
     }
 
     #[test]

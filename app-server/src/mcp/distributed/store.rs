@@ -29,6 +29,12 @@ pub struct SessionMeta {
     pub last_access_ms: u64,
     /// The node that created the session.
     pub created_by: String,
+    /// The principal that created the session (a token file's name, `default` for a
+    /// generated token, the local user with `--auth none`); a request of another principal is
+    /// answered as if the session did not exist. Empty in metadata written before sessions
+    /// had principals: such a session matches no principal, and its client initializes again.
+    #[serde(default)]
+    pub principal: String,
 }
 
 /// Unix time in milliseconds.
@@ -285,6 +291,7 @@ mod tests {
             log_level: None,
             last_access_ms: now_ms(),
             created_by: "a".into(),
+            principal: "alice".into(),
         }
     }
 
@@ -298,6 +305,7 @@ mod tests {
             .unwrap();
         assert!(store.has("s").await.unwrap());
         assert_eq!(store.get("s").await.unwrap().unwrap().created_by, "a");
+        assert_eq!(store.get("s").await.unwrap().unwrap().principal, "alice");
         assert!(
             store
                 .touch("s", Duration::from_secs(60))
@@ -315,6 +323,13 @@ mod tests {
                 .is_none()
         );
         assert!(!store.delete("s").await.unwrap());
+    }
+
+    #[test]
+    fn metadata_without_a_principal_reads_as_owned_by_nobody() {
+        let text = r#"{"protocol_version":"2025-11-25","initialize_params":{},"log_level":null,"last_access_ms":1,"created_by":"a"}"#;
+        let meta: SessionMeta = serde_json::from_str(text).unwrap();
+        assert_eq!(meta.principal, "");
     }
 
     #[tokio::test]

@@ -29,6 +29,7 @@ use crate::mcp::session::McpSession;
 use crate::mcp::tools::CODEX_REPLY_TOOL;
 use crate::rpc_error;
 use tandem_core::engine::normalize_thread_id;
+use tandem_core::principal::Principal;
 
 /// 503 with a JSON-RPC error: the shared store cannot be reached.
 pub(super) fn unavailable(id: Option<&RequestId>, error: &StoreError) -> Box<Response> {
@@ -76,6 +77,7 @@ pub(super) async fn publish_session(
         log_level: None,
         last_access_ms: now_ms(),
         created_by: cluster.node_id().to_string(),
+        principal: session.principal.name().to_string(),
     };
     let stored = cluster
         .sessions
@@ -90,18 +92,22 @@ pub(super) enum Resolved {
     Here(Arc<HttpSession>),
     /// Alive, held by other nodes only, and not rebuilt here (`rebuild` was false).
     Elsewhere,
-    /// Unknown, expired or deleted.
+    /// Unknown, expired or deleted, or another principal's.
     Gone,
 }
 
 /// The session `session_id` as the shared store knows it: refreshed there, rebuilt here if
 /// this node does not hold it (only with `rebuild`), dropped here if it ended elsewhere.
+/// With `principal` (a client's request), a session another principal created is
+/// [`Resolved::Gone`]; without (a request another node forwarded), the stored principal is
+/// trusted.
 pub(super) async fn resolve(
     state: &Arc<HttpState>,
     cluster: &Arc<Cluster>,
     session_id: &str,
     local: Option<Arc<HttpSession>>,
     rebuild: bool,
+    principal: Option<&Principal>,
 ) -> Result<Resolved, StoreError> {
     let touched = cluster.counted(
         cluster
@@ -116,6 +122,9 @@ pub(super) async fn resolve(
         }
         return Ok(Resolved::Gone);
     };
+    if principal.is_some_and(|principal| principal.name() != meta.principal) {
+        return Ok(Resolved::Gone);
+    }
     if let Some(local) = local {
         // `logging/setLevel` may have reached another node since.
         if let Some(level) = &meta.log_level {
@@ -129,6 +138,7 @@ pub(super) async fn resolve(
     let hub = Arc::new(StreamHub::new(state.http.replay_buffer));
     let session = McpSession::new(
         session_id.to_string(),
+        Principal::named(&meta.principal),
         state.config.clone(),
         state.store.clone(),
         outbound(state, &hub, session_id),
@@ -459,13 +469,27 @@ pub(super) async fn forward_cancel(
     Ok(true)
 }
 
-/// DELETE: ends `session_id` everywhere (`local` is this node's copy, already removed).
+/// DELETE by `principal`: ends `session_id` everywhere; a session of another principal is
+/// left alone and answered 404, as an unknown one.
 pub(super) async fn delete_everywhere(
     state: &Arc<HttpState>,
     cluster: &Cluster,
     session_id: &str,
-    local: Option<Arc<HttpSession>>,
+    principal: &Principal,
 ) -> Response {
+    let stored = match cluster.counted(cluster.sessions.get(session_id).await) {
+        Ok(stored) => stored,
+        Err(error) => return *unavailable(None, &error),
+    };
+    let others = stored.is_some_and(|meta| meta.principal != principal.name())
+        || state
+            .sessions
+            .get(session_id)
+            .is_some_and(|local| local.session.principal != *principal);
+    if others {
+        return super::gone(None);
+    }
+    let local = state.sessions.remove(session_id);
     let deleted = delete(cluster, session_id).await;
     if let Some(session) = local {
         state.tasks.spawn(async move { session.close().await });
@@ -608,7 +632,7 @@ async fn run_forwarded(
         return;
     };
     let local = state.sessions.get(&session_id);
-    let session = match resolve(&state, &cluster, &session_id, local, true).await {
+    let session = match resolve(&state, &cluster, &session_id, local, true, None).await {
         Ok(Resolved::Here(session)) => session,
         Ok(Resolved::Gone | Resolved::Elsewhere) | Err(_) => {
             let reply = error_response(
@@ -649,7 +673,7 @@ pub(super) async fn refresh_connected(state: &Arc<HttpState>, cluster: &Arc<Clus
         if session.hub.open_connections() == 0 {
             continue;
         }
-        let _ = resolve(state, cluster, &session_id, Some(session), false).await;
+        let _ = resolve(state, cluster, &session_id, Some(session), false, None).await;
     }
 }
 

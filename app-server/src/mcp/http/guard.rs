@@ -1,7 +1,11 @@
 //! Request checks of the HTTP transport that come before any MCP processing: `Host` and
-//! `Origin` (DNS-rebinding protection), the bearer token, and content negotiation.
+//! `Origin` (DNS-rebinding protection), the bearer token (which names the request's
+//! principal), and content negotiation.
 
 use axum::http::{HeaderMap, header};
+
+use crate::mcp::http::auth::Authentication;
+use tandem_core::principal::Principal;
 
 /// Header names of the streamable HTTP transport.
 pub const SESSION_HEADER: &str = "mcp-session-id";
@@ -18,8 +22,8 @@ pub struct AccessPolicy {
     pub allowed_hosts: Vec<String>,
     /// Extra `Origin` values (`scheme://host[:port]`) accepted besides loopback origins.
     pub allowed_origins: Vec<String>,
-    /// The bearer token every request must carry, if set.
-    pub auth_token: Option<String>,
+    /// Who may call, and as which principal.
+    pub authentication: Authentication,
 }
 
 /// Why a request was refused.
@@ -60,10 +64,13 @@ fn is_loopback_name(host: &str) -> bool {
 }
 
 impl AccessPolicy {
-    /// Checks Host, Origin and the bearer token, in that order.
-    pub fn check(&self, headers: &HeaderMap, bind_host: &str) -> Result<(), Refusal> {
+    /// Checks Host, Origin and the bearer token, in that order; the principal the request
+    /// acts for.
+    pub fn check(&self, headers: &HeaderMap, bind_host: &str) -> Result<Principal, Refusal> {
         self.check_origin(headers, bind_host)?;
-        self.check_token(headers)
+        self.authentication
+            .principal(headers)
+            .ok_or(Refusal::Unauthorized)
     }
 
     /// Checks Host and Origin only (a CORS preflight carries no credentials).
@@ -96,36 +103,6 @@ impl AccessPolicy {
         }
         Ok(())
     }
-
-    /// Checks the bearer token, when one is configured.
-    pub fn check_token(&self, headers: &HeaderMap) -> Result<(), Refusal> {
-        if let Some(expected) = &self.auth_token {
-            let presented = headers
-                .get(header::AUTHORIZATION)
-                .and_then(|value| value.to_str().ok())
-                .and_then(|value| {
-                    let (scheme, token) = value.split_once(' ')?;
-                    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
-                });
-            if !presented
-                .is_some_and(|token| constant_time_eq(token.as_bytes(), expected.as_bytes()))
-            {
-                return Err(Refusal::Unauthorized);
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Compares without an early exit on the first differing byte.
-fn constant_time_eq(left: &[u8], right: &[u8]) -> bool {
-    if left.len() != right.len() {
-        return false;
-    }
-    left.iter()
-        .zip(right)
-        .fold(0u8, |difference, (a, b)| difference | (a ^ b))
-        == 0
 }
 
 /// What a POST's `Accept` (and `X-MCP-POST-STREAM`) allow.
@@ -200,17 +177,17 @@ mod tests {
         map
     }
 
-    fn policy(token: Option<&str>) -> AccessPolicy {
+    fn policy() -> AccessPolicy {
         AccessPolicy {
             allowed_hosts: vec!["mcp.internal".into()],
             allowed_origins: vec!["https://app.example.com".into()],
-            auth_token: token.map(str::to_string),
+            authentication: Authentication::Disabled,
         }
     }
 
     #[test]
     fn loopback_hosts_and_origins_pass_and_others_are_refused() {
-        let policy = policy(None);
+        let policy = policy();
         for host in [
             "localhost:3333",
             "127.0.0.1:80",
@@ -220,7 +197,7 @@ mod tests {
         ] {
             assert_eq!(
                 policy.check(&headers(&[("host", host)]), "127.0.0.1"),
-                Ok(()),
+                Ok(Principal::local_user()),
                 "{host}"
             );
         }
@@ -234,7 +211,11 @@ mod tests {
             "https://app.example.com",
         ] {
             let request = headers(&[("host", "localhost"), ("origin", origin)]);
-            assert_eq!(policy.check(&request, "127.0.0.1"), Ok(()), "{origin}");
+            assert_eq!(
+                policy.check(&request, "127.0.0.1"),
+                Ok(Principal::local_user()),
+                "{origin}"
+            );
         }
         for origin in [
             "http://evil.example.com",
@@ -248,27 +229,6 @@ mod tests {
                 "{origin}"
             );
         }
-    }
-
-    #[test]
-    fn the_bearer_token_is_required_when_configured() {
-        let policy = policy(Some("s3cret"));
-        assert_eq!(
-            policy.check(&headers(&[]), "127.0.0.1"),
-            Err(Refusal::Unauthorized)
-        );
-        assert_eq!(
-            policy.check(&headers(&[("authorization", "Bearer wrong")]), "127.0.0.1"),
-            Err(Refusal::Unauthorized)
-        );
-        assert_eq!(
-            policy.check(&headers(&[("authorization", "bearer s3cret")]), "127.0.0.1"),
-            Ok(())
-        );
-        assert_eq!(
-            policy.check(&headers(&[("authorization", "Basic s3cret")]), "127.0.0.1"),
-            Err(Refusal::Unauthorized)
-        );
     }
 
     #[test]

@@ -6,12 +6,19 @@
 //! with 202. GET opens the session's standalone SSE stream or resumes a stream with
 //! `Last-Event-ID`. DELETE ends the session. Status codes follow the table in the design
 //! notes: 400 (no session id, bad protocol version header, malformed JSON), 401 (bearer
-//! token), 403 (Host/Origin), 404 (unknown, expired or deleted session), 405 (other methods),
-//! 406 (Accept), 409 (second GET stream), 413 (body too large), 415 (Content-Type).
+//! token), 403 (Host/Origin), 404 (unknown, expired or deleted session, or another
+//! principal's), 405 (other methods), 406 (Accept), 409 (second GET stream), 413 (body too
+//! large), 415 (Content-Type), 503 (session limit reached).
+//!
+//! Every request is authenticated first (`auth`): its bearer token names the principal it
+//! acts for, and a session answers only the principal that created it.
 
+pub mod auth;
 mod cluster;
 mod cluster_resume;
+mod cors;
 pub mod guard;
+pub mod listener;
 mod responses;
 pub mod sessions;
 pub mod streams;
@@ -22,7 +29,7 @@ use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::jsonrpc::error_codes::{
-    INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR,
+    INTERNAL_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, OVERLOADED, PARSE_ERROR,
 };
 use axum::Router;
 use axum::body::Body;
@@ -36,10 +43,12 @@ use tokio_util::task::TaskTracker;
 use crate::mcp::calls::ThreadOwners;
 use crate::mcp::distributed::metrics::{self, Metrics};
 use crate::mcp::distributed::{Cluster, DistributedOptions};
+use crate::mcp::http::auth::Authentication;
 use crate::mcp::http::guard::{
     AccessPolicy, POST_STREAM_HEADER, PostReply, Refusal, SESSION_HEADER, VERSION_HEADER, accepts,
     is_json_content, post_reply,
 };
+use crate::mcp::http::listener::ConnectionLimits;
 use crate::mcp::http::sessions::{HttpSession, SessionTable, new_session_id};
 use crate::mcp::http::streams::{ResumeError, StreamHub};
 use crate::mcp::protocol::{SUPPORTED_VERSIONS, is_supported_version};
@@ -47,6 +56,7 @@ use crate::mcp::session::{McpOptions, McpSession};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 use responses::{json_response, rpc_status, sse_response, sse_single};
 use tandem_core::config::Config;
+use tandem_core::principal::Principal;
 use tandem_core::store::Store;
 
 /// Settings of the HTTP transport.
@@ -56,6 +66,10 @@ pub struct HttpOptions {
     pub bind: SocketAddr,
     /// Host/Origin/token checks.
     pub access: AccessPolicy,
+    /// Connections at once and the header-read timeout.
+    pub limits: ConnectionLimits,
+    /// MCP sessions this node holds at most; `initialize` beyond is refused with 503.
+    pub max_sessions: usize,
     /// Idle time after which a session is evicted.
     pub session_ttl: Duration,
     /// Largest accepted POST body.
@@ -102,8 +116,11 @@ pub async fn serve_http(
     let store = Arc::new(Store::open(&config.home)?);
     let listener = tokio::net::TcpListener::bind(http.bind).await?;
     let address = listener.local_addr()?;
-    report_listening(address, http.access.auth_token.is_some());
+    report_listening(address, &http.access.authentication);
     tracing::info!(%address, "mcp-server listening on http://{address}/mcp");
+    if let Authentication::Tokens(table) = &http.access.authentication {
+        tokio::spawn(auth::watch_token_file(table.clone()));
+    }
     let state = Arc::new(HttpState {
         config: Arc::new(config),
         store,
@@ -131,20 +148,20 @@ pub async fn serve_http(
             post(post_mcp)
                 .get(get_mcp)
                 .delete(delete_mcp)
-                .options(preflight),
+                .options(cors::preflight),
         )
         .route("/metrics", axum::routing::get(get_metrics))
-        .layer(axum::middleware::from_fn(cors_headers))
+        .layer(axum::middleware::from_fn(cors::cors_headers))
         .with_state(state.clone());
     let sweeper = tokio::spawn(sweep_idle_sessions(state.clone()));
-    // Without TCP_NODELAY, Nagle's algorithm and delayed ACKs add ~40 ms to every SSE reply
-    // written in several pieces.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |socket| {
-        let _ = socket.set_nodelay(true);
-    });
     let closing = state.clone();
-    axum::serve(listener, router)
-        .with_graceful_shutdown(async move {
+    let limits = state.http.limits;
+    listener::serve(
+        listener,
+        router,
+        limits,
+        state.metrics.clone(),
+        async move {
             crate::shutdown::shutdown_signal().await;
             tracing::info!("signal received; closing sessions");
             // Closing the sessions ends their SSE streams, so the connections can drain.
@@ -154,8 +171,9 @@ pub async fn serve_http(
             if let Some(cluster) = &closing.cluster {
                 cluster.streams.end_all();
             }
-        })
-        .await?;
+        },
+    )
+    .await;
     sweeper.abort();
     state.tasks.close();
     let _ = tokio::time::timeout(Duration::from_secs(5), state.tasks.wait()).await;
@@ -166,11 +184,12 @@ pub async fn serve_http(
     clippy::print_stderr,
     reason = "the listening address is reported on stderr for whoever started the server"
 )]
-fn report_listening(address: SocketAddr, authenticated: bool) {
+fn report_listening(address: SocketAddr, authentication: &Authentication) {
     eprintln!("tandem mcp-server listening on http://{address}/mcp");
-    if !address.ip().is_loopback() && !authenticated {
+    // `--auth none` is refused on other addresses before the server starts.
+    if let Authentication::Disabled = authentication {
         eprintln!(
-            "tandem mcp-server: warning: {address} is reachable from other machines and no --auth-token-file is set; anyone who can connect can run commands through the agent"
+            "tandem mcp-server: warning: --auth none: every account on this machine can connect to http://{address}/mcp and run commands through the agent as you"
         );
     }
 }
@@ -204,55 +223,30 @@ async fn sweep_idle_sessions(state: Arc<HttpState>) {
 }
 
 impl HttpState {
-    fn check_access(&self, headers: &HeaderMap) -> Result<(), Box<Response>> {
-        tracing::debug!(?headers, "http request");
+    /// Host, Origin and the bearer token; the principal the request acts for.
+    fn check_access(&self, headers: &HeaderMap) -> Result<Principal, Box<Response>> {
+        if tracing::enabled!(tracing::Level::DEBUG) {
+            // The token stays out of the log, whatever the level.
+            let mut logged = headers.clone();
+            logged.remove(header::AUTHORIZATION);
+            tracing::debug!(headers = ?logged, "http request");
+        }
         self.refusal(self.http.access.check(headers, &self.bind_host))
     }
 
-    fn refusal(&self, checked: Result<(), Refusal>) -> Result<(), Box<Response>> {
-        match checked {
-            Ok(()) => Ok(()),
-            Err(Refusal::Host(host)) => {
-                tracing::warn!(%host, "refused a request for another host");
-                Err(Box::new(rpc_status(
-                    StatusCode::FORBIDDEN,
-                    None,
-                    INVALID_REQUEST,
-                    &format!("host not allowed: {host}"),
-                )))
-            }
-            Err(Refusal::Origin(origin)) => {
-                tracing::warn!(%origin, "refused a request from another origin");
-                Err(Box::new(rpc_status(
-                    StatusCode::FORBIDDEN,
-                    None,
-                    INVALID_REQUEST,
-                    &format!("origin not allowed: {origin}"),
-                )))
-            }
-            Err(Refusal::Unauthorized) => {
-                tracing::warn!("refused a request without the right bearer token");
-                let mut response = rpc_status(
-                    StatusCode::UNAUTHORIZED,
-                    None,
-                    INVALID_REQUEST,
-                    "missing or invalid bearer token",
-                );
-                response
-                    .headers_mut()
-                    .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-                Err(Box::new(response))
-            }
-        }
+    fn refusal<T>(&self, checked: Result<T, Refusal>) -> Result<T, Box<Response>> {
+        checked.map_err(|refusal| Box::new(responses::refused(refusal)))
     }
 
-    /// The session named by the request, with the protocol version header checked.
+    /// The session named by the request, with the protocol version header checked; a
+    /// session of another principal than `principal` is answered as an unknown one (404).
     async fn session(
         self: &Arc<Self>,
         headers: &HeaderMap,
+        principal: &Principal,
         id: Option<&RequestId>,
     ) -> Result<Arc<HttpSession>, Box<Response>> {
-        match self.session_here(headers, id, true).await? {
+        match self.session_here(headers, principal, id, true).await? {
             Some(session) => Ok(session),
             None => Err(Box::new(gone(id))),
         }
@@ -264,13 +258,15 @@ impl HttpState {
     async fn session_if_held(
         self: &Arc<Self>,
         headers: &HeaderMap,
+        principal: &Principal,
     ) -> Result<Option<Arc<HttpSession>>, Box<Response>> {
-        self.session_here(headers, None, false).await
+        self.session_here(headers, principal, None, false).await
     }
 
     async fn session_here(
         self: &Arc<Self>,
         headers: &HeaderMap,
+        principal: &Principal,
         id: Option<&RequestId>,
         rebuild: bool,
     ) -> Result<Option<Arc<HttpSession>>, Box<Response>> {
@@ -285,11 +281,14 @@ impl HttpState {
                 "missing Mcp-Session-Id header; send initialize first",
             )));
         };
-        let local = self.sessions.get(session_id);
+        let local = self
+            .sessions
+            .get(session_id)
+            .filter(|local| local.session.principal == *principal);
         let session = match &self.cluster {
             None => Some(local.ok_or_else(|| Box::new(gone(id)))?),
             Some(cluster) => {
-                match cluster::resolve(self, cluster, session_id, local, rebuild)
+                match cluster::resolve(self, cluster, session_id, local, rebuild, Some(principal))
                     .await
                     .map_err(|error| cluster::unavailable(id, &error))?
                 {
@@ -331,9 +330,10 @@ fn gone(id: Option<&RequestId>) -> Response {
 }
 
 async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body: Body) -> Response {
-    if let Err(response) = state.check_access(&headers) {
-        return *response;
-    }
+    let principal = match state.check_access(&headers) {
+        Ok(principal) => principal,
+        Err(response) => return *response,
+    };
     if !is_json_content(&headers) {
         return rpc_status(
             StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -378,7 +378,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
             );
         }
         Err(DecodeError::NotAMessage(_)) if text.trim_start().starts_with('[') => {
-            return batch(&state, &headers, &text, reply).await;
+            return batch(&state, &headers, &principal, &text, reply).await;
         }
         Err(DecodeError::NotAMessage(reason)) => {
             let message = format!("invalid request: {reason}");
@@ -395,10 +395,10 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
                     "initialize must not carry Mcp-Session-Id: that session is already initialized",
                 );
             }
-            initialize(&state, id, value, reply).await
+            initialize(&state, principal, id, value, reply).await
         }
         IncomingMessage::Request { id, method, value } => {
-            let session = match state.session(&headers, Some(&id)).await {
+            let session = match state.session(&headers, &principal, Some(&id)).await {
                 Ok(session) => session,
                 Err(response)
                     if method == "server/discover" && !headers.contains_key(SESSION_HEADER) =>
@@ -418,7 +418,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
             run_request(&state, session, id, method, value, reply).await
         }
         IncomingMessage::Notification { method } => {
-            let held = match state.session_if_held(&headers).await {
+            let held = match state.session_if_held(&headers, &principal).await {
                 Ok(held) => held,
                 Err(response) => return *response,
             };
@@ -440,7 +440,7 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
             StatusCode::ACCEPTED.into_response()
         }
         IncomingMessage::Response { id, outcome } => {
-            let held = match state.session_if_held(&headers).await {
+            let held = match state.session_if_held(&headers, &principal).await {
                 Ok(held) => held,
                 Err(response) => return *response,
             };
@@ -471,10 +471,14 @@ fn session_id_of(headers: &HeaderMap) -> &str {
 
 async fn initialize(
     state: &Arc<HttpState>,
+    principal: Principal,
     id: RequestId,
     value: Value,
     reply: PostReply,
 ) -> Response {
+    if state.sessions.len() >= state.http.max_sessions {
+        return too_many_sessions(state, &id);
+    }
     let session_id = match new_session_id() {
         Ok(session_id) => session_id,
         Err(error) => {
@@ -490,6 +494,7 @@ async fn initialize(
     let hub = Arc::new(StreamHub::new(state.http.replay_buffer));
     let session = McpSession::new(
         session_id.clone(),
+        principal,
         state.config.clone(),
         state.store.clone(),
         cluster::outbound(state, &hub, &session_id),
@@ -497,11 +502,15 @@ async fn initialize(
         state.owners.clone(),
     );
     cluster::prepare(state, &session);
-    let params = value.get("params").cloned().unwrap_or(Value::Null);
+    // The stored copy a cluster needs; a single node keeps none.
+    let params = state
+        .cluster
+        .as_ref()
+        .map(|_| value.get("params").cloned().unwrap_or(Value::Null));
     let answer = hub.open_json_route(id.clone());
     session
         .clone()
-        .handle_request(id, "initialize".to_string(), value)
+        .handle_request(id.clone(), "initialize".to_string(), value)
         .await;
     let Ok(message) = answer.await else {
         return rpc_status(
@@ -514,16 +523,25 @@ async fn initialize(
     if message.get("error").is_some() {
         return json_response(StatusCode::BAD_REQUEST, &message);
     }
-    if let Some(cluster) = &state.cluster
+    if let (Some(cluster), Some(params)) = (&state.cluster, params)
         && let Err(error) = cluster::publish_session(cluster, &session_id, &session, params).await
     {
         session.close().await;
         return *cluster::unavailable(None, &error);
     }
-    state
+    let session = Arc::new(HttpSession::new(session, hub));
+    // Concurrent `initialize`s may all have passed the first check: this one is exact.
+    if !state
         .sessions
-        .insert(session_id.clone(), Arc::new(HttpSession::new(session, hub)));
-    tracing::info!(%session_id, "session created");
+        .insert_within(session_id.clone(), session.clone(), state.http.max_sessions)
+    {
+        if let Some(cluster) = &state.cluster {
+            let _ = cluster.sessions.delete(&session_id).await;
+        }
+        session.close().await;
+        return too_many_sessions(state, &id);
+    }
+    tracing::info!(%session_id, principal = %session.session.principal, "session created");
     let mut response = match reply {
         PostReply::Json => json_response(StatusCode::OK, &message),
         PostReply::Sse => sse_single(&message),
@@ -534,15 +552,34 @@ async fn initialize(
     response
 }
 
+/// The 503 of an `initialize` over `--max-sessions`.
+fn too_many_sessions(state: &HttpState, id: &RequestId) -> Response {
+    state.metrics.sessions_refused.inc();
+    tracing::warn!(
+        max_sessions = state.http.max_sessions,
+        "session limit reached; initialize refused"
+    );
+    rpc_status(
+        StatusCode::SERVICE_UNAVAILABLE,
+        Some(id),
+        OVERLOADED,
+        &format!(
+            "this server holds its maximum of {} MCP sessions (--max-sessions); try again once sessions end",
+            state.http.max_sessions
+        ),
+    )
+}
+
 /// A JSON-RPC batch (protocol 2025-03-26 only): answered with one array, as JSON or as one
 /// SSE event; its requests' events and elicitations go to the GET stream.
 async fn batch(
     state: &Arc<HttpState>,
     headers: &HeaderMap,
+    principal: &Principal,
     text: &str,
     reply: PostReply,
 ) -> Response {
-    let session = match state.session(headers, None).await {
+    let session = match state.session(headers, principal, None).await {
         Ok(session) => session,
         Err(response) => return *response,
     };
@@ -633,9 +670,10 @@ async fn run_request(
 }
 
 async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
-    if let Err(response) = state.check_access(&headers) {
-        return *response;
-    }
+    let principal = match state.check_access(&headers) {
+        Ok(principal) => principal,
+        Err(response) => return *response,
+    };
     if !accepts(&headers, "text/event-stream") {
         return rpc_status(
             StatusCode::NOT_ACCEPTABLE,
@@ -644,7 +682,7 @@ async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Res
             "GET needs Accept: text/event-stream",
         );
     }
-    let session = match state.session(&headers, None).await {
+    let session = match state.session(&headers, &principal, None).await {
         Ok(session) => session,
         Err(response) => return *response,
     };
@@ -684,55 +722,11 @@ async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Res
     }
 }
 
-/// CORS preflight for browser clients on an allowed origin (no credentials are checked:
-/// a preflight carries none).
-async fn preflight(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
-    if let Err(response) = state.refusal(state.http.access.check_origin(&headers, &state.bind_host))
-    {
-        return *response;
-    }
-    let mut response = StatusCode::NO_CONTENT.into_response();
-    let response_headers = response.headers_mut();
-    response_headers.insert(
-        header::ACCESS_CONTROL_ALLOW_METHODS,
-        HeaderValue::from_static("GET, POST, DELETE"),
-    );
-    response_headers.insert(
-        header::ACCESS_CONTROL_ALLOW_HEADERS,
-        HeaderValue::from_static(
-            "authorization, content-type, accept, last-event-id, mcp-session-id, mcp-protocol-version, x-mcp-post-stream",
-        ),
-    );
-    response_headers.insert(
-        header::ACCESS_CONTROL_MAX_AGE,
-        HeaderValue::from_static("600"),
-    );
-    response
-}
-
-/// Lets a browser page on an allowed origin read responses and the session id: every
-/// response to a request with an `Origin` that was not refused names that origin.
-async fn cors_headers(request: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let origin = request.headers().get(header::ORIGIN).cloned();
-    let mut response = next.run(request).await;
-    if let Some(origin) = origin
-        && response.status() != StatusCode::FORBIDDEN
-    {
-        let headers = response.headers_mut();
-        headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
-        headers.insert(
-            header::ACCESS_CONTROL_EXPOSE_HEADERS,
-            HeaderValue::from_static("mcp-session-id"),
-        );
-        headers.append(header::VARY, HeaderValue::from_static("origin"));
-    }
-    response
-}
-
 async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
-    if let Err(response) = state.check_access(&headers) {
-        return *response;
-    }
+    let principal = match state.check_access(&headers) {
+        Ok(principal) => principal,
+        Err(response) => return *response,
+    };
     let Some(session_id) = headers
         .get(SESSION_HEADER)
         .and_then(|value| value.to_str().ok())
@@ -744,11 +738,13 @@ async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> 
             "missing Mcp-Session-Id header",
         );
     };
-    let local = state.sessions.remove(session_id);
     if let Some(cluster) = &state.cluster {
-        return cluster::delete_everywhere(&state, cluster, session_id, local).await;
+        return cluster::delete_everywhere(&state, cluster, session_id, &principal).await;
     }
-    let Some(session) = local else {
+    let Some(session) = state
+        .sessions
+        .remove_if(session_id, |session| session.session.principal == principal)
+    else {
         return rpc_status(
             StatusCode::NOT_FOUND,
             None,

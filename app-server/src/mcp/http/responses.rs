@@ -6,12 +6,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::jsonrpc::error_codes::INVALID_REQUEST;
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
 use crate::mcp::distributed::metrics::Metrics;
+use crate::mcp::http::guard::Refusal;
 use crate::mcp::http::streams::{Attached, SseEvent};
 use crate::mcp::protocol::error_response;
 use crate::rpc_error;
@@ -26,6 +28,44 @@ pub(super) fn rpc_status(
         status,
         &error_response(id, &rpc_error::with_code(code, message)),
     )
+}
+
+/// The answer to a request the access checks refused: 403 (Host, Origin) or 401 with
+/// `WWW-Authenticate: Bearer`.
+pub(super) fn refused(refusal: Refusal) -> Response {
+    match refusal {
+        Refusal::Host(host) => {
+            tracing::warn!(%host, "refused a request for another host");
+            rpc_status(
+                StatusCode::FORBIDDEN,
+                None,
+                INVALID_REQUEST,
+                &format!("host not allowed: {host}"),
+            )
+        }
+        Refusal::Origin(origin) => {
+            tracing::warn!(%origin, "refused a request from another origin");
+            rpc_status(
+                StatusCode::FORBIDDEN,
+                None,
+                INVALID_REQUEST,
+                &format!("origin not allowed: {origin}"),
+            )
+        }
+        Refusal::Unauthorized => {
+            tracing::warn!("refused a request without a valid bearer token");
+            let mut response = rpc_status(
+                StatusCode::UNAUTHORIZED,
+                None,
+                INVALID_REQUEST,
+                "missing or invalid bearer token",
+            );
+            response
+                .headers_mut()
+                .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+            response
+        }
+    }
 }
 
 pub(super) fn json_response(status: StatusCode, message: &Value) -> Response {

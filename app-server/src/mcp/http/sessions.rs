@@ -59,6 +59,17 @@ impl SessionTable {
         lock(&self.sessions).insert(id, session);
     }
 
+    /// Adds a session under `id` unless `limit` sessions are live; `false` when it was not
+    /// added.
+    pub fn insert_within(&self, id: String, session: Arc<HttpSession>, limit: usize) -> bool {
+        let mut sessions = lock(&self.sessions);
+        if sessions.len() >= limit {
+            return false;
+        }
+        sessions.insert(id, session);
+        true
+    }
+
     /// The session with `id`, if live.
     pub fn get(&self, id: &str) -> Option<Arc<HttpSession>> {
         lock(&self.sessions).get(id).cloned()
@@ -67,6 +78,20 @@ impl SessionTable {
     /// Removes and returns the session with `id`.
     pub fn remove(&self, id: &str) -> Option<Arc<HttpSession>> {
         lock(&self.sessions).remove(id)
+    }
+
+    /// Removes and returns the session with `id` when `matches` holds for it; leaves it
+    /// otherwise.
+    pub fn remove_if(
+        &self,
+        id: &str,
+        matches: impl FnOnce(&HttpSession) -> bool,
+    ) -> Option<Arc<HttpSession>> {
+        let mut sessions = lock(&self.sessions);
+        if !matches(sessions.get(id)?) {
+            return None;
+        }
+        sessions.remove(id)
     }
 
     /// Removes every session idle for at least `ttl` and returns them (to be closed).
