@@ -24,7 +24,9 @@ pub struct IndexQueryParams {
     #[serde(default)]
     pub alpha: Option<f64>,
     /// Repository to search, absolute or relative to the server's working directory (default:
-    /// that directory).
+    /// that directory); once `..` and symbolic links are resolved it must lie inside that
+    /// directory or one listed in the server's `[query_project_index] roots`, or the request
+    /// fails with `-32600`.
     #[serde(default)]
     pub repo_root: Option<String>,
     /// Embedding model for this call (default: `embedding_model` of `[query_project_index]`).
@@ -84,7 +86,9 @@ pub struct IndexLineRange {
 #[ts(optional_fields = nullable)]
 pub struct IndexRefreshParams {
     /// Repository to index, absolute or relative to the server's working directory (default:
-    /// that directory).
+    /// that directory); once `..` and symbolic links are resolved it must lie inside that
+    /// directory or one listed in the server's `[query_project_index] roots`, or the request
+    /// fails with `-32600`.
     #[serde(default)]
     pub repo_root: Option<String>,
     /// Only refresh files matching these globs (default: `file_globs` of

@@ -1,6 +1,7 @@
 //! How the servers stop: the first SIGINT or SIGTERM starts a graceful shutdown (each front end
 //! stops reading, interrupts its turns and drains its writer); a second signal ends the process
-//! at once, and so does a graceful shutdown that has not finished within [`GRACE`].
+//! at once, and so does a graceful shutdown that has not finished within [`GRACE`]. A front end
+//! whose shutdown starts at stdin EOF arms the same deadline ([`arm_deadline`]).
 //!
 //! The deadline runs on a plain thread, not a task, so that it fires even when every async
 //! worker is busy; [`finish`] bounds what is left after the front end returns (blocking-pool work
@@ -42,8 +43,14 @@ pub async fn shutdown_signal() {
     });
 }
 
-/// Starts the thread that ends the process if shutdown outlasts [`GRACE`].
-fn arm_deadline() {
+/// Starts the thread that ends the process if shutdown outlasts [`GRACE`] (once: later calls
+/// keep the first deadline).
+pub fn arm_deadline() {
+    static ARMED: std::sync::Once = std::sync::Once::new();
+    ARMED.call_once(start_deadline_thread);
+}
+
+fn start_deadline_thread() {
     let spawned = std::thread::Builder::new()
         .name("shutdown-deadline".to_string())
         .spawn(|| {

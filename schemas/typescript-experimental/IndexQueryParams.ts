@@ -22,7 +22,9 @@ fileGlobs?: Array<string> | null,
 alpha?: number | null, 
 /**
  * Repository to search, absolute or relative to the server's working directory (default:
- * that directory).
+ * that directory); once `..` and symbolic links are resolved it must lie inside that
+ * directory or one listed in the server's `[query_project_index] roots`, or the request
+ * fails with `-32600`.
  */
 repoRoot?: string | null, 
 /**

@@ -55,8 +55,12 @@ fn sample_repo() -> tempfile::TempDir {
     repo
 }
 
-async fn server(config: &str) -> McpStdio {
-    let mut server = McpStdio::spawn(config, &[]).await;
+/// A server with `config` that may index `repo`: the server runs in its own home, so `repo`
+/// lies outside its working directory and is listed in `query_project_index.roots` (through
+/// `-c`, as an operator would).
+async fn server(config: &str, repo: &tempfile::TempDir) -> McpStdio {
+    let roots = format!("query_project_index.roots=[{:?}]", root(repo));
+    let mut server = McpStdio::spawn(config, &["-c", &roots]).await;
     server.initialize("2025-06-18", json!({})).await;
     server
 }
@@ -67,7 +71,8 @@ fn root(repo: &tempfile::TempDir) -> String {
 
 #[tokio::test]
 async fn tools_are_listed_with_schemas() {
-    let mut server = server(LEXICAL).await;
+    let mut server = McpStdio::spawn(LEXICAL, &[]).await;
+    server.initialize("2025-06-18", json!({})).await;
     let list = server.request(json!(1), "tools/list", json!({})).await;
     let names: Vec<&str> = list["result"]["tools"]
         .as_array()
@@ -84,7 +89,7 @@ async fn tools_are_listed_with_schemas() {
 #[tokio::test]
 async fn queries_refresh_incrementally_and_honour_ignore_rules_and_globs() {
     let repo = sample_repo();
-    let mut server = server(LEXICAL).await;
+    let mut server = server(LEXICAL, &repo).await;
     let first = call_payload(
         &mut server,
         1,
@@ -210,7 +215,7 @@ async fn queries_refresh_incrementally_and_honour_ignore_rules_and_globs() {
 #[tokio::test]
 async fn bad_input_gets_is_error_results() {
     let repo = sample_repo();
-    let mut server = server(LEXICAL).await;
+    let mut server = server(LEXICAL, &repo).await;
     let file = repo.path().join("src/storage.rs").display().to_string();
     let cases = [
         (
@@ -225,8 +230,13 @@ async fn bad_input_gets_is_error_results() {
         ),
         (
             "query_project",
-            json!({"query": "x", "repo_root": "/no/such/repo"}),
+            json!({"query": "x", "repo_root": format!("{}/no/such/repo", root(&repo))}),
             vec!["/no/such/repo", "does not exist"],
+        ),
+        (
+            "query_project",
+            json!({"query": "x", "repo_root": "/no/such/repo"}),
+            vec!["/no/such/repo", "is outside", "[query_project_index] roots"],
         ),
         (
             "repo_index_refresh",
@@ -244,7 +254,7 @@ async fn bad_input_gets_is_error_results() {
             vec!["invalid file glob `src/[a`"],
         ),
     ];
-    for (id, (tool, arguments, expected)) in (1..).zip(cases) {
+    for (id, (tool, arguments, expected)) in (100..).zip(cases) {
         let message = call_error(&mut server, id, tool, arguments).await;
         assert!(
             expected.iter().all(|part| message.contains(part)),
@@ -283,7 +293,7 @@ async fn refresh_sends_progress_and_concurrent_refreshes_do_the_work_once() {
             &format!("pub fn generated_{index}() {{}}\n"),
         );
     }
-    let mut server = server(LEXICAL).await;
+    let mut server = server(LEXICAL, &repo).await;
     for id in [1, 2] {
         server
             .send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": "repo_index_refresh", "arguments": {"repo_root": root(&repo)}, "_meta": {"progressToken": format!("t{id}")}}}))
@@ -341,6 +351,7 @@ async fn missing_api_key_and_missing_model_fall_back_to_lexical_or_fail_when_req
     let repo = sample_repo();
     let mut server = server(
         "[query_project_index]\nauto_warm = false\nembedding_model = \"text-embedding-3-small\"\n",
+        &repo,
     )
     .await;
     let answer = call_payload(
@@ -386,7 +397,7 @@ async fn missing_api_key_and_missing_model_fall_back_to_lexical_or_fail_when_req
         "[query_project_index]\nauto_warm = false\nmodel_dir = \"{}\"\n",
         empty_models.path().display()
     );
-    let mut local = self::server(&config).await;
+    let mut local = self::server(&config, &repo).await;
     let answer = call_payload(
         &mut local,
         1,
@@ -424,7 +435,7 @@ async fn remote_providers_embed_through_the_mock_endpoint_and_failures_keep_the_
             "[query_project_index]\nauto_warm = false\nembedding_provider = \"{provider}\"\nembedding_model = \"mock-embed\"\nembedding_base_url = \"{}\"\nembedding_api_key_env = \"TANDEM_HOME\"\nindex_dir = \".tandem/{provider}\"\n",
             mock.base_url
         );
-        let mut server = server(&config).await;
+        let mut server = server(&config, &repo).await;
         let home = server.home.path().display().to_string();
         let before = mock.requests();
         let refreshed = call_payload(
@@ -476,7 +487,7 @@ async fn remote_providers_embed_through_the_mock_endpoint_and_failures_keep_the_
         "[query_project_index]\nauto_warm = false\nembedding_provider = \"openai-compatible\"\nembedding_model = \"mock-embed\"\nembedding_base_url = \"{}\"\nindex_dir = \".tandem/failing\"\n",
         failing.base_url
     );
-    let mut server = server(&config).await;
+    let mut server = server(&config, &repo).await;
     let refreshed = call_payload(
         &mut server,
         1,
@@ -543,7 +554,7 @@ async fn the_local_model_ranks_paraphrases_and_install_model_checks_its_input() 
         "[query_project_index]\nauto_warm = false\nmodel_dir = \"{}\"\n",
         model.display()
     );
-    let mut server = server(&config).await;
+    let mut server = server(&config, &repo).await;
     let answer = call_payload(&mut server, 1, "query_project", json!({"query": "where are files saved on the hard drive", "alpha": 1.0, "repo_root": root(&repo)})).await;
     assert_eq!(
         answer["embedding_status"],
@@ -602,6 +613,8 @@ async fn the_local_model_ranks_paraphrases_and_install_model_checks_its_input() 
 async fn auto_warm_indexes_the_working_directory_without_delaying_the_handshake() {
     let mut server =
         McpStdio::spawn("[query_project_index]\nembedding_model = \"none\"\n", &[]).await;
+    // Auto-warm runs only in a repository's root.
+    std::fs::create_dir(server.home.path().join(".git")).unwrap();
     write(
         server.home.path(),
         "notes/warm.md",

@@ -144,6 +144,11 @@ async fn index_methods_reject_bad_input_and_need_the_experimental_capability() {
             "is not a directory",
         ),
         (
+            "index/query",
+            json!({"query": "blob", "repoRoot": ".."}),
+            "[query_project_index] roots",
+        ),
+        (
             "index/refresh",
             json!({"requireEmbeddings": true}),
             "embeddings are required but not available",

@@ -8,9 +8,14 @@
 //! [`query`] or [`refresh`] here; only the envelope differs. Progress leaves the index as
 //! [`Progress`] values through a bounded, lossy queue ([`ProgressForwarder`]) so that a slow
 //! client never slows a refresh down.
+//!
+//! A `repo_root` is named by a client or a model, so it is scoped: once `..` and symbolic links
+//! are resolved it must lie inside the base directory or inside one of the operator's
+//! `[query_project_index] roots` ([`scoped_repo_root`]); anything else is refused before the
+//! index touches it, so nothing is read or written there.
 
 use std::future::Future;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -69,33 +74,37 @@ pub struct RepoIndexRefreshArgs {
     pub force_full: Option<bool>,
 }
 
-/// Refreshes incrementally, then answers `args.query`.
+/// Refreshes incrementally, then answers `args.query`, in `args.repo_root` scoped by
+/// [`scoped_repo_root`].
 pub async fn query(
     config: &QueryProjectIndexConfig,
     base_dir: &Path,
     args: QueryProjectArgs,
     progress: ProgressSink,
 ) -> Result<QueryOutcome, IndexError> {
+    let repo_root = resolve_scoped(config, base_dir, args.repo_root).await?;
     let request = tandem_index::QueryRequest {
         query: args.query,
         limit: args.limit,
         file_globs: args.file_globs,
         alpha: args.alpha,
-        repo_root: repo_root(base_dir, args.repo_root.as_deref()),
+        repo_root,
         embedding_model: args.embedding_model,
     };
     tandem_index::query(&config.settings, request, progress).await
 }
 
-/// Refreshes the index (incrementally unless `force_full`).
+/// Refreshes the index (incrementally unless `force_full`) of `args.repo_root` scoped by
+/// [`scoped_repo_root`].
 pub async fn refresh(
     config: &QueryProjectIndexConfig,
     base_dir: &Path,
     args: RepoIndexRefreshArgs,
     progress: ProgressSink,
 ) -> Result<RefreshOutcome, IndexError> {
+    let repo_root = resolve_scoped(config, base_dir, args.repo_root).await?;
     let request = tandem_index::RefreshRequest {
-        repo_root: repo_root(base_dir, args.repo_root.as_deref()),
+        repo_root,
         file_globs: args.file_globs,
         require_embeddings: args.require_embeddings,
         force_full: args.force_full.unwrap_or(false),
@@ -104,12 +113,90 @@ pub async fn refresh(
     tandem_index::refresh(&config.settings, request, progress).await
 }
 
-/// `argument` resolved against `base_dir` (an absolute `argument` stands alone).
+/// `argument` resolved against `base_dir` (an absolute `argument` stands alone), as written:
+/// not checked, for display only ([`scoped_repo_root`] is the check).
 pub fn repo_root(base_dir: &Path, argument: Option<&str>) -> PathBuf {
     match argument {
         Some(path) => base_dir.join(path),
         None => base_dir.to_path_buf(),
     }
+}
+
+/// [`scoped_repo_root`] on the blocking pool (it reads the file system).
+async fn resolve_scoped(
+    config: &QueryProjectIndexConfig,
+    base_dir: &Path,
+    argument: Option<String>,
+) -> Result<PathBuf, IndexError> {
+    let roots = config.roots.clone();
+    let base_dir = base_dir.to_path_buf();
+    tokio::task::spawn_blocking(move || scoped_repo_root(&base_dir, &roots, argument.as_deref()))
+        .await
+        .map_err(|error| IndexError::Io(format!("the repo_root check failed: {error}")))?
+}
+
+/// The canonical repository root named by `argument` (relative to `base_dir`; `None` is
+/// `base_dir` itself), provided that it lies inside `base_dir` or inside one of `roots` once
+/// `..` and symbolic links are resolved; anything else is an [`IndexError::InvalidInput`]
+/// naming the `roots` setting. A path outside them is refused on its face, before anything
+/// there is looked at, so the answer says nothing about what exists outside. Blocking.
+pub fn scoped_repo_root(
+    base_dir: &Path,
+    roots: &[PathBuf],
+    argument: Option<&str>,
+) -> Result<PathBuf, IndexError> {
+    let requested = normalize(&repo_root(base_dir, argument));
+    let allowed: Vec<(PathBuf, Option<PathBuf>)> = std::iter::once(base_dir)
+        .chain(roots.iter().map(PathBuf::as_path))
+        .map(|dir| (normalize(dir), dir.canonicalize().ok()))
+        .collect();
+    let outside = || {
+        IndexError::InvalidInput(format!(
+            "repo_root `{}` is outside the directories the project index may use: `{}` and those listed in `[query_project_index] roots` (config.toml, or `-c 'query_project_index.roots=[\"/path\"]'`); add it to `roots` to allow it",
+            argument.unwrap_or("."),
+            base_dir.display()
+        ))
+    };
+    let plausible = allowed.iter().any(|(lexical, canonical)| {
+        requested.starts_with(lexical)
+            || canonical
+                .as_ref()
+                .is_some_and(|canonical| requested.starts_with(canonical))
+    });
+    if !plausible {
+        return Err(outside());
+    }
+    let resolved = tandem_index::resolve_repo_root(&requested)?;
+    let inside = allowed.iter().any(|(_, canonical)| {
+        canonical
+            .as_ref()
+            .is_some_and(|canonical| resolved.starts_with(canonical))
+    });
+    if !inside {
+        return Err(outside());
+    }
+    Ok(resolved)
+}
+
+/// `path` with `.` and `..` components resolved as written (a `..` at the root stays there).
+fn normalize(path: &Path) -> PathBuf {
+    let mut normalized = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                normalized.pop();
+            }
+            other => normalized.push(other),
+        }
+    }
+    normalized
+}
+
+/// Whether `dir` is a repository's root (it holds `.git`, a directory or a worktree's file):
+/// the only directory that auto-warm indexes unasked. Blocking (one `stat`).
+pub fn is_repository_root(dir: &Path) -> bool {
+    dir.join(".git").exists()
 }
 
 /// The server process's working directory, the base of the MCP tools and app-server methods.
@@ -234,6 +321,61 @@ impl ProgressScale {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A base directory holding `repo/`, beside `outside/` (with a `secret.txt`), `listed/`
+    /// and a symbolic link `repo/escape` to `outside/`.
+    fn layout() -> (tempfile::TempDir, PathBuf) {
+        let top = tempfile::tempdir().unwrap();
+        let top_path = top.path().canonicalize().unwrap();
+        for dir in ["base/repo/sub", "outside", "listed/project"] {
+            std::fs::create_dir_all(top_path.join(dir)).unwrap();
+        }
+        std::fs::write(top_path.join("outside/secret.txt"), "secret").unwrap();
+        std::os::unix::fs::symlink(top_path.join("outside"), top_path.join("base/repo/escape"))
+            .unwrap();
+        (top, top_path)
+    }
+
+    #[test]
+    fn repo_roots_stay_inside_the_base_directory_and_the_listed_roots() {
+        let (_top, top) = layout();
+        let base = top.join("base");
+        let roots = vec![top.join("listed")];
+        let allowed = |argument: Option<&str>| scoped_repo_root(&base, &roots, argument);
+        assert_eq!(allowed(None).unwrap(), base);
+        assert_eq!(allowed(Some("repo")).unwrap(), base.join("repo"));
+        assert_eq!(
+            allowed(Some("repo/sub/../sub")).unwrap(),
+            base.join("repo/sub")
+        );
+        assert_eq!(
+            allowed(Some(&top.join("listed/project").display().to_string())).unwrap(),
+            top.join("listed/project")
+        );
+        assert_eq!(allowed(Some("../listed")).unwrap(), top.join("listed"));
+        let outside = top.join("outside").display().to_string();
+        for refused in [
+            outside.as_str(),
+            "../outside",
+            "repo/../../outside",
+            "repo/escape",
+            "/",
+        ] {
+            let error = allowed(Some(refused)).unwrap_err().to_string();
+            assert!(
+                error.contains("is outside") && error.contains("[query_project_index] roots"),
+                "{refused}: {error}"
+            );
+        }
+        // A path outside is refused on its face: whether it exists is not revealed.
+        let missing = allowed(Some("/no/such/dir")).unwrap_err().to_string();
+        assert!(missing.contains("is outside"), "{missing}");
+        let missing_inside = allowed(Some("repo/missing")).unwrap_err().to_string();
+        assert!(
+            missing_inside.contains("does not exist"),
+            "{missing_inside}"
+        );
+    }
 
     #[test]
     fn the_scale_increases_across_phases_and_knows_its_total_after_the_walk() {

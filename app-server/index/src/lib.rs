@@ -11,11 +11,13 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod chunk;
+pub mod disk;
 pub mod embed;
 pub mod install;
 pub mod query;
 pub mod refresh;
 pub mod scan;
+pub mod stop;
 pub mod store;
 pub mod tokenize;
 pub mod vectors;
@@ -49,6 +51,10 @@ pub enum IndexError {
     /// A database error.
     #[error("index database error: {0}")]
     Store(String),
+    /// The work was stopped because its caller went away (a cancelled call, an interrupted
+    /// turn, a server shutting down); nothing it did was committed.
+    #[error("the index work was stopped: its caller went away")]
+    Stopped,
 }
 
 /// Settings of the index, from `[query_project_index]`.
@@ -70,6 +76,10 @@ pub struct IndexSettings {
     pub max_file_bytes: u64,
     /// Default `alpha`.
     pub default_alpha: f64,
+    /// Distinct query terms searched; later ones are dropped.
+    pub max_query_terms: usize,
+    /// Longest query, in bytes; a longer one is cut at a character boundary.
+    pub max_query_bytes: usize,
 }
 
 impl IndexSettings {
@@ -92,6 +102,8 @@ impl IndexSettings {
             },
             max_file_bytes: 1024 * 1024,
             default_alpha: 0.6,
+            max_query_terms: 64,
+            max_query_bytes: 8192,
         }
     }
 }

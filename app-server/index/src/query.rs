@@ -17,6 +17,7 @@ use serde::Serialize;
 use crate::embed::{self, EmbeddingProvider};
 use crate::refresh::{CachedVectors, repo_state};
 use crate::scan::Globs;
+use crate::stop::blocking;
 use crate::store::Store;
 use crate::vectors::{self, VectorMatrix};
 use crate::{EmbeddingStatus, IndexError, IndexSettings, ProgressSink, RefreshStats};
@@ -94,7 +95,9 @@ pub async fn query(
     request: QueryRequest,
     progress: ProgressSink,
 ) -> Result<QueryOutcome, IndexError> {
-    let text = request.query.trim().to_string();
+    // Over-long queries are cut and their terms capped, so that a query of any size is
+    // planned and parsed in moments (a whole book as one FTS5 expression takes minutes).
+    let text = truncate_to_boundary(request.query.trim(), settings.max_query_bytes).to_string();
     if text.is_empty() {
         return Err(IndexError::InvalidInput("query must not be empty".into()));
     }
@@ -152,13 +155,13 @@ pub async fn query(
         _ => None,
     };
     let index_dir = crate::index_dir(settings, &repo_root);
+    let expression = crate::tokenize::match_expression(&text, settings.max_query_terms);
     let results = {
-        let text = text.clone();
         let model = model.clone();
-        tokio::task::spawn_blocking(move || {
+        blocking(move |_| {
             rank(
                 &index_dir,
-                &text,
+                expression.as_deref(),
                 &model,
                 query_vector.as_deref(),
                 alpha,
@@ -166,8 +169,7 @@ pub async fn query(
                 &compiled_globs,
             )
         })
-        .await
-        .map_err(|error| IndexError::Io(format!("the query task failed: {error}")))??
+        .await?
     };
     Ok(QueryOutcome {
         repo_root: repo_root.display().to_string(),
@@ -190,10 +192,12 @@ async fn embed_query(provider: &dyn EmbeddingProvider, text: &str) -> Result<Vec
     Ok(vector)
 }
 
-/// Ranks the chunks of the index at `index_dir` (blocking).
+/// Ranks the chunks of the index at `index_dir` (blocking): `expression` is the FTS5 match
+/// expression of the query's terms ([`crate::tokenize::match_expression`]), `None` when it has
+/// none.
 pub fn rank(
     index_dir: &std::path::Path,
-    text: &str,
+    expression: Option<&str>,
     model: &str,
     query_vector: Option<&[f32]>,
     alpha: f64,
@@ -203,8 +207,8 @@ pub fn rank(
     let store = Store::open(index_dir)?;
     let pool = (limit * 4).max(50);
     let lexical_pool = if globs.is_all() { pool } else { pool * 8 };
-    let mut lexical = match crate::tokenize::match_expression(text) {
-        Some(expression) => store.lexical(&expression, lexical_pool)?,
+    let mut lexical = match expression {
+        Some(expression) => store.lexical(expression, lexical_pool)?,
         None => Vec::new(),
     };
     let mut embedding_scores: HashMap<i64, f32> = HashMap::new();
@@ -291,17 +295,26 @@ pub fn rank(
 }
 
 fn snippet(text: &str) -> String {
-    if text.len() <= MAX_SNIPPET_BYTES {
+    let cut = truncate_to_boundary(text, MAX_SNIPPET_BYTES);
+    if cut.len() == text.len() {
         return text.to_string();
     }
-    let mut end = MAX_SNIPPET_BYTES;
+    match cut.rfind('\n') {
+        Some(line_end) => cut[..line_end].to_string(),
+        None => cut.to_string(),
+    }
+}
+
+/// `text` cut to at most `max` bytes at a character boundary.
+fn truncate_to_boundary(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
     while !text.is_char_boundary(end) {
         end -= 1;
     }
-    match text[..end].rfind('\n') {
-        Some(line_end) => text[..line_end].to_string(),
-        None => text[..end].to_string(),
-    }
+    &text[..end]
 }
 
 struct LoadedVectors {

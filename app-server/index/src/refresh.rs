@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::embed::{self, EmbeddingProvider, NotReady};
 use crate::scan::{self, Globs};
+use crate::stop::{StopFlag, blocking};
 use crate::store::{FileUpdate, ManifestEntry, Store};
 use crate::vectors::{self, VectorMatrix};
 use crate::{EmbeddingStatus, IndexError, IndexSettings, Progress, ProgressSink, RefreshStats};
@@ -133,13 +134,12 @@ pub(crate) async fn refresh_resolved(
         let repo_root = repo_root.to_path_buf();
         let index_dir = index_dir.clone();
         let progress = progress.clone();
-        tokio::task::spawn_blocking(move || {
+        blocking(move |stop| {
             refresh_lexical(
-                &settings, &repo_root, &index_dir, &globs, force_full, &progress,
+                &settings, &repo_root, &index_dir, &globs, force_full, &progress, stop,
             )
         })
-        .await
-        .map_err(|error| IndexError::Io(format!("the refresh task failed: {error}")))??
+        .await?
     };
     let mut stats = lexical;
     let provider = match provider {
@@ -179,13 +179,16 @@ fn refresh_lexical(
     globs: &Globs,
     force_full: bool,
     progress: &ProgressSink,
+    stop: &StopFlag,
 ) -> Result<RefreshStats, IndexError> {
+    crate::disk::prepare_index_dir(repo_root, index_dir)?;
     exclude_from_git(repo_root, index_dir);
     let mut store = Store::open(index_dir)?;
     if force_full {
         store.clear()?;
     }
-    let (files, unreadable) = scan::scan(repo_root, index_dir, globs, settings.max_file_bytes);
+    let (files, unreadable) =
+        scan::scan(repo_root, index_dir, globs, settings.max_file_bytes, stop)?;
     progress(Progress::Scanned { files: files.len() });
     let manifest = store.manifest()?;
     let mut stats = RefreshStats {
@@ -209,6 +212,7 @@ fn refresh_lexical(
         .collect();
     let mut updates = Vec::new();
     for (done, file) in candidates.iter().enumerate() {
+        stop.check()?;
         if done % 64 == 0 {
             progress(Progress::Indexed {
                 done,
@@ -251,7 +255,7 @@ fn refresh_lexical(
         total: candidates.len(),
     });
     stats.removed_files = removed.len();
-    store.apply(&removed, &updates)?;
+    store.apply(&removed, &updates, stop)?;
     stats.indexed_chunks = store.chunk_count()?;
     Ok(stats)
 }
@@ -281,9 +285,8 @@ async fn embed_pending(
     let pending = {
         let index_dir = index_dir.to_path_buf();
         let model = model.clone();
-        tokio::task::spawn_blocking(move || Store::open(&index_dir)?.pending_embeddings(&model))
+        blocking(move |_| Store::open(&index_dir)?.pending_embeddings(&model))
             .await
-            .map_err(|error| EmbedFailure::Index(IndexError::Io(error.to_string())))?
             .map_err(EmbedFailure::Index)?
     };
     let total = pending.len();
@@ -307,18 +310,14 @@ async fn embed_pending(
         }
         let index_dir = index_dir.to_path_buf();
         let model = model.clone();
-        tokio::task::spawn_blocking(move || {
-            Store::open(&index_dir)?.put_vectors(&model, &quantized)
-        })
-        .await
-        .map_err(|error| EmbedFailure::Index(IndexError::Io(error.to_string())))?
-        .map_err(EmbedFailure::Index)?;
+        blocking(move |_| Store::open(&index_dir)?.put_vectors(&model, &quantized))
+            .await
+            .map_err(EmbedFailure::Index)?;
     }
     if total > 0 {
         let index_dir = index_dir.to_path_buf();
-        tokio::task::spawn_blocking(move || Store::open(&index_dir)?.collect_vector_garbage())
+        blocking(move |_| Store::open(&index_dir)?.collect_vector_garbage())
             .await
-            .map_err(|error| EmbedFailure::Index(IndexError::Io(error.to_string())))?
             .map_err(EmbedFailure::Index)?;
     }
     Ok(total)

@@ -7,6 +7,7 @@ use std::time::UNIX_EPOCH;
 use globset::{Glob, GlobSet, GlobSetBuilder};
 
 use crate::IndexError;
+use crate::stop::StopFlag;
 
 /// A file the walk found.
 #[derive(Debug, Clone)]
@@ -59,13 +60,14 @@ impl Globs {
 
 /// Walks `root`, skipping ignored and hidden files, `index_dir` and files larger than
 /// `max_file_bytes`. Returns the included files (sorted by path) and the number of entries that
-/// could not be read.
+/// could not be read, or [`IndexError::Stopped`] once `stop` is raised.
 pub fn scan(
     root: &Path,
     index_dir: &Path,
     globs: &Globs,
     max_file_bytes: u64,
-) -> (Vec<ScannedFile>, usize) {
+    stop: &StopFlag,
+) -> Result<(Vec<ScannedFile>, usize), IndexError> {
     let mut files = Vec::new();
     let mut unreadable = 0;
     let walker = ignore::WalkBuilder::new(root)
@@ -79,6 +81,7 @@ pub fn scan(
         })
         .build();
     for entry in walker {
+        stop.check()?;
         let Ok(entry) = entry else {
             unreadable += 1;
             continue;
@@ -118,7 +121,7 @@ pub fn scan(
         });
     }
     files.sort_by(|left, right| left.path.cmp(&right.path));
-    (files, unreadable)
+    Ok((files, unreadable))
 }
 
 /// Whether `bytes` look like a binary file (a NUL byte in the first 8 KiB).

@@ -10,6 +10,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use crate::IndexError;
 use crate::chunk::Chunk;
+use crate::stop::StopFlag;
 use crate::vectors::QuantizedVector;
 
 /// Schema version; a database with another version is rebuilt.
@@ -60,12 +61,12 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (creating) the database under `index_dir`.
+    /// Opens (creating) the database in `index_dir`, which must exist
+    /// ([`crate::disk::prepare_index_dir`]); the database and its side files are checked and
+    /// kept private first ([`crate::disk::prepare_database`]).
     pub fn open(index_dir: &Path) -> Result<Self, IndexError> {
-        std::fs::create_dir_all(index_dir).map_err(|error| {
-            IndexError::Io(format!("cannot create {}: {error}", index_dir.display()))
-        })?;
-        let path = index_dir.join("index.sqlite");
+        crate::disk::prepare_database(index_dir)?;
+        let path = index_dir.join(crate::disk::DATABASE);
         let connection = Connection::open(&path).map_err(sql)?;
         connection
             .busy_timeout(std::time::Duration::from_secs(30))
@@ -135,7 +136,13 @@ impl Store {
 
     /// Applies one refresh in a single transaction: removes `removed` paths, replaces the chunks
     /// of every update, and bumps the generation when anything changed.
-    pub fn apply(&mut self, removed: &[String], updates: &[FileUpdate]) -> Result<(), IndexError> {
+    /// A raised `stop` abandons the transaction (nothing changes).
+    pub fn apply(
+        &mut self,
+        removed: &[String],
+        updates: &[FileUpdate],
+        stop: &StopFlag,
+    ) -> Result<(), IndexError> {
         if removed.is_empty() && updates.is_empty() {
             return Ok(());
         }
@@ -170,6 +177,7 @@ impl Store {
                 delete_file.execute([path]).map_err(sql)?;
             }
             for update in updates {
+                stop.check()?;
                 upsert_file
                     .execute(params![
                         update.path,

@@ -34,13 +34,16 @@ pub fn index_text(text: &str) -> String {
     terms(text).join(" ")
 }
 
-/// An FTS5 `MATCH` expression for a free-text query: every distinct term, quoted, joined by `OR`
-/// (BM25 then ranks chunks by how many and how rare the matched terms are). `None` when the query
-/// has no term.
-pub fn match_expression(query: &str) -> Option<String> {
+/// An FTS5 `MATCH` expression for a free-text query: its first `max_terms` distinct terms,
+/// quoted, joined by `OR` (BM25 then ranks chunks by how many and how rare the matched terms
+/// are). `None` when the query has no term.
+pub fn match_expression(query: &str, max_terms: usize) -> Option<String> {
     let mut seen = std::collections::BTreeSet::new();
     let mut parts = Vec::new();
     for term in terms(query) {
+        if parts.len() >= max_terms {
+            break;
+        }
         if term.len() < 2 && !term.chars().all(|c| c.is_ascii_digit()) {
             continue;
         }
@@ -131,9 +134,17 @@ mod tests {
     #[test]
     fn match_expressions_quote_terms_and_drop_stop_words() {
         assert_eq!(
-            match_expression("Where is the repoIndex?").as_deref(),
+            match_expression("Where is the repoIndex?", 64).as_deref(),
             Some("\"repoindex\" OR \"repo\" OR \"index\"")
         );
-        assert_eq!(match_expression("the of ?"), None);
+        assert_eq!(match_expression("the of ?", 64), None);
+    }
+
+    #[test]
+    fn match_expressions_keep_the_first_distinct_terms_up_to_the_cap() {
+        assert_eq!(
+            match_expression("alpha beta alpha gamma delta", 3).as_deref(),
+            Some("\"alpha\" OR \"beta\" OR \"gamma\"")
+        );
     }
 }

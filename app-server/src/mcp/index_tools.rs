@@ -1,15 +1,18 @@
 //! The project-index tools, `query_project` and `repo_index_refresh`
 //! (`spec/query-project.md`), on the MCP side: their `tools/list` entries, `notifications/progress`
-//! when the call has a progress token, and the auto-warm refresh after
-//! `notifications/initialized`. The arguments, the call into the index and the result shape (the
-//! payload as a JSON string in `content[0].text` and as an object in `structuredContent`) are
-//! `project_index`'s, shared with the app-server methods and the agent's model tool.
+//! when the call has a progress token, cancellation, and the auto-warm refresh after
+//! `notifications/initialized` in a repository's root. The arguments, the call into the index
+//! (with its `repo_root` scope) and the result shape (the payload as a JSON string in
+//! `content[0].text` and as an object in `structuredContent`) are `project_index`'s, shared with
+//! the app-server methods and the agent's model tool.
 
+use std::future::Future;
 use std::sync::{Arc, Mutex};
 
 use app_server_protocol::jsonrpc::RequestId;
 use serde_json::{Value, json};
 use tandem_index::ProgressSink;
+use tokio_util::sync::CancellationToken;
 
 use crate::mcp::output::{Outbound, Route};
 use tandem_core::config::QueryProjectIndexConfig;
@@ -35,7 +38,7 @@ fn query_project_tool() -> Value {
                 "limit": {"type": "integer", "description": "Results to return; default 8, capped at 200."},
                 "file_globs": {"type": "array", "items": {"type": "string"}, "description": "Include filters such as `src/**/*.rs`, `docs/**`."},
                 "alpha": {"type": "number", "minimum": 0, "maximum": 1, "description": "Blend of lexical and embedding scores: 0.0 lexical only, 1.0 embedding only."},
-                "repo_root": {"type": "string", "description": "Repository to search; default: the server's working directory."},
+                "repo_root": {"type": "string", "description": "Repository to search, inside the server's working directory or a directory listed in the server's `[query_project_index] roots`; default: the server's working directory."},
                 "embedding_model": {"type": "string", "description": "Overrides the configured embedding model."},
             },
             "required": ["query"],
@@ -79,7 +82,7 @@ fn repo_index_refresh_tool() -> Value {
         "inputSchema": {
             "type": "object",
             "properties": {
-                "repo_root": {"type": "string", "description": "Repository to index; default: the server's working directory."},
+                "repo_root": {"type": "string", "description": "Repository to index, inside the server's working directory or a directory listed in the server's `[query_project_index] roots`; default: the server's working directory."},
                 "file_globs": {"type": "array", "items": {"type": "string"}, "description": "Only refresh files matching these globs."},
                 "require_embeddings": {"type": "boolean", "description": "Fail when the embedding provider's credentials or model are unavailable (default false)."},
                 "force_full": {"type": "boolean", "description": "Full rebuild instead of the incremental refresh."},
@@ -137,34 +140,61 @@ pub struct ProgressTarget {
     pub token: Value,
 }
 
-/// Runs `query_project`.
+/// Runs `query_project`; `None` when `cancel` fires first (the session's
+/// `notifications/cancelled` or its end), which also stops the index work.
 pub async fn call_query_project(
     config: &QueryProjectIndexConfig,
     args: QueryProjectArgs,
     progress: Option<ProgressTarget>,
-) -> Value {
+    cancel: CancellationToken,
+) -> Option<Value> {
     let (sink, forwarder) = progress_sink(progress);
-    let outcome =
-        project_index::query(config, &project_index::server_working_dir(), args, sink).await;
-    finish(forwarder).await;
-    project_index::tool_result(outcome)
+    let base_dir = project_index::server_working_dir();
+    let work = project_index::query(config, &base_dir, args, sink);
+    answer(work, forwarder, cancel).await
 }
 
-/// Runs `repo_index_refresh`.
+/// Runs `repo_index_refresh`; `None` when `cancel` fires first, as for `query_project`.
 pub async fn call_repo_index_refresh(
     config: &QueryProjectIndexConfig,
     args: RepoIndexRefreshArgs,
     progress: Option<ProgressTarget>,
-) -> Value {
+    cancel: CancellationToken,
+) -> Option<Value> {
     let (sink, forwarder) = progress_sink(progress);
-    let outcome =
-        project_index::refresh(config, &project_index::server_working_dir(), args, sink).await;
-    finish(forwarder).await;
-    project_index::tool_result(outcome)
+    let base_dir = project_index::server_working_dir();
+    let work = project_index::refresh(config, &base_dir, args, sink);
+    answer(work, forwarder, cancel).await
 }
 
-/// Starts the background warm-up of the working directory (auto-warm); it never blocks the
-/// caller, and a `query_project` arriving meanwhile waits for it instead of refreshing twice.
+/// The tool result of `work`, after its progress; `None` when `cancel` fires first. Dropping
+/// `work` stops the index's blocking jobs at their next check (`tandem_index::stop`), so a
+/// cancelled call or a session that ends never leaves a refresh running behind it.
+async fn answer<T: serde::Serialize>(
+    work: impl Future<Output = Result<T, tandem_index::IndexError>>,
+    forwarder: Option<ProgressForwarder>,
+    cancel: CancellationToken,
+) -> Option<Value> {
+    let outcome = tokio::select! {
+        biased;
+        () = cancel.cancelled() => None,
+        outcome = work => Some(outcome),
+    };
+    match outcome {
+        Some(outcome) => {
+            finish(forwarder).await;
+            Some(project_index::tool_result(outcome))
+        }
+        // Nobody waits for the progress of a cancelled call; the forwarder ends by itself
+        // once the stopped job drops its sink.
+        None => None,
+    }
+}
+
+/// Starts the background warm-up of the working directory (auto-warm) when it is a
+/// repository's root (it holds `.git`): a server started in a home directory or in `/` must
+/// not index everything below it unasked. It never blocks the caller, and a `query_project`
+/// arriving meanwhile waits for it instead of refreshing twice.
 pub fn spawn_auto_warm(config: &QueryProjectIndexConfig) {
     // Every session warms the same directory (the server's own), so only the first one in the
     // process does: later sessions would each rescan the whole tree for nothing, and queries
@@ -175,13 +205,25 @@ pub fn spawn_auto_warm(config: &QueryProjectIndexConfig) {
     }
     let config = config.clone();
     tokio::spawn(async move {
+        let base_dir = project_index::server_working_dir();
+        let checked = base_dir.clone();
+        let repository =
+            tokio::task::spawn_blocking(move || project_index::is_repository_root(&checked))
+                .await
+                .unwrap_or(false);
+        if !repository {
+            tracing::info!(
+                dir = %base_dir.display(),
+                "project index warm-up skipped: the working directory holds no .git"
+            );
+            return;
+        }
         let args = RepoIndexRefreshArgs {
             repo_root: None,
             file_globs: None,
             require_embeddings: Some(false),
             force_full: None,
         };
-        let base_dir = project_index::server_working_dir();
         match project_index::refresh(&config, &base_dir, args, tandem_index::no_progress()).await {
             Ok(outcome) => {
                 tracing::info!(repo_root = %outcome.repo_root, stats = ?outcome.stats, "project index warmed")

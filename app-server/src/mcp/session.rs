@@ -539,24 +539,28 @@ impl McpSession {
                 Err(message) => Some(Ok(tools::error_result(None, &message))),
             },
             tandem_core::project_index::QUERY_PROJECT_TOOL => {
-                Some(Ok(match tools::decode_arguments(name, arguments) {
+                match tools::decode_arguments(name, arguments) {
                     Ok(args) => {
                         let progress = self.progress_target(id, progress_token);
                         let config = &self.engine.config().query_project_index;
-                        index_tools::call_query_project(config, args, progress).await
+                        index_tools::call_query_project(config, args, progress, cancel)
+                            .await
+                            .map(Ok)
                     }
-                    Err(message) => tools::error_result(None, &message),
-                }))
+                    Err(message) => Some(Ok(tools::error_result(None, &message))),
+                }
             }
             tandem_core::project_index::REPO_INDEX_REFRESH_TOOL => {
-                Some(Ok(match tools::decode_arguments(name, arguments) {
+                match tools::decode_arguments(name, arguments) {
                     Ok(args) => {
                         let progress = self.progress_target(id, progress_token);
                         let config = &self.engine.config().query_project_index;
-                        index_tools::call_repo_index_refresh(config, args, progress).await
+                        index_tools::call_repo_index_refresh(config, args, progress, cancel)
+                            .await
+                            .map(Ok)
                     }
-                    Err(message) => tools::error_result(None, &message),
-                }))
+                    Err(message) => Some(Ok(tools::error_result(None, &message))),
+                }
             }
             other => {
                 #[cfg(feature = "conformance-fixtures")]

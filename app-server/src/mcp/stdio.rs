@@ -132,6 +132,8 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
         }
         () = crate::shutdown::shutdown_signal() => tracing::info!("signal received; shutting down"),
     }
+    // From here on the process ends within the grace period, whatever still runs.
+    crate::shutdown::arm_deadline();
 
     session.close().await;
     handlers.close();

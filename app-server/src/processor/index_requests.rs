@@ -3,9 +3,10 @@
 //! connection before the response.
 //!
 //! Errors: bad arguments (empty query, `alpha` out of range, a bad glob, a `repoRoot` that does
-//! not exist, is not a directory or is not readable) and embeddings that `requireEmbeddings`
-//! demands but that are unavailable are `-32600` with the reason; a file-system or database
-//! failure of the index is `-32603`.
+//! not exist, is not a directory or is not readable, or that lies outside the server's working
+//! directory and the `[query_project_index] roots`, which the message names) and embeddings that
+//! `requireEmbeddings` demands but that are unavailable are `-32600` with the reason; a
+//! file-system or database failure of the index is `-32603`.
 
 use std::path::Path;
 use std::sync::Arc;

@@ -100,6 +100,9 @@ pub struct QueryProjectIndexConfig {
     /// Whether the agent is offered the `query_project` model tool in threads whose cwd is a
     /// project (default true).
     pub model_tool: bool,
+    /// Directories besides the server's working directory (a thread's cwd for the model tool)
+    /// whose repositories a client or model may index and query (`roots`, absolute paths).
+    pub roots: Vec<std::path::PathBuf>,
     /// Everything the index engine needs.
     pub settings: tandem_index::IndexSettings,
 }

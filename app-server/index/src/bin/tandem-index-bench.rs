@@ -57,7 +57,9 @@ fn run() -> Result<(), String> {
         &corpus.join(".tandem"),
         &Globs::new(&[]).map_err(|e| e.to_string())?,
         u64::MAX,
-    );
+        &tandem_index::stop::StopFlag::never(),
+    )
+    .map_err(|e| e.to_string())?;
     let bytes: u64 = files.iter().map(|file| file.size).sum();
     println!(
         "corpus: tokio 1.54.1 + hyper 1.12.0 + axum 0.8.9 from the cargo registry: {} files, {:.1} MB",
@@ -237,9 +239,10 @@ fn rankings(
         .enumerate()
         .map(|(index, query)| {
             let vector = vectors.map(|vectors| vectors[index].as_slice());
+            let expression = tandem_index::tokenize::match_expression(&query.query, 64);
             let results = tandem_index::query::rank(
                 index_dir,
-                &query.query,
+                expression.as_deref(),
                 model,
                 vector,
                 alpha,
@@ -271,8 +274,17 @@ fn time_ranks(
         for (index, query) in eval.iter().enumerate() {
             let vector = vectors.map(|vectors| vectors[index].as_slice());
             let started = Instant::now();
-            tandem_index::query::rank(index_dir, &query.query, model, vector, alpha, 8, &globs)
-                .map_err(|e| e.to_string())?;
+            let expression = tandem_index::tokenize::match_expression(&query.query, 64);
+            tandem_index::query::rank(
+                index_dir,
+                expression.as_deref(),
+                model,
+                vector,
+                alpha,
+                8,
+                &globs,
+            )
+            .map_err(|e| e.to_string())?;
             times.push(started.elapsed());
         }
     }

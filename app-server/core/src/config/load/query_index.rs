@@ -1,7 +1,7 @@
 //! `[query_project_index]`: the project index behind `query_project` (see
 //! `docs/configuration.md`).
 
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use tandem_index::IndexSettings;
 use tandem_index::embed::ProviderKind;
@@ -28,6 +28,9 @@ const KEYS: &[&str] = &[
     "chunk_overlap_lines",
     "max_file_bytes",
     "default_alpha",
+    "roots",
+    "max_query_terms",
+    "max_query_bytes",
 ];
 
 /// Reads the table (every key optional).
@@ -42,6 +45,16 @@ pub(super) fn resolve(
     collect_unknown(effective, &table, PREFIX, KEYS, unknown_keys);
     let mut settings = IndexSettings::with_defaults(&home.join("models"));
     if let Some(index_dir) = effective.field::<PathBuf>(&table, PREFIX, "index_dir")? {
+        // A relative index directory is made inside each repository, component by component;
+        // one that climbs out of it would write where no repository check looked.
+        if index_dir
+            .components()
+            .any(|part| part == Component::ParentDir)
+        {
+            return Err(
+                effective.invalid_value(&join(PREFIX, "index_dir"), "must not contain `..`")
+            );
+        }
         settings.index_dir = index_dir;
     }
     if let Some(model) = effective.field::<String>(&table, PREFIX, "embedding_model")? {
@@ -86,6 +99,33 @@ pub(super) fn resolve(
         }
         settings.default_alpha = alpha;
     }
+    if let Some(terms) = effective.field::<usize>(&table, PREFIX, "max_query_terms")? {
+        if !(1..=1024).contains(&terms) {
+            return Err(effective.invalid_value(
+                &join(PREFIX, "max_query_terms"),
+                "must be between 1 and 1024",
+            ));
+        }
+        settings.max_query_terms = terms;
+    }
+    if let Some(bytes) = effective.field::<usize>(&table, PREFIX, "max_query_bytes")? {
+        if !(1..=1024 * 1024).contains(&bytes) {
+            return Err(effective.invalid_value(
+                &join(PREFIX, "max_query_bytes"),
+                "must be between 1 and 1048576",
+            ));
+        }
+        settings.max_query_bytes = bytes;
+    }
+    let roots: Vec<PathBuf> = effective
+        .field(&table, PREFIX, "roots")?
+        .unwrap_or_default();
+    if let Some(relative) = roots.iter().find(|root| !root.is_absolute()) {
+        return Err(effective.invalid_value(
+            &join(PREFIX, "roots"),
+            &format!("`{}` is not an absolute path", relative.display()),
+        ));
+    }
     Ok(QueryProjectIndexConfig {
         auto_warm: effective
             .field(&table, PREFIX, "auto_warm")?
@@ -93,6 +133,7 @@ pub(super) fn resolve(
         model_tool: effective
             .field(&table, PREFIX, "model_tool")?
             .unwrap_or(true),
+        roots,
         settings,
     })
 }

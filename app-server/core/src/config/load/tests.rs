@@ -95,6 +95,7 @@ fn defaults_without_a_config_file() {
         query_project_index: crate::config::QueryProjectIndexConfig {
             auto_warm: true,
             model_tool: true,
+            roots: Vec::new(),
             settings: tandem_index::IndexSettings::with_defaults(&home.path().join("models")),
         },
         mcp_servers: Vec::new(),

@@ -9,6 +9,8 @@
 //!
 //! The tool is offered only where the index is usable (`project_index::offered_for`): the
 //! thread's cwd is a readable project directory and `[query_project_index] model_tool` is on.
+//! The model's `repo_root` must stay inside the thread's cwd or one of the operator's
+//! `[query_project_index] roots` (`project_index::scoped_repo_root`).
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -36,7 +38,7 @@ pub fn spec() -> ToolSpec {
                 "limit": {"type": "integer", "description": "Results to return; default 8, capped at 200."},
                 "file_globs": {"type": "array", "items": {"type": "string"}, "description": "Include filters such as `src/**/*.rs`, `docs/**`."},
                 "alpha": {"type": "number", "description": "Blend of lexical and embedding scores: 0.0 lexical only, 1.0 embedding only."},
-                "repo_root": {"type": "string", "description": "Repository to search, relative to the working directory; default: the working directory."},
+                "repo_root": {"type": "string", "description": "Repository to search, relative to the working directory and inside it (or inside a directory the operator allowed); default: the working directory."},
                 "embedding_model": {"type": "string", "description": "Overrides the configured embedding model."}
             },
             "required": ["query"],
