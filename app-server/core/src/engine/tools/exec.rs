@@ -380,7 +380,8 @@ impl TurnTask {
     ) -> Result<RunOutput, String> {
         let argv = if sandboxed {
             let workspace = PathBuf::from(&lock(&self.thread.state).meta.cwd);
-            match crate::sandbox::wrap_command(sandbox, &workspace, &command.argv) {
+            let hidden = [self.engine.config.home.clone()];
+            match crate::sandbox::wrap_command(sandbox, &workspace, &hidden, &command.argv) {
                 Ok(argv) => argv,
                 Err(error) => return Err(format!("exec_command failed: sandbox: {error}")),
             }
