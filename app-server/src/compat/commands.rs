@@ -43,7 +43,9 @@ pub async fn run_unstreamed(
     // Nothing is streamed; the receiver is only drained so that the command never waits on it.
     let (deltas, mut received) = mpsc::channel(DELTA_QUEUE);
     let drain = async move { while received.recv().await.is_some() {} };
-    let (result, ()) = tokio::join!(commands.exec(params, argv, cwd, deltas), drain);
+    let policy = &engine.config().shell_environment_policy;
+    let exec = commands.exec(params, argv, cwd, policy, deltas);
+    let (result, ()) = tokio::join!(exec, drain);
     result.map_err(|error| exec_error(&error))
 }
 

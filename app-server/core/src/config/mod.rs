@@ -63,6 +63,9 @@ pub struct Config {
     pub query_project_index: QueryProjectIndexConfig,
     /// `[mcp_servers.NAME]`: MCP servers whose tools the agent is offered, in name order.
     pub mcp_servers: Vec<tandem_mcp_client::ServerConfig>,
+    /// `[shell_environment_policy]`: how the environment of commands (and the variables MCP
+    /// servers may take from it) is built from the server's.
+    pub shell_environment_policy: crate::tools::exec::environment::ShellEnvironmentPolicy,
     /// The effective config as a TOML table with every key set by a layer (for `config/read`).
     pub effective: toml::Table,
     /// Where each dotted key's value came from (for `config/read`).

@@ -33,6 +33,7 @@ use crate::engine::turn::TurnTask;
 use crate::paths::resolve_lexically;
 use crate::sync::lock;
 use crate::tools::apply_patch::heredoc::parse_heredoc_invocation;
+use crate::tools::exec::environment::command_environment;
 use crate::tools::exec::format::format_exec_result;
 use crate::tools::exec::shell::{join_command, shell_argv};
 use crate::tools::exec::unified::{ExecStep, StartRequest, WriteRequest};
@@ -393,10 +394,13 @@ impl TurnTask {
         let request = StartRequest {
             argv,
             cwd: command.cwd.clone(),
-            env: [("PAGER", "cat"), ("GIT_PAGER", "cat"), ("NO_COLOR", "1")]
-                .into_iter()
-                .map(|(key, value)| (key.to_string(), Some(value.to_string())))
-                .collect(),
+            environment: command_environment(
+                &self.engine.config.shell_environment_policy,
+                &[("PAGER", "cat"), ("GIT_PAGER", "cat"), ("NO_COLOR", "1")]
+                    .into_iter()
+                    .map(|(key, value)| (key.to_string(), Some(value.to_string())))
+                    .collect(),
+            ),
             tty: command.tty,
             yield_time: command.yield_time,
             max_output_tokens: command.max_output_tokens,
