@@ -18,6 +18,7 @@ mod tests;
 
 use std::collections::{HashSet, VecDeque};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use process_wrap::tokio::ChildWrapper;
 use rmcp::RoleClient;
@@ -41,6 +42,8 @@ pub const TOO_LARGE_MARKER: &str = "messageTooLarge";
 const HEAD_BYTES: usize = 4096;
 /// Bytes kept from the end of an over-long line.
 const TAIL_BYTES: usize = 512;
+/// How long a closed server may take to exit before it is killed.
+const CLOSE_WAIT: Duration = Duration::from_secs(3);
 /// The line buffer keeps at most this much capacity between messages.
 const RETAINED_LINE_CAPACITY: usize = 1024 * 1024;
 
@@ -373,10 +376,13 @@ impl Transport<RoleClient> for StdioTransport {
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
-        // End of input asks the server to exit; the caller bounds the wait and then kills
-        // the process group.
+        // End of input asks the server to exit; one that does not is killed (its owner also
+        // kills the whole process group).
         self.writer.lock().await.take();
-        self.child.wait().await.map(|_| ())
+        match tokio::time::timeout(CLOSE_WAIT, self.child.wait()).await {
+            Ok(exited) => exited.map(|_| ()),
+            Err(_) => self.child.start_kill(),
+        }
     }
 }
 
