@@ -93,6 +93,12 @@ impl TestServer {
 
     /// Spawns with options.
     pub async fn spawn_with(options: SpawnOptions) -> TestServer {
+        Self::spawn_with_env(options, &[]).await
+    }
+
+    /// Spawns with options and these variables added to the server's environment (the tests'
+    /// own `OPENAI_API_KEY` is never passed; set one here to play a server that holds a key).
+    pub async fn spawn_with_env(options: SpawnOptions, env: &[(&str, &str)]) -> TestServer {
         let (home, home_dir) = match options.home {
             Some(home) => (home, None),
             None => {
@@ -115,6 +121,7 @@ impl TestServer {
                 std::env::var("TANDEM_TEST_LOG").unwrap_or_else(|_| "warn".to_string()),
             )
             .env_remove("OPENAI_API_KEY")
+            .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

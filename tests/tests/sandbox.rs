@@ -586,3 +586,118 @@ fn full_access_runs_the_command_unconfined() {
     assert!(output.status.success(), "{}", describe(&output));
     assert!(target.exists());
 }
+
+/// A `TANDEM_HOME` with a stored key, for the `--hide` tests.
+fn home_with_key(parent: &Path) -> tempfile::TempDir {
+    let home = tempfile::tempdir_in(parent).unwrap();
+    fs::write(
+        home.path().join("auth.json"),
+        "{\"OPENAI_API_KEY\": \"sk-stored-secret\"}\n",
+    )
+    .unwrap();
+    fs::create_dir(home.path().join("sessions")).unwrap();
+    home
+}
+
+fn hide(home: &Path) -> Vec<String> {
+    vec!["--hide".to_string(), home.display().to_string()]
+}
+
+/// The hidden file could not be read: the command failed (the file is unreadable or, under
+/// an empty mount, absent) and printed nothing of it.
+fn assert_hidden(output: &Output) {
+    match support() {
+        Support::Refused(_) => assert_refused(output),
+        Support::Enforced => {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            assert!(!output.status.success(), "read: {}", describe(output));
+            assert!(!stderr.contains("sandbox-exec:"), "{}", describe(output));
+            assert!(
+                !String::from_utf8_lossy(&output.stdout).contains("sk-stored-secret"),
+                "{}",
+                describe(output)
+            );
+            assert!(
+                ["Permission denied", "No such file or directory"]
+                    .iter()
+                    .any(|reason| stderr.contains(reason)),
+                "failed for an unexpected reason: {}",
+                describe(output)
+            );
+        }
+    }
+}
+
+#[test]
+fn a_hidden_home_is_unreadable_under_read_only_and_workspace_write() {
+    let parent = tempfile::tempdir().unwrap();
+    let home = home_with_key(parent.path());
+    let fixture = Fixture::new();
+    let options_hiding = |mode: &[&str]| -> Vec<String> {
+        let mut options: Vec<String> = mode.iter().map(|option| option.to_string()).collect();
+        options.extend(hide(home.path()));
+        options
+    };
+    // workspaceWrite with /tmp writable: the home lies inside a writable root.
+    let writable_tmp = json!({ "type": "workspaceWrite", "writableRoots": [parent.path()] });
+    for mode in MODES {
+        let options = options_hiding(mode);
+        let options: Vec<&str> = options.iter().map(String::as_str).collect();
+        for policy in [read_only(), workspace_only(), writable_tmp.clone()] {
+            for script in [
+                format!("cat '{}/auth.json'", home.path().display()),
+                format!("ls '{}/sessions'", home.path().display()),
+            ] {
+                let output = sandboxed(&policy, fixture.workspace(), &script, &options);
+                assert_hidden(&output);
+            }
+        }
+        // Writing into it is refused too, even where the enclosing root is writable.
+        let evidence = home.path().join("planted");
+        let script = format!("echo x > '{}'", evidence.display());
+        let output = sandboxed(&writable_tmp, fixture.workspace(), &script, &options);
+        assert!(!output.status.success(), "{mode:?}: {}", describe(&output));
+        assert!(!evidence.exists(), "{mode:?}: written into the hidden home");
+        // The rest of the enclosing root stays writable (in the Landlock-only fallback, inside
+        // its existing entries: the root itself is split around the home).
+        fs::create_dir_all(parent.path().join("existing")).unwrap();
+        let script = format!("echo x > '{}/existing/beside'", parent.path().display());
+        let output = sandboxed(&writable_tmp, fixture.workspace(), &script, &options);
+        assert_allowed(&output);
+    }
+    // Without the sandbox, and under danger-full-access, the same command reads it.
+    let script = format!("cat '{}/auth.json'", home.path().display());
+    let control = unsandboxed(fixture.workspace(), &script);
+    assert!(String::from_utf8_lossy(&control.stdout).contains("sk-stored-secret"));
+    let options = hide(home.path());
+    let options: Vec<&str> = options.iter().map(String::as_str).collect();
+    let full = sandboxed(
+        &json!({ "type": "dangerFullAccess" }),
+        fixture.workspace(),
+        &script,
+        &options,
+    );
+    assert!(
+        String::from_utf8_lossy(&full.stdout).contains("sk-stored-secret"),
+        "{}",
+        describe(&full)
+    );
+}
+
+#[test]
+fn a_command_inside_a_hidden_home_is_refused() {
+    let parent = tempfile::tempdir().unwrap();
+    let home = home_with_key(parent.path());
+    let options = hide(home.path());
+    let options: Vec<&str> = options.iter().map(String::as_str).collect();
+    let inside = home.path().join("sessions");
+    let output = sandboxed(&read_only(), &inside, "cat ../auth.json", &options);
+    assert_eq!(output.status.code(), Some(126), "{}", describe(&output));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with("sandbox-exec: cannot confine the command: the working directory ")
+            && stderr.contains("which sandboxed commands may not read (TANDEM_HOME)"),
+        "{stderr}"
+    );
+    assert!(!String::from_utf8_lossy(&output.stdout).contains("sk-stored-secret"));
+}

@@ -36,8 +36,12 @@ pub enum ServerTransport {
         command: String,
         /// Its arguments.
         args: Vec<String>,
-        /// Extra environment variables (the rest is inherited).
+        /// Variables set for the server, over the minimal environment
+        /// ([`crate::MINIMAL_ENVIRONMENT`]); nothing else of Tandem's environment is passed.
         env: BTreeMap<String, String>,
+        /// Names of variables passed from Tandem's own environment as they are (when set),
+        /// whatever their names: how a server gets the token it needs.
+        env_vars: Vec<String>,
         /// Working directory; the owner's cwd when `None`.
         cwd: Option<PathBuf>,
     },

@@ -1,7 +1,9 @@
-//! Opening one connection: spawning a stdio server or opening an HTTP session, then the MCP
-//! handshake through `rmcp`, with this crate's client handler answering the server's requests.
+//! Opening one connection: spawning a stdio server (with a minimal environment, not ours) or
+//! opening an HTTP session, then the MCP handshake through `rmcp`, with this crate's client
+//! handler answering the server's requests.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::{OsStr, OsString};
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
@@ -11,13 +13,14 @@ use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::ClientHandler;
 use rmcp::model::{ClientConfig, ElicitRequestParams, ElicitResult, ErrorData};
 use rmcp::service::{NotificationContext, RequestContext, RoleClient, RunningService, ServiceExt};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
 use crate::config::{ServerConfig, ServerTransport};
-use crate::{ElicitationAction, ElicitationMode, ElicitationRequest, McpHost};
+use crate::stdio::StdioTransport;
+use crate::{ElicitationAction, ElicitationMode, ElicitationRequest, MINIMAL_ENVIRONMENT, McpHost};
 
 /// A live connection to one server.
 pub type Connection = RunningService<RoleClient, Handler>;
@@ -100,11 +103,13 @@ pub struct Connected {
     pub pid: Option<u32>,
 }
 
-/// Spawns or opens the server of `config` and runs the MCP handshake.
+/// Spawns or opens the server of `config` and runs the MCP handshake; a stdio server's
+/// environment is built by [`server_environment`] from `base_environment`.
 pub async fn connect(
     config: &ServerConfig,
     host: Arc<dyn McpHost>,
     default_cwd: Option<&Path>,
+    base_environment: &BTreeMap<OsString, OsString>,
     tools_changed: ToolsChanged,
 ) -> Result<Connected, String> {
     let handler = Handler {
@@ -118,10 +123,18 @@ pub async fn connect(
             command,
             args,
             env,
+            env_vars,
             cwd,
         } => {
+            let environment = server_environment(base_environment, env_vars, env);
             let mut wrap = CommandWrap::with_new(command, |child| {
-                child.args(args).envs(env);
+                child
+                    .args(args)
+                    .env_clear()
+                    .envs(&environment)
+                    .stdin(Stdio::piped())
+                    .stdout(Stdio::piped())
+                    .stderr(Stdio::piped());
                 if let Some(dir) = cwd.as_deref().or(default_cwd) {
                     child.current_dir(dir);
                 }
@@ -129,11 +142,13 @@ pub async fn connect(
             });
             die_with_parent(wrap.command_mut());
             wrap.wrap(ProcessGroup::leader()).wrap(KillOnDrop);
-            let (transport, stderr) = TokioChildProcess::builder(wrap)
-                .stderr(Stdio::piped())
+            let mut child = wrap
                 .spawn()
                 .map_err(|error| format!("failed to start `{command}`: {error}"))?;
-            let pid = transport.id();
+            let pid = child.id();
+            let stderr = child.stderr().take();
+            let transport = StdioTransport::new(child)
+                .map_err(|error| format!("failed to start `{command}`: {error}"))?;
             if let Some(stderr) = stderr {
                 // The server's stderr is its log: forward it to ours, line by line.
                 let server = config.name.clone();
@@ -187,6 +202,32 @@ pub async fn connect(
             })
         }
     }
+}
+
+/// A stdio server's whole environment: the [`MINIMAL_ENVIRONMENT`] variables present in
+/// `base`, the `env_vars` variables of this process's own environment (present ones only), and
+/// the configured `env`, each later one overriding the earlier.
+pub fn server_environment(
+    base: &BTreeMap<OsString, OsString>,
+    env_vars: &[String],
+    env: &BTreeMap<String, String>,
+) -> BTreeMap<OsString, OsString> {
+    let mut environment: BTreeMap<OsString, OsString> = MINIMAL_ENVIRONMENT
+        .iter()
+        .filter_map(|name| {
+            let value = base.get(OsStr::new(name))?;
+            Some((OsString::from(name), value.clone()))
+        })
+        .collect();
+    for name in env_vars {
+        if let Some(value) = std::env::var_os(name) {
+            environment.insert(OsString::from(name), value);
+        }
+    }
+    for (name, value) in env {
+        environment.insert(OsString::from(name), OsString::from(value));
+    }
+    environment
 }
 
 /// Our `initialize` params: we answer form and URL elicitations.

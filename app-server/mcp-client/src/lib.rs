@@ -11,6 +11,11 @@
 //! A server's elicitation requests go to [`McpHost::elicit`]; whoever owns the servers (the
 //! engine, for one thread) decides how to ask the user.
 //!
+//! A stdio server gets a minimal environment ([`MINIMAL_ENVIRONMENT`], its `env` and its
+//! `env_vars`), never Tandem's whole one, which holds credentials; its messages are lines of
+//! at most [`MAX_MESSAGE_BYTES`], and an answer over that fails its call at once (see
+//! [`stdio`]). [`CallResult::truncated`] cuts a result to the size the owner allows.
+//!
 //! The protocol itself is the official Rust SDK (`rmcp`); this crate adds the configuration,
 //! the lifecycle (background start, restart, timeouts, no leftover processes) and typed values
 //! at the boundary, so that nothing above it sees `rmcp` types.
@@ -20,9 +25,13 @@
 mod config;
 mod connect;
 pub mod names;
+mod oversized;
 mod server;
+pub mod stdio;
+mod truncate;
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::future::Future;
 use std::path::PathBuf;
 use std::pin::Pin;
@@ -35,6 +44,14 @@ use tokio_util::sync::CancellationToken;
 use crate::server::ServerSlot;
 
 pub use config::{ServerConfig, ServerTransport};
+pub use stdio::MAX_MESSAGE_BYTES;
+
+/// The variables of the owner's environment a stdio server gets (those that are set), before
+/// its `env_vars` and `env`: what a program needs to find others, its user and home, a
+/// temporary directory, and to print text in the user's language.
+pub const MINIMAL_ENVIRONMENT: &[&str] = &[
+    "PATH", "HOME", "USER", "LOGNAME", "SHELL", "LANG", "LC_ALL", "TERM", "TMPDIR", "TZ",
+];
 
 /// Where a server's startup stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,6 +212,17 @@ pub enum CallError {
         /// What the transport reported.
         message: String,
     },
+    /// The server's answer was larger than a message may be ([`MAX_MESSAGE_BYTES`]); it was
+    /// discarded unread.
+    #[error("MCP server `{server}` sent an answer over the {limit}-byte limit of a message{}; the call failed without reading it", bytes.map(|bytes| format!(" ({bytes} bytes)")).unwrap_or_default())]
+    MessageTooLarge {
+        /// The server.
+        server: String,
+        /// The answer's size, when it was read to its end before the call failed.
+        bytes: Option<u64>,
+        /// The limit.
+        limit: u64,
+    },
     /// The server answered with a JSON-RPC error.
     #[error("MCP server `{server}` returned an error: {message}")]
     Server {
@@ -231,20 +259,35 @@ pub struct McpServers {
     shutdown: CancellationToken,
 }
 
+/// What [`McpServers::start`] needs besides the configurations.
+pub struct StartOptions {
+    /// Where stdio servers without a `cwd` of their own run.
+    pub cwd: Option<PathBuf>,
+    /// The environment the [`MINIMAL_ENVIRONMENT`] variables of a stdio server are taken
+    /// from: the owner's, after its own filtering (Tandem's commands' environment).
+    pub base_environment: BTreeMap<OsString, OsString>,
+}
+
 impl McpServers {
-    /// Starts every enabled server of `configs` in the background and returns at once; stdio
-    /// servers without a `cwd` of their own run in `cwd`. Must be called inside a tokio runtime.
+    /// Starts every enabled server of `configs` in the background and returns at once. Must be
+    /// called inside a tokio runtime.
     pub fn start(
         configs: Vec<ServerConfig>,
         host: Arc<dyn McpHost>,
-        cwd: Option<PathBuf>,
+        options: StartOptions,
     ) -> McpServers {
         let shutdown = CancellationToken::new();
+        let options = Arc::new(options);
         let slots: Vec<Arc<ServerSlot>> = configs
             .into_iter()
             .filter(|config| config.enabled)
             .map(|config| {
-                ServerSlot::new(config, host.clone(), shutdown.child_token(), cwd.clone())
+                ServerSlot::new(
+                    config,
+                    host.clone(),
+                    shutdown.child_token(),
+                    options.clone(),
+                )
             })
             .collect();
         for slot in &slots {

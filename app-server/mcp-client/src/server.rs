@@ -2,7 +2,6 @@
 //! connection died, and stopped with its whole process group.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -16,7 +15,8 @@ use tokio_util::sync::CancellationToken;
 use crate::config::{ServerConfig, ServerTransport};
 use crate::connect::{Connection, ToolsChanged, connect};
 use crate::names::qualified_name;
-use crate::{CallError, CallResult, McpHost, McpTool, ServerStatus, StartupState};
+use crate::stdio::TOO_LARGE_MARKER;
+use crate::{CallError, CallResult, McpHost, McpTool, ServerStatus, StartOptions, StartupState};
 
 /// How long a closing connection may take before its process group is killed.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
@@ -26,8 +26,8 @@ pub struct ServerSlot {
     pub config: ServerConfig,
     host: Arc<dyn McpHost>,
     shutdown: CancellationToken,
-    /// Where stdio servers without their own `cwd` run.
-    default_cwd: Option<PathBuf>,
+    /// Where stdio servers without their own `cwd` run, and their base environment.
+    options: Arc<StartOptions>,
     /// The connection, held across a start so that concurrent callers wait for one start.
     live: tokio::sync::Mutex<Option<Live>>,
     /// What `status` and `tools` report, readable without waiting for a start.
@@ -54,14 +54,14 @@ impl ServerSlot {
         config: ServerConfig,
         host: Arc<dyn McpHost>,
         shutdown: CancellationToken,
-        default_cwd: Option<PathBuf>,
+        options: Arc<StartOptions>,
     ) -> Arc<ServerSlot> {
         let (state, _) = watch::channel(StartupState::Starting);
         Arc::new(ServerSlot {
             config,
             host,
             shutdown,
-            default_cwd,
+            options,
             live: tokio::sync::Mutex::new(None),
             snapshot: Mutex::new(Snapshot {
                 error: None,
@@ -199,6 +199,18 @@ impl ServerSlot {
             Err(_) => return Err(CallError::Timeout(self.config.tool_timeout)),
             Ok(Ok(result)) => result,
             Ok(Err(ServiceError::McpError(error))) => {
+                if let Some(data) = error.data.as_ref().filter(|data| {
+                    data.get("tandem").and_then(Value::as_str) == Some(TOO_LARGE_MARKER)
+                }) {
+                    return Err(CallError::MessageTooLarge {
+                        server: self.config.name.clone(),
+                        bytes: data.get("bytes").and_then(Value::as_u64),
+                        limit: data
+                            .get("limit")
+                            .and_then(Value::as_u64)
+                            .unwrap_or_default(),
+                    });
+                }
                 return Err(CallError::Server {
                     server: self.config.name.clone(),
                     message: error.message.to_string(),
@@ -257,7 +269,8 @@ impl ServerSlot {
         let connected = connect(
             &self.config,
             self.host.clone(),
-            self.default_cwd.as_deref(),
+            self.options.cwd.as_deref(),
+            &self.options.base_environment,
             tools_changed,
         )
         .await?;
@@ -363,7 +376,8 @@ fn kill_group(pid: u32) {
     }
 }
 
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+/// Locks `mutex`, recovering it from a panicked holder.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())

@@ -43,7 +43,9 @@ pub async fn run_unstreamed(
     // Nothing is streamed; the receiver is only drained so that the command never waits on it.
     let (deltas, mut received) = mpsc::channel(DELTA_QUEUE);
     let drain = async move { while received.recv().await.is_some() {} };
-    let (result, ()) = tokio::join!(commands.exec(params, argv, cwd, deltas), drain);
+    let policy = &engine.config().shell_environment_policy;
+    let exec = commands.exec(params, argv, cwd, policy, deltas);
+    let (result, ()) = tokio::join!(exec, drain);
     result.map_err(|error| exec_error(&error))
 }
 
@@ -65,7 +67,7 @@ pub fn exec_plan(
             sandbox_policy(config.sandbox_mode, config)
         }
     };
-    let argv = sandboxed_argv(&policy, &cwd, &params.command)?;
+    let argv = sandboxed_argv(&policy, &cwd, &engine.config().home, &params.command)?;
     Ok((cwd, argv))
 }
 
@@ -77,14 +79,16 @@ pub fn resolve_path(path: Option<&str>) -> PathBuf {
     }
 }
 
-/// The argv that runs `command` under `policy`, or why it cannot be confined. A kernel that
-/// cannot enforce the sandbox is an error: the command must never run unconfined.
+/// The argv that runs `command` under `policy`, unable to read `home` (`TANDEM_HOME`), or why
+/// it cannot be confined. A kernel that cannot enforce the sandbox is an error: the command
+/// must never run unconfined.
 pub fn sandboxed_argv(
     policy: &SandboxPolicy,
     cwd: &Path,
+    home: &Path,
     command: &[String],
 ) -> Result<Vec<String>, JsonRpcErrorBody> {
-    match wrap_command(policy, cwd, command) {
+    match wrap_command(policy, cwd, &[home.to_path_buf()], command) {
         Ok(argv) => Ok(argv),
         Err(SandboxError::EmptyCommand) => Err(exec_error(&ExecError::EmptyCommand)),
         Err(error) => {

@@ -90,7 +90,11 @@ impl Processor {
         let (cwd, argv) = exec_plan(&self.engine, &params)?;
         // Bounded: a client that stops reading stalls the command, not the server's memory.
         let (deltas, received) = mpsc::channel(DELTA_QUEUE);
-        let exec = self.utilities.commands.exec(params, argv, cwd, deltas);
+        let policy = &self.engine.config().shell_environment_policy;
+        let exec = self
+            .utilities
+            .commands
+            .exec(params, argv, cwd, policy, deltas);
         // The sender is dropped when `exec` finishes, which ends the forwarding after the
         // last delta: every delta precedes the response.
         let (result, ()) = tokio::join!(exec, forward_deltas(&self.outgoing, received));

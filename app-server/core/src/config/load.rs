@@ -9,6 +9,7 @@ mod layer;
 mod mcp_servers;
 mod query_index;
 mod resolve;
+mod shell_environment;
 #[cfg(test)]
 mod tests;
 

@@ -63,6 +63,13 @@ pub struct Config {
     pub query_project_index: QueryProjectIndexConfig,
     /// `[mcp_servers.NAME]`: MCP servers whose tools the agent is offered, in name order.
     pub mcp_servers: Vec<tandem_mcp_client::ServerConfig>,
+    /// `mcp_tool_output_max_bytes`: an MCP tool result larger than this (its content blocks
+    /// and structured content as JSON) is cut to it, with a marker saying how much was cut,
+    /// before the model, the client or the rollout sees it (default 1 MiB).
+    pub mcp_tool_output_max_bytes: usize,
+    /// `[shell_environment_policy]`: how the environment of commands (and the variables MCP
+    /// servers may take from it) is built from the server's.
+    pub shell_environment_policy: crate::tools::exec::environment::ShellEnvironmentPolicy,
     /// The effective config as a TOML table with every key set by a layer (for `config/read`).
     pub effective: toml::Table,
     /// Where each dotted key's value came from (for `config/read`).

@@ -7,6 +7,9 @@
 //! request of a turn waits for servers still starting (each bounded by its
 //! `startup_timeout_sec`), so that their tools are offered from the first turn.
 //!
+//! A stdio server starts with a minimal environment taken from the one commands get
+//! (`[shell_environment_policy]`), plus its own `env` and `env_vars`.
+//!
 //! The client subsystem is the `tandem-mcp-client` crate; the engine implements its
 //! [`McpHost`] trait (status changes become `mcpServer/startupStatus/updated`, elicitations go
 //! through the engine's [`Approver`]) and sees servers, tools and results as typed values.
@@ -26,7 +29,7 @@ use app_server_protocol::tables::ServerNotification;
 use tandem_mcp_client::names::sanitize_schema;
 use tandem_mcp_client::{
     ElicitationAction, ElicitationMode, ElicitationRequest, ElicitationResponse, McpHost,
-    McpServers, ServerStatus, StartupState,
+    McpServers, ServerStatus, StartOptions, StartupState,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -172,7 +175,16 @@ pub fn start_thread_servers(
     if configs.is_empty() {
         return (McpServers::empty(), host);
     }
-    let servers = McpServers::start(configs, host.clone(), Some(cwd));
+    // Stdio servers take their few inherited variables from what commands may see.
+    let options = StartOptions {
+        cwd: Some(cwd),
+        base_environment: engine
+            .inner
+            .config
+            .shell_environment_policy
+            .apply(std::env::vars_os()),
+    };
+    let servers = McpServers::start(configs, host.clone(), options);
     (servers, host)
 }
 

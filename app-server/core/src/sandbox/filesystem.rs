@@ -1,4 +1,5 @@
-//! The Landlock ruleset: read and execute everywhere, write only below the granted paths.
+//! The Landlock ruleset: read and execute below the readable paths (everything, unless paths
+//! are hidden and no mount namespace could hide them), write only below the granted paths.
 
 use std::path::PathBuf;
 
@@ -19,6 +20,9 @@ const NETWORK_ABI: ABI = ABI::V4;
 
 /// What the ruleset allows.
 pub struct FilesystemRules {
+    /// Directories (or files) the process may read and execute below: `/`, or the split of
+    /// `/` that leaves out the hidden paths.
+    pub readable: Vec<PathBuf>,
     /// Directories (or files) the process may write below, with every right.
     pub writable: Vec<PathBuf>,
     /// Whether TCP bind and connect stay allowed.
@@ -39,7 +43,7 @@ pub fn restrict(rules: &FilesystemRules) -> Result<RulesetStatus, SandboxError> 
     let status = ruleset
         .create()?
         .add_rules(path_beneath_rules(
-            ["/"],
+            &rules.readable,
             AccessFs::from_read(FILESYSTEM_ABI),
         ))?
         .add_rules(path_beneath_rules(

@@ -3,7 +3,7 @@
 //! The order matters. `PR_SET_NO_NEW_PRIVS` comes first (seccomp needs it, and setuid binaries
 //! must not regain privileges); the mount namespace comes before Landlock, which forbids
 //! mounting once applied (that is also what keeps the command from unmounting our read-only
-//! `.git`); seccomp and then Landlock, as Codex does; exec is last. Any failure before exec
+//! `.git` and the empty file systems over the hidden paths); seccomp and then Landlock, as Codex does; exec is last. Any failure before exec
 //! ends the process with status 126 instead of running the command unconfined.
 
 use std::os::unix::process::CommandExt;
@@ -14,21 +14,21 @@ use app_server_protocol::policy::SandboxPolicy;
 
 use crate::sandbox::filesystem::{self, FilesystemRules};
 use crate::sandbox::plan::{self, ConfinementPlan};
-use crate::sandbox::{SandboxError, SandboxExecArgs, namespace, seccomp};
+use crate::sandbox::{SandboxError, SandboxExecArgs, hidden, namespace, seccomp};
 
 /// Exit status when the command could not be confined (nothing was run).
 pub const EXIT_NOT_CONFINED: i32 = 126;
 /// Exit status when the confined command could not be executed (not found, not executable).
 pub const EXIT_CANNOT_RUN: i32 = 127;
 
-/// How `.git` inside writable roots was kept read-only.
+/// How `.git` inside writable roots was kept read-only and the hidden paths unreadable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum GitProtection {
-    /// No writable root has a `.git`.
+enum PathProtection {
+    /// No writable root has a `.git` and nothing is hidden.
     NotNeeded,
-    /// Read-only bind mounts in a private mount namespace.
+    /// Read-only bind mounts and empty file systems in a private mount namespace.
     Namespace(namespace::NamespaceKind),
-    /// Landlock grants on the children of each root, except `.git`.
+    /// Landlock grants on the children of each directory, except the excluded ones.
     LandlockOnly,
 }
 
@@ -54,18 +54,30 @@ fn confine(args: &SandboxExecArgs) -> Result<(), SandboxError> {
         Err(source) => return Err(SandboxError::InvalidPolicy(source)),
     };
     let tmpdir = std::env::var_os("TMPDIR");
-    let Some(plan) = plan::plan_for(&policy, &args.cwd, tmpdir.as_deref()) else {
+    let Some(mut plan) = plan::plan_for(&policy, &args.cwd, tmpdir.as_deref()) else {
         tracing::debug!("policy needs no sandbox; running the command as is");
         return Ok(());
     };
+    let hidden = hidden::resolve(&args.hide);
+    match std::env::current_dir() {
+        Ok(cwd) => hidden::check_working_directory(&cwd, &hidden)?,
+        Err(source) => {
+            return Err(SandboxError::Syscall {
+                call: "getcwd",
+                source,
+            });
+        }
+    }
+    hidden::leave_out(&mut plan, &hidden);
     set_no_new_privs()?;
-    let (protection, writable) = protect_git(&plan, args.no_namespace)?;
-    tracing::debug!(?protection, writable = ?writable, protected = ?plan.protected, "write access");
+    let (protection, readable, writable) = protect_paths(&plan, &hidden, args.no_namespace)?;
+    tracing::debug!(?protection, writable = ?writable, protected = ?plan.protected, hidden = ?hidden, "access");
     if !plan.network_access {
         let program = seccomp::network_filter()?;
         seccomp::install(&program)?;
     }
     let status = filesystem::restrict(&FilesystemRules {
+        readable,
         writable,
         network_access: plan.network_access,
     })?;
@@ -73,28 +85,47 @@ fn confine(args: &SandboxExecArgs) -> Result<(), SandboxError> {
     Ok(())
 }
 
-/// Keeps the protected paths read-only and returns how, with the paths to grant write access.
-fn protect_git(
+/// Keeps the protected paths read-only and the hidden ones unreadable, and returns how, with
+/// the paths to grant read and write access below.
+fn protect_paths(
     plan: &ConfinementPlan,
+    hidden: &[PathBuf],
     no_namespace: bool,
-) -> Result<(GitProtection, Vec<PathBuf>), SandboxError> {
-    if plan.protected.is_empty() {
-        return Ok((GitProtection::NotNeeded, plan.writable_roots.clone()));
+) -> Result<(PathProtection, Vec<PathBuf>, Vec<PathBuf>), SandboxError> {
+    let everything = vec![PathBuf::from("/")];
+    if plan.protected.is_empty() && hidden.is_empty() {
+        return Ok((
+            PathProtection::NotNeeded,
+            everything,
+            plan.writable_roots.clone(),
+        ));
     }
     if !no_namespace {
-        match namespace::protect_read_only(&plan.protected) {
+        match namespace::isolate(&plan.protected, hidden) {
             Ok(kind) => {
-                return Ok((GitProtection::Namespace(kind), plan.writable_roots.clone()));
+                return Ok((
+                    PathProtection::Namespace(kind),
+                    everything,
+                    plan.writable_roots.clone(),
+                ));
             }
             Err(error) => {
-                tracing::debug!(%error, "no mount namespace; protecting .git with landlock alone");
+                tracing::debug!(%error, "no mount namespace; protecting paths with landlock alone");
             }
         }
     }
-    match plan::fallback_write_grants(plan) {
-        Ok(grants) => Ok((GitProtection::LandlockOnly, grants)),
-        Err(source) => Err(SandboxError::ReadWritableRoot(source)),
-    }
+    // Write grants include reading: they leave out the hidden paths as they leave out `.git`.
+    let mut excluding_hidden = plan.clone();
+    excluding_hidden.protected.extend(hidden.iter().cloned());
+    let writable = match plan::fallback_write_grants(&excluding_hidden) {
+        Ok(grants) => grants,
+        Err(source) => return Err(SandboxError::ReadWritableRoot(source)),
+    };
+    let readable = match plan::grants_excluding(&everything, hidden) {
+        Ok(grants) => grants,
+        Err(source) => return Err(SandboxError::ReadAboveHidden(source)),
+    };
+    Ok((PathProtection::LandlockOnly, readable, writable))
 }
 
 fn set_no_new_privs() -> Result<(), SandboxError> {

@@ -8,15 +8,18 @@
 //! not be inside `Command::pre_exec`). It then:
 //!
 //! 1. sets `PR_SET_NO_NEW_PRIVS`;
-//! 2. keeps `.git` under each writable root read-only: with a read-only bind mount in a private
-//!    mount namespace (a plain one when we have `CAP_SYS_ADMIN`, else an unprivileged user
-//!    namespace), or, when namespaces are unavailable (containers, hardened kernels), with
-//!    Landlock alone by granting write access to each child of the root except `.git`: in that
-//!    mode new top-level entries cannot be created in such a root;
+//! 2. keeps `.git` under each writable root read-only and the hidden paths (`--hide`,
+//!    `$TANDEM_HOME`: credentials and every thread's rollout) unreadable: with a read-only bind
+//!    mount and an empty `tmpfs` in a private mount namespace (a plain one when we have
+//!    `CAP_SYS_ADMIN`, else an unprivileged user namespace), or, when namespaces are
+//!    unavailable (containers, hardened kernels), with Landlock alone by granting access to
+//!    each child of a directory except the excluded one: in that mode new top-level entries
+//!    cannot be created in a root holding `.git`, and new entries of the directories above a
+//!    hidden path cannot be read;
 //! 3. installs a seccomp filter that denies network sockets (unless the policy allows the
 //!    network);
-//! 4. applies a Landlock ruleset: read and execute everywhere, write below the writable roots
-//!    and on `/dev/null` and `/dev/tty`;
+//! 4. applies a Landlock ruleset: read and execute everywhere (but the hidden paths), write
+//!    below the writable roots and on `/dev/null` and `/dev/tty`;
 //! 5. execs the command.
 //!
 //! The sandbox is enforced, never advisory: if any step fails, or the kernel cannot enforce
@@ -25,6 +28,7 @@
 
 mod filesystem;
 mod helper;
+mod hidden;
 mod namespace;
 mod plan;
 mod seccomp;
@@ -38,7 +42,7 @@ use app_server_protocol::policy::SandboxPolicy;
 /// Arguments of the hidden `tandem sandbox-exec` subcommand.
 ///
 /// Built by [`wrap_command`]; the layout is
-/// `tandem sandbox-exec --policy <JSON> --cwd <DIR> [--debug] -- <COMMAND>...`.
+/// `tandem sandbox-exec --policy <JSON> --cwd <DIR> [--hide <PATH>]... [--debug] -- <COMMAND>...`.
 #[derive(Debug, clap::Args)]
 pub struct SandboxExecArgs {
     /// The sandbox policy, as the JSON of a protocol `SandboxPolicy`.
@@ -49,6 +53,12 @@ pub struct SandboxExecArgs {
     /// runs in the helper's current directory, which may be a different one.
     #[arg(long, value_name = "DIR")]
     pub cwd: PathBuf,
+
+    /// A path the command may not read (nor write) at all, whatever the policy grants:
+    /// `$TANDEM_HOME`. Repeatable; a path that does not exist is ignored, and a command whose
+    /// working directory lies inside one is refused.
+    #[arg(long = "hide", value_name = "PATH")]
+    pub hide: Vec<PathBuf>,
 
     /// Log the confinement steps (which `.git` protection was used, the write grants) on
     /// stderr.
@@ -110,6 +120,17 @@ pub enum SandboxError {
     /// Listing a writable root (for the Landlock-only `.git` protection) failed.
     #[error("cannot list a writable root: {0}")]
     ReadWritableRoot(#[source] io::Error),
+    /// Listing the directories above a hidden path (for the Landlock-only protection) failed.
+    #[error("cannot list the directories above a hidden path: {0}")]
+    ReadAboveHidden(#[source] io::Error),
+    /// The command would run inside a path it may not read.
+    #[error("the working directory {} lies inside {}, which sandboxed commands may not read (TANDEM_HOME); run the command elsewhere", .cwd.display(), .hidden.display())]
+    InsideHiddenPath {
+        /// The command's working directory.
+        cwd: PathBuf,
+        /// The hidden path holding it.
+        hidden: PathBuf,
+    },
     /// Building or applying the Landlock ruleset failed.
     #[error("landlock: {0}")]
     Landlock(#[from] landlock::RulesetError),
@@ -123,14 +144,16 @@ pub enum SandboxError {
 
 /// Returns the command line to spawn so that `argv` runs under `policy`.
 ///
-/// `cwd` is the workspace that `policy` refers to. Full access (and an external sandbox)
-/// returns `argv` unchanged; anything else returns
-/// `[<tandem>, "sandbox-exec", "--policy", <json>, "--cwd", <cwd>, ..., "--", argv...]`,
+/// `cwd` is the workspace that `policy` refers to; `hidden` are the paths the command may not
+/// read (`$TANDEM_HOME`). Full access (and an external sandbox) returns `argv` unchanged;
+/// anything else returns
+/// `[<tandem>, "sandbox-exec", "--policy", <json>, "--cwd", <cwd>, "--hide", <path>, ..., "--", argv...]`,
 /// or [`SandboxError::Unsupported`] when this kernel cannot enforce the sandbox: the command
 /// must then not run at all.
 pub fn wrap_command(
     policy: &SandboxPolicy,
     cwd: &Path,
+    hidden: &[PathBuf],
     argv: &[String],
 ) -> Result<Vec<String>, SandboxError> {
     if matches!(
@@ -163,6 +186,14 @@ pub fn wrap_command(
         "--cwd".to_string(),
         cwd,
     ];
+    for path in hidden {
+        let path = match std::path::absolute(path) {
+            Ok(path) => utf8(path)?,
+            Err(_) => return Err(SandboxError::InvalidPath(path.clone())),
+        };
+        wrapped.push("--hide".to_string());
+        wrapped.push(path);
+    }
     if tracing::enabled!(tracing::Level::DEBUG) {
         wrapped.push("--debug".to_string());
     }
@@ -252,7 +283,7 @@ mod tests {
             },
         ] {
             assert_eq!(
-                wrap_command(&policy, Path::new("/work"), &command).unwrap(),
+                wrap_command(&policy, Path::new("/work"), &[], &command).unwrap(),
                 command
             );
         }
@@ -267,7 +298,8 @@ mod tests {
             exclude_slash_tmp: Some(true),
         };
         let command = argv(&["bash", "-c", "echo --policy"]);
-        let result = wrap_command(&policy, Path::new("/work/repo"), &command);
+        let hidden = [PathBuf::from("/home/user/.tandem")];
+        let result = wrap_command(&policy, Path::new("/work/repo"), &hidden, &command);
         if let Err(reason) = sandbox_status() {
             assert!(
                 !sandbox_required(),
@@ -292,6 +324,7 @@ mod tests {
             policy
         );
         assert_eq!(args.cwd, PathBuf::from("/work/repo"));
+        assert_eq!(args.hide, hidden);
         assert_eq!(args.command, command);
         assert!(!args.no_namespace);
     }
@@ -306,7 +339,7 @@ mod tests {
         let policy = SandboxPolicy::ReadOnly {
             network_access: None,
         };
-        let error = wrap_command(&policy, Path::new("/"), &[]).unwrap_err();
+        let error = wrap_command(&policy, Path::new("/"), &[], &[]).unwrap_err();
         assert_eq!(error.to_string(), "no command to run");
     }
 

@@ -1,10 +1,12 @@
-//! Read-only `.git` through a private mount namespace: bind-mount each protected path onto
-//! itself and remount the bind read-only.
+//! Read-only `.git` and unreadable `$TANDEM_HOME` through a private mount namespace:
+//! bind-mount each protected path onto itself and remount the bind read-only, and cover each
+//! hidden path with an empty, read-only file system.
 //!
-//! Landlock only adds rights, so a write rule on a workspace also covers its `.git`; a
-//! read-only mount is the one thing that takes writing away again below a writable directory.
-//! The mounts live in a namespace of the helper's own, so nothing outside sees them, and
-//! Landlock (applied afterwards) forbids the command to unmount or remount them.
+//! Landlock only adds rights, so a write rule on a workspace also covers its `.git`, and the
+//! read rule on `/` covers everything; a mount is the one thing that takes access away again
+//! below a granted directory. The mounts live in a namespace of the helper's own, so nothing
+//! outside sees them, and Landlock (applied afterwards) forbids the command to unmount or
+//! remount them.
 
 use std::ffi::CString;
 use std::io;
@@ -24,13 +26,14 @@ pub enum NamespaceKind {
     UserAndMount,
 }
 
-/// Moves this process into a new mount namespace and makes every path in `protected`
-/// read-only there.
+/// Moves this process into a new mount namespace and, there, makes every path in `protected`
+/// read-only and every path in `hidden` empty: a directory becomes an empty read-only
+/// `tmpfs` without permissions, a file an empty read-only file (`/dev/null`).
 ///
 /// Must run while the process is single-threaded (`unshare(CLONE_NEWUSER)` requires it). On
 /// error the process may already be in new namespaces with only some paths protected; the
 /// caller then protects them another way.
-pub fn protect_read_only(protected: &[PathBuf]) -> Result<NamespaceKind, SandboxError> {
+pub fn isolate(protected: &[PathBuf], hidden: &[PathBuf]) -> Result<NamespaceKind, SandboxError> {
     let kind = enter_namespace()?;
     // Without this, our bind mounts could propagate back into the parent namespace when `/`
     // is a shared mount (the systemd default).
@@ -47,7 +50,44 @@ pub fn protect_read_only(protected: &[PathBuf]) -> Result<NamespaceKind, Sandbox
         let flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | mount_flags(path)?;
         mount("remount read-only", None, path, flags)?;
     }
+    // After the binds, so that a hidden path below a protected one is covered too.
+    for path in hidden {
+        if path.is_dir() {
+            mount_empty_directory(path)?;
+        } else {
+            let null = Path::new("/dev/null");
+            mount("bind-mount", Some(null), path, libc::MS_BIND)?;
+            let flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | mount_flags(path)?;
+            mount("remount read-only", None, path, flags)?;
+        }
+    }
     Ok(kind)
+}
+
+/// Covers `path` with an empty `tmpfs` that nobody may read, write or search.
+fn mount_empty_directory(path: &Path) -> Result<(), SandboxError> {
+    let target = c_path(path)?;
+    let fstype = c"tmpfs";
+    let data = c"mode=000,size=4k";
+    let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+    // SAFETY: every pointer is a NUL-terminated string that outlives the call.
+    let result = unsafe {
+        libc::mount(
+            fstype.as_ptr(),
+            target.as_ptr(),
+            fstype.as_ptr(),
+            flags,
+            data.as_ptr().cast(),
+        )
+    };
+    if result != 0 {
+        return Err(SandboxError::Mount {
+            action: "hide",
+            path: path.to_path_buf(),
+            source: io::Error::last_os_error(),
+        });
+    }
+    Ok(())
 }
 
 fn enter_namespace() -> Result<NamespaceKind, SandboxError> {

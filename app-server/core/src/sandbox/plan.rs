@@ -139,9 +139,15 @@ fn gitdir_target(dot_git_file: &Path) -> Option<PathBuf> {
 /// existing children. Symbolic links among the children are skipped: a grant on a link would
 /// be a grant on its target, which may lie anywhere.
 pub fn fallback_write_grants(plan: &ConfinementPlan) -> io::Result<Vec<PathBuf>> {
+    grants_excluding(&plan.writable_roots, &plan.protected)
+}
+
+/// Grants on `roots` split as [`fallback_write_grants`] splits them, so that no grant reaches
+/// a path of `excluded`; also used for the read grants that leave hidden paths out.
+pub fn grants_excluding(roots: &[PathBuf], excluded: &[PathBuf]) -> io::Result<Vec<PathBuf>> {
     let mut grants = Vec::new();
-    for root in &plan.writable_roots {
-        split_grant(root, &plan.protected, &mut grants)?;
+    for root in roots {
+        split_grant(root, excluded, &mut grants)?;
     }
     Ok(grants)
 }

@@ -17,6 +17,7 @@ const KEYS: &[&str] = &[
     "command",
     "args",
     "env",
+    "env_vars",
     "cwd",
     "url",
     "bearer_token_env_var",
@@ -34,6 +35,17 @@ const KEYS: &[&str] = &[
 const DEFAULT_STARTUP_TIMEOUT_SEC: f64 = 10.0;
 /// Default `tool_timeout_sec`.
 const DEFAULT_TOOL_TIMEOUT_SEC: f64 = 60.0;
+/// Default `mcp_tool_output_max_bytes`.
+const DEFAULT_OUTPUT_MAX_BYTES: usize = 1024 * 1024;
+
+/// `mcp_tool_output_max_bytes` (top level): at least one byte.
+pub(super) fn output_max_bytes(effective: &Tracked) -> Result<usize, ConfigError> {
+    match effective.field::<usize>(&effective.table, "", "mcp_tool_output_max_bytes")? {
+        None => Ok(DEFAULT_OUTPUT_MAX_BYTES),
+        Some(0) => Err(effective.invalid_value("mcp_tool_output_max_bytes", "must be at least 1")),
+        Some(bytes) => Ok(bytes),
+    }
+}
 
 /// Reads every `[mcp_servers.NAME]` table, in name order.
 pub(super) fn resolve(
@@ -68,6 +80,9 @@ pub(super) fn resolve(
                     .unwrap_or_default(),
                 env: effective
                     .field::<BTreeMap<String, String>>(&table, &prefix, "env")?
+                    .unwrap_or_default(),
+                env_vars: effective
+                    .field(&table, &prefix, "env_vars")?
                     .unwrap_or_default(),
                 cwd: effective.field::<PathBuf>(&table, &prefix, "cwd")?,
             },
@@ -131,4 +146,49 @@ fn seconds(
         ));
     }
     Ok(Some(Duration::from_secs_f64(value)))
+}
+
+#[cfg(test)]
+mod tests {
+    use pretty_assertions::assert_eq;
+    use tandem_mcp_client::ServerTransport;
+
+    use crate::config::{Config, ConfigError};
+
+    fn load(text: &str) -> Result<Config, ConfigError> {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join("config.toml"), text).unwrap();
+        Config::load(Some(home.path().to_path_buf()), &[])
+    }
+
+    #[test]
+    fn a_stdio_server_takes_env_and_env_vars() {
+        let config = load(
+            "[mcp_servers.gh]\ncommand = \"gh-mcp\"\nenv = { MODE = \"x\" }\nenv_vars = [\"GITHUB_TOKEN\"]\n",
+        )
+        .unwrap();
+        let ServerTransport::Stdio { env, env_vars, .. } = &config.mcp_servers[0].transport else {
+            panic!("not stdio");
+        };
+        assert_eq!(env.get("MODE").map(String::as_str), Some("x"));
+        assert_eq!(env_vars, &["GITHUB_TOKEN".to_string()]);
+    }
+
+    #[test]
+    fn the_output_cap_defaults_to_one_mebibyte_and_must_be_positive() {
+        assert_eq!(load("").unwrap().mcp_tool_output_max_bytes, 1024 * 1024);
+        assert_eq!(
+            load("mcp_tool_output_max_bytes = 4096\n")
+                .unwrap()
+                .mcp_tool_output_max_bytes,
+            4096
+        );
+        let error = load("mcp_tool_output_max_bytes = 0\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.ends_with("invalid value for `mcp_tool_output_max_bytes`: must be at least 1"),
+            "{error}"
+        );
+    }
 }

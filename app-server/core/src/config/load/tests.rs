@@ -99,6 +99,8 @@ fn defaults_without_a_config_file() {
             settings: tandem_index::IndexSettings::with_defaults(&home.path().join("models")),
         },
         mcp_servers: Vec::new(),
+        mcp_tool_output_max_bytes: 1024 * 1024,
+        shell_environment_policy: Default::default(),
         effective: table(
             r#"
             model_provider = "openai"

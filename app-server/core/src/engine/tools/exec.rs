@@ -33,6 +33,7 @@ use crate::engine::turn::TurnTask;
 use crate::paths::resolve_lexically;
 use crate::sync::lock;
 use crate::tools::apply_patch::heredoc::parse_heredoc_invocation;
+use crate::tools::exec::environment::command_environment;
 use crate::tools::exec::format::format_exec_result;
 use crate::tools::exec::shell::{join_command, shell_argv};
 use crate::tools::exec::unified::{ExecStep, StartRequest, WriteRequest};
@@ -380,7 +381,8 @@ impl TurnTask {
     ) -> Result<RunOutput, String> {
         let argv = if sandboxed {
             let workspace = PathBuf::from(&lock(&self.thread.state).meta.cwd);
-            match crate::sandbox::wrap_command(sandbox, &workspace, &command.argv) {
+            let hidden = [self.engine.config.home.clone()];
+            match crate::sandbox::wrap_command(sandbox, &workspace, &hidden, &command.argv) {
                 Ok(argv) => argv,
                 Err(error) => return Err(format!("exec_command failed: sandbox: {error}")),
             }
@@ -392,10 +394,13 @@ impl TurnTask {
         let request = StartRequest {
             argv,
             cwd: command.cwd.clone(),
-            env: [("PAGER", "cat"), ("GIT_PAGER", "cat"), ("NO_COLOR", "1")]
-                .into_iter()
-                .map(|(key, value)| (key.to_string(), Some(value.to_string())))
-                .collect(),
+            environment: command_environment(
+                &self.engine.config.shell_environment_policy,
+                &[("PAGER", "cat"), ("GIT_PAGER", "cat"), ("NO_COLOR", "1")]
+                    .into_iter()
+                    .map(|(key, value)| (key.to_string(), Some(value.to_string())))
+                    .collect(),
+            ),
             tty: command.tty,
             yield_time: command.yield_time,
             max_output_tokens: command.max_output_tokens,

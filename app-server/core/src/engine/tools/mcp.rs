@@ -4,6 +4,9 @@
 //! for every call; `on-request` asks unless the server marks the tool read-only. A server or
 //! tool marked `trusted` in `[mcp_servers.NAME]` never asks. The question is an
 //! `mcpServer/elicitation/request` form without fields (accept runs the call).
+//!
+//! A result over `mcp_tool_output_max_bytes` is cut, with a closing note saying how much was
+//! cut, before it becomes the item, the model's input or a rollout line.
 
 use std::time::Instant;
 
@@ -85,6 +88,8 @@ impl TurnTask {
                     .await
                 {
                     Ok(result) => {
+                        // Cut before anyone sees it: the model, the client and the rollout.
+                        let result = result.truncated(self.engine.config.mcp_tool_output_max_bytes);
                         let output = model_output(&result);
                         let item = details(
                             McpToolCallStatus::Completed,

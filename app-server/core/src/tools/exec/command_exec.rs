@@ -26,6 +26,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::tools::exec::ExecError;
+use crate::tools::exec::environment::{ShellEnvironmentPolicy, command_environment};
 use crate::tools::exec::process::{self, OutputStream, ProcessControl, SpawnSpec, TerminalSize};
 use crate::tools::exec::run::{self, RunOptions, StreamedChunk};
 
@@ -55,8 +56,9 @@ struct RegisteredProcess {
 impl CommandExecRegistry {
     /// Runs a `command/exec` to completion.
     ///
-    /// `argv` is the final argv (`params.command` wrapped by the sandbox) and `cwd` the
-    /// resolved working directory. Streamed output goes to `deltas`; the command waits for
+    /// `argv` is the final argv (`params.command` wrapped by the sandbox), `cwd` the resolved
+    /// working directory, and `policy` builds the environment (the request's `env` applies on
+    /// top of it). Streamed output goes to `deltas`; the command waits for
     /// room there, so a receiver that falls behind slows the command down instead of letting
     /// its output pile up in memory.
     pub async fn exec(
@@ -64,6 +66,7 @@ impl CommandExecRegistry {
         params: CommandExecParams,
         argv: Vec<String>,
         cwd: PathBuf,
+        policy: &ShellEnvironmentPolicy,
         deltas: mpsc::Sender<CommandExecOutputDeltaNotification>,
     ) -> Result<CommandExecResponse, ExecError> {
         if params.command.is_empty() || argv.is_empty() {
@@ -106,7 +109,7 @@ impl CommandExecRegistry {
         let process = process::spawn(SpawnSpec {
             argv,
             cwd,
-            env: params.env.unwrap_or_default(),
+            environment: command_environment(policy, &params.env.unwrap_or_default()),
             stdin: stream_stdin,
             tty: tty.then_some(size),
         })?;

@@ -10,11 +10,14 @@
 //! - [`command_exec`] is the per-connection registry behind `command/exec` and its
 //!   `write` / `resize` / `terminate` companions.
 //! - [`shell`] wraps a command line in the user's shell and joins argv for display.
+//! - [`environment`] builds every command's environment from the server's by the operator's
+//!   `[shell_environment_policy]`: nothing is inherited whole.
 //!
 //! Nothing here decides *whether* a command may run: the caller passes the final argv, already
 //! wrapped by the sandbox.
 
 pub mod command_exec;
+pub mod environment;
 pub mod format;
 pub mod process;
 pub mod run;

@@ -10,6 +10,7 @@
 mod tests;
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::io;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
 use std::os::unix::process::ExitStatusExt;
@@ -32,8 +33,9 @@ pub struct SpawnSpec {
     pub argv: Vec<String>,
     /// Working directory.
     pub cwd: PathBuf,
-    /// Changes to the inherited environment: `Some` sets a variable, `None` removes it.
-    pub env: BTreeMap<String, Option<String>>,
+    /// The whole environment of the command: nothing of the server's is inherited (see
+    /// [`crate::tools::exec::environment`]).
+    pub environment: BTreeMap<OsString, OsString>,
     /// Give the process a stdin pipe (`true`) or `/dev/null` (`false`).
     /// Ignored with `tty`: the terminal is always the process's stdin.
     pub stdin: bool,
@@ -129,13 +131,11 @@ pub fn spawn(spec: SpawnSpec) -> Result<RunningProcess, ExecError> {
         return Err(ExecError::EmptyCommand);
     };
     let mut command = Command::new(program);
-    command.args(args).current_dir(&spec.cwd);
-    for (key, value) in &spec.env {
-        match value {
-            Some(value) => command.env(key, value),
-            None => command.env_remove(key),
-        };
-    }
+    command
+        .args(args)
+        .current_dir(&spec.cwd)
+        .env_clear()
+        .envs(&spec.environment);
     let (output_sender, output_receiver) = mpsc::channel(OUTPUT_CHANNEL_CAPACITY);
     let (pid, control, child) = match spec.tty {
         None => spawn_piped(command, spec.stdin, output_sender)?,

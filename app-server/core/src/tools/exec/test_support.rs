@@ -1,6 +1,5 @@
 //! Helpers for the command-execution tests: argv building and process liveness.
 
-use std::collections::BTreeMap;
 use std::os::fd::{FromRawFd, OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -20,7 +19,7 @@ pub(super) fn bash_spec(script: &str) -> SpawnSpec {
     SpawnSpec {
         argv: bash(script),
         cwd: std::env::temp_dir(),
-        env: BTreeMap::new(),
+        environment: std::env::vars_os().collect(),
         stdin: false,
         tty: None,
     }

@@ -11,6 +11,7 @@
 mod tests;
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -66,8 +67,8 @@ pub struct StartRequest {
     pub argv: Vec<String>,
     /// Working directory.
     pub cwd: PathBuf,
-    /// Changes to the inherited environment (`None` removes a variable).
-    pub env: BTreeMap<String, Option<String>>,
+    /// The whole environment of the command (see [`crate::tools::exec::environment`]).
+    pub environment: BTreeMap<OsString, OsString>,
     /// Run on a pseudo-terminal; without one, stdin is `/dev/null` and `write_stdin` can only
     /// poll.
     pub tty: bool,
@@ -164,7 +165,7 @@ impl UnifiedExec {
         let process = process::spawn(SpawnSpec {
             argv: request.argv,
             cwd: request.cwd,
-            env: request.env,
+            environment: request.environment,
             stdin: false,
             tty: request.tty.then_some(TERMINAL_SIZE),
         })?;

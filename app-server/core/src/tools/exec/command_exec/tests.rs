@@ -14,7 +14,15 @@ use pretty_assertions::assert_eq;
 
 use super::CommandExecRegistry;
 use crate::tools::exec::ExecError;
+use crate::tools::exec::environment::ShellEnvironmentPolicy;
 use crate::tools::exec::test_support::{bash, pid_fifo, read_pid_fifo};
+
+/// The default policy: the test process's environment without its secrets.
+fn policy() -> &'static ShellEnvironmentPolicy {
+    static POLICY: std::sync::LazyLock<ShellEnvironmentPolicy> =
+        std::sync::LazyLock::new(ShellEnvironmentPolicy::default);
+    &POLICY
+}
 
 fn params(script: &str) -> CommandExecParams {
     CommandExecParams {
@@ -50,7 +58,7 @@ async fn exec(
         }
     };
     let (result, ()) = tokio::join!(
-        registry.exec(params, argv, std::env::temp_dir(), sender),
+        registry.exec(params, argv, std::env::temp_dir(), policy(), sender),
         collect
     );
     (result, deltas)
@@ -87,7 +95,7 @@ async fn exec_signalling(
         }
     };
     let (result, ()) = tokio::join!(
-        registry.exec(params, argv, std::env::temp_dir(), sender),
+        registry.exec(params, argv, std::env::temp_dir(), policy(), sender),
         collect
     );
     (result, deltas)
@@ -316,7 +324,13 @@ async fn tty_streams_and_resizes() {
     params.size = Some(CommandExecTerminalSize { rows: 30, cols: 90 });
     let (on_delta_sender, mut on_delta) = tokio::sync::mpsc::channel(64);
     let argv = params.command.clone();
-    let run = registry.exec(params, argv, std::env::temp_dir(), on_delta_sender);
+    let run = registry.exec(
+        params,
+        argv,
+        std::env::temp_dir(),
+        policy(),
+        on_delta_sender,
+    );
     let client = async {
         let mut text = String::new();
         while !text.contains("30 90") {

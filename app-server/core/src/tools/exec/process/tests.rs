@@ -1,6 +1,7 @@
 //! Tests for spawning: process groups, pipes, terminals and killing.
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::time::Duration;
 
 use pretty_assertions::assert_eq;
@@ -59,11 +60,12 @@ async fn streams_chunks_before_exit() {
 }
 
 #[tokio::test]
-async fn applies_environment_changes() {
+async fn the_environment_is_exactly_the_specs() {
     let mut spec = bash_spec("echo \"$TANDEM_TEST_VALUE ${HOME-unset}\"");
-    spec.env = BTreeMap::from([
-        ("TANDEM_TEST_VALUE".to_owned(), Some("set".to_owned())),
-        ("HOME".to_owned(), None),
+    // The server's HOME is not inherited: only what the spec names reaches the command.
+    spec.environment = BTreeMap::from([
+        (OsString::from("TANDEM_TEST_VALUE"), OsString::from("set")),
+        (OsString::from("PATH"), std::env::var_os("PATH").unwrap()),
     ]);
     let mut process = spawn(spec).unwrap();
     let mut output = process.take_output().unwrap();

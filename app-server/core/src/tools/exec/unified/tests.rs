@@ -1,6 +1,5 @@
 //! Tests for unified-exec sessions.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use pretty_assertions::assert_eq;
@@ -16,7 +15,7 @@ fn start_request(script: &str, tty: bool, yield_ms: u64) -> (StartRequest, mpsc:
     let request = StartRequest {
         argv: bash(script),
         cwd: std::env::temp_dir(),
-        env: BTreeMap::new(),
+        environment: std::env::vars_os().collect(),
         tty,
         yield_time: Some(Duration::from_millis(yield_ms)),
         max_output_tokens: None,
@@ -260,6 +259,7 @@ async fn tables_and_calls_can_move_between_threads() {
         params,
         bash("true"),
         std::env::temp_dir(),
+        &crate::tools::exec::environment::ShellEnvironmentPolicy::default(),
         tokio::sync::mpsc::channel(1).0,
     ));
 }
