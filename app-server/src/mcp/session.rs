@@ -42,6 +42,7 @@ use crate::unwind::catch_panic;
 use tandem_core::config::Config;
 use tandem_core::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
 use tandem_core::engine::{Engine, EventSink};
+use tandem_core::principal::Principal;
 use tandem_core::store::Store;
 use tandem_core::sync::lock;
 
@@ -135,7 +136,11 @@ impl McpSession {
         });
         let sink =
             crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
-        let engine = Engine::new(config, store, sink, shared.clone());
+        // The one place an MCP session names its caller: every session acts for the local
+        // user until the HTTP transport authenticates principals; a session's principal owns
+        // the threads and history its engine creates and is the only one that reaches them.
+        let principal = Principal::local_user();
+        let engine = Engine::new(config, store, sink, shared.clone(), principal);
         let conversation_api = ConversationApi::new(engine.clone(), shared.conversations.clone());
         Arc::new(McpSession {
             shared,
