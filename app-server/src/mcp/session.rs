@@ -513,9 +513,13 @@ impl McpSession {
         if let Some(history) = &self.shared.options.history
             && (name == tandem_history::service::SEARCH_TOOL
                 || name == tandem_history::service::OPEN_TOOL)
-            && let Some(outcome) =
-                crate::history::call_tool(Arc::clone(history), name.to_string(), arguments.cloned())
-                    .await
+            && let Some(outcome) = crate::history::call_tool(
+                Arc::clone(history),
+                name.to_string(),
+                arguments.cloned(),
+                self.engine.principal(),
+            )
+            .await
         {
             return Some(outcome.map_err(crate::rpc_error::invalid_params));
         }
