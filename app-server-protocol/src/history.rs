@@ -79,7 +79,7 @@ pub struct HistorySearchResponse {
     pub min_should_match: i64,
     /// `embedded` or `clickhouse`.
     pub backend: String,
-    /// Events in the index.
+    /// Events in the index that belong to the caller (only those are searched).
     pub corpus_events: i64,
     /// Milliseconds from tokenization to the assembled result.
     pub elapsed_ms: f64,

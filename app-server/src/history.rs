@@ -20,7 +20,21 @@ use tandem_history::service::{
 use crate::cli::HistoryCommand;
 use tandem_core::config::Config;
 use tandem_core::engine::EventSink;
+use tandem_core::principal::Principal;
 use tandem_core::store::Store;
+
+// History entries and threads name the local user alike: the owner of a rollout that records
+// none is the local user in both.
+const _: () = {
+    let history = tandem_history::event::LOCAL_OWNER.as_bytes();
+    let threads = tandem_core::principal::LOCAL_USER.as_bytes();
+    assert!(history.len() == threads.len());
+    let mut index = 0;
+    while index < history.len() {
+        assert!(history[index] == threads[index]);
+        index += 1;
+    }
+};
 
 /// Tools `--tools` accepts.
 const KNOWN_TOOLS: &[&str] = &[
@@ -130,17 +144,20 @@ pub fn tool_definitions() -> Vec<Value> {
     ]
 }
 
-/// Runs a history tool on a blocking thread; `Err` is an undecodable argument object.
+/// Runs a history tool for `caller` on a blocking thread: only the entries of the caller's
+/// threads are searched or opened. `Err` is an undecodable argument object.
 pub async fn call_tool(
     service: Arc<HistoryService>,
     name: String,
     arguments: Option<Value>,
+    caller: &Principal,
 ) -> Option<Result<Value, String>> {
+    let owner = caller.name().to_owned();
     let joined = tokio::task::spawn_blocking(move || {
         if name == SEARCH_TOOL {
             wait_for_after_turn_ingests();
         }
-        service.call_tool(&name, arguments.as_ref())
+        service.call_tool(&name, arguments.as_ref(), &owner)
     })
     .await;
     match joined {
@@ -222,9 +239,11 @@ pub fn wait_for_after_turn_ingests() {
     }
 }
 
-/// `tandem history …`.
+/// `tandem history …`, run by the local user: `search` and `open` see the local user's
+/// threads.
 #[allow(clippy::print_stdout, reason = "the CLI prints its results")]
 pub fn run_cli(command: &HistoryCommand, overrides: &[String]) -> anyhow::Result<()> {
+    let owner = Principal::local_user();
     let config = Config::load(None, overrides)?;
     let history = load_config(&config)?;
     let service = HistoryService::connect(history)
@@ -245,16 +264,19 @@ pub fn run_cli(command: &HistoryCommand, overrides: &[String]) -> anyhow::Result
         }
         HistoryCommand::Search(args) => {
             let payload = service
-                .search(&SearchArgs {
-                    query: args.query.clone(),
-                    limit: args.limit,
-                    min_score: None,
-                    min_should_match: None,
-                    session_id: args.session.clone(),
-                    include_tool_events: Some(args.tools),
-                    exclude_codex_mcp: None,
-                    verbosity: Verbosity::Full,
-                })
+                .search(
+                    &SearchArgs {
+                        query: args.query.clone(),
+                        limit: args.limit,
+                        min_score: None,
+                        min_should_match: None,
+                        session_id: args.session.clone(),
+                        include_tool_events: Some(args.tools),
+                        exclude_codex_mcp: None,
+                        verbosity: Verbosity::Full,
+                    },
+                    owner.name(),
+                )
                 .map_err(|error| anyhow::anyhow!("{error}"))?;
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&payload)?);
@@ -264,12 +286,15 @@ pub fn run_cli(command: &HistoryCommand, overrides: &[String]) -> anyhow::Result
         }
         HistoryCommand::Open(args) => {
             let payload = service
-                .open(&OpenArgs {
-                    event_uid: args.event_uid.clone(),
-                    before: args.before,
-                    after: args.after,
-                    verbosity: Verbosity::Full,
-                })
+                .open(
+                    &OpenArgs {
+                        event_uid: args.event_uid.clone(),
+                        before: args.before,
+                        after: args.after,
+                        verbosity: Verbosity::Full,
+                    },
+                    owner.name(),
+                )
                 .map_err(|error| anyhow::anyhow!("{error}"))?;
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&payload)?);

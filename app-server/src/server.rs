@@ -20,6 +20,7 @@ use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 use tandem_core::config::Config;
 use tandem_core::engine::Engine;
+use tandem_core::principal::Principal;
 use tandem_core::store::Store;
 
 /// Capacity of the writer's queue of serialized lines. With `command/exec` deltas of up to
@@ -61,7 +62,14 @@ pub async fn serve_stdio(
     let outgoing = Arc::new(OutgoingSender::new(lines));
     let approver = Arc::new(ClientApprover::new(outgoing.clone()));
     let sink = crate::history::ingesting_sink(approver.clone(), history.as_ref(), &store);
-    let engine = Engine::new(config, store, sink, approver.clone());
+    // The app-server on stdio serves the local user, who owns the process.
+    let engine = Engine::new(
+        config,
+        store,
+        sink,
+        approver.clone(),
+        Principal::local_user(),
+    );
     let processor = Arc::new(
         Processor::new(outgoing.clone(), engine.clone())
             .with_history(history)

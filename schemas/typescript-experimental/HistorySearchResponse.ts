@@ -34,7 +34,7 @@ minShouldMatch: number,
  */
 backend: string, 
 /**
- * Events in the index.
+ * Events in the index that belong to the caller (only those are searched).
  */
 corpusEvents: number, 
 /**

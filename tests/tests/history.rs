@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use tandem_history::config::HistoryConfig;
+use tandem_history::event::LOCAL_OWNER;
 use tandem_history::service::HistoryService;
 use tandem_tests::mcp::McpStdio;
 use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
@@ -276,9 +277,10 @@ fn a_killed_ingest_keeps_what_it_committed_and_the_next_run_completes() {
     let stats = after_kill
         .backend()
         .unwrap()
-        .corpus_stats(&["parser".to_string()])
+        .corpus_stats(&["parser".to_string()], LOCAL_OWNER)
         .unwrap();
     assert_eq!(stats.docs, committed);
+    assert_eq!(stats.owner_docs, committed);
     let states = after_kill.backend().unwrap().file_states().unwrap();
     assert!(!states.is_empty());
     drop(after_kill);
@@ -294,7 +296,7 @@ fn a_killed_ingest_keeps_what_it_committed_and_the_next_run_completes() {
     let stats = done
         .backend()
         .unwrap()
-        .corpus_stats(&["parser".to_string()])
+        .corpus_stats(&["parser".to_string()], LOCAL_OWNER)
         .unwrap();
     assert_eq!(stats.docs, total as i64);
     assert_eq!(stats.df, vec![(total / 3 * 2) as i64]);

@@ -6,7 +6,8 @@
 //! the history-only MCP server (`--tools search,open`) serves no family of the app-server table
 //! and cannot start a conversation or run a command. The sorting is an exhaustive `match` over
 //! the table's [`ClientMethod`], so a method added to the table does not compile until it has a
-//! family.
+//! family. [`ThreadScope`] sorts the same table by how each method relates to threads, for
+//! the owner check.
 
 use app_server_protocol::tables::ClientMethod;
 
@@ -115,6 +116,84 @@ impl MethodFamily {
             .copied()
             .filter(move |method| MethodFamily::of(*method) == self)
     }
+}
+
+/// How a method of the client table relates to threads, for the owner check
+/// (`engine::owner`): the exhaustive `match` of [`ThreadScope::of`] makes a method added to
+/// the table say whether it names a thread before it compiles.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ThreadScope {
+    /// Its params name a thread: the owner check runs before its handler, and another
+    /// principal's thread fails as one that does not exist.
+    NamesThread,
+    /// It lists threads: only the caller's are listed.
+    ListsThreads,
+    /// It searches or opens history entries: only those of the caller's threads are found.
+    History,
+    /// It names no thread (it may create one, which then belongs to the caller).
+    None,
+}
+
+impl ThreadScope {
+    /// The scope of a method.
+    pub const fn of(method: ClientMethod) -> ThreadScope {
+        match method {
+            ClientMethod::ThreadResume
+            | ClientMethod::ThreadFork
+            | ClientMethod::ThreadRead
+            | ClientMethod::ThreadTurnsList
+            | ClientMethod::ThreadArchive
+            | ClientMethod::ThreadUnarchive
+            | ClientMethod::ThreadSetName
+            | ClientMethod::ThreadUnsubscribe
+            | ClientMethod::ThreadRollback
+            | ClientMethod::ThreadCompactStart
+            | ClientMethod::TurnStart
+            | ClientMethod::TurnInterrupt
+            | ClientMethod::TurnSteer
+            | ClientMethod::McpServerStatusList
+            | ClientMethod::GetConversationSummary
+            | ClientMethod::SendUserMessage
+            | ClientMethod::SendUserTurn
+            | ClientMethod::InterruptConversation
+            | ClientMethod::ResumeConversation
+            | ClientMethod::ArchiveConversation => ThreadScope::NamesThread,
+            ClientMethod::ThreadList
+            | ClientMethod::ThreadLoadedList
+            | ClientMethod::ListConversations => ThreadScope::ListsThreads,
+            ClientMethod::HistorySearch | ClientMethod::HistoryOpen => ThreadScope::History,
+            ClientMethod::Initialize
+            | ClientMethod::ThreadStart
+            | ClientMethod::ModelList
+            | ClientMethod::CollaborationModeList
+            | ClientMethod::ConfigRead
+            | ClientMethod::CommandExec
+            | ClientMethod::CommandExecWrite
+            | ClientMethod::CommandExecResize
+            | ClientMethod::CommandExecTerminate
+            | ClientMethod::FuzzyFileSearch
+            | ClientMethod::GitDiffToRemote
+            | ClientMethod::GetAuthStatus
+            | ClientMethod::NewConversation
+            | ClientMethod::GetUserSavedConfig
+            | ClientMethod::SetDefaultModel
+            | ClientMethod::GetUserAgent
+            | ClientMethod::UserInfo
+            | ClientMethod::ExecOneOffCommand
+            | ClientMethod::AccountRead
+            | ClientMethod::AccountLoginStart
+            | ClientMethod::AccountLoginCancel
+            | ClientMethod::AccountLogout
+            | ClientMethod::AccountRateLimitsRead
+            | ClientMethod::IndexQuery
+            | ClientMethod::IndexRefresh => ThreadScope::None,
+        }
+    }
+}
+
+/// Whether a method's params name a thread, so that the owner check guards its handler.
+pub const fn names_thread(method: ClientMethod) -> bool {
+    matches!(ThreadScope::of(method), ThreadScope::NamesThread)
 }
 
 /// The families one front end serves.

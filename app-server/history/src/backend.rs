@@ -62,11 +62,14 @@ pub struct Batch {
     pub events: Vec<Event>,
 }
 
-/// Corpus statistics for one query.
+/// Corpus statistics for one query. The BM25 statistics are over every indexed event, whoever
+/// owns it, so that a score does not depend on who asks; `owner_docs` is the asker's share.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CorpusStats {
     /// Number of indexed events.
     pub docs: i64,
+    /// Number of indexed events of the asking principal.
+    pub owner_docs: i64,
     /// Average length in terms.
     pub avg_len: f64,
     /// Document frequency of each query term (same order).
@@ -96,6 +99,9 @@ pub struct SearchPlan {
     pub kinds: Vec<i64>,
     /// Restrict to one session (already validated).
     pub session_id: Option<String>,
+    /// Only the events of this principal: the backend filters while it ranks, so a hit of
+    /// another principal never takes a place in the top k.
+    pub owner: String,
     /// How many hits.
     pub limit: i64,
 }
@@ -166,19 +172,21 @@ pub trait HistoryBackend: Send + Sync {
     }
     /// Writes one batch atomically (as far as the backend allows).
     fn commit(&self, batch: &Batch) -> Result<(), HistoryError>;
-    /// Corpus statistics for `terms`.
-    fn corpus_stats(&self, terms: &[String]) -> Result<CorpusStats, HistoryError>;
-    /// Scores and ranks (score descending, then doc ascending), at most `plan.limit`.
+    /// Corpus statistics for `terms`, with `owner`'s number of events.
+    fn corpus_stats(&self, terms: &[String], owner: &str) -> Result<CorpusStats, HistoryError>;
+    /// Scores and ranks (score descending, then doc ascending), at most `plan.limit`, among
+    /// the events of `plan.owner`.
     fn search(&self, plan: &SearchPlan) -> Result<Vec<ScoredDoc>, HistoryError>;
     /// The hit rows of documents `docs` (any order; at most `max_results` of them).
     fn hit_events(&self, docs: &[i64]) -> Result<Vec<HitEvent>, HistoryError>;
-    /// One event by uid.
-    fn event_by_uid(&self, event_uid: &str) -> Result<Option<Event>, HistoryError>;
+    /// One event of `owner` by uid (`None` for another principal's).
+    fn event_by_uid(&self, event_uid: &str, owner: &str) -> Result<Option<Event>, HistoryError>;
     /// Up to `before` events before and `after` events after `event_order` in `session_id`,
-    /// and the event itself, in conversation order.
+    /// and the event itself, in conversation order; only `owner`'s.
     fn window(
         &self,
         session_id: &str,
+        owner: &str,
         event_order: i64,
         before: i64,
         after: i64,

@@ -2,12 +2,13 @@
 //! bookworm's package, understands: no window functions, no `LowCardinality`, no JOINs).
 //!
 //! Tables in the configured database: `events` (ordered by `(session_id, event_order)`, the
-//! `trace` view reads it), `postings (term, doc, tf, dl, kind, file_id)` ordered by
-//! `(term, doc)`, the statistics tables `term_df` and `corpus` (`SummingMergeTree`, deltas
-//! summed at read time), `files` (ingestion state, `ReplacingMergeTree`), and the
+//! `trace` view reads it), `postings (term, doc, tf, dl, kind, file_id, owner)` ordered by
+//! `(term, doc)`, the statistics tables `term_df`, `corpus` and `owner_docs`
+//! (`SummingMergeTree`, deltas summed at read time), `files` (ingestion state, `ReplacingMergeTree`), and the
 //! `query_log` / `hit_log` telemetry tables. `search` is one bounded SQL query over the
 //! postings of the query terms (BM25 summed per document); statistics and the hit rows are
-//! two small lookups around it.
+//! two small lookups around it. Every event and posting carries its owner (the principal
+//! whose thread it belongs to), and every query of the query side filters on it.
 //!
 //! Ingestion is at-least-once: a batch is several INSERTs, the file state last, so a killed
 //! ingest re-sends its last batch.
@@ -23,7 +24,7 @@ use crate::backend::{
     SearchPlan,
 };
 use crate::config::ClickHouseConfig;
-use crate::event::{Event, EventClass};
+use crate::event::{Event, EventClass, LOCAL_OWNER};
 use crate::rollout::Cursor;
 use crate::tokenize::term_frequencies;
 
@@ -31,13 +32,13 @@ mod values;
 
 use values::{
     ch_error, error_chain, event_from_row, file_id, float, int, percent_encode, quote, scored_docs,
-    string, version_now,
+    string, tsv_field, version_now,
 };
 
 /// The shortest timeout of an INSERT.
 const INSERT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(300);
 
-const EVENT_COLUMNS: &str = "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, kind, text, payload, token_usage, source_path";
+const EVENT_COLUMNS: &str = "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, kind, text, payload, token_usage, source_path, owner";
 
 /// The columns of `hit_rows`: what a search hit shows, keyed by `doc`.
 const HIT_COLUMNS: &str =
@@ -92,22 +93,22 @@ impl ClickHouseBackend {
         let statements = [
             format!("CREATE DATABASE IF NOT EXISTS {db}"),
             format!(
-                "CREATE TABLE IF NOT EXISTS {db}.events (doc UInt64, event_uid String, session_id String, event_order Int64, turn_seq Int64, turn_id String, ts_ms Int64, class String, kind UInt8, text String, payload String, token_usage String, source_path String, file_id UInt64, length UInt32) ENGINE = MergeTree ORDER BY (session_id, event_order) SETTINGS index_granularity = {EVENTS_GRANULARITY}"
-            ),
-            format!(
-                "CREATE VIEW IF NOT EXISTS {db}.trace AS SELECT {EVENT_COLUMNS} FROM {db}.events"
+                "CREATE TABLE IF NOT EXISTS {db}.events (doc UInt64, event_uid String, session_id String, event_order Int64, turn_seq Int64, turn_id String, ts_ms Int64, class String, kind UInt8, text String, payload String, token_usage String, source_path String, file_id UInt64, length UInt32, owner String DEFAULT 'local') ENGINE = MergeTree ORDER BY (session_id, event_order) SETTINGS index_granularity = {EVENTS_GRANULARITY}"
             ),
             format!(
                 "CREATE TABLE IF NOT EXISTS {db}.hit_rows ({HIT_COLUMNS_TYPED}, file_id UInt64) ENGINE = MergeTree ORDER BY doc SETTINGS index_granularity = {HIT_ROWS_GRANULARITY}"
             ),
             format!(
-                "CREATE TABLE IF NOT EXISTS {db}.postings (term String, doc UInt64, tf UInt32, dl UInt32, kind UInt8, file_id UInt64) ENGINE = MergeTree ORDER BY (term, doc)"
+                "CREATE TABLE IF NOT EXISTS {db}.postings (term String, doc UInt64, tf UInt32, dl UInt32, kind UInt8, file_id UInt64, owner String DEFAULT 'local') ENGINE = MergeTree ORDER BY (term, doc)"
             ),
             format!(
                 "CREATE TABLE IF NOT EXISTS {db}.term_df (term String, df Int64) ENGINE = SummingMergeTree ORDER BY term"
             ),
             format!(
                 "CREATE TABLE IF NOT EXISTS {db}.corpus (id UInt8, docs Int64, total_len Int64) ENGINE = SummingMergeTree ORDER BY id"
+            ),
+            format!(
+                "CREATE TABLE IF NOT EXISTS {db}.owner_docs (owner String, docs Int64) ENGINE = SummingMergeTree ORDER BY owner"
             ),
             format!(
                 "CREATE TABLE IF NOT EXISTS {db}.files (path String, inode UInt64, offset UInt64, fingerprint String, cursor String, corrupt_lines Int64, version UInt64) ENGINE = ReplacingMergeTree(version) ORDER BY path"
@@ -122,9 +123,39 @@ impl ClickHouseBackend {
         // A database written before `hit_rows` existed gets it filled from `events` once.
         let had_events = self.table_exists("events")?;
         let had_hit_rows = self.table_exists("hit_rows")?;
+        let had_owner_docs = self.table_exists("owner_docs")?;
         for statement in statements {
             self.execute(&statement, None)?;
         }
+        // A database written before events recorded their owner: every event so far is the
+        // local user's, the new columns' default, and `owner_docs` starts with their count.
+        for table in ["events", "postings"] {
+            if !self.column_exists(table, "owner")? {
+                tracing::info!(database = %db, table, "history: adding the owner column");
+                self.execute(
+                    &format!(
+                        "ALTER TABLE {db}.{table} ADD COLUMN owner String DEFAULT '{LOCAL_OWNER}'"
+                    ),
+                    None,
+                )?;
+            }
+        }
+        if had_events && !had_owner_docs {
+            self.execute(
+                &format!(
+                    "INSERT INTO {db}.owner_docs (owner, docs) SELECT owner, count() FROM {db}.events GROUP BY owner"
+                ),
+                None,
+            )?;
+        }
+        // Last: ClickHouse checks a view's query even when the view exists, so `events` must
+        // have every column first.
+        self.execute(
+            &format!(
+                "CREATE VIEW IF NOT EXISTS {db}.trace AS SELECT {EVENT_COLUMNS} FROM {db}.events"
+            ),
+            None,
+        )?;
         if had_events && !had_hit_rows {
             tracing::info!(
                 database = %db,
@@ -198,6 +229,19 @@ impl ClickHouseBackend {
             float(pivot_idf),
             quote(pivot),
         )
+    }
+
+    fn column_exists(&self, table: &str, column: &str) -> Result<bool, HistoryError> {
+        let answer = self.execute(
+            &format!(
+                "SELECT count() FROM system.columns WHERE database = {} AND table = {} AND name = {}",
+                quote(&self.config.database),
+                quote(table),
+                quote(column)
+            ),
+            None,
+        )?;
+        Ok(answer.trim() != "0")
     }
 
     fn table_exists(&self, table: &str) -> Result<bool, HistoryError> {
@@ -297,7 +341,7 @@ impl ClickHouseBackend {
         }
         self.execute_within(
             &format!(
-                "INSERT INTO {} (term, doc, tf, dl, kind, file_id) FORMAT TabSeparated",
+                "INSERT INTO {} (term, doc, tf, dl, kind, file_id, owner) FORMAT TabSeparated",
                 self.table("postings")
             ),
             Some(body),
@@ -369,6 +413,7 @@ impl HistoryBackend for ClickHouseBackend {
         let mut df: HashMap<String, i64> = HashMap::new();
         let mut docs = 0i64;
         let mut total_len = 0i64;
+        let mut owner_docs: HashMap<String, i64> = HashMap::new();
         for reset in batch.files.iter().filter(|file| file.reset) {
             let file = file_id(&reset.path);
             for row in self.rows(&format!(
@@ -379,11 +424,15 @@ impl HistoryBackend for ClickHouseBackend {
                 *df.entry(term).or_insert(0) -= int(row.get(1).unwrap_or(&Value::Null));
             }
             for row in self.rows(&format!(
-                "SELECT count(), sum(length) FROM {} WHERE file_id = {file}",
+                "SELECT owner, count(), sum(length) FROM {} WHERE file_id = {file} GROUP BY owner",
                 self.table("events")
             ))? {
-                docs -= int(row.first().unwrap_or(&Value::Null));
-                total_len -= int(row.get(1).unwrap_or(&Value::Null));
+                let count = int(row.get(1).unwrap_or(&Value::Null));
+                *owner_docs
+                    .entry(string(row.first().unwrap_or(&Value::Null)))
+                    .or_insert(0) -= count;
+                docs -= count;
+                total_len -= int(row.get(2).unwrap_or(&Value::Null));
             }
             for table in ["events", "hit_rows", "postings"] {
                 self.execute(
@@ -400,12 +449,13 @@ impl HistoryBackend for ClickHouseBackend {
         let mut posting_rows = String::new();
         for event in &batch.events {
             let file = file_id(&event.source_path);
+            let owner = tsv_field(&event.owner);
             let (frequencies, length) = term_frequencies(&event.text);
             for (term, tf) in frequencies {
                 // Terms are runs of letters, digits and `_`: nothing to escape.
                 let _ = writeln!(
                     posting_rows,
-                    "{term}\t{}\t{tf}\t{length}\t{}\t{file}",
+                    "{term}\t{}\t{tf}\t{length}\t{}\t{file}\t{owner}",
                     event.doc,
                     event.kind()
                 );
@@ -413,6 +463,7 @@ impl HistoryBackend for ClickHouseBackend {
             }
             docs += 1;
             total_len += length;
+            *owner_docs.entry(event.owner.clone()).or_insert(0) += 1;
             event_rows.push(json!({
                 "doc": event.doc, "event_uid": event.event_uid, "session_id": event.session_id,
                 "event_order": event.event_order, "turn_seq": event.turn_seq,
@@ -420,6 +471,7 @@ impl HistoryBackend for ClickHouseBackend {
                 "class": event.class.as_str(), "kind": event.kind(), "text": event.text,
                 "payload": event.payload, "token_usage": event.token_usage,
                 "source_path": event.source_path, "file_id": file, "length": length,
+                "owner": event.owner,
             }));
             hit_rows.push(json!({
                 "doc": event.doc, "event_uid": event.event_uid, "session_id": event.session_id,
@@ -443,6 +495,12 @@ impl HistoryBackend for ClickHouseBackend {
                 &[json!({"id": 0, "docs": docs, "total_len": total_len})],
             )?;
         }
+        let owner_rows: Vec<Value> = owner_docs
+            .into_iter()
+            .filter(|(_, delta)| *delta != 0)
+            .map(|(owner, delta)| json!({"owner": owner, "docs": delta}))
+            .collect();
+        self.insert("owner_docs", &owner_rows)?;
         let version = version_now();
         let files: Vec<Value> = batch
             .files
@@ -460,7 +518,7 @@ impl HistoryBackend for ClickHouseBackend {
         self.insert("files", &files)
     }
 
-    fn corpus_stats(&self, terms: &[String]) -> Result<CorpusStats, HistoryError> {
+    fn corpus_stats(&self, terms: &[String], owner: &str) -> Result<CorpusStats, HistoryError> {
         let corpus = self.rows(&format!(
             "SELECT sum(docs), sum(total_len) FROM {}",
             self.table("corpus")
@@ -507,6 +565,15 @@ impl HistoryBackend for ClickHouseBackend {
                 }
             }
         }
+        let owner_docs = self.rows(&format!(
+            "SELECT sum(docs) FROM {} WHERE owner = {}",
+            self.table("owner_docs"),
+            quote(owner)
+        ))?;
+        let owner_docs = int(owner_docs
+            .first()
+            .and_then(|row| row.first())
+            .unwrap_or(&Value::Null));
         let avg_len = if docs > 0 {
             total_len as f64 / docs as f64
         } else {
@@ -514,6 +581,7 @@ impl HistoryBackend for ClickHouseBackend {
         };
         Ok(CorpusStats {
             docs,
+            owner_docs,
             avg_len: avg_len.max(1.0),
             df: terms
                 .iter()
@@ -545,13 +613,16 @@ impl HistoryBackend for ClickHouseBackend {
             .collect::<Vec<_>>()
             .join(", ");
         let (k1, b, avg) = (float(plan.k1), float(plan.b), float(plan.avg_len));
+        // Only the asker's postings are ranked: another principal's never take a place in
+        // the top k.
         let session = match &plan.session_id {
             Some(session_id) => format!(
-                " AND doc IN (SELECT doc FROM {} WHERE session_id = {})",
+                " AND owner = {} AND doc IN (SELECT doc FROM {} WHERE session_id = {})",
+                quote(&plan.owner),
                 self.table("events"),
                 quote(session_id)
             ),
-            None => String::new(),
+            None => format!(" AND owner = {}", quote(&plan.owner)),
         };
         let min_score = match plan.min_score {
             Some(min_score) => format!(" AND score >= {}", float(min_score)),
@@ -630,9 +701,13 @@ impl HistoryBackend for ClickHouseBackend {
             .collect())
     }
 
-    fn event_by_uid(&self, event_uid: &str) -> Result<Option<Event>, HistoryError> {
+    fn event_by_uid(&self, event_uid: &str, owner: &str) -> Result<Option<Event>, HistoryError> {
         let doc = crate::event::doc_id(event_uid);
-        let mut condition = format!("doc = {doc} AND event_uid = {}", quote(event_uid));
+        let mut condition = format!(
+            "doc = {doc} AND event_uid = {} AND owner = {}",
+            quote(event_uid),
+            quote(owner)
+        );
         if let Some((session_id, order)) = event_uid.rsplit_once(':')
             && let Ok(order) = order.parse::<i64>()
         {
@@ -650,11 +725,12 @@ impl HistoryBackend for ClickHouseBackend {
     fn window(
         &self,
         session_id: &str,
+        owner: &str,
         event_order: i64,
         before: i64,
         after: i64,
     ) -> Result<Vec<Event>, HistoryError> {
-        let session = quote(session_id);
+        let session = format!("{} AND owner = {}", quote(session_id), quote(owner));
         let mut events = self.select_events(&format!(
             "session_id = {session} AND event_order < {event_order} ORDER BY event_order DESC LIMIT {before}"
         ))?;

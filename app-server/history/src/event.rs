@@ -78,6 +78,11 @@ impl EventClass {
     }
 }
 
+/// The owner of the events of a rollout that names none: the local user (the name
+/// `tandem_core::principal::LOCAL_USER` gives it). Rollouts written before threads recorded
+/// their owner, and Codex's, belong to the local user.
+pub const LOCAL_OWNER: &str = "local";
+
 /// Added to a postings `kind` when the event belongs to a call of the history tools themselves.
 pub const HISTORY_TOOL_FLAG: i64 = 8;
 
@@ -90,6 +95,9 @@ pub struct Event {
     pub doc: i64,
     /// The thread (session) id.
     pub session_id: String,
+    /// The principal whose thread the event belongs to (the rollout header's `owner`, else
+    /// [`LOCAL_OWNER`]): only that principal finds or opens it.
+    pub owner: String,
     /// Position of the event in its session, from 0.
     pub event_order: i64,
     /// Which turn of the session, from 1 (0 before the first turn).

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::event::{Event, EventClass, doc_id, event_uid, parse_timestamp};
+use crate::event::{Event, EventClass, LOCAL_OWNER, doc_id, event_uid, parse_timestamp};
 
 /// Tool names whose calls are the history tools' own (left out by `exclude_codex_mcp`).
 const HISTORY_TOOL_NAMES: &[&str] = &["search", "open", "history/search", "history/open"];
@@ -16,6 +16,10 @@ const HISTORY_TOOL_NAMES: &[&str] = &["search", "open", "history/search", "histo
 pub struct Cursor {
     /// Session id from the `session_meta` line (empty until seen).
     pub session_id: String,
+    /// Owner from the first `session_meta` line (empty when it names none: the local user).
+    /// Absent from the cursors stored before owners were recorded.
+    #[serde(default)]
+    pub owner: String,
     /// Current turn id.
     pub turn_id: String,
     /// Current turn number (from 1).
@@ -50,6 +54,12 @@ pub fn parse_line(
         .unwrap_or(0);
     let found = match kind {
         "session_meta" => {
+            // The first header decides who owns the thread, as it does for the thread store.
+            if cursor.session_id.is_empty()
+                && let Some(owner) = payload.pointer("/meta/owner").and_then(Value::as_str)
+            {
+                cursor.owner = owner.to_string();
+            }
             let id = payload
                 .pointer("/meta/id")
                 .or_else(|| payload.get("id"))
@@ -123,6 +133,11 @@ pub fn parse_line(
         doc: doc_id(&uid),
         event_uid: uid,
         session_id: cursor.session_id.clone(),
+        owner: if cursor.owner.is_empty() {
+            LOCAL_OWNER.to_string()
+        } else {
+            cursor.owner.clone()
+        },
         event_order: order,
         turn_seq: cursor.turn_seq,
         turn_id: cursor.turn_id.clone(),

@@ -123,7 +123,7 @@ pub struct SearchPayload {
     pub min_should_match: i64,
     /// Backend name.
     pub backend: &'static str,
-    /// Indexed events.
+    /// Indexed events of the caller.
     pub corpus_events: i64,
     /// From tokenization to the assembled payload.
     pub elapsed_ms: f64,
@@ -302,8 +302,9 @@ impl HistoryService {
         }
     }
 
-    /// `search` (blocking).
-    pub fn search(&self, args: &SearchArgs) -> Result<SearchPayload, RequestError> {
+    /// `search` (blocking) for the principal `owner`: only the events of its threads are
+    /// ranked.
+    pub fn search(&self, args: &SearchArgs, owner: &str) -> Result<SearchPayload, RequestError> {
         let started = Instant::now();
         let query = args.query.trim();
         if query.is_empty() {
@@ -343,7 +344,7 @@ impl HistoryService {
             }
         }
         let backend = self.backend()?;
-        let stats = backend.corpus_stats(&terms)?;
+        let stats = backend.corpus_stats(&terms, owner)?;
         let plan = SearchPlan {
             idf: stats.df.iter().map(|df| idf(stats.docs, *df)).collect(),
             df: stats.df.clone(),
@@ -355,6 +356,7 @@ impl HistoryService {
             min_score: args.min_score,
             kinds,
             session_id: args.session_id.clone(),
+            owner: owner.to_string(),
             limit,
         };
         let scored = if terms.is_empty() {
@@ -391,7 +393,7 @@ impl HistoryService {
             limit,
             min_should_match,
             backend: backend.name(),
-            corpus_events: stats.docs,
+            corpus_events: stats.owner_docs,
             elapsed_ms: started.elapsed().as_secs_f64() * 1000.0,
             hits,
         };
@@ -414,8 +416,8 @@ impl HistoryService {
         Ok(payload)
     }
 
-    /// `open` (blocking).
-    pub fn open(&self, args: &OpenArgs) -> Result<OpenPayload, RequestError> {
+    /// `open` (blocking) for the principal `owner`: another principal's event is not found.
+    pub fn open(&self, args: &OpenArgs, owner: &str) -> Result<OpenPayload, RequestError> {
         validate_id("event_uid", &args.event_uid)?;
         let before = args
             .before
@@ -426,7 +428,7 @@ impl HistoryService {
             .unwrap_or(self.config.default_after)
             .clamp(0, self.config.max_context);
         let backend = self.backend()?;
-        let Some(target) = backend.event_by_uid(&args.event_uid)? else {
+        let Some(target) = backend.event_by_uid(&args.event_uid, owner)? else {
             return Ok(OpenPayload {
                 found: false,
                 event_uid: args.event_uid.clone(),
@@ -438,7 +440,8 @@ impl HistoryService {
                 events: Vec::new(),
             });
         };
-        let window = backend.window(&target.session_id, target.event_order, before, after)?;
+        let window =
+            backend.window(&target.session_id, owner, target.event_order, before, after)?;
         let events = window
             .into_iter()
             .map(|event| {
@@ -462,19 +465,21 @@ impl HistoryService {
         })
     }
 
-    /// Runs the tool `name` and returns its `CallToolResult`; `Err` is an undecodable argument
-    /// object (the caller answers `-32602`). `None` for a tool that is not ours.
+    /// Runs the tool `name` for the principal `owner` and returns its `CallToolResult`; `Err`
+    /// is an undecodable argument object (the caller answers `-32602`). `None` for a tool that
+    /// is not ours.
     pub fn call_tool(
         &self,
         name: &str,
         arguments: Option<&Value>,
+        owner: &str,
     ) -> Option<Result<Value, String>> {
         let arguments = arguments.cloned().unwrap_or_else(|| json!({}));
         match name {
             SEARCH_TOOL => Some(
                 serde_json::from_value::<SearchArgs>(arguments)
                     .map_err(|error| format!("invalid arguments for `search`: {error}"))
-                    .map(|args| match self.search(&args) {
+                    .map(|args| match self.search(&args, owner) {
                         Ok(payload) => {
                             envelope(args.verbosity, &payload, || search_prose(&payload))
                         }
@@ -484,7 +489,7 @@ impl HistoryService {
             OPEN_TOOL => Some(
                 serde_json::from_value::<OpenArgs>(arguments)
                     .map_err(|error| format!("invalid arguments for `open`: {error}"))
-                    .map(|args| match self.open(&args) {
+                    .map(|args| match self.open(&args, owner) {
                         Ok(payload) => envelope(args.verbosity, &payload, || open_prose(&payload)),
                         Err(error) => error_result(&error.to_string()),
                     }),

@@ -34,13 +34,25 @@ mod writer;
 use term_cache::{TermCache, data_version};
 use writer::Writer;
 
-/// Layout version (`PRAGMA user_version`). Version 2 (blocks without a score frontier) is
-/// migrated in place; an index of any other version is rebuilt.
-const SCHEMA_VERSION: i64 = 3;
+/// Layout version (`PRAGMA user_version`). Versions 2 (blocks without a score frontier) and 3
+/// (events without an owner) are migrated in place; an index of any other version is rebuilt.
+const SCHEMA_VERSION: i64 = 4;
 
 /// Version 2 → 3: blocks gain their score frontier. Existing blocks keep `NULL` there and are
 /// bounded by their `(max_tf, min_dl)` until they are rewritten.
 const MIGRATE_2_TO_3: &str = "ALTER TABLE blocks ADD COLUMN frontier BLOB;";
+
+/// Version 3 → 4: events gain their owner ([`ADD_OWNER`], when they lack it), and `owners`
+/// counts each owner's events. Every event indexed before came from a rollout written before
+/// owners were recorded: the local user's, the column's default
+/// ([`crate::event::LOCAL_OWNER`]).
+const MIGRATE_3_TO_4: &str = "
+CREATE TABLE IF NOT EXISTS owners (owner TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
+INSERT OR IGNORE INTO owners (owner, docs) SELECT owner, count(*) FROM events GROUP BY owner;
+";
+
+/// The owner column of version 4, added to the events of an older index.
+const ADD_OWNER: &str = "ALTER TABLE events ADD COLUMN owner TEXT NOT NULL DEFAULT 'local';";
 
 const DROP_OLD: &str = "
 DROP VIEW IF EXISTS trace;
@@ -49,6 +61,7 @@ DROP TABLE IF EXISTS blocks;
 DROP TABLE IF EXISTS terms;
 DROP TABLE IF EXISTS events;
 DROP TABLE IF EXISTS corpus;
+DROP TABLE IF EXISTS owners;
 DROP TABLE IF EXISTS files;
 ";
 
@@ -58,7 +71,8 @@ CREATE TABLE IF NOT EXISTS files (
     fingerprint TEXT NOT NULL, cursor TEXT NOT NULL, corrupt_lines INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS events (
-    n INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL UNIQUE, event_uid TEXT NOT NULL,
+    n INTEGER PRIMARY KEY AUTOINCREMENT, doc INTEGER NOT NULL UNIQUE,
+    owner TEXT NOT NULL DEFAULT 'local', event_uid TEXT NOT NULL,
     session_id TEXT NOT NULL, event_order INTEGER NOT NULL, turn_seq INTEGER NOT NULL,
     turn_id TEXT NOT NULL, ts_ms INTEGER NOT NULL, class TEXT NOT NULL, kind INTEGER NOT NULL,
     text TEXT NOT NULL, payload TEXT NOT NULL, token_usage TEXT NOT NULL,
@@ -73,10 +87,11 @@ CREATE TABLE IF NOT EXISTS blocks (
     PRIMARY KEY (tid, first)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS corpus (id INTEGER PRIMARY KEY CHECK (id = 0), docs INTEGER NOT NULL, total_len INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS owners (owner TEXT PRIMARY KEY, docs INTEGER NOT NULL) WITHOUT ROWID;
 CREATE VIEW IF NOT EXISTS trace AS SELECT * FROM events ORDER BY session_id, event_order;
 ";
 
-const EVENT_COLUMNS: &str = "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, kind, text, payload, token_usage, source_path";
+const EVENT_COLUMNS: &str = "doc, event_uid, session_id, event_order, turn_seq, turn_id, ts_ms, class, kind, text, payload, token_usage, source_path, owner";
 
 /// The telemetry file's tables. Telemetry lives in its own file: a commit to the index file
 /// would change its `data_version` and so empty the reader's [`TermCache`] after every search.
@@ -142,8 +157,19 @@ impl EmbeddedBackend {
             )?;
             let version: i64 =
                 transaction.query_row("PRAGMA user_version", [], |row| row.get(0))?;
-            if version == 2 {
-                transaction.execute_batch(MIGRATE_2_TO_3)?;
+            if version == 2 || version == 3 {
+                if version == 2 {
+                    transaction.execute_batch(MIGRATE_2_TO_3)?;
+                }
+                let has_owner: bool = transaction.query_row(
+                    "SELECT EXISTS (SELECT 1 FROM pragma_table_info('events') WHERE name = 'owner')",
+                    [],
+                    |row| row.get(0),
+                )?;
+                if !has_owner {
+                    transaction.execute_batch(ADD_OWNER)?;
+                }
+                transaction.execute_batch(MIGRATE_3_TO_4)?;
                 transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
             } else if version != SCHEMA_VERSION {
                 transaction.execute_batch(DROP_OLD)?;
@@ -240,6 +266,7 @@ fn event_from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Event> {
         payload: row.get(10)?,
         token_usage: row.get(11)?,
         source_path: row.get(12)?,
+        owner: row.get(13)?,
     })
 }
 
@@ -307,7 +334,7 @@ impl HistoryBackend for EmbeddedBackend {
         result
     }
 
-    fn corpus_stats(&self, terms: &[String]) -> Result<CorpusStats, HistoryError> {
+    fn corpus_stats(&self, terms: &[String], owner: &str) -> Result<CorpusStats, HistoryError> {
         let mut guard = self.reader();
         let reader = &mut *guard;
         let (mut statements, mut misses) = (1u64, 0u64);
@@ -337,6 +364,12 @@ impl HistoryBackend for EmbeddedBackend {
                 corpus
             }
         };
+        statements += 1;
+        let owner_docs: i64 = transaction
+            .prepare_cached("SELECT docs FROM owners WHERE owner = ?1")?
+            .query_row([owner], |row| row.get(0))
+            .optional()?
+            .unwrap_or(0);
         let mut df = Vec::with_capacity(terms.len());
         for term in terms {
             let entry = reader
@@ -358,6 +391,7 @@ impl HistoryBackend for EmbeddedBackend {
         };
         Ok(CorpusStats {
             docs,
+            owner_docs,
             avg_len: avg_len.max(1.0),
             df,
         })
@@ -425,17 +459,28 @@ impl HistoryBackend for EmbeddedBackend {
         let docs = match &plan.session_id {
             Some(session_id) => {
                 statements += 1;
-                let mut select =
-                    transaction.prepare_cached("SELECT n FROM events WHERE session_id = ?1")?;
+                let mut select = transaction
+                    .prepare_cached("SELECT n FROM events WHERE session_id = ?1 AND owner = ?2")?;
                 let docs: HashSet<i64> = select
-                    .query_map([session_id], |row| row.get(0))?
+                    .query_map([session_id, &plan.owner], |row| row.get(0))?
                     .collect::<Result<_, _>>()?;
                 Some(docs)
             }
             None => None,
         };
         let filter = Filter { kinds, docs };
+        // Another principal's events are dropped as the ranking meets them, before they can
+        // take a place in the top k (and raise its threshold). When every event is the
+        // asker's, as on a single-user home, nothing needs dropping and the lookup stays the
+        // plain one.
+        statements += 1;
+        let others: bool = transaction
+            .prepare_cached("SELECT EXISTS (SELECT 1 FROM owners WHERE owner != ?1 AND docs > 0)")?
+            .query_row([&plan.owner], |row| row.get(0))?;
+        let owner_filter = others.then_some(plan.owner.as_str());
         let mut hash = transaction.prepare_cached("SELECT doc FROM events WHERE n = ?1")?;
+        let mut owned_hash =
+            transaction.prepare_cached("SELECT doc FROM events WHERE n = ?1 AND owner = ?2")?;
         let mut failure = None;
         let mut load_failure = None;
         let mut stats = TopKStats::default();
@@ -454,7 +499,11 @@ impl HistoryBackend for EmbeddedBackend {
             &filter,
             |n| {
                 lookups += 1;
-                match hash.query_row([n], |row| row.get::<_, i64>(0)).optional() {
+                let doc = match owner_filter {
+                    None => hash.query_row([n], |row| row.get::<_, i64>(0)),
+                    Some(owner) => owned_hash.query_row(params![n, owner], |row| row.get(0)),
+                };
+                match doc.optional() {
                     Ok(doc) => doc,
                     Err(error) => {
                         failure = Some(HistoryError::from(error));
@@ -482,6 +531,7 @@ impl HistoryBackend for EmbeddedBackend {
             &mut stats,
         );
         drop(hash);
+        drop(owned_hash);
         statements += lookups + stats.blocks_decoded - block_hits;
         self.count(&self.counters.block_cache_hits, block_hits);
         self.count(&self.counters.searches, 1);
@@ -535,38 +585,45 @@ impl HistoryBackend for EmbeddedBackend {
         Ok(events)
     }
 
-    fn event_by_uid(&self, event_uid: &str) -> Result<Option<Event>, HistoryError> {
+    fn event_by_uid(&self, event_uid: &str, owner: &str) -> Result<Option<Event>, HistoryError> {
         let reader = self.reader();
         let mut select = reader.connection.prepare_cached(&format!(
-            "SELECT {EVENT_COLUMNS} FROM events WHERE doc = ?1 AND event_uid = ?2"
+            "SELECT {EVENT_COLUMNS} FROM events WHERE doc = ?1 AND event_uid = ?2 AND owner = ?3"
         ))?;
         Ok(select
-            .query_row(params![doc_id(event_uid), event_uid], event_from_row)
+            .query_row(params![doc_id(event_uid), event_uid, owner], event_from_row)
             .optional()?)
     }
 
     fn window(
         &self,
         session_id: &str,
+        owner: &str,
         event_order: i64,
         before: i64,
         after: i64,
     ) -> Result<Vec<Event>, HistoryError> {
         let reader = self.reader();
         let mut earlier = reader.connection.prepare_cached(&format!(
-            "SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ?1 AND event_order < ?2
-             ORDER BY event_order DESC LIMIT ?3"
+            "SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ?1 AND owner = ?2
+             AND event_order < ?3 ORDER BY event_order DESC LIMIT ?4"
         ))?;
         let mut events: Vec<Event> = earlier
-            .query_map(params![session_id, event_order, before], event_from_row)?
+            .query_map(
+                params![session_id, owner, event_order, before],
+                event_from_row,
+            )?
             .collect::<Result<_, _>>()?;
         events.reverse();
         let mut later = reader.connection.prepare_cached(&format!(
-            "SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ?1 AND event_order >= ?2
-             ORDER BY event_order ASC LIMIT ?3"
+            "SELECT {EVENT_COLUMNS} FROM events WHERE session_id = ?1 AND owner = ?2
+             AND event_order >= ?3 ORDER BY event_order ASC LIMIT ?4"
         ))?;
         let rest: Vec<Event> = later
-            .query_map(params![session_id, event_order, after + 1], event_from_row)?
+            .query_map(
+                params![session_id, owner, event_order, after + 1],
+                event_from_row,
+            )?
             .collect::<Result<_, _>>()?;
         events.extend(rest);
         Ok(events)

@@ -482,6 +482,7 @@ mod tests {
                 min_score: (round % 3 == 0).then_some(2.0),
                 kinds: vec![0, 1, 2, 3, 4, 7],
                 session_id: None,
+                owner: crate::event::LOCAL_OWNER.to_string(),
                 limit: 1 + rng.below(20) as i64,
             };
             let filter = Filter {

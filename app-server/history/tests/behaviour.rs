@@ -7,6 +7,7 @@ mod support;
 
 use serde_json::{Value, json};
 use tandem_history::config::{BackendKind, HistoryConfig};
+use tandem_history::event::LOCAL_OWNER;
 use tandem_history::service::HistoryService;
 
 use support::{ClickHouse, RolloutWriter};
@@ -83,16 +84,25 @@ impl Fixture {
         assert_eq!(report.files_read, 3);
     }
 
+    /// Calls `tool` as the local user.
     fn call(&self, tool: &str, arguments: Value) -> Value {
+        self.call_as(LOCAL_OWNER, tool, arguments)
+    }
+
+    fn call_as(&self, owner: &str, tool: &str, arguments: Value) -> Value {
         self.service
-            .call_tool(tool, Some(&arguments))
+            .call_tool(tool, Some(&arguments), owner)
             .expect("our tool")
             .expect("decodable arguments")
     }
 
-    fn search_full(&self, mut arguments: Value) -> Value {
+    fn search_full(&self, arguments: Value) -> Value {
+        self.search_full_as(LOCAL_OWNER, arguments)
+    }
+
+    fn search_full_as(&self, owner: &str, mut arguments: Value) -> Value {
         arguments["verbosity"] = json!("full");
-        let result = self.call("search", arguments);
+        let result = self.call_as(owner, "search", arguments);
         assert_eq!(result["isError"], false, "{result}");
         result["structuredContent"].clone()
     }
@@ -437,11 +447,16 @@ fn undecodable_arguments_are_request_errors(backend: BackendKind) {
     ] {
         let outcome = fixture
             .service
-            .call_tool(tool, Some(&arguments))
+            .call_tool(tool, Some(&arguments), LOCAL_OWNER)
             .expect("our tool");
         assert!(outcome.is_err(), "{tool} {arguments}");
     }
-    assert!(fixture.service.call_tool("codex", None).is_none());
+    assert!(
+        fixture
+            .service
+            .call_tool("codex", None, LOCAL_OWNER)
+            .is_none()
+    );
 }
 
 /// The query and hit logs are written off the answer path, and all of them once the service
@@ -490,6 +505,77 @@ fn query_logs_are_written_after_the_answer(backend: BackendKind) {
     assert_eq!(count("hit_log"), hits);
 }
 
+/// Events belong to the principal whose thread wrote them (the rollout header's `owner`; the
+/// local user's when it names none): each principal finds, counts and opens only its own, and
+/// the filter applies while ranking, so a better hit of another principal never takes the
+/// place of one's own.
+fn each_principal_finds_and_opens_only_its_own_events(backend: BackendKind) {
+    let fixture = Fixture::new(backend);
+    fixture.seed();
+    let mut alices = RolloutWriter::create_owned(&fixture.sessions(), "sess-alice", "alice");
+    alices.turn(
+        "the linker again",
+        "Alice's note: pin the linker version.",
+        None,
+    );
+    let mut bobs = RolloutWriter::create_owned(&fixture.sessions(), "sess-bob", "bob");
+    bobs.turn(
+        "linker linker linker",
+        "The linker, the linker and the linker once more.",
+        None,
+    );
+    fixture.service.ingest().expect("ingest");
+
+    // Bob's and the local user's events score higher for `linker`; alice's one hit is hers.
+    let everyone =
+        |owner: &str| uids(&fixture.search_full_as(owner, json!({"query": "linker", "limit": 50})));
+    let top = fixture.search_full_as("alice", json!({"query": "linker", "limit": 1}));
+    assert_eq!(uids(&top), vec!["sess-alice:0".to_string()]);
+    assert_eq!(top["corpus_events"], 2);
+    assert_eq!(
+        everyone("alice"),
+        vec!["sess-alice:0".to_string(), "sess-alice:1".to_string()]
+    );
+    assert!(
+        everyone("bob")
+            .iter()
+            .all(|uid| uid.starts_with("sess-bob:"))
+    );
+    let local = everyone(LOCAL_OWNER);
+    assert!(!local.is_empty());
+    assert!(
+        local.iter().all(|uid| uid.starts_with("sess-alpha:")),
+        "{local:?}"
+    );
+    assert_eq!(everyone("carol"), Vec::<String>::new());
+
+    // A session filter naming another's session finds nothing.
+    let filtered = fixture.search_full_as(
+        "bob",
+        json!({"query": "linker", "session_id": "sess-alice"}),
+    );
+    assert_eq!(uids(&filtered), Vec::<String>::new());
+
+    // Opening another's event is a miss, exactly as for an event that does not exist.
+    let open = |owner: &str, uid: &str| {
+        fixture.call_as(
+            owner,
+            "open",
+            json!({"event_uid": uid, "verbosity": "full"}),
+        )
+    };
+    assert_eq!(
+        open("bob", "sess-alice:1")["structuredContent"],
+        json!({"found": false, "event_uid": "sess-alice:1", "events": []})
+    );
+    let own = open("alice", "sess-alice:1");
+    assert_eq!(own["structuredContent"]["found"], true);
+    let window = own["structuredContent"]["events"]
+        .as_array()
+        .expect("events");
+    assert_eq!(window.len(), 2);
+}
+
 macro_rules! both_backends {
     ($($name:ident),* $(,)?) => {
         mod embedded {
@@ -518,6 +604,7 @@ both_backends!(
     open_misses_and_bounds,
     undecodable_arguments_are_request_errors,
     query_logs_are_written_after_the_answer,
+    each_principal_finds_and_opens_only_its_own_events,
 );
 
 #[test]

@@ -1,6 +1,7 @@
 //! Indexes written by an earlier layout keep working after an upgrade: a ClickHouse database
-//! from before `hit_rows` existed gets it filled when the backend connects, and an embedded
-//! index from before the blocks' score frontier gains the column in place.
+//! from before `hit_rows` existed gets it filled when the backend connects, an embedded index
+//! from before the blocks' score frontier gains the column in place, and indexes of both
+//! backends from before events recorded their owner give every event to the local user.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -8,6 +9,7 @@
 mod support;
 
 use tandem_history::config::{BackendKind, HistoryConfig};
+use tandem_history::event::LOCAL_OWNER;
 use tandem_history::service::{HistoryService, SearchArgs, Verbosity};
 
 use support::{ClickHouse, RolloutWriter};
@@ -46,7 +48,9 @@ fn clickhouse_database_without_hit_rows_is_filled_on_connect() {
     rollout.turn("and the websocket proxy", "Set the Upgrade header.", None);
     let service = HistoryService::connect(config.clone()).expect("connect");
     assert_eq!(service.ingest().expect("ingest").events, 4);
-    let before = service.search(&search_args("linker")).expect("search");
+    let before = service
+        .search(&search_args("linker"), LOCAL_OWNER)
+        .expect("search");
     assert_eq!(before.hits.len(), 2);
     drop(service);
 
@@ -57,7 +61,9 @@ fn clickhouse_database_without_hit_rows_is_filled_on_connect() {
         clickhouse_sql(&server, "SELECT count() FROM history_migration.hit_rows").trim(),
         "4"
     );
-    let after = service.search(&search_args("linker")).expect("search");
+    let after = service
+        .search(&search_args("linker"), LOCAL_OWNER)
+        .expect("search");
     assert_eq!(after.hits, before.hits);
     // A second connect finds the table and fills nothing twice.
     drop(service);
@@ -101,7 +107,7 @@ fn embedded_index_of_layout_2_is_migrated_in_place() {
     let service = HistoryService::connect(config.clone()).expect("connect");
     assert!(service.ingest().expect("ingest").events > 0);
     let before = service
-        .search(&search_args("linker cargo"))
+        .search(&search_args("linker cargo"), LOCAL_OWNER)
         .expect("search");
     assert!(!before.hits.is_empty());
     drop(service);
@@ -129,7 +135,7 @@ fn embedded_index_of_layout_2_is_migrated_in_place() {
     let service = HistoryService::connect(config.clone()).expect("connect migrates");
     assert_eq!(service.ingest().expect("nothing new").events, 0);
     let migrated = service
-        .search(&search_args("linker cargo"))
+        .search(&search_args("linker cargo"), LOCAL_OWNER)
         .expect("search");
     assert_eq!(migrated.hits, before.hits);
     {
@@ -137,7 +143,7 @@ fn embedded_index_of_layout_2_is_migrated_in_place() {
         let version: i64 = connection
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .expect("version");
-        assert_eq!(version, 3);
+        assert_eq!(version, 4);
     }
 
     // New postings go into the old blocks; the ranking matches a fresh index of the same files.
@@ -154,8 +160,89 @@ fn embedded_index_of_layout_2_is_migrated_in_place() {
     let fresh = HistoryService::connect(embedded_config(fresh_home.path())).expect("connect");
     fresh.ingest().expect("ingest");
     for query in ["linker cargo", "musl linker", "libssl"] {
-        let upgraded = service.search(&search_args(query)).expect("search");
-        let rebuilt = fresh.search(&search_args(query)).expect("search");
+        let upgraded = service
+            .search(&search_args(query), LOCAL_OWNER)
+            .expect("search");
+        let rebuilt = fresh
+            .search(&search_args(query), LOCAL_OWNER)
+            .expect("search");
         assert_eq!(upgraded.hits, rebuilt.hits, "{query}");
     }
+}
+
+/// An embedded index of layout 3 (events without an owner) gains the column in place: every
+/// event is the local user's, counted as such, and nothing is re-read.
+#[test]
+fn embedded_index_of_layout_3_gives_its_events_to_the_local_user() {
+    let home = tempfile::tempdir().expect("home");
+    let config = embedded_config(home.path());
+    let mut rollout = RolloutWriter::create(&home.path().join("sessions"), "sess-old");
+    rollout.turn("why does the linker fail", "The linker needs libssl.", None);
+    let service = HistoryService::connect(config.clone()).expect("connect");
+    assert_eq!(service.ingest().expect("ingest").events, 2);
+    let before = service
+        .search(&search_args("linker"), LOCAL_OWNER)
+        .expect("search");
+    drop(service);
+    {
+        let connection = rusqlite::Connection::open(&config.index_path).expect("open index");
+        connection
+            .execute_batch(
+                "DROP TABLE owners;
+                 ALTER TABLE events DROP COLUMN owner;
+                 PRAGMA user_version = 3;",
+            )
+            .expect("layout 3");
+    }
+    let service = HistoryService::connect(config).expect("connect migrates");
+    assert_eq!(service.ingest().expect("nothing new").events, 0);
+    let after = service
+        .search(&search_args("linker"), LOCAL_OWNER)
+        .expect("search");
+    assert_eq!(after.hits, before.hits);
+    assert_eq!(after.corpus_events, 2);
+    let other = service
+        .search(&search_args("linker"), "alice")
+        .expect("search");
+    assert_eq!((other.hits.len(), other.corpus_events), (0, 0));
+}
+
+#[test]
+fn clickhouse_database_without_owners_gives_its_events_to_the_local_user() {
+    let server = ClickHouse::start();
+    let home = tempfile::tempdir().expect("home");
+    let mut config = service_config(&server, home.path());
+    config.clickhouse.database = "history_owners".to_string();
+    let mut rollout = RolloutWriter::create(&home.path().join("sessions"), "sess-old");
+    rollout.turn("why does the linker fail", "The linker needs libssl.", None);
+    let service = HistoryService::connect(config.clone()).expect("connect");
+    assert_eq!(service.ingest().expect("ingest").events, 2);
+    drop(service);
+    for statement in [
+        "ALTER TABLE history_owners.events DROP COLUMN owner",
+        "ALTER TABLE history_owners.postings DROP COLUMN owner",
+        "DROP TABLE history_owners.owner_docs",
+    ] {
+        clickhouse_sql(&server, statement);
+    }
+    let service = HistoryService::connect(config.clone()).expect("connect migrates");
+    let after = service
+        .search(&search_args("linker"), LOCAL_OWNER)
+        .expect("search");
+    assert_eq!(after.hits.len(), 2);
+    assert_eq!(after.corpus_events, 2);
+    let other = service
+        .search(&search_args("linker"), "alice")
+        .expect("search");
+    assert_eq!((other.hits.len(), other.corpus_events), (0, 0));
+    // A second connect adds nothing twice.
+    drop(service);
+    let service = HistoryService::connect(config).expect("connect");
+    assert_eq!(
+        service
+            .search(&search_args("linker"), LOCAL_OWNER)
+            .expect("search")
+            .corpus_events,
+        2
+    );
 }

@@ -131,6 +131,14 @@ impl McpSession {
             Ok(thread_id) => thread_id,
             Err(error) => return Some(error_result(None, &format!("invalid threadId: {error}"))),
         };
+        // The owner check comes first: another principal's thread is "no rollout found", as
+        // a thread that does not exist, not "loaded by another session".
+        if let Err(error) = self.engine.check_thread_owner(&thread_id).await {
+            return Some(error_result(
+                None,
+                &format!("cannot continue thread {thread_id}: {error}"),
+            ));
+        }
         let session_id = &self.shared.session_id;
         if let Err(_owner) = self.owners.claim(&thread_id, session_id) {
             return Some(error_result(

@@ -140,9 +140,10 @@ impl McpSession {
         });
         let sink =
             crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
-        // The one place a session's engine is built: the session's principal is handed to the
-        // engine here once the engine takes one (threads owned by their principal).
-        let engine = Engine::new(config, store, sink, shared.clone());
+        // The one place a session's engine is built: the session's principal (the local user on
+        // stdio and with `--auth none`, a token's name otherwise) owns the threads and history
+        // its engine creates and is the only one that reaches them.
+        let engine = Engine::new(config, store, sink, shared.clone(), principal.clone());
         let conversation_api = ConversationApi::new(engine.clone(), shared.conversations.clone());
         Arc::new(McpSession {
             principal,
@@ -517,9 +518,13 @@ impl McpSession {
         if let Some(history) = &self.shared.options.history
             && (name == tandem_history::service::SEARCH_TOOL
                 || name == tandem_history::service::OPEN_TOOL)
-            && let Some(outcome) =
-                crate::history::call_tool(Arc::clone(history), name.to_string(), arguments.cloned())
-                    .await
+            && let Some(outcome) = crate::history::call_tool(
+                Arc::clone(history),
+                name.to_string(),
+                arguments.cloned(),
+                self.engine.principal(),
+            )
+            .await
         {
             return Some(outcome.map_err(crate::rpc_error::invalid_params));
         }

@@ -1,5 +1,6 @@
-//! `history/search` and `history/open`: the MCP tools' query side, on a blocking thread,
-//! mapped to the protocol's types. A bad value is `-32600` with the validation message; a
+//! `history/search` and `history/open`: the MCP tools' query side, on a blocking thread, for
+//! the connection's principal (only the entries of its threads), mapped to the protocol's
+//! types. A bad value is `-32600` with the validation message; a
 //! backend failure is `-32603`.
 
 use std::sync::Arc;
@@ -39,9 +40,10 @@ impl Processor {
             exclude_codex_mcp: params.exclude_codex_mcp,
             verbosity: Verbosity::Full,
         };
+        let owner = self.engine.principal().name().to_owned();
         let search = move || {
             crate::history::wait_for_after_turn_ingests();
-            service.search(&args)
+            service.search(&args, &owner)
         };
         match tokio::task::spawn_blocking(search).await {
             Ok(Ok(payload)) => Ok(search_response(payload)),
@@ -62,7 +64,8 @@ impl Processor {
             after: params.after,
             verbosity: Verbosity::Full,
         };
-        match tokio::task::spawn_blocking(move || service.open(&args)).await {
+        let owner = self.engine.principal().name().to_owned();
+        match tokio::task::spawn_blocking(move || service.open(&args, &owner)).await {
             Ok(Ok(payload)) => Ok(open_response(payload)),
             Ok(Err(error)) => Err(request_error(&error)),
             Err(error) => Err(internal_error(format!("history open failed: {error}"))),

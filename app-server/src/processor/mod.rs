@@ -308,7 +308,7 @@ impl Processor {
                 self.respond(id, result).await;
             }
             ClientRequestPayload::ThreadTurnsList(params) => {
-                let result = self.engine.list_turns(params);
+                let result = self.engine.list_turns(params).await;
                 self.respond(id, result).await;
             }
             ClientRequestPayload::ThreadArchive(params) => {

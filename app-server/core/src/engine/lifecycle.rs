@@ -44,12 +44,13 @@ impl Engine {
         );
         let thread = Arc::new(LoadedThread {
             id: state.meta.id.clone(),
+            owner: state.meta.owner.clone(),
             state: std::sync::Mutex::new(state),
             tools: crate::engine::tools::ThreadTools::new(),
             mcp,
         });
         crate::engine::mcp::attach_thread(&host, &thread);
-        lock(&self.inner.threads).insert(thread.id.clone(), thread.clone());
+        self.inner.threads.insert(thread.clone());
         thread
     }
 
@@ -156,6 +157,7 @@ impl Engine {
                 .or_else(|| config.developer_instructions.clone()),
             archived: false,
             rollout_path: self.inner.store.rollout_path_for(&id, created_at),
+            owner: self.principal().clone(),
         };
         // A provider changed by the overrides gets its own client, not the shared one.
         let client = if self.inner.config.model_providers.get(&provider.id) == Some(&provider) {
@@ -189,7 +191,8 @@ impl Engine {
         &self,
         params: ThreadResumeParams,
     ) -> Result<(ThreadResumeResponse, Option<ThreadTokenUsage>), EngineError> {
-        let id = normalize_thread_id(&params.thread_id)?;
+        let owned = self.owned_thread(&params.thread_id, no_rollout).await?;
+        let id = owned.id().to_owned();
         let overrides = SettingsOverrides {
             model: params.model.as_ref(),
             model_provider: params.model_provider.as_ref(),
@@ -200,7 +203,7 @@ impl Engine {
             developer_instructions: params.developer_instructions.as_ref(),
         };
         let exclude_turns = params.exclude_turns.unwrap_or(false);
-        let thread = match self.thread(&id) {
+        let thread = match owned.loaded().cloned() {
             Some(thread) => {
                 let mut state = lock(&thread.state);
                 let mut meta = state.meta.clone();
@@ -330,7 +333,8 @@ impl Engine {
         &self,
         params: ThreadForkParams,
     ) -> Result<(ThreadStartResponse, Option<ThreadTokenUsage>), EngineError> {
-        let source_id = normalize_thread_id(&params.thread_id)?;
+        let owned = self.owned_thread(&params.thread_id, no_rollout).await?;
+        let source_id = owned.id().to_owned();
         let ephemeral = params.ephemeral.unwrap_or(false);
         let exclude_turns = params.exclude_turns.unwrap_or(false);
         if ephemeral && !exclude_turns {
@@ -339,7 +343,7 @@ impl Engine {
             ));
         }
         let (mut meta, mut turns, mut history, usage, sources, mut turn_starts, pending) =
-            match self.thread(&source_id) {
+            match owned.loaded() {
                 Some(thread) => {
                     let state = lock(&thread.state);
                     (
@@ -402,6 +406,7 @@ impl Engine {
         meta.thread_source = params.thread_source.clone().or(meta.thread_source);
         meta.originator = lock(&self.inner.originator).clone().or(meta.originator);
         meta.rollout_path = self.inner.store.rollout_path_for(&id, meta.created_at);
+        meta.owner = self.principal().clone();
         let overrides = SettingsOverrides {
             model: params.model.as_ref(),
             model_provider: params.model_provider.as_ref(),
@@ -454,7 +459,11 @@ impl Engine {
 
     /// `thread/archive`. Emits `thread/status/changed notLoaded` first when the thread is loaded.
     pub async fn archive_thread(&self, thread_id: &str) -> Result<(), EngineError> {
-        let id = normalize_thread_id(thread_id)?;
+        let id = self
+            .owned_thread(thread_id, no_rollout)
+            .await?
+            .id()
+            .to_owned();
         let finding = id.clone();
         let found = self
             .inner
@@ -487,7 +496,11 @@ impl Engine {
 
     /// `thread/unarchive`.
     pub async fn unarchive_thread(&self, thread_id: &str) -> Result<Thread, EngineError> {
-        let id = normalize_thread_id(thread_id)?;
+        let id = self
+            .owned_thread(thread_id, no_archived_rollout)
+            .await?
+            .id()
+            .to_owned();
         let unarchiving = id.clone();
         let meta = self
             .inner
@@ -495,11 +508,7 @@ impl Engine {
             .blocking(move |store| store.unarchive(&unarchiving))
             .await
             .map_err(|error| match error {
-                StoreError::NotFound(_) | StoreError::NotArchived(_) => {
-                    EngineError::InvalidRequest(format!(
-                        "no archived rollout found for thread id {id}"
-                    ))
-                }
+                StoreError::NotFound(_) | StoreError::NotArchived(_) => no_archived_rollout(&id),
                 other => other.into(),
             })?;
         Ok(thread_from_meta(&meta, ThreadStatus::NotLoaded, false))
@@ -511,7 +520,8 @@ impl Engine {
         thread_id: &str,
         name: &str,
     ) -> Result<String, EngineError> {
-        let id = normalize_thread_id(thread_id)?;
+        let owned = self.owned_thread(thread_id, no_rollout).await?;
+        let id = owned.id().to_owned();
         let name = name.trim().to_string();
         if name.is_empty() {
             return Err(EngineError::InvalidRequest(
@@ -519,7 +529,7 @@ impl Engine {
             ));
         }
         let record = RolloutRecord::ThreadName { name: name.clone() };
-        if let Some(thread) = self.thread(&id) {
+        if let Some(thread) = owned.loaded() {
             let meta = {
                 let mut state = lock(&thread.state);
                 state.meta.name = Some(name);
@@ -583,9 +593,10 @@ impl Engine {
         Ok(ThreadUnsubscribeStatus::Unsubscribed)
     }
 
-    /// Removes a thread from the registry, interrupting its turn. Returns whether it was loaded.
+    /// Removes a thread of the engine's principal from the registry, interrupting its turn.
+    /// Returns whether it was loaded (another principal's thread never is, for this engine).
     fn unload(&self, id: &str) -> bool {
-        let Some(thread) = lock(&self.inner.threads).remove(id) else {
+        let Some(thread) = self.inner.threads.remove(self.principal(), id) else {
             return false;
         };
         let sync = {
@@ -609,6 +620,11 @@ impl Engine {
         }
         true
     }
+}
+
+/// The error `thread/unarchive` gives for a thread with no archived rollout (or none at all).
+fn no_archived_rollout(id: &str) -> EngineError {
+    EngineError::InvalidRequest(format!("no archived rollout found for thread id {id}"))
 }
 
 /// What a fork copies from its source.

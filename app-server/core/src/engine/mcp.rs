@@ -216,19 +216,10 @@ impl Engine {
         params: ListMcpServerStatusParams,
     ) -> Result<ListMcpServerStatusResponse, EngineError> {
         let thread = match &params.thread_id {
-            Some(thread_id) => Some(
-                lock(&self.inner.threads)
-                    .get(thread_id)
-                    .cloned()
-                    .ok_or_else(|| {
-                        EngineError::InvalidRequest(format!("thread not loaded: {thread_id}"))
-                    })?,
-            ),
-            // Thread ids are UUIDv7: the greatest is the most recently started.
-            None => lock(&self.inner.threads)
-                .iter()
-                .max_by(|left, right| left.0.cmp(right.0))
-                .map(|(_, thread)| thread.clone()),
+            Some(thread_id) => Some(self.thread(thread_id).ok_or_else(|| {
+                EngineError::InvalidRequest(format!("thread not loaded: {thread_id}"))
+            })?),
+            None => self.inner.threads.latest(self.principal()),
         };
         let mut data: Vec<McpServerStatus> = match &thread {
             Some(thread) => thread.mcp.status().into_iter().map(wire_status).collect(),

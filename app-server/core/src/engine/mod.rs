@@ -10,6 +10,9 @@ mod compaction;
 mod image_file;
 mod lifecycle;
 pub mod mcp;
+pub mod owner;
+#[cfg(test)]
+mod owner_tests;
 mod prompt;
 mod queries;
 mod rate_limits;
@@ -37,8 +40,9 @@ use tokio_util::task::TaskTracker;
 use crate::account::AccountState;
 use crate::config::Config;
 use crate::engine::approval::Approver;
-use crate::engine::thread::LoadedThread;
+use crate::engine::owner::LoadedThreads;
 use crate::model::ModelClient;
+use crate::principal::Principal;
 use crate::store::{Store, StoreError};
 use crate::sync::lock;
 
@@ -102,8 +106,11 @@ pub struct EngineInner {
     /// The client answers the structured dialogs (`agent/requestUserInput`,
     /// `agent/askUserQuestion`), so the model is offered `ask_user` and `ask_user_question`.
     dialogs: AtomicBool,
-    /// Loaded threads by id.
-    threads: Mutex<HashMap<String, Arc<LoadedThread>>>,
+    /// The principal the engine acts for: it owns the threads the engine creates, and the
+    /// engine reaches no other principal's thread (`owner.rs`).
+    principal: Principal,
+    /// Loaded threads by id, reachable only through the owner check.
+    threads: LoadedThreads,
     /// Model clients by provider id.
     clients: Mutex<HashMap<String, Arc<dyn ModelClient>>>,
     /// `clientInfo.name`, recorded as the thread originator.
@@ -122,12 +129,15 @@ impl EngineInner {
 }
 
 impl Engine {
-    /// A new engine over `store`, emitting to `sink` and asking the user through `approver`.
+    /// A new engine over `store`, emitting to `sink`, asking the user through `approver` and
+    /// acting for `principal`: the front end names its caller here, once, and every thread the
+    /// engine creates or reaches is that principal's.
     pub fn new(
         config: impl Into<Arc<Config>>,
         store: Arc<Store>,
         sink: Arc<dyn EventSink>,
         approver: Arc<dyn Approver>,
+        principal: Principal,
     ) -> Engine {
         let config: Arc<Config> = config.into();
         let account = AccountState::shared(&config.home);
@@ -139,7 +149,8 @@ impl Engine {
                 store,
                 sink,
                 approver,
-                threads: Mutex::new(HashMap::new()),
+                principal,
+                threads: LoadedThreads::default(),
                 clients: Mutex::new(HashMap::new()),
                 originator: Mutex::new(None),
                 shutdown: CancellationToken::new(),
@@ -175,8 +186,7 @@ impl Engine {
         self.inner.tasks.close();
         self.inner.tasks.wait().await;
         // Commands that outlived their turn (still running for `write_stdin`) die with us.
-        let threads: Vec<Arc<LoadedThread>> = lock(&self.inner.threads).values().cloned().collect();
-        for thread in threads {
+        for thread in self.inner.threads.all() {
             thread.tools.unified.terminate_all();
             thread.mcp.shutdown().await;
         }

@@ -18,7 +18,7 @@ use app_server_protocol::utility::{
 };
 
 use crate::config::ProviderConfig;
-use crate::engine::settings::{normalize_thread_id, not_loaded, resolve_cwd};
+use crate::engine::settings::{not_loaded, resolve_cwd};
 use crate::engine::thread::thread_from_meta;
 use crate::engine::{Engine, EngineError};
 use crate::store::{ListQuery, StoreError};
@@ -60,6 +60,7 @@ impl Engine {
             }
         };
         let query = ListQuery {
+            owner: self.principal().clone(),
             cursor: params.cursor.clone(),
             limit: params.limit.map(|limit| limit.max(1) as usize),
             sort_key: params.sort_key.unwrap_or(ThreadSortKey::CreatedAt),
@@ -99,9 +100,10 @@ impl Engine {
 
     /// `thread/read`. Emits `deprecationNotice` before returning when turns are included.
     pub async fn read_thread(&self, params: ThreadReadParams) -> Result<Thread, EngineError> {
-        let id = normalize_thread_id(&params.thread_id)?;
+        let owned = self.owned_thread(&params.thread_id, not_loaded).await?;
+        let id = owned.id().to_owned();
         let include_turns = params.include_turns.unwrap_or(false);
-        let thread = match self.thread(&id) {
+        let thread = match owned.loaded() {
             Some(loaded) => {
                 let state = lock(&loaded.state);
                 let mut thread = state.to_thread();
@@ -149,18 +151,22 @@ impl Engine {
         Ok(thread)
     }
 
-    /// `thread/turns/list`.
-    pub fn list_turns(
+    /// `thread/turns/list`. A thread that is not loaded is read from its rollout on the
+    /// blocking pool.
+    pub async fn list_turns(
         &self,
         params: ThreadTurnsListParams,
     ) -> Result<ThreadTurnsListResponse, EngineError> {
-        let id = normalize_thread_id(&params.thread_id)?;
-        let mut turns = match self.thread(&id) {
+        let owned = self.owned_thread(&params.thread_id, not_loaded).await?;
+        let id = owned.id().to_owned();
+        let mut turns = match owned.loaded() {
             Some(thread) => lock(&thread.state).turns.clone(),
             None => {
+                let loading = id.clone();
                 self.inner
                     .store
-                    .load(&id)
+                    .blocking(move |store| store.load(&loading))
+                    .await
                     .map_err(|error| match error {
                         StoreError::NotFound(_) => not_loaded(&id),
                         other => other.into(),
@@ -195,13 +201,12 @@ impl Engine {
         })
     }
 
-    /// `thread/loaded/list`.
+    /// `thread/loaded/list`: the loaded threads of the engine's principal.
     pub fn loaded_threads(
         &self,
         params: ThreadLoadedListParams,
     ) -> Result<ThreadLoadedListResponse, EngineError> {
-        let mut ids: Vec<String> = lock(&self.inner.threads).keys().cloned().collect();
-        ids.sort();
+        let ids = self.inner.threads.ids(self.principal());
         let offset = match &params.cursor {
             None => 0,
             Some(cursor) => decode_offset_cursor(cursor)?,

@@ -8,7 +8,7 @@
 use app_server_protocol::thread::TurnItemsView;
 use app_server_protocol::thread_context::{ThreadRollbackParams, ThreadRollbackResponse};
 
-use crate::engine::settings::normalize_thread_id;
+use crate::engine::owner::thread_not_found;
 use crate::engine::{Engine, EngineError};
 use crate::store::{RolloutRecord, RolloutWriter};
 use crate::sync::lock;
@@ -19,15 +19,18 @@ impl Engine {
         &self,
         params: ThreadRollbackParams,
     ) -> Result<ThreadRollbackResponse, EngineError> {
-        let id = normalize_thread_id(&params.thread_id)?;
+        let owned = self
+            .owned_thread(&params.thread_id, thread_not_found)
+            .await?;
         if params.num_turns == 0 {
             return Err(EngineError::InvalidRequest(
                 "numTurns must be at least 1".into(),
             ));
         }
-        let thread = self
-            .thread(&id)
-            .ok_or_else(|| EngineError::InvalidRequest(format!("thread not found: {id}")))?;
+        // Only a loaded thread rolls back; a stored one is "not found" here, as it always was.
+        let Some(thread) = owned.loaded().cloned() else {
+            return Err(thread_not_found(owned.id()));
+        };
         let (response, sync) = {
             let mut state = lock(&thread.state);
             if state.active.is_some() {

@@ -9,7 +9,6 @@ use app_server_protocol::policy::{AskForApproval, SandboxMode, SandboxPolicy};
 use app_server_protocol::tables::ServerNotification;
 
 use crate::config::{Config, ProviderConfig};
-use crate::engine::thread::LoadedThread;
 use crate::engine::{Engine, EngineError};
 use crate::model::ModelClient;
 use crate::store::ThreadMeta;
@@ -60,11 +59,6 @@ pub(super) struct SettingsOverrides<'a> {
 }
 
 impl Engine {
-    /// The loaded thread with this id, if any.
-    pub(super) fn thread(&self, id: &str) -> Option<Arc<LoadedThread>> {
-        lock(&self.inner.threads).get(id).cloned()
-    }
-
     /// The model client for `provider`, created on first use.
     pub(super) fn client(
         &self,

@@ -14,12 +14,16 @@ use tokio_util::sync::CancellationToken;
 
 use crate::engine::prompt;
 use crate::model::{ModelClient, ResponseItem};
+use crate::principal::Principal;
 use crate::store::{RolloutRecord, RolloutWriter, ThreadMeta};
 
 /// A thread loaded in this engine.
 pub struct LoadedThread {
     /// Thread id.
     pub id: String,
+    /// The principal that owns the thread (`meta.owner`, which never changes), kept outside
+    /// the state's lock for the owner check (`owner.rs`).
+    pub owner: Principal,
     /// Mutable state; held only briefly, never across an `.await`.
     pub state: std::sync::Mutex<ThreadState>,
     /// Running commands and session-wide approvals.

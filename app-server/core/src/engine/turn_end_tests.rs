@@ -142,6 +142,7 @@ async fn a_panicking_provider_fails_the_turn_and_the_thread_goes_on() {
         store,
         Arc::new(RecordingSink(sender)),
         Arc::new(NoUser),
+        crate::principal::Principal::local_user(),
     );
     let thread_id = engine
         .start_thread(ThreadStartParams::default())

@@ -14,7 +14,7 @@ pub mod retry;
 mod sse;
 mod sse_parser;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 
 #[cfg(feature = "fuzzing")]
 pub use sse::retry_after_for_fuzzing;

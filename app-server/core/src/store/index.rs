@@ -2,16 +2,13 @@
 //!
 //! The rollouts are the source of truth. `state.sqlite` holds one row per thread: the columns
 //! `thread/list` filters and sorts on, plus the whole [`ThreadMeta`] as JSON so that listed rows
-//! convert back without opening their rollouts. When the database is missing, damaged, fails
-//! `PRAGMA quick_check` or has another schema version, it is moved aside and rebuilt from the
-//! rollouts.
+//! convert back without opening their rollouts, and the thread's owner, which every list
+//! filters on. How the database is opened, migrated or rebuilt from the rollouts, under the
+//! home's lock, is in `schema.rs`.
 //!
 //! Several processes may share a home and start together. Each one opens the index under an
-//! exclusive `flock` on `state.sqlite.lock`, so that deciding whether the database is missing
-//! or unusable, moving it aside and building the new one happen in one process at a time: a
-//! process never deletes or replaces a database that another one is building, and the others
-//! find the finished index. Outside that lock the processes share the database through
-//! SQLite's own locking, with a busy timeout on every connection.
+//! exclusive `flock` on `state.sqlite.lock` (see `schema.rs`). Outside that lock the processes
+//! share the database through SQLite's own locking, with a busy timeout on every connection.
 
 #[cfg(test)]
 #[path = "concurrency_tests.rs"]
@@ -22,24 +19,23 @@ mod cursor;
 #[path = "list_tests.rs"]
 mod list_tests;
 #[cfg(test)]
+#[path = "owner_tests.rs"]
+mod owner_tests;
+#[cfg(test)]
 #[path = "tests.rs"]
 mod tests;
 
-use std::ffi::OsString;
-use std::fs::{self, File, OpenOptions};
+use std::fs;
 use std::io;
-use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
-use std::time::Duration;
 
 use app_server_protocol::policy::SortDirection;
 use app_server_protocol::thread_requests::ThreadSortKey;
 use rusqlite::types::{Type, Value};
-use rusqlite::{
-    Connection, ErrorCode, OptionalExtension, Row, TransactionBehavior, params, params_from_iter,
-};
+use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params, params_from_iter};
 
+use crate::principal::Principal;
 use crate::store::rollout::{self, RolloutWriter, io_error};
 use crate::store::{ListPage, ListQuery, StoreError, StoredThread, ThreadMeta};
 
@@ -53,7 +49,7 @@ pub struct Store {
     sessions_dir: PathBuf,
     archived_dir: PathBuf,
     database: PathBuf,
-    /// The file `flock`ed while the index is opened, checked or built ([`IndexLock`]).
+    /// The file `flock`ed while the index is opened, checked, migrated or built.
     lock_file: PathBuf,
     connection: OnceLock<Mutex<Connection>>,
     /// Held while the connection is being opened, so that only one caller opens it.
@@ -72,37 +68,9 @@ const SESSIONS_DIR: &str = "sessions";
 const ARCHIVED_DIR: &str = "archived_sessions";
 /// The index database, below the home.
 const DATABASE_FILE: &str = "state.sqlite";
-/// Where an unusable database is moved before the rebuild, for post-mortems.
-const DISCARDED_DATABASE_FILE: &str = "state.sqlite.corrupt";
 /// The lock file of the index, below the home. It is never deleted: a process that deleted it
 /// could let a newcomer lock a new file while a third still held the old one.
 const LOCK_FILE: &str = "state.sqlite.lock";
-
-/// Version of [`SCHEMA`], kept in `PRAGMA user_version`. Bump it whenever the schema or the
-/// serialized form of [`ThreadMeta`] changes: a database with another version is rebuilt.
-const SCHEMA_VERSION: i64 = 1;
-
-/// The index schema. The two indexes serve `thread/list`'s filter on `archived` and its
-/// keyset pagination on `(sort key, id)` in either direction. `IF NOT EXISTS` keeps a build
-/// idempotent where the home cannot be locked (see [`IndexLock::acquire`]).
-const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS threads (
-    id TEXT PRIMARY KEY NOT NULL,
-    rollout_path TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    updated_at_ms INTEGER NOT NULL,
-    cwd TEXT NOT NULL,
-    model_provider TEXT NOT NULL,
-    source TEXT NOT NULL,
-    originator TEXT,
-    preview TEXT NOT NULL,
-    name TEXT,
-    archived INTEGER NOT NULL,
-    meta_json TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS threads_archived_created ON threads (archived, created_at, id);
-CREATE INDEX IF NOT EXISTS threads_archived_updated ON threads (archived, updated_at_ms, id);
-";
 
 impl Store {
     /// Opens the store in `home`, creating `sessions/` and `archived_sessions/`, and opens the
@@ -121,40 +89,6 @@ impl Store {
             connection: OnceLock::new(),
             opening: Mutex::new(()),
         })
-    }
-
-    /// Opens the index, rebuilding it from the rollouts when it is missing or unusable. The
-    /// whole decision runs under the home's [`IndexLock`], so that no other process builds,
-    /// moves or deletes the database meanwhile.
-    fn open_index(&self) -> Result<Connection, StoreError> {
-        let _lock = IndexLock::acquire(&self.lock_file)?;
-        let database = &self.database;
-        let connection = match open_existing(database)? {
-            Ok(connection) => connection,
-            Err(reason) => {
-                let (connection, threads) =
-                    rebuild(database, &self.sessions_dir, &self.archived_dir)?;
-                match reason {
-                    // Every new home starts this way.
-                    RebuildReason::Missing if threads == 0 => {
-                        tracing::debug!(path = %database.display(), "created thread index");
-                    }
-                    // The database was deleted by hand; nothing was wrong with it.
-                    RebuildReason::Missing => tracing::info!(
-                        path = %database.display(),
-                        threads,
-                        "built thread index from the rollouts: {reason}"
-                    ),
-                    RebuildReason::Unusable(_) => tracing::warn!(
-                        path = %database.display(),
-                        threads,
-                        "rebuilt thread index from the rollouts: {reason}"
-                    ),
-                }
-                connection
-            }
-        };
-        Ok(connection)
     }
 
     /// Where a new thread's rollout goes:
@@ -230,6 +164,26 @@ impl Store {
             .query_row([id], |row| meta_from_row(row, 0))
             .optional()?;
         Ok(meta)
+    }
+
+    /// The owner of thread `id` (live or archived), if the thread exists: its index row's, or
+    /// its rollout's when the index has lost track of it (the row is then written again, as
+    /// [`Store::load`] does).
+    pub fn owner(&self, id: &str) -> Result<Option<Principal>, StoreError> {
+        let indexed: Option<String> = {
+            let connection = self.connection()?;
+            let mut statement =
+                connection.prepare_cached("SELECT owner FROM threads WHERE id = ?1")?;
+            statement.query_row([id], |row| row.get(0)).optional()?
+        };
+        if let Some(owner) = indexed {
+            return Ok(Some(Principal::named(&owner)));
+        }
+        match self.load(id) {
+            Ok(thread) => Ok(Some(thread.meta.owner)),
+            Err(StoreError::NotFound(_)) => Ok(None),
+            Err(error) => Err(error),
+        }
     }
 
     /// Inserts or updates the index row of `meta.id` (new preview, update time, name or
@@ -335,7 +289,12 @@ impl Store {
         if let Some(connection) = self.connection.get() {
             return Ok(lock(connection));
         }
-        let opened = self.open_index()?;
+        let opened = super::schema::open_index(
+            &self.database,
+            &self.lock_file,
+            &self.sessions_dir,
+            &self.archived_dir,
+        )?;
         Ok(lock(self.connection.get_or_init(|| Mutex::new(opened))))
     }
 
@@ -388,242 +347,20 @@ impl Store {
     }
 }
 
-/// The home's exclusive advisory lock on [`LOCK_FILE`], held while the index is opened,
-/// checked or built; released when dropped (the descriptor is closed). `flock` locks belong
-/// to the open file, so two stores of one process exclude each other as two processes do,
-/// and the kernel drops the lock of a process that dies.
-struct IndexLock {
-    _file: File,
-}
-
-impl IndexLock {
-    /// Waits for the lock. Blocking: the index is only opened on the blocking pool. `None`
-    /// when the filesystem cannot lock: the index is then opened unlocked, as before the lock
-    /// existed, and schema creation stays idempotent.
-    fn acquire(path: &Path) -> Result<Option<IndexLock>, StoreError> {
-        let file = OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .open(path)
-            .map_err(|source| io_error(path, source))?;
-        loop {
-            // SAFETY: flock only reads the descriptor, which `file` keeps open for the call,
-            // and touches no memory.
-            let result = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
-            if result == 0 {
-                return Ok(Some(IndexLock { _file: file }));
-            }
-            let error = io::Error::last_os_error();
-            match error.raw_os_error() {
-                Some(libc::EINTR) => continue,
-                Some(libc::ENOLCK | libc::EOPNOTSUPP | libc::ENOSYS) => {
-                    tracing::warn!(
-                        path = %path.display(),
-                        %error,
-                        "cannot lock the thread index; opening it without the lock"
-                    );
-                    return Ok(None);
-                }
-                _ => return Err(io_error(path, error)),
-            }
-        }
-    }
-}
-
-/// Why the index is being rebuilt.
-#[derive(Debug)]
-enum RebuildReason {
-    /// There was no database file.
-    Missing,
-    /// The database could not be used; the text says why.
-    Unusable(String),
-}
-
-impl std::fmt::Display for RebuildReason {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            RebuildReason::Missing => formatter.write_str("the index database was missing"),
-            RebuildReason::Unusable(reason) => write!(formatter, "{reason}"),
-        }
-    }
-}
-
-/// Opens and checks an existing index. The inner `Err` says why it must be rebuilt; an
-/// unusable database has been moved aside by then. Call it under the [`IndexLock`]: the
-/// database it finds missing or moves aside is then not one another process is building.
-fn open_existing(database: &Path) -> Result<Result<Connection, RebuildReason>, StoreError> {
-    let exists = database
-        .try_exists()
-        .map_err(|source| io_error(database, source))?;
-    if !exists {
-        // A leftover write-ahead log must not be replayed into the new database.
-        remove_sidecars(database)?;
-        return Ok(Err(RebuildReason::Missing));
-    }
-    match open_checked(database) {
-        Ok(connection) => Ok(Ok(connection)),
-        Err(CheckFailure::Unusable(reason)) => {
-            discard(database)?;
-            Ok(Err(RebuildReason::Unusable(reason)))
-        }
-        Err(CheckFailure::Failed(error)) => Err(error.into()),
-    }
-}
-
-/// Why an existing database was not opened.
-enum CheckFailure {
-    /// Its content is damaged or has another schema version: it is rebuilt. The text says why.
-    Unusable(String),
-    /// Opening or reading it failed in a way that says nothing about its content (busy,
-    /// locked, an I/O error): it is kept, since it may be fine and in use by another process,
-    /// and the caller fails; the next request tries again.
-    Failed(rusqlite::Error),
-}
-
-/// Sorts an error met while checking a database: only damage makes it unusable.
-fn check_failure(error: rusqlite::Error) -> CheckFailure {
-    match error.sqlite_error_code() {
-        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => {
-            CheckFailure::Unusable(error.to_string())
-        }
-        _ => CheckFailure::Failed(error),
-    }
-}
-
-/// Opens the database and checks its integrity and schema version.
-fn open_checked(database: &Path) -> Result<Connection, CheckFailure> {
-    let connection = Connection::open(database).map_err(check_failure)?;
-    configure(&connection).map_err(check_failure)?;
-    let check: String = connection
-        .query_row("PRAGMA quick_check", [], |row| row.get(0))
-        .map_err(|error| match check_failure(error) {
-            CheckFailure::Unusable(reason) => {
-                CheckFailure::Unusable(format!("quick_check failed: {reason}"))
-            }
-            failed => failed,
-        })?;
-    if check != "ok" {
-        return Err(CheckFailure::Unusable(format!(
-            "quick_check failed: {check}"
-        )));
-    }
-    let version: i64 = connection
-        .pragma_query_value(None, "user_version", |row| row.get(0))
-        .map_err(check_failure)?;
-    if version != SCHEMA_VERSION {
-        return Err(CheckFailure::Unusable(format!(
-            "schema version {version}, expected {SCHEMA_VERSION}"
-        )));
-    }
-    Ok(connection)
-}
-
-/// Connection settings: WAL (readers never wait for the writer), `synchronous=NORMAL` (the
-/// index can be rebuilt, so it need not survive a power cut), and a busy timeout for a second
-/// process on the same home.
-fn configure(connection: &Connection) -> Result<(), rusqlite::Error> {
-    configure_without_sync(connection)?;
-    connection.pragma_update(None, "synchronous", "NORMAL")?;
-    Ok(())
-}
-
-/// WAL and the busy timeout, leaving `synchronous` as it is.
-fn configure_without_sync(connection: &Connection) -> Result<(), rusqlite::Error> {
-    connection.busy_timeout(Duration::from_secs(5))?;
-    let _mode: String =
-        connection.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get(0))?;
-    Ok(())
-}
-
-/// Creates a new database at `database` and fills it from every rollout, in one transaction.
-/// Returns the connection and the number of threads indexed.
-fn rebuild(
-    database: &Path,
-    sessions_dir: &Path,
-    archived_dir: &Path,
-) -> Result<(Connection, usize), StoreError> {
-    let mut connection = Connection::open(database)?;
-    configure_without_sync(&connection)?;
-    // No fsync while building: an index cut short by a crash fails its check (or still has
-    // version 0) at the next start and is built again, and skipping the syncs keeps a first
-    // start on a new home fast.
-    connection.pragma_update(None, "synchronous", "OFF")?;
-    // IMMEDIATE takes the write lock before the version is read, so that the check and the
-    // build are one step even where the home could not be locked.
-    let transaction = connection.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let version: i64 = transaction.pragma_query_value(None, "user_version", |row| row.get(0))?;
-    if version == SCHEMA_VERSION {
-        // Another process built it meanwhile (only possible without the lock).
-        transaction.commit()?;
-        connection.pragma_update(None, "synchronous", "NORMAL")?;
-        return Ok((connection, 0));
-    }
-    transaction.execute_batch(SCHEMA)?;
-    let mut threads = 0;
-    // Live rollouts come last so that they win over an archived copy of the same thread.
-    // `sessions/` is dated (YYYY/MM/DD), `archived_sessions/` flat.
-    for (directory, recursive, archived) in
-        [(archived_dir, false, true), (sessions_dir, true, false)]
-    {
-        for path in rollout::all_rollouts(directory, recursive)? {
-            match rollout::read_rollout(&path, archived) {
-                Ok(thread) => {
-                    write_row(&transaction, &thread.meta)?;
-                    threads += 1;
-                }
-                Err(error) => {
-                    tracing::warn!("leaving an unreadable rollout out of the thread index: {error}")
-                }
-            }
-        }
-    }
-    // Set last, inside the transaction: an interrupted rebuild leaves version 0 behind and is
-    // redone on the next start.
-    transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
-    transaction.commit()?;
-    connection.pragma_update(None, "synchronous", "NORMAL")?;
-    Ok((connection, threads))
-}
-
-/// Moves an unusable database aside (or deletes it) together with its journal files.
-fn discard(database: &Path) -> Result<(), StoreError> {
-    let aside = database.with_file_name(DISCARDED_DATABASE_FILE);
-    if fs::rename(database, &aside).is_err() {
-        fs::remove_file(database).map_err(|source| io_error(database, source))?;
-    }
-    remove_sidecars(database)
-}
-
-/// Deletes the `-wal`, `-shm` and `-journal` files of `database`, if any.
-fn remove_sidecars(database: &Path) -> Result<(), StoreError> {
-    for suffix in ["-wal", "-shm", "-journal"] {
-        let mut name = OsString::from(database.as_os_str());
-        name.push(suffix);
-        let path = PathBuf::from(name);
-        match fs::remove_file(&path) {
-            Ok(()) => {}
-            Err(error) if error.kind() == io::ErrorKind::NotFound => {}
-            Err(source) => return Err(io_error(&path, source)),
-        }
-    }
-    Ok(())
-}
-
 /// Inserts or replaces the row of `meta.id`.
-fn write_row(connection: &Connection, meta: &ThreadMeta) -> Result<(), StoreError> {
+pub(super) fn write_row(connection: &Connection, meta: &ThreadMeta) -> Result<(), StoreError> {
     let meta_json =
         serde_json::to_string(meta).map_err(|error| io_error(&meta.rollout_path, error.into()))?;
     let mut statement = connection.prepare_cached(
         "INSERT INTO threads (id, rollout_path, created_at, updated_at_ms, cwd, model_provider,
-             source, originator, preview, name, archived, meta_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+             source, originator, preview, name, archived, meta_json, owner)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
          ON CONFLICT (id) DO UPDATE SET rollout_path = excluded.rollout_path,
              created_at = excluded.created_at, updated_at_ms = excluded.updated_at_ms,
              cwd = excluded.cwd, model_provider = excluded.model_provider,
              source = excluded.source, originator = excluded.originator,
              preview = excluded.preview, name = excluded.name, archived = excluded.archived,
-             meta_json = excluded.meta_json",
+             meta_json = excluded.meta_json, owner = excluded.owner",
     )?;
     statement.execute(params![
         meta.id,
@@ -638,6 +375,7 @@ fn write_row(connection: &Connection, meta: &ThreadMeta) -> Result<(), StoreErro
         meta.name,
         meta.archived,
         meta_json,
+        meta.owner.name(),
     ])?;
     Ok(())
 }
@@ -687,8 +425,12 @@ fn list_statement(query: &ListQuery) -> Result<ListStatement, StoreError> {
         SortDirection::Desc => ("DESC", "<"),
         SortDirection::Asc => ("ASC", ">"),
     };
-    let mut sql = format!("SELECT {sort_column}, meta_json FROM threads WHERE archived = ?");
-    let mut values = vec![Value::Integer(i64::from(query.archived))];
+    let mut sql =
+        format!("SELECT {sort_column}, meta_json FROM threads WHERE owner = ? AND archived = ?");
+    let mut values = vec![
+        Value::Text(query.owner.name().to_owned()),
+        Value::Integer(i64::from(query.archived)),
+    ];
     push_membership(
         &mut sql,
         &mut values,

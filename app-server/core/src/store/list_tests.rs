@@ -342,17 +342,17 @@ fn list_of_many_threads_walks_an_index() {
                 .collect::<Result<_, _>>()
                 .expect("plan rows");
             let index = match sort_key {
-                ThreadSortKey::CreatedAt => "threads_archived_created",
+                ThreadSortKey::CreatedAt => "threads_owner_archived_created",
                 ThreadSortKey::UpdatedAt
                 | ThreadSortKey::RecencyAt
-                | ThreadSortKey::SectionPosition => "threads_archived_updated",
+                | ThreadSortKey::SectionPosition => "threads_owner_archived_updated",
             };
             assert_eq!(plan.len(), 1, "{plan:?}");
             assert!(
                 plan[0].contains(&format!("USING INDEX {index}")),
                 "{plan:?}"
             );
-            assert!(plan[0].contains("(archived=? AND"), "{plan:?}");
+            assert!(plan[0].contains("(owner=? AND archived=? AND"), "{plan:?}");
         }
     }
 }

@@ -8,6 +8,7 @@
 mod appender;
 mod index;
 mod rollout;
+mod schema;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -22,6 +23,7 @@ use app_server_protocol::thread_requests::ThreadSortKey;
 use serde::{Deserialize, Serialize};
 
 use crate::model::ResponseItem;
+use crate::principal::Principal;
 
 pub use index::Store;
 pub use rollout::{RolloutSync, RolloutWriter};
@@ -106,6 +108,33 @@ pub struct ThreadMeta {
     /// configured or built-in one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compact_prompt: Option<String>,
+    /// The principal that created the thread, the only one that sees it (see
+    /// `engine::owner`). Fixed at creation: a later settings record does not change it.
+    /// Rollouts and index rows written before owners were recorded have none; they belong to
+    /// the local user.
+    #[serde(default, with = "owner_name")]
+    pub owner: Principal,
+}
+
+/// A [`ThreadMeta`]'s owner as the principal's name.
+mod owner_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::principal::Principal;
+
+    pub(super) fn serialize<S: Serializer>(
+        owner: &Principal,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(owner.name())
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Principal, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        Ok(Principal::named(&name))
+    }
 }
 
 /// One line of a rollout file (after the `{"timestamp", "type", "payload"}` envelope).
@@ -212,6 +241,8 @@ pub struct StoredThread {
 /// A `thread/list` query, already validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ListQuery {
+    /// Only the threads of this principal: a list never shows another principal's threads.
+    pub owner: Principal,
     /// Opaque cursor from a previous page.
     pub cursor: Option<String>,
     /// Page size; `None` means every thread.

@@ -258,9 +258,14 @@ impl Replay {
             return Ok(());
         }
         match record {
-            // A second header carries no more than a settings record would.
+            // A second header carries no more than a settings record would, and neither
+            // changes who owns the thread: the first header decided that.
             RolloutRecord::SessionMeta { meta, .. } | RolloutRecord::Settings { meta } => {
-                self.meta = Some(meta);
+                let owner = self.meta.as_ref().map(|first| first.owner.clone());
+                self.meta = Some(ThreadMeta {
+                    owner: owner.unwrap_or(meta.owner.clone()),
+                    ..meta
+                });
             }
             RolloutRecord::ThreadName { name } => {
                 if let Some(meta) = &mut self.meta {

@@ -17,6 +17,7 @@ use tempfile::TempDir;
 
 use super::Store;
 use crate::model::{ContentItem, ResponseItem};
+use crate::principal::Principal;
 use crate::store::rollout::encode_line_for_test;
 use crate::store::{
     ListQuery, ROLLOUT_VERSION, RolloutRecord, StoreError, StoredThread, ThreadMeta,
@@ -61,6 +62,7 @@ pub(super) fn meta(store: &Store, id: &str, created_at: i64) -> ThreadMeta {
         developer_instructions: None,
         archived: false,
         rollout_path: store.rollout_path_for(id, created_at),
+        owner: Principal::local_user(),
     }
 }
 
@@ -207,6 +209,7 @@ fn append_bytes(path: &Path, bytes: &[u8]) {
 
 pub(super) fn query() -> ListQuery {
     ListQuery {
+        owner: Principal::local_user(),
         cursor: None,
         limit: None,
         sort_key: ThreadSortKey::CreatedAt,

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use tandem_history::config::{BackendKind, HistoryConfig};
+use tandem_history::event::LOCAL_OWNER;
 use tandem_history::service::{HistoryService, OpenArgs, SearchArgs, Verbosity};
 
 struct Rng(u64);
@@ -502,7 +503,7 @@ fn run(
                 .map(|_| corpus.vocabulary[rng.zipf(corpus.vocabulary.len())].as_str())
                 .collect();
             let query = query.join(" ");
-            let (result, sample) = timed(|| service.search(&search_args(&query)));
+            let (result, sample) = timed(|| service.search(&search_args(&query), LOCAL_OWNER));
             result.map_err(|e| e.to_string())?;
             samples.push(sample.wall);
             detailed.push((sample, query));
@@ -527,12 +528,15 @@ fn run(
         let uid = format!("bench-{session:07}:{}", rng.below(50));
         let t = Instant::now();
         service
-            .open(&OpenArgs {
-                event_uid: uid,
-                before: Some(3),
-                after: Some(3),
-                verbosity: Verbosity::Full,
-            })
+            .open(
+                &OpenArgs {
+                    event_uid: uid,
+                    before: Some(3),
+                    after: Some(3),
+                    verbosity: Verbosity::Full,
+                },
+                LOCAL_OWNER,
+            )
             .map_err(|e| e.to_string())?;
         samples.push(t.elapsed());
     }
@@ -612,7 +616,7 @@ fn run(
     let (mut found, mut reciprocal) = (0usize, 0.0f64);
     for case in judged {
         let payload = service
-            .search(&search_args(&case.query))
+            .search(&search_args(&case.query), LOCAL_OWNER)
             .map_err(|e| e.to_string())?;
         if let Some(position) = payload
             .hits

@@ -91,7 +91,23 @@ pub(super) fn event_from_row(row: &[Value]) -> Event {
         payload: string(&get(10)),
         token_usage: string(&get(11)),
         source_path: string(&get(12)),
+        owner: string(&get(13)),
     }
+}
+
+/// A value as a `TabSeparated` field: backslash, tab and line breaks escaped.
+pub(super) fn tsv_field(value: &str) -> String {
+    let mut field = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => field.push_str("\\\\"),
+            '\t' => field.push_str("\\t"),
+            '\n' => field.push_str("\\n"),
+            '\r' => field.push_str("\\r"),
+            _ => field.push(c),
+        }
+    }
+    field
 }
 
 pub(super) fn scored_docs(rows: &[Vec<Value>]) -> Vec<ScoredDoc> {

@@ -13,6 +13,7 @@ fn event(order: i64, text: &str) -> Event {
         doc: doc_id(&uid),
         event_uid: uid,
         session_id: "s1".to_string(),
+        owner: crate::event::LOCAL_OWNER.to_string(),
         event_order: order,
         turn_seq: 1,
         turn_id: "t".to_string(),
@@ -46,7 +47,9 @@ fn batch(events: Vec<Event>, offset: u64) -> Batch {
 /// The uids `backend` finds for `term`, best first.
 fn search(backend: &EmbeddedBackend, term: &str) -> Vec<String> {
     let terms = vec![term.to_string()];
-    let stats = backend.corpus_stats(&terms).unwrap();
+    let stats = backend
+        .corpus_stats(&terms, crate::event::LOCAL_OWNER)
+        .unwrap();
     let plan = SearchPlan {
         idf: stats.df.iter().map(|df| idf(stats.docs, *df)).collect(),
         df: stats.df.clone(),
@@ -58,6 +61,7 @@ fn search(backend: &EmbeddedBackend, term: &str) -> Vec<String> {
         min_score: None,
         kinds: EventClass::ALL.iter().map(|class| class.code()).collect(),
         session_id: None,
+        owner: crate::event::LOCAL_OWNER.to_string(),
         limit: 10,
     };
     let docs: Vec<i64> = backend

@@ -1,5 +1,6 @@
 //! The embedded backend's write side: one batch of events becomes rows, postings, document
-//! frequencies and corpus statistics in one `IMMEDIATE` transaction.
+//! frequencies, corpus statistics and each owner's count of events in one `IMMEDIATE`
+//! transaction.
 
 use std::collections::HashMap;
 
@@ -23,6 +24,8 @@ struct Deltas {
     df: HashMap<i64, i64>,
     docs: i64,
     total_len: i64,
+    /// Events added (or, negative, removed) per owner.
+    owners: HashMap<String, i64>,
     /// Postings to remove: term id → document numbers.
     removed: HashMap<i64, Vec<i64>>,
 }
@@ -57,12 +60,11 @@ impl Writer {
         Ok(Some((id, created)))
     }
 
-    /// Notes the removal of document `n` (whose text was `text`).
+    /// Notes the removal of document `n` (whose text was `text`, of `owner`).
     fn forget(
         &self,
         transaction: &rusqlite::Transaction<'_>,
-        n: i64,
-        text: &str,
+        (n, text, owner): (i64, &str, String),
         deltas: &mut Deltas,
         fresh: &mut HashMap<String, i64>,
     ) -> Result<(), HistoryError> {
@@ -75,6 +77,7 @@ impl Writer {
         }
         deltas.docs -= 1;
         deltas.total_len -= length;
+        *deltas.owners.entry(owner).or_insert(0) -= 1;
         Ok(())
     }
 
@@ -100,15 +103,17 @@ impl Writer {
         )?;
         let mut deltas = Deltas::default();
         for file in batch.files.iter().filter(|file| file.reset) {
-            let old: Vec<(i64, String)> = {
+            let old: Vec<(i64, String, String)> = {
                 let mut select = transaction
-                    .prepare_cached("SELECT n, text FROM events WHERE source_path = ?1")?;
+                    .prepare_cached("SELECT n, text, owner FROM events WHERE source_path = ?1")?;
                 select
-                    .query_map([&file.path], |row| Ok((row.get(0)?, row.get(1)?)))?
+                    .query_map([&file.path], |row| {
+                        Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+                    })?
                     .collect::<Result<_, _>>()?
             };
-            for (n, text) in old {
-                self.forget(&transaction, n, &text, &mut deltas, fresh)?;
+            for (n, text, owner) in old {
+                self.forget(&transaction, (n, &text, owner), &mut deltas, fresh)?;
             }
             let mut delete =
                 transaction.prepare_cached("DELETE FROM events WHERE source_path = ?1")?;
@@ -117,22 +122,24 @@ impl Writer {
         // New postings by term, in document order.
         let mut added: HashMap<String, Vec<Posting>> = HashMap::new();
         for event in &batch.events {
-            let existing: Option<(i64, String)> = {
-                let mut select =
-                    transaction.prepare_cached("SELECT n, text FROM events WHERE doc = ?1")?;
+            let existing: Option<(i64, String, String)> = {
+                let mut select = transaction
+                    .prepare_cached("SELECT n, text, owner FROM events WHERE doc = ?1")?;
                 select
-                    .query_row([event.doc], |row| Ok((row.get(0)?, row.get(1)?)))
+                    .query_row([event.doc], |row| {
+                        Ok((row.get(0)?, row.get(1)?, row.get(2)?))
+                    })
                     .optional()?
             };
-            if let Some((n, text)) = existing {
-                self.forget(&transaction, n, &text, &mut deltas, fresh)?;
+            if let Some((n, text, owner)) = existing {
+                self.forget(&transaction, (n, &text, owner), &mut deltas, fresh)?;
                 let mut delete = transaction.prepare_cached("DELETE FROM events WHERE n = ?1")?;
                 delete.execute([n])?;
             }
             let (frequencies, length) = term_frequencies(&event.text);
             {
                 let mut insert = transaction.prepare_cached(&format!(
-                    "INSERT INTO events ({EVENT_COLUMNS}, dl) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"
+                    "INSERT INTO events ({EVENT_COLUMNS}, dl) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"
                 ))?;
                 insert.execute(params![
                     event.doc,
@@ -148,6 +155,7 @@ impl Writer {
                     event.payload,
                     event.token_usage,
                     event.source_path,
+                    event.owner,
                     length,
                 ])?;
             }
@@ -162,6 +170,7 @@ impl Writer {
             }
             deltas.docs += 1;
             deltas.total_len += length;
+            *deltas.owners.entry(event.owner.clone()).or_insert(0) += 1;
         }
         postings::remove(&transaction, std::mem::take(&mut deltas.removed))?;
         let mut lists = Vec::with_capacity(added.len());
@@ -190,6 +199,17 @@ impl Writer {
              ON CONFLICT (id) DO UPDATE SET docs = docs + ?1, total_len = total_len + ?2",
             params![deltas.docs, deltas.total_len],
         )?;
+        {
+            let mut upsert = transaction.prepare_cached(
+                "INSERT INTO owners (owner, docs) VALUES (?1, ?2)
+                 ON CONFLICT (owner) DO UPDATE SET docs = docs + ?2",
+            )?;
+            for (owner, delta) in &deltas.owners {
+                if *delta != 0 {
+                    upsert.execute(params![owner, delta])?;
+                }
+            }
+        }
         for file in &batch.files {
             let cursor = serde_json::to_string(&file.state.cursor).unwrap_or_default();
             let mut upsert = transaction.prepare_cached(

@@ -146,6 +146,19 @@ pub struct RolloutWriter {
 
 impl RolloutWriter {
     pub fn create(dir: &Path, session_id: &str) -> RolloutWriter {
+        Self::with_meta(dir, session_id, json!({"id": session_id, "cwd": "/p"}))
+    }
+
+    /// A rollout whose header names `owner` as the thread's owner.
+    pub fn create_owned(dir: &Path, session_id: &str, owner: &str) -> RolloutWriter {
+        Self::with_meta(
+            dir,
+            session_id,
+            json!({"id": session_id, "cwd": "/p", "owner": owner}),
+        )
+    }
+
+    fn with_meta(dir: &Path, session_id: &str, meta: Value) -> RolloutWriter {
         std::fs::create_dir_all(dir).expect("mkdir");
         let path = dir.join(format!("rollout-{session_id}.jsonl"));
         let file = std::fs::File::create(&path).expect("create");
@@ -155,10 +168,7 @@ impl RolloutWriter {
             turn: 0,
             clock_ms: 1_795_000_000_000,
         };
-        writer.line(
-            "session_meta",
-            json!({"version": 1, "meta": {"id": session_id, "cwd": "/p"}}),
-        );
+        writer.line("session_meta", json!({"version": 1, "meta": meta}));
         writer
     }
 
