@@ -100,6 +100,12 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
     // A bad `[history]` table or an unreachable ClickHouse stops the server before it serves.
     let history = history::connect_for_server(&config, args.tools.as_deref())?;
     let options = mcp::session::McpOptions {
+        audit: tandem_core::audit::AuditLog::open(&config.home),
+        front_end: if args.http.is_some() {
+            "mcp-server http"
+        } else {
+            "mcp-server stdio"
+        },
         history,
         families: mcp::tools::families_for(args.tools.as_deref()),
         tools: args.tools.clone(),

@@ -18,6 +18,7 @@ use crate::processor::{Processor, overloaded};
 use crate::rpc_error;
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
+use tandem_core::audit::AuditLog;
 use tandem_core::config::Config;
 use tandem_core::engine::Engine;
 use tandem_core::principal::Principal;
@@ -70,6 +71,8 @@ pub async fn serve_stdio(
         approver.clone(),
         Principal::local_user(),
     );
+    let audit = AuditLog::open(&engine.config().home);
+    engine.set_audit(audit.clone(), "app-server");
     let processor = Arc::new(
         Processor::new(outgoing.clone(), engine.clone())
             .with_history(history)
@@ -195,5 +198,7 @@ pub async fn serve_stdio(
         Ok(Ok(Err(error))) => tracing::debug!(%error, "stdout closed"),
         Ok(Err(error)) => tracing::error!(%error, "writer task failed"),
     }
+    // The audit records of the connection reach the file before the process ends.
+    let _ = tokio::task::spawn_blocking(move || audit.flush(Duration::from_secs(1))).await;
     Ok(())
 }

@@ -291,7 +291,7 @@ impl TestServer {
     /// Closes stdin and returns every message the server still sends (after the backlog)
     /// until it closes stdout, and its exit code: the whole rest of the transcript, so that a
     /// test can assert what never came.
-    pub async fn finish(mut self) -> (Vec<Value>, Option<i32>) {
+    pub async fn finish(&mut self) -> (Vec<Value>, Option<i32>) {
         self.close_stdin();
         let mut messages: Vec<Value> = self.backlog.drain(..).collect();
         loop {

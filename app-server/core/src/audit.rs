@@ -17,9 +17,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::time::Duration;
 
+use app_server_protocol::thread_requests::ThreadStartResponse;
 use serde::Serialize;
 
 use crate::clock::unix_millis;
+use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest};
 use crate::principal::Principal;
 use crate::redact::redact_patterns;
 
@@ -79,6 +81,65 @@ pub enum AuditEvent {
         /// Why, as told to the client.
         reason: String,
     },
+}
+
+impl AuditEvent {
+    /// The record of a thread just created.
+    pub fn thread_started(response: &ThreadStartResponse) -> AuditEvent {
+        AuditEvent::ThreadStarted {
+            thread_id: response.thread.id.clone(),
+            cwd: response.cwd.clone(),
+            sandbox: wire_name(&response.sandbox),
+            approval_policy: wire_name(&response.approval_policy),
+        }
+    }
+
+    /// The record of a question and how it ended. Only decisions are kept, never the text of
+    /// the user's answers.
+    pub fn approval(request: &ApprovalRequest, reply: &ApprovalReply) -> AuditEvent {
+        let kind = match request {
+            ApprovalRequest::Command(_) => "command",
+            ApprovalRequest::FileChange(_) => "file_change",
+            ApprovalRequest::UserInput(_) => "user_input",
+            ApprovalRequest::FreeText(_) => "free_text",
+            ApprovalRequest::Choices(_) => "choices",
+            ApprovalRequest::McpElicitation(_) => "mcp_elicitation",
+        };
+        let decision = match reply {
+            ApprovalReply::Answered(answer) => match answer {
+                ApprovalAnswer::Command(decision) => wire_name(decision),
+                ApprovalAnswer::FileChange(decision) => wire_name(decision),
+                ApprovalAnswer::McpElicitation(answer) => wire_name(&answer.action),
+                ApprovalAnswer::UserInput(_)
+                | ApprovalAnswer::FreeText(_)
+                | ApprovalAnswer::Choices(_) => "answered".to_string(),
+            },
+            ApprovalReply::Failed(_) => "failed".to_string(),
+            ApprovalReply::Withdrawn => "withdrawn".to_string(),
+        };
+        AuditEvent::Approval {
+            thread_id: request.thread_id().to_string(),
+            request: kind.to_string(),
+            decision,
+        }
+    }
+}
+
+/// A value's name on the wire (`accept`, `decline`, `workspaceWrite`, …): a string as is, the
+/// `type` of a tagged object, else the object's only key.
+pub fn wire_name(value: &impl Serialize) -> String {
+    match serde_json::to_value(value) {
+        Ok(serde_json::Value::String(name)) => name,
+        Ok(serde_json::Value::Object(fields)) => match fields.get("type") {
+            Some(serde_json::Value::String(kind)) => kind.clone(),
+            _ => fields
+                .keys()
+                .next()
+                .cloned()
+                .unwrap_or_else(|| "answered".to_string()),
+        },
+        _ => "answered".to_string(),
+    }
 }
 
 #[derive(Serialize)]
@@ -180,6 +241,15 @@ impl AuditLog {
         if inner.queue.send(Job::Flush(done)).is_ok() {
             let _ = finished.recv_timeout(timeout);
         }
+    }
+}
+
+impl std::fmt::Debug for AuditLog {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("AuditLog")
+            .field("enabled", &self.inner.is_some())
+            .finish()
     }
 }
 

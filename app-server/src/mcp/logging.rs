@@ -3,7 +3,7 @@
 //!
 //! Every line passes through [`mask_bearer_tokens`] before it reaches the file, so a bearer
 //! token that ends up in a log line (a logged header, an error message) is written as
-//! `Bearer ****`.
+//! `Bearer ****`, and then through the core's key-shape masking (`sk-[REDACTED]`, …).
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -54,7 +54,9 @@ pub struct Redacting<W>(pub W);
 impl<W: Write> Write for Redacting<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let text = String::from_utf8_lossy(buf);
-        self.0.write_all(mask_bearer_tokens(&text).as_bytes())?;
+        let masked = mask_bearer_tokens(&text);
+        self.0
+            .write_all(tandem_core::redact::redact_patterns(&masked).as_bytes())?;
         Ok(buf.len())
     }
 
@@ -122,5 +124,12 @@ mod tests {
         let written = writer.write(b"got Bearer abc123\n").expect("write");
         assert_eq!(written, 18);
         assert_eq!(String::from_utf8_lossy(&writer.0), "got Bearer ****\n");
+        writer
+            .write_all(b"key sk-abcdefghijklmnopqrstuvwx0123\n")
+            .expect("write");
+        assert_eq!(
+            String::from_utf8_lossy(&writer.0),
+            "got Bearer ****\nkey sk-[REDACTED]\n"
+        );
     }
 }

@@ -49,6 +49,10 @@ use tandem_core::sync::lock;
 /// Settings shared by every session of one server.
 #[derive(Debug, Clone)]
 pub struct McpOptions {
+    /// The process's audit trail.
+    pub audit: tandem_core::audit::AuditLog,
+    /// The front end's name in the audit trail (`mcp-server stdio`, `mcp-server http`).
+    pub front_end: &'static str,
     /// What approvals become when the client cannot be asked.
     pub approval_fallback: ApprovalFallback,
     /// How long an elicitation may stay unanswered.
@@ -144,6 +148,7 @@ impl McpSession {
         // stdio and with `--auth none`, a token's name otherwise) owns the threads and history
         // its engine creates and is the only one that reaches them.
         let engine = Engine::new(config, store, sink, shared.clone(), principal.clone());
+        engine.set_audit(shared.options.audit.clone(), shared.options.front_end);
         let conversation_api = ConversationApi::new(engine.clone(), shared.conversations.clone());
         Arc::new(McpSession {
             principal,

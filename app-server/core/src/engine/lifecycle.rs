@@ -16,6 +16,7 @@ use app_server_protocol::thread_requests::{
     ThreadStartResponse, ThreadUnsubscribeStatus,
 };
 
+use crate::audit::AuditEvent;
 use crate::clock::unix_millis;
 use crate::engine::settings::{
     SettingsOverrides, no_rollout, normalize_thread_id, provider_not_found, resolve_cwd,
@@ -180,6 +181,7 @@ impl Engine {
         state.approvals_reviewer = params.approvals_reviewer.unwrap_or(ApprovalsReviewer::User);
         state.context_limits = crate::engine::compaction::ContextLimits::from_config(config);
         let response = start_response(&state, params.service_tier);
+        self.audit(&AuditEvent::thread_started(&response));
         self.register(state);
         Ok(response)
     }
@@ -450,6 +452,7 @@ impl Engine {
         state.pending_instructions = pending;
         state.token_usage = usage.clone();
         let mut response = start_response(&state, params.service_tier.clone());
+        self.audit(&AuditEvent::thread_started(&response));
         if !exclude_turns {
             response.thread.turns = state.turns.clone();
         }

@@ -38,6 +38,7 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
 use crate::account::AccountState;
+use crate::audit::{AuditEvent, AuditLog};
 use crate::config::Config;
 use crate::engine::approval::Approver;
 use crate::engine::owner::LoadedThreads;
@@ -115,6 +116,9 @@ pub struct EngineInner {
     clients: Mutex<HashMap<String, Arc<dyn ModelClient>>>,
     /// `clientInfo.name`, recorded as the thread originator.
     originator: Mutex<Option<String>>,
+    /// The process's audit trail and the name of the front end this engine serves (set once by
+    /// the front end; nothing is audited until then).
+    audit: std::sync::OnceLock<(AuditLog, &'static str)>,
     /// Cancelled at shutdown; every turn token is a child.
     shutdown: CancellationToken,
     /// Running turn tasks, awaited at shutdown.
@@ -122,6 +126,13 @@ pub struct EngineInner {
 }
 
 impl EngineInner {
+    /// Records `event` as done by the engine's principal, once the front end set the trail.
+    pub fn audit(&self, event: &AuditEvent) {
+        if let Some((audit, front_end)) = self.audit.get() {
+            audit.record(&self.principal, front_end, event);
+        }
+    }
+
     /// Whether the client answers the structured dialogs.
     pub fn dialogs_enabled(&self) -> bool {
         self.dialogs.load(Ordering::Relaxed)
@@ -153,10 +164,22 @@ impl Engine {
                 threads: LoadedThreads::default(),
                 clients: Mutex::new(HashMap::new()),
                 originator: Mutex::new(None),
+                audit: std::sync::OnceLock::new(),
                 shutdown: CancellationToken::new(),
                 tasks: TaskTracker::new(),
             }),
         }
+    }
+
+    /// Records what this engine's principal does in `audit`, naming `front_end` (`app-server`,
+    /// `mcp-server stdio`, `mcp-server http`). Later calls are ignored.
+    pub fn set_audit(&self, audit: AuditLog, front_end: &'static str) {
+        let _ = self.inner.audit.set((audit, front_end));
+    }
+
+    /// Records `event` as done by this engine's principal. Never blocks.
+    pub fn audit(&self, event: &AuditEvent) {
+        self.inner.audit(event);
     }
 
     /// The effective configuration.

@@ -389,6 +389,16 @@ impl TurnTask {
         } else {
             command.argv.clone()
         };
+        self.engine.audit(&crate::audit::AuditEvent::CommandRun {
+            thread_id: Some(self.thread.id.clone()),
+            command: command.display.clone(),
+            cwd: command.cwd.display().to_string(),
+            sandbox: if sandboxed {
+                crate::audit::wire_name(sandbox)
+            } else {
+                "none".to_string()
+            },
+        });
         // Bounded: a client that stops reading stalls the command, not the server's memory.
         let (on_output, mut output) = mpsc::channel(16);
         let request = StartRequest {

@@ -247,10 +247,14 @@ impl TurnTask {
 
     /// Asks the user through the engine's approver; the turn's cancellation withdraws it.
     pub async fn ask(&self, request: ApprovalRequest) -> ApprovalReply {
-        self.engine
+        let reply = self
+            .engine
             .approver
-            .request(request, self.cancel.clone())
-            .await
+            .request(request.clone(), self.cancel.clone())
+            .await;
+        self.engine
+            .audit(&crate::audit::AuditEvent::approval(&request, &reply));
+        reply
     }
 
     /// Adds `item` to the model-visible history and the rollout.
