@@ -41,6 +41,7 @@ use serde_json::Value;
 use crate::compat::codex_events::{history_events, session_configured};
 use crate::compat::conversations::Conversations;
 use crate::rpc_error::{internal_error, invalid_request};
+use tandem_core::audit::AuditEvent;
 use tandem_core::engine::{Engine, EngineError, TurnLauncher, normalize_thread_id};
 use tandem_core::tools::exec::command_exec::CommandExecRegistry;
 
@@ -361,6 +362,17 @@ impl ConversationApi {
     /// keeping the rest of the file (comments, order, spacing) as it is.
     pub async fn set_default_model(&self, params: SetDefaultModelParams) -> Reply {
         let home = self.engine.config().home.clone();
+        self.engine.audit(&AuditEvent::SettingChanged {
+            key: "model".into(),
+            value: params.model.clone().unwrap_or_default(),
+        });
+        self.engine.audit(&AuditEvent::SettingChanged {
+            key: "model_reasoning_effort".into(),
+            value: params
+                .reasoning_effort
+                .map(|effort| tandem_core::audit::wire_name(&effort))
+                .unwrap_or_default(),
+        });
         let written =
             tokio::task::spawn_blocking(move || write_default_model(&home, &params)).await;
         Reply::of(match written {
