@@ -49,6 +49,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "query_project_index",
     "ask_user",
     "mcp_servers",
+    "clients",
     "project_doc_max_bytes",
     "compact_prompt",
     "model_context_window",
@@ -143,6 +144,7 @@ pub(super) fn resolve(
     let app_server = app_server(&effective, &mut unknown_keys)?;
     let query_project_index = super::query_index::resolve(&effective, &home, &mut unknown_keys)?;
     let mcp_servers = super::mcp_servers::resolve(&effective, &mut unknown_keys)?;
+    let clients = super::clients::resolve(&effective, &mut unknown_keys)?;
     let model_providers = providers(&effective, model.as_deref(), &mut unknown_keys)?;
     if !model_providers.contains_key(&model_provider) {
         return Err(ConfigError::ProviderNotFound {
@@ -174,6 +176,7 @@ pub(super) fn resolve(
         app_server,
         query_project_index,
         mcp_servers,
+        clients,
         effective: effective.table,
         origins,
     };

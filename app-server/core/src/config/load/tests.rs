@@ -98,6 +98,7 @@ fn defaults_without_a_config_file() {
             settings: tandem_index::IndexSettings::with_defaults(&home.path().join("models")),
         },
         mcp_servers: Vec::new(),
+        clients: crate::config::ClientsConfig::default(),
         effective: table(
             r#"
             model_provider = "openai"
