@@ -62,6 +62,9 @@ pub struct McpOptions {
     /// The app-server methods served besides MCP's own (see [`tandem_core::families`]); a method
     /// outside them is `-32601` and reaches no handler.
     pub families: tandem_core::families::Families,
+    /// The operator's ceiling on what this server's clients may obtain (`[clients]`, with
+    /// the defaults of `mcp-server` on stdio or HTTP), given to every session's engine.
+    pub access: tandem_core::access::ClientPolicy,
 }
 
 /// What `initialize` fixed.
@@ -135,7 +138,8 @@ impl McpSession {
         });
         let sink =
             crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
-        let engine = Engine::new(config, store, sink, shared.clone());
+        let access = shared.options.access.clone();
+        let engine = Engine::new(config, store, sink, shared.clone(), access);
         let conversation_api = ConversationApi::new(engine.clone(), shared.conversations.clone());
         Arc::new(McpSession {
             shared,

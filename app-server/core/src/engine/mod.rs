@@ -33,6 +33,7 @@ use app_server_protocol::tables::ServerNotification;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::access::ClientPolicy;
 use crate::account::AccountState;
 use crate::config::Config;
 use crate::engine::approval::Approver;
@@ -96,6 +97,8 @@ pub struct EngineInner {
     pub sink: Arc<dyn EventSink>,
     /// Where approvals and questions for the user go.
     pub approver: Arc<dyn Approver>,
+    /// The operator's ceiling on what this engine's client may obtain (`[clients]`).
+    pub access: ClientPolicy,
     /// The stored login and rate limits of the home.
     account: Arc<AccountState>,
     /// The client answers the structured dialogs (`agent/requestUserInput`,
@@ -121,12 +124,14 @@ impl EngineInner {
 }
 
 impl Engine {
-    /// A new engine over `store`, emitting to `sink` and asking the user through `approver`.
+    /// A new engine over `store`, emitting to `sink`, asking the user through `approver` and
+    /// giving its client no more than `access` allows.
     pub fn new(
         config: impl Into<Arc<Config>>,
         store: Arc<Store>,
         sink: Arc<dyn EventSink>,
         approver: Arc<dyn Approver>,
+        access: ClientPolicy,
     ) -> Engine {
         let config: Arc<Config> = config.into();
         let account = AccountState::shared(&config.home);
@@ -138,6 +143,7 @@ impl Engine {
                 store,
                 sink,
                 approver,
+                access,
                 threads: Mutex::new(HashMap::new()),
                 clients: Mutex::new(HashMap::new()),
                 originator: Mutex::new(None),
@@ -150,6 +156,11 @@ impl Engine {
     /// The effective configuration.
     pub fn config(&self) -> &Config {
         &self.inner.config
+    }
+
+    /// The operator's ceiling on what this engine's client may obtain.
+    pub fn client_policy(&self) -> &ClientPolicy {
+        &self.inner.access
     }
 
     /// The stored login and rate limits of the home.
