@@ -484,6 +484,16 @@ async fn a_stored_thread_resumed_under_a_narrower_ceiling_is_narrowed() {
         .await
         .unwrap_err();
     assert_beyond(&error, "sandbox `dangerFullAccess`", "workspace-write");
+    // Narrowing cannot make `/` a workspace: a working directory the client names is refused.
+    let error = narrow
+        .request("thread/resume", json!({"threadId": thread_id, "cwd": "/"}))
+        .await
+        .unwrap_err();
+    assert_beyond(
+        &error,
+        "a writable working directory `/`",
+        "workspace-write",
+    );
     let resumed = narrow
         .request("thread/resume", json!({"threadId": thread_id}))
         .await

@@ -160,14 +160,18 @@ impl Engine {
         if let Some(mode) = overrides.sandbox {
             meta.sandbox = sandbox_policy(mode, config);
         }
+        // A sandbox the client names is refused beyond the ceiling; a stored one is narrowed,
+        // except that a working directory the client names must be a workspace for it.
         let cwd = PathBuf::from(&meta.cwd);
-        meta.sandbox = if overrides.sandbox.is_some() {
-            self.inner
-                .access
+        let access = &self.inner.access;
+        meta.sandbox = match (overrides.sandbox, overrides.cwd) {
+            (Some(_), _) => access
                 .admit(meta.sandbox.clone(), &cwd, true)
-                .map_err(beyond_ceiling)?
-        } else {
-            self.inner.access.contain(&meta.sandbox, &cwd)
+                .map_err(beyond_ceiling)?,
+            (None, Some(_)) => access
+                .admit(meta.sandbox.clone(), &cwd, false)
+                .map_err(beyond_ceiling)?,
+            (None, None) => access.contain(&meta.sandbox, &cwd),
         };
         if let Some(text) = overrides.base_instructions {
             meta.base_instructions = Some(text.clone());
