@@ -395,7 +395,8 @@ pub struct GitDiffToRemoteResponse {
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields = nullable)]
 pub struct GetAuthStatusParams {
-    /// Whether to include the stored API key as `authToken`.
+    /// Whether to include the stored API key as `authToken`; honoured only where the operator
+    /// lets the server reveal stored credentials (`clients.reveal_credentials`).
     #[serde(default)]
     pub include_token: Option<bool>,
     /// Whether to refresh the token first. Accepted and ignored.
@@ -410,7 +411,9 @@ pub struct GetAuthStatusResponse {
     /// How the user is logged in: `apikey` when a key is stored in `auth.json` or the default
     /// provider's key variable is set, `null` otherwise.
     pub auth_method: Option<crate::account::AuthMode>,
-    /// The API key in use, when `includeToken` is true; `null` otherwise.
+    /// The API key in use, when `includeToken` is true and the server reveals stored
+    /// credentials (`clients.reveal_credentials`: on by default only for `tandem app-server`
+    /// on stdio, never on a network listener); `null` otherwise.
     pub auth_token: Option<String>,
     /// Whether the default provider needs an API key (it declares `env_key`).
     pub requires_openai_auth: Option<bool>,

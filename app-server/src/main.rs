@@ -99,13 +99,15 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
     compat::requests::os_release();
     // A bad `[history]` table or an unreachable ClickHouse stops the server before it serves.
     let history = history::connect_for_server(&config, args.tools.as_deref())?;
+    // Which front end this is decides the defaults of the operator's `[clients]` ceiling.
+    let front_end = match args.http {
+        None => tandem_core::access::FrontEnd::McpServerStdio,
+        Some(_) => tandem_core::access::FrontEnd::McpServerHttp,
+    };
     let options = mcp::session::McpOptions {
         audit: tandem_core::audit::AuditLog::open(&config.home),
-        front_end: if args.http.is_some() {
-            "mcp-server http"
-        } else {
-            "mcp-server stdio"
-        },
+        front_end: front_end.name(),
+        access: tandem_core::access::ClientPolicy::resolve(&config, front_end),
         history,
         families: mcp::tools::families_for(args.tools.as_deref()),
         tools: args.tools.clone(),

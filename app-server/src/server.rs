@@ -18,6 +18,7 @@ use crate::processor::{Processor, overloaded};
 use crate::rpc_error;
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
+use tandem_core::access::{ClientPolicy, FrontEnd};
 use tandem_core::audit::AuditLog;
 use tandem_core::config::Config;
 use tandem_core::engine::Engine;
@@ -63,16 +64,19 @@ pub async fn serve_stdio(
     let outgoing = Arc::new(OutgoingSender::new(lines));
     let approver = Arc::new(ClientApprover::new(outgoing.clone()));
     let sink = crate::history::ingesting_sink(approver.clone(), history.as_ref(), &store);
-    // The app-server on stdio serves the local user, who owns the process.
+    // The IDE's own process: the local user, who owns the process, under the operator's
+    // `[clients]` with the app-server's defaults.
+    let access = ClientPolicy::resolve(&config, FrontEnd::AppServerStdio);
     let engine = Engine::new(
         config,
         store,
         sink,
         approver.clone(),
         Principal::local_user(),
+        access,
     );
     let audit = AuditLog::open(&engine.config().home);
-    engine.set_audit(audit.clone(), "app-server");
+    engine.set_audit(audit.clone(), FrontEnd::AppServerStdio.name());
     let processor = Arc::new(
         Processor::new(outgoing.clone(), engine.clone())
             .with_history(history)

@@ -4,7 +4,8 @@
  */
 export type GetAuthStatusParams = { 
 /**
- * Whether to include the stored API key as `authToken`.
+ * Whether to include the stored API key as `authToken`; honoured only where the operator
+ * lets the server reveal stored credentials (`clients.reveal_credentials`).
  */
 includeToken?: boolean | null, 
 /**

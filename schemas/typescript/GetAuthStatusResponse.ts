@@ -11,7 +11,9 @@ export type GetAuthStatusResponse = {
  */
 authMethod: AuthMode | null, 
 /**
- * The API key in use, when `includeToken` is true; `null` otherwise.
+ * The API key in use, when `includeToken` is true and the server reveals stored
+ * credentials (`clients.reveal_credentials`: on by default only for `tandem app-server`
+ * on stdio, never on a network listener); `null` otherwise.
  */
 authToken: string | null, 
 /**

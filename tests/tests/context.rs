@@ -154,9 +154,14 @@ async fn the_size_cap_cuts_the_instructions_and_zero_turns_them_off() {
         "project_doc_max_bytes = 10\n{}",
         mock_config(&model.base_url())
     );
+    // `project_doc_max_bytes` is a cap, not a key a client may set by default: the operator
+    // lets this client set any key.
     let mut server = TestServer::spawn_with(SpawnOptions {
         config_toml: config,
-        args: Vec::new(),
+        args: vec![
+            "-c".to_string(),
+            "clients.allow_client_config=\"all\"".to_string(),
+        ],
         home: Some(home.path().to_path_buf()),
         cwd: None,
     })

@@ -140,9 +140,14 @@ async fn the_history_only_server_refuses_a_command_that_the_full_server_runs() {
     assert!(!refused.exists(), "the history-only server ran the command");
 
     // The same request reaches the conversation API of the full MCP server, so the refusal
-    // above is the family check and not a broken request.
+    // above is the family check and not a broken request. Full access is beyond an MCP
+    // server's default `clients.max_sandbox`, so the operator raises it.
     let ran = scratch.path().join("ran");
-    let mut full = McpStdio::spawn(DEMO_CONFIG, &[]).await;
+    let mut full = McpStdio::spawn(
+        DEMO_CONFIG,
+        &["-c", "clients.max_sandbox=\"danger-full-access\""],
+    )
+    .await;
     full.initialize("2025-06-18", json!({})).await;
     let response = full
         .request(json!(1), "execOneOffCommand", one_off_command(&ran))

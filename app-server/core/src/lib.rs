@@ -11,6 +11,7 @@
 // Error enums here are exhaustive on purpose: the front ends match them, and a new variant must
 // fail to compile where it is turned into a wire error.
 
+pub mod access;
 pub mod account;
 pub mod audit;
 pub mod clock;

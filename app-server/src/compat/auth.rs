@@ -21,11 +21,22 @@ pub fn default_provider_key(engine: &Engine) -> (Option<String>, bool) {
 }
 
 /// `getAuthStatus` (legacy): the same state as `account/read`.
+///
+/// `includeToken` returns the key only where the operator lets this front end reveal stored
+/// credentials (`clients.reveal_credentials`); elsewhere the answer is the same without the
+/// token, so that clients that only check the login keep working.
 pub fn auth_status(engine: &Engine, params: &GetAuthStatusParams) -> GetAuthStatusResponse {
     let (key, requires_key) = default_provider_key(engine);
+    let include_token = params.include_token == Some(true);
+    let reveal = engine.client_policy().reveal_credentials();
+    if include_token && !reveal {
+        tracing::info!(
+            "getAuthStatus.includeToken answered without the token: clients.reveal_credentials is off for this server"
+        );
+    }
     GetAuthStatusResponse {
         auth_method: key.as_ref().map(|_| AuthMode::ApiKey),
-        auth_token: key.filter(|_| params.include_token == Some(true)),
+        auth_token: key.filter(|_| include_token && reveal),
         requires_openai_auth: Some(requires_key),
     }
 }

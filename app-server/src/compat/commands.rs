@@ -9,7 +9,7 @@ use app_server_protocol::policy::SandboxPolicy;
 use app_server_protocol::utility::{
     CommandExecParams, CommandExecResponse, GitDiffToRemoteParams, GitDiffToRemoteResponse,
 };
-use tandem_core::engine::{Engine, sandbox_policy};
+use tandem_core::engine::Engine;
 use tandem_core::sandbox::{SandboxError, wrap_command};
 use tandem_core::tools::exec::ExecError;
 use tandem_core::tools::exec::command_exec::CommandExecRegistry;
@@ -49,9 +49,9 @@ pub async fn run_unstreamed(
     result.map_err(|error| exec_error(&error))
 }
 
-/// `path` resolved against the server's working directory (which it defaults to).
 /// Where a `command/exec` runs and the argv that runs it under its sandbox (the request's
-/// `sandboxPolicy`, else the configured sandbox mode).
+/// `sandboxPolicy`, else the configured sandbox mode), which the engine holds to the
+/// operator's `clients.max_sandbox`.
 pub fn exec_plan(
     engine: &Engine,
     params: &CommandExecParams,
@@ -60,17 +60,15 @@ pub fn exec_plan(
         return Err(exec_error(&ExecError::EmptyCommand));
     }
     let cwd = resolve_path(params.cwd.as_deref());
-    let policy = match &params.sandbox_policy {
-        Some(policy) => policy.clone(),
-        None => {
-            let config = engine.config();
-            sandbox_policy(config.sandbox_mode, config)
-        }
-    };
+    let workspace = tandem_core::paths::resolve_lexically(Path::new("/"), &cwd);
+    let policy = engine
+        .command_sandbox(params.sandbox_policy.as_ref(), &workspace)
+        .map_err(crate::compat::legacy_requests::engine_error)?;
     let argv = sandboxed_argv(&policy, &cwd, &engine.config().home, &params.command)?;
     Ok((cwd, argv))
 }
 
+/// `path` resolved against the server's working directory (which it defaults to).
 pub fn resolve_path(path: Option<&str>) -> PathBuf {
     let base = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
     match path {

@@ -350,9 +350,22 @@ impl ConversationApi {
                 return Reply::of::<Value>(Err(internal_error(message)));
             }
         };
+        let reveal = self.engine.client_policy().reveal_credentials();
         let result = toml::from_str::<toml::Table>(&text)
-            .map(|table| GetUserSavedConfigResponse {
-                config: saved_config(&table),
+            .map(|table| {
+                let mut config = saved_config(&table);
+                if !reveal {
+                    // Profiles and tools may hold provider headers or MCP servers' secrets.
+                    config
+                        .profiles
+                        .values_mut()
+                        .for_each(tandem_core::access::redact_config_secrets);
+                    config
+                        .tools
+                        .iter_mut()
+                        .for_each(tandem_core::access::redact_config_secrets);
+                }
+                GetUserSavedConfigResponse { config }
             })
             .map_err(|error| internal_error(format!("cannot parse {}: {error}", path.display())));
         Reply::of(result)

@@ -189,10 +189,12 @@ impl McpSession {
             overrides.insert("profile".to_string(), json!(profile));
         }
         let base = self.engine.config();
+        // Only the keys the operator lets a client set (`clients.allow_client_config`).
         let effective = if overrides.is_empty() {
             base.clone()
         } else {
-            base.with_overrides(&overrides)
+            self.engine
+                .client_config(&overrides)
                 .map_err(|error| format!("invalid configuration: {error}"))?
         };
         let mut turn_settings = json!({});
@@ -207,7 +209,10 @@ impl McpSession {
             model_provider: Some(effective.model_provider.clone()),
             cwd: args.cwd.clone(),
             approval_policy: Some(args.approval_policy.unwrap_or(effective.approval_policy)),
-            sandbox: Some(args.sandbox.unwrap_or(effective.sandbox_mode)),
+            // Named only when the tool's arguments name it: the engine narrows the configured
+            // mode to `clients.max_sandbox`, but refuses a mode the caller asked for beyond it
+            // (a `sandbox_mode` in `config` counts as asked).
+            sandbox: args.sandbox,
             base_instructions: args
                 .base_instructions
                 .clone()

@@ -67,6 +67,9 @@ pub struct McpOptions {
     /// The app-server methods served besides MCP's own (see [`tandem_core::families`]); a method
     /// outside them is `-32601` and reaches no handler.
     pub families: tandem_core::families::Families,
+    /// The operator's ceiling on what this server's clients may obtain (`[clients]`, with
+    /// the defaults of `mcp-server` on stdio or HTTP), given to every session's engine.
+    pub access: tandem_core::access::ClientPolicy,
 }
 
 /// What `initialize` fixed.
@@ -146,8 +149,17 @@ impl McpSession {
             crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
         // The one place a session's engine is built: the session's principal (the local user on
         // stdio and with `--auth none`, a token's name otherwise) owns the threads and history
-        // its engine creates and is the only one that reaches them.
-        let engine = Engine::new(config, store, sink, shared.clone(), principal.clone());
+        // its engine creates and is the only one that reaches them; the operator's `[clients]`
+        // ceiling, with this front end's defaults, bounds what it may obtain.
+        let access = shared.options.access.clone();
+        let engine = Engine::new(
+            config,
+            store,
+            sink,
+            shared.clone(),
+            principal.clone(),
+            access,
+        );
         engine.set_audit(shared.options.audit.clone(), shared.options.front_end);
         let conversation_api = ConversationApi::new(engine.clone(), shared.conversations.clone());
         Arc::new(McpSession {

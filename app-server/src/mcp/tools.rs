@@ -30,10 +30,11 @@ pub struct CodexArgs {
     /// `untrusted`, `on-request` or `never`.
     #[serde(default)]
     pub approval_policy: Option<AskForApproval>,
-    /// `read-only`, `workspace-write` or `danger-full-access`.
+    /// `read-only`, `workspace-write` or `danger-full-access`, within `clients.max_sandbox`.
     #[serde(default)]
     pub sandbox: Option<SandboxMode>,
-    /// Dotted config keys → values, applied over config.toml.
+    /// Dotted config keys → values, applied over config.toml; only the keys the operator lets
+    /// a client set (`clients.allow_client_config`).
     #[serde(default)]
     pub config: Option<BTreeMap<String, Value>>,
     /// Replaces the built-in instructions.
@@ -116,12 +117,12 @@ fn codex_tool() -> Value {
                 "sandbox": {
                     "type": "string",
                     "enum": ["read-only", "workspace-write", "danger-full-access"],
-                    "description": "Sandbox for model-generated commands.",
+                    "description": "Sandbox for model-generated commands; the server refuses one wider than its operator allows (clients.max_sandbox, by default workspace-write).",
                 },
                 "config": {
                     "type": "object",
                     "additionalProperties": true,
-                    "description": "Config overrides as dotted keys, e.g. {\"model_reasoning_effort\": \"high\"}.",
+                    "description": "Config overrides as dotted keys, e.g. {\"model_reasoning_effort\": \"high\"}. Only the keys the operator allows (by default: model, model_provider, profile, reasoning, instructions, approval and sandbox settings); any other key is refused.",
                 },
                 "base-instructions": {"type": "string", "description": "Instructions used instead of the built-in ones."},
                 "developer-instructions": {"type": "string", "description": "Extra developer instructions."},

@@ -437,6 +437,12 @@ impl Processor {
                 )
                 .await;
                 response.instruction_sources = (!docs.sources.is_empty()).then_some(docs.sources);
+                if !self.engine.client_policy().reveal_credentials() {
+                    tandem_core::access::redact_config_secrets(&mut response.config);
+                    for layer in response.layers.iter_mut().flatten() {
+                        tandem_core::access::redact_config_secrets(&mut layer.config);
+                    }
+                }
                 self.outgoing.send_response(id, &response).await;
             }
             ClientRequestPayload::CommandExec(params) => {

@@ -5,6 +5,7 @@
 //! ([`Config::with_overrides`]).
 //! Every value remembers where it was set, so that an error names the file, line and key.
 
+mod clients;
 mod layer;
 mod mcp_servers;
 mod query_index;
@@ -24,6 +25,8 @@ use app_server_protocol::utility::{
 use crate::config::{Config, ConfigOrigin};
 
 use self::layer::Tracked;
+
+pub use self::clients::{CLIENT_CONFIG_KEYS, refused_client_key};
 
 /// Why the configuration could not be loaded.
 ///
@@ -98,6 +101,15 @@ pub enum ConfigError {
         location: Option<String>,
         /// The missing provider id.
         id: String,
+    },
+    /// A client's `config` override names a key it may not set (`[clients]`,
+    /// `allow_client_config`).
+    #[error("config key `{key}` cannot be set by a client: {reason}")]
+    RefusedClientKey {
+        /// The dotted key as the client wrote it (nested objects joined with dots).
+        key: String,
+        /// Why, and which setting would allow it.
+        reason: String,
     },
     /// A `[model_providers.NAME]` table cannot define a provider.
     #[error("{location}: invalid model provider `{id}`: {reason}")]

@@ -10,7 +10,7 @@ use app_server_protocol::policy::{AskForApproval, ReasoningEffort, ReasoningSumm
 
 mod load;
 
-pub use load::{ConfigError, config_read_response};
+pub use load::{CLIENT_CONFIG_KEYS, ConfigError, config_read_response, refused_client_key};
 
 /// Default of `project_doc_max_bytes`: the AGENTS.md text loaded for a thread.
 pub const DEFAULT_PROJECT_DOC_MAX_BYTES: usize = 32 * 1024;
@@ -70,6 +70,9 @@ pub struct Config {
     /// `[shell_environment_policy]`: how the environment of commands (and the variables MCP
     /// servers may take from it) is built from the server's.
     pub shell_environment_policy: crate::tools::exec::environment::ShellEnvironmentPolicy,
+    /// `[clients]`: the operator's ceiling on what a client may obtain (applied by
+    /// [`crate::access::ClientPolicy`]).
+    pub clients: ClientsConfig,
     /// The effective config as a TOML table with every key set by a layer (for `config/read`).
     pub effective: toml::Table,
     /// Where each dotted key's value came from (for `config/read`).
@@ -96,6 +99,31 @@ pub struct WorkspaceWriteConfig {
     pub exclude_tmpdir_env_var: bool,
     /// Do not make `/tmp` writable.
     pub exclude_slash_tmp: bool,
+}
+
+/// `[clients]`: what the operator lets a client obtain. Unset keys take the front end's
+/// default (see `docs/configuration.md`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClientsConfig {
+    /// `max_sandbox`: the widest sandbox a client may obtain for a thread, a turn or a
+    /// command; `None` means the front end's default.
+    pub max_sandbox: Option<SandboxMode>,
+    /// `allow_client_config`: which config keys a client may set through `config` overrides.
+    pub allow_client_config: ClientConfigAccess,
+    /// `reveal_credentials`: whether a stored secret may be returned to a client; `None`
+    /// means the front end's default. Never honoured on a network listener.
+    pub reveal_credentials: Option<bool>,
+}
+
+/// `clients.allow_client_config`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ClientConfigAccess {
+    /// Only the keys of [`CLIENT_CONFIG_KEYS`] (`"listed"`, the default).
+    #[default]
+    Listed,
+    /// Every key but `clients.*` (`"all"`).
+    All,
 }
 
 /// `[query_project_index]`.

@@ -19,8 +19,8 @@ use app_server_protocol::thread_requests::{
 use crate::audit::AuditEvent;
 use crate::clock::unix_millis;
 use crate::engine::settings::{
-    SettingsOverrides, no_rollout, normalize_thread_id, provider_not_found, resolve_cwd,
-    sandbox_policy,
+    SettingsOverrides, beyond_ceiling, no_rollout, normalize_thread_id, provider_not_found,
+    resolve_cwd, sandbox_policy,
 };
 use crate::engine::thread::{LoadedThread, ThreadState, thread_from_meta};
 use crate::engine::{Engine, EngineError};
@@ -88,19 +88,14 @@ impl Engine {
         &self,
         params: ThreadStartParams,
     ) -> Result<ThreadStartResponse, EngineError> {
-        // `config` overrides apply to this thread's settings only.
+        // `config` overrides apply to this thread's settings only, and only the keys the
+        // operator lets a client set.
         let overridden;
         let config = match &params.config {
             Some(overrides) if !overrides.is_empty() => {
-                overridden = self
-                    .inner
-                    .config
-                    .with_overrides(overrides)
-                    .map_err(|error| {
-                        EngineError::InvalidRequest(format!(
-                            "failed to load configuration: {error}"
-                        ))
-                    })?;
+                overridden = self.client_config(overrides).map_err(|error| {
+                    EngineError::InvalidRequest(format!("failed to load configuration: {error}"))
+                })?;
                 &overridden
             }
             _ => &*self.inner.config,
@@ -128,19 +123,38 @@ impl Engine {
         let now_ms = unix_millis();
         let created_at = now_ms / 1000;
         let ephemeral = params.ephemeral.unwrap_or(false);
+        let cwd = resolve_cwd(params.cwd.as_deref());
+        // The sandbox the client asked for (by name or through `config`) must lie within
+        // `clients.max_sandbox`; the operator's default is narrowed to it.
+        let asked = params.sandbox.is_some()
+            || params.config.as_ref().is_some_and(|overrides| {
+                overrides.keys().any(|key| {
+                    let key = key.trim_start();
+                    key.starts_with("sandbox_mode") || key.starts_with("sandbox_workspace_write")
+                })
+            });
+        let sandbox = self
+            .inner
+            .access
+            .admit(
+                sandbox_policy(params.sandbox.unwrap_or(config.sandbox_mode), config),
+                std::path::Path::new(&cwd),
+                asked,
+            )
+            .map_err(beyond_ceiling)?;
         let meta = ThreadMeta {
             collaboration_mode: None,
             compact_prompt: None,
             id: id.clone(),
             created_at,
             updated_at_ms: now_ms,
-            cwd: resolve_cwd(params.cwd.as_deref()),
+            cwd,
             model_provider: provider.id.clone(),
             model,
             reasoning_effort: config.model_reasoning_effort,
             reasoning_summary: config.model_reasoning_summary,
             approval_policy: params.approval_policy.unwrap_or(config.approval_policy),
-            sandbox: sandbox_policy(params.sandbox.unwrap_or(config.sandbox_mode), config),
+            sandbox,
             originator: lock(&self.inner.originator).clone(),
             source: "vscode".into(),
             cli_version: PROTOCOL_VERSION.into(),
@@ -203,6 +217,7 @@ impl Engine {
             sandbox: params.sandbox,
             base_instructions: params.base_instructions.as_ref(),
             developer_instructions: params.developer_instructions.as_ref(),
+            config: params.config.as_ref(),
         };
         let exclude_turns = params.exclude_turns.unwrap_or(false);
         let thread = match owned.loaded().cloned() {
@@ -417,6 +432,7 @@ impl Engine {
             sandbox: params.sandbox,
             base_instructions: params.base_instructions.as_ref(),
             developer_instructions: params.developer_instructions.as_ref(),
+            config: params.config.as_ref(),
         };
         let provider = self.apply_overrides(&mut meta, &overrides)?;
         let client = self.client(&provider)?;

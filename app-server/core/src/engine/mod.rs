@@ -37,6 +37,7 @@ use app_server_protocol::tables::ServerNotification;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use crate::access::ClientPolicy;
 use crate::account::AccountState;
 use crate::audit::{AuditEvent, AuditLog};
 use crate::config::Config;
@@ -102,6 +103,8 @@ pub struct EngineInner {
     pub sink: Arc<dyn EventSink>,
     /// Where approvals and questions for the user go.
     pub approver: Arc<dyn Approver>,
+    /// The operator's ceiling on what this engine's client may obtain (`[clients]`).
+    pub access: ClientPolicy,
     /// The stored login and rate limits of the home.
     account: Arc<AccountState>,
     /// The client answers the structured dialogs (`agent/requestUserInput`,
@@ -141,14 +144,16 @@ impl EngineInner {
 
 impl Engine {
     /// A new engine over `store`, emitting to `sink`, asking the user through `approver` and
-    /// acting for `principal`: the front end names its caller here, once, and every thread the
-    /// engine creates or reaches is that principal's.
+    /// acting for `principal` (the front end names its caller here, once, and every thread
+    /// the engine creates or reaches is that principal's) and giving its client no more than
+    /// `access` allows.
     pub fn new(
         config: impl Into<Arc<Config>>,
         store: Arc<Store>,
         sink: Arc<dyn EventSink>,
         approver: Arc<dyn Approver>,
         principal: Principal,
+        access: ClientPolicy,
     ) -> Engine {
         let config: Arc<Config> = config.into();
         let account = AccountState::shared(&config.home);
@@ -161,6 +166,7 @@ impl Engine {
                 sink,
                 approver,
                 principal,
+                access,
                 threads: LoadedThreads::default(),
                 clients: Mutex::new(HashMap::new()),
                 originator: Mutex::new(None),
@@ -185,6 +191,11 @@ impl Engine {
     /// The effective configuration.
     pub fn config(&self) -> &Config {
         &self.inner.config
+    }
+
+    /// The operator's ceiling on what this engine's client may obtain.
+    pub fn client_policy(&self) -> &ClientPolicy {
+        &self.inner.access
     }
 
     /// The stored login and rate limits of the home.

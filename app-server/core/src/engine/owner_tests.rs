@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::access::{ClientPolicy, FrontEnd};
 use crate::config::Config;
 use crate::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
 use crate::engine::owner::checks_of;
@@ -91,6 +92,7 @@ fn engine(config: &Config, store: &Arc<Store>, principal: Principal) -> (Engine,
         Arc::new(RecordingSink(sender)),
         Arc::new(NoUser),
         principal,
+        ClientPolicy::resolve(config, FrontEnd::AppServerStdio),
     );
     (engine, Notifications(receiver))
 }

@@ -2,13 +2,15 @@
 //! and sandbox resolution, settings overrides, error constructors and the thread, provider and
 //! model-client lookups.
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use app_server_protocol::policy::{AskForApproval, SandboxMode, SandboxPolicy};
 use app_server_protocol::tables::ServerNotification;
 
-use crate::config::{Config, ProviderConfig};
+use crate::access::CeilingError;
+use crate::config::{Config, ConfigError, ProviderConfig};
 use crate::engine::{Engine, EngineError};
 use crate::model::ModelClient;
 use crate::store::ThreadMeta;
@@ -56,6 +58,8 @@ pub(super) struct SettingsOverrides<'a> {
     pub(super) sandbox: Option<SandboxMode>,
     pub(super) base_instructions: Option<&'a String>,
     pub(super) developer_instructions: Option<&'a String>,
+    /// Config overrides: not applied on resume and fork, but held to the same allow-list.
+    pub(super) config: Option<&'a BTreeMap<String, serde_json::Value>>,
 }
 
 impl Engine {
@@ -85,13 +89,51 @@ impl Engine {
             .ok_or_else(|| provider_not_found(id))
     }
 
+    /// The configuration with a client's `config` overrides applied, after refusing any key
+    /// the operator does not let a client set (`clients.allow_client_config`).
+    pub fn client_config(
+        &self,
+        overrides: &BTreeMap<String, serde_json::Value>,
+    ) -> Result<Config, ConfigError> {
+        self.inner.access.check_config(overrides)?;
+        self.inner.config.with_overrides(overrides)
+    }
+
+    /// The sandbox of a standalone command (`command/exec`, `execOneOffCommand`) run in `cwd`:
+    /// the one the client asked for, refused when beyond `clients.max_sandbox`, else the
+    /// configured mode narrowed to the ceiling.
+    pub fn command_sandbox(
+        &self,
+        requested: Option<&SandboxPolicy>,
+        cwd: &Path,
+    ) -> Result<SandboxPolicy, EngineError> {
+        let config = &self.inner.config;
+        let (policy, asked) = match requested {
+            Some(policy) => (policy.clone(), true),
+            None => (sandbox_policy(config.sandbox_mode, config), false),
+        };
+        self.inner
+            .access
+            .admit(policy, cwd, asked)
+            .map_err(beyond_ceiling)
+    }
+
     /// Applies overrides to `meta`; returns the provider the thread now uses.
+    ///
+    /// A sandbox the client names must lie within `clients.max_sandbox`; a stored one beyond
+    /// it (a thread another front end created) is narrowed.
     pub(super) fn apply_overrides(
         &self,
         meta: &mut ThreadMeta,
         overrides: &SettingsOverrides<'_>,
     ) -> Result<ProviderConfig, EngineError> {
         let config = &self.inner.config;
+        if let Some(config) = overrides.config {
+            self.inner
+                .access
+                .check_config(config)
+                .map_err(refused_config)?;
+        }
         if let Some(provider_id) = overrides.model_provider {
             let provider = self.provider(provider_id)?;
             meta.model_provider = provider.id.clone();
@@ -112,6 +154,19 @@ impl Engine {
         if let Some(mode) = overrides.sandbox {
             meta.sandbox = sandbox_policy(mode, config);
         }
+        // A sandbox the client names is refused beyond the ceiling; a stored one is narrowed,
+        // except that a working directory the client names must be a workspace for it.
+        let cwd = PathBuf::from(&meta.cwd);
+        let access = &self.inner.access;
+        meta.sandbox = match (overrides.sandbox, overrides.cwd) {
+            (Some(_), _) => access
+                .admit(meta.sandbox.clone(), &cwd, true)
+                .map_err(beyond_ceiling)?,
+            (None, Some(_)) => access
+                .admit(meta.sandbox.clone(), &cwd, false)
+                .map_err(beyond_ceiling)?,
+            (None, None) => access.contain(&meta.sandbox, &cwd),
+        };
         if let Some(text) = overrides.base_instructions {
             meta.base_instructions = Some(text.clone());
         }
@@ -160,6 +215,16 @@ fn normalize_path(path: &std::path::Path) -> String {
     crate::paths::resolve_lexically(std::path::Path::new("/"), path)
         .to_string_lossy()
         .into_owned()
+}
+
+/// The error of a sandbox beyond `clients.max_sandbox`.
+pub(super) fn beyond_ceiling(error: CeilingError) -> EngineError {
+    EngineError::InvalidRequest(error.to_string())
+}
+
+/// The error of a `config` override key a client may not set.
+pub(super) fn refused_config(error: ConfigError) -> EngineError {
+    EngineError::InvalidRequest(error.to_string())
 }
 
 pub(super) fn provider_not_found(id: &str) -> EngineError {

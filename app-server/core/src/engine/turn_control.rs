@@ -139,6 +139,14 @@ impl Engine {
         if let Some(mode) = &params.collaboration_mode {
             meta.collaboration_mode = Some(mode.clone());
         }
+        // A sandbox the client names, and the working directory, must keep the thread's
+        // effective access within `clients.max_sandbox`; the turn does not start otherwise.
+        let asked = params.sandbox_policy.is_some();
+        meta.sandbox = self
+            .inner
+            .access
+            .admit(meta.sandbox.clone(), std::path::Path::new(&meta.cwd), asked)
+            .map_err(|error| EngineError::InvalidRequest(error.to_string()))?;
         if meta != state.meta {
             state.meta = meta.clone();
             state.record(&RolloutRecord::Settings { meta });

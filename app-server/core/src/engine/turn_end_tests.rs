@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::access::{ClientPolicy, FrontEnd};
 use crate::config::Config;
 use crate::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
 use crate::engine::{Engine, EventSink};
@@ -137,12 +138,14 @@ async fn a_panicking_provider_fails_the_turn_and_the_thread_goes_on() {
     .expect("config");
     let store = Arc::new(Store::open(&config.home).expect("store"));
     let (sender, mut lines) = mpsc::channel(1024);
+    let access = ClientPolicy::resolve(&config, FrontEnd::AppServerStdio);
     let engine = Engine::new(
         config,
         store,
         Arc::new(RecordingSink(sender)),
         Arc::new(NoUser),
         crate::principal::Principal::local_user(),
+        access,
     );
     let thread_id = engine
         .start_thread(ThreadStartParams::default())

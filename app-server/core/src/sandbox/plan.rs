@@ -31,6 +31,10 @@ pub const WRITABLE_DEVICES: &[&str] = &["/dev/null", "/dev/tty"];
 ///
 /// `cwd` is the workspace the policy refers to (absolute); `tmpdir` is the command's `$TMPDIR`.
 /// Roots that do not exist are skipped: there is nothing to write below them.
+/// A root that resolves to `/` (named so, through `..` or through a symbolic link, perhaps
+/// created after the server checked the policy) is skipped too: a sandbox that lets commands
+/// write the whole file system is no sandbox, and only `dangerFullAccess` grants that, within
+/// the operator's `clients.max_sandbox`.
 pub fn plan_for(
     policy: &SandboxPolicy,
     cwd: &Path,
@@ -65,6 +69,9 @@ pub fn plan_for(
             let mut roots: Vec<PathBuf> = Vec::new();
             for candidate in candidates {
                 match fs::canonicalize(&candidate) {
+                    Ok(root) if root == Path::new("/") => {
+                        tracing::warn!(root = %candidate.display(), "skipping writable root: it is the whole file system");
+                    }
                     Ok(root) if root.is_dir() => {
                         if !roots.contains(&root) {
                             roots.push(root);
@@ -257,6 +264,20 @@ mod tests {
                 network_access: true,
             }
         );
+    }
+
+    #[test]
+    fn a_root_that_resolves_to_the_file_system_root_is_never_granted() {
+        let cwd = tempfile::tempdir().unwrap();
+        let links = tempfile::tempdir().unwrap();
+        let to_root = links.path().join("to-root");
+        symlink("/", &to_root).unwrap();
+        let policy = workspace_write(&["/", "../../../../../..", to_root.to_str().unwrap()], true);
+        let plan = plan_for(&policy, cwd.path(), None).unwrap();
+        assert_eq!(plan.writable_roots, vec![canonical(cwd.path())]);
+        // Nor the workspace itself.
+        let plan = plan_for(&workspace_write(&[], true), Path::new("/"), None).unwrap();
+        assert_eq!(plan.writable_roots, Vec::<PathBuf>::new());
     }
 
     #[test]

@@ -339,7 +339,7 @@ fn json_to_toml(value: &serde_json::Value) -> Option<toml::Value> {
 }
 
 /// Splits `a.b.c` into segments; `None` if the key or any segment is empty.
-fn split_dotted(key: &str) -> Option<Vec<String>> {
+pub(super) fn split_dotted(key: &str) -> Option<Vec<String>> {
     key.trim()
         .split('.')
         .map(|segment| {

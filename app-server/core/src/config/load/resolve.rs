@@ -51,6 +51,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "mcp_servers",
     "mcp_tool_output_max_bytes",
     "shell_environment_policy",
+    "clients",
     "project_doc_max_bytes",
     "compact_prompt",
     "model_context_window",
@@ -148,6 +149,7 @@ pub(super) fn resolve(
     let mcp_tool_output_max_bytes = super::mcp_servers::output_max_bytes(&effective)?;
     let shell_environment_policy =
         super::shell_environment::resolve(&effective, &mut unknown_keys)?;
+    let clients = super::clients::resolve(&effective, &mut unknown_keys)?;
     let model_providers = providers(&effective, model.as_deref(), &mut unknown_keys)?;
     if !model_providers.contains_key(&model_provider) {
         return Err(ConfigError::ProviderNotFound {
@@ -181,6 +183,7 @@ pub(super) fn resolve(
         mcp_servers,
         mcp_tool_output_max_bytes,
         shell_environment_policy,
+        clients,
         effective: effective.table,
         origins,
     };

@@ -101,6 +101,7 @@ fn defaults_without_a_config_file() {
         mcp_servers: Vec::new(),
         mcp_tool_output_max_bytes: 1024 * 1024,
         shell_environment_policy: Default::default(),
+        clients: crate::config::ClientsConfig::default(),
         effective: table(
             r#"
             model_provider = "openai"

@@ -145,12 +145,14 @@ impl TurnTask {
         let escalate = args.sandbox_permissions.as_deref() == Some("require_escalated");
         let approved_for_session =
             lock(&self.thread.tools.approved_commands).contains(&command.argv);
+        let ceiling = self.engine.access.max_sandbox();
         let assessment = assess_command(
             &policy,
             &sandbox,
             &command.script,
             escalate,
             approved_for_session,
+            ceiling,
         );
         let (sandboxed, started) = match assessment {
             CommandAssessment::Refuse(message) => return call.reply(message),
@@ -174,7 +176,7 @@ impl TurnTask {
         let step = match step {
             Ok(run)
                 if sandboxed
-                    && may_retry_unsandboxed(&policy)
+                    && may_retry_unsandboxed(&policy, ceiling)
                     && looks_sandbox_denied(run.step.exit_code, &run.aggregated) =>
             {
                 // The sandbox blocked it: retry outside only with the user's approval (or
@@ -379,8 +381,18 @@ impl TurnTask {
         sandbox: &SandboxPolicy,
         sandboxed: bool,
     ) -> Result<RunOutput, String> {
+        // The last word before anything runs: the effective access stays within
+        // `clients.max_sandbox` whatever decided to run the command.
+        let workspace = PathBuf::from(&lock(&self.thread.state).meta.cwd);
+        let effective = if sandboxed {
+            sandbox
+        } else {
+            &SandboxPolicy::DangerFullAccess
+        };
+        if let Err(error) = self.engine.access.check_sandbox(effective, &workspace) {
+            return Err(format!("exec_command failed: {error}"));
+        }
         let argv = if sandboxed {
-            let workspace = PathBuf::from(&lock(&self.thread.state).meta.cwd);
             let hidden = [self.engine.config.home.clone()];
             match crate::sandbox::wrap_command(sandbox, &workspace, &hidden, &command.argv) {
                 Ok(argv) => argv,

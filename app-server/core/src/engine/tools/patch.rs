@@ -103,7 +103,17 @@ impl TurnTask {
                         part == std::path::Component::ParentDir || part.as_os_str() == ".git"
                     })
             }));
-        let assessment = assess_patch(&policy, &sandbox, &thread_cwd, &paths, approved_for_session);
+        let within_ceiling = paths
+            .iter()
+            .all(|path| self.engine.access.may_write(&sandbox, &thread_cwd, path));
+        let assessment = assess_patch(
+            &policy,
+            &sandbox,
+            &thread_cwd,
+            &paths,
+            approved_for_session,
+            within_ceiling,
+        );
         if let PatchAssessment::Refuse(message) = &assessment {
             return call.reply(message.clone());
         }

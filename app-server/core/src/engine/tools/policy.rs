@@ -11,10 +11,15 @@
 //! retried outside the sandbox, but only after the user approves that retry.
 //! Approved commands run under the thread's sandbox unless the approval was for an
 //! escalation; `danger-full-access` has no sandbox at all.
+//!
+//! Below a `danger-full-access` ceiling (`clients.max_sandbox`), nothing leaves the sandbox:
+//! the model's request for escalation is refused without asking, no retry outside the sandbox
+//! is offered, and a patch that would write beyond the ceiling is refused even where the
+//! policy would ask, since no approval raises the ceiling.
 
 use std::path::{Path, PathBuf};
 
-use app_server_protocol::policy::{AskForApproval, SandboxPolicy};
+use app_server_protocol::policy::{AskForApproval, SandboxMode, SandboxPolicy};
 
 use crate::paths::resolve_lexically;
 
@@ -63,15 +68,23 @@ pub fn is_unsandboxed(sandbox: &SandboxPolicy) -> bool {
 ///
 /// `command` is the shell script the model asked for; `escalate` is its
 /// `sandbox_permissions: "require_escalated"`; `approved_for_session` says the user already
-/// accepted this exact command for the thread.
+/// accepted this exact command for the thread; `ceiling` is the operator's
+/// `clients.max_sandbox`, below `danger-full-access` of which nothing runs unsandboxed.
 pub fn assess_command(
     policy: &AskForApproval,
     sandbox: &SandboxPolicy,
     command: &str,
     escalate: bool,
     approved_for_session: bool,
+    ceiling: SandboxMode,
 ) -> CommandAssessment {
     let unsandboxed = is_unsandboxed(sandbox);
+    if ceiling != SandboxMode::DangerFullAccess && (escalate || unsandboxed) {
+        return CommandAssessment::Refuse(format!(
+            "exec_command failed: running outside the sandbox is not allowed on this server (clients.max_sandbox = \"{}\"); run the command inside the sandbox",
+            mode_name(ceiling)
+        ));
+    }
     let sandboxed = !unsandboxed && !escalate;
     if approved_for_session {
         return CommandAssessment::Run { sandboxed };
@@ -114,9 +127,20 @@ pub fn assess_command(
     }
 }
 
-/// Whether a command that failed in the sandbox may be offered for a retry outside it.
-pub fn may_retry_unsandboxed(policy: &AskForApproval) -> bool {
-    !matches!(asking_policy(policy), AskForApproval::Never)
+/// Whether a command that failed in the sandbox may be offered for a retry outside it: not
+/// under `never`, and not below a `danger-full-access` ceiling.
+pub fn may_retry_unsandboxed(policy: &AskForApproval, ceiling: SandboxMode) -> bool {
+    ceiling == SandboxMode::DangerFullAccess
+        && !matches!(asking_policy(policy), AskForApproval::Never)
+}
+
+/// The mode as `config.toml` spells it.
+fn mode_name(mode: SandboxMode) -> &'static str {
+    match mode {
+        SandboxMode::ReadOnly => "read-only",
+        SandboxMode::WorkspaceWrite => "workspace-write",
+        SandboxMode::DangerFullAccess => "danger-full-access",
+    }
 }
 
 /// Why a question was refused, for the model.
@@ -156,13 +180,24 @@ pub fn looks_sandbox_denied(exit_code: Option<i32>, output: &str) -> bool {
 }
 
 /// Decides how a patch touching `paths` (absolute) may be written.
+///
+/// `within_ceiling` says that every path lies where the operator's `clients.max_sandbox`
+/// lets a client write ([`crate::access::ClientPolicy::may_write`]); a patch beyond it is
+/// refused without asking.
 pub fn assess_patch(
     policy: &AskForApproval,
     sandbox: &SandboxPolicy,
     cwd: &Path,
     paths: &[PathBuf],
     approved_for_session: bool,
+    within_ceiling: bool,
 ) -> PatchAssessment {
+    if !within_ceiling {
+        return PatchAssessment::Refuse(
+            "patch rejected: it writes where this server does not let a client write (clients.max_sandbox)"
+                .to_string(),
+        );
+    }
     if approved_for_session {
         return PatchAssessment::Apply;
     }
@@ -283,6 +318,8 @@ fn is_safe_words(words: &[String]) -> bool {
 mod tests {
     use super::*;
 
+    const FULL: SandboxMode = SandboxMode::DangerFullAccess;
+
     fn workspace(roots: Vec<String>) -> SandboxPolicy {
         SandboxPolicy::WorkspaceWrite {
             writable_roots: Some(roots),
@@ -334,7 +371,8 @@ mod tests {
                 &sandbox,
                 "touch x",
                 false,
-                false
+                false,
+                FULL
             ),
             CommandAssessment::Ask {
                 sandboxed: true,
@@ -342,11 +380,25 @@ mod tests {
             }
         );
         assert_eq!(
-            assess_command(&AskForApproval::Untrusted, &sandbox, "ls", false, false),
+            assess_command(
+                &AskForApproval::Untrusted,
+                &sandbox,
+                "ls",
+                false,
+                false,
+                FULL
+            ),
             CommandAssessment::Run { sandboxed: true }
         );
         assert_eq!(
-            assess_command(&AskForApproval::Untrusted, &sandbox, "touch x", false, true),
+            assess_command(
+                &AskForApproval::Untrusted,
+                &sandbox,
+                "touch x",
+                false,
+                true,
+                FULL
+            ),
             CommandAssessment::Run { sandboxed: true }
         );
         assert_eq!(
@@ -355,27 +407,56 @@ mod tests {
                 &sandbox,
                 "touch x",
                 false,
-                false
+                false,
+                FULL
             ),
             CommandAssessment::Run { sandboxed: true }
         );
         assert_eq!(
-            assess_command(&AskForApproval::OnRequest, &sandbox, "touch x", true, false),
+            assess_command(
+                &AskForApproval::OnRequest,
+                &sandbox,
+                "touch x",
+                true,
+                false,
+                FULL
+            ),
             CommandAssessment::Ask {
                 sandboxed: false,
                 reason: None
             }
         );
         assert_eq!(
-            assess_command(&AskForApproval::OnRequest, &full, "touch x", true, false),
+            assess_command(
+                &AskForApproval::OnRequest,
+                &full,
+                "touch x",
+                true,
+                false,
+                FULL
+            ),
             CommandAssessment::Run { sandboxed: false }
         );
         assert!(matches!(
-            assess_command(&AskForApproval::Never, &sandbox, "touch x", true, false),
+            assess_command(
+                &AskForApproval::Never,
+                &sandbox,
+                "touch x",
+                true,
+                false,
+                FULL
+            ),
             CommandAssessment::Refuse(_)
         ));
         assert_eq!(
-            assess_command(&AskForApproval::Never, &sandbox, "touch x", false, false),
+            assess_command(
+                &AskForApproval::Never,
+                &sandbox,
+                "touch x",
+                false,
+                false,
+                FULL
+            ),
             CommandAssessment::Run { sandboxed: true }
         );
     }
@@ -391,25 +472,32 @@ mod tests {
         let extra = vec![PathBuf::from("/tmp/extra/y")];
         let on_request = AskForApproval::OnRequest;
         assert_eq!(
-            assess_patch(&on_request, &sandbox, cwd, &inside, false),
+            assess_patch(&on_request, &sandbox, cwd, &inside, false, true),
             PatchAssessment::Apply
         );
         assert_eq!(
-            assess_patch(&on_request, &sandbox, cwd, &extra, false),
+            assess_patch(&on_request, &sandbox, cwd, &extra, false, true),
             PatchAssessment::Apply
         );
         for paths in [&git, &outside, &escape] {
             assert!(matches!(
-                assess_patch(&on_request, &sandbox, cwd, paths, false),
+                assess_patch(&on_request, &sandbox, cwd, paths, false, true),
                 PatchAssessment::Ask { .. }
             ));
             assert!(matches!(
-                assess_patch(&AskForApproval::Never, &sandbox, cwd, paths, false),
+                assess_patch(&AskForApproval::Never, &sandbox, cwd, paths, false, true),
                 PatchAssessment::Refuse(_)
             ));
         }
         assert!(matches!(
-            assess_patch(&AskForApproval::Untrusted, &sandbox, cwd, &inside, false),
+            assess_patch(
+                &AskForApproval::Untrusted,
+                &sandbox,
+                cwd,
+                &inside,
+                false,
+                true
+            ),
             PatchAssessment::Ask { .. }
         ));
         assert!(matches!(
@@ -420,14 +508,82 @@ mod tests {
                 },
                 cwd,
                 &inside,
-                false
+                false,
+                true
             ),
             PatchAssessment::Ask { .. }
         ));
         assert_eq!(
-            assess_patch(&AskForApproval::Untrusted, &sandbox, cwd, &inside, true),
+            assess_patch(
+                &AskForApproval::Untrusted,
+                &sandbox,
+                cwd,
+                &inside,
+                true,
+                true
+            ),
             PatchAssessment::Apply
         );
+    }
+
+    #[test]
+    fn below_a_full_ceiling_nothing_leaves_the_sandbox() {
+        let sandbox = workspace(Vec::new());
+        let ceiling = SandboxMode::WorkspaceWrite;
+        for policy in [
+            AskForApproval::OnRequest,
+            AskForApproval::Untrusted,
+            AskForApproval::Never,
+        ] {
+            // The model's escalation is refused without asking, even if approved before.
+            for approved in [false, true] {
+                let CommandAssessment::Refuse(message) =
+                    assess_command(&policy, &sandbox, "touch x", true, approved, ceiling)
+                else {
+                    panic!("escalation under {policy:?} was not refused");
+                };
+                assert!(message.contains("clients.max_sandbox"), "{message}");
+            }
+            assert!(!may_retry_unsandboxed(&policy, ceiling));
+        }
+        // A thread without a sandbox cannot run anything under such a ceiling.
+        assert!(matches!(
+            assess_command(
+                &AskForApproval::Never,
+                &SandboxPolicy::DangerFullAccess,
+                "ls",
+                false,
+                false,
+                ceiling
+            ),
+            CommandAssessment::Refuse(_)
+        ));
+        // Sandboxed commands are unaffected.
+        assert_eq!(
+            assess_command(
+                &AskForApproval::OnRequest,
+                &sandbox,
+                "touch x",
+                false,
+                false,
+                ceiling
+            ),
+            CommandAssessment::Run { sandboxed: true }
+        );
+        assert!(may_retry_unsandboxed(&AskForApproval::OnRequest, FULL));
+        // A patch beyond the ceiling is refused where the policy would have asked.
+        let outside = vec![PathBuf::from("/etc/passwd")];
+        assert!(matches!(
+            assess_patch(
+                &AskForApproval::OnRequest,
+                &sandbox,
+                Path::new("/work"),
+                &outside,
+                true,
+                false
+            ),
+            PatchAssessment::Refuse(_)
+        ));
     }
 
     #[test]
