@@ -76,8 +76,8 @@ pub enum AuditEvent {
     },
     /// The operator's policy refused a request.
     Refused {
-        /// The method or tool asked for.
-        method: String,
+        /// The setting that refused it (`clients.max_sandbox`, `clients.allow_client_config`).
+        setting: String,
         /// Why, as told to the client.
         reason: String,
     },
@@ -357,8 +357,10 @@ mod tests {
             &alice,
             "mcp-server http",
             &AuditEvent::Refused {
-                method: "execOneOffCommand".into(),
-                reason: "clients.max_sandbox".into(),
+                setting: "clients.max_sandbox".into(),
+                reason:
+                    "sandbox `dangerFullAccess` is beyond what this server lets a client obtain"
+                        .into(),
             },
         );
         audit.flush(Duration::from_secs(5));

@@ -9,6 +9,7 @@ use app_server_protocol::policy::SandboxPolicy;
 use app_server_protocol::utility::{
     CommandExecParams, CommandExecResponse, GitDiffToRemoteParams, GitDiffToRemoteResponse,
 };
+use tandem_core::audit::AuditEvent;
 use tandem_core::engine::Engine;
 use tandem_core::sandbox::{SandboxError, wrap_command};
 use tandem_core::tools::exec::ExecError;
@@ -65,6 +66,13 @@ pub fn exec_plan(
         .command_sandbox(params.sandbox_policy.as_ref(), &workspace)
         .map_err(crate::compat::legacy_requests::engine_error)?;
     let argv = sandboxed_argv(&policy, &cwd, &engine.config().home, &params.command)?;
+    engine.audit(&AuditEvent::CommandRun {
+        thread_id: None,
+        command: shlex::try_join(params.command.iter().map(String::as_str))
+            .unwrap_or_else(|_| params.command.join(" ")),
+        cwd: cwd.display().to_string(),
+        sandbox: tandem_core::audit::wire_name(&policy),
+    });
     Ok((cwd, argv))
 }
 

@@ -3,7 +3,7 @@
 //! (`index_tools`), over stdio (one session) or streamable HTTP (many sessions).
 //!
 //! Layout: `protocol` (JSON-RPC and MCP basics), `tools` (tool definitions and arguments),
-//! `session` (one MCP session: dispatch, cancellation, its own engine), `calls` (running a
+//! `options` (what every session of a server shares), `session` (one MCP session: dispatch, cancellation, its own engine), `calls` (running a
 //! tool call's turn), `events` (engine events → `codex/event` and progress), `elicitation`
 //! (approvals), `legacy` (the first-generation conversation API), `output` (routing to streams), `stdio` and `http` (transports), `logging`.
 
@@ -17,6 +17,7 @@ pub mod http;
 pub mod index_tools;
 pub mod legacy;
 pub mod logging;
+pub mod options;
 pub mod output;
 pub mod protocol;
 pub mod session;

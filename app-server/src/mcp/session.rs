@@ -11,7 +11,6 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
-use std::time::Duration;
 
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::tables::ServerNotification;
@@ -23,9 +22,7 @@ use tracing::Instrument;
 use crate::compat::conversations::Conversations;
 use crate::compat::legacy_requests::ConversationApi;
 use crate::mcp::calls::ThreadOwners;
-use crate::mcp::elicitation::{
-    ApprovalFallback, elicitation_params, fallback_reply, reply_from_answer,
-};
+use crate::mcp::elicitation::{elicitation_params, fallback_reply, reply_from_answer};
 use crate::mcp::events::Calls;
 use crate::mcp::events::log_message_for;
 use crate::mcp::legacy::FollowUp;
@@ -46,40 +43,7 @@ use tandem_core::principal::Principal;
 use tandem_core::store::Store;
 use tandem_core::sync::lock;
 
-/// Settings shared by every session of one server.
-#[derive(Debug, Clone)]
-pub struct McpOptions {
-    /// The process's audit trail.
-    pub audit: tandem_core::audit::AuditLog,
-    /// The front end's name in the audit trail (`mcp-server stdio`, `mcp-server http`).
-    pub front_end: &'static str,
-    /// What approvals become when the client cannot be asked.
-    pub approval_fallback: ApprovalFallback,
-    /// How long an elicitation may stay unanswered.
-    pub approval_timeout: Duration,
-    /// Serve the conformance suite's fixtures too.
-    #[cfg(feature = "conformance-fixtures")]
-    pub conformance_fixtures: bool,
-    /// The history backend behind `search` and `open` (absent when `--tools` leaves them out).
-    pub history: Option<Arc<tandem_history::service::HistoryService>>,
-    /// `--tools`: the tools offered (all when `None`).
-    pub tools: Option<Vec<String>>,
-    /// The app-server methods served besides MCP's own (see [`tandem_core::families`]); a method
-    /// outside them is `-32601` and reaches no handler.
-    pub families: tandem_core::families::Families,
-    /// The operator's ceiling on what this server's clients may obtain (`[clients]`, with
-    /// the defaults of `mcp-server` on stdio or HTTP), given to every session's engine.
-    pub access: tandem_core::access::ClientPolicy,
-}
-
-/// What `initialize` fixed.
-#[derive(Debug, Clone)]
-pub struct Negotiated {
-    /// The protocol version in use.
-    pub version: &'static str,
-    /// What the client can do.
-    pub capabilities: ClientCapabilities,
-}
+pub use super::options::{McpOptions, Negotiated};
 
 /// One MCP session.
 pub struct McpSession {

@@ -19,8 +19,8 @@ use app_server_protocol::thread_requests::{
 use crate::audit::AuditEvent;
 use crate::clock::unix_millis;
 use crate::engine::settings::{
-    SettingsOverrides, beyond_ceiling, no_rollout, normalize_thread_id, provider_not_found,
-    resolve_cwd, sandbox_policy,
+    SettingsOverrides, no_rollout, normalize_thread_id, provider_not_found, resolve_cwd,
+    sandbox_policy,
 };
 use crate::engine::thread::{LoadedThread, ThreadState, thread_from_meta};
 use crate::engine::{Engine, EngineError};
@@ -141,7 +141,7 @@ impl Engine {
                 std::path::Path::new(&cwd),
                 asked,
             )
-            .map_err(beyond_ceiling)?;
+            .map_err(|error| self.beyond_ceiling(error))?;
         let meta = ThreadMeta {
             collaboration_mode: None,
             compact_prompt: None,

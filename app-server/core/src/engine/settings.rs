@@ -10,6 +10,7 @@ use app_server_protocol::policy::{AskForApproval, SandboxMode, SandboxPolicy};
 use app_server_protocol::tables::ServerNotification;
 
 use crate::access::CeilingError;
+use crate::audit::AuditEvent;
 use crate::config::{Config, ConfigError, ProviderConfig};
 use crate::engine::{Engine, EngineError};
 use crate::model::ModelClient;
@@ -95,7 +96,13 @@ impl Engine {
         &self,
         overrides: &BTreeMap<String, serde_json::Value>,
     ) -> Result<Config, ConfigError> {
-        self.inner.access.check_config(overrides)?;
+        if let Err(error) = self.inner.access.check_config(overrides) {
+            self.audit(&AuditEvent::Refused {
+                setting: "clients.allow_client_config".to_string(),
+                reason: error.to_string(),
+            });
+            return Err(error);
+        }
         self.inner.config.with_overrides(overrides)
     }
 
@@ -115,7 +122,7 @@ impl Engine {
         self.inner
             .access
             .admit(policy, cwd, asked)
-            .map_err(beyond_ceiling)
+            .map_err(|error| self.beyond_ceiling(error))
     }
 
     /// Applies overrides to `meta`; returns the provider the thread now uses.
@@ -132,7 +139,7 @@ impl Engine {
             self.inner
                 .access
                 .check_config(config)
-                .map_err(refused_config)?;
+                .map_err(|error| self.refused_config(error))?;
         }
         if let Some(provider_id) = overrides.model_provider {
             let provider = self.provider(provider_id)?;
@@ -161,10 +168,10 @@ impl Engine {
         meta.sandbox = match (overrides.sandbox, overrides.cwd) {
             (Some(_), _) => access
                 .admit(meta.sandbox.clone(), &cwd, true)
-                .map_err(beyond_ceiling)?,
+                .map_err(|error| self.beyond_ceiling(error))?,
             (None, Some(_)) => access
                 .admit(meta.sandbox.clone(), &cwd, false)
-                .map_err(beyond_ceiling)?,
+                .map_err(|error| self.beyond_ceiling(error))?,
             (None, None) => access.contain(&meta.sandbox, &cwd),
         };
         if let Some(text) = overrides.base_instructions {
@@ -217,14 +224,25 @@ fn normalize_path(path: &std::path::Path) -> String {
         .into_owned()
 }
 
-/// The error of a sandbox beyond `clients.max_sandbox`.
-pub(super) fn beyond_ceiling(error: CeilingError) -> EngineError {
-    EngineError::InvalidRequest(error.to_string())
-}
+impl Engine {
+    /// The error of a sandbox beyond `clients.max_sandbox`, recorded in the audit trail.
+    pub(super) fn beyond_ceiling(&self, error: CeilingError) -> EngineError {
+        self.refused("clients.max_sandbox", error.to_string())
+    }
 
-/// The error of a `config` override key a client may not set.
-pub(super) fn refused_config(error: ConfigError) -> EngineError {
-    EngineError::InvalidRequest(error.to_string())
+    /// The error of a `config` override key a client may not set, recorded in the audit
+    /// trail.
+    pub(super) fn refused_config(&self, error: ConfigError) -> EngineError {
+        self.refused("clients.allow_client_config", error.to_string())
+    }
+
+    fn refused(&self, setting: &str, reason: String) -> EngineError {
+        self.audit(&AuditEvent::Refused {
+            setting: setting.to_string(),
+            reason: reason.clone(),
+        });
+        EngineError::InvalidRequest(reason)
+    }
 }
 
 pub(super) fn provider_not_found(id: &str) -> EngineError {
