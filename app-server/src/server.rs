@@ -56,6 +56,7 @@ pub async fn serve_stdio(
     history: Option<Arc<tandem_history::service::HistoryService>>,
 ) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(&config.home)?);
+    tandem_core::redact::register_known_secrets(store.redactor(), &config);
     let max_line_bytes = config.app_server.max_line_bytes;
     let queue_capacity = config.app_server.request_queue_capacity.max(1);
 

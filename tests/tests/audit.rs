@@ -1,6 +1,7 @@
 //! The audit trail of a real `tandem app-server`: after a turn whose command the user approved,
 //! `$TANDEM_HOME/log/audit.jsonl` (0600) says who started the thread, what was answered and
-//! which command ran under which sandbox, with secrets masked.
+//! which command ran under which sandbox, with secrets masked; and the provider's key, which
+//! has no well-known shape, is masked in the rollout too.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -11,7 +12,8 @@ use std::os::unix::fs::PermissionsExt;
 use common::tool_turns::{decision, done, exec, run_turn, setup};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use tandem_tests::server::{SpawnOptions, TestServer};
+use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
+use tandem_tests::server::{SpawnOptions, TestServer, mock_config};
 
 #[tokio::test]
 async fn thread_start_approval_and_command_are_audited_for_the_local_user() {
@@ -152,5 +154,62 @@ async fn what_the_operators_policy_refuses_is_audited_with_the_setting() {
                 "local".to_string()
             ),
         ]
+    );
+}
+
+#[tokio::test]
+async fn the_providers_key_is_masked_in_the_rollout_even_without_a_known_shape() {
+    const KEY: &str = "plain-provider-secret-0123456789";
+    let model = MockModel::start().await;
+    model.push(MockResponse::sse(responses_text("msg_1", &["noted"])));
+    let config = format!(
+        "{}env_key = \"TANDEM_TEST_PROVIDER_KEY\"\n",
+        mock_config(&model.base_url())
+    );
+    let mut server = TestServer::spawn_with_env(
+        SpawnOptions {
+            config_toml: config,
+            args: Vec::new(),
+            home: None,
+            cwd: None,
+        },
+        &[("TANDEM_TEST_PROVIDER_KEY", KEY)],
+    )
+    .await;
+    server.initialize().await;
+    let thread = server.request("thread/start", json!({})).await.unwrap();
+    let thread_id = thread["thread"]["id"].as_str().unwrap().to_string();
+    server
+        .request(
+            "turn/start",
+            json!({"threadId": thread_id, "input": [{"type": "text", "text": format!("my key is {KEY}")}]}),
+        )
+        .await
+        .unwrap();
+    server.until_turn_completed().await;
+    // The model was sent the key (it is the user's message) ...
+    assert!(model.requests()[0].to_string().contains(KEY));
+    let home = server.home.clone();
+    let (_, code) = server.finish().await;
+    assert_eq!(code, Some(0));
+    // ... but no rollout keeps it.
+    let mut rollouts = Vec::new();
+    let mut pending = vec![home.join("sessions")];
+    while let Some(directory) = pending.pop() {
+        for entry in std::fs::read_dir(&directory).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                pending.push(path);
+            } else {
+                rollouts.push(std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    assert_eq!(rollouts.len(), 1);
+    assert!(!rollouts[0].contains(KEY), "{}", rollouts[0]);
+    assert!(
+        rollouts[0].contains("my key is [REDACTED]"),
+        "{}",
+        rollouts[0]
     );
 }

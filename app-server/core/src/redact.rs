@@ -83,6 +83,34 @@ impl Redactor {
     }
 }
 
+impl std::fmt::Debug for Redactor {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let known = self.known.read().map_or(0, |known| known.len());
+        // The secrets themselves are never printed.
+        formatter
+            .debug_struct("Redactor")
+            .field("known_secrets", &known)
+            .finish()
+    }
+}
+
+/// Registers the secrets a server knows at start: the API key stored in its home and the
+/// value of every provider's `env_key` (and the values of its `http_headers`, which carry
+/// credentials as often as not).
+pub fn register_known_secrets(redactor: &Redactor, config: &crate::config::Config) {
+    for provider in config.model_providers.values() {
+        if let Some(key) = provider.api_key() {
+            redactor.add_secret(&key);
+        }
+        for value in provider.http_headers.values() {
+            redactor.add_secret(value.trim_start_matches("Bearer ").trim());
+        }
+    }
+    if let Some(key) = crate::account::AccountState::shared(&config.home).stored_key() {
+        redactor.add_secret(&key);
+    }
+}
+
 /// `text` with the well-known key shapes masked.
 pub fn redact_patterns(text: &str) -> Cow<'_, str> {
     let Some(patterns) = PATTERNS.as_ref() else {

@@ -36,6 +36,7 @@ use rusqlite::types::{Type, Value};
 use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params, params_from_iter};
 
 use crate::principal::Principal;
+use crate::redact::Redactor;
 use crate::store::rollout::{self, RolloutWriter, io_error};
 use crate::store::{ListPage, ListQuery, StoreError, StoredThread, ThreadMeta};
 
@@ -54,6 +55,8 @@ pub struct Store {
     connection: OnceLock<Mutex<Connection>>,
     /// Held while the connection is being opened, so that only one caller opens it.
     opening: Mutex<()>,
+    /// Masks secrets in every rollout line written through this store.
+    redactor: Redactor,
 }
 
 /// Locks the connection. A panic while it was held cannot leave a half-done change behind
@@ -88,6 +91,7 @@ impl Store {
             lock_file: home.join(LOCK_FILE),
             connection: OnceLock::new(),
             opening: Mutex::new(()),
+            redactor: Redactor::new(),
         })
     }
 
@@ -109,7 +113,7 @@ impl Store {
         // The index is opened (built, on a new home) before the rollout exists, so that a
         // build never meets this rollout while its header is still queued for the appender.
         let opened = self.connection().map(drop);
-        let writer = RolloutWriter::create(meta)?;
+        let writer = RolloutWriter::create(meta, &self.redactor)?;
         let indexed = opened.and_then(|()| write_row(&*self.connection()?, meta));
         if let Err(error) = indexed {
             tracing::error!(
@@ -121,12 +125,19 @@ impl Store {
         Ok(writer)
     }
 
+    /// The masking applied to every rollout line this store writes: register the secrets the
+    /// server knows (stored API keys, provider keys, listener tokens) with
+    /// [`Redactor::add_secret`].
+    pub fn redactor(&self) -> &Redactor {
+        &self.redactor
+    }
+
     /// Opens the existing, non-archived rollout of thread `id` for appending.
     pub fn append_writer(&self, id: &str) -> Result<RolloutWriter, StoreError> {
         let Some(path) = self.locate(id, false)? else {
             return Err(StoreError::NotFound(id.to_owned()));
         };
-        RolloutWriter::open_append(&path)
+        RolloutWriter::open_append(&path, &self.redactor)
     }
 
     /// Reads thread `id` back from its rollout (live or archived).

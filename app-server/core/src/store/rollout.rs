@@ -18,7 +18,7 @@ use app_server_protocol::thread::{ThreadTokenUsage, Turn, TurnItemsView, TurnSta
 use serde::{Deserialize, Serialize};
 
 use crate::model::ResponseItem;
-use crate::redact::redact_patterns;
+use crate::redact::Redactor;
 use crate::store::appender;
 use crate::store::{ROLLOUT_VERSION, RolloutRecord, StoreError, StoredThread, ThreadMeta};
 
@@ -27,6 +27,8 @@ use crate::store::{ROLLOUT_VERSION, RolloutRecord, StoreError, StoredThread, Thr
 pub struct RolloutWriter {
     path: Arc<Path>,
     file: Arc<File>,
+    /// Masks secrets in every line before it is kept.
+    redactor: Redactor,
 }
 
 /// Makes a rollout durable; see [`RolloutWriter::sync_handle`].
@@ -49,7 +51,8 @@ impl RolloutWriter {
     /// the OS with one `write_all`, so that a killed process loses at most the lines queued
     /// and the one being written. Call [`RolloutWriter::sync`] to make it durable.
     pub fn append(&mut self, record: &RolloutRecord) -> Result<(), StoreError> {
-        let line = encode_line(record, now_ms()).map_err(|source| io_error(&self.path, source))?;
+        let line = encode_line(record, now_ms(), &self.redactor)
+            .map_err(|source| io_error(&self.path, source))?;
         if let Some(mirror) = super::ROLLOUT_MIRROR.get() {
             mirror.mirror(&self.path, &line);
         }
@@ -74,7 +77,10 @@ impl RolloutWriter {
 
     /// Creates a new rollout at `meta.rollout_path` (and its parent directories) and writes the
     /// `session_meta` header. Fails if the file already exists.
-    pub(super) fn create(meta: &ThreadMeta) -> Result<RolloutWriter, StoreError> {
+    pub(super) fn create(
+        meta: &ThreadMeta,
+        redactor: &Redactor,
+    ) -> Result<RolloutWriter, StoreError> {
         let path = meta.rollout_path.clone();
         if let Some(parent) = path.parent() {
             fs::create_dir_all(parent).map_err(|source| io_error(parent, source))?;
@@ -87,6 +93,7 @@ impl RolloutWriter {
         let mut writer = RolloutWriter {
             path: path.into(),
             file: Arc::new(file),
+            redactor: redactor.clone(),
         };
         writer.append(&RolloutRecord::SessionMeta {
             version: ROLLOUT_VERSION,
@@ -98,7 +105,10 @@ impl RolloutWriter {
     /// Opens an existing rollout for appending. A partial last line (the previous process died
     /// while writing it) is cut off first, so that the next record does not glue onto it and
     /// turn it into a corrupt line in the middle of the file.
-    pub(super) fn open_append(path: &Path) -> Result<RolloutWriter, StoreError> {
+    pub(super) fn open_append(
+        path: &Path,
+        redactor: &Redactor,
+    ) -> Result<RolloutWriter, StoreError> {
         // Another writer's queued lines land before the tail is checked.
         appender::barrier();
         let mut file = OpenOptions::new()
@@ -110,6 +120,7 @@ impl RolloutWriter {
         Ok(RolloutWriter {
             path: path.into(),
             file: Arc::new(file),
+            redactor: redactor.clone(),
         })
     }
 }
@@ -130,14 +141,19 @@ struct LineIn {
     record: RolloutRecord,
 }
 
-/// Serializes one record with its envelope, newline included, with well-known key shapes
-/// masked (`crate::redact`): a key the user pasted or a command printed is not kept.
-fn encode_line(record: &RolloutRecord, timestamp_ms: i64) -> Result<Vec<u8>, io::Error> {
+/// Serializes one record with its envelope, newline included, with secrets masked by
+/// `redactor` (well-known key shapes and the secrets the server knows): a key the user pasted
+/// or a command printed is not kept.
+fn encode_line(
+    record: &RolloutRecord,
+    timestamp_ms: i64,
+    redactor: &Redactor,
+) -> Result<Vec<u8>, io::Error> {
     let encoded = serde_json::to_string(&LineOut {
         timestamp: format_rfc3339_millis(timestamp_ms),
         record,
     })?;
-    let mut line = match redact_patterns(&encoded) {
+    let mut line = match redactor.redact(&encoded) {
         Cow::Borrowed(_) => encoded.into_bytes(),
         Cow::Owned(masked) => masked.into_bytes(),
     };
@@ -559,7 +575,7 @@ pub(super) fn io_error(path: &Path, source: io::Error) -> StoreError {
 /// One encoded line with a chosen timestamp, for tests that write rollouts by hand.
 #[cfg(test)]
 pub(super) fn encode_line_for_test(record: &RolloutRecord, timestamp_ms: i64) -> Vec<u8> {
-    encode_line(record, timestamp_ms).expect("records serialize")
+    encode_line(record, timestamp_ms, &Redactor::new()).expect("records serialize")
 }
 
 #[cfg(test)]
@@ -572,7 +588,16 @@ mod redaction_tests {
             turn_id: "turn sk-abcdefghijklmnopqrstuvwxyz0123".into(),
             started_at: 1,
         };
-        let line = encode_line(&record, 0).unwrap();
+        let redactor = Redactor::new();
+        redactor.add_secret("operator-token-0123456789");
+        let record_with_token = RolloutRecord::TurnStarted {
+            turn_id: "curl -H operator-token-0123456789".into(),
+            started_at: 1,
+        };
+        let masked =
+            String::from_utf8(encode_line(&record_with_token, 0, &redactor).unwrap()).unwrap();
+        assert!(!masked.contains("operator-token-0123456789"), "{masked}");
+        let line = encode_line(&record, 0, &redactor).unwrap();
         let text = String::from_utf8(line.clone()).unwrap();
         assert!(
             !text.contains("sk-abcdefghijklmnopqrstuvwxyz0123"),

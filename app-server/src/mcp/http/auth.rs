@@ -120,6 +120,19 @@ impl TokenTable {
         })
     }
 
+    /// The tokens accepted now, as text (for masking them in what is kept; never logged).
+    pub fn tokens(&self) -> Vec<String> {
+        let entries = self
+            .entries
+            .read()
+            .map(|entries| Arc::clone(&entries))
+            .unwrap_or_else(|poisoned| Arc::clone(&poisoned.into_inner()));
+        entries
+            .iter()
+            .map(|entry| String::from_utf8_lossy(&entry.token).into_owned())
+            .collect()
+    }
+
     /// Draws a token from the OS random generator for the principal `default` and writes it
     /// to `home/mcp-http.token` (mode 0600, replaced atomically). Returns the table and the
     /// file's path.

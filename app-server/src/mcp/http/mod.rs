@@ -114,6 +114,12 @@ pub async fn serve_http(
         None => (None, None),
     };
     let store = Arc::new(Store::open(&config.home)?);
+    tandem_core::redact::register_known_secrets(store.redactor(), &config);
+    if let Authentication::Tokens(table) = &http.access.authentication {
+        for token in table.tokens() {
+            store.redactor().add_secret(&token);
+        }
+    }
     let listener = tokio::net::TcpListener::bind(http.bind).await?;
     let address = listener.local_addr()?;
     report_listening(address, &http.access.authentication);
