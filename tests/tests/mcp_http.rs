@@ -185,7 +185,13 @@ async fn sessions_run_concurrently_and_cannot_drive_each_others_threads() {
         "msg_c",
         &["B", " continues"],
     )));
-    let server = McpHttp::spawn(&mock_config(&model.base_url()), &[]).await;
+    // A's stream stays silent while B runs: on a loaded machine that may take longer than the
+    // usual idle timeout, whose retry would take B's answer from the mock.
+    let config = mock_config(&model.base_url()).replace(
+        "stream_idle_timeout_ms = 5000",
+        "stream_idle_timeout_ms = 120000",
+    );
+    let server = McpHttp::spawn(&config, &[]).await;
     let (session_a, _) = server.initialize("2025-06-18", json!({})).await;
     let (session_b, _) = server.initialize("2025-06-18", json!({})).await;
 
