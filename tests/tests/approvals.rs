@@ -387,3 +387,35 @@ async fn a_failing_patch_writes_nothing_and_a_heredoc_becomes_a_file_change() {
             .starts_with("Wall time: 0.0000 seconds\nOutput:\nExit code: 0\n")
     );
 }
+
+#[tokio::test]
+async fn a_patch_through_a_symbolic_link_is_judged_where_it_lands() {
+    // Under `never`, a patch inside the workspace is written without asking, one outside the
+    // writable roots is refused: a link in the workspace pointing outside must not turn the
+    // second into the first.
+    let mut setup = setup("never", "workspace-write").await;
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), setup.workspace.path().join("link")).unwrap();
+    setup.model.push_all([
+        patch(
+            "call_link",
+            "*** Begin Patch\n*** Add File: link/escaped.txt\n+escaped\n*** End Patch\n",
+        ),
+        patch(
+            "call_inside",
+            "*** Begin Patch\n*** Add File: inside.txt\n+inside\n*** End Patch\n",
+        ),
+        done(),
+    ]);
+    run_turn(&mut setup, "patch", vec![]).await;
+    assert!(
+        !outside.path().join("escaped.txt").exists(),
+        "the patch was written through the link"
+    );
+    assert!(
+        tool_output(&setup.model, "call_link").contains("outside the writable roots"),
+        "{}",
+        tool_output(&setup.model, "call_link")
+    );
+    assert!(exists(setup.workspace.path(), "inside.txt"));
+}

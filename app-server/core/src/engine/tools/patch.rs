@@ -83,7 +83,6 @@ impl TurnTask {
             Ok(plan) => plan,
             Err(error) => return call.reply(format!("apply_patch verification failed: {error}")),
         };
-        let paths = touched_paths(&plan);
         let (policy, sandbox, thread_cwd) = {
             let state = lock(&self.thread.state);
             (
@@ -91,6 +90,19 @@ impl TurnTask {
                 state.meta.sandbox.clone(),
                 PathBuf::from(&state.meta.cwd),
             )
+        };
+        // Judged where each write really lands: a symbolic link that a command placed in the
+        // workspace must not carry a patch outside the writable roots or the ceiling.
+        let lexical = touched_paths(&plan);
+        let (thread_cwd, paths) = {
+            let fallback = (thread_cwd.clone(), lexical.clone());
+            tokio::task::spawn_blocking(move || {
+                let cwd = landing_path(&thread_cwd);
+                let paths = lexical.iter().map(|path| landing_path(path)).collect();
+                (cwd, paths)
+            })
+            .await
+            .unwrap_or(fallback)
         };
         let approved_for_session = {
             let approved = lock(&self.thread.tools.approved_patch_paths);
@@ -251,6 +263,27 @@ impl TurnTask {
 }
 
 /// Every absolute path the plan writes: sources, move destinations and deletions.
+/// Where a write to `path` lands: every symbolic link among its existing ancestors (and the
+/// file itself) followed, the components that do not exist yet appended as written.
+fn landing_path(path: &Path) -> PathBuf {
+    let mut existing = path;
+    let mut missing = Vec::new();
+    loop {
+        if let Ok(real) = std::fs::canonicalize(existing) {
+            let mut landed = real;
+            landed.extend(missing.iter().rev());
+            return landed;
+        }
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                missing.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return path.to_path_buf(),
+        }
+    }
+}
+
 fn touched_paths(plan: &PatchPlan) -> Vec<PathBuf> {
     let mut paths = Vec::new();
     for file in plan.files() {
