@@ -264,3 +264,96 @@ async fn a_node_speaks_tls_to_a_rediss_url_and_checks_the_certificate() {
     );
     assert!(stderr.contains("certificate"), "{stderr}");
 }
+
+/// Threads belong to their principal across nodes: Alice's thread, created on A, answers Bob on
+/// B exactly as a thread that does not exist, and still answers Alice there.
+#[tokio::test]
+async fn a_threads_owner_travels_with_it_to_every_node() {
+    use tandem_tests::cluster::tool_call;
+    use tandem_tests::cluster_turns::json_call;
+    use tandem_tests::mock_model::{MockResponse, responses_text};
+
+    let redis = Redis::start().await;
+    let model = MockModel::start().await;
+    model.push(MockResponse::sse(responses_text("msg_1", &["first"])));
+    model.push(MockResponse::sse(responses_text("msg_2", &["again"])));
+    let tokens_dir = tempfile::tempdir().unwrap();
+    let tokens = tokens_dir.path().join("tokens");
+    std::fs::write(&tokens, format!("alice {ALICE}\nbob {BOB}\n")).unwrap();
+    let tokens = tokens.to_str().unwrap();
+    let args = ["--auth-token-file", tokens];
+    let a = start_node(&model.base_url(), &redis.url, "a", "", &args).await;
+    let b = start_node(&model.base_url(), &redis.url, "b", "", &args).await;
+    let alice_on_a = Endpoint::with_token(&a.url, ALICE);
+    let alice_on_b = Endpoint::with_token(&b.url, ALICE);
+    let bob_on_b = Endpoint::with_token(&b.url, BOB);
+
+    let session = alice_on_a.initialize(json!({})).await;
+    let first = json_call(
+        &alice_on_a,
+        &session,
+        &tool_call(
+            1,
+            "codex",
+            json!({"prompt": "Start.", "approval-policy": "never"}),
+        ),
+    )
+    .await;
+    assert_eq!(first["result"]["isError"], false, "{first}");
+    let thread_id = first["result"]["structuredContent"]["threadId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(alice_on_a.delete(&session).await, 204);
+
+    let bobs = bob_on_b.initialize(json!({})).await;
+    let stolen = json_call(
+        &bob_on_b,
+        &bobs,
+        &tool_call(
+            2,
+            "codex-reply",
+            json!({"threadId": thread_id, "prompt": "Mine."}),
+        ),
+    )
+    .await;
+    let missing_id = "019a0000-0000-7000-8000-000000000000";
+    let missing = json_call(
+        &bob_on_b,
+        &bobs,
+        &tool_call(
+            3,
+            "codex-reply",
+            json!({"threadId": missing_id, "prompt": "Anyone?"}),
+        ),
+    )
+    .await;
+    assert_eq!(stolen["result"]["isError"], true, "{stolen}");
+    assert_eq!(
+        stolen["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .replace(&thread_id, "<id>"),
+        missing["result"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .replace(missing_id, "<id>"),
+    );
+
+    let alices = alice_on_b.initialize(json!({})).await;
+    let again = json_call(
+        &alice_on_b,
+        &alices,
+        &tool_call(
+            4,
+            "codex-reply",
+            json!({"threadId": thread_id, "prompt": "Go on."}),
+        ),
+    )
+    .await;
+    assert_eq!(
+        again["result"]["structuredContent"]["content"], "again",
+        "{again}"
+    );
+    assert_eq!(model.requests().len(), 2);
+}
