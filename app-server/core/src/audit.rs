@@ -21,7 +21,7 @@ use app_server_protocol::thread_requests::ThreadStartResponse;
 use serde::Serialize;
 
 use crate::clock::unix_millis;
-use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest};
+use crate::engine::approval::{ApprovalReply, ApprovalRequest};
 use crate::principal::Principal;
 use crate::redact::redact_patterns;
 
@@ -97,30 +97,10 @@ impl AuditEvent {
     /// The record of a question and how it ended. Only decisions are kept, never the text of
     /// the user's answers.
     pub fn approval(request: &ApprovalRequest, reply: &ApprovalReply) -> AuditEvent {
-        let kind = match request {
-            ApprovalRequest::Command(_) => "command",
-            ApprovalRequest::FileChange(_) => "file_change",
-            ApprovalRequest::UserInput(_) => "user_input",
-            ApprovalRequest::FreeText(_) => "free_text",
-            ApprovalRequest::Choices(_) => "choices",
-            ApprovalRequest::McpElicitation(_) => "mcp_elicitation",
-        };
-        let decision = match reply {
-            ApprovalReply::Answered(answer) => match answer {
-                ApprovalAnswer::Command(decision) => wire_name(decision),
-                ApprovalAnswer::FileChange(decision) => wire_name(decision),
-                ApprovalAnswer::McpElicitation(answer) => wire_name(&answer.action),
-                ApprovalAnswer::UserInput(_)
-                | ApprovalAnswer::FreeText(_)
-                | ApprovalAnswer::Choices(_) => "answered".to_string(),
-            },
-            ApprovalReply::Failed(_) => "failed".to_string(),
-            ApprovalReply::Withdrawn => "withdrawn".to_string(),
-        };
         AuditEvent::Approval {
             thread_id: request.thread_id().to_string(),
-            request: kind.to_string(),
-            decision,
+            request: request.kind_name().to_string(),
+            decision: reply.decision_name(),
         }
     }
 }

@@ -21,6 +21,8 @@ use app_server_protocol::server_requests::{
 };
 use tokio_util::sync::CancellationToken;
 
+use crate::audit::wire_name;
+
 /// One question for the user.
 #[derive(Debug, Clone)]
 pub enum ApprovalRequest {
@@ -39,6 +41,18 @@ pub enum ApprovalRequest {
 }
 
 impl ApprovalRequest {
+    /// The kind of question, as named in the audit trail.
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            ApprovalRequest::Command(_) => "command",
+            ApprovalRequest::FileChange(_) => "file_change",
+            ApprovalRequest::UserInput(_) => "user_input",
+            ApprovalRequest::FreeText(_) => "free_text",
+            ApprovalRequest::Choices(_) => "choices",
+            ApprovalRequest::McpElicitation(_) => "mcp_elicitation",
+        }
+    }
+
     /// The thread the question belongs to.
     pub fn thread_id(&self) -> &str {
         match self {
@@ -64,6 +78,26 @@ pub enum ApprovalReply {
     /// Nobody will answer: the turn was cancelled (interrupt, shutdown) or the client went
     /// away. The engine ends the turn without running anything.
     Withdrawn,
+}
+
+impl ApprovalReply {
+    /// How the question ended, as named in the audit trail: the decision's wire name
+    /// (`accept`, `decline`, …), `answered` for questions (whose text is never kept),
+    /// `failed` or `withdrawn`.
+    pub fn decision_name(&self) -> String {
+        match self {
+            ApprovalReply::Answered(answer) => match answer {
+                ApprovalAnswer::Command(decision) => wire_name(decision),
+                ApprovalAnswer::FileChange(decision) => wire_name(decision),
+                ApprovalAnswer::McpElicitation(answer) => wire_name(&answer.action),
+                ApprovalAnswer::UserInput(_)
+                | ApprovalAnswer::FreeText(_)
+                | ApprovalAnswer::Choices(_) => "answered".to_string(),
+            },
+            ApprovalReply::Failed(_) => "failed".to_string(),
+            ApprovalReply::Withdrawn => "withdrawn".to_string(),
+        }
+    }
 }
 
 /// A user's answer, of the kind the question asked for.

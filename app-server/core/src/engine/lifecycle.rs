@@ -374,16 +374,7 @@ impl Engine {
                     )
                 }
                 None => {
-                    let loading = source_id.clone();
-                    let stored = self
-                        .inner
-                        .store
-                        .blocking(move |store| store.load(&loading))
-                        .await
-                        .map_err(|error| match error {
-                            StoreError::NotFound(_) => no_rollout(&source_id),
-                            other => other.into(),
-                        })?;
+                    let stored = self.load_stored(&source_id, no_rollout).await?;
                     (
                         stored.meta,
                         stored.turns,

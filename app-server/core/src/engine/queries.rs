@@ -21,7 +21,7 @@ use crate::config::ProviderConfig;
 use crate::engine::settings::{not_loaded, resolve_cwd};
 use crate::engine::thread::thread_from_meta;
 use crate::engine::{Engine, EngineError};
-use crate::store::{ListQuery, StoreError};
+use crate::store::{ListQuery, StoreError, StoredThread};
 use crate::sync::lock;
 
 const INCLUDE_TURNS_DEPRECATION: &str = "Full-history hydration is deprecated for paginated threads; omit `includeTurns` or set it to `false`, then page with `thread/turns/list` and `thread/items/list`.";
@@ -98,6 +98,24 @@ impl Engine {
         })
     }
 
+    /// Thread `id` read back from its rollout on the blocking pool; a missing rollout is
+    /// `not_found`'s error.
+    pub(super) async fn load_stored(
+        &self,
+        id: &str,
+        not_found: fn(&str) -> EngineError,
+    ) -> Result<StoredThread, EngineError> {
+        let loading = id.to_owned();
+        self.inner
+            .store
+            .blocking(move |store| store.load(&loading))
+            .await
+            .map_err(|error| match error {
+                StoreError::NotFound(_) => not_found(id),
+                other => other.into(),
+            })
+    }
+
     /// `thread/read`. Emits `deprecationNotice` before returning when turns are included.
     pub async fn read_thread(&self, params: ThreadReadParams) -> Result<Thread, EngineError> {
         let owned = self.owned_thread(&params.thread_id, not_loaded).await?;
@@ -114,16 +132,7 @@ impl Engine {
             }
             None => {
                 if include_turns {
-                    let loading = id.clone();
-                    let stored = self
-                        .inner
-                        .store
-                        .blocking(move |store| store.load(&loading))
-                        .await
-                        .map_err(|error| match error {
-                            StoreError::NotFound(_) => not_loaded(&id),
-                            other => other.into(),
-                        })?;
+                    let stored = self.load_stored(&id, not_loaded).await?;
                     let mut thread = thread_from_meta(&stored.meta, ThreadStatus::NotLoaded, false);
                     thread.turns = stored.turns;
                     thread
@@ -161,18 +170,7 @@ impl Engine {
         let id = owned.id().to_owned();
         let mut turns = match owned.loaded() {
             Some(thread) => lock(&thread.state).turns.clone(),
-            None => {
-                let loading = id.clone();
-                self.inner
-                    .store
-                    .blocking(move |store| store.load(&loading))
-                    .await
-                    .map_err(|error| match error {
-                        StoreError::NotFound(_) => not_loaded(&id),
-                        other => other.into(),
-                    })?
-                    .turns
-            }
+            None => self.load_stored(&id, not_loaded).await?.turns,
         };
         if params.sort_direction.unwrap_or(SortDirection::Desc) == SortDirection::Desc {
             turns.reverse();
