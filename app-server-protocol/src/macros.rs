@@ -11,7 +11,9 @@
 /// Generates `$enum` (internally tagged by `method`, variants `{ id, params }`), an id-less
 /// `$payload` enum (adjacently tagged `method`/`params`) for the sending side, a fieldless
 /// `$kind` enum naming each method (for registries that sort methods into families without a
-/// value in hand), the `METHODS` table and `visit_types` for the exporters.
+/// value in hand), a module `$markers` with one unit type per method implementing
+/// [`Request`](crate::tables_meta::Request) (for typed clients: params and response types
+/// follow from the method), the `METHODS` table and `visit_types` for the exporters.
 macro_rules! request_table {
     (
         $(#[$enum_meta:meta])*
@@ -20,6 +22,8 @@ macro_rules! request_table {
         payload $payload:ident;
         $(#[$kind_meta:meta])*
         kind $kind:ident;
+        $(#[$markers_meta:meta])*
+        markers $markers:ident;
         $(
             $(#[doc = $doc:literal])*
             $variant:ident => $method:literal [$stability:ident] {
@@ -97,6 +101,23 @@ macro_rules! request_table {
                     $( $kind::$variant => $crate::tables_meta::Stability::$stability, )*
                 }
             }
+        }
+
+        $(#[$markers_meta])*
+        pub mod $markers {
+            #[allow(clippy::wildcard_imports, reason = "the table's own imports name every type")]
+            use super::*;
+            $(
+                $(#[doc = $doc])*
+                #[derive(Clone, Copy, Debug)]
+                pub struct $variant;
+
+                impl $crate::tables_meta::Request for $variant {
+                    const METHOD: &'static str = $method;
+                    type Params = $params;
+                    type Response = $response;
+                }
+            )*
         }
 
         impl $enum {
@@ -179,10 +200,16 @@ macro_rules! request_table {
 }
 
 /// Declares notifications: `method` plus `params`, no id, no reply.
+///
+/// Generates `$enum` (adjacently tagged `method`/`params`), a module `$markers` with one unit
+/// type per notification implementing [`Notification`](crate::tables_meta::Notification), the
+/// `METHODS` table and `visit_types` for the exporters.
 macro_rules! notification_table {
     (
         $(#[$enum_meta:meta])*
         enum $enum:ident;
+        $(#[$markers_meta:meta])*
+        markers $markers:ident;
         $(
             $(#[doc = $doc:literal])*
             $variant:ident => $method:literal [$stability:ident] {
@@ -202,6 +229,22 @@ macro_rules! notification_table {
                 $(#[doc = $doc])*
                 #[serde(rename = $method)]
                 $variant($params),
+            )*
+        }
+
+        $(#[$markers_meta])*
+        pub mod $markers {
+            #[allow(clippy::wildcard_imports, reason = "the table's own imports name every type")]
+            use super::*;
+            $(
+                $(#[doc = $doc])*
+                #[derive(Clone, Copy, Debug)]
+                pub struct $variant;
+
+                impl $crate::tables_meta::Notification for $variant {
+                    const METHOD: &'static str = $method;
+                    type Params = $params;
+                }
             )*
         }
 

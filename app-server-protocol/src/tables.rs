@@ -79,6 +79,8 @@ request_table! {
     payload ClientRequestPayload;
     /// A client request's method, without id or params.
     kind ClientMethod;
+    /// One type per client request, naming its params and response types (`Request`).
+    markers client_requests;
 
     /// Open the connection: declare the client and its capabilities. Must come first, once.
     Initialize => "initialize" [Stable] {
@@ -351,6 +353,8 @@ request_table! {
     payload ServerRequestPayload;
     /// A server request's method, without id or params.
     kind ServerMethod;
+    /// One type per server request, naming its params and response types (`Request`).
+    markers server_requests;
 
     /// Ask whether a command may run.
     CommandExecutionRequestApproval => "item/commandExecution/requestApproval" [Stable] {
@@ -407,6 +411,8 @@ request_table! {
 notification_table! {
     /// A notification from the server to the client.
     enum ServerNotification;
+    /// One type per server notification, naming its params type (`Notification`).
+    markers server_notifications;
 
     /// A thread was created by `thread/start` or `thread/fork`.
     ThreadStarted => "thread/started" [Stable] { params: ThreadStartedNotification },
@@ -482,6 +488,8 @@ notification_table! {
 notification_table! {
     /// A notification from the client to the server.
     enum ClientNotification;
+    /// One type per client notification, naming its params type (`Notification`).
+    markers client_notifications;
 
     /// The client processed the `initialize` response (accepted, not enforced).
     Initialized => "initialized" [Stable] { params: EmptyParams },

@@ -43,3 +43,24 @@ pub trait TypeVisitor {
     where
         P: TS + JsonSchema + 'static;
 }
+
+/// A request of a method table, as a type: the unit types in `tables::client_requests` and
+/// `tables::server_requests` implement it, so that a typed client derives params and response
+/// types from the method it names.
+pub trait Request {
+    /// The wire name, such as `thread/start`.
+    const METHOD: &'static str;
+    /// The params the request carries.
+    type Params: serde::Serialize + serde::de::DeserializeOwned;
+    /// The result of a successful response.
+    type Response: serde::Serialize + serde::de::DeserializeOwned;
+}
+
+/// A notification of a method table, as a type (the unit types in
+/// `tables::server_notifications` and `tables::client_notifications`).
+pub trait Notification {
+    /// The wire name, such as `turn/completed`.
+    const METHOD: &'static str;
+    /// The params the notification carries.
+    type Params: serde::Serialize + serde::de::DeserializeOwned;
+}

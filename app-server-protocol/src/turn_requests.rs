@@ -13,7 +13,7 @@ use crate::thread::Turn;
 
 /// Parameters of `turn/start`. Overrides apply to this turn and persist for later turns,
 /// except `outputSchema`, which applies to this turn only.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields = nullable)]
 pub struct TurnStartParams {

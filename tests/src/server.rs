@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use app_server_protocol::tables_meta::{Notification, Request};
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
@@ -198,6 +200,41 @@ impl TestServer {
         }
     }
 
+    /// Sends the request `M` of the client table and waits for its response, decoded as the
+    /// table's response type (a result that does not decode fails the test, naming the
+    /// method); `Err(error object)` for an error response.
+    pub async fn call<M: Request>(&mut self, params: M::Params) -> Result<M::Response, Value> {
+        let params = serde_json::to_value(&params).expect("params serialize");
+        let result = self.request(M::METHOD, params).await?;
+        Ok(decode::<M::Response>(M::METHOD, result))
+    }
+
+    /// Waits for the next notification `N` of the server table and returns its params,
+    /// decoded as the table's type; messages before it stay in the backlog.
+    pub async fn notification_of<N: Notification>(&mut self) -> N::Params {
+        let params = self.notification(N::METHOD).await;
+        decode::<N::Params>(N::METHOD, params)
+    }
+
+    /// Waits for the next server request `M` of the server table; returns its id and its
+    /// params, decoded as the table's type. Other messages stay in the backlog.
+    pub async fn server_request_of<M: Request>(&mut self) -> (Value, M::Params) {
+        let message = self
+            .take_matching(|message| {
+                message.get("method") == Some(&json!(M::METHOD)) && message.get("id").is_some()
+            })
+            .await;
+        let id = message.get("id").cloned().unwrap_or(Value::Null);
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        (id, decode::<M::Params>(M::METHOD, params))
+    }
+
+    /// Answers the server request `M` (of id `id`) with a typed result.
+    pub async fn answer<M: Request>(&mut self, id: Value, result: M::Response) {
+        let result = serde_json::to_value(&result).expect("result serialize");
+        self.send(&json!({"id": id, "result": result})).await;
+    }
+
     /// `initialize` + `initialized` with `capabilities`.
     pub async fn initialize_with(&mut self, capabilities: Value) -> Value {
         let result = self
@@ -319,6 +356,14 @@ impl TestServer {
             .expect("tandem did not exit")
             .expect("wait");
         status.code()
+    }
+}
+
+/// Decodes `value` as the table's type for `method`, failing the test with both in the message.
+fn decode<T: DeserializeOwned>(method: &str, value: Value) -> T {
+    match serde_json::from_value(value.clone()) {
+        Ok(decoded) => decoded,
+        Err(error) => panic!("{method}: does not decode as its table type ({error}): {value}"),
     }
 }
 
