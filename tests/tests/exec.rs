@@ -1,6 +1,7 @@
 //! `tandem exec` against the mock model: the answer on stdout and the transcript on stderr, the
 //! `--json` events in the reference's shapes and order, a declined command, the exit statuses
-//! (0 completed, 1 failed or interrupted, 2 bad usage), SIGINT, and the git repository check.
+//! (0 completed, 1 failed or interrupted, 2 bad usage), SIGINT, the git repository check, and
+//! the operator's `[clients]` ceiling.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -265,4 +266,25 @@ async fn sigint_interrupts_the_turn_and_exits_1_after_turn_failed() {
         &json!({"type": "turn.failed", "error": {"message": "turn interrupted"}}),
         "{output}"
     );
+}
+
+#[tokio::test]
+async fn the_operators_ceiling_bounds_the_sandbox_a_run_asks_for() {
+    let model = MockModel::start().await;
+    model.push(MockResponse::sse(responses_text("msg_1", &["ok"])));
+    let setup = ExecSetup::new(&model.base_url());
+    let mut config = std::fs::read_to_string(setup.home.path().join("config.toml")).unwrap();
+    config.push_str("\n[clients]\nmax_sandbox = \"workspace-write\"\n");
+    std::fs::write(setup.home.path().join("config.toml"), config).unwrap();
+    let output = setup
+        .run(&["--json", "--sandbox", "danger-full-access", "hi"], "")
+        .await;
+    assert_eq!(output.status, Some(1), "{output}");
+    assert!(output.stderr.contains("clients.max_sandbox"), "{output}");
+    assert_eq!(model.request_count(), 0);
+    // Within the ceiling, the run goes ahead.
+    let output = setup
+        .run(&["--json", "--sandbox", "workspace-write", "hi"], "")
+        .await;
+    assert_eq!(output.status, Some(0), "{output}");
 }

@@ -194,7 +194,7 @@ async fn codex_home_is_the_home_when_tandem_home_is_unset() {
     assert_eq!(output.status, Some(0), "{output}");
     let thread_id = output.thread_id();
     // The rollout lies where Codex keeps it, named after the thread, opening with the
-    // `session_meta` header that names the thread and its directory (Tandem's payload).
+    // `session_meta` header that names the thread and its directory.
     let files = rollouts(codex_home);
     assert_eq!(files.len(), 1, "{files:?}");
     let name = files[0].file_name().unwrap().to_str().unwrap();
@@ -207,13 +207,20 @@ async fn codex_home_is_the_home_when_tandem_home_is_unset() {
     let text = std::fs::read_to_string(&files[0]).unwrap();
     let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
     assert_eq!(header["type"], "session_meta");
+    let cwd = std::fs::canonicalize(setup.workspace.path()).unwrap();
+    let cwd = cwd.to_str().unwrap();
+    // Where Tandem reads them, and repeated where Codex's readers look.
     assert_eq!(header["payload"]["meta"]["id"], thread_id);
-    assert_eq!(
-        header["payload"]["meta"]["cwd"],
-        std::fs::canonicalize(setup.workspace.path())
+    assert_eq!(header["payload"]["meta"]["cwd"], cwd);
+    assert_eq!(header["payload"]["id"], thread_id);
+    assert_eq!(header["payload"]["cwd"], cwd);
+    assert_eq!(header["payload"]["originator"], "tandem_exec");
+    assert!(
+        header["payload"]["timestamp"]
+            .as_str()
             .unwrap()
-            .to_str()
-            .unwrap()
+            .ends_with('Z'),
+        "{header}"
     );
     assert!(
         text.lines()
@@ -286,5 +293,5 @@ async fn the_sdks_base_url_api_key_and_client_name_are_honoured() {
     let files = rollouts(setup.home.path());
     let text = std::fs::read_to_string(&files[0]).unwrap();
     let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
-    assert_eq!(header["payload"]["meta"]["originator"], "codex_sdk_ts");
+    assert_eq!(header["payload"]["originator"], "codex_sdk_ts");
 }
