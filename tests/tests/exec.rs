@@ -12,9 +12,11 @@ use std::time::Duration;
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use tandem_tests::mock_model::{MockModel, MockResponse, responses_failed, responses_text};
+use tandem_tests::mock_model::{
+    MockModel, MockResponse, ResponsesStream, responses_failed, responses_text,
+};
 
-use crate::common::tool_turns::{done, exec};
+use crate::common::tool_turns::{done, exec, patch};
 use crate::exec_common::{ExecSetup, finish};
 
 #[tokio::test]
@@ -287,4 +289,76 @@ async fn the_operators_ceiling_bounds_the_sandbox_a_run_asks_for() {
         .run(&["--json", "--sandbox", "workspace-write", "hi"], "")
         .await;
     assert_eq!(output.status, Some(0), "{output}");
+}
+
+#[tokio::test]
+async fn reasoning_the_plan_and_file_changes_become_their_reference_items() {
+    let model = MockModel::start().await;
+    let plan = |second: &str| {
+        json!({"plan": [
+            {"step": "Write the file", "status": "completed"},
+            {"step": "Check it", "status": second},
+        ]})
+        .to_string()
+    };
+    model.push_all([
+        MockResponse::sse(
+            ResponsesStream::new()
+                .reasoning_summary("rs_1", &["Thinking ", "it over"])
+                .function_call("call_plan", "update_plan", &plan("pending"))
+                .frames(),
+        ),
+        patch(
+            "call_patch",
+            "*** Begin Patch\n*** Add File: notes.txt\n+hello\n*** End Patch\n",
+        ),
+        MockResponse::sse(
+            ResponsesStream::new()
+                .function_call("call_plan_2", "update_plan", &plan("completed"))
+                .frames(),
+        ),
+        done(),
+    ]);
+    let setup = ExecSetup::new(&model.base_url());
+    let output = setup
+        .run(
+            &["--json", "--sandbox", "workspace-write", "write notes"],
+            "",
+        )
+        .await;
+    assert_eq!(output.status, Some(0), "{output}");
+    assert_eq!(
+        std::fs::read_to_string(setup.workspace.path().join("notes.txt")).unwrap(),
+        "hello\n"
+    );
+    let events: Vec<Value> = output
+        .events()
+        .into_iter()
+        .filter(|event| event["type"] != "turn.completed")
+        .skip(2)
+        .collect();
+    let todo = |completed: bool| {
+        json!({"id": "item_1", "type": "todo_list", "items": [
+            {"text": "Write the file", "completed": true},
+            {"text": "Check it", "completed": completed},
+        ]})
+    };
+    let path = std::fs::canonicalize(setup.workspace.path())
+        .unwrap()
+        .join("notes.txt");
+    assert_eq!(
+        events,
+        [
+            json!({"type": "item.completed", "item": {"id": "item_0", "type": "reasoning",
+                "text": "Thinking it over"}}),
+            json!({"type": "item.started", "item": todo(false)}),
+            json!({"type": "item.completed", "item": {"id": "item_2", "type": "file_change",
+                "changes": [{"path": path.to_str().unwrap(), "kind": "add"}], "status": "completed"}}),
+            json!({"type": "item.updated", "item": todo(true)}),
+            json!({"type": "item.completed", "item": {"id": "item_3", "type": "agent_message",
+                "text": "done"}}),
+            json!({"type": "item.completed", "item": todo(true)}),
+        ],
+        "{output}"
+    );
 }
