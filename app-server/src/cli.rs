@@ -26,6 +26,10 @@ pub enum Command {
     /// commands and file changes. `--demo` uses the offline scripted demo provider.
     #[command(after_help = RUN_EXIT_CODES)]
     Run(RunArgs),
+    /// Run one turn non-interactively and print it (`--json`: one JSON event per line), as
+    /// `codex exec` does; the official Codex SDKs run it unchanged.
+    #[command(after_help = EXEC_EXIT_CODES)]
+    Exec(crate::exec::args::ExecArgs),
     /// Serve the agent to MCP clients as the `codex` and `codex-reply` tools, over stdio or
     /// (with `--http`) streamable HTTP.
     McpServer(McpServerArgs),
@@ -95,6 +99,14 @@ const RUN_EXIT_CODES: &str = "Exit codes:
   0  the turn completed
   1  the turn failed or was interrupted (its error, and the provider's own error text, are printed), or the run itself failed (e.g. the server did not start)
   2  bad command line";
+
+/// The exit codes of `tandem exec`, shown under its `--help`.
+const EXEC_EXIT_CODES: &str = "Exit codes:
+  0  the turn completed
+  1  the turn failed or was interrupted (SIGINT), or the run could not start (no git repository without --skip-git-repo-check, a bad configuration, no prompt)
+  2  bad command line
+
+Home: $TANDEM_HOME when set, else $CODEX_HOME when set, else ~/.tandem.";
 
 /// Arguments of `tandem run`.
 #[derive(Debug, Args)]

@@ -5,6 +5,7 @@
 mod cli;
 mod codegen;
 mod compat;
+mod exec;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
 mod history;
@@ -43,6 +44,10 @@ fn main() -> ExitCode {
             Ok(code) => return code,
             Err(error) => Err(error),
         },
+        Command::Exec(args) => {
+            init_logging();
+            return exec::run(args, &cli.config_overrides);
+        }
         Command::McpServer(args) => run_mcp_server(&args, &cli.config_overrides),
         Command::History(command) => history::run_cli(&command, &cli.config_overrides),
         Command::SandboxExec(args) => tandem_core::sandbox::run_sandbox_exec(&args),

@@ -2,7 +2,7 @@
 //! that they hold without anyone remembering them (rust-analyzer's `tidy` is the model):
 //!
 //! - every source module is named in `docs/ARCHITECTURE.md`'s code map;
-//! - the front ends (`processor/`, `mcp/`, `run_client.rs`) never import one another, and the
+//! - the front ends (`processor/`, `mcp/`, `run_client.rs`, `exec/`) never import one another, and the
 //!   shared Codex-compatibility module (`compat/`) imports no front end;
 //! - `tandem-core` depends on no front end (its manifest names no `app-server` crate);
 //! - no source file is longer than 800 lines (generated `schemas/` aside);
@@ -60,6 +60,15 @@ const FRONT_END_RULES: &[(&str, &[&str])] = &[
         ],
     ),
     ("run_client.rs", &["crate::processor", "crate::mcp"]),
+    (
+        "exec/",
+        &[
+            "crate::processor",
+            "crate::server",
+            "crate::mcp",
+            "crate::run_client",
+        ],
+    ),
 ];
 
 fn root() -> PathBuf {

@@ -34,6 +34,9 @@ pub enum FrontEnd {
     McpServerStdio,
     /// `tandem mcp-server --http`: anyone who reaches the listener.
     McpServerHttp,
+    /// `tandem exec`: one non-interactive turn run by the local user at a command line (or by
+    /// a script or SDK the user runs), with no one to answer approvals.
+    Exec,
 }
 
 impl FrontEnd {
@@ -43,6 +46,7 @@ impl FrontEnd {
             FrontEnd::AppServerStdio => "app-server",
             FrontEnd::McpServerStdio => "mcp-server stdio",
             FrontEnd::McpServerHttp => "mcp-server http",
+            FrontEnd::Exec => "exec",
         }
     }
 
@@ -50,7 +54,8 @@ impl FrontEnd {
     /// `sandbox_mode`).
     fn default_max_sandbox(self) -> SandboxMode {
         match self {
-            FrontEnd::AppServerStdio => SandboxMode::DangerFullAccess,
+            // The local user chooses the sandbox on their own command line, as with stdio.
+            FrontEnd::AppServerStdio | FrontEnd::Exec => SandboxMode::DangerFullAccess,
             FrontEnd::McpServerStdio | FrontEnd::McpServerHttp => SandboxMode::WorkspaceWrite,
         }
     }
@@ -58,7 +63,7 @@ impl FrontEnd {
     /// Whether clients reach this front end over a network listener.
     fn is_network(self) -> bool {
         match self {
-            FrontEnd::AppServerStdio | FrontEnd::McpServerStdio => false,
+            FrontEnd::AppServerStdio | FrontEnd::McpServerStdio | FrontEnd::Exec => false,
             FrontEnd::McpServerHttp => true,
         }
     }
@@ -67,7 +72,8 @@ impl FrontEnd {
     fn default_reveal_credentials(self) -> bool {
         match self {
             FrontEnd::AppServerStdio => true,
-            FrontEnd::McpServerStdio | FrontEnd::McpServerHttp => false,
+            // `exec` serves no method that returns a credential: nothing to reveal.
+            FrontEnd::McpServerStdio | FrontEnd::McpServerHttp | FrontEnd::Exec => false,
         }
     }
 }

@@ -38,6 +38,10 @@ fn each_front_end_has_its_defaults() {
     let app_server = policy(&[], FrontEnd::AppServerStdio);
     assert_eq!(app_server.max_sandbox(), SandboxMode::DangerFullAccess);
     assert!(app_server.reveal_credentials());
+    // `tandem exec`: the local user's own command line, with nothing to reveal.
+    let exec = policy(&[], FrontEnd::Exec);
+    assert_eq!(exec.max_sandbox(), SandboxMode::DangerFullAccess);
+    assert!(!exec.reveal_credentials());
     for front_end in [FrontEnd::McpServerStdio, FrontEnd::McpServerHttp] {
         let mcp = policy(&[], front_end);
         assert_eq!(mcp.max_sandbox(), SandboxMode::WorkspaceWrite);

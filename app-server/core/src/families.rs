@@ -232,6 +232,12 @@ pub mod front_ends {
         Families::new(&[MethodFamily::ConversationApi])
     }
 
+    /// `tandem exec`: one thread (started, or resumed by id or as the latest) and its turns;
+    /// nothing else of the table.
+    pub fn exec() -> Families {
+        Families::new(&[MethodFamily::Threads])
+    }
+
     /// `tandem mcp-server` whose `--tools` leave out both agent tools (for example the
     /// history-only `--tools search,open`): MCP's own methods and its tools, nothing of the
     /// app-server table.

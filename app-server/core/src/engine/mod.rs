@@ -110,6 +110,9 @@ pub struct EngineInner {
     /// The client answers the structured dialogs (`agent/requestUserInput`,
     /// `agent/askUserQuestion`), so the model is offered `ask_user` and `ask_user_question`.
     dialogs: AtomicBool,
+    /// The model may ask the user questions at all: `false` (a front end with nobody to answer,
+    /// `tandem exec`) leaves `request_user_input` and the dialog tools out of every request.
+    questions: AtomicBool,
     /// The principal the engine acts for: it owns the threads the engine creates, and the
     /// engine reaches no other principal's thread (`owner.rs`).
     principal: Principal,
@@ -140,6 +143,11 @@ impl EngineInner {
     pub fn dialogs_enabled(&self) -> bool {
         self.dialogs.load(Ordering::Relaxed)
     }
+
+    /// Whether the model may be offered tools that ask the user questions.
+    pub fn questions_enabled(&self) -> bool {
+        self.questions.load(Ordering::Relaxed)
+    }
 }
 
 impl Engine {
@@ -161,6 +169,7 @@ impl Engine {
             inner: Arc::new(EngineInner {
                 account,
                 dialogs: AtomicBool::new(false),
+                questions: AtomicBool::new(true),
                 config,
                 store,
                 sink,
@@ -206,6 +215,13 @@ impl Engine {
     /// Whether the client answers the structured dialogs (set at `initialize`).
     pub fn set_dialogs(&self, enabled: bool) {
         self.inner.dialogs.store(enabled, Ordering::Relaxed);
+    }
+
+    /// Whether anyone can answer the model's questions (default: yes). Without, the model is
+    /// offered no tool that asks the user (`request_user_input`, `ask_user`,
+    /// `ask_user_question`), as the reference's non-interactive `exec` removes them.
+    pub fn set_questions(&self, enabled: bool) {
+        self.inner.questions.store(enabled, Ordering::Relaxed);
     }
 
     /// Records the client name used as the originator of new threads.

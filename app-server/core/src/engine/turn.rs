@@ -287,6 +287,10 @@ impl TurnTask {
     ) {
         let state = lock(&self.thread.state);
         let mut tools = crate::engine::tools::specs();
+        let questions = self.engine.questions_enabled();
+        if !questions {
+            tools.retain(|tool| tool.name != "request_user_input");
+        }
         let plan_mode = state
             .meta
             .collaboration_mode
@@ -294,7 +298,7 @@ impl TurnTask {
             .is_some_and(|mode| mode.mode == app_server_protocol::policy::ModeKind::Plan);
         tools.extend(
             crate::engine::tools::DialogTools::offered(
-                self.engine.dialogs_enabled(),
+                questions && self.engine.dialogs_enabled(),
                 plan_mode,
                 self.engine.config.ask_user,
             )

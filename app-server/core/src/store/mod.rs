@@ -137,6 +137,40 @@ mod owner_name {
     }
 }
 
+/// The fields of Codex's `session_meta` payload that Tandem's header repeats.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CodexHeader {
+    /// The thread id.
+    pub id: String,
+    /// Creation time, RFC 3339.
+    pub timestamp: String,
+    /// Working directory.
+    pub cwd: String,
+    /// The creating client's name.
+    pub originator: String,
+    /// Protocol version that created the thread.
+    pub cli_version: String,
+    /// Source kind.
+    pub source: String,
+    /// Provider id.
+    pub model_provider: String,
+}
+
+impl CodexHeader {
+    /// The header fields of `meta`.
+    pub fn of(meta: &ThreadMeta) -> CodexHeader {
+        CodexHeader {
+            id: meta.id.clone(),
+            timestamp: rollout::format_rfc3339_seconds(meta.created_at),
+            cwd: meta.cwd.clone(),
+            originator: meta.originator.clone().unwrap_or_default(),
+            cli_version: meta.cli_version.clone(),
+            source: meta.source.clone(),
+            model_provider: meta.model_provider.clone(),
+        }
+    }
+}
+
 /// One line of a rollout file (after the `{"timestamp", "type", "payload"}` envelope).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "payload", rename_all = "snake_case")]
@@ -147,6 +181,11 @@ pub enum RolloutRecord {
         version: u32,
         /// Metadata at creation time.
         meta: ThreadMeta,
+        /// Codex's own header fields, repeated at the top of the payload where tools written
+        /// for Codex's rollouts read them (a client that ran `tandem exec` in place of `codex`
+        /// reads `$CODEX_HOME/sessions`); `meta` stays the source of truth.
+        #[serde(flatten)]
+        codex: Option<CodexHeader>,
     },
     /// A turn started.
     TurnStarted {

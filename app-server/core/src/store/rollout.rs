@@ -98,6 +98,7 @@ impl RolloutWriter {
         writer.append(&RolloutRecord::SessionMeta {
             version: ROLLOUT_VERSION,
             meta: meta.clone(),
+            codex: Some(super::CodexHeader::of(meta)),
         })?;
         Ok(writer)
     }
@@ -264,7 +265,7 @@ impl Replay {
     fn apply(&mut self, timestamp_ms: i64, record: RolloutRecord) -> Result<(), String> {
         self.last_timestamp_ms = Some(timestamp_ms);
         if self.meta.is_none() {
-            let RolloutRecord::SessionMeta { version, meta } = record else {
+            let RolloutRecord::SessionMeta { version, meta, .. } = record else {
                 return Err("first record is not session_meta".to_owned());
             };
             if version > ROLLOUT_VERSION {

@@ -427,6 +427,7 @@ fn truncated_last_line_is_ignored_and_cut_off_before_appending() {
     let records: Vec<(i64, RolloutRecord)> = std::iter::once(RolloutRecord::SessionMeta {
         version: ROLLOUT_VERSION,
         meta: created.clone(),
+        codex: None,
     })
     .chain(completed_turn("turn-1", "Hi", "Hello"))
     .enumerate()
@@ -472,6 +473,7 @@ fn complete_last_line_without_newline_is_kept_when_appending() {
     let header = RolloutRecord::SessionMeta {
         version: ROLLOUT_VERSION,
         meta: created.clone(),
+        codex: None,
     };
     write_rollout(&created.rollout_path, &[(CREATED_AT * 1000, header)]);
     let name = encode_line_for_test(
