@@ -19,6 +19,7 @@ use crate::rpc_error;
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 use tandem_core::access::{ClientPolicy, FrontEnd};
+use tandem_core::account::AccountState;
 use tandem_core::audit::AuditLog;
 use tandem_core::config::Config;
 use tandem_core::engine::Engine;
@@ -53,10 +54,12 @@ struct QueuedRequest {
 /// Serves the app-server protocol on stdin/stdout.
 pub async fn serve_stdio(
     config: Config,
-    history: Option<Arc<tandem_history::service::HistoryService>>,
+    account: Arc<AccountState>,
+    os_release: crate::compat::requests::OsRelease,
+    history: Option<Arc<crate::history::History>>,
 ) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(&config.home)?);
-    tandem_core::redact::register_known_secrets(store.redactor(), &config);
+    tandem_core::redact::register_known_secrets(store.redactor(), &config, &account);
     let max_line_bytes = config.app_server.max_line_bytes;
     let queue_capacity = config.app_server.request_queue_capacity.max(1);
 
@@ -71,6 +74,7 @@ pub async fn serve_stdio(
     let engine = Engine::new(
         config,
         store,
+        account,
         sink,
         approver.clone(),
         Principal::local_user(),
@@ -79,7 +83,7 @@ pub async fn serve_stdio(
     let audit = AuditLog::open(&engine.config().home);
     engine.set_audit(audit.clone(), FrontEnd::AppServerStdio.name());
     let processor = Arc::new(
-        Processor::new(outgoing.clone(), engine.clone())
+        Processor::new(outgoing.clone(), engine.clone(), os_release)
             .with_history(history)
             .with_conversations(approver.conversations())
             // Moved, not cloned: the approver holds the outgoing sender, and the writer only

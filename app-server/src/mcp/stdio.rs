@@ -30,7 +30,7 @@ const OUTPUT_QUEUE: usize = 4096;
 /// Serves one MCP session on stdin/stdout until EOF or a signal.
 pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(&config.home)?);
-    tandem_core::redact::register_known_secrets(store.redactor(), &config);
+    tandem_core::redact::register_known_secrets(store.redactor(), &config, &options.account);
     let max_line_bytes = config.app_server.max_line_bytes;
     let workers = Arc::new(Semaphore::new(
         config.app_server.request_queue_capacity.max(1),

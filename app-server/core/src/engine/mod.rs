@@ -143,20 +143,21 @@ impl EngineInner {
 }
 
 impl Engine {
-    /// A new engine over `store`, emitting to `sink`, asking the user through `approver` and
-    /// acting for `principal` (the front end names its caller here, once, and every thread
-    /// the engine creates or reaches is that principal's) and giving its client no more than
-    /// `access` allows.
+    /// A new engine over `store` and the home's `account` (both the server's, shared by every
+    /// engine it builds), emitting to `sink`, asking the user through `approver` and acting
+    /// for `principal` (the front end names its caller here, once, and every thread the engine
+    /// creates or reaches is that principal's) and giving its client no more than `access`
+    /// allows.
     pub fn new(
         config: impl Into<Arc<Config>>,
         store: Arc<Store>,
+        account: Arc<AccountState>,
         sink: Arc<dyn EventSink>,
         approver: Arc<dyn Approver>,
         principal: Principal,
         access: ClientPolicy,
     ) -> Engine {
         let config: Arc<Config> = config.into();
-        let account = AccountState::shared(&config.home);
         Engine {
             inner: Arc::new(EngineInner {
                 account,

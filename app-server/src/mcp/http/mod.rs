@@ -113,8 +113,15 @@ pub async fn serve_http(
         }
         None => (None, None),
     };
-    let store = Arc::new(Store::open(&config.home)?);
-    tandem_core::redact::register_known_secrets(store.redactor(), &config);
+    let mut store = Store::open(&config.home)?;
+    if let Some(cluster) = &cluster {
+        // Every rollout line this node writes is mirrored, so another node can rebuild it.
+        store = store.with_rollout_mirror(Box::new(
+            crate::mcp::distributed::threads::RedisRolloutMirror::start(cluster),
+        ));
+    }
+    let store = Arc::new(store);
+    tandem_core::redact::register_known_secrets(store.redactor(), &config, &options.account);
     if let Authentication::Tokens(table) = &http.access.authentication {
         for token in table.tokens() {
             store.redactor().add_secret(&token);
@@ -144,9 +151,6 @@ pub async fn serve_http(
     }
     if let Some(cluster) = &state.cluster {
         tokio::spawn(cluster::renew_leases(state.clone(), cluster.clone()));
-        tandem_core::store::set_rollout_mirror(Box::new(
-            crate::mcp::distributed::threads::RedisRolloutMirror::start(cluster),
-        ));
     }
     let router = Router::new()
         .route(
