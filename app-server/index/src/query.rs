@@ -198,6 +198,10 @@ async fn embed_query(provider: &dyn EmbeddingProvider, text: &str) -> Result<Vec
 /// Ranks the chunks of the index at `index_dir` (blocking): `expression` is the FTS5 match
 /// expression of the query's terms ([`crate::tokenize::match_expression`]), `None` when it has
 /// none. The vectors are cached under `state`.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the server's index state travels beside the ranking's own arguments"
+)]
 pub fn rank(
     state: &IndexState,
     index_dir: &std::path::Path,

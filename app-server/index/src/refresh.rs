@@ -148,6 +148,10 @@ pub async fn refresh(
 
 /// A refresh with the repository and provider already resolved (`Ok(None)`: embeddings not
 /// wanted). Shared by [`refresh`] and the query path.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the server's index state travels beside the refresh's own arguments"
+)]
 pub(crate) async fn refresh_resolved(
     state: &IndexState,
     settings: &IndexSettings,

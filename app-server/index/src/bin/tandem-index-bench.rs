@@ -126,8 +126,15 @@ fn run() -> Result<(), String> {
         .map(|line| serde_json::from_str(line).map_err(|e| e.to_string()))
         .collect::<Result<_, _>>()?;
     let index_dir = corpus.join(".tandem/repo_hybrid_index");
-    let lexical_rankings = rankings(&index_dir, &eval, None, &settings.embedding_model, 0.0)?;
-    let mut rank_times = time_ranks(&index_dir, &eval, None, "none", 0.0)?;
+    let lexical_rankings = rankings(
+        &state,
+        &index_dir,
+        &eval,
+        None,
+        &settings.embedding_model,
+        0.0,
+    )?;
+    let mut rank_times = time_ranks(&state, &index_dir, &eval, None, "none", 0.0)?;
     println!(
         "lexical query (ranking only) p50: {:.2?}",
         median(&mut rank_times)
