@@ -97,7 +97,8 @@ struct HttpState {
     metrics: Arc<Metrics>,
 }
 
-/// Serves MCP over streamable HTTP until a signal arrives.
+/// Serves MCP over streamable HTTP until a signal arrives; the shutdown it begins
+/// ([`crate::shutdown`]) ends the process within the grace period.
 pub async fn serve_http(
     config: Config,
     options: McpOptions,
@@ -164,16 +165,18 @@ pub async fn serve_http(
         .layer(axum::middleware::from_fn(cors::cors_headers))
         .with_state(state.clone());
     let sweeper = tokio::spawn(sweep_idle_sessions(state.clone()));
+    let shutdown = crate::shutdown::Shutdown::start();
     let closing = state.clone();
     let limits = state.http.limits;
+    let guard = shutdown.guard();
     listener::serve(
         listener,
         router,
         limits,
         state.metrics.clone(),
         async move {
-            crate::shutdown::shutdown_signal().await;
-            tracing::info!("signal received; closing sessions");
+            guard.begun().await;
+            tracing::info!("closing sessions");
             // Closing the sessions ends their SSE streams, so the connections can drain.
             for session in closing.sessions.drain() {
                 session.close().await;
@@ -181,12 +184,15 @@ pub async fn serve_http(
             if let Some(cluster) = &closing.cluster {
                 cluster.streams.end_all();
             }
+            drop(guard);
         },
     )
     .await;
     sweeper.abort();
     state.tasks.close();
-    let _ = tokio::time::timeout(Duration::from_secs(5), state.tasks.wait()).await;
+    // Session closings still running past `DRAIN` are left to the deadline.
+    let _ = tokio::time::timeout(crate::shutdown::DRAIN, state.tasks.wait()).await;
+    shutdown.complete().await;
     Ok(())
 }
 
