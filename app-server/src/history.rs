@@ -18,6 +18,7 @@ use tandem_history::service::{
 };
 
 use crate::cli::HistoryCommand;
+use crate::history::after_turn::AfterTurnIngests;
 use tandem_core::config::Config;
 use tandem_core::engine::EventSink;
 use tandem_core::principal::Principal;
@@ -46,6 +47,46 @@ const KNOWN_TOOLS: &[&str] = &[
     OPEN_TOOL,
 ];
 
+/// A server's conversation history: the backend and the after-turn ingests queued on it. The
+/// server connects one and shares it with every engine and session it builds; a search waits
+/// for the ingests queued on this history only.
+pub struct History {
+    service: HistoryService,
+    ingests: Arc<AfterTurnIngests>,
+}
+
+impl std::fmt::Debug for History {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("History")
+            .field("service", &self.service)
+            .finish_non_exhaustive()
+    }
+}
+
+impl History {
+    fn new(service: HistoryService) -> History {
+        History {
+            service,
+            ingests: Arc::default(),
+        }
+    }
+
+    /// The search and ingest service.
+    pub fn service(&self) -> &HistoryService {
+        &self.service
+    }
+
+    /// Blocks (on a blocking thread) until the after-turn ingests queued on this history so
+    /// far have finished, for at most [`after_turn::SEARCH_WAIT`]: a search sent after
+    /// `turn/completed` sees that turn.
+    pub fn wait_for_after_turn_ingests(&self) {
+        if !self.ingests.wait_for_queued(after_turn::SEARCH_WAIT) {
+            tracing::debug!("history search: after-turn ingests still running; searching anyway");
+        }
+    }
+}
+
 /// The `[history]` table of the effective config.
 pub fn load_config(config: &Config) -> anyhow::Result<HistoryConfig> {
     HistoryConfig::from_toml(&config.home, config.effective.get("history"))
@@ -54,11 +95,11 @@ pub fn load_config(config: &Config) -> anyhow::Result<HistoryConfig> {
 
 /// Connects the history backend for `tandem app-server` (fails on a bad `[history]` table or
 /// an unreachable ClickHouse; the embedded index is opened by its first use).
-pub fn connect(config: &Config) -> anyhow::Result<Arc<HistoryService>> {
+pub fn connect(config: &Config) -> anyhow::Result<Arc<History>> {
     let history = load_config(config)?;
     let service = HistoryService::connect(history)
         .map_err(|error| anyhow::anyhow!("history backend unavailable: {error}"))?;
-    Ok(Arc::new(service))
+    Ok(Arc::new(History::new(service)))
 }
 
 /// Connects the history backend for `tandem mcp-server` unless `--tools` leaves both history
@@ -66,7 +107,7 @@ pub fn connect(config: &Config) -> anyhow::Result<Arc<HistoryService>> {
 pub fn connect_for_server(
     config: &Config,
     tools: Option<&[String]>,
-) -> anyhow::Result<Option<Arc<HistoryService>>> {
+) -> anyhow::Result<Option<Arc<History>>> {
     if let Some(tools) = tools {
         if let Some(unknown) = tools
             .iter()
@@ -87,7 +128,7 @@ pub fn connect_for_server(
     let history = load_config(config)?;
     let service = HistoryService::connect(history)
         .map_err(|error| anyhow::anyhow!("history backend unavailable: {error}"))?;
-    Ok(Some(Arc::new(service)))
+    Ok(Some(Arc::new(History::new(service))))
 }
 
 /// Whether the MCP server offers `tool` under `--tools`.
@@ -147,7 +188,7 @@ pub fn tool_definitions() -> Vec<Value> {
 /// Runs a history tool for `caller` on a blocking thread: only the entries of the caller's
 /// threads are searched or opened. `Err` is an undecodable argument object.
 pub async fn call_tool(
-    service: Arc<HistoryService>,
+    history: Arc<History>,
     name: String,
     arguments: Option<Value>,
     caller: &Principal,
@@ -155,9 +196,11 @@ pub async fn call_tool(
     let owner = caller.name().to_owned();
     let joined = tokio::task::spawn_blocking(move || {
         if name == SEARCH_TOOL {
-            wait_for_after_turn_ingests();
+            history.wait_for_after_turn_ingests();
         }
-        service.call_tool(&name, arguments.as_ref(), &owner)
+        history
+            .service()
+            .call_tool(&name, arguments.as_ref(), &owner)
     })
     .await;
     match joined {
@@ -173,7 +216,7 @@ pub async fn call_tool(
 /// the turn's last lines (the turn never waits for it). The first ingest opens the index.
 struct IngestingSink {
     inner: Arc<dyn EventSink>,
-    history: Arc<HistoryService>,
+    history: Arc<History>,
     store: Arc<Store>,
 }
 
@@ -181,11 +224,11 @@ struct IngestingSink {
 /// `[history] auto_ingest` is on and the history backend is connected).
 pub fn ingesting_sink(
     inner: Arc<dyn EventSink>,
-    history: Option<&Arc<HistoryService>>,
+    history: Option<&Arc<History>>,
     store: &Arc<Store>,
 ) -> Arc<dyn EventSink> {
     match history {
-        Some(history) if history.config().auto_ingest => Arc::new(IngestingSink {
+        Some(history) if history.service().config().auto_ingest => Arc::new(IngestingSink {
             inner,
             history: Arc::clone(history),
             store: Arc::clone(store),
@@ -205,7 +248,7 @@ impl EventSink for IngestingSink {
             let store = Arc::clone(&self.store);
             // Queued before the client hears of the turn's end, so that a search it sends
             // next waits for this ingest.
-            let ticket = after_turn::queue();
+            let ticket = self.history.ingests.queue();
             tokio::task::spawn_blocking(move || {
                 let _ticket = ticket;
                 // The turn's last lines are queued on the rollout appender when the
@@ -219,7 +262,7 @@ impl EventSink for IngestingSink {
                         return;
                     }
                 };
-                match history.ingest_file(&path) {
+                match history.service().ingest_file(&path) {
                     Ok(report) => {
                         tracing::debug!(%thread_id, events = report.events, "history ingested")
                     }
@@ -228,14 +271,6 @@ impl EventSink for IngestingSink {
             });
         }
         self.inner.emit(notification)
-    }
-}
-
-/// Blocks (on a blocking thread) until the after-turn ingests queued so far have finished, for
-/// at most [`after_turn::SEARCH_WAIT`]: a search sent after `turn/completed` sees that turn.
-pub fn wait_for_after_turn_ingests() {
-    if !after_turn::wait_for_queued(after_turn::SEARCH_WAIT) {
-        tracing::debug!("history search: after-turn ingests still running; searching anyway");
     }
 }
 

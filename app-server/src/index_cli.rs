@@ -73,6 +73,7 @@ pub enum IndexCommand {
 /// Runs `tandem index …`.
 pub fn run(args: IndexArgs, overrides: &[String]) -> anyhow::Result<()> {
     let config = Config::load(None, overrides)?;
+    let state = config.query_project_index.state;
     let settings = config.query_project_index.settings;
     if let IndexCommand::InstallModel { path } = &args.command {
         let destination = &settings.embedding.local_model_dir;
@@ -103,7 +104,7 @@ pub fn run(args: IndexArgs, overrides: &[String]) -> anyhow::Result<()> {
                     embedding_model: None,
                 };
                 let started = std::time::Instant::now();
-                let outcome = tandem_index::refresh(&settings, request, progress_bar()).await;
+                let outcome = tandem_index::refresh(&state, &settings, request, progress_bar()).await;
                 clear_bar();
                 let outcome = outcome?;
                 let stats = &outcome.stats;
@@ -130,7 +131,7 @@ pub fn run(args: IndexArgs, overrides: &[String]) -> anyhow::Result<()> {
                     repo_root: repo_root.unwrap_or_else(|| PathBuf::from(".")),
                     embedding_model: None,
                 };
-                let outcome = tandem_index::query(&settings, request, progress_bar()).await;
+                let outcome = tandem_index::query(&state, &settings, request, progress_bar()).await;
                 clear_bar();
                 let outcome = outcome?;
                 if json {

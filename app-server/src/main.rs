@@ -24,6 +24,7 @@ mod unwind;
 mod utility;
 
 use std::process::ExitCode;
+use std::sync::Arc;
 
 use clap::Parser;
 
@@ -79,10 +80,11 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
     // Configuration errors stop the process before it serves anything.
     let config = Config::load(None, overrides)?;
     init_logging();
-    // Reads `auth.json` now, before the runtime, rather than on a worker thread later.
-    tandem_core::account::AccountState::shared(&config.home);
+    // Reads `auth.json` now, before the runtime, rather than on a worker thread later; the
+    // server shares it with its engine.
+    let account = Arc::new(tandem_core::account::AccountState::load(&config.home));
     // The user agent that `initialize` answers with; read here, off the async workers.
-    compat::requests::os_release();
+    let os_release = compat::requests::OsRelease::read();
     let history = history::connect(&config)?;
     // One async worker: a connection's async work (decoding, events, serialization) is light,
     // and everything that blocks runs on the blocking pool. With one worker, a turn's task and
@@ -92,7 +94,12 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
         .worker_threads(1)
         .enable_all()
         .build()?;
-    let served = runtime.block_on(server::serve_stdio(config, Some(history)));
+    let served = runtime.block_on(server::serve_stdio(
+        config,
+        account,
+        os_release,
+        Some(history),
+    ));
     shutdown::finish(runtime);
     served
 }
@@ -100,8 +107,9 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
 fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Result<()> {
     let config = Config::load(None, overrides)?;
     mcp::logging::init(&config.home);
-    tandem_core::account::AccountState::shared(&config.home);
-    compat::requests::os_release();
+    // One account for the home, shared by every session's engine.
+    let account = Arc::new(tandem_core::account::AccountState::load(&config.home));
+    let os_release = compat::requests::OsRelease::read();
     // A bad `[history]` table or an unreachable ClickHouse stops the server before it serves.
     let history = history::connect_for_server(&config, args.tools.as_deref())?;
     // Which front end this is decides the defaults of the operator's `[clients]` ceiling.
@@ -110,11 +118,14 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
         Some(_) => tandem_core::access::FrontEnd::McpServerHttp,
     };
     let options = mcp::session::McpOptions {
+        account,
+        os_release,
         audit: tandem_core::audit::AuditLog::open(&config.home),
         front_end: front_end.name(),
         access: tandem_core::access::ClientPolicy::resolve(&config, front_end),
         history,
         families: mcp::tools::families_for(args.tools.as_deref()),
+        warm_up_started: Arc::default(),
         tools: args.tools.clone(),
         approval_fallback: args.approval_fallback,
         approval_timeout: std::time::Duration::from_secs(60 * 60),

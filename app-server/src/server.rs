@@ -1,9 +1,12 @@
 //! `tandem app-server`: wires stdio, the processor and the engine together and runs until
 //! stdin closes or a signal arrives.
 //!
-//! Shutdown: stdin EOF (or SIGINT/SIGTERM) stops reading; queued requests are still answered,
-//! running turns are interrupted and their rollouts flushed, then the writer drains and the
-//! process exits 0.
+//! Shutdown ([`crate::shutdown`]): stdin EOF or SIGINT/SIGTERM begins it, and from then on the
+//! process ends within the grace period. Reading stops; queued requests are still answered, and
+//! those still running after [`DRAIN`] (a long `index/*` call, a handler waiting on the client)
+//! are answered with an error and their work dropped; running turns are interrupted and their
+//! rollouts flushed; then the writer drains, every task holding a shutdown guard has ended, and
+//! the process exits 0.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,9 +19,11 @@ use crate::outgoing::OutgoingSender;
 use crate::processor::approvals::ClientApprover;
 use crate::processor::{Processor, overloaded};
 use crate::rpc_error;
+use crate::shutdown::{DRAIN, Shutdown};
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 use tandem_core::access::{ClientPolicy, FrontEnd};
+use tandem_core::account::AccountState;
 use tandem_core::audit::AuditLog;
 use tandem_core::config::Config;
 use tandem_core::engine::Engine;
@@ -53,15 +58,25 @@ struct QueuedRequest {
 /// Serves the app-server protocol on stdin/stdout.
 pub async fn serve_stdio(
     config: Config,
-    history: Option<Arc<tandem_history::service::HistoryService>>,
+    account: Arc<AccountState>,
+    os_release: crate::compat::requests::OsRelease,
+    history: Option<Arc<crate::history::History>>,
 ) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(&config.home)?);
-    tandem_core::redact::register_known_secrets(store.redactor(), &config);
+    tandem_core::redact::register_known_secrets(store.redactor(), &config, &account);
     let max_line_bytes = config.app_server.max_line_bytes;
     let queue_capacity = config.app_server.request_queue_capacity.max(1);
 
+    let shutdown = Shutdown::start();
     let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
-    let writer = tokio::spawn(write_lines(crate::transport::pipes::stdout(), written));
+    let writer = {
+        let guard = shutdown.guard();
+        tokio::spawn(async move {
+            let written = write_lines(crate::transport::pipes::stdout(), written).await;
+            drop(guard);
+            written
+        })
+    };
     let outgoing = Arc::new(OutgoingSender::new(lines));
     let approver = Arc::new(ClientApprover::new(outgoing.clone()));
     let sink = crate::history::ingesting_sink(approver.clone(), history.as_ref(), &store);
@@ -71,6 +86,7 @@ pub async fn serve_stdio(
     let engine = Engine::new(
         config,
         store,
+        account,
         sink,
         approver.clone(),
         Principal::local_user(),
@@ -79,7 +95,7 @@ pub async fn serve_stdio(
     let audit = AuditLog::open(&engine.config().home);
     engine.set_audit(audit.clone(), FrontEnd::AppServerStdio.name());
     let processor = Arc::new(
-        Processor::new(outgoing.clone(), engine.clone())
+        Processor::new(outgoing.clone(), engine.clone(), os_release)
             .with_history(history)
             .with_conversations(approver.conversations())
             // Moved, not cloned: the approver holds the outgoing sender, and the writer only
@@ -100,6 +116,8 @@ pub async fn serve_stdio(
     let dispatcher = {
         let processor = processor.clone();
         let handlers = handlers.clone();
+        let outgoing = outgoing.clone();
+        let guard = shutdown.guard();
         tokio::spawn(async move {
             while let Some(QueuedRequest {
                 id,
@@ -114,13 +132,27 @@ pub async fn serve_stdio(
                     None => processor.handle_request(id, &method, value).await,
                     Some(permit) => {
                         let processor = processor.clone();
+                        let outgoing = outgoing.clone();
+                        let guard = guard.clone();
                         handlers.spawn(async move {
-                            processor.handle_request(id, &method, value).await;
+                            tokio::select! {
+                                () = processor.handle_request(id.clone(), &method, value) => {}
+                                // Dropping the handler drops its work: an index refresh stops
+                                // at its next check, with nothing half-committed.
+                                () = guard.abandoned() => {
+                                    let error = rpc_error::internal_error(
+                                        "the server is shutting down",
+                                    );
+                                    outgoing.send_error(id, error).await;
+                                }
+                            }
                             drop(permit);
+                            drop(guard);
                         });
                     }
                 }
             }
+            drop(guard);
         })
     };
 
@@ -181,8 +213,11 @@ pub async fn serve_stdio(
                 tracing::warn!(%error, "stdin read failed; shutting down");
             }
         }
-        () = crate::shutdown::shutdown_signal() => tracing::info!("signal received; shutting down"),
+        () = shutdown.begun() => {}
     }
+    // stdin EOF begins the shutdown as a signal does: the process ends within the grace
+    // period from here, whatever still runs.
+    shutdown.begin();
 
     drop(queue);
     let _ = dispatcher.await;
@@ -190,20 +225,26 @@ pub async fn serve_stdio(
     // Commands started by `command/exec` die with the connection, so the handlers waiting on
     // them finish at once.
     processor.close_utilities();
-    // Requests already queued are answered, but a handler waiting on the client (an approval)
-    // must not hold the process forever.
-    let _ = tokio::time::timeout(Duration::from_secs(5), handlers.wait()).await;
+    // Requests already queued are answered, but a long one (an index refresh, a handler
+    // waiting on the client) must not hold the process: past `DRAIN` it is abandoned.
+    if tokio::time::timeout(DRAIN, handlers.wait()).await.is_err() {
+        tracing::info!("abandoning the requests still running");
+        shutdown.abandon();
+        handlers.wait().await;
+    }
     outgoing.pending().cancel_all();
     engine.shutdown().await;
     drop(processor);
     drop(engine);
     drop(outgoing);
-    match tokio::time::timeout(Duration::from_secs(5), writer).await {
-        Ok(Ok(Ok(()))) | Err(_) => {}
-        Ok(Ok(Err(error))) => tracing::debug!(%error, "stdout closed"),
-        Ok(Err(error)) => tracing::error!(%error, "writer task failed"),
+    match writer.await {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => tracing::debug!(%error, "stdout closed"),
+        Err(error) => tracing::error!(%error, "writer task failed"),
     }
     // The audit records of the connection reach the file before the process ends.
     let _ = tokio::task::spawn_blocking(move || audit.flush(Duration::from_secs(1))).await;
+    // Every task that held a guard (the dispatcher, the handlers, the writer) has ended.
+    shutdown.complete().await;
     Ok(())
 }

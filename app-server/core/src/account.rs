@@ -6,14 +6,14 @@
 //! declares `env_key` uses that variable when it is set and not empty, and the stored key
 //! otherwise; a provider without `env_key` sends no key at all.
 //!
-//! One [`AccountState`] exists per home in a process, so that a login on one connection (or
-//! MCP session) applies to every model client of that home.
+//! A server loads one [`AccountState`] for its home at startup and hands it to every engine it
+//! builds (every MCP session included), so that a login on one connection (or MCP session)
+//! applies to every model client of the server.
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Mutex, RwLock};
 
 use app_server_protocol::account::RateLimitSnapshot;
 use app_server_protocol::account::RateLimitWindow;
@@ -59,19 +59,9 @@ struct AuthFile {
 }
 
 impl AccountState {
-    /// The state of `home`, loading `auth.json` the first time this process asks. Call it once
-    /// before the runtime starts (the load reads a file).
-    pub fn shared(home: &Path) -> Arc<AccountState> {
-        static REGISTRY: OnceLock<Mutex<HashMap<PathBuf, Arc<AccountState>>>> = OnceLock::new();
-        let registry = REGISTRY.get_or_init(|| Mutex::new(HashMap::new()));
-        let mut states = lock(registry);
-        states
-            .entry(home.to_path_buf())
-            .or_insert_with(|| Arc::new(AccountState::load(home)))
-            .clone()
-    }
-
-    fn load(home: &Path) -> AccountState {
+    /// The state of `home`, with `auth.json` read now. Blocking (it reads a file): a server
+    /// calls it once, before its runtime starts, and shares the result.
+    pub fn load(home: &Path) -> AccountState {
         let auth_file = home.join(AUTH_FILE);
         let stored_key = match std::fs::read(&auth_file) {
             Ok(bytes) => match serde_json::from_slice::<AuthFile>(&bytes) {

@@ -91,7 +91,7 @@ pub async fn query(
         repo_root,
         embedding_model: args.embedding_model,
     };
-    tandem_index::query(&config.settings, request, progress).await
+    tandem_index::query(&config.state, &config.settings, request, progress).await
 }
 
 /// Refreshes the index (incrementally unless `force_full`) of `args.repo_root` scoped by
@@ -110,7 +110,7 @@ pub async fn refresh(
         force_full: args.force_full.unwrap_or(false),
         embedding_model: None,
     };
-    tandem_index::refresh(&config.settings, request, progress).await
+    tandem_index::refresh(&config.state, &config.settings, request, progress).await
 }
 
 /// `argument` resolved against `base_dir` (an absolute `argument` stands alone), as written:

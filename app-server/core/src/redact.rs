@@ -94,10 +94,14 @@ impl std::fmt::Debug for Redactor {
     }
 }
 
-/// Registers the secrets a server knows at start: the API key stored in its home and the
-/// value of every provider's `env_key` (and the values of its `http_headers`, which carry
-/// credentials as often as not).
-pub fn register_known_secrets(redactor: &Redactor, config: &crate::config::Config) {
+/// Registers the secrets a server knows at start: the API key stored in its home (`account`)
+/// and the value of every provider's `env_key` (and the values of its `http_headers`, which
+/// carry credentials as often as not).
+pub fn register_known_secrets(
+    redactor: &Redactor,
+    config: &crate::config::Config,
+    account: &crate::account::AccountState,
+) {
     for provider in config.model_providers.values() {
         if let Some(key) = provider.api_key() {
             redactor.add_secret(&key);
@@ -106,7 +110,7 @@ pub fn register_known_secrets(redactor: &Redactor, config: &crate::config::Confi
             redactor.add_secret(value.trim_start_matches("Bearer ").trim());
         }
     }
-    if let Some(key) = crate::account::AccountState::shared(&config.home).stored_key() {
+    if let Some(key) = account.stored_key() {
         redactor.add_secret(&key);
     }
 }

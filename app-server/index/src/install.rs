@@ -30,7 +30,9 @@ pub fn install_model(source: Option<&Path>, destination: &Path) -> Result<String
     let result = stage(source, &staging, parent).and_then(|description| {
         local::check_files(&staging)?;
         swap_in(&staging, destination)?;
-        local::loaded(destination)
+        // A cache of its own: the check loads the model once and lets it go.
+        local::LoadedModels::default()
+            .get(destination)
             .map_err(|error| format!("the installed model does not load: {error}"))?;
         Ok(description)
     });

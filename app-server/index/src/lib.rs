@@ -28,7 +28,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 pub use crate::query::{QueryOutcome, QueryRequest, QueryResult, query};
-pub use crate::refresh::{RefreshOutcome, RefreshRequest, refresh};
+pub use crate::refresh::{IndexState, RefreshOutcome, RefreshRequest, refresh};
 
 /// Errors of the index; each message is fit for an `isError` tool result or a CLI line.
 #[derive(Debug, thiserror::Error)]

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::embed::{self, EmbeddingProvider};
-use crate::refresh::{CachedVectors, repo_state};
+use crate::refresh::{CachedVectors, IndexState};
 use crate::scan::Globs;
 use crate::stop::blocking;
 use crate::store::Store;
@@ -89,8 +89,9 @@ pub struct QueryOutcome {
     pub results: Vec<QueryResult>,
 }
 
-/// Answers a query.
+/// Answers a query, refreshing first and caching the vectors under `state`.
 pub async fn query(
+    state: &IndexState,
     settings: &IndexSettings,
     request: QueryRequest,
     progress: ProgressSink,
@@ -125,7 +126,7 @@ pub async fn query(
     let provider = if (alpha == 0.0 || model == embed::NO_MODEL) && !required {
         Ok(None)
     } else {
-        embed::resolve(&model, &settings.embedding).map(Some)
+        embed::resolve(&model, &settings.embedding, state.models()).map(Some)
     };
     if required && let Err(not_ready) = &provider {
         return Err(IndexError::EmbeddingsRequired {
@@ -135,7 +136,7 @@ pub async fn query(
     }
     let usable_provider = provider.as_ref().ok().and_then(Option::clone);
     let (refresh, mut status) = crate::refresh::refresh_resolved(
-        settings, &repo_root, &globs, false, provider, required, progress,
+        state, settings, &repo_root, &globs, false, provider, required, progress,
     )
     .await?;
     let query_vector = match (&usable_provider, status.ready) {
@@ -158,8 +159,10 @@ pub async fn query(
     let expression = crate::tokenize::match_expression(&text, settings.max_query_terms);
     let results = {
         let model = model.clone();
+        let state = state.clone();
         blocking(move |_| {
             rank(
+                &state,
                 &index_dir,
                 expression.as_deref(),
                 &model,
@@ -194,8 +197,13 @@ async fn embed_query(provider: &dyn EmbeddingProvider, text: &str) -> Result<Vec
 
 /// Ranks the chunks of the index at `index_dir` (blocking): `expression` is the FTS5 match
 /// expression of the query's terms ([`crate::tokenize::match_expression`]), `None` when it has
-/// none.
+/// none. The vectors are cached under `state`.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the server's index state travels beside the ranking's own arguments"
+)]
 pub fn rank(
+    state: &IndexState,
     index_dir: &std::path::Path,
     expression: Option<&str>,
     model: &str,
@@ -214,7 +222,7 @@ pub fn rank(
     let mut embedding_scores: HashMap<i64, f32> = HashMap::new();
     let mut embedding_top: Vec<(i64, f32)> = Vec::new();
     if let Some(query_vector) = query_vector {
-        let cached = cached_vectors(&store, index_dir, model)?;
+        let cached = cached_vectors(state, &store, index_dir, model)?;
         let mut scores = cached.matrix.scores(query_vector);
         if !globs.is_all() {
             scores.retain(|(id, _)| cached.paths.get(id).is_some_and(|path| globs.matches(path)));
@@ -323,13 +331,14 @@ struct LoadedVectors {
 }
 
 fn cached_vectors(
+    state: &IndexState,
     store: &Store,
     index_dir: &std::path::Path,
     model: &str,
 ) -> Result<LoadedVectors, IndexError> {
-    let state = repo_state(index_dir);
+    let repo = state.repo(index_dir);
     let generation = store.generation()?;
-    let mut cache = match state.vectors.lock() {
+    let mut cache = match repo.vectors.lock() {
         Ok(guard) => guard,
         Err(poisoned) => poisoned.into_inner(),
     };

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
@@ -41,6 +41,46 @@ pub struct RefreshOutcome {
     pub embedding_status: EmbeddingStatus,
 }
 
+/// The in-process state of the project index: per repository, the lock held for a refresh and
+/// the vectors last queried; and the local embedding models loaded so far.
+///
+/// A server creates one at startup and hands it (clones share it) to everything that indexes
+/// or queries for it: every engine, MCP session and tool call. Two callers refreshing one
+/// repository through the same state take turns, and a model is loaded once; callers holding
+/// different states (two servers' worth in one process, as in tests) share nothing.
+#[derive(Clone, Default)]
+pub struct IndexState {
+    repos: Arc<Mutex<HashMap<PathBuf, Arc<RepoState>>>>,
+    models: embed::local::LoadedModels,
+}
+
+impl std::fmt::Debug for IndexState {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("IndexState").finish_non_exhaustive()
+    }
+}
+
+impl IndexState {
+    /// The state of `index_dir`'s repository.
+    pub(crate) fn repo(&self, index_dir: &Path) -> Arc<RepoState> {
+        let mut repos = match self.repos.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        repos.entry(index_dir.to_path_buf()).or_default().clone()
+    }
+
+    /// The local models loaded so far.
+    pub fn models(&self) -> &embed::local::LoadedModels {
+        &self.models
+    }
+
+    /// Whether `self` and `other` are the same state (clones of one another).
+    pub fn same_as(&self, other: &IndexState) -> bool {
+        Arc::ptr_eq(&self.repos, &other.repos)
+    }
+}
+
 /// In-process state of one repository.
 #[derive(Default)]
 pub(crate) struct RepoState {
@@ -57,19 +97,10 @@ pub(crate) struct CachedVectors {
     pub(crate) paths: Arc<HashMap<i64, String>>,
 }
 
-/// The state of `index_dir`'s repository.
-pub(crate) fn repo_state(index_dir: &Path) -> Arc<RepoState> {
-    static REPOS: OnceLock<Mutex<HashMap<PathBuf, Arc<RepoState>>>> = OnceLock::new();
-    let repos = REPOS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut repos = match repos.lock() {
-        Ok(guard) => guard,
-        Err(poisoned) => poisoned.into_inner(),
-    };
-    repos.entry(index_dir.to_path_buf()).or_default().clone()
-}
-
-/// Refreshes the index of `request.repo_root`.
+/// Refreshes the index of `request.repo_root`, taking turns with the other refreshes of that
+/// repository under `state`.
 pub async fn refresh(
+    state: &IndexState,
     settings: &IndexSettings,
     request: RefreshRequest,
     progress: ProgressSink,
@@ -89,7 +120,7 @@ pub async fn refresh(
     let provider = if model == embed::NO_MODEL && !required {
         Ok(None)
     } else {
-        embed::resolve(&model, &settings.embedding).map(Some)
+        embed::resolve(&model, &settings.embedding, state.models()).map(Some)
     };
     if required && let Err(not_ready) = &provider {
         return Err(IndexError::EmbeddingsRequired {
@@ -98,6 +129,7 @@ pub async fn refresh(
         });
     }
     let (stats, status) = refresh_resolved(
+        state,
         settings,
         &repo_root,
         &globs,
@@ -116,7 +148,12 @@ pub async fn refresh(
 
 /// A refresh with the repository and provider already resolved (`Ok(None)`: embeddings not
 /// wanted). Shared by [`refresh`] and the query path.
+#[allow(
+    clippy::too_many_arguments,
+    reason = "the server's index state travels beside the refresh's own arguments"
+)]
 pub(crate) async fn refresh_resolved(
+    state: &IndexState,
     settings: &IndexSettings,
     repo_root: &Path,
     globs: &[String],
@@ -127,8 +164,8 @@ pub(crate) async fn refresh_resolved(
 ) -> Result<(RefreshStats, EmbeddingStatus), IndexError> {
     let globs = Globs::new(globs)?;
     let index_dir = crate::index_dir(settings, repo_root);
-    let state = repo_state(&index_dir);
-    let _guard = state.refresh_lock.lock().await;
+    let repo = state.repo(&index_dir);
+    let _guard = repo.refresh_lock.lock().await;
     let lexical = {
         let settings = settings.clone();
         let repo_root = repo_root.to_path_buf();

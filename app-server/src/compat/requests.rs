@@ -114,35 +114,38 @@ fn experimental_field(payload: &ClientRequestPayload) -> Option<&'static str> {
 }
 
 /// `<client>/<protocol version> (<os> <os version>; <arch>) tandem/<version> (<client>; <client version>)`.
-pub fn user_agent(client_name: &str, client_version: &str) -> String {
+pub fn user_agent(os: &OsRelease, client_name: &str, client_version: &str) -> String {
     format!(
         "{client_name}/{PROTOCOL_VERSION} ({} {}; {}) tandem/{} ({client_name}; {client_version})",
-        os_name(),
-        os_version(),
+        os.name,
+        os.version,
         std::env::consts::ARCH,
         env!("CARGO_PKG_VERSION"),
     )
 }
 
-fn os_name() -> &'static str {
-    &os_release().0
+/// The operating system's name and version for the user agent, from `/etc/os-release`. A
+/// server reads it once, before its runtime starts (so that `initialize` does no file I/O on
+/// an async worker), and hands it to its connections and sessions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OsRelease {
+    /// The first word of `NAME` (`Debian`), or the OS family when the file has none.
+    pub name: String,
+    /// `VERSION_ID` (`12`), or `unknown`.
+    pub version: String,
 }
 
-fn os_version() -> &'static str {
-    &os_release().1
-}
-
-/// The operating system's name and version for the user agent, read from `/etc/os-release`
-/// once per process. `main` reads it before the runtime starts, so `initialize` does no file
-/// I/O on an async worker.
-pub fn os_release() -> &'static (String, String) {
-    static OS_RELEASE: std::sync::OnceLock<(String, String)> = std::sync::OnceLock::new();
-    OS_RELEASE.get_or_init(|| {
+impl OsRelease {
+    /// Reads `/etc/os-release`. Blocking.
+    pub fn read() -> OsRelease {
         let text = std::fs::read_to_string("/etc/os-release").unwrap_or_default();
         let name = os_release_field(&text, "NAME").unwrap_or(std::env::consts::OS);
         let version = os_release_field(&text, "VERSION_ID").unwrap_or("unknown");
-        (name.to_string(), version.to_string())
-    })
+        OsRelease {
+            name: name.to_string(),
+            version: version.to_string(),
+        }
+    }
 }
 
 fn os_release_field<'a>(text: &'a str, key: &str) -> Option<&'a str> {

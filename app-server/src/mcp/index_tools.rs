@@ -7,6 +7,7 @@
 //! the app-server methods and the agent's model tool.
 
 use std::future::Future;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use app_server_protocol::jsonrpc::RequestId;
@@ -195,12 +196,12 @@ async fn answer<T: serde::Serialize>(
 /// repository's root (it holds `.git`): a server started in a home directory or in `/` must
 /// not index everything below it unasked. It never blocks the caller, and a `query_project`
 /// arriving meanwhile waits for it instead of refreshing twice.
-pub fn spawn_auto_warm(config: &QueryProjectIndexConfig) {
-    // Every session warms the same directory (the server's own), so only the first one in the
-    // process does: later sessions would each rescan the whole tree for nothing, and queries
-    // refresh incrementally anyway.
-    static WARM_STARTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-    if !config.auto_warm || WARM_STARTED.swap(true, std::sync::atomic::Ordering::Relaxed) {
+///
+/// Every session of a server warms the same directory (the server's own), so only the first
+/// one does, the one that sets the server's `started`: later sessions would each rescan the
+/// whole tree for nothing, and queries refresh incrementally anyway.
+pub fn spawn_auto_warm(config: &QueryProjectIndexConfig, started: &AtomicBool) {
+    if !config.auto_warm || started.swap(true, Ordering::Relaxed) {
         return;
     }
     let config = config.clone();

@@ -119,6 +119,7 @@ impl McpSession {
         let engine = Engine::new(
             config,
             store,
+            shared.options.account.clone(),
             sink,
             shared.clone(),
             principal.clone(),
@@ -409,7 +410,11 @@ impl McpSession {
                 .and_then(Value::as_str)
                 .unwrap_or("");
             self.conversation_api
-                .set_user_agent(crate::compat::requests::user_agent(name, version));
+                .set_user_agent(crate::compat::requests::user_agent(
+                    &self.shared.options.os_release,
+                    name,
+                    version,
+                ));
         }
         tracing::info!(requested, version, "initialized");
         #[cfg(feature = "conformance-fixtures")]
@@ -573,7 +578,10 @@ impl McpSession {
                     enabled,
                     tandem_core::project_index::QUERY_PROJECT_TOOL,
                 ) {
-                    index_tools::spawn_auto_warm(&self.engine.config().query_project_index);
+                    index_tools::spawn_auto_warm(
+                        &self.engine.config().query_project_index,
+                        &self.shared.options.warm_up_started,
+                    );
                 }
             }
             "notifications/cancelled" => {

@@ -4,11 +4,14 @@
 //! able to ping, cancel or answer elicitations meanwhile); notifications and responses are
 //! handled in order as they arrive. At most `app_server.request_queue_capacity` requests run at
 //! once; one more is answered `-32001` (overloaded) at once, except `ping`, which is always
-//! answered. A batch counts as one request. stdin EOF or a signal ends the session: running turns are
-//! interrupted and flushed, then the writer drains.
+//! answered. A batch counts as one request. stdin EOF or a signal begins the shutdown
+//! ([`crate::shutdown`]), after which the process ends within the grace period: the session's
+//! calls are cancelled (a long `repo_index_refresh` stops at its next check), running turns are
+//! interrupted and flushed, requests still running after [`DRAIN`] are abandoned, then the
+//! writer drains and every task holding a shutdown guard has ended.
 
+use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
 use tokio::sync::{Semaphore, mpsc};
@@ -19,6 +22,7 @@ use crate::mcp::output::{Outbound, Route, StdioOutbound};
 use crate::mcp::protocol::error_response;
 use crate::mcp::session::{McpOptions, McpSession};
 use crate::rpc_error;
+use crate::shutdown::{DRAIN, Shutdown};
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 use tandem_core::config::Config;
@@ -30,13 +34,21 @@ const OUTPUT_QUEUE: usize = 4096;
 /// Serves one MCP session on stdin/stdout until EOF or a signal.
 pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(&config.home)?);
-    tandem_core::redact::register_known_secrets(store.redactor(), &config);
+    tandem_core::redact::register_known_secrets(store.redactor(), &config, &options.account);
     let max_line_bytes = config.app_server.max_line_bytes;
     let workers = Arc::new(Semaphore::new(
         config.app_server.request_queue_capacity.max(1),
     ));
+    let shutdown = Shutdown::start();
     let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
-    let writer = tokio::spawn(write_lines(crate::transport::pipes::stdout(), written));
+    let writer = {
+        let guard = shutdown.guard();
+        tokio::spawn(async move {
+            let written = write_lines(crate::transport::pipes::stdout(), written).await;
+            drop(guard);
+            written
+        })
+    };
     let outbound: Arc<dyn Outbound> = Arc::new(StdioOutbound::new(lines));
     let session = McpSession::new(
         "stdio".to_string(),
@@ -61,7 +73,10 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
             }
             // A liveness check never waits for a worker.
             Ok(IncomingMessage::Request { id, method, value }) if method == "ping" => {
-                handlers.spawn(session.clone().handle_request(id, method, value));
+                handlers.spawn(guarded(
+                    &shutdown,
+                    session.clone().handle_request(id, method, value),
+                ));
             }
             Ok(IncomingMessage::Request { id, method, value }) => {
                 let Ok(permit) = workers.clone().try_acquire_owned() else {
@@ -74,10 +89,10 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
                     return;
                 };
                 let request = session.clone().handle_request(id, method, value);
-                handlers.spawn(async move {
+                handlers.spawn(guarded(&shutdown, async move {
                     request.await;
                     drop(permit);
-                });
+                }));
             }
             Ok(IncomingMessage::Notification { method }) => {
                 let message = serde_json::from_str(&line).unwrap_or_default();
@@ -104,12 +119,12 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
                 };
                 let batch = session.clone().handle_batch(items);
                 let outbound = outbound.clone();
-                handlers.spawn(async move {
+                handlers.spawn(guarded(&shutdown, async move {
                     if let Some(reply) = batch.await {
                         outbound.send(Route::Standalone, reply).await;
                     }
                     drop(permit);
-                });
+                }));
             }
             Err(DecodeError::NotAMessage(reason)) => {
                 tracing::warn!(reason, "input line is not a JSON-RPC message");
@@ -131,20 +146,43 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
                 tracing::warn!(%error, "stdin read failed; shutting down");
             }
         }
-        () = crate::shutdown::shutdown_signal() => tracing::info!("signal received; shutting down"),
+        () = shutdown.begun() => {}
     }
-    // From here on the process ends within the grace period, whatever still runs.
-    crate::shutdown::arm_deadline();
+    // From here on the process ends within the grace period, whatever still runs; stdin EOF
+    // begins the shutdown as a signal does.
+    shutdown.begin();
 
+    // Cancels the session's calls and interrupts its turns (bounded by the engine).
     session.close().await;
     handlers.close();
-    let _ = tokio::time::timeout(Duration::from_secs(5), handlers.wait()).await;
+    if tokio::time::timeout(DRAIN, handlers.wait()).await.is_err() {
+        tracing::info!("abandoning the requests still running");
+        shutdown.abandon();
+        handlers.wait().await;
+    }
     drop(session);
     drop(outbound);
-    match tokio::time::timeout(Duration::from_secs(5), writer).await {
-        Ok(Ok(Ok(()))) | Err(_) => {}
-        Ok(Ok(Err(error))) => tracing::debug!(%error, "stdout closed"),
-        Ok(Err(error)) => tracing::error!(%error, "writer task failed"),
+    match writer.await {
+        Ok(Ok(())) => {}
+        Ok(Err(error)) => tracing::debug!(%error, "stdout closed"),
+        Err(error) => tracing::error!(%error, "writer task failed"),
     }
+    // Every task that held a guard (the handlers, the writer) has ended.
+    shutdown.complete().await;
     Ok(())
+}
+
+/// `work` as a task of the session: it holds a shutdown guard until it ends, and is dropped
+/// (its request left unanswered, the session being gone) once running requests are abandoned.
+fn guarded(
+    shutdown: &Shutdown,
+    work: impl Future<Output = ()> + Send + 'static,
+) -> impl Future<Output = ()> + Send + 'static {
+    let guard = shutdown.guard();
+    async move {
+        tokio::select! {
+            () = work => {}
+            () = guard.abandoned() => {}
+        }
+    }
 }

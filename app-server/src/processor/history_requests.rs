@@ -11,14 +11,15 @@ use app_server_protocol::history::{
 };
 use app_server_protocol::jsonrpc::JsonRpcErrorBody;
 use tandem_history::service::{
-    HistoryService, OpenArgs, OpenPayload, RequestError, SearchArgs, SearchPayload, Verbosity,
+    OpenArgs, OpenPayload, RequestError, SearchArgs, SearchPayload, Verbosity,
 };
 
+use crate::history::History;
 use crate::processor::Processor;
 use crate::rpc_error::{internal_error, invalid_request};
 
 impl Processor {
-    fn history_service(&self) -> Result<Arc<HistoryService>, JsonRpcErrorBody> {
+    fn history_service(&self) -> Result<Arc<History>, JsonRpcErrorBody> {
         self.history
             .clone()
             .ok_or_else(|| internal_error("history search is not available in this server"))
@@ -42,8 +43,8 @@ impl Processor {
         };
         let owner = self.engine.principal().name().to_owned();
         let search = move || {
-            crate::history::wait_for_after_turn_ingests();
-            service.search(&args, &owner)
+            service.wait_for_after_turn_ingests();
+            service.service().search(&args, &owner)
         };
         match tokio::task::spawn_blocking(search).await {
             Ok(Ok(payload)) => Ok(search_response(payload)),
@@ -65,7 +66,7 @@ impl Processor {
             verbosity: Verbosity::Full,
         };
         let owner = self.engine.principal().name().to_owned();
-        match tokio::task::spawn_blocking(move || service.open(&args, &owner)).await {
+        match tokio::task::spawn_blocking(move || service.service().open(&args, &owner)).await {
             Ok(Ok(payload)) => Ok(open_response(payload)),
             Ok(Err(error)) => Err(request_error(&error)),
             Err(error) => Err(internal_error(format!("history open failed: {error}"))),

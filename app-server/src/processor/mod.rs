@@ -27,6 +27,7 @@ use serde_json::Value;
 
 use crate::compat::conversations::Conversations;
 use crate::compat::legacy_requests::{ConversationApi, Reply};
+use crate::compat::requests::OsRelease;
 use crate::outgoing::{NotificationFilter, OutgoingSender};
 use crate::processor::utility_requests::Utilities;
 use crate::rpc_error::{internal_error, invalid_request};
@@ -48,17 +49,21 @@ pub struct Processor {
     session: OnceLock<Session>,
     initialize_lock: tokio::sync::Mutex<()>,
     utilities: Utilities,
-    history: Option<Arc<tandem_history::service::HistoryService>>,
+    history: Option<Arc<crate::history::History>>,
     conversation_api: ConversationApi,
     approver: Option<Arc<approvals::ClientApprover>>,
     families: Families,
+    /// The operating system named in the user agent (read once by the server).
+    os_release: OsRelease,
 }
 
 impl Processor {
-    /// A processor answering through `outgoing` and driving `engine`.
-    pub fn new(outgoing: Arc<OutgoingSender>, engine: Engine) -> Self {
+    /// A processor answering through `outgoing` and driving `engine`, naming `os_release` in
+    /// its user agent.
+    pub fn new(outgoing: Arc<OutgoingSender>, engine: Engine, os_release: OsRelease) -> Self {
         Self {
             outgoing,
+            os_release,
             conversation_api: ConversationApi::new(
                 engine.clone(),
                 Arc::new(Conversations::default()),
@@ -88,10 +93,7 @@ impl Processor {
     }
 
     /// Serves `history/search` and `history/open` from `history`.
-    pub fn with_history(
-        mut self,
-        history: Option<Arc<tandem_history::service::HistoryService>>,
-    ) -> Self {
+    pub fn with_history(mut self, history: Option<Arc<crate::history::History>>) -> Self {
         self.history = history;
         self
     }
@@ -183,6 +185,7 @@ impl Processor {
                 .set_user_input_method(capabilities.request_user_input_method.unwrap_or_default());
         }
         let agent = crate::compat::requests::user_agent(
+            &self.os_release,
             &params.client_info.name,
             &params.client_info.version,
         );

@@ -216,7 +216,10 @@ impl Config {
                 );
             }
         }
-        Ok(resolved.config)
+        let mut config = resolved.config;
+        // The index state is the server's, not configuration: a thread's config keeps it.
+        config.query_project_index.state = self.query_project_index.state.clone();
+        Ok(config)
     }
 }
 

@@ -126,8 +126,8 @@ pub enum ClientConfigAccess {
     All,
 }
 
-/// `[query_project_index]`.
-#[derive(Clone, Debug, PartialEq)]
+/// `[query_project_index]`, with the server's index state.
+#[derive(Clone, Debug)]
 pub struct QueryProjectIndexConfig {
     /// Whether MCP `notifications/initialized` starts a background refresh of the server's
     /// working directory (default true).
@@ -140,6 +140,20 @@ pub struct QueryProjectIndexConfig {
     pub roots: Vec<std::path::PathBuf>,
     /// Everything the index engine needs.
     pub settings: tandem_index::IndexSettings,
+    /// The in-process state of the index (refresh locks, cached vectors, loaded models), not
+    /// configuration: created once when the server loads its config and shared by every
+    /// engine, session and call of that server through it (a thread's config keeps it).
+    pub state: tandem_index::IndexState,
+}
+
+/// Equal settings: the state is the server's runtime, not part of what was configured.
+impl PartialEq for QueryProjectIndexConfig {
+    fn eq(&self, other: &Self) -> bool {
+        self.auto_warm == other.auto_warm
+            && self.model_tool == other.model_tool
+            && self.roots == other.roots
+            && self.settings == other.settings
+    }
 }
 
 /// `[app_server]`.

@@ -93,6 +93,14 @@ pub struct Engine {
     inner: Arc<EngineInner>,
 }
 
+/// How long [`Engine::shutdown`] waits for interrupted turns to end: well inside the 5 s a
+/// server's whole shutdown may take.
+pub const SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// The least time [`Engine::shutdown`] leaves the threads' MCP servers to stop, even when the
+/// turns took all of [`SHUTDOWN_WAIT`].
+const MCP_SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// Shared state of an [`Engine`].
 pub struct EngineInner {
     /// Effective configuration (shared: every MCP session of a server has an engine).
@@ -151,20 +159,21 @@ impl EngineInner {
 }
 
 impl Engine {
-    /// A new engine over `store`, emitting to `sink`, asking the user through `approver` and
-    /// acting for `principal` (the front end names its caller here, once, and every thread
-    /// the engine creates or reaches is that principal's) and giving its client no more than
-    /// `access` allows.
+    /// A new engine over `store` and the home's `account` (both the server's, shared by every
+    /// engine it builds), emitting to `sink`, asking the user through `approver` and acting
+    /// for `principal` (the front end names its caller here, once, and every thread the engine
+    /// creates or reaches is that principal's) and giving its client no more than `access`
+    /// allows.
     pub fn new(
         config: impl Into<Arc<Config>>,
         store: Arc<Store>,
+        account: Arc<AccountState>,
         sink: Arc<dyn EventSink>,
         approver: Arc<dyn Approver>,
         principal: Principal,
         access: ClientPolicy,
     ) -> Engine {
         let config: Arc<Config> = config.into();
-        let account = AccountState::shared(&config.home);
         Engine {
             inner: Arc::new(EngineInner {
                 account,
@@ -230,15 +239,31 @@ impl Engine {
     }
 
     /// Interrupts every running turn and waits until they have ended (items recorded,
-    /// rollouts flushed).
+    /// rollouts flushed), then stops the threads' commands and MCP servers; each wait is
+    /// bounded by [`SHUTDOWN_WAIT`], so that a server's shutdown never hangs on its engine.
     pub async fn shutdown(&self) {
+        let deadline = tokio::time::Instant::now() + SHUTDOWN_WAIT;
         self.inner.shutdown.cancel();
         self.inner.tasks.close();
-        self.inner.tasks.wait().await;
+        if tokio::time::timeout_at(deadline, self.inner.tasks.wait())
+            .await
+            .is_err()
+        {
+            tracing::warn!("turns still running at shutdown; going on without them");
+        }
         // Commands that outlived their turn (still running for `write_stdin`) die with us.
-        for thread in self.inner.threads.all() {
+        let threads = self.inner.threads.all();
+        for thread in &threads {
             thread.tools.unified.terminate_all();
-            thread.mcp.shutdown().await;
+        }
+        let servers = async {
+            for thread in &threads {
+                thread.mcp.shutdown().await;
+            }
+        };
+        let wait = deadline.max(tokio::time::Instant::now() + MCP_SHUTDOWN_WAIT);
+        if tokio::time::timeout_at(wait, servers).await.is_err() {
+            tracing::warn!("MCP servers still stopping at shutdown; going on without them");
         }
     }
 }

@@ -89,6 +89,7 @@ fn engine(config: &Config, store: &Arc<Store>, principal: Principal) -> (Engine,
     let engine = Engine::new(
         config.clone(),
         Arc::clone(store),
+        Arc::new(crate::account::AccountState::load(&config.home)),
         Arc::new(RecordingSink(sender)),
         Arc::new(NoUser),
         principal,

@@ -139,9 +139,11 @@ async fn a_panicking_provider_fails_the_turn_and_the_thread_goes_on() {
     let store = Arc::new(Store::open(&config.home).expect("store"));
     let (sender, mut lines) = mpsc::channel(1024);
     let access = ClientPolicy::resolve(&config, FrontEnd::AppServerStdio);
+    let account = Arc::new(crate::account::AccountState::load(&config.home));
     let engine = Engine::new(
         config,
         store,
+        account,
         Arc::new(RecordingSink(sender)),
         Arc::new(NoUser),
         crate::principal::Principal::local_user(),

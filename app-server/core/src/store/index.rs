@@ -28,7 +28,7 @@ mod tests;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 
 use app_server_protocol::policy::SortDirection;
 use app_server_protocol::thread_requests::ThreadSortKey;
@@ -37,8 +37,9 @@ use rusqlite::{Connection, OptionalExtension, Row, TransactionBehavior, params, 
 
 use crate::principal::Principal;
 use crate::redact::Redactor;
-use crate::store::rollout::{self, RolloutWriter, io_error};
-use crate::store::{ListPage, ListQuery, StoreError, StoredThread, ThreadMeta};
+use crate::store::appender::Appender;
+use crate::store::rollout::{self, RolloutSink, RolloutWriter, io_error};
+use crate::store::{ListPage, ListQuery, RolloutMirror, StoreError, StoredThread, ThreadMeta};
 
 /// Thread storage: rollouts plus the index.
 ///
@@ -46,6 +47,10 @@ use crate::store::{ListPage, ListQuery, StoreError, StoredThread, ThreadMeta};
 /// them through [`Store::blocking`] from async code. The connection sits behind a mutex so
 /// that the store can be shared between tasks, and is opened (or rebuilt from the rollouts)
 /// by the first method that needs it, so that a server answers `initialize` without it.
+///
+/// A store owns its rollout appender thread (and mirror): a server opens one and shares it
+/// with every engine it builds, so that one thread writes, fsyncs and orders all its rollout
+/// lines.
 pub struct Store {
     sessions_dir: PathBuf,
     archived_dir: PathBuf,
@@ -57,6 +62,8 @@ pub struct Store {
     opening: Mutex<()>,
     /// Masks secrets in every rollout line written through this store.
     redactor: Redactor,
+    /// The appender thread (and mirror) every writer of this store queues its lines on.
+    sink: RolloutSink,
 }
 
 /// Locks the connection. A panic while it was held cannot leave a half-done change behind
@@ -92,7 +99,18 @@ impl Store {
             connection: OnceLock::new(),
             opening: Mutex::new(()),
             redactor: Redactor::new(),
+            sink: RolloutSink {
+                appender: Appender::start(),
+                mirror: None,
+            },
         })
+    }
+
+    /// This store with every rollout line it writes from now on also given to `mirror`, and
+    /// archived threads forgotten by it (distributed MCP: call it before sharing the store).
+    pub fn with_rollout_mirror(mut self, mirror: Box<dyn RolloutMirror>) -> Store {
+        self.sink.mirror = Some(Arc::from(mirror));
+        self
     }
 
     /// Where a new thread's rollout goes:
@@ -113,7 +131,7 @@ impl Store {
         // The index is opened (built, on a new home) before the rollout exists, so that a
         // build never meets this rollout while its header is still queued for the appender.
         let opened = self.connection().map(drop);
-        let writer = RolloutWriter::create(meta, &self.redactor)?;
+        let writer = RolloutWriter::create(meta, &self.redactor, &self.sink)?;
         let indexed = opened.and_then(|()| write_row(&*self.connection()?, meta));
         if let Err(error) = indexed {
             tracing::error!(
@@ -137,7 +155,7 @@ impl Store {
         let Some(path) = self.locate(id, false)? else {
             return Err(StoreError::NotFound(id.to_owned()));
         };
-        RolloutWriter::open_append(&path, &self.redactor)
+        RolloutWriter::open_append(&path, &self.redactor, &self.sink)
     }
 
     /// Reads thread `id` back from its rollout (live or archived).
@@ -145,6 +163,8 @@ impl Store {
         if let Some((path, archived)) = self.indexed_location(id)?
             && path.is_file()
         {
+            // Lines still queued for this file must be in it before it is read.
+            self.sink.appender.barrier();
             return rollout::read_rollout(&path, archived);
         }
         let found = match rollout::find_rollout(&self.sessions_dir, true, id)? {
@@ -154,6 +174,7 @@ impl Store {
         let Some((path, archived)) = found else {
             return Err(StoreError::NotFound(id.to_owned()));
         };
+        self.sink.appender.barrier();
         let thread = rollout::read_rollout(&path, archived)?;
         // The index lost track of this rollout (no row, or a stale path): record where it is.
         write_row(&*self.connection()?, &thread.meta)?;
@@ -163,7 +184,7 @@ impl Store {
     /// Waits until every rollout line queued so far is written to its file (not fsynced).
     /// Blocking: call it from a blocking thread.
     pub fn wait_for_appends(&self) {
-        super::appender::barrier();
+        self.sink.appender.barrier();
     }
 
     /// The indexed metadata of thread `id`, if it has a row.
@@ -267,7 +288,9 @@ impl Store {
             ..meta
         };
         write_row(&*self.connection()?, &meta)?;
-        super::forget_mirrored(id);
+        if let Some(mirror) = &self.sink.mirror {
+            mirror.forget(id);
+        }
         Ok(meta)
     }
 
@@ -300,6 +323,8 @@ impl Store {
         if let Some(connection) = self.connection.get() {
             return Ok(lock(connection));
         }
+        // A rebuild reads every rollout: this store's queued lines are in them first.
+        self.sink.appender.barrier();
         let opened = super::schema::open_index(
             &self.database,
             &self.lock_file,
@@ -340,7 +365,10 @@ impl Store {
     ) -> Result<ThreadMeta, StoreError> {
         match self.find(id)? {
             Some(meta) => Ok(meta),
-            None => Ok(rollout::read_rollout(path, archived)?.meta),
+            None => {
+                self.sink.appender.barrier();
+                Ok(rollout::read_rollout(path, archived)?.meta)
+            }
         }
     }
 

@@ -37,20 +37,6 @@ pub trait RolloutMirror: Send + Sync + 'static {
     fn forget(&self, _thread_id: &str) {}
 }
 
-/// Tells the process's rollout mirror, if any, that `thread_id` was archived.
-fn forget_mirrored(thread_id: &str) {
-    if let Some(mirror) = ROLLOUT_MIRROR.get() {
-        mirror.forget(thread_id);
-    }
-}
-
-static ROLLOUT_MIRROR: std::sync::OnceLock<Box<dyn RolloutMirror>> = std::sync::OnceLock::new();
-
-/// Installs the process's rollout mirror (once; later calls are ignored).
-pub fn set_rollout_mirror(mirror: Box<dyn RolloutMirror>) {
-    let _ = ROLLOUT_MIRROR.set(mirror);
-}
-
 /// Version written in every rollout header.
 pub const ROLLOUT_VERSION: u32 = 1;
 

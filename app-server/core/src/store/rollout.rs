@@ -19,16 +19,37 @@ use serde::{Deserialize, Serialize};
 
 use crate::model::ResponseItem;
 use crate::redact::Redactor;
-use crate::store::appender;
-use crate::store::{ROLLOUT_VERSION, RolloutRecord, StoreError, StoredThread, ThreadMeta};
+use crate::store::appender::Appender;
+use crate::store::{
+    ROLLOUT_VERSION, RolloutMirror, RolloutRecord, StoreError, StoredThread, ThreadMeta,
+};
 
-/// Appends records to one rollout file through the [`appender`] thread.
+/// Where a store's rollout lines go: its appender thread and, in distributed MCP, the mirror
+/// that copies each line. Every writer of the store holds a clone.
+#[derive(Clone)]
+pub(super) struct RolloutSink {
+    pub(super) appender: Appender,
+    pub(super) mirror: Option<Arc<dyn RolloutMirror>>,
+}
+
+impl std::fmt::Debug for RolloutSink {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter
+            .debug_struct("RolloutSink")
+            .field("appender", &self.appender)
+            .field("mirrored", &self.mirror.is_some())
+            .finish()
+    }
+}
+
+/// Appends records to one rollout file through its store's appender thread.
 #[derive(Debug)]
 pub struct RolloutWriter {
     path: Arc<Path>,
     file: Arc<File>,
     /// Masks secrets in every line before it is kept.
     redactor: Redactor,
+    sink: RolloutSink,
 }
 
 /// Makes a rollout durable; see [`RolloutWriter::sync_handle`].
@@ -36,13 +57,16 @@ pub struct RolloutWriter {
 pub struct RolloutSync {
     path: Arc<Path>,
     file: Arc<File>,
+    appender: Appender,
 }
 
 impl RolloutSync {
     /// Waits for the lines queued so far and flushes the file's data to disk. Blocking: call
     /// it from a blocking thread.
     pub fn sync(self) -> Result<(), StoreError> {
-        appender::sync(&self.file).map_err(|source| io_error(&self.path, source))
+        self.appender
+            .sync(&self.file)
+            .map_err(|source| io_error(&self.path, source))
     }
 }
 
@@ -53,17 +77,20 @@ impl RolloutWriter {
     pub fn append(&mut self, record: &RolloutRecord) -> Result<(), StoreError> {
         let line = encode_line(record, now_ms(), &self.redactor)
             .map_err(|source| io_error(&self.path, source))?;
-        if let Some(mirror) = super::ROLLOUT_MIRROR.get() {
+        if let Some(mirror) = &self.sink.mirror {
             mirror.mirror(&self.path, &line);
         }
-        appender::append(&self.file, &self.path, line);
+        self.sink.appender.append(&self.file, &self.path, line);
         Ok(())
     }
 
     /// Waits for the queued lines and flushes the file's data to disk. Blocking: call it
     /// from a blocking thread.
     pub fn sync(&mut self) -> Result<(), StoreError> {
-        appender::sync(&self.file).map_err(|source| io_error(&self.path, source))
+        self.sink
+            .appender
+            .sync(&self.file)
+            .map_err(|source| io_error(&self.path, source))
     }
 
     /// A second handle on the file that makes it durable without this writer, so that the
@@ -72,6 +99,7 @@ impl RolloutWriter {
         RolloutSync {
             path: Arc::clone(&self.path),
             file: Arc::clone(&self.file),
+            appender: self.sink.appender.clone(),
         }
     }
 
@@ -80,6 +108,7 @@ impl RolloutWriter {
     pub(super) fn create(
         meta: &ThreadMeta,
         redactor: &Redactor,
+        sink: &RolloutSink,
     ) -> Result<RolloutWriter, StoreError> {
         let path = meta.rollout_path.clone();
         if let Some(parent) = path.parent() {
@@ -94,6 +123,7 @@ impl RolloutWriter {
             path: path.into(),
             file: Arc::new(file),
             redactor: redactor.clone(),
+            sink: sink.clone(),
         };
         writer.append(&RolloutRecord::SessionMeta {
             version: ROLLOUT_VERSION,
@@ -109,9 +139,10 @@ impl RolloutWriter {
     pub(super) fn open_append(
         path: &Path,
         redactor: &Redactor,
+        sink: &RolloutSink,
     ) -> Result<RolloutWriter, StoreError> {
         // Another writer's queued lines land before the tail is checked.
-        appender::barrier();
+        sink.appender.barrier();
         let mut file = OpenOptions::new()
             .read(true)
             .append(true)
@@ -122,6 +153,7 @@ impl RolloutWriter {
             path: path.into(),
             file: Arc::new(file),
             redactor: redactor.clone(),
+            sink: sink.clone(),
         })
     }
 }
@@ -172,10 +204,9 @@ fn decode_line(line: &[u8]) -> Result<(i64, RolloutRecord), String> {
 }
 
 /// Reads a rollout and rebuilds the thread from its records. `archived` says which directory
-/// the file is in; together with `path` it overrides the location recorded in the file.
+/// the file is in; together with `path` it overrides the location recorded in the file. The
+/// caller first waits for its appender's queued lines ([`Appender::barrier`]).
 pub(super) fn read_rollout(path: &Path, archived: bool) -> Result<StoredThread, StoreError> {
-    // Lines still queued for this file must be in it before it is read.
-    appender::barrier();
     let bytes = fs::read(path).map_err(|source| io_error(path, source))?;
     let lines: Vec<(usize, &[u8])> = bytes
         .split(|byte| *byte == b'\n')

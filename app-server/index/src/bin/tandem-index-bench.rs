@@ -73,6 +73,9 @@ fn run() -> Result<(), String> {
         });
     let mut settings = IndexSettings::with_defaults(&home.join("models"));
     settings.embedding_model = "none".into();
+    // One state for the whole run, as a server has: refreshes take turns, vectors and the
+    // model are loaded once.
+    let state = tandem_index::IndexState::default();
     let refresh = |force_full: bool, settings: &IndexSettings| {
         let request = RefreshRequest {
             repo_root: corpus.clone(),
@@ -83,7 +86,12 @@ fn run() -> Result<(), String> {
         };
         let started = Instant::now();
         let outcome = runtime
-            .block_on(tandem_index::refresh(settings, request, no_progress()))
+            .block_on(tandem_index::refresh(
+                &state,
+                settings,
+                request,
+                no_progress(),
+            ))
             .map_err(|e| e.to_string())?;
         Ok::<_, String>((started.elapsed(), outcome))
     };
@@ -118,8 +126,15 @@ fn run() -> Result<(), String> {
         .map(|line| serde_json::from_str(line).map_err(|e| e.to_string()))
         .collect::<Result<_, _>>()?;
     let index_dir = corpus.join(".tandem/repo_hybrid_index");
-    let lexical_rankings = rankings(&index_dir, &eval, None, &settings.embedding_model, 0.0)?;
-    let mut rank_times = time_ranks(&index_dir, &eval, None, "none", 0.0)?;
+    let lexical_rankings = rankings(
+        &state,
+        &index_dir,
+        &eval,
+        None,
+        &settings.embedding_model,
+        0.0,
+    )?;
+    let mut rank_times = time_ranks(&state, &index_dir, &eval, None, "none", 0.0)?;
     println!(
         "lexical query (ranking only) p50: {:.2?}",
         median(&mut rank_times)
@@ -136,7 +151,12 @@ fn run() -> Result<(), String> {
         };
         let started = Instant::now();
         runtime
-            .block_on(tandem_index::query(&settings, request, no_progress()))
+            .block_on(tandem_index::query(
+                &state,
+                &settings,
+                request,
+                no_progress(),
+            ))
             .map_err(|e| e.to_string())?;
         call_times.push(started.elapsed());
     }
@@ -179,9 +199,12 @@ fn run() -> Result<(), String> {
         "one changed file refresh (hybrid, its changed chunks re-embedded): p50 {:.2?} ({reembedded} chunks embedded per refresh)",
         median(&mut hybrid_change)
     );
-    let provider =
-        tandem_index::embed::resolve(tandem_index::embed::LOCAL_MODEL, &settings.embedding)
-            .map_err(|e| e.detail)?;
+    let provider = tandem_index::embed::resolve(
+        tandem_index::embed::LOCAL_MODEL,
+        &settings.embedding,
+        state.models(),
+    )
+    .map_err(|e| e.detail)?;
     let mut vectors = Vec::new();
     let mut embed_times = Vec::new();
     for query in &eval {
@@ -196,6 +219,7 @@ fn run() -> Result<(), String> {
     }
     let embed_p50 = median(&mut embed_times);
     let mut hybrid_times = time_ranks(
+        &state,
         &index_dir,
         &eval,
         Some(&vectors),
@@ -208,6 +232,7 @@ fn run() -> Result<(), String> {
         embed_p50 + hybrid_p50
     );
     let hybrid_rankings = rankings(
+        &state,
         &index_dir,
         &eval,
         Some(&vectors),
@@ -216,6 +241,7 @@ fn run() -> Result<(), String> {
     )?;
     report("hybrid (alpha 0.6)", &eval, &hybrid_rankings);
     let embedding_rankings = rankings(
+        &state,
         &index_dir,
         &eval,
         Some(&vectors),
@@ -228,6 +254,7 @@ fn run() -> Result<(), String> {
 }
 
 fn rankings(
+    state: &tandem_index::IndexState,
     index_dir: &Path,
     eval: &[EvalQuery],
     vectors: Option<&[Vec<f32>]>,
@@ -241,6 +268,7 @@ fn rankings(
             let vector = vectors.map(|vectors| vectors[index].as_slice());
             let expression = tandem_index::tokenize::match_expression(&query.query, 64);
             let results = tandem_index::query::rank(
+                state,
                 index_dir,
                 expression.as_deref(),
                 model,
@@ -262,6 +290,7 @@ fn rankings(
 }
 
 fn time_ranks(
+    state: &tandem_index::IndexState,
     index_dir: &Path,
     eval: &[EvalQuery],
     vectors: Option<&[Vec<f32>]>,
@@ -276,6 +305,7 @@ fn time_ranks(
             let started = Instant::now();
             let expression = tandem_index::tokenize::match_expression(&query.query, 64);
             tandem_index::query::rank(
+                state,
                 index_dir,
                 expression.as_deref(),
                 model,

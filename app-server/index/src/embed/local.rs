@@ -1,11 +1,12 @@
 //! The local provider: all-MiniLM-L6-v2 (BERT, 6 layers, 384 dimensions) run in-process with
 //! candle from a model directory holding `config.json`, `tokenizer.json` and
 //! `model.safetensors`; mean pooling over the attention mask, as sentence-transformers does.
-//! The model is loaded once per process and directory, on a blocking thread.
+//! The model is loaded once per [`LoadedModels`] (the server's, shared by all its callers) and
+//! directory, on a blocking thread.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 use super::{EmbedFuture, EmbeddingProvider, NotReady};
 
@@ -19,10 +20,40 @@ const MAX_TOKENS: usize = 256;
 pub struct LocalProvider {
     model: String,
     directory: PathBuf,
+    models: LoadedModels,
+}
+
+/// The local models loaded so far, by directory. Clones share them: a server keeps one (in its
+/// [`IndexState`](crate::refresh::IndexState)), so a model is loaded once however many
+/// sessions and engines embed with it.
+#[derive(Clone, Default)]
+pub struct LoadedModels {
+    models: Arc<Mutex<HashMap<PathBuf, Arc<model::LoadedModel>>>>,
+}
+
+impl LoadedModels {
+    /// Loads (once) and returns the model of `directory`. Blocking.
+    pub fn get(&self, directory: &Path) -> Result<Arc<model::LoadedModel>, String> {
+        // Held while loading, so that two callers never load the same model twice at once.
+        let mut models = self
+            .models
+            .lock()
+            .map_err(|_| "the model cache is poisoned".to_string())?;
+        if let Some(model) = models.get(directory) {
+            return Ok(model.clone());
+        }
+        let model = Arc::new(model::LoadedModel::load(directory)?);
+        models.insert(directory.to_path_buf(), model.clone());
+        Ok(model)
+    }
 }
 
 /// The provider, or `model_not_installed` naming the missing file.
-pub fn provider(model: &str, directory: &Path) -> Result<Arc<dyn EmbeddingProvider>, NotReady> {
+pub fn provider(
+    model: &str,
+    directory: &Path,
+    models: &LoadedModels,
+) -> Result<Arc<dyn EmbeddingProvider>, NotReady> {
     if !cfg!(feature = "local-embeddings") {
         return Err(NotReady {
             reason: "model_not_installed",
@@ -38,6 +69,7 @@ pub fn provider(model: &str, directory: &Path) -> Result<Arc<dyn EmbeddingProvid
     Ok(Arc::new(LocalProvider {
         model: model.to_string(),
         directory: directory.to_path_buf(),
+        models: models.clone(),
     }))
 }
 
@@ -70,31 +102,17 @@ impl EmbeddingProvider for LocalProvider {
 
     fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
         let directory = self.directory.clone();
+        let models = self.models.clone();
         let texts = texts.to_vec();
         Box::pin(async move {
             tokio::task::spawn_blocking(move || {
-                let model = loaded(&directory)?;
+                let model = models.get(&directory)?;
                 model.embed(&texts)
             })
             .await
             .map_err(|error| format!("the embedding task failed: {error}"))?
         })
     }
-}
-
-/// Loads (once) and returns the model of `directory`.
-pub fn loaded(directory: &Path) -> Result<Arc<model::LoadedModel>, String> {
-    static MODELS: OnceLock<Mutex<HashMap<PathBuf, Arc<model::LoadedModel>>>> = OnceLock::new();
-    let models = MODELS.get_or_init(|| Mutex::new(HashMap::new()));
-    let mut models = models
-        .lock()
-        .map_err(|_| "the model cache is poisoned".to_string())?;
-    if let Some(model) = models.get(directory) {
-        return Ok(model.clone());
-    }
-    let model = Arc::new(model::LoadedModel::load(directory)?);
-    models.insert(directory.to_path_buf(), model.clone());
-    Ok(model)
 }
 
 #[cfg(feature = "local-embeddings")]

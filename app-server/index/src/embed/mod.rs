@@ -82,14 +82,15 @@ pub struct NotReady {
     pub detail: String,
 }
 
-/// The provider for `model`, or why there is none.
+/// The provider for `model`, or why there is none; a local model is loaded into `models`.
 pub fn resolve(
     model: &str,
     settings: &EmbeddingSettings,
+    models: &local::LoadedModels,
 ) -> Result<Arc<dyn EmbeddingProvider>, NotReady> {
     let kind = settings.provider.unwrap_or_else(|| infer(model, settings));
     match kind {
-        ProviderKind::Local => local::provider(model, &settings.local_model_dir),
+        ProviderKind::Local => local::provider(model, &settings.local_model_dir, models),
         ProviderKind::OpenAi => remote::provider(
             remote::Flavor::OpenAi,
             model,

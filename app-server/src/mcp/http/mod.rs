@@ -97,7 +97,8 @@ struct HttpState {
     metrics: Arc<Metrics>,
 }
 
-/// Serves MCP over streamable HTTP until a signal arrives.
+/// Serves MCP over streamable HTTP until a signal arrives; the shutdown it begins
+/// ([`crate::shutdown`]) ends the process within the grace period.
 pub async fn serve_http(
     config: Config,
     options: McpOptions,
@@ -113,8 +114,15 @@ pub async fn serve_http(
         }
         None => (None, None),
     };
-    let store = Arc::new(Store::open(&config.home)?);
-    tandem_core::redact::register_known_secrets(store.redactor(), &config);
+    let mut store = Store::open(&config.home)?;
+    if let Some(cluster) = &cluster {
+        // Every rollout line this node writes is mirrored, so another node can rebuild it.
+        store = store.with_rollout_mirror(Box::new(
+            crate::mcp::distributed::threads::RedisRolloutMirror::start(cluster),
+        ));
+    }
+    let store = Arc::new(store);
+    tandem_core::redact::register_known_secrets(store.redactor(), &config, &options.account);
     if let Authentication::Tokens(table) = &http.access.authentication {
         for token in table.tokens() {
             store.redactor().add_secret(&token);
@@ -144,9 +152,6 @@ pub async fn serve_http(
     }
     if let Some(cluster) = &state.cluster {
         tokio::spawn(cluster::renew_leases(state.clone(), cluster.clone()));
-        tandem_core::store::set_rollout_mirror(Box::new(
-            crate::mcp::distributed::threads::RedisRolloutMirror::start(cluster),
-        ));
     }
     let router = Router::new()
         .route(
@@ -160,16 +165,18 @@ pub async fn serve_http(
         .layer(axum::middleware::from_fn(cors::cors_headers))
         .with_state(state.clone());
     let sweeper = tokio::spawn(sweep_idle_sessions(state.clone()));
+    let shutdown = crate::shutdown::Shutdown::start();
     let closing = state.clone();
     let limits = state.http.limits;
+    let guard = shutdown.guard();
     listener::serve(
         listener,
         router,
         limits,
         state.metrics.clone(),
         async move {
-            crate::shutdown::shutdown_signal().await;
-            tracing::info!("signal received; closing sessions");
+            guard.begun().await;
+            tracing::info!("closing sessions");
             // Closing the sessions ends their SSE streams, so the connections can drain.
             for session in closing.sessions.drain() {
                 session.close().await;
@@ -177,12 +184,15 @@ pub async fn serve_http(
             if let Some(cluster) = &closing.cluster {
                 cluster.streams.end_all();
             }
+            drop(guard);
         },
     )
     .await;
     sweeper.abort();
     state.tasks.close();
-    let _ = tokio::time::timeout(Duration::from_secs(5), state.tasks.wait()).await;
+    // Session closings still running past `DRAIN` are left to the deadline.
+    let _ = tokio::time::timeout(crate::shutdown::DRAIN, state.tasks.wait()).await;
+    shutdown.complete().await;
     Ok(())
 }
 

@@ -135,5 +135,6 @@ pub(super) fn resolve(
             .unwrap_or(true),
         roots,
         settings,
+        state: tandem_index::IndexState::default(),
     })
 }

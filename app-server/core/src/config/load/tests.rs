@@ -97,6 +97,7 @@ fn defaults_without_a_config_file() {
             model_tool: true,
             roots: Vec::new(),
             settings: tandem_index::IndexSettings::with_defaults(&home.path().join("models")),
+            state: tandem_index::IndexState::default(),
         },
         mcp_servers: Vec::new(),
         mcp_tool_output_max_bytes: 1024 * 1024,
