@@ -258,7 +258,9 @@ impl StreamHub {
         receiver
     }
 
-    /// Attaches a GET connection to the standalone stream, delivering what it missed.
+    /// Attaches a GET connection to the standalone stream, delivering what it missed (the
+    /// server serves its GET streams from the session stores' event store).
+    #[cfg(test)]
     pub fn attach_standalone(&self) -> Result<Attached, ResumeError> {
         let mut state = lock(&self.state);
         let Some(stream) = state.streams.get_mut(&STANDALONE) else {
