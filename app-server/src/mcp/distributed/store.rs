@@ -105,7 +105,9 @@ pub trait SessionStore: Send + Sync + 'static {
 const STREAM_NODES_KEPT: u64 = 256;
 
 /// Sessions of one process. The metadata is kept as the JSON text Redis would hold (one
-/// allocation per session); a session's events go with it.
+/// allocation per session), without the `initialize` params: only another node rebuilds a
+/// session from them, and one process has no other node (a session it no longer holds is
+/// over, and a rebuild from this store fails). A session's events go with it.
 pub struct MemorySessionStore {
     sessions: Mutex<MemorySessions>,
     events: Arc<MemoryEventStore>,
@@ -113,7 +115,7 @@ pub struct MemorySessionStore {
 
 #[derive(Default)]
 struct MemorySessions {
-    meta: HashMap<String, (String, Instant)>,
+    meta: HashMap<String, (Box<str>, Instant)>,
     calls: HashMap<String, MemoryCalls>,
 }
 
@@ -135,7 +137,7 @@ impl MemorySessionStore {
         }
     }
 
-    fn live(&self, id: &str) -> Option<String> {
+    fn live(&self, id: &str) -> Option<Box<str>> {
         let mut sessions = lock(&self.sessions);
         match sessions.meta.get(id) {
             Some((text, expires)) if *expires > Instant::now() => Some(text.clone()),
@@ -157,7 +159,7 @@ impl MemorySessions {
     }
 }
 
-fn decode(text: Option<String>) -> Result<Option<SessionMeta>, StoreError> {
+fn decode(text: Option<Box<str>>) -> Result<Option<SessionMeta>, StoreError> {
     match text {
         Some(text) => Ok(Some(serde_json::from_str(&text)?)),
         None => Ok(None),
@@ -176,7 +178,11 @@ impl SessionStore for MemorySessionStore {
         ttl: Duration,
     ) -> BoxFuture<'a, Result<(), StoreError>> {
         Box::pin(async move {
-            let text = serde_json::to_string(meta)?;
+            let kept = SessionMeta {
+                initialize_params: Value::Null,
+                ..meta.clone()
+            };
+            let text = serde_json::to_string(&kept)?.into_boxed_str();
             lock(&self.sessions)
                 .meta
                 .insert(id.to_string(), (text, Instant::now() + ttl));
@@ -515,6 +521,11 @@ mod tests {
             .unwrap();
         assert_eq!(store.get("s").await.unwrap().unwrap().created_by, "a");
         assert_eq!(store.get("s").await.unwrap().unwrap().principal, "alice");
+        // One process never rebuilds a session: the params are not kept.
+        assert_eq!(
+            store.get("s").await.unwrap().unwrap().initialize_params,
+            Value::Null
+        );
         assert!(
             store
                 .touch("s", Duration::from_secs(60))

@@ -150,13 +150,14 @@ pub fn parse_event_id(id: &str) -> Option<(u64, u64)> {
 }
 
 impl StreamHub {
-    /// A hub keeping `replay_limit` events per stream.
+    /// A hub keeping `replay_limit` events per stream. The standalone stream's state is made
+    /// when it is first used: the server keeps that stream in its event store, so an idle
+    /// session's hub allocates nothing.
     pub fn new(replay_limit: usize) -> Self {
-        let mut state = HubState {
+        let state = HubState {
             next_stream: STANDALONE + 1,
             ..HubState::default()
         };
-        state.streams.insert(STANDALONE, StreamState::default());
         Self {
             state: Mutex::new(state),
             replay_limit: replay_limit.max(1),
@@ -263,9 +264,7 @@ impl StreamHub {
     #[cfg(test)]
     pub fn attach_standalone(&self) -> Result<Attached, ResumeError> {
         let mut state = lock(&self.state);
-        let Some(stream) = state.streams.get_mut(&STANDALONE) else {
-            return Err(ResumeError::UnknownStream);
-        };
+        let stream = state.streams.entry(STANDALONE).or_default();
         if stream.live.as_ref().is_some_and(|live| !live.is_closed()) {
             return Err(ResumeError::Busy);
         }
@@ -361,7 +360,12 @@ impl StreamHub {
         }
         let data = message.to_string();
         let replay_limit = self.replay_limit;
-        if let Some(stream_state) = state.streams.get_mut(&stream) {
+        let stream_state = if stream == STANDALONE && !state.closed {
+            Some(state.streams.entry(STANDALONE).or_default())
+        } else {
+            state.streams.get_mut(&stream)
+        };
+        if let Some(stream_state) = stream_state {
             stream_state.push(stream, data, replay_limit);
         }
         if is_final && stream != STANDALONE {
