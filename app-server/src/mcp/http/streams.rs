@@ -1,16 +1,17 @@
-//! The SSE streams of one HTTP MCP session, and the [`Outbound`] that routes messages onto
+//! The SSE streams of one HTTP MCP session on this node, and the routing of messages onto
 //! them.
 //!
 //! Stream 0 is the standalone (GET) stream; every POST answered with SSE gets the next
 //! number. Event ids are `<stream>/<seq>`, unique within the session, and each stream keeps
 //! its last events in a bounded buffer so that a client can resume it with `GET` +
 //! `Last-Event-ID`. A message goes to exactly one stream: its request's POST stream while
-//! that is open, else the GET stream (buffered until a GET connection takes it). A POST
-//! answered with plain JSON has no stream; its related notifications go to the GET stream.
+//! that is open, else the GET stream. A POST answered with plain JSON has no stream; its
+//! related notifications go to the GET stream. The server keeps the GET stream's events in
+//! the session stores' event store ([`StreamHub::route_here`] hands them back), so that one
+//! path serves it with or without `--redis`; the hub's own standalone buffer serves the
+//! tests of the routing rules.
 
 use std::collections::{HashMap, VecDeque};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,7 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 // Tokio's clock, so that tests can pause and advance it through the idle TTL.
 use tokio::time::Instant;
 
-use crate::mcp::output::{Outbound, Route};
+use crate::mcp::output::Route;
 use tandem_core::sync::lock;
 
 /// The standalone stream's number.
@@ -319,6 +320,7 @@ impl StreamHub {
         state.routes.clear();
     }
 
+    #[cfg(test)]
     fn route(&self, route: Route, message: Value) {
         let _ = self.route_here(route, message, true);
     }
@@ -390,7 +392,9 @@ impl StreamHub {
         }
     }
 
-    fn abandon_request(&self, id: &RequestId) {
+    /// Forgets request `id`'s route: its POST stream ends (and stays resumable), a waiting
+    /// JSON POST learns that no response will come.
+    pub fn abandon_request(&self, id: &RequestId) {
         let mut state = lock(&self.state);
         match state.routes.remove(id) {
             Some(RequestRoute::Sse(stream)) => Self::finish(&mut state, stream),
@@ -407,23 +411,6 @@ fn is_response_to(message: &Value, id: &RequestId) -> bool {
         && message
             .get("id")
             .is_some_and(|value| serde_json::to_value(id).is_ok_and(|id| &id == value))
-}
-
-/// The [`Outbound`] of an HTTP session.
-pub struct HttpOutbound {
-    /// The session's streams.
-    pub hub: Arc<StreamHub>,
-}
-
-impl Outbound for HttpOutbound {
-    fn send(&self, route: Route, message: Value) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        self.hub.route(route, message);
-        Box::pin(async {})
-    }
-
-    fn abandon(&self, id: &RequestId) {
-        self.hub.abandon_request(id);
-    }
 }
 
 #[cfg(test)]
