@@ -551,9 +551,12 @@ impl Cluster {
 
     /// The node waiting for request `id` of `session`, when it is not this one.
     pub fn remote_node(&self, session: &str, id: &RequestId) -> Option<String> {
-        tandem_core::sync::lock(&self.remote)
-            .get(&(session.to_string(), id.clone()))
-            .cloned()
+        let remote = tandem_core::sync::lock(&self.remote);
+        // Asked for every message a session sends: no key is built while nothing is remote.
+        if remote.is_empty() {
+            return None;
+        }
+        remote.get(&(session.to_string(), id.clone())).cloned()
     }
 
     /// Forgets a remote request.

@@ -75,7 +75,15 @@ pub trait ThreadStore: Send + Sync + 'static {
 /// Leases of the only node, in memory; nothing is mirrored.
 #[derive(Default)]
 pub struct MemoryThreadStore {
-    leases: Mutex<HashMap<String, (String, Instant)>>,
+    leases: Mutex<MemoryLeases>,
+}
+
+#[derive(Default)]
+struct MemoryLeases {
+    held: HashMap<String, (String, Instant)>,
+    /// The size at which expired leases are next dropped (twice the live ones after the last
+    /// purge), so that renewing every loaded thread stays linear.
+    purge_at: usize,
 }
 
 impl ThreadStore for MemoryThreadStore {
@@ -88,13 +96,23 @@ impl ThreadStore for MemoryThreadStore {
         Box::pin(async move {
             let now = Instant::now();
             let mut leases = lock(&self.leases);
-            leases.retain(|_, (_, expires)| *expires > now);
-            let lease = match leases.get(thread_id) {
-                None => Lease::Taken,
-                Some((holder, _)) if holder == node => Lease::Renewed,
-                Some(_) => return Ok(Lease::Elsewhere),
+            if leases.held.len() >= leases.purge_at {
+                leases.held.retain(|_, (_, expires)| *expires > now);
+                leases.purge_at = (leases.held.len() * 2).max(64);
+            }
+            let lease = match leases.held.get_mut(thread_id) {
+                Some((holder, expires)) if *expires > now => {
+                    if holder != node {
+                        return Ok(Lease::Elsewhere);
+                    }
+                    *expires = now + ttl;
+                    return Ok(Lease::Renewed);
+                }
+                _ => Lease::Taken,
             };
-            leases.insert(thread_id.to_string(), (node.to_string(), now + ttl));
+            leases
+                .held
+                .insert(thread_id.to_string(), (node.to_string(), now + ttl));
             Ok(lease)
         })
     }
@@ -106,6 +124,7 @@ impl ThreadStore for MemoryThreadStore {
         Box::pin(async move {
             let now = Instant::now();
             Ok(lock(&self.leases)
+                .held
                 .get(thread_id)
                 .filter(|(_, expires)| *expires > now)
                 .map(|(holder, _)| holder.clone()))
