@@ -1,7 +1,8 @@
 //! [`StreamManager`]: live standalone (GET) streams, and the message bus that reaches them
 //! from any node.
 //!
-//! [`MemoryStreamManager`] hands events to streams of the same process.
+//! [`MemoryStreamManager`] hands events to streams of the same process (a server without
+//! `--redis`, the only node), and messages for a node to that process.
 //! [`RedisStreamManager`] keeps one pub/sub connection per node, subscribed to the node's
 //! own channel (forwarded answers and cancellations), the control channel (sessions deleted
 //! anywhere) and one channel per session whose GET stream this node holds. Pub/sub loses
@@ -53,20 +54,18 @@ const REGISTRATION_CAPACITY: usize = 4096;
 pub trait StreamManager: Send + Sync + 'static {
     /// Registers the live stream of `session` on this node (replacing an older one).
     fn register<'a>(&'a self, session: &'a str) -> BoxFuture<'a, Registration>;
-    /// Delivers `item` to the live stream of each of `sessions`, wherever it is.
-    #[allow(
-        dead_code,
-        reason = "part of the contract; the HTTP transport does not need it yet"
-    )]
-    fn send<'a>(
-        &'a self,
-        sessions: &'a [String],
-        item: &'a BusItem,
-    ) -> BoxFuture<'a, Result<(), StoreError>>;
     /// Removes `registration` if it is still `session`'s.
     fn remove(&self, session: &str, registration: &Registration);
     /// Ends the live stream of `session` on this node, whichever it is.
     fn end(&self, session: &str);
+    /// Ends every live stream on this node (the server is shutting down).
+    fn end_all(&self);
+    /// Sends `forward` to `node` (to every node when `node` is `None`).
+    fn forward<'a>(
+        &'a self,
+        node: Option<&'a str>,
+        forward: &'a Forward,
+    ) -> BoxFuture<'a, Result<(), StoreError>>;
 }
 
 type Registered = Mutex<HashMap<String, (u64, mpsc::Sender<BusItem>)>>;
@@ -105,32 +104,32 @@ fn deliver_in(registered: &Registered, session: &str, item: BusItem) -> bool {
     }
 }
 
-/// Streams of one process.
-#[derive(Default)]
-#[allow(
-    dead_code,
-    reason = "the single-process implementation of the trait; without --redis the HTTP transport keeps its own table"
-)]
+/// Streams of one process, which is the only node: a message for a node is its own.
 pub struct MemoryStreamManager {
     registered: Registered,
+    forwards: mpsc::Sender<Forward>,
+}
+
+impl MemoryStreamManager {
+    /// A manager whose messages for a node arrive on the returned receiver.
+    pub fn new() -> (Self, mpsc::Receiver<Forward>) {
+        let (forwards, received) = mpsc::channel(1024);
+        let manager = Self {
+            registered: Mutex::new(HashMap::new()),
+            forwards,
+        };
+        (manager, received)
+    }
+
+    /// Hands `item` to the live stream of `session`, if it has one here.
+    pub fn deliver(&self, session: &str, item: BusItem) {
+        deliver_in(&self.registered, session, item);
+    }
 }
 
 impl StreamManager for MemoryStreamManager {
     fn register<'a>(&'a self, session: &'a str) -> BoxFuture<'a, Registration> {
         Box::pin(async move { register_in(&self.registered, session) })
-    }
-
-    fn send<'a>(
-        &'a self,
-        sessions: &'a [String],
-        item: &'a BusItem,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
-        Box::pin(async move {
-            for session in sessions {
-                deliver_in(&self.registered, session, item.clone());
-            }
-            Ok(())
-        })
     }
 
     fn remove(&self, session: &str, registration: &Registration) {
@@ -139,6 +138,24 @@ impl StreamManager for MemoryStreamManager {
 
     fn end(&self, session: &str) {
         lock(&self.registered).remove(session);
+    }
+
+    fn end_all(&self) {
+        lock(&self.registered).clear();
+    }
+
+    fn forward<'a>(
+        &'a self,
+        _node: Option<&'a str>,
+        forward: &'a Forward,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            // As on the bus, a full queue is not waited for by the sender.
+            if self.forwards.try_send(forward.clone()).is_err() {
+                tracing::warn!("message for this node dropped: its queue is full");
+            }
+            Ok(())
+        })
     }
 }
 
@@ -252,8 +269,8 @@ impl RedisStreamManager {
         }
     }
 
-    /// Publishes `forward` to `node`'s channel (or to every node for the control channel).
-    pub async fn publish(&self, channel: &str, forward: &Forward) -> Result<(), StoreError> {
+    /// Publishes `forward` on `channel`.
+    async fn publish(&self, channel: &str, forward: &Forward) -> Result<(), StoreError> {
         let mut connection = self.connection.clone();
         let text = serde_json::to_string(forward)?;
         let _receivers: u64 = redis::cmd("PUBLISH")
@@ -276,18 +293,6 @@ fn parse_event(payload: &str) -> Option<BusItem> {
     })
 }
 
-#[cfg_attr(not(test), allow(dead_code, reason = "used by StreamManager::send"))]
-fn format_event(item: &BusItem) -> Option<String> {
-    match item {
-        BusItem::Event {
-            seq,
-            data,
-            published_micros,
-        } => Some(format!("{seq} {published_micros} {data}")),
-        BusItem::Resync => None,
-    }
-}
-
 impl StreamManager for RedisStreamManager {
     fn register<'a>(&'a self, session: &'a str) -> BoxFuture<'a, Registration> {
         Box::pin(async move {
@@ -304,29 +309,6 @@ impl StreamManager for RedisStreamManager {
         })
     }
 
-    fn send<'a>(
-        &'a self,
-        sessions: &'a [String],
-        item: &'a BusItem,
-    ) -> BoxFuture<'a, Result<(), StoreError>> {
-        Box::pin(async move {
-            let Some(text) = format_event(item) else {
-                return Ok(());
-            };
-            let mut connection = self.connection.clone();
-            let mut pipeline = redis::pipe();
-            for session in sessions {
-                pipeline
-                    .cmd("PUBLISH")
-                    .arg(self.keys.stream_channel(session))
-                    .arg(&text)
-                    .ignore();
-            }
-            let () = pipeline.query_async(&mut connection).await?;
-            Ok(())
-        })
-    }
-
     fn remove(&self, session: &str, registration: &Registration) {
         if remove_in(&self.registered, session, registration) {
             self.unsubscribe(session);
@@ -338,14 +320,27 @@ impl StreamManager for RedisStreamManager {
             self.unsubscribe(session);
         }
     }
-}
 
-impl RedisStreamManager {
-    /// Ends every live stream on this node (the server is shutting down).
-    pub fn end_all(&self) {
+    fn end_all(&self) {
         lock(&self.registered).clear();
     }
 
+    fn forward<'a>(
+        &'a self,
+        node: Option<&'a str>,
+        forward: &'a Forward,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let channel = match node {
+                Some(node) => self.keys.node_channel(node),
+                None => self.keys.control_channel(),
+            };
+            self.publish(&channel, forward).await
+        })
+    }
+}
+
+impl RedisStreamManager {
     fn unsubscribe(&self, session: &str) {
         let sink = lock(&self.sink).clone();
         if let Some(mut sink) = sink {
@@ -362,19 +357,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bus_events_round_trip_through_their_text_form() {
+    fn bus_events_read_as_the_append_script_publishes_them() {
         let item = BusItem::Event {
             seq: 7,
             data: "{\"a\": \"b c\"}".into(),
             published_micros: 12,
         };
-        assert_eq!(parse_event(&format_event(&item).unwrap()), Some(item));
+        assert_eq!(parse_event("7 12 {\"a\": \"b c\"}"), Some(item));
         assert_eq!(parse_event("x"), None);
     }
 
     #[tokio::test]
     async fn memory_streams_deliver_to_the_latest_registration_only() {
-        let manager = MemoryStreamManager::default();
+        let (manager, mut forwards) = MemoryStreamManager::new();
         let mut first = manager.register("s").await;
         let mut second = manager.register("s").await;
         let item = BusItem::Event {
@@ -382,14 +377,20 @@ mod tests {
             data: "{}".into(),
             published_micros: 0,
         };
-        manager
-            .send(&["s".into(), "t".into()], &item)
-            .await
-            .unwrap();
+        manager.deliver("s", item.clone());
+        manager.deliver("t", item.clone());
         assert_eq!(second.items.recv().await, Some(item));
         assert!(first.items.try_recv().is_err());
         manager.remove("s", &first);
         manager.end("s");
         assert_eq!(second.items.recv().await, None);
+        let deleted = Forward::Deleted {
+            session: "s".into(),
+        };
+        manager.forward(None, &deleted).await.unwrap();
+        assert!(matches!(
+            forwards.recv().await,
+            Some(Forward::Deleted { session }) if session == "s"
+        ));
     }
 }

@@ -9,55 +9,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use redis::AsyncCommands;
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
-use crate::mcp::distributed::bus::{BusItem, StreamManager};
+use crate::mcp::distributed::bus::BusItem;
 use crate::mcp::distributed::events::StoredEvent;
 use crate::mcp::distributed::{Cluster, StoreError, now_micros};
 use crate::mcp::http::streams::SseEvent;
-
-/// How often the delivered position is saved while events flow.
-const SAVE_EVERY: Duration = Duration::from_secs(1);
-
-/// Claims the session's GET stream: KEYS = holder key; ARGV = holder, TTL in ms, `1` to take
-/// it over from a live holder (a resume with `Last-Event-ID`). 1 when claimed, 0 when
-/// another stream holds it.
-/// ARGV[4], when given, is a holder of this node whose connection closed: its claim may be
-/// replaced before its stream has released it.
-const CLAIM_SCRIPT: &str = r"
-if ARGV[3] == '1' or (ARGV[4] and redis.call('GET', KEYS[1]) == ARGV[4]) then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  return 1
-end
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  return 1
-end
-return 0
-";
-
-/// Renews (ARGV[2] = TTL in ms) or, without a TTL, releases the claim if it is still
-/// ARGV[1]'s. A renewal finding the claim lapsed (a renewal delayed past the TTL) takes it
-/// again. 0 when another stream holds it, else 1.
-const HOLD_SCRIPT: &str = r"
-local current = redis.call('GET', KEYS[1])
-if ARGV[2] then
-  if current == false then
-    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-    return 1
-  end
-  if current ~= ARGV[1] then
-    return 0
-  end
-  redis.call('PEXPIRE', KEYS[1], ARGV[2])
-  return 1
-end
-if current == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-end
-return 1
-";
 
 static NEXT_HOLDER: AtomicU64 = AtomicU64::new(0);
 
@@ -76,19 +34,18 @@ pub async fn attach(
         cluster.node_id(),
         NEXT_HOLDER.fetch_add(1, Ordering::Relaxed)
     );
-    let mut connection = cluster.connection.clone();
-    let script = redis::Script::new(CLAIM_SCRIPT);
-    let mut claim = script.prepare_invoke();
-    claim
-        .key(cluster.keys.get_holder(session))
-        .arg(&holder)
-        .arg(hold_ttl_ms(cluster))
-        .arg(if after.is_some() { "1" } else { "0" });
-    if let Some(closed) = cluster.closed_get(session) {
-        claim.arg(closed);
-    }
-    let claimed: Result<i64, redis::RedisError> = claim.invoke_async(&mut connection).await;
-    if cluster.counted(claimed.map_err(StoreError::from))? == 0 {
+    let closed = cluster.closed_get(session);
+    let claimed = cluster
+        .events
+        .claim_reader(
+            session,
+            &holder,
+            after.is_some(),
+            closed.as_deref(),
+            cluster.lease_ttl,
+        )
+        .await;
+    if !cluster.counted(claimed)? {
         return Ok(None);
     }
     let released = |cluster: &Arc<Cluster>, holder: String| {
@@ -101,10 +58,8 @@ pub async fn attach(
     let after = match after {
         Some(after) => after,
         None => {
-            let mut connection = cluster.connection.clone();
-            let saved: Result<Option<u64>, redis::RedisError> =
-                connection.get(cluster.keys.delivered(session)).await;
-            match cluster.counted(saved.map_err(StoreError::from)) {
+            let saved = cluster.events.delivered(session).await;
+            match cluster.counted(saved) {
                 Ok(saved) => saved.unwrap_or(0),
                 Err(error) => {
                     cluster.streams.remove(session, &registration);
@@ -164,24 +119,12 @@ pub async fn attach(
     Ok(Some(events))
 }
 
-fn hold_ttl_ms(cluster: &Cluster) -> u64 {
-    (cluster.options.lease_ttl.as_millis() as u64).max(1)
-}
-
 /// Renews (`renew`) or releases `holder`'s claim on `session`'s GET stream; `false` when the
-/// claim is no longer `holder`'s. A Redis error counts as still held.
+/// claim is no longer `holder`'s. A store error counts as still held.
 async fn hold(cluster: &Cluster, session: &str, holder: &str, renew: bool) -> bool {
-    let mut connection = cluster.connection.clone();
-    let script = redis::Script::new(HOLD_SCRIPT);
-    let mut invocation = script.prepare_invoke();
-    invocation.key(cluster.keys.get_holder(session)).arg(holder);
-    if renew {
-        invocation.arg(hold_ttl_ms(cluster));
-    }
-    let held: Result<i64, redis::RedisError> = invocation.invoke_async(&mut connection).await;
-    cluster
-        .counted(held.map_err(StoreError::from))
-        .map_or(true, |held| held == 1)
+    let ttl = renew.then_some(cluster.lease_ttl);
+    let held = cluster.events.hold_reader(session, holder, ttl).await;
+    cluster.counted(held).unwrap_or(true)
 }
 
 struct Follower {
@@ -196,8 +139,7 @@ struct Follower {
 
 impl Follower {
     async fn follow(&mut self, items: &mut mpsc::Receiver<BusItem>) {
-        let period =
-            Duration::from_millis(hold_ttl_ms(&self.cluster) / 3).max(Duration::from_millis(10));
+        let period = (self.cluster.lease_ttl / 3).max(Duration::from_millis(10));
         let mut renewals = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
         loop {
             let item = tokio::select! {
@@ -238,7 +180,7 @@ impl Follower {
             if !delivered {
                 return;
             }
-            if self.saved_at.elapsed() >= SAVE_EVERY {
+            if self.saved_at.elapsed() >= self.cluster.events.save_every() {
                 self.save().await;
             }
         }
@@ -284,20 +226,12 @@ impl Follower {
         if self.saved == self.last {
             return;
         }
-        let mut connection = self.cluster.connection.clone();
-        let ttl = self.cluster.options.session_ttl.as_millis() as u64;
-        let saved: Result<(), redis::RedisError> = connection
-            .pset_ex(
-                self.cluster.keys.delivered(&self.session),
-                self.last,
-                ttl.max(1),
-            )
-            .await;
-        if self
+        let saved = self
             .cluster
-            .counted(saved.map_err(StoreError::from))
-            .is_ok()
-        {
+            .events
+            .save_delivered(&self.session, self.last, self.cluster.session_ttl)
+            .await;
+        if self.cluster.counted(saved).is_ok() {
             self.saved = self.last;
             self.saved_at = Instant::now();
         }

@@ -10,8 +10,9 @@
 //! cancellations that land on another node than the one waiting for them are forwarded to
 //! that node ([`Forward`]); a DELETE is broadcast to every node.
 //!
-//! Without `--redis` (or `[mcp.distributed]`) none of this runs and the HTTP transport keeps
-//! every session in one process, as before.
+//! Without `--redis` (or `[mcp.distributed]`) the server is a cluster of one node
+//! ([`Cluster::local`]): the same stores and stream manager, implemented in memory, so that
+//! the HTTP transport has one code path.
 
 pub mod bus;
 pub mod events;
@@ -31,10 +32,11 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-use crate::mcp::distributed::bus::RedisStreamManager;
-use crate::mcp::distributed::events::{EventStore, RedisEventStore};
+use crate::mcp::distributed::bus::{MemoryStreamManager, RedisStreamManager, StreamManager};
+use crate::mcp::distributed::events::{EventStore, MemoryEventStore, RedisEventStore};
 use crate::mcp::distributed::metrics::Metrics;
-use crate::mcp::distributed::store::{RedisSessionStore, SessionStore};
+use crate::mcp::distributed::store::{MemorySessionStore, RedisSessionStore, SessionStore};
+use crate::mcp::distributed::threads::{MemoryThreadStore, RedisThreadStore, ThreadStore};
 
 /// A boxed future, for the object-safe store traits.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -322,20 +324,24 @@ pub fn now_micros() -> u64 {
         .map_or(0, |elapsed| elapsed.as_micros() as u64)
 }
 
-/// This node's handle on the cluster.
+/// This node's handle on the cluster (of one node without `--redis`).
 pub struct Cluster {
-    /// Settings.
-    pub options: DistributedOptions,
-    /// Key names.
-    pub keys: Keys,
-    /// The shared, self-reconnecting connection.
-    pub connection: redis::aio::ConnectionManager,
-    /// Session metadata.
+    node_id: String,
+    /// Idle time after which a session's shared metadata expires.
+    pub session_ttl: Duration,
+    /// Life of a thread lease or a GET stream's claim without renewal.
+    pub lease_ttl: Duration,
+    /// Whether this node's server→client request ids carry its name (other nodes may
+    /// receive the answers).
+    names_request_ids: bool,
+    /// Session metadata and client requests in flight.
     pub sessions: Arc<dyn SessionStore>,
     /// Standalone-stream events.
     pub events: Arc<dyn EventStore>,
     /// Live standalone streams and the bus.
-    pub streams: Arc<RedisStreamManager>,
+    pub streams: Arc<dyn StreamManager>,
+    /// Thread leases and mirrored rollouts.
+    pub threads: Arc<dyn ThreadStore>,
     /// This node's metrics.
     pub metrics: Arc<Metrics>,
     /// GET streams opened on this node, by session: their claim and their connection.
@@ -354,32 +360,66 @@ pub struct Cluster {
     remote: std::sync::Mutex<std::collections::HashMap<(String, RequestId), String>>,
 }
 
-/// Records a call: KEYS = the session's calls hash; ARGV = request id (JSON), node running
-/// it, TTL in ms, `1` to number a POST stream, this node, how many stream → node entries to
-/// keep. Fields `#stream` (the last stream number) and `#s<n>` (the node of stream `n`)
-/// cannot collide with request ids, which are JSON. Returns the stream number (0 without).
-const REGISTER_CALL_SCRIPT: &str = r"
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-local n = 0
-if ARGV[4] == '1' then
-  n = redis.call('HINCRBY', KEYS[1], '#stream', 1)
-  redis.call('HSET', KEYS[1], '#s' .. n, ARGV[5])
-  if n > tonumber(ARGV[6]) then
-    redis.call('HDEL', KEYS[1], '#s' .. (n - tonumber(ARGV[6])))
-  end
-end
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return n
-";
-
-/// POST streams whose node stays on record per session (each node keeps its last 64
-/// finished streams resumable).
-const STREAM_NODES_KEPT: u64 = 256;
-
 /// How long one Redis command may take before it counts as failed.
 const COMMAND_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// The life of a thread lease or a GET stream's claim on a server without `--redis`.
+const LOCAL_LEASE_TTL: Duration = Duration::from_secs(15);
+
+/// The parts of a [`Cluster`] that differ between Redis and memory.
+struct Backends {
+    node_id: String,
+    session_ttl: Duration,
+    lease_ttl: Duration,
+    names_request_ids: bool,
+    sessions: Arc<dyn SessionStore>,
+    events: Arc<dyn EventStore>,
+    streams: Arc<dyn StreamManager>,
+    threads: Arc<dyn ThreadStore>,
+}
+
 impl Cluster {
+    fn with(backends: Backends, metrics: Arc<Metrics>) -> Arc<Self> {
+        Arc::new(Cluster {
+            node_id: backends.node_id,
+            session_ttl: backends.session_ttl,
+            lease_ttl: backends.lease_ttl,
+            names_request_ids: backends.names_request_ids,
+            sessions: backends.sessions,
+            events: backends.events,
+            streams: backends.streams,
+            threads: backends.threads,
+            metrics,
+            remote: std::sync::Mutex::new(std::collections::HashMap::new()),
+            resumes: std::sync::Mutex::new(std::collections::HashMap::new()),
+            gets: std::sync::Mutex::new(std::collections::HashMap::new()),
+        })
+    }
+
+    /// The cluster of this process alone (no `--redis`): sessions idle for `session_ttl`
+    /// expire, and each session keeps the last `replay_buffer` events of its GET stream;
+    /// messages for this node arrive on the returned receiver.
+    pub fn local(
+        session_ttl: Duration,
+        replay_buffer: usize,
+        metrics: Arc<Metrics>,
+    ) -> (Arc<Cluster>, mpsc::Receiver<Forward>) {
+        let (streams, received) = MemoryStreamManager::new();
+        let streams = Arc::new(streams);
+        let events = Arc::new(MemoryEventStore::new(replay_buffer, streams.clone()));
+        let backends = Backends {
+            node_id: "local".to_string(),
+            session_ttl,
+            lease_ttl: LOCAL_LEASE_TTL,
+            names_request_ids: false,
+            sessions: Arc::new(MemorySessionStore::new(events.clone())),
+            events,
+            streams,
+            threads: Arc::new(MemoryThreadStore::default()),
+        };
+        (Self::with(backends, metrics), received)
+    }
+
     /// Connects to Redis (failing at once when it cannot be reached) and starts the bus;
     /// forwarded messages arrive on the returned receiver.
     pub async fn connect(
@@ -422,7 +462,11 @@ impl Cluster {
             keys.node_channel(&options.node_id),
             forwards,
         ));
-        let cluster = Arc::new(Cluster {
+        let backends = Backends {
+            node_id: options.node_id.clone(),
+            session_ttl: options.session_ttl,
+            lease_ttl: options.lease_ttl,
+            names_request_ids: true,
             sessions: Arc::new(RedisSessionStore::new(connection.clone(), keys.clone())),
             events: Arc::new(RedisEventStore::new(
                 connection.clone(),
@@ -431,24 +475,24 @@ impl Cluster {
                 options.session_ttl,
             )),
             streams,
-            keys,
-            connection,
-            metrics,
-            options,
-            remote: std::sync::Mutex::new(std::collections::HashMap::new()),
-            resumes: std::sync::Mutex::new(std::collections::HashMap::new()),
-            gets: std::sync::Mutex::new(std::collections::HashMap::new()),
-        });
-        tracing::info!(node_id = %cluster.options.node_id, url = %shown_url, "joined the cluster");
+            threads: Arc::new(RedisThreadStore::new(
+                connection,
+                keys,
+                &options,
+                metrics.clone(),
+            )),
+        };
+        let cluster = Self::with(backends, metrics);
+        tracing::info!(node_id = %cluster.node_id, url = %shown_url, "joined the cluster");
         Ok((cluster, received))
     }
 
     /// This node's id.
     pub fn node_id(&self) -> &str {
-        &self.options.node_id
+        &self.node_id
     }
 
-    /// Counts a failed Redis operation and passes the result on.
+    /// Counts a failed store operation and passes the result on.
     pub fn counted<T>(&self, result: Result<T, StoreError>) -> Result<T, StoreError> {
         if let Err(error) = &result {
             self.metrics.redis_errors.inc();
@@ -471,12 +515,8 @@ impl Cluster {
 
     /// Sends `forward` to `node` (to every node when `node` is `None`).
     pub async fn forward(&self, node: Option<&str>, forward: &Forward) -> Result<(), StoreError> {
-        let channel = match node {
-            Some(node) => self.keys.node_channel(node),
-            None => self.keys.control_channel(),
-        };
-        let published = self.streams.publish(&channel, forward).await;
-        self.counted(published)
+        let forwarded = self.streams.forward(node, forward).await;
+        self.counted(forwarded)
     }
 
     /// The claim of `session`'s last GET stream on this node, when its client has gone
@@ -511,9 +551,12 @@ impl Cluster {
 
     /// The node waiting for request `id` of `session`, when it is not this one.
     pub fn remote_node(&self, session: &str, id: &RequestId) -> Option<String> {
-        tandem_core::sync::lock(&self.remote)
-            .get(&(session.to_string(), id.clone()))
-            .cloned()
+        let remote = tandem_core::sync::lock(&self.remote);
+        // Asked for every message a session sends: no key is built while nothing is remote.
+        if remote.is_empty() {
+            return None;
+        }
+        remote.get(&(session.to_string(), id.clone())).cloned()
     }
 
     /// Forgets a remote request.
@@ -532,20 +575,13 @@ impl Cluster {
         node: &str,
         post_stream: bool,
     ) -> Result<Option<u64>, StoreError> {
-        let mut connection = self.connection.clone();
-        let field = serde_json::to_string(id)?;
-        let result: Result<u64, redis::RedisError> = redis::Script::new(REGISTER_CALL_SCRIPT)
-            .key(self.keys.calls(session))
-            .arg(field)
-            .arg(node)
-            .arg(self.options.session_ttl.as_millis() as u64)
-            .arg(if post_stream { "1" } else { "0" })
-            .arg(self.node_id())
-            .arg(STREAM_NODES_KEPT)
-            .invoke_async(&mut connection)
+        let call = serde_json::to_string(id)?;
+        let stream_node = post_stream.then_some(self.node_id());
+        let registered = self
+            .sessions
+            .register_call(session, &call, node, stream_node, self.session_ttl)
             .await;
-        let number = self.counted(result.map_err(StoreError::from))?;
-        Ok(post_stream.then_some(number))
+        self.counted(registered)
     }
 
     /// The node holding POST stream `number` of `session`, while it is kept.
@@ -554,27 +590,17 @@ impl Cluster {
         session: &str,
         number: u64,
     ) -> Result<Option<String>, StoreError> {
-        let mut connection = self.connection.clone();
-        let result: Result<Option<String>, redis::RedisError> = redis::cmd("HGET")
-            .arg(self.keys.calls(session))
-            .arg(format!("#s{number}"))
-            .query_async(&mut connection)
-            .await;
-        self.counted(result.map_err(StoreError::from))
+        let node = self.sessions.stream_node(session, number).await;
+        self.counted(node)
     }
 
     /// Forgets client request `id` of `session`.
     pub async fn unregister_call(&self, session: &str, id: &RequestId) {
-        let mut connection = self.connection.clone();
-        let Ok(field) = serde_json::to_string(id) else {
+        let Ok(call) = serde_json::to_string(id) else {
             return;
         };
-        let result: Result<u64, redis::RedisError> = redis::cmd("HDEL")
-            .arg(self.keys.calls(session))
-            .arg(field)
-            .query_async(&mut connection)
-            .await;
-        let _ = self.counted(result.map_err(StoreError::from));
+        let unregistered = self.sessions.unregister_call(session, &call).await;
+        let _ = self.counted(unregistered);
     }
 
     /// The node running client request `id` of `session`.
@@ -583,19 +609,16 @@ impl Cluster {
         session: &str,
         id: &RequestId,
     ) -> Result<Option<String>, StoreError> {
-        let mut connection = self.connection.clone();
-        let field = serde_json::to_string(id)?;
-        let result: Result<Option<String>, redis::RedisError> = redis::cmd("HGET")
-            .arg(self.keys.calls(session))
-            .arg(field)
-            .query_async(&mut connection)
-            .await;
-        self.counted(result.map_err(StoreError::from))
+        let call = serde_json::to_string(id)?;
+        let node = self.sessions.call_node(session, &call).await;
+        self.counted(node)
     }
 
-    /// The id prefix of this node's server→client requests: `<node>:`.
-    pub fn request_id_prefix(&self) -> String {
-        format!("{}:", self.node_id())
+    /// The id prefix of this node's server→client requests, `<node>:`, when answers may
+    /// reach other nodes; a single node keeps plain integer ids.
+    pub fn request_id_prefix(&self) -> Option<String> {
+        self.names_request_ids
+            .then(|| format!("{}:", self.node_id()))
     }
 }
 

@@ -1,6 +1,7 @@
-//! The [`Outbound`] of a distributed HTTP session: a request's messages go to its POST stream
-//! on this node as before; messages for the standalone stream go to the shared event store
-//! and the bus, to reach the GET connection on whichever node holds it.
+//! The [`Outbound`] of an HTTP session: a request's messages go to its POST stream on this
+//! node (or, for a request run here for a client on another node, to that node); messages for
+//! the standalone stream go to the event store and the bus, to reach the GET connection on
+//! whichever node holds it (this process, without `--redis`).
 
 use std::future::Future;
 use std::pin::Pin;
@@ -13,7 +14,7 @@ use crate::mcp::distributed::{Cluster, Forward};
 use crate::mcp::http::streams::StreamHub;
 use crate::mcp::output::{Outbound, Route};
 
-/// Routes one distributed session's messages.
+/// Routes one HTTP session's messages.
 pub struct ClusterOutbound {
     /// The session's streams on this node.
     pub hub: Arc<StreamHub>,
@@ -67,11 +68,6 @@ impl Outbound for ClusterOutbound {
             tokio::spawn(async move { cluster.forward(Some(&node), &forward).await });
             return;
         }
-        Outbound::abandon(
-            &crate::mcp::http::streams::HttpOutbound {
-                hub: self.hub.clone(),
-            },
-            id,
-        );
+        self.hub.abandon_request(id);
     }
 }

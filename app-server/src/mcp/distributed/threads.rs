@@ -5,15 +5,23 @@
 //! loaded). Every rollout line is also appended to `<prefix>:rollout:<thread>`, so that when
 //! the owner is dead (its lease expired) another node rebuilds the rollout file in its own
 //! home and takes the thread over with its history.
+//!
+//! [`ThreadStore`] holds both: [`RedisThreadStore`] for a cluster, [`MemoryThreadStore`] for a
+//! server without `--redis`, which is the only node (its leases are always its own, and it
+//! mirrors nothing).
 
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use redis::AsyncCommands;
 use tokio::sync::mpsc;
 
-use crate::mcp::distributed::{Cluster, Keys, StoreError};
+use crate::mcp::distributed::metrics::Metrics;
+use crate::mcp::distributed::{BoxFuture, Cluster, DistributedOptions, Keys, StoreError};
 use tandem_core::store::{RolloutMirror, Store};
+use tandem_core::sync::lock;
 
 /// Takes or renews a lease: KEYS = lease; ARGV = node, TTL in ms. 2 when this node just
 /// took it, 1 when it renewed it, 0 when another node holds it.
@@ -41,6 +49,192 @@ pub enum Lease {
     Elsewhere,
 }
 
+/// Where thread leases and mirrored rollouts live.
+pub trait ThreadStore: Send + Sync + 'static {
+    /// Takes or renews the lease of `thread_id` for `node`, for `ttl`.
+    fn take_lease<'a>(
+        &'a self,
+        thread_id: &'a str,
+        node: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<Lease, StoreError>>;
+    /// The node holding `thread_id`'s lease, if any.
+    fn lease_holder<'a>(
+        &'a self,
+        thread_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<String>, StoreError>>;
+    /// The mirrored rollout of `thread_id` (its header first), when lines are mirrored.
+    fn mirrored_rollout<'a>(
+        &'a self,
+        thread_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Vec<u8>>, StoreError>>;
+    /// Starts mirroring this node's rollout lines, when this store keeps them.
+    fn start_mirror(&self) -> Option<Box<dyn RolloutMirror>>;
+}
+
+/// Leases of the only node, in memory; nothing is mirrored.
+#[derive(Default)]
+pub struct MemoryThreadStore {
+    leases: Mutex<MemoryLeases>,
+}
+
+#[derive(Default)]
+struct MemoryLeases {
+    held: HashMap<String, (String, Instant)>,
+    /// The size at which expired leases are next dropped (twice the live ones after the last
+    /// purge), so that renewing every loaded thread stays linear.
+    purge_at: usize,
+}
+
+impl ThreadStore for MemoryThreadStore {
+    fn take_lease<'a>(
+        &'a self,
+        thread_id: &'a str,
+        node: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<Lease, StoreError>> {
+        Box::pin(async move {
+            let now = Instant::now();
+            let mut leases = lock(&self.leases);
+            if leases.held.len() >= leases.purge_at {
+                leases.held.retain(|_, (_, expires)| *expires > now);
+                leases.purge_at = (leases.held.len() * 2).max(64);
+            }
+            let lease = match leases.held.get_mut(thread_id) {
+                Some((holder, expires)) if *expires > now => {
+                    if holder != node {
+                        return Ok(Lease::Elsewhere);
+                    }
+                    *expires = now + ttl;
+                    return Ok(Lease::Renewed);
+                }
+                _ => Lease::Taken,
+            };
+            leases
+                .held
+                .insert(thread_id.to_string(), (node.to_string(), now + ttl));
+            Ok(lease)
+        })
+    }
+
+    fn lease_holder<'a>(
+        &'a self,
+        thread_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        Box::pin(async move {
+            let now = Instant::now();
+            Ok(lock(&self.leases)
+                .held
+                .get(thread_id)
+                .filter(|(_, expires)| *expires > now)
+                .map(|(holder, _)| holder.clone()))
+        })
+    }
+
+    fn mirrored_rollout<'a>(
+        &'a self,
+        _thread_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Vec<u8>>, StoreError>> {
+        Box::pin(async move { Ok(None) })
+    }
+
+    fn start_mirror(&self) -> Option<Box<dyn RolloutMirror>> {
+        None
+    }
+}
+
+/// Leases and mirrored rollouts in Redis.
+pub struct RedisThreadStore {
+    connection: redis::aio::ConnectionManager,
+    keys: Keys,
+    rollout_stream_len: usize,
+    rollout_ttl: Duration,
+    metrics: Arc<Metrics>,
+}
+
+impl RedisThreadStore {
+    /// Leases and rollouts under `keys`' prefix, mirrored as `options` says.
+    pub fn new(
+        connection: redis::aio::ConnectionManager,
+        keys: Keys,
+        options: &DistributedOptions,
+        metrics: Arc<Metrics>,
+    ) -> Self {
+        Self {
+            connection,
+            keys,
+            rollout_stream_len: options.rollout_stream_len,
+            rollout_ttl: options.rollout_ttl,
+            metrics,
+        }
+    }
+}
+
+impl ThreadStore for RedisThreadStore {
+    fn take_lease<'a>(
+        &'a self,
+        thread_id: &'a str,
+        node: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<Lease, StoreError>> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            let held: i64 = redis::Script::new(LEASE_SCRIPT)
+                .key(self.keys.lease(thread_id))
+                .arg(node)
+                .arg(ttl.as_millis() as u64)
+                .invoke_async(&mut connection)
+                .await?;
+            Ok(match held {
+                2 => Lease::Taken,
+                1 => Lease::Renewed,
+                _ => Lease::Elsewhere,
+            })
+        })
+    }
+
+    fn lease_holder<'a>(
+        &'a self,
+        thread_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<String>, StoreError>> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            Ok(connection.get(self.keys.lease(thread_id)).await?)
+        })
+    }
+
+    fn mirrored_rollout<'a>(
+        &'a self,
+        thread_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<Vec<u8>>, StoreError>> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            let entries: redis::streams::StreamRangeReply =
+                connection.xrange_all(self.keys.rollout(thread_id)).await?;
+            let mut text = Vec::new();
+            for entry in &entries.ids {
+                if let Some(line) = entry.get::<Vec<u8>>("l") {
+                    if text.is_empty() && !is_header(&line) {
+                        // Trimmed at the cap: the header is kept apart.
+                        let head: Option<Vec<u8>> =
+                            connection.get(self.keys.rollout_head(thread_id)).await?;
+                        if let Some(head) = head {
+                            tracing::warn!(%thread_id, "mirrored rollout was trimmed; the rebuilt thread keeps its latest lines only");
+                            text.extend_from_slice(&head);
+                        }
+                    }
+                    text.extend_from_slice(&line);
+                }
+            }
+            Ok((!text.is_empty()).then_some(text))
+        })
+    }
+
+    fn start_mirror(&self) -> Option<Box<dyn RolloutMirror>> {
+        Some(Box::new(RedisRolloutMirror::start(self)))
+    }
+}
+
 /// How many rollout lines may wait for Redis before new ones are dropped (and counted).
 const MIRROR_QUEUE: usize = 65_536;
 
@@ -62,13 +256,13 @@ impl RedisRolloutMirror {
     /// Starts the task that appends queued lines to `<prefix>:rollout:<thread>`, capped at
     /// about `rollout_stream_len` lines (the `session_meta` header is also kept apart in
     /// `<prefix>:rollout-head:<thread>`), both expiring `rollout_ttl` after the last line.
-    pub fn start(cluster: &Arc<Cluster>) -> Self {
+    fn start(threads: &RedisThreadStore) -> Self {
         let (lines, mut queued) = mpsc::channel::<Mirrored>(MIRROR_QUEUE);
-        let connection = cluster.connection.clone();
-        let keys = cluster.keys.clone();
-        let metrics = cluster.metrics.clone();
-        let max_len = cluster.options.rollout_stream_len;
-        let ttl = (cluster.options.rollout_ttl.as_millis() as u64).max(1);
+        let connection = threads.connection.clone();
+        let keys = threads.keys.clone();
+        let metrics = threads.metrics.clone();
+        let max_len = threads.rollout_stream_len;
+        let ttl = (threads.rollout_ttl.as_millis() as u64).max(1);
         tokio::spawn(async move {
             let mut batch = Vec::new();
             while queued.recv_many(&mut batch, 256).await > 0 {
@@ -122,7 +316,7 @@ impl RedisRolloutMirror {
         });
         Self {
             lines,
-            metrics: cluster.metrics.clone(),
+            metrics: threads.metrics.clone(),
         }
     }
 }
@@ -187,60 +381,33 @@ impl Keys {
 }
 
 impl Cluster {
-    /// Takes or renews the lease of `thread_id`.
+    /// Takes or renews the lease of `thread_id` for this node.
     pub async fn take_lease(&self, thread_id: &str) -> Result<Lease, StoreError> {
-        let mut connection = self.connection.clone();
-        let held: Result<i64, redis::RedisError> = redis::Script::new(LEASE_SCRIPT)
-            .key(self.keys.lease(thread_id))
-            .arg(self.node_id())
-            .arg(self.options.lease_ttl.as_millis() as u64)
-            .invoke_async(&mut connection)
+        let taken = self
+            .threads
+            .take_lease(thread_id, self.node_id(), self.lease_ttl)
             .await;
-        Ok(match self.counted(held.map_err(StoreError::from))? {
-            2 => Lease::Taken,
-            1 => Lease::Renewed,
-            _ => Lease::Elsewhere,
-        })
+        self.counted(taken)
     }
 
     /// The node holding `thread_id`'s lease, if any.
     pub async fn lease_holder(&self, thread_id: &str) -> Result<Option<String>, StoreError> {
-        let mut connection = self.connection.clone();
-        let holder: Result<Option<String>, redis::RedisError> =
-            connection.get(self.keys.lease(thread_id)).await;
-        self.counted(holder.map_err(StoreError::from))
+        let holder = self.threads.lease_holder(thread_id).await;
+        self.counted(holder)
     }
 
-    /// Rewrites `thread_id`'s rollout in this node's home from the mirrored lines (when
-    /// Redis has any), so that the engine resumes it with its whole history. `false` when
-    /// nothing is mirrored.
+    /// Rewrites `thread_id`'s rollout in this node's home from the mirrored lines (when the
+    /// thread store has any), so that the engine resumes it with its whole history. `false`
+    /// when nothing is mirrored.
     pub async fn restore_rollout(
         &self,
         store: &Arc<Store>,
         thread_id: &str,
     ) -> Result<bool, StoreError> {
-        let mut connection = self.connection.clone();
-        let entries: Result<redis::streams::StreamRangeReply, redis::RedisError> =
-            connection.xrange_all(self.keys.rollout(thread_id)).await;
-        let entries = self.counted(entries.map_err(StoreError::from))?;
-        let mut text = Vec::new();
-        for entry in &entries.ids {
-            if let Some(line) = entry.get::<Vec<u8>>("l") {
-                if text.is_empty() && !is_header(&line) {
-                    // Trimmed at the cap: the header is kept apart.
-                    let head: Result<Option<Vec<u8>>, redis::RedisError> =
-                        connection.get(self.keys.rollout_head(thread_id)).await;
-                    if let Some(head) = self.counted(head.map_err(StoreError::from))? {
-                        tracing::warn!(%thread_id, "mirrored rollout was trimmed; the rebuilt thread keeps its latest lines only");
-                        text.extend_from_slice(&head);
-                    }
-                }
-                text.extend_from_slice(&line);
-            }
-        }
-        if text.is_empty() {
+        let mirrored = self.threads.mirrored_rollout(thread_id).await;
+        let Some(text) = self.counted(mirrored)? else {
             return Ok(false);
-        }
+        };
         let store = store.clone();
         let thread_id = thread_id.to_string();
         let written = tokio::task::spawn_blocking(move || write_rollout(&store, &thread_id, &text))
@@ -309,5 +476,33 @@ mod tests {
             Some("019ab2c4-0000-7000-8000-000000000001")
         );
         assert_eq!(thread_of_rollout(Path::new("/x/short.jsonl")), None);
+    }
+
+    #[tokio::test]
+    async fn memory_leases_are_taken_renewed_and_refused_to_another_node() {
+        let threads = MemoryThreadStore::default();
+        let ttl = Duration::from_secs(60);
+        assert_eq!(
+            threads.take_lease("t", "a", ttl).await.unwrap(),
+            Lease::Taken
+        );
+        assert_eq!(
+            threads.take_lease("t", "a", ttl).await.unwrap(),
+            Lease::Renewed
+        );
+        assert_eq!(
+            threads.take_lease("t", "b", ttl).await.unwrap(),
+            Lease::Elsewhere
+        );
+        assert_eq!(
+            threads.lease_holder("t").await.unwrap().as_deref(),
+            Some("a")
+        );
+        assert_eq!(
+            threads.take_lease("u", "a", Duration::ZERO).await.unwrap(),
+            Lease::Taken
+        );
+        assert_eq!(threads.lease_holder("u").await.unwrap(), None);
+        assert_eq!(threads.mirrored_rollout("t").await.unwrap(), None);
     }
 }

@@ -1,7 +1,8 @@
-//! The HTTP transport's side of distributed sessions (`--redis`): rebuilding a session this
-//! node does not hold, keeping the shared metadata alive, the GET stream from the shared
-//! event store, forwarding answers and cancellations to the node that waits for them, and
-//! DELETE everywhere. Every function here runs only when the server has a [`Cluster`].
+//! The HTTP transport's side of the session stores: rebuilding a session this node does not
+//! hold, keeping the shared metadata alive, the GET stream from the event store, forwarding
+//! answers and cancellations to the node that waits for them, and DELETE everywhere. A server
+//! without `--redis` is a [`Cluster`] of one node with in-memory stores, so every request
+//! takes these paths; on one node nothing is ever elsewhere.
 
 use std::sync::Arc;
 
@@ -13,14 +14,13 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
-use crate::mcp::distributed::bus::StreamManager;
 use crate::mcp::distributed::metrics::InFlight;
 use crate::mcp::distributed::outbound::ClusterOutbound;
 use crate::mcp::distributed::store::{SessionMeta, now_ms};
 use crate::mcp::distributed::threads::Lease;
 use crate::mcp::distributed::{BoxFuture, Cluster, Forward, StoreError, follow, node_of_request};
 use crate::mcp::http::sessions::HttpSession;
-use crate::mcp::http::streams::{Attached, STANDALONE, StreamHub, parse_event_id};
+use crate::mcp::http::streams::{Attached, ResumeError, STANDALONE, StreamHub, parse_event_id};
 use crate::mcp::http::{HttpState, rpc_status};
 use crate::mcp::output::Outbound;
 use crate::mcp::output::Route;
@@ -47,20 +47,18 @@ pub(super) fn outbound(
     hub: &Arc<StreamHub>,
     session_id: &str,
 ) -> Arc<dyn Outbound> {
-    match &state.cluster {
-        Some(cluster) => Arc::new(ClusterOutbound {
-            hub: hub.clone(),
-            cluster: cluster.clone(),
-            session_id: session_id.to_string(),
-        }),
-        None => Arc::new(crate::mcp::http::streams::HttpOutbound { hub: hub.clone() }),
-    }
+    Arc::new(ClusterOutbound {
+        hub: hub.clone(),
+        cluster: state.cluster.clone(),
+        session_id: session_id.to_string(),
+    })
 }
 
-/// Names a new session's server→client requests after this node.
+/// Names a new session's server→client requests after this node, when other nodes may
+/// receive their answers.
 pub(super) fn prepare(state: &HttpState, session: &McpSession) {
-    if let Some(cluster) = &state.cluster {
-        session.set_request_id_prefix(cluster.request_id_prefix());
+    if let Some(prefix) = state.cluster.request_id_prefix() {
+        session.set_request_id_prefix(prefix);
     }
 }
 
@@ -81,7 +79,7 @@ pub(super) async fn publish_session(
     };
     let stored = cluster
         .sessions
-        .set(session_id, &meta, cluster.options.session_ttl)
+        .set(session_id, &meta, cluster.session_ttl)
         .await;
     cluster.counted(stored)
 }
@@ -96,7 +94,8 @@ pub(super) enum Resolved {
     Gone,
 }
 
-/// The session `session_id` as the shared store knows it: refreshed there, rebuilt here if
+/// The session `session_id` as the shared store knows it: refreshed there (for `ttl` from
+/// now), rebuilt here if
 /// this node does not hold it (only with `rebuild`), dropped here if it ended elsewhere.
 /// With `principal` (a client's request), a session another principal created is
 /// [`Resolved::Gone`]; without (a request another node forwarded), the stored principal is
@@ -108,13 +107,9 @@ pub(super) async fn resolve(
     local: Option<Arc<HttpSession>>,
     rebuild: bool,
     principal: Option<&Principal>,
+    ttl: std::time::Duration,
 ) -> Result<Resolved, StoreError> {
-    let touched = cluster.counted(
-        cluster
-            .sessions
-            .touch(session_id, cluster.options.session_ttl)
-            .await,
-    )?;
+    let touched = cluster.counted(cluster.sessions.touch(session_id, ttl).await)?;
     let Some(meta) = touched else {
         if let Some(session) = state.sessions.remove(session_id) {
             tracing::info!(%session_id, "session ended on another node or expired; dropping it here");
@@ -165,36 +160,50 @@ pub(super) async fn resolve(
     Ok(Resolved::Here(session))
 }
 
-/// GET: the standalone stream from the shared event store; `None` for a `Last-Event-ID` of
-/// a POST stream, which resumes that stream from this node's hub (if it served that POST).
-pub(super) async fn get_standalone(
+/// GET: the standalone stream from the event store, or, with the `Last-Event-ID` of a POST
+/// stream, that stream resumed from this node's hub (or relayed from the node that served
+/// the POST).
+pub(super) async fn get_stream(
     state: &Arc<HttpState>,
     cluster: &Arc<Cluster>,
     session: &HttpSession,
     last_event_id: Option<&str>,
-) -> Option<Response> {
-    if let Some((stream, _)) = last_event_id.and_then(parse_event_id)
+) -> Response {
+    if let Some(last_event_id) = last_event_id
+        && let Some((stream, _)) = parse_event_id(last_event_id)
         && stream != STANDALONE
     {
-        if session.hub.has_stream(stream) {
-            // This node served that POST: resume it from its hub.
-            return None;
+        if !session.hub.has_stream(stream) {
+            return super::cluster_resume::resume_elsewhere(
+                state,
+                cluster,
+                session,
+                stream,
+                last_event_id,
+            )
+            .await;
         }
-        let last_event_id = last_event_id.unwrap_or_default();
-        return Some(
-            super::cluster_resume::resume_elsewhere(state, cluster, session, stream, last_event_id)
-                .await,
-        );
-    }
-    let session_id = session.session.shared.session_id.clone();
-    Some(
-        match attach_standalone(state, cluster, &session_id, session, last_event_id).await {
+        // This node served that POST: resume it from its hub.
+        return match session.hub.resume(last_event_id) {
             Ok(attached) => {
                 super::sse_response(attached, state.http.keep_alive, None, &state.metrics)
             }
-            Err(response) => *response,
-        },
-    )
+            Err(ResumeError::Busy) => rpc_status(
+                StatusCode::CONFLICT,
+                None,
+                INVALID_REQUEST,
+                "this session already has an open GET stream",
+            ),
+            Err(ResumeError::Malformed | ResumeError::UnknownStream) => {
+                resume_refusal(Some(last_event_id))
+            }
+        };
+    }
+    let session_id = session.session.shared.session_id.clone();
+    match attach_standalone(state, cluster, &session_id, session, last_event_id).await {
+        Ok(attached) => super::sse_response(attached, state.http.keep_alive, None, &state.metrics),
+        Err(response) => *response,
+    }
 }
 
 /// The GET stream of `session_id` from the shared event store; `Err` is the response to
@@ -229,8 +238,9 @@ async fn attach_standalone(
 }
 
 /// The task that answers client request `id`: run on this node, or (a `codex-reply` on a
-/// thread another live node owns) forwarded to that node. With a cluster, the request is
-/// recorded as running on the node that runs it, for cancellations landing elsewhere.
+/// thread another live node owns) forwarded to that node. The request is recorded as
+/// running on the node that runs it, for cancellations landing elsewhere, and its POST
+/// stream (with `post_stream`) gets its session-wide number.
 pub(super) async fn request_task(
     state: &Arc<HttpState>,
     session: &Arc<HttpSession>,
@@ -240,14 +250,7 @@ pub(super) async fn request_task(
     post_stream: bool,
 ) -> Result<(BoxFuture<'static, ()>, Option<u64>), Box<Response>> {
     let in_flight = InFlight::new(&state.metrics);
-    let Some(cluster) = state.cluster.clone() else {
-        let handler = session.session.clone().handle_request(id, method, value);
-        let task = Box::pin(async move {
-            handler.await;
-            drop(in_flight);
-        });
-        return Ok((task, None));
-    };
+    let cluster = state.cluster.clone();
     let session_id = session.session.shared.session_id.clone();
     if method == "logging/setLevel" {
         save_log_level(&cluster, &session_id, &value)
@@ -301,7 +304,7 @@ async fn save_log_level(
     meta.last_access_ms = now_ms();
     let stored = cluster
         .sessions
-        .set(session_id, &meta, cluster.options.session_ttl)
+        .set(session_id, &meta, cluster.session_ttl)
         .await;
     cluster.counted(stored)
 }
@@ -387,7 +390,7 @@ pub(super) async fn forward_call(
 
 /// Renews the leases of the threads loaded here for as long as the server runs.
 pub(super) async fn renew_leases(state: Arc<HttpState>, cluster: Arc<Cluster>) {
-    let period = (cluster.options.lease_ttl / 3).max(std::time::Duration::from_millis(50));
+    let period = (cluster.lease_ttl / 3).max(std::time::Duration::from_millis(50));
     loop {
         tokio::time::sleep(period).await;
         let mut threads = Vec::new();
@@ -491,8 +494,10 @@ pub(super) async fn delete_everywhere(
     }
     let local = state.sessions.remove(session_id);
     let deleted = delete(cluster, session_id).await;
+    // Answer once the session is closed here: its turns are interrupted and its threads
+    // released, so another session may continue them as soon as the client sees the 204.
     if let Some(session) = local {
-        state.tasks.spawn(async move { session.close().await });
+        session.close().await;
     }
     match deleted {
         Ok(true) => {
@@ -602,14 +607,10 @@ pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::R
                 });
             }
             Forward::ResumeStep { tag, step } => {
-                if let Some(cluster) = &state.cluster {
-                    super::cluster_resume::take_step(cluster, tag, step);
-                }
+                super::cluster_resume::take_step(&state.cluster, tag, step);
             }
             Forward::Deleted { session } => {
-                if let Some(cluster) = &state.cluster {
-                    cluster.streams.end(&session);
-                }
+                state.cluster.streams.end(&session);
                 if let Some(local) = state.sessions.remove(&session) {
                     tracing::info!(session_id = %session, "session deleted on another node");
                     state.tasks.spawn(async move { local.close().await });
@@ -628,11 +629,10 @@ async fn run_forwarded(
     message: Value,
     reply_node: String,
 ) {
-    let Some(cluster) = state.cluster.clone() else {
-        return;
-    };
+    let cluster = state.cluster.clone();
     let local = state.sessions.get(&session_id);
-    let session = match resolve(&state, &cluster, &session_id, local, true, None).await {
+    let ttl = cluster.session_ttl;
+    let session = match resolve(&state, &cluster, &session_id, local, true, None, ttl).await {
         Ok(Resolved::Here(session)) => session,
         Ok(Resolved::Gone | Resolved::Elsewhere) | Err(_) => {
             let reply = error_response(
@@ -666,15 +666,25 @@ async fn run_forwarded(
     cluster.unregister_call(&session_id, &id).await;
 }
 
-/// Keeps the shared metadata of sessions with an open connection here alive, and drops
-/// local copies of sessions that ended elsewhere.
-pub(super) async fn refresh_connected(state: &Arc<HttpState>, cluster: &Arc<Cluster>) {
+/// Keeps the shared metadata of sessions active here within the last `period` (an open
+/// connection, or a request or a connection closing since) alive, drops local copies of
+/// sessions that ended elsewhere, and purges what expired from the stores.
+pub(super) async fn refresh_connected(
+    state: &Arc<HttpState>,
+    cluster: &Arc<Cluster>,
+    period: std::time::Duration,
+) {
+    let now = tokio::time::Instant::now();
     for (session_id, session) in state.sessions.snapshot() {
-        if session.hub.open_connections() == 0 {
-            continue;
-        }
-        let _ = resolve(state, cluster, &session_id, Some(session), false, None).await;
+        // A session idle here since a connection closed expires as if touched then.
+        let ttl = match session.hub.idle_for(now) {
+            None => cluster.session_ttl,
+            Some(idle) if idle < period => cluster.session_ttl.saturating_sub(idle),
+            Some(_) => continue,
+        };
+        let _ = resolve(state, cluster, &session_id, Some(session), false, None, ttl).await;
     }
+    cluster.sessions.purge_expired();
 }
 
 /// The 400 for a `Last-Event-ID` that names no resumable stream.

@@ -1,4 +1,4 @@
-//! `Last-Event-ID` of a POST stream on any node (`--redis`): a POST stream's events stay on
+//! `Last-Event-ID` of a POST stream on any node: a POST stream's events stay on
 //! the node that served the POST, so a resume landing elsewhere is relayed from that node
 //! over the bus. The node holding stream `n` of a session is on record in Redis (see
 //! [`Cluster::register_call`]); it resumes the stream from its hub and sends each event back
@@ -125,9 +125,7 @@ pub(super) async fn serve_resume(
     reply_node: String,
     tag: u64,
 ) {
-    let Some(cluster) = state.cluster.clone() else {
-        return;
-    };
+    let cluster = state.cluster.clone();
     let send = |step: ResumeStep| {
         let cluster = cluster.clone();
         let reply_node = reply_node.clone();

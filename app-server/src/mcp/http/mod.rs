@@ -50,7 +50,7 @@ use crate::mcp::http::guard::{
 };
 use crate::mcp::http::listener::ConnectionLimits;
 use crate::mcp::http::sessions::{HttpSession, SessionTable, new_session_id};
-use crate::mcp::http::streams::{ResumeError, StreamHub};
+use crate::mcp::http::streams::StreamHub;
 use crate::mcp::protocol::{SUPPORTED_VERSIONS, is_supported_version};
 use crate::mcp::session::{McpOptions, McpSession};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
@@ -92,8 +92,8 @@ struct HttpState {
     owners: Arc<ThreadOwners>,
     tasks: TaskTracker,
     bind_host: String,
-    /// With `--redis`: the shared store and bus.
-    cluster: Option<Arc<Cluster>>,
+    /// The session stores and the bus: Redis with `--redis`, else this process's memory.
+    cluster: Arc<Cluster>,
     metrics: Arc<Metrics>,
 }
 
@@ -108,18 +108,14 @@ pub async fn serve_http(
     let metrics = Arc::new(Metrics::new());
     // Redis unreachable at startup stops the process before it serves anything.
     let (cluster, forwards) = match distributed {
-        Some(options) => {
-            let (cluster, forwards) = Cluster::connect(options, metrics.clone()).await?;
-            (Some(cluster), Some(forwards))
-        }
-        None => (None, None),
+        Some(options) => Cluster::connect(options, metrics.clone()).await?,
+        None => Cluster::local(http.session_ttl, http.replay_buffer, metrics.clone()),
     };
     let mut store = Store::open(&config.home)?;
-    if let Some(cluster) = &cluster {
-        // Every rollout line this node writes is mirrored, so another node can rebuild it.
-        store = store.with_rollout_mirror(Box::new(
-            crate::mcp::distributed::threads::RedisRolloutMirror::start(cluster),
-        ));
+    // With Redis, every rollout line this node writes is mirrored, so another node can
+    // rebuild the thread; a single node mirrors nothing.
+    if let Some(mirror) = cluster.threads.start_mirror() {
+        store = store.with_rollout_mirror(mirror);
     }
     let store = Arc::new(store);
     tandem_core::redact::register_known_secrets(store.redactor(), &config, &options.account);
@@ -147,12 +143,8 @@ pub async fn serve_http(
         cluster,
         metrics,
     });
-    if let Some(forwards) = forwards {
-        tokio::spawn(cluster::handle_forwards(state.clone(), forwards));
-    }
-    if let Some(cluster) = &state.cluster {
-        tokio::spawn(cluster::renew_leases(state.clone(), cluster.clone()));
-    }
+    tokio::spawn(cluster::handle_forwards(state.clone(), forwards));
+    tokio::spawn(cluster::renew_leases(state.clone(), state.cluster.clone()));
     let router = Router::new()
         .route(
             "/mcp",
@@ -181,9 +173,7 @@ pub async fn serve_http(
             for session in closing.sessions.drain() {
                 session.close().await;
             }
-            if let Some(cluster) = &closing.cluster {
-                cluster.streams.end_all();
-            }
+            closing.cluster.streams.end_all();
             drop(guard);
         },
     )
@@ -232,9 +222,7 @@ async fn sweep_idle_sessions(state: Arc<HttpState>) {
                 report_expired(&session_id);
             });
         }
-        if let Some(cluster) = &state.cluster {
-            cluster::refresh_connected(&state, cluster).await;
-        }
+        cluster::refresh_connected(&state, &state.cluster, period).await;
     }
 }
 
@@ -301,18 +289,22 @@ impl HttpState {
             .sessions
             .get(session_id)
             .filter(|local| local.session.principal == *principal);
-        let session = match &self.cluster {
-            None => Some(local.ok_or_else(|| Box::new(gone(id)))?),
-            Some(cluster) => {
-                match cluster::resolve(self, cluster, session_id, local, rebuild, Some(principal))
-                    .await
-                    .map_err(|error| cluster::unavailable(id, &error))?
-                {
-                    cluster::Resolved::Here(session) => Some(session),
-                    cluster::Resolved::Elsewhere => None,
-                    cluster::Resolved::Gone => return Err(Box::new(gone(id))),
-                }
-            }
+        let ttl = self.cluster.session_ttl;
+        let resolved = cluster::resolve(
+            self,
+            &self.cluster,
+            session_id,
+            local,
+            rebuild,
+            Some(principal),
+            ttl,
+        )
+        .await
+        .map_err(|error| cluster::unavailable(id, &error))?;
+        let session = match resolved {
+            cluster::Resolved::Here(session) => Some(session),
+            cluster::Resolved::Elsewhere => None,
+            cluster::Resolved::Gone => return Err(Box::new(gone(id))),
         };
         if let Some(version) = headers.get(VERSION_HEADER) {
             let version = version.to_str().unwrap_or_default();
@@ -439,11 +431,10 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
                 Err(response) => return *response,
             };
             let value: Value = serde_json::from_str(&text).unwrap_or_default();
-            if let Some(cluster) = &state.cluster
-                && method == "notifications/cancelled"
-            {
+            if method == "notifications/cancelled" {
                 let session_id = session_id_of(&headers);
-                match cluster::forward_cancel(cluster, session_id, held.as_deref(), &value).await {
+                let held_here = held.as_deref();
+                match cluster::forward_cancel(&state.cluster, session_id, held_here, &value).await {
                     Ok(true) => return StatusCode::ACCEPTED.into_response(),
                     Ok(false) => {}
                     Err(error) => return *cluster::unavailable(None, &error),
@@ -460,13 +451,11 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
                 Ok(held) => held,
                 Err(response) => return *response,
             };
-            if let Some(cluster) = &state.cluster {
-                let session_id = session_id_of(&headers);
-                match cluster::forward_response(cluster, session_id, &id, &outcome).await {
-                    Ok(true) => return StatusCode::ACCEPTED.into_response(),
-                    Ok(false) => {}
-                    Err(error) => return *cluster::unavailable(None, &error),
-                }
+            let session_id = session_id_of(&headers);
+            match cluster::forward_response(&state.cluster, session_id, &id, &outcome).await {
+                Ok(true) => return StatusCode::ACCEPTED.into_response(),
+                Ok(false) => {}
+                Err(error) => return *cluster::unavailable(None, &error),
             }
             match held {
                 Some(session) => session.session.handle_response(id, outcome),
@@ -518,11 +507,7 @@ async fn initialize(
         state.owners.clone(),
     );
     cluster::prepare(state, &session);
-    // The stored copy a cluster needs; a single node keeps none.
-    let params = state
-        .cluster
-        .as_ref()
-        .map(|_| value.get("params").cloned().unwrap_or(Value::Null));
+    let params = value.get("params").cloned().unwrap_or(Value::Null);
     let answer = hub.open_json_route(id.clone());
     session
         .clone()
@@ -539,8 +524,8 @@ async fn initialize(
     if message.get("error").is_some() {
         return json_response(StatusCode::BAD_REQUEST, &message);
     }
-    if let (Some(cluster), Some(params)) = (&state.cluster, params)
-        && let Err(error) = cluster::publish_session(cluster, &session_id, &session, params).await
+    if let Err(error) =
+        cluster::publish_session(&state.cluster, &session_id, &session, params).await
     {
         session.close().await;
         return *cluster::unavailable(None, &error);
@@ -551,9 +536,7 @@ async fn initialize(
         .sessions
         .insert_within(session_id.clone(), session.clone(), state.http.max_sessions)
     {
-        if let Some(cluster) = &state.cluster {
-            let _ = cluster.sessions.delete(&session_id).await;
-        }
+        let _ = state.cluster.sessions.delete(&session_id).await;
         session.close().await;
         return too_many_sessions(state, &id);
     }
@@ -705,37 +688,7 @@ async fn get_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Res
     let last_event_id = headers
         .get("last-event-id")
         .and_then(|value| value.to_str().ok());
-    if let Some(cluster) = &state.cluster
-        && let Some(response) =
-            cluster::get_standalone(&state, cluster, &session, last_event_id).await
-    {
-        return response;
-    }
-    let attached = match last_event_id {
-        Some(last_event_id) => session.hub.resume(last_event_id),
-        None => session.hub.attach_standalone(),
-    };
-    match attached {
-        Ok(attached) => sse_response(attached, state.http.keep_alive, None, &state.metrics),
-        Err(ResumeError::Busy) => rpc_status(
-            StatusCode::CONFLICT,
-            None,
-            INVALID_REQUEST,
-            "this session already has an open GET stream",
-        ),
-        Err(ResumeError::Malformed) => rpc_status(
-            StatusCode::BAD_REQUEST,
-            None,
-            INVALID_REQUEST,
-            "malformed Last-Event-ID",
-        ),
-        Err(ResumeError::UnknownStream) => rpc_status(
-            StatusCode::BAD_REQUEST,
-            None,
-            INVALID_REQUEST,
-            "Last-Event-ID names a stream that is no longer kept",
-        ),
-    }
+    cluster::get_stream(&state, &state.cluster, &session, last_event_id).await
 }
 
 async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> Response {
@@ -754,25 +707,7 @@ async fn delete_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap) -> 
             "missing Mcp-Session-Id header",
         );
     };
-    if let Some(cluster) = &state.cluster {
-        return cluster::delete_everywhere(&state, cluster, session_id, &principal).await;
-    }
-    let Some(session) = state
-        .sessions
-        .remove_if(session_id, |session| session.session.principal == principal)
-    else {
-        return rpc_status(
-            StatusCode::NOT_FOUND,
-            None,
-            INVALID_REQUEST,
-            "unknown, expired or deleted session",
-        );
-    };
-    tracing::info!(%session_id, "session deleted by the client");
-    // Answer once the session is closed: its turns are interrupted and its threads released,
-    // so another session may continue them as soon as the client sees the 204.
-    session.close().await;
-    StatusCode::NO_CONTENT.into_response()
+    cluster::delete_everywhere(&state, &state.cluster, session_id, &principal).await
 }
 
 /// `GET /metrics`: this node's metrics in the Prometheus text format.

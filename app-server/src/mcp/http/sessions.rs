@@ -80,20 +80,6 @@ impl SessionTable {
         lock(&self.sessions).remove(id)
     }
 
-    /// Removes and returns the session with `id` when `matches` holds for it; leaves it
-    /// otherwise.
-    pub fn remove_if(
-        &self,
-        id: &str,
-        matches: impl FnOnce(&HttpSession) -> bool,
-    ) -> Option<Arc<HttpSession>> {
-        let mut sessions = lock(&self.sessions);
-        if !matches(sessions.get(id)?) {
-            return None;
-        }
-        sessions.remove(id)
-    }
-
     /// Removes every session idle for at least `ttl` and returns them (to be closed).
     pub fn take_idle(&self, ttl: Duration) -> Vec<(String, Arc<HttpSession>)> {
         let now = Instant::now();

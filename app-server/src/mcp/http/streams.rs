@@ -1,16 +1,17 @@
-//! The SSE streams of one HTTP MCP session, and the [`Outbound`] that routes messages onto
+//! The SSE streams of one HTTP MCP session on this node, and the routing of messages onto
 //! them.
 //!
 //! Stream 0 is the standalone (GET) stream; every POST answered with SSE gets the next
 //! number. Event ids are `<stream>/<seq>`, unique within the session, and each stream keeps
 //! its last events in a bounded buffer so that a client can resume it with `GET` +
 //! `Last-Event-ID`. A message goes to exactly one stream: its request's POST stream while
-//! that is open, else the GET stream (buffered until a GET connection takes it). A POST
-//! answered with plain JSON has no stream; its related notifications go to the GET stream.
+//! that is open, else the GET stream. A POST answered with plain JSON has no stream; its
+//! related notifications go to the GET stream. The server keeps the GET stream's events in
+//! the session stores' event store ([`StreamHub::route_here`] hands them back), so that one
+//! path serves it with or without `--redis`; the hub's own standalone buffer serves the
+//! tests of the routing rules.
 
 use std::collections::{HashMap, VecDeque};
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -21,7 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 // Tokio's clock, so that tests can pause and advance it through the idle TTL.
 use tokio::time::Instant;
 
-use crate::mcp::output::{Outbound, Route};
+use crate::mcp::output::Route;
 use tandem_core::sync::lock;
 
 /// The standalone stream's number.
@@ -150,13 +151,14 @@ pub fn parse_event_id(id: &str) -> Option<(u64, u64)> {
 }
 
 impl StreamHub {
-    /// A hub keeping `replay_limit` events per stream.
+    /// A hub keeping `replay_limit` events per stream. The standalone stream's state is made
+    /// when it is first used: the server keeps that stream in its event store, so an idle
+    /// session's hub allocates nothing.
     pub fn new(replay_limit: usize) -> Self {
-        let mut state = HubState {
+        let state = HubState {
             next_stream: STANDALONE + 1,
             ..HubState::default()
         };
-        state.streams.insert(STANDALONE, StreamState::default());
         Self {
             state: Mutex::new(state),
             replay_limit: replay_limit.max(1),
@@ -258,12 +260,12 @@ impl StreamHub {
         receiver
     }
 
-    /// Attaches a GET connection to the standalone stream, delivering what it missed.
+    /// Attaches a GET connection to the standalone stream, delivering what it missed (the
+    /// server serves its GET streams from the session stores' event store).
+    #[cfg(test)]
     pub fn attach_standalone(&self) -> Result<Attached, ResumeError> {
         let mut state = lock(&self.state);
-        let Some(stream) = state.streams.get_mut(&STANDALONE) else {
-            return Err(ResumeError::UnknownStream);
-        };
+        let stream = state.streams.entry(STANDALONE).or_default();
         if stream.live.as_ref().is_some_and(|live| !live.is_closed()) {
             return Err(ResumeError::Busy);
         }
@@ -318,6 +320,7 @@ impl StreamHub {
         state.routes.clear();
     }
 
+    #[cfg(test)]
     fn route(&self, route: Route, message: Value) {
         let _ = self.route_here(route, message, true);
     }
@@ -359,7 +362,12 @@ impl StreamHub {
         }
         let data = message.to_string();
         let replay_limit = self.replay_limit;
-        if let Some(stream_state) = state.streams.get_mut(&stream) {
+        let stream_state = if stream == STANDALONE && !state.closed {
+            Some(state.streams.entry(STANDALONE).or_default())
+        } else {
+            state.streams.get_mut(&stream)
+        };
+        if let Some(stream_state) = stream_state {
             stream_state.push(stream, data, replay_limit);
         }
         if is_final && stream != STANDALONE {
@@ -384,7 +392,9 @@ impl StreamHub {
         }
     }
 
-    fn abandon_request(&self, id: &RequestId) {
+    /// Forgets request `id`'s route: its POST stream ends (and stays resumable), a waiting
+    /// JSON POST learns that no response will come.
+    pub fn abandon_request(&self, id: &RequestId) {
         let mut state = lock(&self.state);
         match state.routes.remove(id) {
             Some(RequestRoute::Sse(stream)) => Self::finish(&mut state, stream),
@@ -401,23 +411,6 @@ fn is_response_to(message: &Value, id: &RequestId) -> bool {
         && message
             .get("id")
             .is_some_and(|value| serde_json::to_value(id).is_ok_and(|id| &id == value))
-}
-
-/// The [`Outbound`] of an HTTP session.
-pub struct HttpOutbound {
-    /// The session's streams.
-    pub hub: Arc<StreamHub>,
-}
-
-impl Outbound for HttpOutbound {
-    fn send(&self, route: Route, message: Value) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        self.hub.route(route, message);
-        Box::pin(async {})
-    }
-
-    fn abandon(&self, id: &RequestId) {
-        self.hub.abandon_request(id);
-    }
 }
 
 #[cfg(test)]
