@@ -23,8 +23,7 @@ impl Tool for SearchTool {
             // The registry offers the tool only with a history backend.
             let Some(service) = call.session.shared.options.history.clone() else {
                 return Some(Err(crate::rpc_error::invalid_params(format!(
-                    "unknown tool: {}",
-                    SEARCH_TOOL
+                    "unknown tool: {SEARCH_TOOL}"
                 ))));
             };
             let caller = call.session.engine.principal();
@@ -48,8 +47,7 @@ impl Tool for OpenTool {
             // The registry offers the tool only with a history backend.
             let Some(service) = call.session.shared.options.history.clone() else {
                 return Some(Err(crate::rpc_error::invalid_params(format!(
-                    "unknown tool: {}",
-                    OPEN_TOOL
+                    "unknown tool: {OPEN_TOOL}"
                 ))));
             };
             let caller = call.session.engine.principal();

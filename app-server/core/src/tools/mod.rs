@@ -2,9 +2,10 @@
 //! implementations the agent loop calls once the engine has decided that something may run.
 //!
 //! A tool is a name, a description, an argument type whose JSON Schema is derived from the type
-//! ([`input_schema`]) and a handler. A registry (the model's in `engine/tools/`) lists, selects
-//! and dispatches by these alone, so a tool's name is written once and the schema it advertises
-//! cannot drift from what its handler decodes.
+//! ([`input_schema`]) and a handler. A registry — the model's in `engine/tools/registry.rs`, the
+//! MCP server's in the binary's `mcp/tools.rs` — lists, selects and dispatches by these alone,
+//! so a tool's name is written once and the schema it advertises cannot drift from what its
+//! handler decodes.
 //!
 //! The engine decides *whether* something may run (policy and approvals); [`apply_patch`] and
 //! [`exec`] know *how* to run it.
@@ -31,7 +32,8 @@ pub trait Tool: 'static {
     const DESCRIPTION: &'static str;
     /// The arguments; the advertised schema is [`input_schema`] of this type.
     type Args: DeserializeOwned + JsonSchema + Send;
-    /// What a call runs with: the turn and the model's call for a model tool.
+    /// What a call runs with: the turn and the model's call for a model tool, the session and
+    /// the request for an MCP tool.
     type Context<'a>: Send;
     /// What a call produces.
     type Output;
