@@ -1,6 +1,7 @@
 //! Wiring of the history subsystem (`tandem-history`) into the binary: `[history]` config,
-//! the `tandem history` CLI, the `search` / `open` MCP tool definitions, and the background
-//! ingest after completed turns, which a search waits for (`after_turn`).
+//! the `tandem history` CLI, the calls behind the `search` / `open` MCP tools
+//! (`mcp/history_tools.rs`), and the background ingest after completed turns, which a search
+//! waits for (`after_turn`).
 
 mod after_turn;
 
@@ -10,11 +11,11 @@ use std::sync::Arc;
 
 use app_server_protocol::tables::ServerNotification;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tandem_history::config::HistoryConfig;
 use tandem_history::service::{
-    HistoryService, OPEN_TOOL, OpenArgs, SEARCH_TOOL, SearchArgs, Verbosity, open_prose,
-    search_prose,
+    HistoryService, OPEN_TOOL, OpenArgs, SEARCH_TOOL, SearchArgs, Verbosity, envelope,
+    error_result, open_prose, search_prose,
 };
 
 use crate::cli::HistoryCommand;
@@ -36,16 +37,6 @@ const _: () = {
         index += 1;
     }
 };
-
-/// Tools `--tools` accepts.
-const KNOWN_TOOLS: &[&str] = &[
-    "codex",
-    "codex-reply",
-    tandem_core::project_index::QUERY_PROJECT_TOOL,
-    tandem_core::project_index::REPO_INDEX_REFRESH_TOOL,
-    SEARCH_TOOL,
-    OPEN_TOOL,
-];
 
 /// A server's conversation history: the backend and the after-turn ingests queued on it. The
 /// server connects one and shares it with every engine and session it builds; a search waits
@@ -102,28 +93,19 @@ pub fn connect(config: &Config) -> anyhow::Result<Arc<History>> {
     Ok(Arc::new(History::new(service)))
 }
 
-/// Connects the history backend for `tandem mcp-server` unless `--tools` leaves both history
-/// tools out. Fails on a bad `[history]` table, an unknown tool name or an unreachable backend.
+/// Connects the history backend for `tandem mcp-server` unless `--tools` (already checked
+/// against the tool registry) leaves both history tools out. Fails on a bad `[history]` table
+/// or an unreachable backend.
 pub fn connect_for_server(
     config: &Config,
     tools: Option<&[String]>,
 ) -> anyhow::Result<Option<Arc<History>>> {
-    if let Some(tools) = tools {
-        if let Some(unknown) = tools
-            .iter()
-            .find(|tool| !KNOWN_TOOLS.contains(&tool.as_str()))
-        {
-            anyhow::bail!(
-                "--tools: unknown tool `{unknown}` (known: {})",
-                KNOWN_TOOLS.join(", ")
-            );
-        }
-        if !tools
+    if let Some(tools) = tools
+        && !tools
             .iter()
             .any(|tool| tool == SEARCH_TOOL || tool == OPEN_TOOL)
-        {
-            return Ok(None);
-        }
+    {
+        return Ok(None);
     }
     let history = load_config(config)?;
     let service = HistoryService::connect(history)
@@ -131,83 +113,35 @@ pub fn connect_for_server(
     Ok(Some(Arc::new(History::new(service))))
 }
 
-/// Whether the MCP server offers `tool` under `--tools`.
-pub fn tool_enabled(tools: Option<&[String]>, tool: &str) -> bool {
-    tools.is_none_or(|tools| tools.iter().any(|name| name == tool))
-}
-
-/// `tools/list` entries of `search` and `open`.
-pub fn tool_definitions() -> Vec<Value> {
-    let verbosity = json!({
-        "type": "string",
-        "enum": ["prose", "full"],
-        "description": "`prose` (default): concise text; `full`: JSON with structuredContent.",
-    });
-    vec![
-        json!({
-            "name": SEARCH_TOOL,
-            "title": "Search past conversations",
-            "description": "BM25 search over every indexed past conversation event (user and agent messages, reasoning, commands with output, file changes, errors; tool calls on request). Each hit names the event_uid to pass to `open`.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "query": {"type": "string", "description": "Words to look for; empty is an error."},
-                    "limit": {"type": "integer", "description": "How many hits (clamped to 1..max_results)."},
-                    "min_score": {"type": "number", "description": "Drop hits scoring below this."},
-                    "min_should_match": {"type": "integer", "description": "How many query terms a hit must contain (clamped to 1..number of terms)."},
-                    "session_id": {"type": "string", "description": "Restrict to one session (thread id); letters, digits and . _ : @ / -, at most 256."},
-                    "include_tool_events": {"type": "boolean", "description": "Include tool calls and outputs."},
-                    "exclude_codex_mcp": {"type": "boolean", "description": "Leave out the history tools' own calls (default true)."},
-                    "verbosity": verbosity,
-                },
-                "required": ["query"],
-                "additionalProperties": false,
-            },
-            "annotations": {"title": "Search past conversations", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
-        }),
-        json!({
-            "name": OPEN_TOOL,
-            "title": "Open a past conversation event",
-            "description": "The events around one event (from `search`), in conversation order, with their payloads and token usage. An unknown event_uid gives found: false.",
-            "inputSchema": {
-                "type": "object",
-                "properties": {
-                    "event_uid": {"type": "string", "description": "The event_uid of a search hit."},
-                    "before": {"type": "integer", "description": "Events of context before (bounded by max_context)."},
-                    "after": {"type": "integer", "description": "Events of context after (bounded by max_context)."},
-                    "verbosity": verbosity,
-                },
-                "required": ["event_uid"],
-                "additionalProperties": false,
-            },
-            "annotations": {"title": "Open a past conversation event", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
-        }),
-    ]
-}
-
-/// Runs a history tool for `caller` on a blocking thread: only the entries of the caller's
-/// threads are searched or opened. `Err` is an undecodable argument object.
-pub async fn call_tool(
-    history: Arc<History>,
-    name: String,
-    arguments: Option<Value>,
-    caller: &Principal,
-) -> Option<Result<Value, String>> {
+/// `search` for `caller`, on a blocking thread after the after-turn ingests queued so far: only
+/// the entries of the caller's threads are searched. A failure is an `isError` result.
+pub async fn search_tool(history: Arc<History>, args: SearchArgs, caller: &Principal) -> Value {
     let owner = caller.name().to_owned();
-    let joined = tokio::task::spawn_blocking(move || {
-        if name == SEARCH_TOOL {
-            history.wait_for_after_turn_ingests();
+    on_blocking_thread(move || {
+        history.wait_for_after_turn_ingests();
+        match history.service().search(&args, &owner) {
+            Ok(payload) => envelope(args.verbosity, &payload, || search_prose(&payload)),
+            Err(error) => error_result(&error.to_string()),
         }
-        history
-            .service()
-            .call_tool(&name, arguments.as_ref(), &owner)
     })
-    .await;
-    match joined {
+    .await
+}
+
+/// `open` for `caller`, on a blocking thread: only an entry of the caller's threads is opened.
+/// A failure is an `isError` result.
+pub async fn open_tool(history: Arc<History>, args: OpenArgs, caller: &Principal) -> Value {
+    let owner = caller.name().to_owned();
+    on_blocking_thread(move || match history.service().open(&args, &owner) {
+        Ok(payload) => envelope(args.verbosity, &payload, || open_prose(&payload)),
+        Err(error) => error_result(&error.to_string()),
+    })
+    .await
+}
+
+async fn on_blocking_thread(call: impl FnOnce() -> Value + Send + 'static) -> Value {
+    match tokio::task::spawn_blocking(call).await {
         Ok(result) => result,
-        Err(error) => Some(Ok(tandem_history::service::error_result(&format!(
-            "history call failed: {error}"
-        )))),
+        Err(error) => error_result(&format!("history call failed: {error}")),
     }
 }
 

@@ -110,7 +110,9 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
     // One account for the home, shared by every session's engine.
     let account = Arc::new(tandem_core::account::AccountState::load(&config.home));
     let os_release = compat::requests::OsRelease::read();
-    // A bad `[history]` table or an unreachable ClickHouse stops the server before it serves.
+    // An unknown `--tools` name, a bad `[history]` table or an unreachable ClickHouse stops the
+    // server before it serves.
+    mcp::tools::check_selection(args.tools.as_deref())?;
     let history = history::connect_for_server(&config, args.tools.as_deref())?;
     // Which front end this is decides the defaults of the operator's `[clients]` ceiling.
     let front_end = match args.http {

@@ -18,6 +18,7 @@ use std::future::Future;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tandem_index::{IndexError, Progress, ProgressSink, QueryOutcome, RefreshOutcome};
@@ -33,43 +34,47 @@ pub const REPO_INDEX_REFRESH_TOOL: &str = "repo_index_refresh";
 /// Progress values queued for a slow client before later ones are dropped.
 const PROGRESS_QUEUE: usize = 64;
 
-/// Arguments of `query_project` (`spec/query-project.md`).
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// Arguments of `query_project` (`spec/query-project.md`); the field comments are the
+/// descriptions MCP clients are shown (the model tool describes them relative to the thread's
+/// working directory, `engine/tools/query_project.rs`).
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct QueryProjectArgs {
-    /// What to find.
+    /// Plain-language description of what to find.
     pub query: String,
-    /// Results wanted (default 8, clamped to 1..=200).
+    /// Results to return; default 8, capped at 200.
     #[serde(default)]
     pub limit: Option<i64>,
-    /// Include globs.
+    /// Include filters such as `src/**/*.rs`, `docs/**`.
     #[serde(default)]
     pub file_globs: Option<Vec<String>>,
-    /// Lexical/embedding blend.
+    /// Blend of lexical and embedding scores: 0.0 lexical only, 1.0 embedding only.
     #[serde(default)]
+    #[schemars(range(min = 0, max = 1))]
     pub alpha: Option<f64>,
-    /// Repository root, relative to the caller's base directory (default: that directory).
+    /// Repository to search, inside the server's working directory or a directory listed in the server's `[query_project_index] roots`; default: the server's working directory.
     #[serde(default)]
     pub repo_root: Option<String>,
-    /// Model override.
+    /// Overrides the configured embedding model.
     #[serde(default)]
     pub embedding_model: Option<String>,
 }
 
-/// Arguments of `repo_index_refresh`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// Arguments of `repo_index_refresh`; the field comments are the descriptions MCP clients are
+/// shown.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RepoIndexRefreshArgs {
-    /// Repository root, relative to the caller's base directory (default: that directory).
+    /// Repository to index, inside the server's working directory or a directory listed in the server's `[query_project_index] roots`; default: the server's working directory.
     #[serde(default)]
     pub repo_root: Option<String>,
-    /// Include globs.
+    /// Only refresh files matching these globs.
     #[serde(default)]
     pub file_globs: Option<Vec<String>>,
-    /// Fail when embeddings are unavailable.
+    /// Fail when the embedding provider's credentials or model are unavailable (default false).
     #[serde(default)]
     pub require_embeddings: Option<bool>,
-    /// Full rebuild.
+    /// Full rebuild instead of the incremental refresh.
     #[serde(default)]
     pub force_full: Option<bool>,
 }

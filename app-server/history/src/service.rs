@@ -5,6 +5,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -33,22 +34,22 @@ pub enum Verbosity {
     Full,
 }
 
-/// Arguments of `search`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+/// Arguments of `search`; the field comments are the descriptions MCP clients are shown.
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchArgs {
-    /// The query (trimmed; empty is an error).
+    /// Words to look for; empty is an error.
     pub query: String,
     /// How many hits (clamped to 1..max_results).
     #[serde(default)]
     pub limit: Option<i64>,
-    /// Drop hits scoring below.
+    /// Drop hits scoring below this.
     #[serde(default)]
     pub min_score: Option<f64>,
-    /// How many query terms a hit must contain (clamped to 1..terms).
+    /// How many query terms a hit must contain (clamped to 1..number of terms).
     #[serde(default)]
     pub min_should_match: Option<i64>,
-    /// Restrict to one session.
+    /// Restrict to one session (thread id); letters, digits and . _ : @ / -, at most 256.
     #[serde(default)]
     pub session_id: Option<String>,
     /// Include tool calls and outputs.
@@ -57,25 +58,27 @@ pub struct SearchArgs {
     /// Leave out the history tools' own calls (default true).
     #[serde(default)]
     pub exclude_codex_mcp: Option<bool>,
-    /// `prose` (default) or `full`.
+    /// `prose` (default): concise text; `full`: JSON with structuredContent.
     #[serde(default)]
+    #[schemars(with = "String", extend("enum" = ["prose", "full"]))]
     pub verbosity: Verbosity,
 }
 
-/// Arguments of `open`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+/// Arguments of `open`; the field comments are the descriptions MCP clients are shown.
+#[derive(Clone, Debug, PartialEq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct OpenArgs {
-    /// The event to open.
+    /// The event_uid of a search hit.
     pub event_uid: String,
-    /// Events of context before (default from config, bounded).
+    /// Events of context before (bounded by max_context).
     #[serde(default)]
     pub before: Option<i64>,
-    /// Events of context after.
+    /// Events of context after (bounded by max_context).
     #[serde(default)]
     pub after: Option<i64>,
-    /// `prose` (default) or `full`.
+    /// `prose` (default): concise text; `full`: JSON with structuredContent.
     #[serde(default)]
+    #[schemars(with = "String", extend("enum" = ["prose", "full"]))]
     pub verbosity: Verbosity,
 }
 

@@ -35,6 +35,7 @@ use app_server_protocol::thread_requests::{
 };
 use app_server_protocol::turn_requests::TurnStartParams;
 use tandem_core::access::{ClientPolicy, FrontEnd};
+use tandem_core::account::AccountState;
 use tandem_core::audit::AuditLog;
 use tandem_core::config::Config;
 use tandem_core::engine::{Engine, EngineError};
@@ -411,11 +412,16 @@ async fn execute(plan: Plan) -> Result<(Option<TurnEnd>, OutputThread), String> 
         output,
         warnings: _,
     } = plan;
-    let store = Arc::new(
-        Store::open(&config.home)
-            .map_err(|error| format!("cannot open {}: {error}", config.home.display()))?,
-    );
-    tandem_core::redact::register_known_secrets(store.redactor(), &config);
+    // The store and the account are files under the home: opened off the async worker.
+    let home = config.home.clone();
+    let (store, account) = tokio::task::spawn_blocking(move || {
+        let store = Store::open(&home)
+            .map_err(|error| format!("cannot open {}: {error}", home.display()))?;
+        Ok::<_, String>((Arc::new(store), Arc::new(AccountState::load(&home))))
+    })
+    .await
+    .map_err(|error| format!("cannot open the home: {error}"))??;
+    tandem_core::redact::register_known_secrets(store.redactor(), &config, &account);
     let (queue, received) = mpsc::channel(output::OUTPUT_QUEUE);
     let (mut end, output_thread) = output::start(output, received)
         .map_err(|error| format!("cannot start the output thread: {error}"))?;
@@ -431,6 +437,7 @@ async fn execute(plan: Plan) -> Result<(Option<TurnEnd>, OutputThread), String> 
     let engine = Engine::new(
         config,
         store,
+        account,
         Arc::new(session::ChannelSink {
             output: queue.clone(),
         }),

@@ -1,7 +1,7 @@
 //! The project-index tools, `query_project` and `repo_index_refresh`
-//! (`spec/query-project.md`), on the MCP side: their `tools/list` entries, `notifications/progress`
-//! when the call has a progress token, cancellation, and the auto-warm refresh after
-//! `notifications/initialized` in a repository's root. The arguments, the call into the index
+//! (`spec/query-project.md`), on the MCP side: their registered [`Tool`]s and `tools/list`
+//! listings, `notifications/progress` when the call has a progress token, cancellation, and the
+//! auto-warm refresh after `notifications/initialized` in a repository's root. The arguments, the call into the index
 //! (with its `repo_root` scope) and the result shape (the payload as a JSON string in
 //! `content[0].text` and as an object in `structuredContent`) are `project_index`'s, shared with
 //! the app-server methods and the agent's model tool.
@@ -12,94 +12,128 @@ use std::sync::{Arc, Mutex};
 
 use app_server_protocol::jsonrpc::RequestId;
 use serde_json::{Value, json};
+use tandem_core::tools::{Tool, ToolFuture};
 use tandem_index::ProgressSink;
 use tokio_util::sync::CancellationToken;
 
 use crate::mcp::output::{Outbound, Route};
+use crate::mcp::tools::{Listing, McpCall, McpOutcome};
 use tandem_core::config::QueryProjectIndexConfig;
 use tandem_core::project_index::{
     self, ProgressForwarder, ProgressScale, QUERY_PROJECT_TOOL, QueryProjectArgs,
     REPO_INDEX_REFRESH_TOOL, RepoIndexRefreshArgs,
 };
 
-/// The two tools' `tools/list` entries.
-pub fn tool_definitions() -> Vec<Value> {
-    vec![query_project_tool(), repo_index_refresh_tool()]
+/// `query_project`: ranked snippets from the project index of the server's working directory
+/// (or `repo_root`).
+pub struct QueryProjectTool;
+
+impl Tool for QueryProjectTool {
+    const NAME: &'static str = QUERY_PROJECT_TOOL;
+    const DESCRIPTION: &'static str = "Search the repository before reading files: returns ranked snippets (path, line range, text, score) from a hybrid lexical + embedding index. The index is refreshed incrementally first.";
+    type Args = QueryProjectArgs;
+    type Context<'a> = McpCall<'a>;
+    type Output = McpOutcome;
+
+    fn run<'a>(call: Self::Context<'a>, args: QueryProjectArgs) -> ToolFuture<'a, McpOutcome> {
+        Box::pin(async move {
+            let progress = progress_target(&call);
+            let config = &call.session.engine.config().query_project_index;
+            call_query_project(config, args, progress, call.cancel)
+                .await
+                .map(Ok)
+        })
+    }
 }
 
-fn query_project_tool() -> Value {
-    json!({
-        "name": QUERY_PROJECT_TOOL,
-        "title": "Search the project",
-        "description": "Search the repository before reading files: returns ranked snippets (path, line range, text, score) from a hybrid lexical + embedding index. The index is refreshed incrementally first.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "Plain-language description of what to find."},
-                "limit": {"type": "integer", "description": "Results to return; default 8, capped at 200."},
-                "file_globs": {"type": "array", "items": {"type": "string"}, "description": "Include filters such as `src/**/*.rs`, `docs/**`."},
-                "alpha": {"type": "number", "minimum": 0, "maximum": 1, "description": "Blend of lexical and embedding scores: 0.0 lexical only, 1.0 embedding only."},
-                "repo_root": {"type": "string", "description": "Repository to search, inside the server's working directory or a directory listed in the server's `[query_project_index] roots`; default: the server's working directory."},
-                "embedding_model": {"type": "string", "description": "Overrides the configured embedding model."},
-            },
-            "required": ["query"],
-            "additionalProperties": false,
-        },
-        "outputSchema": {
-            "type": "object",
-            "properties": {
-                "repo_root": {"type": "string"},
-                "query": {"type": "string"},
-                "limit": {"type": "integer"},
-                "alpha": {"type": "number"},
-                "embedding_model": {"type": "string"},
-                "embedding_status": embedding_status_schema(),
-                "refresh": stats_schema(),
-                "results": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "path": {"type": "string", "description": "Relative to the repository root."},
-                            "line_range": {"type": "object", "properties": {"start": {"type": "integer"}, "end": {"type": "integer"}}, "required": ["start", "end"]},
-                            "snippet": {"type": "string"},
-                            "score": {"type": "number"},
-                        },
-                        "required": ["path", "line_range", "snippet", "score"],
-                    },
-                },
-            },
-            "required": ["repo_root", "query", "limit", "alpha", "embedding_model", "embedding_status", "refresh", "results"],
-        },
-        "annotations": {"title": "Search the project", "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+/// `repo_index_refresh`: warms or rebuilds the project index.
+pub struct RepoIndexRefreshTool;
+
+impl Tool for RepoIndexRefreshTool {
+    const NAME: &'static str = REPO_INDEX_REFRESH_TOOL;
+    const DESCRIPTION: &'static str = "Warm or rebuild the project index used by `query_project`. Sends notifications/progress (files scanned, chunks embedded) when the call has a progressToken.";
+    type Args = RepoIndexRefreshArgs;
+    type Context<'a> = McpCall<'a>;
+    type Output = McpOutcome;
+
+    fn run<'a>(call: Self::Context<'a>, args: RepoIndexRefreshArgs) -> ToolFuture<'a, McpOutcome> {
+        Box::pin(async move {
+            let progress = progress_target(&call);
+            let config = &call.session.engine.config().query_project_index;
+            call_repo_index_refresh(config, args, progress, call.cancel)
+                .await
+                .map(Ok)
+        })
+    }
+}
+
+/// How `tools/list` shows `query_project`.
+pub const QUERY_PROJECT_LISTING: Listing = Listing {
+    title: "Search the project",
+    output_schema: Some(query_project_output_schema),
+    read_only: true,
+    destructive: false,
+    idempotent: true,
+    open_world: false,
+};
+
+/// How `tools/list` shows `repo_index_refresh`.
+pub const REPO_INDEX_REFRESH_LISTING: Listing = Listing {
+    title: "Refresh the project index",
+    output_schema: Some(repo_index_refresh_output_schema),
+    read_only: false,
+    destructive: false,
+    idempotent: true,
+    open_world: false,
+};
+
+/// Where a call's progress goes, when the call has a progress token.
+fn progress_target(call: &McpCall<'_>) -> Option<ProgressTarget> {
+    call.progress_token.clone().map(|token| ProgressTarget {
+        outbound: call.session.shared.outbound.clone(),
+        request_id: call.id.clone(),
+        token,
     })
 }
 
-fn repo_index_refresh_tool() -> Value {
+fn query_project_output_schema() -> Value {
     json!({
-        "name": REPO_INDEX_REFRESH_TOOL,
-        "title": "Refresh the project index",
-        "description": "Warm or rebuild the project index used by `query_project`. Sends notifications/progress (files scanned, chunks embedded) when the call has a progressToken.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "repo_root": {"type": "string", "description": "Repository to index, inside the server's working directory or a directory listed in the server's `[query_project_index] roots`; default: the server's working directory."},
-                "file_globs": {"type": "array", "items": {"type": "string"}, "description": "Only refresh files matching these globs."},
-                "require_embeddings": {"type": "boolean", "description": "Fail when the embedding provider's credentials or model are unavailable (default false)."},
-                "force_full": {"type": "boolean", "description": "Full rebuild instead of the incremental refresh."},
+        "type": "object",
+        "properties": {
+            "repo_root": {"type": "string"},
+            "query": {"type": "string"},
+            "limit": {"type": "integer"},
+            "alpha": {"type": "number"},
+            "embedding_model": {"type": "string"},
+            "embedding_status": embedding_status_schema(),
+            "refresh": stats_schema(),
+            "results": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "path": {"type": "string", "description": "Relative to the repository root."},
+                        "line_range": {"type": "object", "properties": {"start": {"type": "integer"}, "end": {"type": "integer"}}, "required": ["start", "end"]},
+                        "snippet": {"type": "string"},
+                        "score": {"type": "number"},
+                    },
+                    "required": ["path", "line_range", "snippet", "score"],
+                },
             },
-            "additionalProperties": false,
         },
-        "outputSchema": {
-            "type": "object",
-            "properties": {
-                "repo_root": {"type": "string"},
-                "stats": stats_schema(),
-                "embedding_status": embedding_status_schema(),
-            },
-            "required": ["repo_root", "stats", "embedding_status"],
+        "required": ["repo_root", "query", "limit", "alpha", "embedding_model", "embedding_status", "refresh", "results"],
+    })
+}
+
+fn repo_index_refresh_output_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "repo_root": {"type": "string"},
+            "stats": stats_schema(),
+            "embedding_status": embedding_status_schema(),
         },
-        "annotations": {"title": "Refresh the project index", "readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false},
+        "required": ["repo_root", "stats", "embedding_status"],
     })
 }
 

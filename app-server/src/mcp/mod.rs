@@ -13,6 +13,7 @@ pub mod elicitation;
 pub mod events;
 #[cfg(feature = "conformance-fixtures")]
 pub mod fixtures;
+pub mod history_tools;
 pub mod http;
 pub mod index_tools;
 pub mod legacy;

@@ -427,28 +427,14 @@ impl McpSession {
     }
 
     fn list_tools(&self) -> Value {
-        let mut result = tools::list_result();
-        let enabled = self.shared.options.tools.as_deref();
-        if let Some(list) = result["tools"].as_array_mut() {
-            list.retain(|tool| {
-                crate::history::tool_enabled(enabled, tool["name"].as_str().unwrap_or(""))
-            });
-            if self.shared.options.history.is_some() {
-                list.extend(
-                    crate::history::tool_definitions()
-                        .into_iter()
-                        .filter(|tool| {
-                            crate::history::tool_enabled(
-                                enabled,
-                                tool["name"].as_str().unwrap_or(""),
-                            )
-                        }),
-                );
-            }
-            #[cfg(feature = "conformance-fixtures")]
-            if self.shared.options.conformance_fixtures {
-                list.extend(crate::mcp::fixtures::tools());
-            }
+        let options = &self.shared.options;
+        #[allow(unused_mut, reason = "the conformance fixtures add their tools")]
+        let mut result = tools::list_result(options.tools.as_deref(), options.history.is_some());
+        #[cfg(feature = "conformance-fixtures")]
+        if options.conformance_fixtures
+            && let Some(list) = result["tools"].as_array_mut()
+        {
+            list.extend(crate::mcp::fixtures::tools());
         }
         result
     }
@@ -463,19 +449,6 @@ impl McpSession {
         };
         self.shared.log_level.store(rank, Ordering::Relaxed);
         Ok(json!({}))
-    }
-
-    /// Where an index tool call's progress goes, when the call has a progress token.
-    fn progress_target(
-        &self,
-        id: &RequestId,
-        token: Option<Value>,
-    ) -> Option<index_tools::ProgressTarget> {
-        token.map(|token| index_tools::ProgressTarget {
-            outbound: self.shared.outbound.clone(),
-            request_id: id.clone(),
-            token,
-        })
     }
 
     /// `tools/call`: `None` when the client cancelled it.
@@ -495,73 +468,27 @@ impl McpSession {
             .pointer("/_meta/progressToken")
             .filter(|token| token.is_string() || token.is_i64() || token.is_u64())
             .cloned();
-        let enabled = self.shared.options.tools.as_deref();
-        if !crate::history::tool_enabled(enabled, name) {
-            return Some(Err(crate::rpc_error::invalid_params(format!(
-                "unknown tool: {name}"
-            ))));
-        }
-        if let Some(history) = &self.shared.options.history
-            && (name == tandem_history::service::SEARCH_TOOL
-                || name == tandem_history::service::OPEN_TOOL)
-            && let Some(outcome) = crate::history::call_tool(
-                Arc::clone(history),
-                name.to_string(),
-                arguments.cloned(),
-                self.engine.principal(),
-            )
-            .await
-        {
-            return Some(outcome.map_err(crate::rpc_error::invalid_params));
-        }
-        match name {
-            tools::CODEX_TOOL => match tools::decode_arguments(name, arguments) {
-                Ok(args) => self
-                    .run_codex(id, args, progress_token, cancel)
-                    .await
-                    .map(Ok),
-                Err(message) => Some(Ok(tools::error_result(None, &message))),
-            },
-            tools::CODEX_REPLY_TOOL => match tools::decode_arguments(name, arguments) {
-                Ok(args) => self
-                    .run_reply(id, args, progress_token, cancel)
-                    .await
-                    .map(Ok),
-                Err(message) => Some(Ok(tools::error_result(None, &message))),
-            },
-            tandem_core::project_index::QUERY_PROJECT_TOOL => {
-                match tools::decode_arguments(name, arguments) {
-                    Ok(args) => {
-                        let progress = self.progress_target(id, progress_token);
-                        let config = &self.engine.config().query_project_index;
-                        index_tools::call_query_project(config, args, progress, cancel)
-                            .await
-                            .map(Ok)
-                    }
-                    Err(message) => Some(Ok(tools::error_result(None, &message))),
-                }
+        let options = &self.shared.options;
+        match tools::offered(name, options.tools.as_deref(), options.history.is_some()) {
+            Some(tool) => {
+                let call = tools::McpCall {
+                    session: self,
+                    id,
+                    progress_token,
+                    cancel,
+                };
+                tool.call(call, arguments).await
             }
-            tandem_core::project_index::REPO_INDEX_REFRESH_TOOL => {
-                match tools::decode_arguments(name, arguments) {
-                    Ok(args) => {
-                        let progress = self.progress_target(id, progress_token);
-                        let config = &self.engine.config().query_project_index;
-                        index_tools::call_repo_index_refresh(config, args, progress, cancel)
-                            .await
-                            .map(Ok)
-                    }
-                    Err(message) => Some(Ok(tools::error_result(None, &message))),
-                }
-            }
-            other => {
+            None => {
                 #[cfg(feature = "conformance-fixtures")]
-                if self.shared.options.conformance_fixtures
-                    && let Some(result) = self.call_fixture(id, other, params).await
+                if options.conformance_fixtures
+                    && tools::tool_enabled(options.tools.as_deref(), name)
+                    && let Some(result) = self.call_fixture(id, name, params).await
                 {
                     return Some(Ok(result));
                 }
                 Some(Err(rpc_error::invalid_params(format!(
-                    "unknown tool: {other}"
+                    "unknown tool: {name}"
                 ))))
             }
         }
@@ -574,10 +501,7 @@ impl McpSession {
                 tracing::debug!(session_id = %self.shared.session_id, "client initialized");
                 // A server restricted to other tools (`--tools search,open`) has no index to warm.
                 let enabled = self.shared.options.tools.as_deref();
-                if crate::history::tool_enabled(
-                    enabled,
-                    tandem_core::project_index::QUERY_PROJECT_TOOL,
-                ) {
+                if tools::tool_enabled(enabled, tandem_core::project_index::QUERY_PROJECT_TOOL) {
                     index_tools::spawn_auto_warm(
                         &self.engine.config().query_project_index,
                         &self.shared.options.warm_up_started,

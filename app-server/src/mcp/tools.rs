@@ -1,65 +1,353 @@
-//! The tools this server offers: their `tools/list` entries (descriptions, input and output
-//! schemas), argument decoding, and the `CallToolResult` shapes.
+//! The tools this server offers: the registry ([`MCP_TOOLS`]) that `tools/list`, the `--tools`
+//! selection and `tools/call` read, the `codex` and `codex-reply` tools, argument decoding, and
+//! the `CallToolResult` shapes. Each tool is a [`Tool`] whose argument type derives the
+//! `inputSchema` clients are shown; the project-index pair lives in `index_tools.rs`, the
+//! history pair in `history_tools.rs`.
 
 use std::collections::BTreeMap;
 
+use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::policy::{AskForApproval, SandboxMode};
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tandem_core::tools::{Tool, ToolFuture, input_schema};
+use tokio_util::sync::CancellationToken;
+
+use crate::mcp::history_tools::{OpenTool, SearchTool};
+use crate::mcp::index_tools::{QueryProjectTool, RepoIndexRefreshTool};
+use crate::mcp::session::McpSession;
 
 /// Name of the tool that starts a new conversation.
 pub const CODEX_TOOL: &str = "codex";
 /// Name of the tool that continues a conversation.
 pub const CODEX_REPLY_TOOL: &str = "codex-reply";
 
-/// Arguments of `codex`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// A call of an MCP tool: the session, the request, its progress token and its cancellation.
+pub struct McpCall<'a> {
+    /// The session the call came in on.
+    pub session: &'a McpSession,
+    /// The `tools/call` request.
+    pub id: &'a RequestId,
+    /// The call's `_meta.progressToken`, when it has one.
+    pub progress_token: Option<Value>,
+    /// Fires on the client's `notifications/cancelled` or the session's end.
+    pub cancel: CancellationToken,
+}
+
+/// What a call answers: a tool result, a JSON-RPC error, or `None` when the client cancelled it.
+pub type McpOutcome = Option<Result<Value, JsonRpcErrorBody>>;
+
+/// What the server must have for a tool to be offered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Needs {
+    /// The agent: a server offering one of these also serves the conversation API
+    /// ([`families_for`]).
+    Agent,
+    /// The project index.
+    ProjectIndex,
+    /// The history backend, connected unless `--tools` leaves both history tools out.
+    History,
+}
+
+/// How `tools/list` shows a tool beside its name, description and input schema.
+pub struct Listing {
+    /// `title`, also the annotations' title.
+    pub title: &'static str,
+    /// `outputSchema`, for tools that return `structuredContent` every time.
+    pub output_schema: Option<fn() -> Value>,
+    /// `annotations.readOnlyHint`.
+    pub read_only: bool,
+    /// `annotations.destructiveHint`.
+    pub destructive: bool,
+    /// `annotations.idempotentHint`.
+    pub idempotent: bool,
+    /// `annotations.openWorldHint`.
+    pub open_world: bool,
+}
+
+/// What undecodable arguments answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BadArguments {
+    /// An `isError` tool result naming the problem.
+    ToolError,
+    /// A JSON-RPC invalid-params error naming the problem.
+    InvalidParams,
+}
+
+/// One entry of the registry.
+pub struct McpTool {
+    /// The name clients call it by.
+    pub name: &'static str,
+    /// What the server must have to offer it.
+    pub needs: Needs,
+    description: &'static str,
+    input_schema: fn() -> Value,
+    listing: Listing,
+    run: for<'a> fn(McpCall<'a>, Option<&'a Value>) -> ToolFuture<'a, McpOutcome>,
+    #[cfg(test)]
+    decodes: fn(&Value) -> Result<(), String>,
+}
+
+impl McpTool {
+    /// The `tools/list` entry.
+    pub fn definition(&self) -> Value {
+        let listing = &self.listing;
+        let mut tool = json!({
+            "name": self.name,
+            "title": listing.title,
+            "description": self.description,
+            "inputSchema": (self.input_schema)(),
+            "annotations": {
+                "title": listing.title,
+                "readOnlyHint": listing.read_only,
+                "destructiveHint": listing.destructive,
+                "idempotentHint": listing.idempotent,
+                "openWorldHint": listing.open_world,
+            },
+        });
+        if let Some(output_schema) = listing.output_schema {
+            tool["outputSchema"] = output_schema();
+        }
+        tool
+    }
+
+    /// Runs a call: decodes `arguments` (absent means `{}`) and runs the handler.
+    pub fn call<'a>(
+        &self,
+        call: McpCall<'a>,
+        arguments: Option<&'a Value>,
+    ) -> ToolFuture<'a, McpOutcome> {
+        (self.run)(call, arguments)
+    }
+}
+
+/// Every tool the MCP server can offer, in `tools/list` order.
+pub const MCP_TOOLS: &[McpTool] = &[
+    mcp_tool::<CodexTool>(
+        Needs::Agent,
+        agent_listing("Tandem agent"),
+        BadArguments::ToolError,
+    ),
+    mcp_tool::<CodexReplyTool>(
+        Needs::Agent,
+        agent_listing("Continue a Tandem conversation"),
+        BadArguments::ToolError,
+    ),
+    mcp_tool::<QueryProjectTool>(
+        Needs::ProjectIndex,
+        crate::mcp::index_tools::QUERY_PROJECT_LISTING,
+        BadArguments::ToolError,
+    ),
+    mcp_tool::<RepoIndexRefreshTool>(
+        Needs::ProjectIndex,
+        crate::mcp::index_tools::REPO_INDEX_REFRESH_LISTING,
+        BadArguments::ToolError,
+    ),
+    mcp_tool::<SearchTool>(
+        Needs::History,
+        crate::mcp::history_tools::SEARCH_LISTING,
+        BadArguments::InvalidParams,
+    ),
+    mcp_tool::<OpenTool>(
+        Needs::History,
+        crate::mcp::history_tools::OPEN_LISTING,
+        BadArguments::InvalidParams,
+    ),
+];
+
+/// Whether the MCP server offers `tool` under `--tools` (all tools when `None`).
+pub fn tool_enabled(tools: Option<&[String]>, tool: &str) -> bool {
+    tools.is_none_or(|tools| tools.iter().any(|name| name == tool))
+}
+
+/// Checks a `--tools` selection: every name must be a registered tool.
+pub fn check_selection(tools: Option<&[String]>) -> anyhow::Result<()> {
+    let Some(tools) = tools else {
+        return Ok(());
+    };
+    if let Some(unknown) = tools
+        .iter()
+        .find(|tool| !MCP_TOOLS.iter().any(|known| known.name == tool.as_str()))
+    {
+        let known: Vec<&str> = MCP_TOOLS.iter().map(|tool| tool.name).collect();
+        anyhow::bail!(
+            "--tools: unknown tool `{unknown}` (known: {})",
+            known.join(", ")
+        );
+    }
+    Ok(())
+}
+
+/// The registered tool `name` when this server offers it: selected by `--tools` and, for the
+/// history tools, with the history backend connected.
+pub fn offered(name: &str, tools: Option<&[String]>, history: bool) -> Option<&'static McpTool> {
+    MCP_TOOLS
+        .iter()
+        .find(|tool| tool.name == name)
+        .filter(|tool| tool_enabled(tools, tool.name) && (tool.needs != Needs::History || history))
+}
+
+/// The `tools/list` result: the tools this server offers.
+pub fn list_result(tools: Option<&[String]>, history: bool) -> Value {
+    let list: Vec<Value> = MCP_TOOLS
+        .iter()
+        .filter(|tool| offered(tool.name, tools, history).is_some())
+        .map(McpTool::definition)
+        .collect();
+    json!({"tools": list})
+}
+
+const fn agent_listing(title: &'static str) -> Listing {
+    Listing {
+        title,
+        output_schema: Some(output_schema),
+        read_only: false,
+        destructive: true,
+        idempotent: false,
+        open_world: true,
+    }
+}
+
+const fn mcp_tool<T>(needs: Needs, listing: Listing, bad_arguments: BadArguments) -> McpTool
+where
+    T: for<'a> Tool<Context<'a> = McpCall<'a>, Output = McpOutcome>,
+{
+    let run: for<'a> fn(McpCall<'a>, Option<&'a Value>) -> ToolFuture<'a, McpOutcome> =
+        match bad_arguments {
+            BadArguments::ToolError => run_tool::<T, false>,
+            BadArguments::InvalidParams => run_tool::<T, true>,
+        };
+    McpTool {
+        name: T::NAME,
+        needs,
+        description: T::DESCRIPTION,
+        input_schema: input_schema::<T::Args>,
+        listing,
+        run,
+        #[cfg(test)]
+        decodes: decodes::<T>,
+    }
+}
+
+#[cfg(test)]
+fn decodes<T: Tool>(arguments: &Value) -> Result<(), String> {
+    serde_json::from_value::<T::Args>(arguments.clone())
+        .map(drop)
+        .map_err(|error| error.to_string())
+}
+
+fn run_tool<'a, T, const INVALID_PARAMS: bool>(
+    call: McpCall<'a>,
+    arguments: Option<&'a Value>,
+) -> ToolFuture<'a, McpOutcome>
+where
+    T: for<'b> Tool<Context<'b> = McpCall<'b>, Output = McpOutcome>,
+{
+    match decode_arguments::<T::Args>(T::NAME, arguments) {
+        Ok(args) => T::run(call, args),
+        Err(message) => {
+            let answer = if INVALID_PARAMS {
+                Err(crate::rpc_error::invalid_params(message))
+            } else {
+                Ok(error_result(None, &message))
+            };
+            Box::pin(async move { Some(answer) })
+        }
+    }
+}
+
+/// `codex`: a new conversation and its first turn.
+pub struct CodexTool;
+
+impl Tool for CodexTool {
+    const NAME: &'static str = CODEX_TOOL;
+    const DESCRIPTION: &'static str = "Start a new conversation with the Tandem coding agent and run one turn. Returns the agent's final message and a threadId for `codex-reply`. Engine events stream as `codex/event` notifications; approvals arrive as elicitation requests.";
+    type Args = CodexArgs;
+    type Context<'a> = McpCall<'a>;
+    type Output = McpOutcome;
+
+    fn run<'a>(call: Self::Context<'a>, args: CodexArgs) -> ToolFuture<'a, McpOutcome> {
+        Box::pin(async move {
+            call.session
+                .run_codex(call.id, args, call.progress_token, call.cancel)
+                .await
+                .map(Ok)
+        })
+    }
+}
+
+/// `codex-reply`: the next turn of a conversation.
+pub struct CodexReplyTool;
+
+impl Tool for CodexReplyTool {
+    const NAME: &'static str = CODEX_REPLY_TOOL;
+    const DESCRIPTION: &'static str = "Continue a conversation started by `codex` (in this or an earlier MCP session) with another prompt, and run one turn.";
+    type Args = CodexReplyArgs;
+    type Context<'a> = McpCall<'a>;
+    type Output = McpOutcome;
+
+    fn run<'a>(call: Self::Context<'a>, args: CodexReplyArgs) -> ToolFuture<'a, McpOutcome> {
+        Box::pin(async move {
+            call.session
+                .run_reply(call.id, args, call.progress_token, call.cancel)
+                .await
+                .map(Ok)
+        })
+    }
+}
+
+/// Arguments of `codex`; the field comments are the descriptions clients are shown.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
 pub struct CodexArgs {
-    /// The first user message.
+    /// The initial user prompt.
     pub prompt: String,
-    /// Model override.
+    /// Model override, e.g. `gpt-5.1-codex`.
     #[serde(default)]
     pub model: Option<String>,
-    /// A `[profiles.NAME]` of config.toml to apply.
+    /// Configuration profile from config.toml to apply.
     #[serde(default)]
     pub profile: Option<String>,
-    /// Working directory of the thread.
+    /// Working directory of the conversation; relative paths resolve against the server's directory.
     #[serde(default)]
     pub cwd: Option<String>,
-    /// `untrusted`, `on-request` or `never`.
+    /// When commands need approval.
     #[serde(default)]
+    #[schemars(with = "Option<String>", extend("enum" = ["untrusted", "on-request", "never"]))]
     pub approval_policy: Option<AskForApproval>,
-    /// `read-only`, `workspace-write` or `danger-full-access`, within `clients.max_sandbox`.
+    /// Sandbox for model-generated commands; the server refuses one wider than its operator allows (clients.max_sandbox, by default workspace-write).
     #[serde(default)]
+    #[schemars(
+        with = "Option<String>",
+        extend("enum" = ["read-only", "workspace-write", "danger-full-access"])
+    )]
     pub sandbox: Option<SandboxMode>,
-    /// Dotted config keys → values, applied over config.toml; only the keys the operator lets
-    /// a client set (`clients.allow_client_config`).
+    /// Config overrides as dotted keys, e.g. {"model_reasoning_effort": "high"}. Only the keys the operator allows (by default: model, model_provider, profile, reasoning, instructions, approval and sandbox settings); any other key is refused.
     #[serde(default)]
     pub config: Option<BTreeMap<String, Value>>,
-    /// Replaces the built-in instructions.
+    /// Instructions used instead of the built-in ones.
     #[serde(default)]
     pub base_instructions: Option<String>,
     /// Extra developer instructions.
     #[serde(default)]
     pub developer_instructions: Option<String>,
-    /// Accepted for Codex compatibility; the plan tool is always offered to the model.
+    /// Accepted for compatibility; the plan tool is always available.
     #[serde(default)]
     pub include_plan_tool: Option<bool>,
-    /// Prompt that asks for the summary when the thread's history is compacted, in place of
-    /// `compact_prompt` from config; stored with the thread.
+    /// Prompt that asks for the summary when the thread's history is compacted (replaces compact_prompt from config for this thread).
     #[serde(default)]
     pub compact_prompt: Option<String>,
 }
 
-/// Arguments of `codex-reply`.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
+/// Arguments of `codex-reply`; the field comments are the descriptions clients are shown.
+#[derive(Debug, Clone, PartialEq, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CodexReplyArgs {
-    /// The thread to continue (`conversationId` is accepted as an older name).
+    /// The threadId returned by `codex`.
     #[serde(alias = "conversationId")]
     pub thread_id: String,
-    /// The next user message.
+    /// The next user prompt.
     pub prompt: String,
 }
 
@@ -79,13 +367,6 @@ pub fn decode_arguments<T: for<'de> Deserialize<'de>>(
         .map_err(|error| format!("invalid arguments for `{tool}`: {error}"))
 }
 
-/// The `tools/list` result.
-pub fn list_result() -> Value {
-    let mut tools = vec![codex_tool(), codex_reply_tool()];
-    tools.extend(crate::mcp::index_tools::tool_definitions());
-    json!({"tools": tools})
-}
-
 fn output_schema() -> Value {
     json!({
         "type": "object",
@@ -94,77 +375,6 @@ fn output_schema() -> Value {
             "content": {"type": "string", "description": "The agent's final message of the turn."},
         },
         "required": ["threadId", "content"],
-    })
-}
-
-fn codex_tool() -> Value {
-    json!({
-        "name": CODEX_TOOL,
-        "title": "Tandem agent",
-        "description": "Start a new conversation with the Tandem coding agent and run one turn. Returns the agent's final message and a threadId for `codex-reply`. Engine events stream as `codex/event` notifications; approvals arrive as elicitation requests.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "prompt": {"type": "string", "description": "The initial user prompt."},
-                "model": {"type": "string", "description": "Model override, e.g. `gpt-5.1-codex`."},
-                "profile": {"type": "string", "description": "Configuration profile from config.toml to apply."},
-                "cwd": {"type": "string", "description": "Working directory of the conversation; relative paths resolve against the server's directory."},
-                "approval-policy": {
-                    "type": "string",
-                    "enum": ["untrusted", "on-request", "never"],
-                    "description": "When commands need approval.",
-                },
-                "sandbox": {
-                    "type": "string",
-                    "enum": ["read-only", "workspace-write", "danger-full-access"],
-                    "description": "Sandbox for model-generated commands; the server refuses one wider than its operator allows (clients.max_sandbox, by default workspace-write).",
-                },
-                "config": {
-                    "type": "object",
-                    "additionalProperties": true,
-                    "description": "Config overrides as dotted keys, e.g. {\"model_reasoning_effort\": \"high\"}. Only the keys the operator allows (by default: model, model_provider, profile, reasoning, instructions, approval and sandbox settings); any other key is refused.",
-                },
-                "base-instructions": {"type": "string", "description": "Instructions used instead of the built-in ones."},
-                "developer-instructions": {"type": "string", "description": "Extra developer instructions."},
-                "include-plan-tool": {"type": "boolean", "description": "Accepted for compatibility; the plan tool is always available."},
-                "compact-prompt": {"type": "string", "description": "Prompt that asks for the summary when the thread's history is compacted (replaces compact_prompt from config for this thread)."},
-            },
-            "required": ["prompt"],
-            "additionalProperties": false,
-        },
-        "outputSchema": output_schema(),
-        "annotations": {
-            "title": "Tandem agent",
-            "readOnlyHint": false,
-            "destructiveHint": true,
-            "idempotentHint": false,
-            "openWorldHint": true,
-        },
-    })
-}
-
-fn codex_reply_tool() -> Value {
-    json!({
-        "name": CODEX_REPLY_TOOL,
-        "title": "Continue a Tandem conversation",
-        "description": "Continue a conversation started by `codex` (in this or an earlier MCP session) with another prompt, and run one turn.",
-        "inputSchema": {
-            "type": "object",
-            "properties": {
-                "threadId": {"type": "string", "description": "The threadId returned by `codex`."},
-                "prompt": {"type": "string", "description": "The next user prompt."},
-            },
-            "required": ["threadId", "prompt"],
-            "additionalProperties": false,
-        },
-        "outputSchema": output_schema(),
-        "annotations": {
-            "title": "Continue a Tandem conversation",
-            "readOnlyHint": false,
-            "destructiveHint": true,
-            "idempotentHint": false,
-            "openWorldHint": true,
-        },
     })
 }
 
@@ -191,12 +401,13 @@ pub fn error_result(thread_id: Option<&str>, message: &str) -> Value {
 }
 
 /// The app-server families an MCP server serves for its `--tools` selection (all tools when
-/// `None`): the conversation API only beside an agent tool (`codex` or `codex-reply`), so a
+/// `None`): the conversation API only beside an agent tool ([`Needs::Agent`]), so a
 /// server restricted to other tools (the history-only `--tools search,open`) answers none of it.
 pub fn families_for(tools: Option<&[String]>) -> tandem_core::families::Families {
-    let agent = [CODEX_TOOL, CODEX_REPLY_TOOL]
+    let agent = MCP_TOOLS
         .iter()
-        .any(|tool| crate::history::tool_enabled(tools, tool));
+        .filter(|tool| tool.needs == Needs::Agent)
+        .any(|tool| tool_enabled(tools, tool.name));
     if agent {
         tandem_core::families::front_ends::mcp_agent()
     } else {
@@ -247,18 +458,153 @@ mod tests {
     }
 
     #[test]
-    fn every_tool_has_a_description_and_object_schemas() {
-        let list = list_result();
-        let tools = list["tools"].as_array().expect("tools");
-        assert_eq!(tools.len(), 4);
-        for tool in tools {
-            assert!(
-                tool["description"]
-                    .as_str()
-                    .is_some_and(|text| !text.is_empty())
-            );
-            assert_eq!(tool["inputSchema"]["type"], "object");
-            assert_eq!(tool["outputSchema"]["type"], "object");
+    fn the_history_tools_are_listed_only_with_a_history_backend_and_tools_selects() {
+        let names = |list: Value| -> Vec<String> {
+            list["tools"]
+                .as_array()
+                .expect("tools")
+                .iter()
+                .map(|tool| tool["name"].as_str().unwrap_or_default().to_string())
+                .collect()
+        };
+        assert_eq!(
+            names(list_result(None, true)),
+            [
+                "codex",
+                "codex-reply",
+                "query_project",
+                "repo_index_refresh",
+                "search",
+                "open"
+            ]
+        );
+        assert_eq!(
+            names(list_result(None, false)),
+            [
+                "codex",
+                "codex-reply",
+                "query_project",
+                "repo_index_refresh"
+            ]
+        );
+        let selection = ["search".to_string(), "open".to_string()];
+        assert_eq!(
+            names(list_result(Some(&selection), true)),
+            ["search", "open"]
+        );
+        assert!(offered("codex", Some(&selection), true).is_none());
+        assert!(offered("search", None, false).is_none());
+        assert!(offered("nonexistent", None, true).is_none());
+    }
+
+    #[test]
+    fn a_selection_naming_an_unknown_tool_is_refused_with_the_known_names() {
+        assert!(check_selection(None).is_ok());
+        assert!(check_selection(Some(&["search".to_string()])).is_ok());
+        let error = check_selection(Some(&["serch".to_string()])).expect_err("refused");
+        assert_eq!(
+            error.to_string(),
+            "--tools: unknown tool `serch` (known: codex, codex-reply, query_project, repo_index_refresh, search, open)"
+        );
+    }
+
+    #[test]
+    fn clients_are_shown_the_recorded_input_schemas() {
+        let recorded: Value =
+            serde_json::from_str(include_str!("testdata/mcp_tools.json")).expect("fixture");
+        let listed: Vec<Value> = MCP_TOOLS
+            .iter()
+            .map(|tool| {
+                let definition = tool.definition();
+                json!({
+                    "name": definition["name"],
+                    "description": definition["description"],
+                    "inputSchema": definition["inputSchema"],
+                })
+            })
+            .collect();
+        assert_eq!(
+            sorted_required(Value::Array(listed)),
+            sorted_required(recorded)
+        );
+        for tool in MCP_TOOLS {
+            let definition = tool.definition();
+            assert_eq!(definition["annotations"]["title"], definition["title"]);
+        }
+    }
+
+    #[test]
+    fn every_advertised_input_schema_decodes_into_its_argument_type() {
+        for tool in MCP_TOOLS {
+            let schema = (tool.input_schema)();
+            assert_eq!(schema["type"], "object", "{}", tool.name);
+            for choice in 0..3 {
+                for full in [false, true] {
+                    let arguments = sample(&schema, full, choice);
+                    assert_eq!(
+                        (tool.decodes)(&arguments),
+                        Ok(()),
+                        "{}: {arguments}",
+                        tool.name
+                    );
+                }
+            }
+        }
+    }
+
+    /// `value` with every `required` list sorted: it is a set, and the derived one lists the
+    /// properties in alphabetical order where the recorded one followed the source.
+    fn sorted_required(mut value: Value) -> Value {
+        match &mut value {
+            Value::Object(map) => {
+                for (key, child) in map.iter_mut() {
+                    if key == "required"
+                        && let Value::Array(names) = child
+                    {
+                        names.sort_by(|left, right| left.as_str().cmp(&right.as_str()));
+                    } else {
+                        *child = sorted_required(child.take());
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for item in items.iter_mut() {
+                    *item = sorted_required(item.take());
+                }
+            }
+            _ => {}
+        }
+        value
+    }
+
+    /// A value `schema` accepts: every property (`full`) or only the required ones, with the
+    /// `choice`-th value of each enum (the last when it has fewer).
+    fn sample(schema: &Value, full: bool, choice: usize) -> Value {
+        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
+            return values[choice.min(values.len() - 1)].clone();
+        }
+        match schema.get("type").and_then(Value::as_str) {
+            Some("object") => {
+                let required: Vec<&str> = schema
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|names| names.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let mut object = serde_json::Map::new();
+                if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+                    for (name, property) in properties {
+                        if full || required.contains(&name.as_str()) {
+                            object.insert(name.clone(), sample(property, full, choice));
+                        }
+                    }
+                }
+                Value::Object(object)
+            }
+            Some("array") => json!([sample(&schema["items"], full, choice)]),
+            Some("string") => json!("text"),
+            Some("integer" | "number") => json!(1),
+            Some("boolean") => json!(true),
+            _ => json!({}),
         }
     }
 }

@@ -12,14 +12,17 @@ use app_server_protocol::dialogs::{
 };
 use app_server_protocol::policy::ModeKind;
 use app_server_protocol::thread::ThreadActiveFlag;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
 use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest};
+use crate::engine::tools::registry::{ModelCall, spec_of};
 use crate::engine::tools::{ToolCall, ToolOutcome};
 use crate::engine::turn::TurnTask;
 use crate::model::ToolSpec;
 use crate::sync::lock;
+use crate::tools::{Tool, ToolFuture, require_every_property};
 
 /// Most questions one `ask_user_question` call may ask.
 pub const MAX_CHOICE_QUESTIONS: usize = 4;
@@ -47,33 +50,80 @@ impl DialogTools {
     pub fn specs(self) -> Vec<ToolSpec> {
         let mut specs = Vec::new();
         if self.ask_user_question {
-            specs.push(ask_user_question_spec());
+            specs.push(spec_of::<AskUserQuestionTool>());
         }
         if self.ask_user {
-            specs.push(ask_user_spec());
+            specs.push(spec_of::<AskUserTool>());
         }
         specs
     }
 }
 
+/// `ask_user`: one open question.
+pub(crate) struct AskUserTool;
+
+impl Tool for AskUserTool {
+    const NAME: &'static str = "ask_user";
+    const DESCRIPTION: &'static str = "Ask the user one open question and wait for a free-form text answer. Only available in Plan mode with an interactive user; prefer ask_user_question when the answer is one of a few choices.";
+    type Args = AskUserArgs;
+    type Context<'a> = ModelCall<'a>;
+    type Output = ToolOutcome;
+
+    fn run<'a>(context: Self::Context<'a>, args: AskUserArgs) -> ToolFuture<'a, ToolOutcome> {
+        Box::pin(context.task.ask_user(context.call, args))
+    }
+}
+
+/// `ask_user_question`: multiple-choice questions.
+pub(crate) struct AskUserQuestionTool;
+
+impl Tool for AskUserQuestionTool {
+    const NAME: &'static str = "ask_user_question";
+    const DESCRIPTION: &'static str = "Ask the user 1 to 4 multiple-choice questions and wait for the selected answers. Use single_choice when exactly one option applies and multi_choice when several may.";
+    type Args = AskUserQuestionArgs;
+    type Context<'a> = ModelCall<'a>;
+    type Output = ToolOutcome;
+
+    fn run<'a>(
+        context: Self::Context<'a>,
+        args: AskUserQuestionArgs,
+    ) -> ToolFuture<'a, ToolOutcome> {
+        Box::pin(context.task.ask_user_question(context.call, args))
+    }
+}
+
+// The description above names the limit.
+const _: () = assert!(MAX_CHOICE_QUESTIONS == 4);
+
 /// `ask_user` arguments.
-#[derive(Debug, Deserialize)]
-struct AskUserArgs {
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct AskUserArgs {
+    /// The question, as one or two short sentences.
     prompt: String,
 }
 
 /// `ask_user_question` arguments.
-#[derive(Debug, Deserialize)]
-struct AskUserQuestionArgs {
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct AskUserQuestionArgs {
+    #[schemars(length(min = 1, max = MAX_CHOICE_QUESTIONS))]
     questions: Vec<ChoiceQuestionArgs>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false), transform = require_every_property)]
 struct ChoiceQuestionArgs {
+    /// single_choice: exactly one option; multi_choice: any number.
     #[serde(rename = "type")]
+    #[schemars(with = "String", extend("enum" = ["single_choice", "multi_choice"]))]
     kind: AskUserQuestionType,
+    /// The question shown to the user.
     text: String,
+    /// Distinct option labels (1-5 words each).
+    #[schemars(length(min = 2))]
     options: Vec<String>,
+    /// Whether the user may type an answer that is not an option.
     #[serde(default)]
     allow_other: bool,
 }
@@ -93,15 +143,11 @@ impl TurnTask {
     }
 
     /// `ask_user`: sends `agent/requestUserInput` and returns the user's text.
-    pub(super) async fn ask_user(&mut self, call: &ToolCall) -> ToolOutcome {
+    async fn ask_user(&mut self, call: &ToolCall, args: AskUserArgs) -> ToolOutcome {
         if !self.dialog_tools().ask_user {
             return call
                 .reply("ask_user is unavailable: it needs plan mode and an interactive client");
         }
-        let args: AskUserArgs = match call.arguments() {
-            Ok(args) => args,
-            Err(message) => return call.reply(message),
-        };
         if args.prompt.trim().is_empty() {
             return call.reply("ask_user failed: the prompt is empty");
         }
@@ -124,14 +170,14 @@ impl TurnTask {
     }
 
     /// `ask_user_question`: sends `agent/askUserQuestion` and returns the chosen options.
-    pub(super) async fn ask_user_question(&mut self, call: &ToolCall) -> ToolOutcome {
+    async fn ask_user_question(
+        &mut self,
+        call: &ToolCall,
+        args: AskUserQuestionArgs,
+    ) -> ToolOutcome {
         if !self.dialog_tools().ask_user_question {
             return call.reply("ask_user_question is unavailable: the client cannot answer it");
         }
-        let args: AskUserQuestionArgs = match call.arguments() {
-            Ok(args) => args,
-            Err(message) => return call.reply(message),
-        };
         let questions = match validate_questions(args) {
             Ok(questions) => questions,
             Err(message) => return call.reply(format!("ask_user_question failed: {message}")),
@@ -277,53 +323,6 @@ fn answers_output(questions: &[AskUserQuestion], response: &QuestionAnswersRespo
         })
         .collect();
     json!({"answers": answers}).to_string()
-}
-
-fn ask_user_spec() -> ToolSpec {
-    ToolSpec {
-        name: "ask_user".into(),
-        description: "Ask the user one open question and wait for a free-form text answer. Only available in Plan mode with an interactive user; prefer ask_user_question when the answer is one of a few choices.".into(),
-        parameters: json!({
-            "type": "object",
-            "properties": {
-                "prompt": {"type": "string", "description": "The question, as one or two short sentences."}
-            },
-            "required": ["prompt"],
-            "additionalProperties": false
-        }),
-    }
-}
-
-fn ask_user_question_spec() -> ToolSpec {
-    ToolSpec {
-        name: "ask_user_question".into(),
-        description: format!(
-            "Ask the user 1 to {MAX_CHOICE_QUESTIONS} multiple-choice questions and wait for the selected answers. Use single_choice when exactly one option applies and multi_choice when several may."
-        ),
-        parameters: json!({
-            "type": "object",
-            "properties": {
-                "questions": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": MAX_CHOICE_QUESTIONS,
-                    "items": {
-                        "type": "object",
-                        "properties": {
-                            "type": {"type": "string", "enum": ["single_choice", "multi_choice"], "description": "single_choice: exactly one option; multi_choice: any number."},
-                            "text": {"type": "string", "description": "The question shown to the user."},
-                            "options": {"type": "array", "minItems": 2, "items": {"type": "string"}, "description": "Distinct option labels (1-5 words each)."},
-                            "allow_other": {"type": "boolean", "description": "Whether the user may type an answer that is not an option."}
-                        },
-                        "required": ["type", "text", "options", "allow_other"],
-                        "additionalProperties": false
-                    }
-                }
-            },
-            "required": ["questions"],
-            "additionalProperties": false
-        }),
-    }
 }
 
 #[cfg(test)]

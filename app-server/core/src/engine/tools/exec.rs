@@ -20,6 +20,7 @@ use app_server_protocol::server_requests::{
 };
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::ThreadActiveFlag;
+use schemars::JsonSchema;
 use serde::Deserialize;
 use tokio::sync::mpsc;
 
@@ -28,6 +29,7 @@ use crate::engine::tools::patch::PatchForm;
 use crate::engine::tools::policy::{
     CommandAssessment, assess_command, looks_sandbox_denied, may_retry_unsandboxed,
 };
+use crate::engine::tools::registry::ModelCall;
 use crate::engine::tools::{OpenCommand, ToolCall, ToolOutcome, complete_item_of_turn};
 use crate::engine::turn::TurnTask;
 use crate::paths::resolve_lexically;
@@ -37,6 +39,7 @@ use crate::tools::exec::environment::command_environment;
 use crate::tools::exec::format::format_exec_result;
 use crate::tools::exec::shell::{join_command, shell_argv};
 use crate::tools::exec::unified::{ExecStep, StartRequest, WriteRequest};
+use crate::tools::{Tool, ToolFuture};
 
 /// The model sees this when the user declines a command.
 pub const DECLINED_OUTPUT: &str =
@@ -47,37 +50,96 @@ pub const APPROVAL_FAILED_OUTPUT: &str =
 /// Most of a command's output kept in its item's `aggregatedOutput`.
 const AGGREGATED_OUTPUT_CAP: usize = 1024 * 1024;
 
-/// `exec_command` arguments (`model-wire.md` §2.1).
-#[derive(Debug, Deserialize)]
-struct ExecCommandArgs {
-    cmd: String,
-    #[serde(default)]
-    workdir: Option<String>,
-    #[serde(default)]
-    shell: Option<String>,
-    #[serde(default)]
-    login: Option<bool>,
-    #[serde(default)]
-    tty: Option<bool>,
-    #[serde(default)]
-    yield_time_ms: Option<u64>,
-    #[serde(default)]
-    max_output_tokens: Option<usize>,
-    #[serde(default)]
-    sandbox_permissions: Option<String>,
-    #[serde(default)]
-    justification: Option<String>,
+/// `exec_command` (`model-wire.md` §2.1).
+pub(crate) struct ExecCommand;
+
+impl Tool for ExecCommand {
+    const NAME: &'static str = "exec_command";
+    const DESCRIPTION: &'static str = "Runs a command in a PTY or pipes, returning output or a session ID for ongoing interaction.";
+    type Args = ExecCommandArgs;
+    type Context<'a> = ModelCall<'a>;
+    type Output = ToolOutcome;
+
+    fn run<'a>(context: Self::Context<'a>, args: ExecCommandArgs) -> ToolFuture<'a, ToolOutcome> {
+        Box::pin(context.task.exec_command(context.call, args))
+    }
 }
 
-/// `write_stdin` arguments (`model-wire.md` §2.2).
-#[derive(Debug, Deserialize)]
-struct WriteStdinArgs {
+/// `write_stdin` (`model-wire.md` §2.2).
+pub(crate) struct WriteStdin;
+
+impl Tool for WriteStdin {
+    const NAME: &'static str = "write_stdin";
+    const DESCRIPTION: &'static str =
+        "Writes characters to an existing unified exec session and returns recent output.";
+    type Args = WriteStdinArgs;
+    type Context<'a> = ModelCall<'a>;
+    type Output = ToolOutcome;
+
+    fn run<'a>(context: Self::Context<'a>, args: WriteStdinArgs) -> ToolFuture<'a, ToolOutcome> {
+        Box::pin(context.task.write_stdin(context.call, args))
+    }
+}
+
+/// `exec_command` arguments. The counts are advertised as numbers, as Codex-tuned models
+/// expect.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct ExecCommandArgs {
+    /// Shell command to execute.
+    cmd: String,
+    /// Optional working directory to run the command in; defaults to the turn cwd.
+    #[serde(default)]
+    workdir: Option<String>,
+    /// Shell binary to launch. Defaults to the user's default shell.
+    #[serde(default)]
+    shell: Option<String>,
+    /// Whether to run the shell with -l/-i semantics. Defaults to true.
+    #[serde(default)]
+    login: Option<bool>,
+    /// Whether to allocate a TTY for the command. Defaults to false (plain pipes); set to true to open a PTY and access TTY process.
+    #[serde(default)]
+    tty: Option<bool>,
+    /// How long to wait (in milliseconds) for output before yielding.
+    #[serde(default)]
+    #[schemars(with = "Option<f64>")]
+    yield_time_ms: Option<u64>,
+    /// Maximum number of tokens to return. Excess output will be truncated.
+    #[serde(default)]
+    #[schemars(with = "Option<f64>")]
+    max_output_tokens: Option<usize>,
+    /// Sandbox permissions for the command. Set to "require_escalated" to request running without sandbox restrictions; defaults to "use_default".
+    #[serde(default)]
+    sandbox_permissions: Option<String>,
+    /// Only set if sandbox_permissions is "require_escalated". One sentence asking the user whether to allow the command, shown in the approval request.
+    #[serde(default)]
+    justification: Option<String>,
+    /// Only set if sandbox_permissions is "require_escalated". A command prefix the user could approve for similar future commands.
+    #[serde(default)]
+    #[allow(
+        dead_code,
+        reason = "offered as Codex offers it; an approval here covers the exact command only"
+    )]
+    prefix_rule: Option<Vec<String>>,
+}
+
+/// `write_stdin` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct WriteStdinArgs {
+    /// Identifier of the running unified exec session.
+    #[schemars(with = "f64")]
     session_id: i32,
+    /// Bytes to write to stdin (may be empty to poll).
     #[serde(default)]
     chars: String,
+    /// How long to wait (in milliseconds) for output before yielding.
     #[serde(default)]
+    #[schemars(with = "Option<f64>")]
     yield_time_ms: Option<u64>,
+    /// Maximum number of tokens to return. Excess output will be truncated.
     #[serde(default)]
+    #[schemars(with = "Option<f64>")]
     max_output_tokens: Option<usize>,
 }
 
@@ -112,11 +174,7 @@ enum CommandVerdict {
 impl TurnTask {
     /// `exec_command`: intercepts `apply_patch` heredocs, applies the approval policy, runs the
     /// command (sandboxed unless allowed otherwise) and reports it as a `commandExecution`.
-    pub(super) async fn exec_command(&mut self, call: &ToolCall) -> ToolOutcome {
-        let args: ExecCommandArgs = match call.arguments() {
-            Ok(args) => args,
-            Err(message) => return call.reply(message),
-        };
+    async fn exec_command(&mut self, call: &ToolCall, args: ExecCommandArgs) -> ToolOutcome {
         let (thread_cwd, policy, sandbox) = {
             let state = lock(&self.thread.state);
             (
@@ -216,11 +274,7 @@ impl TurnTask {
     }
 
     /// `write_stdin`: feeds or polls a running `exec_command` session.
-    pub(super) async fn write_stdin(&mut self, call: &ToolCall) -> ToolOutcome {
-        let args: WriteStdinArgs = match call.arguments() {
-            Ok(args) => args,
-            Err(message) => return call.reply(message),
-        };
+    async fn write_stdin(&mut self, call: &ToolCall, args: WriteStdinArgs) -> ToolOutcome {
         let request = WriteRequest {
             session_id: args.session_id,
             chars: args.chars,

@@ -1,9 +1,10 @@
 //! Model tools inside the agent loop: which tools the model is offered, and what happens when
 //! it calls one.
 //!
-//! Each tool lives in its own module as `impl TurnTask` methods, so that it can emit items,
-//! ask the user through the engine's [`Approver`](crate::engine::approval::Approver) and record
-//! to the rollout like the rest of the turn. The mechanics (processes, the sandbox, the patch
+//! Each tool lives in its own module as a [`Tool`](crate::tools::Tool) whose handler is an
+//! `impl TurnTask` method, so that it can emit items, ask the user through the engine's
+//! [`Approver`](crate::engine::approval::Approver) and record to the rollout like the rest of
+//! the turn; [`registry`] lists them for the model and dispatches its calls. The mechanics (processes, the sandbox, the patch
 //! format) live in [`crate::tools`] and [`crate::sandbox`]; this module decides *whether*
 //! something may run and reports what happened.
 //!
@@ -18,7 +19,7 @@ mod patch;
 mod plan;
 pub mod policy;
 mod query_project;
-mod specs;
+pub mod registry;
 mod user_input;
 
 use std::collections::{HashMap, HashSet};
@@ -41,7 +42,7 @@ use crate::sync::lock;
 use crate::tools::exec::unified::UnifiedExec;
 
 pub use dialogs::DialogTools;
-pub use specs::specs;
+pub use registry::specs;
 
 /// Tool state that outlives a turn: running commands and what the user approved for the
 /// thread ("acceptForSession").
@@ -171,29 +172,26 @@ impl ToolCall {
         }
     }
 
-    /// The arguments decoded as `T`, or the message the model gets when they do not parse.
+    /// The arguments decoded as `T`, or the message the model gets when they do not parse. A
+    /// freeform call's raw input is the tool's `input` argument (`apply_patch`).
     pub fn arguments<T: DeserializeOwned>(&self) -> Result<T, String> {
-        serde_json::from_str(&self.payload)
-            .map_err(|error| format!("failed to parse function arguments: {error}"))
+        let decoded = if self.freeform {
+            serde_json::from_value(serde_json::json!({"input": self.payload}))
+        } else {
+            serde_json::from_str(&self.payload)
+        };
+        decoded.map_err(|error| format!("failed to parse function arguments: {error}"))
     }
 }
 
 impl TurnTask {
     /// Runs one tool call and returns its output and items.
     pub async fn run_tool(&mut self, call: &ToolCall) -> ToolOutcome {
-        match call.name.as_str() {
-            "exec_command" => self.exec_command(call).await,
-            "write_stdin" => self.write_stdin(call).await,
-            "apply_patch" => self.apply_patch_tool(call).await,
-            "update_plan" => self.update_plan(call).await,
-            "request_user_input" => self.request_user_input(call).await,
-            "ask_user" => self.ask_user(call).await,
-            "ask_user_question" => self.ask_user_question(call).await,
-            "view_image" => self.view_image(call).await,
-            crate::project_index::QUERY_PROJECT_TOOL => self.query_project(call).await,
-            other => match self.thread.mcp.resolve(other) {
+        match registry::find(&call.name) {
+            Some(tool) => tool.run(self, call).await,
+            None => match self.thread.mcp.resolve(&call.name) {
                 Some(tool) => self.mcp_tool_call(call, tool).await,
-                None => call.reply(format!("unsupported call: {other}")),
+                None => call.reply(format!("unsupported call: {}", call.name)),
             },
         }
     }

@@ -14,15 +14,18 @@ use app_server_protocol::server_requests::{
 };
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::ThreadActiveFlag;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::engine::approval::{ApprovalAnswer, ApprovalReply, ApprovalRequest};
 use crate::engine::tools::policy::{PatchAssessment, assess_patch};
+use crate::engine::tools::registry::ModelCall;
 use crate::engine::tools::{ToolCall, ToolOutcome};
 use crate::engine::turn::TurnTask;
 use crate::sync::lock;
 use crate::tools::apply_patch::parser::parse_patch;
 use crate::tools::apply_patch::plan::{FileChangeKind, PatchPlan, plan_patch};
+use crate::tools::{Tool, ToolFuture};
 
 /// The model sees this when the user declines a patch.
 pub const PATCH_DECLINED_OUTPUT: &str = "patch rejected by user";
@@ -36,9 +39,26 @@ pub enum PatchForm {
     Heredoc,
 }
 
-/// `apply_patch` function arguments.
-#[derive(Debug, Deserialize)]
-struct ApplyPatchArgs {
+/// `apply_patch` (`model-wire.md` §2.3), as a function or as a freeform tool (its raw input is `input`).
+pub(crate) struct ApplyPatch;
+
+impl Tool for ApplyPatch {
+    const NAME: &'static str = "apply_patch";
+    const DESCRIPTION: &'static str = "Use the `apply_patch` tool to edit files. The input is the whole patch: `*** Begin Patch`, then one or more `*** Add File: <path>` (lines prefixed with +), `*** Delete File: <path>` or `*** Update File: <path>` (optionally `*** Move to: <path>`, then `@@` hunks with ' ', '-', '+' lines), then `*** End Patch`. Paths are relative to the working directory.";
+    type Args = ApplyPatchArgs;
+    type Context<'a> = ModelCall<'a>;
+    type Output = ToolOutcome;
+
+    fn run<'a>(context: Self::Context<'a>, args: ApplyPatchArgs) -> ToolFuture<'a, ToolOutcome> {
+        Box::pin(context.task.apply_patch_tool(context.call, args))
+    }
+}
+
+/// `apply_patch` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct ApplyPatchArgs {
+    /// The entire contents of the apply_patch command
     input: String,
 }
 
@@ -53,15 +73,8 @@ enum PatchVerdict {
 
 impl TurnTask {
     /// `apply_patch` as a tool: the freeform input or the function's `input` argument.
-    pub(super) async fn apply_patch_tool(&mut self, call: &ToolCall) -> ToolOutcome {
-        let text = if call.freeform {
-            call.payload.clone()
-        } else {
-            match call.arguments::<ApplyPatchArgs>() {
-                Ok(args) => args.input,
-                Err(message) => return call.reply(message),
-            }
-        };
+    async fn apply_patch_tool(&mut self, call: &ToolCall, args: ApplyPatchArgs) -> ToolOutcome {
+        let text = args.input;
         let cwd = PathBuf::from(&lock(&self.thread.state).meta.cwd);
         self.apply_patch_text(call, &text, &cwd, PatchForm::Tool)
             .await

@@ -6,32 +6,50 @@ use app_server_protocol::notifications::{
     TurnPlanStep, TurnPlanStepStatus, TurnPlanUpdatedNotification,
 };
 use app_server_protocol::tables::ServerNotification;
+use schemars::JsonSchema;
 use serde::Deserialize;
 
+use crate::engine::tools::registry::ModelCall;
 use crate::engine::tools::{ToolCall, ToolOutcome};
 use crate::engine::turn::TurnTask;
+use crate::tools::{Tool, ToolFuture};
 
-/// `update_plan` arguments (`model-wire.md` §2.4).
-#[derive(Debug, Deserialize)]
-struct UpdatePlanArgs {
+/// `update_plan` (`model-wire.md` §2.4).
+pub(crate) struct UpdatePlan;
+
+impl Tool for UpdatePlan {
+    const NAME: &'static str = "update_plan";
+    const DESCRIPTION: &'static str = "Updates the task plan. Provide an optional explanation and a list of plan items, each with a step and status. At most one step can be in_progress at a time.";
+    type Args = UpdatePlanArgs;
+    type Context<'a> = ModelCall<'a>;
+    type Output = ToolOutcome;
+
+    fn run<'a>(context: Self::Context<'a>, args: UpdatePlanArgs) -> ToolFuture<'a, ToolOutcome> {
+        Box::pin(context.task.update_plan(context.call, args))
+    }
+}
+
+/// `update_plan` arguments.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
+pub(crate) struct UpdatePlanArgs {
     #[serde(default)]
     explanation: Option<String>,
+    /// The list of steps
     plan: Vec<PlanStepArgs>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(extend("additionalProperties" = false))]
 struct PlanStepArgs {
     step: String,
+    /// One of: pending, in_progress, completed
     status: String,
 }
 
 impl TurnTask {
     /// `update_plan`: validates the steps and emits `turn/plan/updated`.
-    pub(super) async fn update_plan(&mut self, call: &ToolCall) -> ToolOutcome {
-        let args: UpdatePlanArgs = match call.arguments() {
-            Ok(args) => args,
-            Err(message) => return call.reply(message),
-        };
+    async fn update_plan(&mut self, call: &ToolCall, args: UpdatePlanArgs) -> ToolOutcome {
         let plan = match plan_steps(args.plan) {
             Ok(plan) => plan,
             Err(message) => return call.reply(message),

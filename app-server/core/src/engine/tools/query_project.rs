@@ -18,33 +18,76 @@ use std::time::Instant;
 use app_server_protocol::item::{
     DynamicToolCallOutputContentItem, DynamicToolCallStatus, ThreadItemDetails,
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::Value;
 
+use crate::engine::tools::registry::{ModelCall, spec_of};
 use crate::engine::tools::{ToolCall, ToolOutcome};
 use crate::engine::turn::TurnTask;
 use crate::model::{ModelRequest, ToolSpec};
 use crate::project_index::{self, QUERY_PROJECT_TOOL, QueryProjectArgs};
 use crate::sync::lock;
+use crate::tools::{Tool, ToolFuture};
 
-/// The tool definition: the MCP tool's input schema.
-pub fn spec() -> ToolSpec {
-    ToolSpec {
-        name: QUERY_PROJECT_TOOL.into(),
-        description: "Search the project index before opening files: returns ranked snippets (path relative to the repository root, line_range, snippet, score) from a hybrid lexical + embedding index of the repository, refreshed incrementally first. Use plain-language queries or identifiers; then read only the files and lines it points to.".into(),
-        parameters: json!({
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "Plain-language description of what to find."},
-                "limit": {"type": "integer", "description": "Results to return; default 8, capped at 200."},
-                "file_globs": {"type": "array", "items": {"type": "string"}, "description": "Include filters such as `src/**/*.rs`, `docs/**`."},
-                "alpha": {"type": "number", "description": "Blend of lexical and embedding scores: 0.0 lexical only, 1.0 embedding only."},
-                "repo_root": {"type": "string", "description": "Repository to search, relative to the working directory and inside it (or inside a directory the operator allowed); default: the working directory."},
-                "embedding_model": {"type": "string", "description": "Overrides the configured embedding model."}
-            },
-            "required": ["query"],
-            "additionalProperties": false
-        }),
+/// `query_project` as the model sees it.
+pub(crate) struct QueryProject;
+
+impl Tool for QueryProject {
+    const NAME: &'static str = QUERY_PROJECT_TOOL;
+    const DESCRIPTION: &'static str = "Search the project index before opening files: returns ranked snippets (path relative to the repository root, line_range, snippet, score) from a hybrid lexical + embedding index of the repository, refreshed incrementally first. Use plain-language queries or identifiers; then read only the files and lines it points to.";
+    type Args = ModelQueryProjectArgs;
+    type Context<'a> = ModelCall<'a>;
+    type Output = ToolOutcome;
+
+    fn run<'a>(
+        context: Self::Context<'a>,
+        args: ModelQueryProjectArgs,
+    ) -> ToolFuture<'a, ToolOutcome> {
+        Box::pin(context.task.query_project(context.call, args.into()))
     }
+}
+
+/// The arguments of the MCP tool (`QueryProjectArgs`), described relative to the thread's
+/// working directory rather than the server's.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ModelQueryProjectArgs {
+    /// Plain-language description of what to find.
+    query: String,
+    /// Results to return; default 8, capped at 200.
+    #[serde(default)]
+    limit: Option<i64>,
+    /// Include filters such as `src/**/*.rs`, `docs/**`.
+    #[serde(default)]
+    file_globs: Option<Vec<String>>,
+    /// Blend of lexical and embedding scores: 0.0 lexical only, 1.0 embedding only.
+    #[serde(default)]
+    alpha: Option<f64>,
+    /// Repository to search, relative to the working directory and inside it (or inside a directory the operator allowed); default: the working directory.
+    #[serde(default)]
+    repo_root: Option<String>,
+    /// Overrides the configured embedding model.
+    #[serde(default)]
+    embedding_model: Option<String>,
+}
+
+impl From<ModelQueryProjectArgs> for QueryProjectArgs {
+    fn from(args: ModelQueryProjectArgs) -> Self {
+        QueryProjectArgs {
+            query: args.query,
+            limit: args.limit,
+            file_globs: args.file_globs,
+            alpha: args.alpha,
+            repo_root: args.repo_root,
+            embedding_model: args.embedding_model,
+        }
+    }
+}
+
+/// The tool definition.
+pub fn spec() -> ToolSpec {
+    spec_of::<QueryProject>()
 }
 
 impl TurnTask {
@@ -66,15 +109,11 @@ impl TurnTask {
 
     /// `query_project`: refreshes the index of the thread's cwd (or `repo_root` under it) and
     /// answers with the payload as JSON; errors answer with their message.
-    pub(super) async fn query_project(&mut self, call: &ToolCall) -> ToolOutcome {
+    async fn query_project(&mut self, call: &ToolCall, args: QueryProjectArgs) -> ToolOutcome {
         // A model may call a tool it was not offered; outside a project it stays unsupported.
         if !self.query_project_usable().await {
             return call.reply(format!("unsupported call: {QUERY_PROJECT_TOOL}"));
         }
-        let args: QueryProjectArgs = match call.arguments() {
-            Ok(args) => args,
-            Err(message) => return call.reply(message),
-        };
         let arguments = serde_json::from_str::<Value>(&call.payload).unwrap_or(Value::Null);
         let details =
             |status, content_items, success, duration_ms| ThreadItemDetails::DynamicToolCall {
