@@ -286,11 +286,8 @@ impl TurnTask {
         Arc<dyn crate::model::ModelClient>,
     ) {
         let state = lock(&self.thread.state);
-        let mut tools = crate::engine::tools::specs();
         let questions = self.engine.questions_enabled();
-        if !questions {
-            tools.retain(|tool| tool.name != "request_user_input");
-        }
+        let mut tools = crate::engine::tools::specs(questions);
         let plan_mode = state
             .meta
             .collaboration_mode

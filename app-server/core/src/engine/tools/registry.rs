@@ -32,6 +32,9 @@ pub struct ModelCall<'a> {
 pub enum Offered {
     /// With every request that offers tools.
     Always,
+    /// With every request, unless the front end has nobody to answer the user's questions
+    /// (`tandem exec`, see `Engine::set_questions`).
+    Question,
     /// Only to a client that answers the structured dialogs ([`DialogTools`](super::DialogTools)).
     Dialog,
     /// Only where the project index is usable (`query_project`).
@@ -78,18 +81,23 @@ pub const MODEL_TOOLS: &[ModelTool] = &[
     model_tool::<WriteStdin>(Offered::Always),
     model_tool::<ApplyPatch>(Offered::Always),
     model_tool::<UpdatePlan>(Offered::Always),
-    model_tool::<RequestUserInput>(Offered::Always),
+    model_tool::<RequestUserInput>(Offered::Question),
     model_tool::<ViewImage>(Offered::Always),
     model_tool::<AskUserQuestionTool>(Offered::Dialog),
     model_tool::<AskUserTool>(Offered::Dialog),
     model_tool::<QueryProject>(Offered::ProjectIndex),
 ];
 
-/// The tools offered with every request, in a stable order.
-pub fn specs() -> Vec<ToolSpec> {
+/// The tools offered with every request, in a stable order; `questions` says whether someone
+/// answers the user's questions (else the tools that only ask are left out).
+pub fn specs(questions: bool) -> Vec<ToolSpec> {
     MODEL_TOOLS
         .iter()
-        .filter(|tool| tool.offered == Offered::Always)
+        .filter(|tool| match tool.offered {
+            Offered::Always => true,
+            Offered::Question => questions,
+            Offered::Dialog | Offered::ProjectIndex => false,
+        })
         .map(ModelTool::spec)
         .collect()
 }
