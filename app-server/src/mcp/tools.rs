@@ -418,6 +418,7 @@ pub fn families_for(tools: Option<&[String]>) -> tandem_core::families::Families
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tandem_core::tools::schema_samples::{samples, sorted_required};
 
     #[test]
     fn codex_arguments_decode_kebab_case_and_reject_unknown_keys() {
@@ -538,73 +539,14 @@ mod tests {
         for tool in MCP_TOOLS {
             let schema = (tool.input_schema)();
             assert_eq!(schema["type"], "object", "{}", tool.name);
-            for choice in 0..3 {
-                for full in [false, true] {
-                    let arguments = sample(&schema, full, choice);
-                    assert_eq!(
-                        (tool.decodes)(&arguments),
-                        Ok(()),
-                        "{}: {arguments}",
-                        tool.name
-                    );
-                }
+            for arguments in samples(&schema) {
+                assert_eq!(
+                    (tool.decodes)(&arguments),
+                    Ok(()),
+                    "{}: {arguments}",
+                    tool.name
+                );
             }
-        }
-    }
-
-    /// `value` with every `required` list sorted: it is a set, and the derived one lists the
-    /// properties in alphabetical order where the recorded one followed the source.
-    fn sorted_required(mut value: Value) -> Value {
-        match &mut value {
-            Value::Object(map) => {
-                for (key, child) in map.iter_mut() {
-                    if key == "required"
-                        && let Value::Array(names) = child
-                    {
-                        names.sort_by(|left, right| left.as_str().cmp(&right.as_str()));
-                    } else {
-                        *child = sorted_required(child.take());
-                    }
-                }
-            }
-            Value::Array(items) => {
-                for item in items.iter_mut() {
-                    *item = sorted_required(item.take());
-                }
-            }
-            _ => {}
-        }
-        value
-    }
-
-    /// A value `schema` accepts: every property (`full`) or only the required ones, with the
-    /// `choice`-th value of each enum (the last when it has fewer).
-    fn sample(schema: &Value, full: bool, choice: usize) -> Value {
-        if let Some(values) = schema.get("enum").and_then(Value::as_array) {
-            return values[choice.min(values.len() - 1)].clone();
-        }
-        match schema.get("type").and_then(Value::as_str) {
-            Some("object") => {
-                let required: Vec<&str> = schema
-                    .get("required")
-                    .and_then(Value::as_array)
-                    .map(|names| names.iter().filter_map(Value::as_str).collect())
-                    .unwrap_or_default();
-                let mut object = serde_json::Map::new();
-                if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
-                    for (name, property) in properties {
-                        if full || required.contains(&name.as_str()) {
-                            object.insert(name.clone(), sample(property, full, choice));
-                        }
-                    }
-                }
-                Value::Object(object)
-            }
-            Some("array") => json!([sample(&schema["items"], full, choice)]),
-            Some("string") => json!("text"),
-            Some("integer" | "number") => json!(1),
-            Some("boolean") => json!(true),
-            _ => json!({}),
         }
     }
 }

@@ -12,6 +12,7 @@
 
 pub mod apply_patch;
 pub mod exec;
+pub mod schema_samples;
 
 use std::future::Future;
 use std::pin::Pin;
