@@ -511,6 +511,7 @@ func (v *AskForApproval) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	type object AskForApproval
+	*v = AskForApproval{}
 	return json.Unmarshal(data, (*object)(v))
 }
 
@@ -686,6 +687,7 @@ func (v *CodexErrorInfo) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	type object CodexErrorInfo
+	*v = CodexErrorInfo{}
 	return json.Unmarshal(data, (*object)(v))
 }
 
@@ -763,8 +765,8 @@ type CommandAction struct {
 	Command string `json:"command"`
 	// Name file name.
 	Name *string `json:"name,omitempty"`
-	// Path file path. (its shape depends on the variant) (its shape depends on the variant)
-	Path json.RawMessage `json:"path,omitempty"`
+	// Path file path.
+	Path *string `json:"path,omitempty"`
 	// Query search query.
 	Query *string `json:"query,omitempty"`
 	// Type the variant: `read`, `listFiles`, `search`, `unknown`.
@@ -908,6 +910,7 @@ func (v *CommandExecutionApprovalDecision) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	type object CommandExecutionApprovalDecision
+	*v = CommandExecutionApprovalDecision{}
 	return json.Unmarshal(data, (*object)(v))
 }
 
@@ -1233,8 +1236,8 @@ type EventMsg struct {
 	RateLimits *RateLimitSnapshot `json:"rate_limits,omitempty"`
 	// Ready servers that started.
 	Ready []string `json:"ready,omitempty"`
-	// Reason why approval is needed. (its shape depends on the variant)
-	Reason json.RawMessage `json:"reason,omitempty"`
+	// Reason why approval is needed.
+	Reason *string `json:"reason,omitempty"`
 	// ReasoningEffort reasoning effort in effect, when one is set.
 	ReasoningEffort *ReasoningEffort `json:"reasoning_effort,omitempty"`
 	// RolloutPath absolute path of the rollout file; `null` for ephemeral threads.
@@ -2482,8 +2485,8 @@ type ParsedCommand struct {
 	Cmd string `json:"cmd"`
 	// Name file name.
 	Name *string `json:"name,omitempty"`
-	// Path file path. (its shape depends on the variant) (its shape depends on the variant)
-	Path json.RawMessage `json:"path,omitempty"`
+	// Path file path.
+	Path *string `json:"path,omitempty"`
 	// Query search query.
 	Query *string `json:"query,omitempty"`
 	// Type the variant: `read`, `list_files`, `search`, `unknown`.
@@ -2945,6 +2948,7 @@ func (v *SessionSource) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	type object SessionSource
+	*v = SessionSource{}
 	return json.Unmarshal(data, (*object)(v))
 }
 
@@ -3218,8 +3222,8 @@ type ThreadItem struct {
 	Source *CommandExecutionSource `json:"source,omitempty"`
 	// StartedAtMs when the item started (Unix milliseconds).
 	StartedAtMs *int64 `json:"startedAtMs,omitempty"`
-	// Status lifecycle status. (its shape depends on the variant) (its shape depends on the variant) (its shape depends on the variant)
-	Status json.RawMessage `json:"status,omitempty"`
+	// Status lifecycle status.
+	Status *string `json:"status,omitempty"`
 	// Success whether the call succeeded; `null` while in progress.
 	Success *bool `json:"success,omitempty"`
 	// Summary summary parts (`item/reasoning/summaryTextDelta`).
@@ -3957,8 +3961,8 @@ type UserInput struct {
 	TextElements []TextElement `json:"text_elements,omitempty"`
 	// Type the variant: `text`, `image`, `localImage`, `audio`, `localAudio`, `skill`, `mention`.
 	Type string `json:"type"`
-	// URL the image URL. (its shape depends on the variant)
-	URL json.RawMessage `json:"url,omitempty"`
+	// URL the image URL.
+	URL *string `json:"url,omitempty"`
 }
 
 // UserInputQuestion one question of `tool/requestUserInput`.

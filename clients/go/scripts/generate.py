@@ -172,8 +172,11 @@ class Generator:
                         s.pop("default", None)
                     if a == b:
                         continue
-                    if a.get("const") is not None and b.get("const") is not None:
-                        props[key] = {"type": "string", "description": props[key].get("description")}
+                    sa, sb = self.stringish(a), self.stringish(b)
+                    if sa is not None and sb is not None:
+                        # Strings or string enums in each variant: a string, nullable if either is.
+                        kind: Any = ["string", "null"] if sa or sb else "string"
+                        props[key] = {"type": kind, "description": props[key].get("description")}
                     else:
                         props[key] = {"description": (props[key].get("description") or "") + " (its shape depends on the variant)"}
             variant_required.append(set(variant.get("required", [])))
@@ -185,6 +188,19 @@ class Generator:
             if consts and all(isinstance(c, str) for c in consts):
                 props[key] = {"type": "string", "description": "The variant: " + ", ".join(f"`{c}`" for c in consts) + "."}
         return props, required
+
+    def stringish(self, schema: dict[str, Any]) -> bool | None:
+        """Whether a string-valued schema is nullable; None when it is not string-valued."""
+        inner = self.nullable_inner(schema)
+        if inner is not None:
+            return True if self.stringish(inner) is not None else None
+        if "$ref" in schema:
+            target = self.defs[schema["$ref"].rsplit("/", 1)[-1]]
+            variants = target.get("oneOf")
+            if target.get("type") == "string" or (variants and all("const" in v for v in variants)):
+                return False
+            return None
+        return False if schema.get("type") == "string" else None
 
     def define(self, name: str, schema: dict[str, Any]) -> None:
         if name in self.emitted:
@@ -316,6 +332,7 @@ func (v *NAME) UnmarshalJSON(data []byte) error {
 \t\treturn nil
 \t}
 \ttype object NAME
+\t*v = NAME{}
 \treturn json.Unmarshal(data, (*object)(v))
 }
 
