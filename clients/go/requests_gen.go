@@ -5,6 +5,7 @@ package tandem
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
 	"example.invalid/tandem/clients/go/protocol"
 )
@@ -489,7 +490,11 @@ func (c *Client) HandleItemCommandExecutionRequestApproval(handler func(ctx cont
 		if err := json.Unmarshal(raw, params); err != nil {
 			return nil, &InvalidParamsError{Method: protocol.MethodItemCommandExecutionRequestApproval, Err: err}
 		}
-		return handler(ctx, params)
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the item/commandExecution/requestApproval handler returned no response")
+		}
+		return result, err
 	})
 }
 
@@ -501,7 +506,11 @@ func (c *Client) HandleItemFileChangeRequestApproval(handler func(ctx context.Co
 		if err := json.Unmarshal(raw, params); err != nil {
 			return nil, &InvalidParamsError{Method: protocol.MethodItemFileChangeRequestApproval, Err: err}
 		}
-		return handler(ctx, params)
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the item/fileChange/requestApproval handler returned no response")
+		}
+		return result, err
 	})
 }
 
@@ -515,7 +524,11 @@ func (c *Client) HandleItemToolRequestUserInput(handler func(ctx context.Context
 		if err := json.Unmarshal(raw, params); err != nil {
 			return nil, &InvalidParamsError{Method: protocol.MethodItemToolRequestUserInput, Err: err}
 		}
-		return handler(ctx, params)
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the item/tool/requestUserInput handler returned no response")
+		}
+		return result, err
 	})
 }
 
@@ -529,7 +542,11 @@ func (c *Client) HandleApplyPatchApproval(handler func(ctx context.Context, para
 		if err := json.Unmarshal(raw, params); err != nil {
 			return nil, &InvalidParamsError{Method: protocol.MethodApplyPatchApproval, Err: err}
 		}
-		return handler(ctx, params)
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the applyPatchApproval handler returned no response")
+		}
+		return result, err
 	})
 }
 
@@ -543,7 +560,11 @@ func (c *Client) HandleExecCommandApproval(handler func(ctx context.Context, par
 		if err := json.Unmarshal(raw, params); err != nil {
 			return nil, &InvalidParamsError{Method: protocol.MethodExecCommandApproval, Err: err}
 		}
-		return handler(ctx, params)
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the execCommandApproval handler returned no response")
+		}
+		return result, err
 	})
 }
 
@@ -560,7 +581,11 @@ func (c *Client) HandleToolRequestUserInput(handler func(ctx context.Context, pa
 		if err := json.Unmarshal(raw, params); err != nil {
 			return nil, &InvalidParamsError{Method: protocol.MethodToolRequestUserInput, Err: err}
 		}
-		return handler(ctx, params)
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the tool/requestUserInput handler returned no response")
+		}
+		return result, err
 	})
 }
 
@@ -574,7 +599,11 @@ func (c *Client) HandleAgentRequestUserInput(handler func(ctx context.Context, p
 		if err := json.Unmarshal(raw, params); err != nil {
 			return nil, &InvalidParamsError{Method: protocol.MethodAgentRequestUserInput, Err: err}
 		}
-		return handler(ctx, params)
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the agent/requestUserInput handler returned no response")
+		}
+		return result, err
 	})
 }
 
@@ -588,7 +617,11 @@ func (c *Client) HandleAgentAskUserQuestion(handler func(ctx context.Context, pa
 		if err := json.Unmarshal(raw, params); err != nil {
 			return nil, &InvalidParamsError{Method: protocol.MethodAgentAskUserQuestion, Err: err}
 		}
-		return handler(ctx, params)
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the agent/askUserQuestion handler returned no response")
+		}
+		return result, err
 	})
 }
 
@@ -602,6 +635,10 @@ func (c *Client) HandleMCPServerElicitationRequest(handler func(ctx context.Cont
 		if err := json.Unmarshal(raw, params); err != nil {
 			return nil, &InvalidParamsError{Method: protocol.MethodMCPServerElicitationRequest, Err: err}
 		}
-		return handler(ctx, params)
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the mcpServer/elicitation/request handler returned no response")
+		}
+		return result, err
 	})
 }

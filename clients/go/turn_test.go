@@ -2,6 +2,7 @@ package tandem_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -286,5 +287,68 @@ func TestUserInputInPlanMode(t *testing.T) {
 		if !strings.Contains(message, want) {
 			t.Errorf("final message %q lacks %q", message, want)
 		}
+	}
+}
+
+func TestHandlerErrorIsAnsweredWithAnError(t *testing.T) {
+	home := newDemoHome(t)
+	client := spawn(t, home)
+	client.OnCommandApproval(func(context.Context, *protocol.CommandExecutionRequestApprovalParams) (*protocol.CommandExecutionRequestApprovalResponse, error) {
+		return nil, errors.New("no terminal to ask")
+	})
+	client.OnFileChangeApproval(func(context.Context, *protocol.FileChangeRequestApprovalParams) (*protocol.FileChangeRequestApprovalResponse, error) {
+		return tandem.FileChangeDecision(protocol.FileChangeApprovalDecisionAccept), nil
+	})
+	thread := startThread(t, client, home)
+
+	seen, turn := runTurn(t, client, thread.ID, "Show me around", nil)
+
+	if turn.Status != protocol.TurnStatusCompleted {
+		t.Fatalf("turn status %s", turn.Status)
+	}
+	if got := statuses(completedItems(t, seen, "commandExecution")); strings.Join(got, ",") != "failed" {
+		t.Errorf("command items %v, want failed", got)
+	}
+	if got := statuses(completedItems(t, seen, "fileChange")); strings.Join(got, ",") != "completed" {
+		t.Errorf("file changes %v, want completed", got)
+	}
+}
+
+func TestInterruptWhileAnApprovalIsPending(t *testing.T) {
+	home := newDemoHome(t)
+	client := spawn(t, home)
+	thread := startThread(t, client, home)
+	ctx := testContext(t)
+	run, err := client.RunTurn(ctx, thread.ID, []protocol.UserInput{tandem.Text("Show me around")}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Never answers by itself: the interrupt withdraws the request, which ends the handler's context.
+	withdrawn := make(chan error, 1)
+	client.OnCommandApproval(func(ctx context.Context, _ *protocol.CommandExecutionRequestApprovalParams) (*protocol.CommandExecutionRequestApprovalResponse, error) {
+		if err := run.Interrupt(ctx); err != nil {
+			return nil, err
+		}
+		<-ctx.Done()
+		withdrawn <- ctx.Err()
+		return nil, ctx.Err()
+	})
+	turn, err := run.Wait(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if turn.Status != protocol.TurnStatusInterrupted {
+		t.Errorf("turn status %s, want interrupted", turn.Status)
+	}
+	if err := <-withdrawn; !errors.Is(err, context.Canceled) {
+		t.Errorf("handler context ended with %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(home.workspace, "tandem-demo.txt")); !os.IsNotExist(err) {
+		t.Errorf("tandem-demo.txt exists (%v)", err)
+	}
+	// Interrupting a finished turn is a request-level error.
+	var rpcErr *tandem.Error
+	if err := run.Interrupt(ctx); !errors.As(err, &rpcErr) || rpcErr.Code != -32600 {
+		t.Errorf("interrupt of a finished turn: %v", err)
 	}
 }

@@ -297,7 +297,7 @@ class Generator:
         types += self.out
         types.append("// Ptr returns a pointer to v, for the optional fields of params.\nfunc Ptr[T any](v T) *T { return &v }\n")
 
-        req = [HEADER, "package tandem\n\nimport (\n\t\"context\"\n\t\"encoding/json\"\n\n\t\"example.invalid/tandem/clients/go/protocol\"\n)\n\n"]
+        req = [HEADER, "package tandem\n\nimport (\n\t\"context\"\n\t\"encoding/json\"\n\t\"errors\"\n\n\t\"example.invalid/tandem/clients/go/protocol\"\n)\n\n"]
         for e in tables["ClientRequest"]:
             if e["method"] == "initialize":
                 continue
@@ -311,7 +311,7 @@ class Generator:
             doc = comment(f"answers every `{e['method']}` request with the handler's result (its error\nbecomes a JSON-RPC error reply). {(e['description'] or '').strip()}", fn)
             if e["experimental"]:
                 doc += "//\n// Experimental: the server sends it only with the `experimentalApi` capability.\n"
-            req.append(doc + f"func (c *Client) {fn}(handler func(ctx context.Context, params *protocol.{e['params']}) (*protocol.{e['response']}, error)) {{\n\tc.HandleRaw(protocol.{e['const']}, func(ctx context.Context, raw json.RawMessage) (any, error) {{\n\t\tparams := new(protocol.{e['params']})\n\t\tif err := json.Unmarshal(raw, params); err != nil {{\n\t\t\treturn nil, &InvalidParamsError{{Method: protocol.{e['const']}, Err: err}}\n\t\t}}\n\t\treturn handler(ctx, params)\n\t}})\n}}\n\n")
+            req.append(doc + f"func (c *Client) {fn}(handler func(ctx context.Context, params *protocol.{e['params']}) (*protocol.{e['response']}, error)) {{\n\tc.HandleRaw(protocol.{e['const']}, func(ctx context.Context, raw json.RawMessage) (any, error) {{\n\t\tparams := new(protocol.{e['params']})\n\t\tif err := json.Unmarshal(raw, params); err != nil {{\n\t\t\treturn nil, &InvalidParamsError{{Method: protocol.{e['const']}, Err: err}}\n\t\t}}\n\t\tresult, err := handler(ctx, params)\n\t\tif err == nil && result == nil {{\n\t\t\treturn nil, errors.New(\"the {e['method']} handler returned no response\")\n\t\t}}\n\t\treturn result, err\n\t}})\n}}\n\n")
         return "".join(types), "".join(req)
 
 
