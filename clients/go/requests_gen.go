@@ -10,7 +10,7 @@ import (
 	"example.invalid/tandem/clients/go/protocol"
 )
 
-// ThreadStart sends `thread/start`: create a thread. Followed by `thread/started`.
+// ThreadStart sends `thread/start`: Create a thread. Followed by `thread/started`.
 func (c *Client) ThreadStart(ctx context.Context, params protocol.ThreadStartParams) (*protocol.ThreadStartResponse, error) {
 	result := new(protocol.ThreadStartResponse)
 	if err := c.Call(ctx, protocol.MethodThreadStart, params, result); err != nil {
@@ -19,7 +19,7 @@ func (c *Client) ThreadStart(ctx context.Context, params protocol.ThreadStartPar
 	return result, nil
 }
 
-// ThreadResume sends `thread/resume`: load a stored thread, apply overrides and subscribe to its events.
+// ThreadResume sends `thread/resume`: Load a stored thread, apply overrides and subscribe to its events.
 func (c *Client) ThreadResume(ctx context.Context, params protocol.ThreadResumeParams) (*protocol.ThreadResumeResponse, error) {
 	result := new(protocol.ThreadResumeResponse)
 	if err := c.Call(ctx, protocol.MethodThreadResume, params, result); err != nil {
@@ -28,7 +28,7 @@ func (c *Client) ThreadResume(ctx context.Context, params protocol.ThreadResumeP
 	return result, nil
 }
 
-// ThreadFork sends `thread/fork`: copy a stored thread's history into a new thread. Followed by `thread/started`.
+// ThreadFork sends `thread/fork`: Copy a stored thread's history into a new thread. Followed by `thread/started`.
 func (c *Client) ThreadFork(ctx context.Context, params protocol.ThreadForkParams) (*protocol.ThreadStartResponse, error) {
 	result := new(protocol.ThreadStartResponse)
 	if err := c.Call(ctx, protocol.MethodThreadFork, params, result); err != nil {
@@ -37,7 +37,7 @@ func (c *Client) ThreadFork(ctx context.Context, params protocol.ThreadForkParam
 	return result, nil
 }
 
-// ThreadList sends `thread/list`: list stored threads with filters, sorting and cursor pagination.
+// ThreadList sends `thread/list`: List stored threads with filters, sorting and cursor pagination.
 func (c *Client) ThreadList(ctx context.Context, params protocol.ThreadListParams) (*protocol.ThreadListResponse, error) {
 	result := new(protocol.ThreadListResponse)
 	if err := c.Call(ctx, protocol.MethodThreadList, params, result); err != nil {
@@ -46,7 +46,7 @@ func (c *Client) ThreadList(ctx context.Context, params protocol.ThreadListParam
 	return result, nil
 }
 
-// ThreadRead sends `thread/read`: read a thread's metadata (and optionally its turns) without loading it.
+// ThreadRead sends `thread/read`: Read a thread's metadata (and optionally its turns) without loading it.
 func (c *Client) ThreadRead(ctx context.Context, params protocol.ThreadReadParams) (*protocol.ThreadReadResponse, error) {
 	result := new(protocol.ThreadReadResponse)
 	if err := c.Call(ctx, protocol.MethodThreadRead, params, result); err != nil {
@@ -55,7 +55,7 @@ func (c *Client) ThreadRead(ctx context.Context, params protocol.ThreadReadParam
 	return result, nil
 }
 
-// ThreadTurnsList sends `thread/turns/list`: page through a thread's turns.
+// ThreadTurnsList sends `thread/turns/list`: Page through a thread's turns.
 func (c *Client) ThreadTurnsList(ctx context.Context, params protocol.ThreadTurnsListParams) (*protocol.ThreadTurnsListResponse, error) {
 	result := new(protocol.ThreadTurnsListResponse)
 	if err := c.Call(ctx, protocol.MethodThreadTurnsList, params, result); err != nil {
@@ -64,7 +64,7 @@ func (c *Client) ThreadTurnsList(ctx context.Context, params protocol.ThreadTurn
 	return result, nil
 }
 
-// ThreadArchive sends `thread/archive`: archive a thread: unload it and move its rollout to `archived_sessions/`.
+// ThreadArchive sends `thread/archive`: Archive a thread: unload it and move its rollout to `archived_sessions/`.
 func (c *Client) ThreadArchive(ctx context.Context, params protocol.ThreadIDParams) (*protocol.EmptyResponse, error) {
 	result := new(protocol.EmptyResponse)
 	if err := c.Call(ctx, protocol.MethodThreadArchive, params, result); err != nil {
@@ -73,7 +73,7 @@ func (c *Client) ThreadArchive(ctx context.Context, params protocol.ThreadIDPara
 	return result, nil
 }
 
-// ThreadUnarchive sends `thread/unarchive`: restore an archived thread.
+// ThreadUnarchive sends `thread/unarchive`: Restore an archived thread.
 func (c *Client) ThreadUnarchive(ctx context.Context, params protocol.ThreadIDParams) (*protocol.ThreadUnarchiveResponse, error) {
 	result := new(protocol.ThreadUnarchiveResponse)
 	if err := c.Call(ctx, protocol.MethodThreadUnarchive, params, result); err != nil {
@@ -82,7 +82,7 @@ func (c *Client) ThreadUnarchive(ctx context.Context, params protocol.ThreadIDPa
 	return result, nil
 }
 
-// ThreadNameSet sends `thread/name/set`: name a thread. Followed by `thread/name/updated`.
+// ThreadNameSet sends `thread/name/set`: Name a thread. Followed by `thread/name/updated`.
 func (c *Client) ThreadNameSet(ctx context.Context, params protocol.ThreadSetNameParams) (*protocol.EmptyResponse, error) {
 	result := new(protocol.EmptyResponse)
 	if err := c.Call(ctx, protocol.MethodThreadNameSet, params, result); err != nil {
@@ -91,7 +91,7 @@ func (c *Client) ThreadNameSet(ctx context.Context, params protocol.ThreadSetNam
 	return result, nil
 }
 
-// ThreadLoadedList sends `thread/loaded/list`: list the ids of the threads loaded in this server.
+// ThreadLoadedList sends `thread/loaded/list`: List the ids of the threads loaded in this server.
 func (c *Client) ThreadLoadedList(ctx context.Context, params protocol.ThreadLoadedListParams) (*protocol.ThreadLoadedListResponse, error) {
 	result := new(protocol.ThreadLoadedListResponse)
 	if err := c.Call(ctx, protocol.MethodThreadLoadedList, params, result); err != nil {
@@ -100,7 +100,7 @@ func (c *Client) ThreadLoadedList(ctx context.Context, params protocol.ThreadLoa
 	return result, nil
 }
 
-// ThreadUnsubscribe sends `thread/unsubscribe`: stop receiving a thread's events on this connection.
+// ThreadUnsubscribe sends `thread/unsubscribe`: Stop receiving a thread's events on this connection.
 func (c *Client) ThreadUnsubscribe(ctx context.Context, params protocol.ThreadIDParams) (*protocol.ThreadUnsubscribeResponse, error) {
 	result := new(protocol.ThreadUnsubscribeResponse)
 	if err := c.Call(ctx, protocol.MethodThreadUnsubscribe, params, result); err != nil {
@@ -109,7 +109,7 @@ func (c *Client) ThreadUnsubscribe(ctx context.Context, params protocol.ThreadID
 	return result, nil
 }
 
-// ThreadRollback sends `thread/rollback`: drop the last `numTurns` turns from a loaded, idle thread's history (persisted as a
+// ThreadRollback sends `thread/rollback`: Drop the last `numTurns` turns from a loaded, idle thread's history (persisted as a
 //
 //	rollback record). Answers with the thread and its remaining turns; files changed by the
 //	dropped turns are not reverted.
@@ -121,7 +121,7 @@ func (c *Client) ThreadRollback(ctx context.Context, params protocol.ThreadRollb
 	return result, nil
 }
 
-// ThreadCompactStart sends `thread/compact/start`: compact a loaded, idle thread's history now: a turn that asks the model for a summary
+// ThreadCompactStart sends `thread/compact/start`: Compact a loaded, idle thread's history now: a turn that asks the model for a summary
 //
 //	and continues from it, shown as a `contextCompaction` item. Answers at once with `{}`;
 //	the turn's notifications follow.
@@ -133,7 +133,7 @@ func (c *Client) ThreadCompactStart(ctx context.Context, params protocol.ThreadC
 	return result, nil
 }
 
-// TurnStart sends `turn/start`: start a turn. On a busy thread the input joins the running turn, which is returned.
+// TurnStart sends `turn/start`: Start a turn. On a busy thread the input joins the running turn, which is returned.
 func (c *Client) TurnStart(ctx context.Context, params protocol.TurnStartParams) (*protocol.TurnStartResponse, error) {
 	result := new(protocol.TurnStartResponse)
 	if err := c.Call(ctx, protocol.MethodTurnStart, params, result); err != nil {
@@ -142,7 +142,7 @@ func (c *Client) TurnStart(ctx context.Context, params protocol.TurnStartParams)
 	return result, nil
 }
 
-// TurnInterrupt sends `turn/interrupt`: interrupt the running turn. Followed by `turn/completed` with status `interrupted`.
+// TurnInterrupt sends `turn/interrupt`: Interrupt the running turn. Followed by `turn/completed` with status `interrupted`.
 func (c *Client) TurnInterrupt(ctx context.Context, params protocol.TurnInterruptParams) (*protocol.EmptyResponse, error) {
 	result := new(protocol.EmptyResponse)
 	if err := c.Call(ctx, protocol.MethodTurnInterrupt, params, result); err != nil {
@@ -151,7 +151,7 @@ func (c *Client) TurnInterrupt(ctx context.Context, params protocol.TurnInterrup
 	return result, nil
 }
 
-// TurnSteer sends `turn/steer`: add input to the running turn.
+// TurnSteer sends `turn/steer`: Add input to the running turn.
 func (c *Client) TurnSteer(ctx context.Context, params protocol.TurnSteerParams) (*protocol.TurnSteerResponse, error) {
 	result := new(protocol.TurnSteerResponse)
 	if err := c.Call(ctx, protocol.MethodTurnSteer, params, result); err != nil {
@@ -160,7 +160,7 @@ func (c *Client) TurnSteer(ctx context.Context, params protocol.TurnSteerParams)
 	return result, nil
 }
 
-// ModelList sends `model/list`: list the models of the configured provider.
+// ModelList sends `model/list`: List the models of the configured provider.
 func (c *Client) ModelList(ctx context.Context, params protocol.ModelListParams) (*protocol.ModelListResponse, error) {
 	result := new(protocol.ModelListResponse)
 	if err := c.Call(ctx, protocol.MethodModelList, params, result); err != nil {
@@ -169,7 +169,7 @@ func (c *Client) ModelList(ctx context.Context, params protocol.ModelListParams)
 	return result, nil
 }
 
-// CollaborationModeList sends `collaborationMode/list`: experimental: the collaboration-mode presets (`Plan`, `Default`) as partial masks the
+// CollaborationModeList sends `collaborationMode/list`: Experimental: the collaboration-mode presets (`Plan`, `Default`) as partial masks the
 //
 //	client applies to its current mode before `turn/start.collaborationMode`.
 //
@@ -182,7 +182,7 @@ func (c *Client) CollaborationModeList(ctx context.Context, params protocol.Coll
 	return result, nil
 }
 
-// ConfigRead sends `config/read`: read the effective configuration.
+// ConfigRead sends `config/read`: Read the effective configuration.
 func (c *Client) ConfigRead(ctx context.Context, params protocol.ConfigReadParams) (*protocol.ConfigReadResponse, error) {
 	result := new(protocol.ConfigReadResponse)
 	if err := c.Call(ctx, protocol.MethodConfigRead, params, result); err != nil {
@@ -191,7 +191,7 @@ func (c *Client) ConfigRead(ctx context.Context, params protocol.ConfigReadParam
 	return result, nil
 }
 
-// CommandExec sends `command/exec`: run a standalone command (no thread, no turn) and return its output.
+// CommandExec sends `command/exec`: Run a standalone command (no thread, no turn) and return its output.
 func (c *Client) CommandExec(ctx context.Context, params protocol.CommandExecParams) (*protocol.CommandExecResponse, error) {
 	result := new(protocol.CommandExecResponse)
 	if err := c.Call(ctx, protocol.MethodCommandExec, params, result); err != nil {
@@ -200,7 +200,7 @@ func (c *Client) CommandExec(ctx context.Context, params protocol.CommandExecPar
 	return result, nil
 }
 
-// CommandExecWrite sends `command/exec/write`: write to the stdin of a running `command/exec`.
+// CommandExecWrite sends `command/exec/write`: Write to the stdin of a running `command/exec`.
 func (c *Client) CommandExecWrite(ctx context.Context, params protocol.CommandExecWriteParams) (*protocol.EmptyResponse, error) {
 	result := new(protocol.EmptyResponse)
 	if err := c.Call(ctx, protocol.MethodCommandExecWrite, params, result); err != nil {
@@ -209,7 +209,7 @@ func (c *Client) CommandExecWrite(ctx context.Context, params protocol.CommandEx
 	return result, nil
 }
 
-// CommandExecResize sends `command/exec/resize`: resize the terminal of a running `command/exec` with `tty`.
+// CommandExecResize sends `command/exec/resize`: Resize the terminal of a running `command/exec` with `tty`.
 func (c *Client) CommandExecResize(ctx context.Context, params protocol.CommandExecResizeParams) (*protocol.EmptyResponse, error) {
 	result := new(protocol.EmptyResponse)
 	if err := c.Call(ctx, protocol.MethodCommandExecResize, params, result); err != nil {
@@ -218,7 +218,7 @@ func (c *Client) CommandExecResize(ctx context.Context, params protocol.CommandE
 	return result, nil
 }
 
-// CommandExecTerminate sends `command/exec/terminate`: kill a running `command/exec` and its process group.
+// CommandExecTerminate sends `command/exec/terminate`: Kill a running `command/exec` and its process group.
 func (c *Client) CommandExecTerminate(ctx context.Context, params protocol.CommandExecTerminateParams) (*protocol.EmptyResponse, error) {
 	result := new(protocol.EmptyResponse)
 	if err := c.Call(ctx, protocol.MethodCommandExecTerminate, params, result); err != nil {
@@ -227,7 +227,7 @@ func (c *Client) CommandExecTerminate(ctx context.Context, params protocol.Comma
 	return result, nil
 }
 
-// FuzzyFileSearch sends `fuzzyFileSearch`: fuzzy-search file names under some roots (gitignore-aware).
+// FuzzyFileSearch sends `fuzzyFileSearch`: Fuzzy-search file names under some roots (gitignore-aware).
 func (c *Client) FuzzyFileSearch(ctx context.Context, params protocol.FuzzyFileSearchParams) (*protocol.FuzzyFileSearchResponse, error) {
 	result := new(protocol.FuzzyFileSearchResponse)
 	if err := c.Call(ctx, protocol.MethodFuzzyFileSearch, params, result); err != nil {
@@ -236,7 +236,7 @@ func (c *Client) FuzzyFileSearch(ctx context.Context, params protocol.FuzzyFileS
 	return result, nil
 }
 
-// GitDiffToRemote sends `gitDiffToRemote`: diff the working tree against its remote-tracking commit.
+// GitDiffToRemote sends `gitDiffToRemote`: Diff the working tree against its remote-tracking commit.
 func (c *Client) GitDiffToRemote(ctx context.Context, params protocol.GitDiffToRemoteParams) (*protocol.GitDiffToRemoteResponse, error) {
 	result := new(protocol.GitDiffToRemoteResponse)
 	if err := c.Call(ctx, protocol.MethodGitDiffToRemote, params, result); err != nil {
@@ -245,7 +245,7 @@ func (c *Client) GitDiffToRemote(ctx context.Context, params protocol.GitDiffToR
 	return result, nil
 }
 
-// GetAuthStatus sends `getAuthStatus`: legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none
+// GetAuthStatus sends `getAuthStatus`: Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none
 //
 //	is required.
 func (c *Client) GetAuthStatus(ctx context.Context, params protocol.GetAuthStatusParams) (*protocol.GetAuthStatusResponse, error) {
@@ -256,7 +256,7 @@ func (c *Client) GetAuthStatus(ctx context.Context, params protocol.GetAuthStatu
 	return result, nil
 }
 
-// GetConversationSummary sends `getConversationSummary`: legacy: the summary of one stored thread, by id or by rollout path.
+// GetConversationSummary sends `getConversationSummary`: Legacy: the summary of one stored thread, by id or by rollout path.
 func (c *Client) GetConversationSummary(ctx context.Context, params protocol.GetConversationSummaryParams) (*protocol.GetConversationSummaryResponse, error) {
 	result := new(protocol.GetConversationSummaryResponse)
 	if err := c.Call(ctx, protocol.MethodGetConversationSummary, params, result); err != nil {
@@ -265,7 +265,7 @@ func (c *Client) GetConversationSummary(ctx context.Context, params protocol.Get
 	return result, nil
 }
 
-// NewConversation sends `newConversation`: legacy: start a conversation (a thread). Its events arrive as `codex/event`; its
+// NewConversation sends `newConversation`: Legacy: start a conversation (a thread). Its events arrive as `codex/event`; its
 //
 //	approvals as `applyPatchApproval` / `execCommandApproval`.
 func (c *Client) NewConversation(ctx context.Context, params protocol.NewConversationParams) (*protocol.NewConversationResponse, error) {
@@ -276,7 +276,7 @@ func (c *Client) NewConversation(ctx context.Context, params protocol.NewConvers
 	return result, nil
 }
 
-// SendUserMessage sends `sendUserMessage`: legacy: start a turn on a conversation with its current settings.
+// SendUserMessage sends `sendUserMessage`: Legacy: start a turn on a conversation with its current settings.
 func (c *Client) SendUserMessage(ctx context.Context, params protocol.SendUserMessageParams) (*protocol.SendUserMessageResponse, error) {
 	result := new(protocol.SendUserMessageResponse)
 	if err := c.Call(ctx, protocol.MethodSendUserMessage, params, result); err != nil {
@@ -285,7 +285,7 @@ func (c *Client) SendUserMessage(ctx context.Context, params protocol.SendUserMe
 	return result, nil
 }
 
-// SendUserTurn sends `sendUserTurn`: legacy: start a turn on a conversation with explicit settings, which stay in effect.
+// SendUserTurn sends `sendUserTurn`: Legacy: start a turn on a conversation with explicit settings, which stay in effect.
 func (c *Client) SendUserTurn(ctx context.Context, params protocol.SendUserTurnParams) (*protocol.SendUserMessageResponse, error) {
 	result := new(protocol.SendUserMessageResponse)
 	if err := c.Call(ctx, protocol.MethodSendUserTurn, params, result); err != nil {
@@ -294,7 +294,7 @@ func (c *Client) SendUserTurn(ctx context.Context, params protocol.SendUserTurnP
 	return result, nil
 }
 
-// InterruptConversation sends `interruptConversation`: legacy: interrupt a conversation's running turn; answered once the turn has stopped.
+// InterruptConversation sends `interruptConversation`: Legacy: interrupt a conversation's running turn; answered once the turn has stopped.
 func (c *Client) InterruptConversation(ctx context.Context, params protocol.InterruptConversationParams) (*protocol.InterruptConversationResponse, error) {
 	result := new(protocol.InterruptConversationResponse)
 	if err := c.Call(ctx, protocol.MethodInterruptConversation, params, result); err != nil {
@@ -303,7 +303,7 @@ func (c *Client) InterruptConversation(ctx context.Context, params protocol.Inte
 	return result, nil
 }
 
-// ListConversations sends `listConversations`: legacy: list stored conversations (threads), newest first.
+// ListConversations sends `listConversations`: Legacy: list stored conversations (threads), newest first.
 func (c *Client) ListConversations(ctx context.Context, params protocol.ListConversationsParams) (*protocol.ListConversationsResponse, error) {
 	result := new(protocol.ListConversationsResponse)
 	if err := c.Call(ctx, protocol.MethodListConversations, params, result); err != nil {
@@ -312,7 +312,7 @@ func (c *Client) ListConversations(ctx context.Context, params protocol.ListConv
 	return result, nil
 }
 
-// ResumeConversation sends `resumeConversation`: legacy: load a stored conversation (thread); its events then arrive as `codex/event`.
+// ResumeConversation sends `resumeConversation`: Legacy: load a stored conversation (thread); its events then arrive as `codex/event`.
 func (c *Client) ResumeConversation(ctx context.Context, params protocol.ResumeConversationParams) (*protocol.ResumeConversationResponse, error) {
 	result := new(protocol.ResumeConversationResponse)
 	if err := c.Call(ctx, protocol.MethodResumeConversation, params, result); err != nil {
@@ -321,7 +321,7 @@ func (c *Client) ResumeConversation(ctx context.Context, params protocol.ResumeC
 	return result, nil
 }
 
-// ArchiveConversation sends `archiveConversation`: legacy: archive a conversation (as `thread/archive`).
+// ArchiveConversation sends `archiveConversation`: Legacy: archive a conversation (as `thread/archive`).
 func (c *Client) ArchiveConversation(ctx context.Context, params protocol.ArchiveConversationParams) (*protocol.LegacyEmptyResponse, error) {
 	result := new(protocol.LegacyEmptyResponse)
 	if err := c.Call(ctx, protocol.MethodArchiveConversation, params, result); err != nil {
@@ -330,7 +330,7 @@ func (c *Client) ArchiveConversation(ctx context.Context, params protocol.Archiv
 	return result, nil
 }
 
-// GetUserSavedConfig sends `getUserSavedConfig`: legacy: the settings saved in `config.toml`.
+// GetUserSavedConfig sends `getUserSavedConfig`: Legacy: the settings saved in `config.toml`.
 func (c *Client) GetUserSavedConfig(ctx context.Context, params protocol.LegacyEmptyParams) (*protocol.GetUserSavedConfigResponse, error) {
 	result := new(protocol.GetUserSavedConfigResponse)
 	if err := c.Call(ctx, protocol.MethodGetUserSavedConfig, params, result); err != nil {
@@ -339,7 +339,7 @@ func (c *Client) GetUserSavedConfig(ctx context.Context, params protocol.LegacyE
 	return result, nil
 }
 
-// SetDefaultModel sends `setDefaultModel`: legacy: write the default model and reasoning effort to `config.toml`, keeping its
+// SetDefaultModel sends `setDefaultModel`: Legacy: write the default model and reasoning effort to `config.toml`, keeping its
 //
 //	comments and layout.
 func (c *Client) SetDefaultModel(ctx context.Context, params protocol.SetDefaultModelParams) (*protocol.LegacyEmptyResponse, error) {
@@ -350,7 +350,7 @@ func (c *Client) SetDefaultModel(ctx context.Context, params protocol.SetDefault
 	return result, nil
 }
 
-// GetUserAgent sends `getUserAgent`: legacy: the user agent the server sends to model providers.
+// GetUserAgent sends `getUserAgent`: Legacy: the user agent the server sends to model providers.
 func (c *Client) GetUserAgent(ctx context.Context, params protocol.LegacyEmptyParams) (*protocol.GetUserAgentResponse, error) {
 	result := new(protocol.GetUserAgentResponse)
 	if err := c.Call(ctx, protocol.MethodGetUserAgent, params, result); err != nil {
@@ -359,7 +359,7 @@ func (c *Client) GetUserAgent(ctx context.Context, params protocol.LegacyEmptyPa
 	return result, nil
 }
 
-// UserInfo sends `userInfo`: legacy: the signed-in user; nobody, since Tandem has no ChatGPT login.
+// UserInfo sends `userInfo`: Legacy: the signed-in user; nobody, since Tandem has no ChatGPT login.
 func (c *Client) UserInfo(ctx context.Context, params protocol.LegacyEmptyParams) (*protocol.UserInfoResponse, error) {
 	result := new(protocol.UserInfoResponse)
 	if err := c.Call(ctx, protocol.MethodUserInfo, params, result); err != nil {
@@ -368,7 +368,7 @@ func (c *Client) UserInfo(ctx context.Context, params protocol.LegacyEmptyParams
 	return result, nil
 }
 
-// ExecOneOffCommand sends `execOneOffCommand`: legacy: run one command outside any conversation (as `command/exec`).
+// ExecOneOffCommand sends `execOneOffCommand`: Legacy: run one command outside any conversation (as `command/exec`).
 func (c *Client) ExecOneOffCommand(ctx context.Context, params protocol.ExecOneOffCommandParams) (*protocol.ExecOneOffCommandResponse, error) {
 	result := new(protocol.ExecOneOffCommandResponse)
 	if err := c.Call(ctx, protocol.MethodExecOneOffCommand, params, result); err != nil {
@@ -377,7 +377,7 @@ func (c *Client) ExecOneOffCommand(ctx context.Context, params protocol.ExecOneO
 	return result, nil
 }
 
-// AccountRead sends `account/read`: the account: an API key stored with `account/login/start` or set in the environment.
+// AccountRead sends `account/read`: The account: an API key stored with `account/login/start` or set in the environment.
 func (c *Client) AccountRead(ctx context.Context, params protocol.GetAccountParams) (*protocol.GetAccountResponse, error) {
 	result := new(protocol.GetAccountResponse)
 	if err := c.Call(ctx, protocol.MethodAccountRead, params, result); err != nil {
@@ -386,7 +386,7 @@ func (c *Client) AccountRead(ctx context.Context, params protocol.GetAccountPara
 	return result, nil
 }
 
-// AccountLoginStart sends `account/login/start`: log in. Only `{"type": "apiKey"}` is supported: the key is stored in
+// AccountLoginStart sends `account/login/start`: Log in. Only `{"type": "apiKey"}` is supported: the key is stored in
 //
 //	`$TANDEM_HOME/auth.json` (mode 0600) and used by providers whose key variable is unset.
 //	Followed by `account/login/completed`, `account/updated` and `authStatusChange`.
@@ -398,7 +398,7 @@ func (c *Client) AccountLoginStart(ctx context.Context, params protocol.LoginAcc
 	return result, nil
 }
 
-// AccountLoginCancel sends `account/login/cancel`: cancel a login in progress. API-key logins complete at once, so the answer is `notFound`.
+// AccountLoginCancel sends `account/login/cancel`: Cancel a login in progress. API-key logins complete at once, so the answer is `notFound`.
 func (c *Client) AccountLoginCancel(ctx context.Context, params protocol.CancelLoginAccountParams) (*protocol.CancelLoginAccountResponse, error) {
 	result := new(protocol.CancelLoginAccountResponse)
 	if err := c.Call(ctx, protocol.MethodAccountLoginCancel, params, result); err != nil {
@@ -407,7 +407,7 @@ func (c *Client) AccountLoginCancel(ctx context.Context, params protocol.CancelL
 	return result, nil
 }
 
-// AccountLogout sends `account/logout`: log out: remove the stored API key. Followed by `account/updated` and `authStatusChange`.
+// AccountLogout sends `account/logout`: Log out: remove the stored API key. Followed by `account/updated` and `authStatusChange`.
 func (c *Client) AccountLogout(ctx context.Context, params protocol.NoParams) (*protocol.EmptyResponse, error) {
 	result := new(protocol.EmptyResponse)
 	if err := c.Call(ctx, protocol.MethodAccountLogout, params, result); err != nil {
@@ -416,7 +416,7 @@ func (c *Client) AccountLogout(ctx context.Context, params protocol.NoParams) (*
 	return result, nil
 }
 
-// AccountRateLimitsRead sends `account/rateLimits/read`: the latest rate limits seen in the provider's `x-ratelimit-*` response headers.
+// AccountRateLimitsRead sends `account/rateLimits/read`: The latest rate limits seen in the provider's `x-ratelimit-*` response headers.
 func (c *Client) AccountRateLimitsRead(ctx context.Context, params protocol.NoParams) (*protocol.GetAccountRateLimitsResponse, error) {
 	result := new(protocol.GetAccountRateLimitsResponse)
 	if err := c.Call(ctx, protocol.MethodAccountRateLimitsRead, params, result); err != nil {
@@ -425,7 +425,7 @@ func (c *Client) AccountRateLimitsRead(ctx context.Context, params protocol.NoPa
 	return result, nil
 }
 
-// HistorySearch sends `history/search`: bM25 search over past conversations (the MCP tool `search`).
+// HistorySearch sends `history/search`: BM25 search over past conversations (the MCP tool `search`).
 //
 // Experimental: the server accepts it only with the `experimentalApi` capability.
 func (c *Client) HistorySearch(ctx context.Context, params protocol.HistorySearchParams) (*protocol.HistorySearchResponse, error) {
@@ -436,7 +436,7 @@ func (c *Client) HistorySearch(ctx context.Context, params protocol.HistorySearc
 	return result, nil
 }
 
-// HistoryOpen sends `history/open`: the events around one past event, in conversation order (the MCP tool `open`).
+// HistoryOpen sends `history/open`: The events around one past event, in conversation order (the MCP tool `open`).
 //
 // Experimental: the server accepts it only with the `experimentalApi` capability.
 func (c *Client) HistoryOpen(ctx context.Context, params protocol.HistoryOpenParams) (*protocol.HistoryOpenResponse, error) {
@@ -447,7 +447,7 @@ func (c *Client) HistoryOpen(ctx context.Context, params protocol.HistoryOpenPar
 	return result, nil
 }
 
-// IndexQuery sends `index/query`: search the project index (the MCP tool `query_project`): refreshes the index
+// IndexQuery sends `index/query`: Search the project index (the MCP tool `query_project`): refreshes the index
 //
 //	incrementally, sending `index/progress`, then answers with ranked snippets.
 //
@@ -460,7 +460,7 @@ func (c *Client) IndexQuery(ctx context.Context, params protocol.IndexQueryParam
 	return result, nil
 }
 
-// IndexRefresh sends `index/refresh`: warm or rebuild the project index (the MCP tool `repo_index_refresh`), sending
+// IndexRefresh sends `index/refresh`: Warm or rebuild the project index (the MCP tool `repo_index_refresh`), sending
 //
 //	`index/progress` as it goes.
 //
@@ -473,7 +473,7 @@ func (c *Client) IndexRefresh(ctx context.Context, params protocol.IndexRefreshP
 	return result, nil
 }
 
-// MCPServerStatusList sends `mcpServerStatus/list`: the configured MCP servers: their tools, auth and startup state.
+// MCPServerStatusList sends `mcpServerStatus/list`: The configured MCP servers: their tools, auth and startup state.
 func (c *Client) MCPServerStatusList(ctx context.Context, params protocol.ListMCPServerStatusParams) (*protocol.ListMCPServerStatusResponse, error) {
 	result := new(protocol.ListMCPServerStatusResponse)
 	if err := c.Call(ctx, protocol.MethodMCPServerStatusList, params, result); err != nil {

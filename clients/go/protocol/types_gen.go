@@ -352,107 +352,107 @@ var ServerRequestMethods = []string{
 	MethodMCPServerElicitationRequest,
 }
 
-// Account the logged-in account.
+// Account: The logged-in account.
 type Account struct {
-	// Email the account's e-mail address.
+	// Email: The account's e-mail address.
 	Email *string `json:"email,omitempty"`
-	// PlanType the subscription plan.
+	// PlanType: The subscription plan.
 	PlanType *PlanType `json:"planType,omitempty"`
-	// Type the variant: `apiKey`, `chatgpt`, `amazonBedrock`, `gcp`.
+	// Type: The variant: `apiKey`, `chatgpt`, `amazonBedrock`, `gcp`.
 	Type string `json:"type"`
-	// UsesCodexManagedCredentials whether the credentials are managed by the server.
+	// UsesCodexManagedCredentials: Whether the credentials are managed by the server.
 	UsesCodexManagedCredentials *bool `json:"usesCodexManagedCredentials,omitempty"`
-	// WorkspaceName the workspace name.
+	// WorkspaceName: The workspace name.
 	WorkspaceName *string `json:"workspaceName,omitempty"`
 }
 
-// AccountLoginCompletedNotification params of `account/login/completed`: a login finished.
+// AccountLoginCompletedNotification: Params of `account/login/completed`: a login finished.
 type AccountLoginCompletedNotification struct {
-	// Error why it failed.
+	// Error: Why it failed.
 	Error *string `json:"error,omitempty"`
-	// LoginID the login's id; `null` for an API-key login (it has none).
+	// LoginID: The login's id; `null` for an API-key login (it has none).
 	LoginID *string `json:"loginId,omitempty"`
-	// OnboardingEntrypoint onboarding entry point of a desktop client; always `null`.
+	// OnboardingEntrypoint: Onboarding entry point of a desktop client; always `null`.
 	OnboardingEntrypoint json.RawMessage `json:"onboardingEntrypoint,omitempty"`
-	// Success whether the login succeeded.
+	// Success: Whether the login succeeded.
 	Success bool `json:"success"`
 }
 
-// AccountRateLimitsUpdatedNotification params of `account/rateLimits/updated`: a model response carried new rate limits.
+// AccountRateLimitsUpdatedNotification: Params of `account/rateLimits/updated`: a model response carried new rate limits.
 type AccountRateLimitsUpdatedNotification struct {
-	// RateLimits the limits.
+	// RateLimits: The limits.
 	RateLimits RateLimitSnapshot2 `json:"rateLimits"`
 }
 
-// AccountUpdatedNotification params of `account/updated`: the login changed (after a login or a logout).
+// AccountUpdatedNotification: Params of `account/updated`: the login changed (after a login or a logout).
 type AccountUpdatedNotification struct {
-	// AuthMode the new auth mode; `null` after a logout.
+	// AuthMode: The new auth mode; `null` after a logout.
 	AuthMode *AuthMode `json:"authMode,omitempty"`
-	// PlanType the plan; always `null`.
+	// PlanType: The plan; always `null`.
 	PlanType *PlanType `json:"planType,omitempty"`
 }
 
-// ActivePermissionProfile the named permission profile of a session.
+// ActivePermissionProfile: The named permission profile of a session.
 type ActivePermissionProfile struct {
-	// ID `:read-only`, `:workspace-write` or `:danger-full-access`.
+	// ID: `:read-only`, `:workspace-write` or `:danger-full-access`.
 	ID string `json:"id"`
 }
 
-// AgentAskUserQuestionParams parameters of `agent/askUserQuestion`: choice questions from the model tool
+// AgentAskUserQuestionParams: Parameters of `agent/askUserQuestion`: choice questions from the model tool
 // `ask_user_question`.
 type AgentAskUserQuestionParams struct {
-	// Questions one to four questions.
+	// Questions: One to four questions.
 	Questions []AskUserQuestion `json:"questions"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// ToolCallID the model's tool call (`call_id`) this request answers.
+	// ToolCallID: The model's tool call (`call_id`) this request answers.
 	ToolCallID string `json:"toolCallId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// AgentMessageContent a part of an agent message (tagged by `type`).
+// AgentMessageContent: A part of an agent message (tagged by `type`).
 type AgentMessageContent struct {
-	// Text the text.
+	// Text: The text.
 	Text string `json:"text"`
-	// Type the variant: `Text`.
+	// Type: The variant: `Text`.
 	Type string `json:"type"`
 }
 
-// AgentRequestUserInputParams parameters of `agent/requestUserInput`: the model asks for free-form text.
+// AgentRequestUserInputParams: Parameters of `agent/requestUserInput`: the model asks for free-form text.
 type AgentRequestUserInputParams struct {
-	// Prompt what the model asks.
+	// Prompt: What the model asks.
 	Prompt string `json:"prompt"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// ToolCallID the model's tool call (`call_id`) this request answers.
+	// ToolCallID: The model's tool call (`call_id`) this request answers.
 	ToolCallID string `json:"toolCallId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// AgentRequestUserInputResponse answer to `agent/requestUserInput`.
+// AgentRequestUserInputResponse: Answer to `agent/requestUserInput`.
 type AgentRequestUserInputResponse struct {
-	// UserInput the user's text, given to the model as the tool output.
+	// UserInput: The user's text, given to the model as the tool output.
 	UserInput string `json:"userInput"`
 }
 
-// ApplyPatchApprovalParams params of the server request `applyPatchApproval`: may this patch be applied? Legacy;
+// ApplyPatchApprovalParams: Params of the server request `applyPatchApproval`: may this patch be applied? Legacy;
 // sent for conversations instead of `item/fileChange/requestApproval`.
 type ApplyPatchApprovalParams struct {
-	// CallID the model's call id.
+	// CallID: The model's call id.
 	CallID string `json:"callId"`
-	// ConversationID the conversation (thread) id.
+	// ConversationID: The conversation (thread) id.
 	ConversationID string `json:"conversationId"`
-	// FileChanges the changes by absolute path.
+	// FileChanges: The changes by absolute path.
 	FileChanges map[string]FileChange `json:"fileChanges"`
-	// GrantRoot a directory the patch would make writable for the rest of the session.
+	// GrantRoot: A directory the patch would make writable for the rest of the session.
 	GrantRoot *string `json:"grantRoot,omitempty"`
-	// Reason why approval is needed.
+	// Reason: Why approval is needed.
 	Reason *string `json:"reason,omitempty"`
 }
 
-// ApprovalsReviewer who reviews approval requests.
+// ApprovalsReviewer: Who reviews approval requests.
 type ApprovalsReviewer string
 
 // The values of ApprovalsReviewer.
@@ -466,15 +466,15 @@ const (
 	ApprovalsReviewerGuardianSubagent ApprovalsReviewer = "guardian_subagent"
 )
 
-// ArchiveConversationParams parameters of `archiveConversation`. Legacy.
+// ArchiveConversationParams: Parameters of `archiveConversation`. Legacy.
 type ArchiveConversationParams struct {
-	// ConversationID the conversation (thread) id.
+	// ConversationID: The conversation (thread) id.
 	ConversationID string `json:"conversationId"`
-	// RolloutPath the rollout path `listConversations` gave; checked against the conversation's.
+	// RolloutPath: The rollout path `listConversations` gave; checked against the conversation's.
 	RolloutPath *string `json:"rolloutPath,omitempty"`
 }
 
-// AskForApproval when the agent must ask the client before acting.
+// AskForApproval: When the agent must ask the client before acting.
 //
 // Wire values are kebab-case (`"on-request"`), unlike most of the protocol.
 type AskForApproval struct {
@@ -515,19 +515,19 @@ func (v *AskForApproval) UnmarshalJSON(data []byte) error {
 	return json.Unmarshal(data, (*object)(v))
 }
 
-// AskUserQuestion one question of `agent/askUserQuestion`.
+// AskUserQuestion: One question of `agent/askUserQuestion`.
 type AskUserQuestion struct {
-	// AllowOther whether a free-form answer besides the options is allowed.
+	// AllowOther: Whether a free-form answer besides the options is allowed.
 	AllowOther bool `json:"allowOther"`
-	// Options the choices (labels), two or more.
+	// Options: The choices (labels), two or more.
 	Options []string `json:"options"`
-	// Text the question as shown to the user.
+	// Text: The question as shown to the user.
 	Text string `json:"text"`
-	// Type whether one or several options may be chosen.
+	// Type: Whether one or several options may be chosen.
 	Type AskUserQuestionType `json:"type"`
 }
 
-// AskUserQuestionType how many options an [`AskUserQuestion`] takes.
+// AskUserQuestionType: How many options an [`AskUserQuestion`] takes.
 type AskUserQuestionType string
 
 // The values of AskUserQuestionType.
@@ -538,7 +538,7 @@ const (
 	AskUserQuestionTypeMultiChoice AskUserQuestionType = "multi_choice"
 )
 
-// AuthMode how the server is authenticated.
+// AuthMode: How the server is authenticated.
 type AuthMode string
 
 // The values of AuthMode.
@@ -561,34 +561,34 @@ const (
 	AuthModeBedrockAccessKeys AuthMode = "bedrockAccessKeys"
 )
 
-// AuthStatusChangeNotification params of `authStatusChange` (legacy): the auth mode changed (sent with `account/updated`).
+// AuthStatusChangeNotification: Params of `authStatusChange` (legacy): the auth mode changed (sent with `account/updated`).
 type AuthStatusChangeNotification struct {
-	// AuthMethod the new auth mode; `null` after a logout.
+	// AuthMethod: The new auth mode; `null` after a logout.
 	AuthMethod *AuthMode `json:"authMethod,omitempty"`
 }
 
-// ByteRange a half-open byte range.
+// ByteRange: A half-open byte range.
 type ByteRange struct {
-	// End one past the last byte.
+	// End: One past the last byte.
 	End int64 `json:"end"`
-	// Start first byte.
+	// Start: First byte.
 	Start int64 `json:"start"`
 }
 
-// CancelLoginAccountParams parameters of `account/login/cancel`.
+// CancelLoginAccountParams: Parameters of `account/login/cancel`.
 type CancelLoginAccountParams struct {
-	// LoginID the login to cancel.
+	// LoginID: The login to cancel.
 	LoginID string `json:"loginId"`
 }
 
-// CancelLoginAccountResponse result of `account/login/cancel`.
+// CancelLoginAccountResponse: Result of `account/login/cancel`.
 type CancelLoginAccountResponse struct {
-	// Status whether a login was cancelled. API-key logins complete at once, so Tandem always
+	// Status: Whether a login was cancelled. API-key logins complete at once, so Tandem always
 	// answers `notFound`.
 	Status CancelLoginAccountStatus `json:"status"`
 }
 
-// CancelLoginAccountStatus outcome of `account/login/cancel`.
+// CancelLoginAccountStatus: Outcome of `account/login/cancel`.
 type CancelLoginAccountStatus string
 
 // The values of CancelLoginAccountStatus.
@@ -599,41 +599,41 @@ const (
 	CancelLoginAccountStatusNotFound CancelLoginAccountStatus = "notFound"
 )
 
-// ClientInfo identification of the client.
+// ClientInfo: Identification of the client.
 type ClientInfo struct {
-	// Name machine-readable client name, such as `vscode_extension`.
+	// Name: Machine-readable client name, such as `vscode_extension`.
 	Name string `json:"name"`
-	// Title human-readable client name.
+	// Title: Human-readable client name.
 	Title *string `json:"title,omitempty"`
-	// Version client version.
+	// Version: Client version.
 	Version string `json:"version"`
 }
 
 // CodexErrorInfoHTTPConnectionFailed is a protocol type.
 type CodexErrorInfoHTTPConnectionFailed struct {
-	// HTTPStatusCode hTTP status, when there was one.
+	// HTTPStatusCode: HTTP status, when there was one.
 	HTTPStatusCode *int64 `json:"httpStatusCode,omitempty"`
 }
 
 // CodexErrorInfoResponseStreamConnectionFailed is a protocol type.
 type CodexErrorInfoResponseStreamConnectionFailed struct {
-	// HTTPStatusCode hTTP status, when there was one.
+	// HTTPStatusCode: HTTP status, when there was one.
 	HTTPStatusCode *int64 `json:"httpStatusCode,omitempty"`
 }
 
 // CodexErrorInfoResponseStreamDisconnected is a protocol type.
 type CodexErrorInfoResponseStreamDisconnected struct {
-	// HTTPStatusCode hTTP status, when there was one.
+	// HTTPStatusCode: HTTP status, when there was one.
 	HTTPStatusCode *int64 `json:"httpStatusCode,omitempty"`
 }
 
 // CodexErrorInfoResponseTooManyFailedAttempts is a protocol type.
 type CodexErrorInfoResponseTooManyFailedAttempts struct {
-	// HTTPStatusCode hTTP status of the last attempt, when there was one.
+	// HTTPStatusCode: HTTP status of the last attempt, when there was one.
 	HTTPStatusCode *int64 `json:"httpStatusCode,omitempty"`
 }
 
-// CodexErrorInfo machine-readable error category: a camelCase string, or a single-key object for
+// CodexErrorInfo: Machine-readable error category: a camelCase string, or a single-key object for
 // categories that carry data.
 type CodexErrorInfo struct {
 	// Name is the variant when it is a plain string (`contextWindowExceeded`, `sessionBudgetExceeded`, `usageLimitExceeded`, `rateLimitExceeded`, `flexUnavailable`, `serverOverloaded`, `modelNotFound`, `policyCapacityUnavailable`, `inferenceHookDenied`, `cyberPolicy`, `misalignmentPolicyViolation`, `tooManyDenials`, `internalServerError`, `unauthorized`, `badRequest`, `threadRollbackFailed`, `sandboxError`, `other`);
@@ -691,101 +691,101 @@ func (v *CodexErrorInfo) UnmarshalJSON(data []byte) error {
 	return json.Unmarshal(data, (*object)(v))
 }
 
-// CodexEventMeta the envelope of a `codex/event`.
+// CodexEventMeta: The envelope of a `codex/event`.
 type CodexEventMeta struct {
-	// RequestID over MCP, the id of the `tools/call` request whose turn produced the event; on the
+	// RequestID: Over MCP, the id of the `tools/call` request whose turn produced the event; on the
 	// app-server, the id of the `sendUserMessage` / `sendUserTurn` request that started the
 	// turn. `null` for events that belong to no request.
 	RequestID *RequestID `json:"requestId,omitempty"`
-	// ThreadID the thread (conversation) the event belongs to.
+	// ThreadID: The thread (conversation) the event belongs to.
 	ThreadID string `json:"threadId"`
 }
 
-// CodexEventNotification params of `codex/event`: one Codex event with the envelope that says what it belongs to.
+// CodexEventNotification: Params of `codex/event`: one Codex event with the envelope that says what it belongs to.
 type CodexEventNotification struct {
-	// Meta what the event belongs to.
+	// Meta: What the event belongs to.
 	Meta CodexEventMeta `json:"_meta"`
-	// ID the turn id, or `""` for session-level events (`session_configured`,
+	// ID: The turn id, or `""` for session-level events (`session_configured`,
 	// `mcp_startup_complete`).
 	ID string `json:"id"`
-	// Msg the event.
+	// Msg: The event.
 	Msg EventMsg `json:"msg"`
 }
 
-// CollaborationMode a collaboration mode: `default`, or `plan`, in which the model may ask the user questions.
+// CollaborationMode: A collaboration mode: `default`, or `plan`, in which the model may ask the user questions.
 type CollaborationMode struct {
-	// Mode which mode.
+	// Mode: Which mode.
 	Mode ModeKind `json:"mode"`
-	// Settings settings applied in this mode.
+	// Settings: Settings applied in this mode.
 	Settings CollaborationModeSettings `json:"settings"`
 }
 
-// CollaborationModeListParams `collaborationMode/list` params (none).
+// CollaborationModeListParams: `collaborationMode/list` params (none).
 type CollaborationModeListParams struct {
 }
 
-// CollaborationModeListResponse result of `collaborationMode/list`.
+// CollaborationModeListResponse: Result of `collaborationMode/list`.
 type CollaborationModeListResponse struct {
-	// Data the presets, in the order a client should offer them.
+	// Data: The presets, in the order a client should offer them.
 	Data []CollaborationModeMask `json:"data"`
 }
 
-// CollaborationModeMask a collaboration-mode preset: a partial mask over the client's current
+// CollaborationModeMask: A collaboration-mode preset: a partial mask over the client's current
 // [`CollaborationMode`], which the client applies and sends as `turn/start.collaborationMode`.
 // Every field after `name` is tri-state: omitted keeps the current value, `null` clears it,
 // and a value sets it (`mode` and `model` cannot be cleared, so `null` there keeps too).
 type CollaborationModeMask struct {
-	// DeveloperInstructions the developer instructions it selects: omitted keeps the current ones, `null` clears
+	// DeveloperInstructions: The developer instructions it selects: omitted keeps the current ones, `null` clears
 	// them, a value sets them.
 	DeveloperInstructions *string `json:"developer_instructions,omitempty"`
-	// Mode the mode kind it selects; omitted keeps the current one.
+	// Mode: The mode kind it selects; omitted keeps the current one.
 	Mode *ModeKind `json:"mode,omitempty"`
-	// Model the model it selects; omitted keeps the current one.
+	// Model: The model it selects; omitted keeps the current one.
 	Model *string `json:"model,omitempty"`
-	// Name name shown to the user (`Plan`, `Default`).
+	// Name: Name shown to the user (`Plan`, `Default`).
 	Name string `json:"name"`
-	// ReasoningEffort the reasoning effort it selects: omitted keeps the current one, `null` clears it (the
+	// ReasoningEffort: The reasoning effort it selects: omitted keeps the current one, `null` clears it (the
 	// model's default applies), a value sets it.
 	ReasoningEffort *ReasoningEffort `json:"reasoning_effort,omitempty"`
 }
 
-// CollaborationModeSettings settings of a collaboration mode (snake_case on the wire).
+// CollaborationModeSettings: Settings of a collaboration mode (snake_case on the wire).
 type CollaborationModeSettings struct {
-	// DeveloperInstructions extra developer instructions for this mode.
+	// DeveloperInstructions: Extra developer instructions for this mode.
 	DeveloperInstructions *string `json:"developer_instructions,omitempty"`
-	// Model model used in this mode.
+	// Model: Model used in this mode.
 	Model string `json:"model"`
-	// ReasoningEffort reasoning effort used in this mode.
+	// ReasoningEffort: Reasoning effort used in this mode.
 	ReasoningEffort *ReasoningEffort `json:"reasoning_effort,omitempty"`
 }
 
-// CommandAction what a command does, as parsed from its text (tagged by `type`).
+// CommandAction: What a command does, as parsed from its text (tagged by `type`).
 type CommandAction struct {
-	// Command the (sub)command.
+	// Command: The (sub)command.
 	Command string `json:"command"`
-	// Name file name.
+	// Name: File name.
 	Name *string `json:"name,omitempty"`
-	// Path file path.
+	// Path: File path.
 	Path *string `json:"path,omitempty"`
-	// Query search query.
+	// Query: Search query.
 	Query *string `json:"query,omitempty"`
-	// Type the variant: `read`, `listFiles`, `search`, `unknown`.
+	// Type: The variant: `read`, `listFiles`, `search`, `unknown`.
 	Type string `json:"type"`
 }
 
-// CommandExecOutputDeltaNotification `command/exec/outputDelta`: a chunk of a streaming `command/exec`.
+// CommandExecOutputDeltaNotification: `command/exec/outputDelta`: a chunk of a streaming `command/exec`.
 type CommandExecOutputDeltaNotification struct {
-	// CapReached whether the output cap was reached (later output is dropped).
+	// CapReached: Whether the output cap was reached (later output is dropped).
 	CapReached bool `json:"capReached"`
-	// DeltaBase64 the bytes, base64-encoded.
+	// DeltaBase64: The bytes, base64-encoded.
 	DeltaBase64 string `json:"deltaBase64"`
-	// ProcessID the command's `processId`.
+	// ProcessID: The command's `processId`.
 	ProcessID string `json:"processId"`
-	// Stream which stream.
+	// Stream: Which stream.
 	Stream CommandExecOutputStream `json:"stream"`
 }
 
-// CommandExecOutputStream which output stream a chunk came from.
+// CommandExecOutputStream: Which output stream a chunk came from.
 type CommandExecOutputStream string
 
 // The values of CommandExecOutputStream.
@@ -796,85 +796,85 @@ const (
 	CommandExecOutputStreamStderr CommandExecOutputStream = "stderr"
 )
 
-// CommandExecParams parameters of `command/exec`: run an argv vector without a thread or turn.
+// CommandExecParams: Parameters of `command/exec`: run an argv vector without a thread or turn.
 type CommandExecParams struct {
-	// Command the argv vector; must not be empty.
+	// Command: The argv vector; must not be empty.
 	Command []string `json:"command"`
-	// Cwd working directory.
+	// Cwd: Working directory.
 	Cwd *string `json:"cwd,omitempty"`
-	// DisableOutputCap disable the output cap.
+	// DisableOutputCap: Disable the output cap.
 	DisableOutputCap *bool `json:"disableOutputCap,omitempty"`
-	// DisableTimeout disable the timeout.
+	// DisableTimeout: Disable the timeout.
 	DisableTimeout *bool `json:"disableTimeout,omitempty"`
-	// Env environment changes; `null` removes a variable.
+	// Env: Environment changes; `null` removes a variable.
 	Env map[string]string `json:"env,omitempty"`
-	// OutputBytesCap cap on buffered output bytes per stream.
+	// OutputBytesCap: Cap on buffered output bytes per stream.
 	OutputBytesCap *int64 `json:"outputBytesCap,omitempty"`
-	// ProcessID client-chosen id, required for `tty` and streaming, used by write/resize/terminate.
+	// ProcessID: Client-chosen id, required for `tty` and streaming, used by write/resize/terminate.
 	ProcessID *string `json:"processId,omitempty"`
-	// SandboxPolicy sandbox for the command (default: the configured sandbox).
+	// SandboxPolicy: Sandbox for the command (default: the configured sandbox).
 	SandboxPolicy *SandboxPolicy `json:"sandboxPolicy,omitempty"`
-	// Size initial terminal size for `tty`.
+	// Size: Initial terminal size for `tty`.
 	Size *CommandExecTerminalSize `json:"size,omitempty"`
-	// StreamStdin accept stdin through `command/exec/write`.
+	// StreamStdin: Accept stdin through `command/exec/write`.
 	StreamStdin *bool `json:"streamStdin,omitempty"`
-	// StreamStdoutStderr stream output as `command/exec/outputDelta` instead of buffering it.
+	// StreamStdoutStderr: Stream output as `command/exec/outputDelta` instead of buffering it.
 	StreamStdoutStderr *bool `json:"streamStdoutStderr,omitempty"`
-	// TimeoutMs timeout in milliseconds; on timeout the exit code is 124.
+	// TimeoutMs: Timeout in milliseconds; on timeout the exit code is 124.
 	TimeoutMs *int64 `json:"timeoutMs,omitempty"`
-	// Tty run in a pseudo-terminal.
+	// Tty: Run in a pseudo-terminal.
 	Tty *bool `json:"tty,omitempty"`
 }
 
-// CommandExecResizeParams parameters of `command/exec/resize`.
+// CommandExecResizeParams: Parameters of `command/exec/resize`.
 type CommandExecResizeParams struct {
-	// ProcessID the command's `processId`.
+	// ProcessID: The command's `processId`.
 	ProcessID string `json:"processId"`
-	// Size new terminal size.
+	// Size: New terminal size.
 	Size CommandExecTerminalSize `json:"size"`
 }
 
-// CommandExecResponse result of `command/exec`, once the process exits.
+// CommandExecResponse: Result of `command/exec`, once the process exits.
 type CommandExecResponse struct {
-	// ExitCode exit code (124 on timeout).
+	// ExitCode: Exit code (124 on timeout).
 	ExitCode int64 `json:"exitCode"`
-	// Stderr buffered stderr (empty when streamed).
+	// Stderr: Buffered stderr (empty when streamed).
 	Stderr string `json:"stderr"`
-	// Stdout buffered stdout (empty when streamed).
+	// Stdout: Buffered stdout (empty when streamed).
 	Stdout string `json:"stdout"`
 }
 
-// CommandExecTerminalSize a terminal size.
+// CommandExecTerminalSize: A terminal size.
 type CommandExecTerminalSize struct {
-	// Cols columns.
+	// Cols: Columns.
 	Cols int64 `json:"cols"`
-	// Rows rows.
+	// Rows: Rows.
 	Rows int64 `json:"rows"`
 }
 
-// CommandExecTerminateParams parameters of `command/exec/terminate`.
+// CommandExecTerminateParams: Parameters of `command/exec/terminate`.
 type CommandExecTerminateParams struct {
-	// ProcessID the command's `processId`.
+	// ProcessID: The command's `processId`.
 	ProcessID string `json:"processId"`
 }
 
-// CommandExecWriteParams parameters of `command/exec/write`: send stdin bytes to a running command.
+// CommandExecWriteParams: Parameters of `command/exec/write`: send stdin bytes to a running command.
 type CommandExecWriteParams struct {
-	// CloseStdin close stdin after writing.
+	// CloseStdin: Close stdin after writing.
 	CloseStdin *bool `json:"closeStdin,omitempty"`
-	// DeltaBase64 bytes to write, base64-encoded.
+	// DeltaBase64: Bytes to write, base64-encoded.
 	DeltaBase64 *string `json:"deltaBase64,omitempty"`
-	// ProcessID the command's `processId`.
+	// ProcessID: The command's `processId`.
 	ProcessID string `json:"processId"`
 }
 
 // CommandExecutionApprovalDecisionAcceptWithExecpolicyAmendment is a protocol type.
 type CommandExecutionApprovalDecisionAcceptWithExecpolicyAmendment struct {
-	// ExecpolicyAmendment the argv prefix (snake_case on the wire).
+	// ExecpolicyAmendment: The argv prefix (snake_case on the wire).
 	ExecpolicyAmendment []string `json:"execpolicy_amendment"`
 }
 
-// CommandExecutionApprovalDecision a decision on a command.
+// CommandExecutionApprovalDecision: A decision on a command.
 type CommandExecutionApprovalDecision struct {
 	// Name is the variant when it is a plain string (`accept`, `acceptForSession`, `decline`, `cancel`);
 	// empty for an object variant.
@@ -914,7 +914,7 @@ func (v *CommandExecutionApprovalDecision) UnmarshalJSON(data []byte) error {
 	return json.Unmarshal(data, (*object)(v))
 }
 
-// CommandExecutionApprovalKind what a command approval is about.
+// CommandExecutionApprovalKind: What a command approval is about.
 type CommandExecutionApprovalKind string
 
 // The values of CommandExecutionApprovalKind.
@@ -927,41 +927,41 @@ const (
 	CommandExecutionApprovalKindHumanCommand CommandExecutionApprovalKind = "humanCommand"
 )
 
-// CommandExecutionRequestApprovalParams parameters of `item/commandExecution/requestApproval`: may this command run?
+// CommandExecutionRequestApprovalParams: Parameters of `item/commandExecution/requestApproval`: may this command run?
 type CommandExecutionRequestApprovalParams struct {
-	// AvailableDecisions decisions the client may answer with. @experimental
+	// AvailableDecisions: Decisions the client may answer with. @experimental
 	AvailableDecisions []CommandExecutionApprovalDecision `json:"availableDecisions,omitempty"`
-	// Command the command, shell-joined.
+	// Command: The command, shell-joined.
 	Command *string `json:"command,omitempty"`
-	// CommandActions what the command does.
+	// CommandActions: What the command does.
 	CommandActions []CommandAction `json:"commandActions,omitempty"`
-	// Cwd working directory.
+	// Cwd: Working directory.
 	Cwd *string `json:"cwd,omitempty"`
-	// EnvironmentID execution environment (`local`).
+	// EnvironmentID: Execution environment (`local`).
 	EnvironmentID *string `json:"environmentId,omitempty"`
-	// ItemID the commandExecution item (the model's `call_id`).
+	// ItemID: The commandExecution item (the model's `call_id`).
 	ItemID string `json:"itemId"`
-	// Kind what is being approved.
+	// Kind: What is being approved.
 	Kind *CommandExecutionApprovalKind `json:"kind,omitempty"`
-	// ProposedExecpolicyAmendment argv prefix that `acceptWithExecpolicyAmendment` would allow from now on.
+	// ProposedExecpolicyAmendment: Argv prefix that `acceptWithExecpolicyAmendment` would allow from now on.
 	ProposedExecpolicyAmendment []string `json:"proposedExecpolicyAmendment,omitempty"`
-	// Reason why approval is needed (for example, to run outside the sandbox).
+	// Reason: Why approval is needed (for example, to run outside the sandbox).
 	Reason *string `json:"reason,omitempty"`
-	// StartedAtMs when the item started (Unix milliseconds).
+	// StartedAtMs: When the item started (Unix milliseconds).
 	StartedAtMs int64 `json:"startedAtMs"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// CommandExecutionRequestApprovalResponse answer to `item/commandExecution/requestApproval`.
+// CommandExecutionRequestApprovalResponse: Answer to `item/commandExecution/requestApproval`.
 type CommandExecutionRequestApprovalResponse struct {
-	// Decision the decision.
+	// Decision: The decision.
 	Decision CommandExecutionApprovalDecision `json:"decision"`
 }
 
-// CommandExecutionSource what started a command.
+// CommandExecutionSource: What started a command.
 type CommandExecutionSource string
 
 // The values of CommandExecutionSource.
@@ -976,7 +976,7 @@ const (
 	CommandExecutionSourceUnifiedExecInteraction CommandExecutionSource = "unifiedExecInteraction"
 )
 
-// CommandExecutionStatus lifecycle status of a command item.
+// CommandExecutionStatus: Lifecycle status of a command item.
 type CommandExecutionStatus string
 
 // The values of CommandExecutionStatus.
@@ -991,116 +991,116 @@ const (
 	CommandExecutionStatusDeclined CommandExecutionStatus = "declined"
 )
 
-// ConfigLayer one config layer with its raw values.
+// ConfigLayer: One config layer with its raw values.
 type ConfigLayer struct {
-	// Config the layer's values, as JSON.
+	// Config: The layer's values, as JSON.
 	Config json.RawMessage `json:"config"`
-	// Name which layer.
+	// Name: Which layer.
 	Name ConfigLayerSource `json:"name"`
-	// Version content hash of the layer.
+	// Version: Content hash of the layer.
 	Version string `json:"version"`
 }
 
-// ConfigLayerMetadata identification of a config layer.
+// ConfigLayerMetadata: Identification of a config layer.
 type ConfigLayerMetadata struct {
-	// Name which layer.
+	// Name: Which layer.
 	Name ConfigLayerSource `json:"name"`
-	// Version content hash of the layer (`fnv1a64:…`).
+	// Version: Content hash of the layer (`fnv1a64:…`).
 	Version string `json:"version"`
 }
 
-// ConfigLayerSource a config layer's origin (tagged by `type`).
+// ConfigLayerSource: A config layer's origin (tagged by `type`).
 type ConfigLayerSource struct {
-	// File path of the file.
+	// File: Path of the file.
 	File *string `json:"file,omitempty"`
-	// Profile active profile.
+	// Profile: Active profile.
 	Profile *string `json:"profile,omitempty"`
-	// Type the variant: `user`, `sessionFlags`, `default`.
+	// Type: The variant: `user`, `sessionFlags`, `default`.
 	Type string `json:"type"`
 }
 
-// ConfigReadParams parameters of `config/read`.
+// ConfigReadParams: Parameters of `config/read`.
 type ConfigReadParams struct {
-	// Cwd resolve project-specific settings for this directory.
+	// Cwd: Resolve project-specific settings for this directory.
 	Cwd *string `json:"cwd,omitempty"`
-	// IncludeLayers also return each config layer.
+	// IncludeLayers: Also return each config layer.
 	IncludeLayers *bool `json:"includeLayers,omitempty"`
 }
 
-// ConfigReadResponse result of `config/read`.
+// ConfigReadResponse: Result of `config/read`.
 type ConfigReadResponse struct {
-	// Config the effective config with its snake_case config.toml keys.
+	// Config: The effective config with its snake_case config.toml keys.
 	Config json.RawMessage `json:"config"`
-	// InstructionSources tandem extension: the AGENTS.md files a thread started in `cwd` (or the server's
+	// InstructionSources: Tandem extension: the AGENTS.md files a thread started in `cwd` (or the server's
 	// working directory) would load, in the order they are read (global file first, nearest
 	// directory last); omitted when none applies.
 	InstructionSources []string `json:"instructionSources,omitempty"`
-	// Layers each layer, lowest precedence first; omitted unless `includeLayers`.
+	// Layers: Each layer, lowest precedence first; omitted unless `includeLayers`.
 	Layers []ConfigLayer `json:"layers,omitempty"`
-	// Origins where each dotted key's value came from.
+	// Origins: Where each dotted key's value came from.
 	Origins map[string]ConfigLayerMetadata `json:"origins"`
 }
 
-// ConfigWarningNotification `configWarning`: a problem with the configuration that did not stop the server.
+// ConfigWarningNotification: `configWarning`: a problem with the configuration that did not stop the server.
 type ConfigWarningNotification struct {
-	// Details more detail.
+	// Details: More detail.
 	Details *string `json:"details,omitempty"`
-	// Summary one-line summary.
+	// Summary: One-line summary.
 	Summary string `json:"summary"`
 }
 
-// ConversationSummary a stored thread as the first-generation conversation API describes it.
+// ConversationSummary: A stored thread as the first-generation conversation API describes it.
 type ConversationSummary struct {
-	// CliVersion version of the server protocol that created the thread.
+	// CliVersion: Version of the server protocol that created the thread.
 	CliVersion string `json:"cliVersion"`
-	// ConversationID thread id.
+	// ConversationID: Thread id.
 	ConversationID string `json:"conversationId"`
-	// Cwd working directory (absolute).
+	// Cwd: Working directory (absolute).
 	Cwd string `json:"cwd"`
-	// GitInfo git metadata of the working directory, when known.
+	// GitInfo: Git metadata of the working directory, when known.
 	GitInfo *GitInfo `json:"gitInfo,omitempty"`
-	// ModelProvider model provider id.
+	// ModelProvider: Model provider id.
 	ModelProvider string `json:"modelProvider"`
-	// Path absolute path of the rollout file.
+	// Path: Absolute path of the rollout file.
 	Path string `json:"path"`
-	// Preview the first user message; `""` before the first turn.
+	// Preview: The first user message; `""` before the first turn.
 	Preview string `json:"preview"`
-	// Source where the thread was created.
+	// Source: Where the thread was created.
 	Source SessionSource `json:"source"`
-	// Timestamp creation time, RFC 3339 UTC with milliseconds (Tandem stores it to the second, so the
+	// Timestamp: Creation time, RFC 3339 UTC with milliseconds (Tandem stores it to the second, so the
 	// milliseconds are `000`).
 	Timestamp *string `json:"timestamp,omitempty"`
-	// UpdatedAt last update time, RFC 3339 UTC with milliseconds.
+	// UpdatedAt: Last update time, RFC 3339 UTC with milliseconds.
 	UpdatedAt *string `json:"updatedAt,omitempty"`
 }
 
-// CreditsSnapshot credits of an account.
+// CreditsSnapshot: Credits of an account.
 type CreditsSnapshot struct {
-	// Balance the balance, as a decimal string.
+	// Balance: The balance, as a decimal string.
 	Balance *string `json:"balance,omitempty"`
-	// HasCredits whether there are credits left.
+	// HasCredits: Whether there are credits left.
 	HasCredits bool `json:"hasCredits"`
-	// Unlimited whether credits are unlimited.
+	// Unlimited: Whether credits are unlimited.
 	Unlimited bool `json:"unlimited"`
 }
 
-// DeprecationNoticeNotification `deprecationNotice`: the client used something deprecated.
+// DeprecationNoticeNotification: `deprecationNotice`: the client used something deprecated.
 type DeprecationNoticeNotification struct {
-	// Details more detail.
+	// Details: More detail.
 	Details *string `json:"details,omitempty"`
-	// Summary one-line summary.
+	// Summary: One-line summary.
 	Summary string `json:"summary"`
 }
 
-// DynamicToolCallOutputContentItem one piece of a dynamic tool call's output (tagged by `type`).
+// DynamicToolCallOutputContentItem: One piece of a dynamic tool call's output (tagged by `type`).
 type DynamicToolCallOutputContentItem struct {
-	// Text the text.
+	// Text: The text.
 	Text string `json:"text"`
-	// Type the variant: `inputText`.
+	// Type: The variant: `inputText`.
 	Type string `json:"type"`
 }
 
-// DynamicToolCallStatus lifecycle status of a dynamic tool call item.
+// DynamicToolCallStatus: Lifecycle status of a dynamic tool call item.
 type DynamicToolCallStatus string
 
 // The values of DynamicToolCallStatus.
@@ -1113,225 +1113,225 @@ const (
 	DynamicToolCallStatusFailed DynamicToolCallStatus = "failed"
 )
 
-// EmptyParams empty params, `{}`; may be omitted.
+// EmptyParams: Empty params, `{}`; may be omitted.
 type EmptyParams struct {
 }
 
-// EmptyResponse an empty result, `{}`.
+// EmptyResponse: An empty result, `{}`.
 type EmptyResponse struct {
 }
 
-// ErrorNotification `error`: a turn hit an error (before its failing `turn/completed`, or while retrying).
+// ErrorNotification: `error`: a turn hit an error (before its failing `turn/completed`, or while retrying).
 type ErrorNotification struct {
-	// Error what went wrong.
+	// Error: What went wrong.
 	Error TurnError `json:"error"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
-	// WillRetry whether the server retries.
+	// WillRetry: Whether the server retries.
 	WillRetry bool `json:"willRetry"`
 }
 
-// EventDuration a duration as Rust's `std::time::Duration` serializes it.
+// EventDuration: A duration as Rust's `std::time::Duration` serializes it.
 type EventDuration struct {
-	// Nanos nanoseconds past the whole seconds.
+	// Nanos: Nanoseconds past the whole seconds.
 	Nanos int64 `json:"nanos"`
-	// Secs whole seconds.
+	// Secs: Whole seconds.
 	Secs int64 `json:"secs"`
 }
 
-// EventMsg one Codex event: what happened in a session, tagged by `type` (snake_case).
+// EventMsg: One Codex event: what happened in a session, tagged by `type` (snake_case).
 type EventMsg struct {
-	// ActivePermissionProfile the named profile in effect (`:read-only`, `:workspace-write`,
+	// ActivePermissionProfile: The named profile in effect (`:read-only`, `:workspace-write`,
 	// `:danger-full-access`).
 	ActivePermissionProfile *ActivePermissionProfile `json:"active_permission_profile,omitempty"`
-	// AggregatedOutput stdout and stderr interleaved.
+	// AggregatedOutput: stdout and stderr interleaved.
 	AggregatedOutput *string `json:"aggregated_output,omitempty"`
-	// ApprovalPolicy approval policy in effect (`untrusted`, `on-request`, `never`).
+	// ApprovalPolicy: Approval policy in effect (`untrusted`, `on-request`, `never`).
 	ApprovalPolicy *string `json:"approval_policy,omitempty"`
-	// ApprovalsReviewer who reviews approvals; always `user` in Tandem.
+	// ApprovalsReviewer: Who reviews approvals; always `user` in Tandem.
 	ApprovalsReviewer *string `json:"approvals_reviewer,omitempty"`
-	// Audio audio URLs; always empty in Tandem.
+	// Audio: Audio URLs; always empty in Tandem.
 	Audio []string `json:"audio,omitempty"`
-	// AutoApproved whether it was applied without asking the user.
+	// AutoApproved: Whether it was applied without asking the user.
 	AutoApproved *bool `json:"auto_approved,omitempty"`
-	// AvailableDecisions the decisions the client may answer with.
+	// AvailableDecisions: The decisions the client may answer with.
 	AvailableDecisions []ReviewDecision `json:"available_decisions,omitempty"`
-	// CallID the model's call id.
+	// CallID: The model's call id.
 	CallID *string `json:"call_id,omitempty"`
-	// Cancelled servers whose start was cancelled.
+	// Cancelled: Servers whose start was cancelled.
 	Cancelled []string `json:"cancelled,omitempty"`
-	// Changes the changes by absolute path.
+	// Changes: The changes by absolute path.
 	Changes map[string]FileChange `json:"changes,omitempty"`
-	// Chunk the bytes, base64-encoded.
+	// Chunk: The bytes, base64-encoded.
 	Chunk *string `json:"chunk,omitempty"`
-	// CollaborationModeKind collaboration mode of the turn (`default` or `plan`).
+	// CollaborationModeKind: Collaboration mode of the turn (`default` or `plan`).
 	CollaborationModeKind *string `json:"collaboration_mode_kind,omitempty"`
-	// Command the command as argv.
+	// Command: The command as argv.
 	Command []string `json:"command,omitempty"`
-	// CompletedAt completion time (Unix seconds).
+	// CompletedAt: Completion time (Unix seconds).
 	CompletedAt *int64 `json:"completed_at,omitempty"`
-	// CompletedAtMs completion time (Unix milliseconds).
+	// CompletedAtMs: Completion time (Unix milliseconds).
 	CompletedAtMs *int64 `json:"completed_at_ms,omitempty"`
-	// Cwd working directory (absolute).
+	// Cwd: Working directory (absolute).
 	Cwd *string `json:"cwd,omitempty"`
-	// Delta the appended text.
+	// Delta: The appended text.
 	Delta *string `json:"delta,omitempty"`
-	// Duration run time.
+	// Duration: Run time.
 	Duration *EventDuration `json:"duration,omitempty"`
-	// DurationMs duration in milliseconds.
+	// DurationMs: Duration in milliseconds.
 	DurationMs *int64 `json:"duration_ms,omitempty"`
-	// EnvironmentID execution environment; always `local`.
+	// EnvironmentID: Execution environment; always `local`.
 	EnvironmentID *string `json:"environmentId,omitempty"`
-	// ExitCode exit code (`-1` when the command did not exit by itself).
+	// ExitCode: Exit code (`-1` when the command did not exit by itself).
 	ExitCode *int64 `json:"exit_code,omitempty"`
-	// Explanation why the plan changed.
+	// Explanation: Why the plan changed.
 	Explanation *string `json:"explanation,omitempty"`
-	// Failed servers that failed to start.
+	// Failed: Servers that failed to start.
 	Failed []json.RawMessage `json:"failed,omitempty"`
-	// FormattedOutput the output as the model saw it.
+	// FormattedOutput: The output as the model saw it.
 	FormattedOutput *string `json:"formatted_output,omitempty"`
-	// GrantRoot a directory the patch would make writable for the rest of the session.
+	// GrantRoot: A directory the patch would make writable for the rest of the session.
 	GrantRoot *string `json:"grant_root,omitempty"`
-	// Images image URLs of the message.
+	// Images: Image URLs of the message.
 	Images []string `json:"images,omitempty"`
-	// Info usage totals; `null` before the first response.
+	// Info: Usage totals; `null` before the first response.
 	Info *TokenUsageInfo `json:"info,omitempty"`
-	// Item the item as it starts.
+	// Item: The item as it starts.
 	Item *TurnItem `json:"item,omitempty"`
-	// ItemID the agent message item's id.
+	// ItemID: The agent message item's id.
 	ItemID *string `json:"item_id,omitempty"`
-	// Kind always `command`.
+	// Kind: Always `command`.
 	Kind *string `json:"kind,omitempty"`
-	// LastAgentMessage the last agent message of the turn.
+	// LastAgentMessage: The last agent message of the turn.
 	LastAgentMessage *string `json:"last_agent_message,omitempty"`
-	// LocalAudio local audio paths; always empty in Tandem.
+	// LocalAudio: Local audio paths; always empty in Tandem.
 	LocalAudio []string `json:"local_audio,omitempty"`
-	// LocalImages local image paths of the message.
+	// LocalImages: Local image paths of the message.
 	LocalImages []string `json:"local_images,omitempty"`
-	// MemoryCitation memory citation; always `null` in Tandem.
+	// MemoryCitation: Memory citation; always `null` in Tandem.
 	MemoryCitation json.RawMessage `json:"memory_citation,omitempty"`
-	// Message the warning.
+	// Message: The warning.
 	Message *string `json:"message,omitempty"`
-	// Model model slug in effect.
+	// Model: Model slug in effect.
 	Model *string `json:"model,omitempty"`
-	// ModelContextWindow the model's context window in tokens, when known.
+	// ModelContextWindow: The model's context window in tokens, when known.
 	ModelContextWindow *int64 `json:"model_context_window,omitempty"`
-	// ModelProviderID model provider id in effect.
+	// ModelProviderID: Model provider id in effect.
 	ModelProviderID *string `json:"model_provider_id,omitempty"`
-	// ParsedCmd what the command does, as far as it could be parsed.
+	// ParsedCmd: What the command does, as far as it could be parsed.
 	ParsedCmd []ParsedCommand `json:"parsed_cmd,omitempty"`
-	// PermissionProfile the sandbox as a permission profile: file-system entries and network access.
+	// PermissionProfile: The sandbox as a permission profile: file-system entries and network access.
 	PermissionProfile json.RawMessage `json:"permission_profile,omitempty"`
-	// Phase commentary or final answer, when the model says so.
+	// Phase: Commentary or final answer, when the model says so.
 	Phase *MessagePhase `json:"phase,omitempty"`
-	// Plan the steps.
+	// Plan: The steps.
 	Plan []PlanItem `json:"plan,omitempty"`
-	// ProcessID process id, when known.
+	// ProcessID: Process id, when known.
 	ProcessID *string `json:"process_id,omitempty"`
-	// ProposedExecpolicyAmendment the prefix that `approved_execpolicy_amendment` would allow from now on.
+	// ProposedExecpolicyAmendment: The prefix that `approved_execpolicy_amendment` would allow from now on.
 	ProposedExecpolicyAmendment []string `json:"proposed_execpolicy_amendment,omitempty"`
-	// RateLimits rate limits; Tandem reports none, so every window is `null`.
+	// RateLimits: Rate limits; Tandem reports none, so every window is `null`.
 	RateLimits *RateLimitSnapshot `json:"rate_limits,omitempty"`
-	// Ready servers that started.
+	// Ready: Servers that started.
 	Ready []string `json:"ready,omitempty"`
-	// Reason why approval is needed.
+	// Reason: Why approval is needed.
 	Reason *string `json:"reason,omitempty"`
-	// ReasoningEffort reasoning effort in effect, when one is set.
+	// ReasoningEffort: Reasoning effort in effect, when one is set.
 	ReasoningEffort *ReasoningEffort `json:"reasoning_effort,omitempty"`
-	// RolloutPath absolute path of the rollout file; `null` for ephemeral threads.
+	// RolloutPath: Absolute path of the rollout file; `null` for ephemeral threads.
 	RolloutPath *string `json:"rollout_path,omitempty"`
-	// SessionID session id; equal to `thread_id` for root threads.
+	// SessionID: Session id; equal to `thread_id` for root threads.
 	SessionID *string `json:"session_id,omitempty"`
-	// Source what started the command (`agent`, `unified_exec_startup`, …).
+	// Source: What started the command (`agent`, `unified_exec_startup`, …).
 	Source *string `json:"source,omitempty"`
-	// StartedAt start time (Unix seconds).
+	// StartedAt: Start time (Unix seconds).
 	StartedAt *int64 `json:"started_at,omitempty"`
-	// StartedAtMs start time (Unix milliseconds).
+	// StartedAtMs: Start time (Unix milliseconds).
 	StartedAtMs *int64 `json:"started_at_ms,omitempty"`
-	// Status `completed`, `failed` or `declined`.
+	// Status: `completed`, `failed` or `declined`.
 	Status *string `json:"status,omitempty"`
-	// Stderr standard error; empty in Tandem (see `stdout`).
+	// Stderr: Standard error; empty in Tandem (see `stdout`).
 	Stderr *string `json:"stderr,omitempty"`
-	// Stdout standard output. Tandem captures stdout and stderr interleaved, so this is the
+	// Stdout: Standard output. Tandem captures stdout and stderr interleaved, so this is the
 	// whole output.
 	Stdout *string `json:"stdout,omitempty"`
-	// Stream `stdout` (Tandem captures stdout and stderr interleaved).
+	// Stream: `stdout` (Tandem captures stdout and stderr interleaved).
 	Stream *string `json:"stream,omitempty"`
-	// Success whether every change was written.
+	// Success: Whether every change was written.
 	Success *bool `json:"success,omitempty"`
-	// Text the summary text.
+	// Text: The summary text.
 	Text *string `json:"text,omitempty"`
-	// TextElements uI elements of the text; always empty in Tandem.
+	// TextElements: UI elements of the text; always empty in Tandem.
 	TextElements []json.RawMessage `json:"text_elements,omitempty"`
-	// ThreadID thread id.
+	// ThreadID: Thread id.
 	ThreadID *string `json:"thread_id,omitempty"`
-	// TimeToFirstTokenMs time from the turn's start to the first streamed token, in milliseconds.
+	// TimeToFirstTokenMs: Time from the turn's start to the first streamed token, in milliseconds.
 	TimeToFirstTokenMs *int64 `json:"time_to_first_token_ms,omitempty"`
-	// TurnID turn id.
+	// TurnID: Turn id.
 	TurnID *string `json:"turn_id,omitempty"`
-	// Type the variant: `session_configured`, `mcp_startup_complete`, `warning`, `error`, `task_started`, `item_started`, `item_completed`, `user_message`, `agent_message_content_delta`, `agent_message`, `agent_reasoning_delta`, `agent_reasoning_raw_content_delta`, `agent_reasoning`, `exec_approval_request`, `exec_command_begin`, `exec_command_output_delta`, `exec_command_end`, `apply_patch_approval_request`, `patch_apply_begin`, `patch_apply_end`, `turn_diff`, `plan_update`, `token_count`, `task_complete`, `turn_aborted`.
+	// Type: The variant: `session_configured`, `mcp_startup_complete`, `warning`, `error`, `task_started`, `item_started`, `item_completed`, `user_message`, `agent_message_content_delta`, `agent_message`, `agent_reasoning_delta`, `agent_reasoning_raw_content_delta`, `agent_reasoning`, `exec_approval_request`, `exec_command_begin`, `exec_command_output_delta`, `exec_command_end`, `apply_patch_approval_request`, `patch_apply_begin`, `patch_apply_end`, `turn_diff`, `plan_update`, `token_count`, `task_complete`, `turn_aborted`.
 	Type string `json:"type"`
-	// UnifiedDiff the unified diff of the turn so far.
+	// UnifiedDiff: The unified diff of the turn so far.
 	UnifiedDiff *string `json:"unified_diff,omitempty"`
 }
 
-// ExecCommandApprovalParams params of the server request `execCommandApproval`: may this command run? Legacy; sent
+// ExecCommandApprovalParams: Params of the server request `execCommandApproval`: may this command run? Legacy; sent
 // for conversations instead of `item/commandExecution/requestApproval`.
 type ExecCommandApprovalParams struct {
-	// ApprovalID approval id; `null` (one approval per call).
+	// ApprovalID: Approval id; `null` (one approval per call).
 	ApprovalID *string `json:"approvalId,omitempty"`
-	// CallID the model's call id.
+	// CallID: The model's call id.
 	CallID string `json:"callId"`
-	// Command the command as argv.
+	// Command: The command as argv.
 	Command []string `json:"command"`
-	// ConversationID the conversation (thread) id.
+	// ConversationID: The conversation (thread) id.
 	ConversationID string `json:"conversationId"`
-	// Cwd working directory.
+	// Cwd: Working directory.
 	Cwd string `json:"cwd"`
-	// ParsedCmd what the command does, as far as it could be parsed.
+	// ParsedCmd: What the command does, as far as it could be parsed.
 	ParsedCmd []ParsedCommand `json:"parsedCmd"`
-	// Reason why approval is needed.
+	// Reason: Why approval is needed.
 	Reason *string `json:"reason,omitempty"`
 }
 
-// ExecOneOffCommandParams parameters of `execOneOffCommand`: run a command outside any conversation. Legacy.
+// ExecOneOffCommandParams: Parameters of `execOneOffCommand`: run a command outside any conversation. Legacy.
 type ExecOneOffCommandParams struct {
-	// Command argv; must not be empty.
+	// Command: argv; must not be empty.
 	Command []string `json:"command"`
-	// Cwd working directory; the server's when omitted.
+	// Cwd: Working directory; the server's when omitted.
 	Cwd *string `json:"cwd,omitempty"`
-	// SandboxPolicy sandbox; read-only when omitted.
+	// SandboxPolicy: Sandbox; read-only when omitted.
 	SandboxPolicy *SandboxPolicy `json:"sandboxPolicy,omitempty"`
-	// TimeoutMs kill it after this many milliseconds (default 10 s).
+	// TimeoutMs: Kill it after this many milliseconds (default 10 s).
 	TimeoutMs *int64 `json:"timeoutMs,omitempty"`
 }
 
-// ExecOneOffCommandResponse result of `execOneOffCommand`.
+// ExecOneOffCommandResponse: Result of `execOneOffCommand`.
 type ExecOneOffCommandResponse struct {
-	// ExitCode exit code (124 on timeout).
+	// ExitCode: Exit code (124 on timeout).
 	ExitCode int64 `json:"exitCode"`
-	// Stderr standard error.
+	// Stderr: Standard error.
 	Stderr string `json:"stderr"`
-	// Stdout standard output.
+	// Stdout: Standard output.
 	Stdout string `json:"stdout"`
 }
 
-// FileChange a file change as Codex's first-generation types describe it (tagged by `type`,
+// FileChange: A file change as Codex's first-generation types describe it (tagged by `type`,
 // snake_case).
 type FileChange struct {
-	// Content its content.
+	// Content: Its content.
 	Content *string `json:"content,omitempty"`
-	// MovePath the new path, for a move.
+	// MovePath: The new path, for a move.
 	MovePath *string `json:"move_path,omitempty"`
-	// Type the variant: `add`, `delete`, `update`.
+	// Type: The variant: `add`, `delete`, `update`.
 	Type string `json:"type"`
-	// UnifiedDiff the change as a unified diff.
+	// UnifiedDiff: The change as a unified diff.
 	UnifiedDiff *string `json:"unified_diff,omitempty"`
 }
 
-// FileChangeApprovalDecision a decision on a file change.
+// FileChangeApprovalDecision: A decision on a file change.
 type FileChangeApprovalDecision string
 
 // The values of FileChangeApprovalDecision.
@@ -1346,40 +1346,40 @@ const (
 	FileChangeApprovalDecisionCancel FileChangeApprovalDecision = "cancel"
 )
 
-// FileChangeRequestApprovalParams parameters of `item/fileChange/requestApproval`: may these edits be written? The edits are
+// FileChangeRequestApprovalParams: Parameters of `item/fileChange/requestApproval`: may these edits be written? The edits are
 // in the preceding `item/started` fileChange item.
 type FileChangeRequestApprovalParams struct {
-	// GrantRoot a directory the agent asks to be able to write to for the rest of the session.
+	// GrantRoot: A directory the agent asks to be able to write to for the rest of the session.
 	GrantRoot *string `json:"grantRoot,omitempty"`
-	// ItemID the fileChange item (the model's `call_id`).
+	// ItemID: The fileChange item (the model's `call_id`).
 	ItemID string `json:"itemId"`
-	// Reason why approval is needed.
+	// Reason: Why approval is needed.
 	Reason *string `json:"reason,omitempty"`
-	// StartedAtMs when the item started (Unix milliseconds).
+	// StartedAtMs: When the item started (Unix milliseconds).
 	StartedAtMs int64 `json:"startedAtMs"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// FileChangeRequestApprovalResponse answer to `item/fileChange/requestApproval`.
+// FileChangeRequestApprovalResponse: Answer to `item/fileChange/requestApproval`.
 type FileChangeRequestApprovalResponse struct {
-	// Decision the decision.
+	// Decision: The decision.
 	Decision FileChangeApprovalDecision `json:"decision"`
 }
 
-// FileUpdateChange the change to one file.
+// FileUpdateChange: The change to one file.
 type FileUpdateChange struct {
-	// Diff for `add` the new content, for `delete` the old content, for `update` a unified hunk.
+	// Diff: For `add` the new content, for `delete` the old content, for `update` a unified hunk.
 	Diff string `json:"diff"`
-	// Kind add, delete or update.
+	// Kind: Add, delete or update.
 	Kind PatchChangeKind `json:"kind"`
-	// Path absolute path of the file.
+	// Path: Absolute path of the file.
 	Path string `json:"path"`
 }
 
-// FuzzyFileSearchMatchType whether a match is a file or a directory.
+// FuzzyFileSearchMatchType: Whether a match is a file or a directory.
 type FuzzyFileSearchMatchType string
 
 // The values of FuzzyFileSearchMatchType.
@@ -1390,292 +1390,292 @@ const (
 	FuzzyFileSearchMatchTypeDirectory FuzzyFileSearchMatchType = "directory"
 )
 
-// FuzzyFileSearchParams parameters of `fuzzyFileSearch`.
+// FuzzyFileSearchParams: Parameters of `fuzzyFileSearch`.
 type FuzzyFileSearchParams struct {
-	// CancellationToken a later search with the same token cancels this one.
+	// CancellationToken: A later search with the same token cancels this one.
 	CancellationToken *string `json:"cancellationToken,omitempty"`
-	// Query what to look for.
+	// Query: What to look for.
 	Query string `json:"query"`
-	// Roots directories to search (gitignore-aware).
+	// Roots: Directories to search (gitignore-aware).
 	Roots []string `json:"roots"`
 }
 
-// FuzzyFileSearchResponse result of `fuzzyFileSearch`.
+// FuzzyFileSearchResponse: Result of `fuzzyFileSearch`.
 type FuzzyFileSearchResponse struct {
-	// Files matches, best first.
+	// Files: Matches, best first.
 	Files []FuzzyFileSearchResult `json:"files"`
 }
 
-// FuzzyFileSearchResult one fuzzy-search match (snake_case on the wire).
+// FuzzyFileSearchResult: One fuzzy-search match (snake_case on the wire).
 type FuzzyFileSearchResult struct {
-	// FileName last path component.
+	// FileName: Last path component.
 	FileName string `json:"file_name"`
-	// Indices matched character indices in `path`.
+	// Indices: Matched character indices in `path`.
 	Indices []int64 `json:"indices,omitempty"`
-	// MatchType file or directory.
+	// MatchType: File or directory.
 	MatchType FuzzyFileSearchMatchType `json:"match_type"`
-	// Path path relative to `root`.
+	// Path: Path relative to `root`.
 	Path string `json:"path"`
-	// Root the search root the match is under.
+	// Root: The search root the match is under.
 	Root string `json:"root"`
-	// Score match score; higher is better.
+	// Score: Match score; higher is better.
 	Score int64 `json:"score"`
 }
 
-// GetAccountParams parameters of `account/read`.
+// GetAccountParams: Parameters of `account/read`.
 type GetAccountParams struct {
-	// RefreshToken refresh the login's token first; accepted and ignored (an API key has no token).
+	// RefreshToken: Refresh the login's token first; accepted and ignored (an API key has no token).
 	RefreshToken *bool `json:"refreshToken,omitempty"`
 }
 
-// GetAccountRateLimitsResponse result of `account/rateLimits/read`.
+// GetAccountRateLimitsResponse: Result of `account/rateLimits/read`.
 type GetAccountRateLimitsResponse struct {
-	// AccountID account id; always `null`.
+	// AccountID: Account id; always `null`.
 	AccountID *string `json:"accountId,omitempty"`
-	// OrdinaryUsageAllowed whether ordinary usage is allowed; always `null` (providers do not say).
+	// OrdinaryUsageAllowed: Whether ordinary usage is allowed; always `null` (providers do not say).
 	OrdinaryUsageAllowed *bool `json:"ordinaryUsageAllowed,omitempty"`
-	// RateLimitResetCredits reset credits; always `null`.
+	// RateLimitResetCredits: Reset credits; always `null`.
 	RateLimitResetCredits json.RawMessage `json:"rateLimitResetCredits,omitempty"`
-	// RateLimitUpsell upsell offer; always `null`.
+	// RateLimitUpsell: Upsell offer; always `null`.
 	RateLimitUpsell json.RawMessage `json:"rateLimitUpsell,omitempty"`
-	// RateLimits the latest limits seen in the provider's `x-ratelimit-*` response headers; every field
+	// RateLimits: The latest limits seen in the provider's `x-ratelimit-*` response headers; every field
 	// `null` until a response carried them.
 	RateLimits RateLimitSnapshot2 `json:"rateLimits"`
-	// RateLimitsByLimitID the same snapshot keyed by its `limitId`; `null` until a response carried limits.
+	// RateLimitsByLimitID: The same snapshot keyed by its `limitId`; `null` until a response carried limits.
 	RateLimitsByLimitID map[string]RateLimitSnapshot2 `json:"rateLimitsByLimitId,omitempty"`
 }
 
-// GetAccountResponse result of `account/read`.
+// GetAccountResponse: Result of `account/read`.
 type GetAccountResponse struct {
-	// Account the account: `{"type": "apiKey"}` when a key is stored in `auth.json` or the default
+	// Account: The account: `{"type": "apiKey"}` when a key is stored in `auth.json` or the default
 	// provider's key variable is set; `null` otherwise.
 	Account *Account `json:"account,omitempty"`
-	// RequiresOpenaiAuth whether the default provider needs an API key (it declares `env_key`).
+	// RequiresOpenaiAuth: Whether the default provider needs an API key (it declares `env_key`).
 	RequiresOpenaiAuth bool `json:"requiresOpenaiAuth"`
-	// UserID the user id; always `null` (an API key has none).
+	// UserID: The user id; always `null` (an API key has none).
 	UserID *string `json:"userId,omitempty"`
-	// WorkspaceRouting workspace routing of a ChatGPT account; always `null`.
+	// WorkspaceRouting: Workspace routing of a ChatGPT account; always `null`.
 	WorkspaceRouting json.RawMessage `json:"workspaceRouting,omitempty"`
 }
 
-// GetAuthStatusParams parameters of `getAuthStatus` (legacy).
+// GetAuthStatusParams: Parameters of `getAuthStatus` (legacy).
 type GetAuthStatusParams struct {
-	// IncludeToken whether to include the stored API key as `authToken`; honoured only where the operator
+	// IncludeToken: Whether to include the stored API key as `authToken`; honoured only where the operator
 	// lets the server reveal stored credentials (`clients.reveal_credentials`).
 	IncludeToken *bool `json:"includeToken,omitempty"`
-	// RefreshToken whether to refresh the token first. Accepted and ignored.
+	// RefreshToken: Whether to refresh the token first. Accepted and ignored.
 	RefreshToken *bool `json:"refreshToken,omitempty"`
 }
 
-// GetAuthStatusResponse result of `getAuthStatus` (legacy): the same login state as `account/read`.
+// GetAuthStatusResponse: Result of `getAuthStatus` (legacy): the same login state as `account/read`.
 type GetAuthStatusResponse struct {
-	// AuthMethod how the user is logged in: `apikey` when a key is stored in `auth.json` or the default
+	// AuthMethod: How the user is logged in: `apikey` when a key is stored in `auth.json` or the default
 	// provider's key variable is set, `null` otherwise.
 	AuthMethod *AuthMode `json:"authMethod,omitempty"`
-	// AuthToken the API key in use, when `includeToken` is true and the server reveals stored
+	// AuthToken: The API key in use, when `includeToken` is true and the server reveals stored
 	// credentials (`clients.reveal_credentials`: on by default only for `tandem app-server`
 	// on stdio, never on a network listener); `null` otherwise.
 	AuthToken *string `json:"authToken,omitempty"`
-	// RequiresOpenaiAuth whether the default provider needs an API key (it declares `env_key`).
+	// RequiresOpenaiAuth: Whether the default provider needs an API key (it declares `env_key`).
 	RequiresOpenaiAuth *bool `json:"requiresOpenaiAuth,omitempty"`
 }
 
-// GetConversationSummaryParams parameters of `getConversationSummary` (legacy): the thread, by rollout path or by id.
+// GetConversationSummaryParams: Parameters of `getConversationSummary` (legacy): the thread, by rollout path or by id.
 type GetConversationSummaryParams struct {
-	// ConversationID thread id.
+	// ConversationID: Thread id.
 	ConversationID *string `json:"conversationId,omitempty"`
-	// RolloutPath absolute path of the rollout file (`thread.path`).
+	// RolloutPath: Absolute path of the rollout file (`thread.path`).
 	RolloutPath *string `json:"rolloutPath,omitempty"`
 }
 
-// GetConversationSummaryResponse result of `getConversationSummary`.
+// GetConversationSummaryResponse: Result of `getConversationSummary`.
 type GetConversationSummaryResponse struct {
-	// Summary the thread's summary.
+	// Summary: The thread's summary.
 	Summary ConversationSummary `json:"summary"`
 }
 
-// GetUserAgentResponse result of `getUserAgent`.
+// GetUserAgentResponse: Result of `getUserAgent`.
 type GetUserAgentResponse struct {
-	// UserAgent the user agent the server sends to model providers.
+	// UserAgent: The user agent the server sends to model providers.
 	UserAgent string `json:"userAgent"`
 }
 
-// GetUserSavedConfigResponse result of `getUserSavedConfig`: the user's `config.toml` as saved (without `-c`
+// GetUserSavedConfigResponse: Result of `getUserSavedConfig`: the user's `config.toml` as saved (without `-c`
 // overrides).
 type GetUserSavedConfigResponse struct {
-	// Config the saved settings.
+	// Config: The saved settings.
 	Config UserSavedConfig `json:"config"`
 }
 
-// GitDiffToRemoteParams parameters of `gitDiffToRemote`.
+// GitDiffToRemoteParams: Parameters of `gitDiffToRemote`.
 type GitDiffToRemoteParams struct {
-	// Cwd a directory inside the repository.
+	// Cwd: A directory inside the repository.
 	Cwd string `json:"cwd"`
 }
 
-// GitDiffToRemoteResponse result of `gitDiffToRemote`.
+// GitDiffToRemoteResponse: Result of `gitDiffToRemote`.
 type GitDiffToRemoteResponse struct {
-	// Diff diff of the working tree (untracked files included) against `sha`.
+	// Diff: Diff of the working tree (untracked files included) against `sha`.
 	Diff string `json:"diff"`
-	// Sha the remote-tracking commit the diff is against.
+	// Sha: The remote-tracking commit the diff is against.
 	Sha string `json:"sha"`
 }
 
-// GitInfo git metadata of a thread's working directory.
+// GitInfo: Git metadata of a thread's working directory.
 type GitInfo struct {
-	// Branch current branch.
+	// Branch: Current branch.
 	Branch *string `json:"branch,omitempty"`
-	// OriginURL uRL of the `origin` remote.
+	// OriginURL: URL of the `origin` remote.
 	OriginURL *string `json:"originUrl,omitempty"`
-	// Sha commit sha of `HEAD`.
+	// Sha: Commit sha of `HEAD`.
 	Sha *string `json:"sha,omitempty"`
 }
 
-// GranularApprovalConfig which questions `{"granular": {…}}` lets reach the client (snake_case on the wire). A flag
+// GranularApprovalConfig: Which questions `{"granular": {…}}` lets reach the client (snake_case on the wire). A flag
 // set to `false` turns that kind of question into a refusal the model sees.
 type GranularApprovalConfig struct {
-	// MCPElicitations mCP questions: approving a call to a tool of a configured MCP server, and elicitations
+	// MCPElicitations: MCP questions: approving a call to a tool of a configured MCP server, and elicitations
 	// those servers send.
 	MCPElicitations bool `json:"mcp_elicitations"`
-	// RequestPermissions questions raised by the `request_permissions` tool. Accepted and ignored: Tandem does
+	// RequestPermissions: Questions raised by the `request_permissions` tool. Accepted and ignored: Tandem does
 	// not offer that tool.
 	RequestPermissions *bool `json:"request_permissions,omitempty"`
-	// Rules questions raised by execution-policy `prompt` rules. Accepted and ignored: Tandem has
+	// Rules: Questions raised by execution-policy `prompt` rules. Accepted and ignored: Tandem has
 	// no execution-policy rules.
 	Rules bool `json:"rules"`
-	// SandboxApproval commands that need the user: running outside the sandbox (an escalation the model
+	// SandboxApproval: Commands that need the user: running outside the sandbox (an escalation the model
 	// requests, or the retry of a command the sandbox blocked), and patches that write
 	// outside the writable roots.
 	SandboxApproval bool `json:"sandbox_approval"`
-	// SkillApproval questions raised by skill scripts. Accepted and ignored: Tandem runs no skill scripts.
+	// SkillApproval: Questions raised by skill scripts. Accepted and ignored: Tandem runs no skill scripts.
 	SkillApproval *bool `json:"skill_approval,omitempty"`
 }
 
-// HistoryOpenParams parameters of `history/open`. @experimental
+// HistoryOpenParams: Parameters of `history/open`. @experimental
 type HistoryOpenParams struct {
-	// After events of context after it.
+	// After: Events of context after it.
 	After *int64 `json:"after,omitempty"`
-	// Before events of context before it (default and bound from `[history]`).
+	// Before: Events of context before it (default and bound from `[history]`).
 	Before *int64 `json:"before,omitempty"`
-	// EventUid the event to open (validated like `sessionId`).
+	// EventUid: The event to open (validated like `sessionId`).
 	EventUid string `json:"eventUid"`
 }
 
-// HistoryOpenResponse result of `history/open`. A missing event is a result with `found: false`, not an error.
+// HistoryOpenResponse: Result of `history/open`. A missing event is a result with `found: false`, not an error.
 // @experimental
 type HistoryOpenResponse struct {
-	// After the effective `after`; `null` when not found.
+	// After: The effective `after`; `null` when not found.
 	After *int64 `json:"after,omitempty"`
-	// Before the effective `before`; `null` when not found.
+	// Before: The effective `before`; `null` when not found.
 	Before *int64 `json:"before,omitempty"`
-	// EventOrder the target's position; `null` when not found.
+	// EventOrder: The target's position; `null` when not found.
 	EventOrder *int64 `json:"eventOrder,omitempty"`
-	// EventUid the requested event id.
+	// EventUid: The requested event id.
 	EventUid string `json:"eventUid"`
-	// Events the window in conversation order (empty when not found).
+	// Events: The window in conversation order (empty when not found).
 	Events []HistoryWindowEvent `json:"events"`
-	// Found whether the event exists.
+	// Found: Whether the event exists.
 	Found bool `json:"found"`
-	// SessionID the target's session; `null` when not found.
+	// SessionID: The target's session; `null` when not found.
 	SessionID *string `json:"sessionId,omitempty"`
-	// TurnSeq the target's turn number; `null` when not found.
+	// TurnSeq: The target's turn number; `null` when not found.
 	TurnSeq *int64 `json:"turnSeq,omitempty"`
 }
 
-// HistorySearchHit one hit of `history/search`. @experimental
+// HistorySearchHit: One hit of `history/search`. @experimental
 type HistorySearchHit struct {
-	// Class `user_message`, `agent_message`, `reasoning`, `command`, `file_change`, `tool_call`,
+	// Class: `user_message`, `agent_message`, `reasoning`, `command`, `file_change`, `tool_call`,
 	// `tool_output` or `error`.
 	Class string `json:"class"`
-	// EventOrder position of the event in its session, from 0.
+	// EventOrder: Position of the event in its session, from 0.
 	EventOrder int64 `json:"eventOrder"`
-	// EventUid the event's id; pass it to `history/open`.
+	// EventUid: The event's id; pass it to `history/open`.
 	EventUid string `json:"eventUid"`
-	// MatchedTerms distinct query terms the event contains.
+	// MatchedTerms: Distinct query terms the event contains.
 	MatchedTerms int64 `json:"matchedTerms"`
-	// Rank 1-based rank.
+	// Rank: 1-based rank.
 	Rank int64 `json:"rank"`
-	// Score bM25 score (rounded to 4 decimals).
+	// Score: BM25 score (rounded to 4 decimals).
 	Score float64 `json:"score"`
-	// SessionID the session (thread) id.
+	// SessionID: The session (thread) id.
 	SessionID string `json:"sessionId"`
-	// Snippet text around the first matching term, on one line.
+	// Snippet: Text around the first matching term, on one line.
 	Snippet string `json:"snippet"`
-	// Timestamp when the event was recorded (RFC 3339, UTC).
+	// Timestamp: When the event was recorded (RFC 3339, UTC).
 	Timestamp string `json:"timestamp"`
-	// TurnID turn id.
+	// TurnID: Turn id.
 	TurnID string `json:"turnId"`
-	// TurnSeq turn number in the session, from 1.
+	// TurnSeq: Turn number in the session, from 1.
 	TurnSeq int64 `json:"turnSeq"`
 }
 
-// HistorySearchParams parameters of `history/search`. @experimental
+// HistorySearchParams: Parameters of `history/search`. @experimental
 type HistorySearchParams struct {
-	// ExcludeCodexMCP leave out the history tools' own calls (default true).
+	// ExcludeCodexMCP: Leave out the history tools' own calls (default true).
 	ExcludeCodexMCP *bool `json:"excludeCodexMcp,omitempty"`
-	// IncludeToolEvents include tool calls and outputs (default from `[history] include_tool_events`).
+	// IncludeToolEvents: Include tool calls and outputs (default from `[history] include_tool_events`).
 	IncludeToolEvents *bool `json:"includeToolEvents,omitempty"`
-	// Limit how many hits; clamped to 1..`max_results` of `[history]`.
+	// Limit: How many hits; clamped to 1..`max_results` of `[history]`.
 	Limit *int64 `json:"limit,omitempty"`
-	// MinScore hits scoring below this are dropped.
+	// MinScore: Hits scoring below this are dropped.
 	MinScore *float64 `json:"minScore,omitempty"`
-	// MinShouldMatch how many distinct query terms a hit must contain; clamped to 1..number of terms.
+	// MinShouldMatch: How many distinct query terms a hit must contain; clamped to 1..number of terms.
 	MinShouldMatch *int64 `json:"minShouldMatch,omitempty"`
-	// Query words to look for (trimmed; empty is an error).
+	// Query: Words to look for (trimmed; empty is an error).
 	Query string `json:"query"`
-	// SessionID restrict to one session (thread id): letters, digits and `._:@/-`, 1 to 256 characters.
+	// SessionID: Restrict to one session (thread id): letters, digits and `._:@/-`, 1 to 256 characters.
 	SessionID *string `json:"sessionId,omitempty"`
 }
 
-// HistorySearchResponse result of `history/search`. @experimental
+// HistorySearchResponse: Result of `history/search`. @experimental
 type HistorySearchResponse struct {
-	// Backend `embedded` or `clickhouse`.
+	// Backend: `embedded` or `clickhouse`.
 	Backend string `json:"backend"`
-	// CorpusEvents events in the index that belong to the caller (only those are searched).
+	// CorpusEvents: Events in the index that belong to the caller (only those are searched).
 	CorpusEvents int64 `json:"corpusEvents"`
-	// DroppedTerms distinct terms dropped by the term cap.
+	// DroppedTerms: Distinct terms dropped by the term cap.
 	DroppedTerms int64 `json:"droppedTerms"`
-	// ElapsedMs milliseconds from tokenization to the assembled result.
+	// ElapsedMs: Milliseconds from tokenization to the assembled result.
 	ElapsedMs float64 `json:"elapsedMs"`
-	// Hits hits, best first.
+	// Hits: Hits, best first.
 	Hits []HistorySearchHit `json:"hits"`
-	// Limit the effective limit.
+	// Limit: The effective limit.
 	Limit int64 `json:"limit"`
-	// MinShouldMatch the effective minimum of matched terms.
+	// MinShouldMatch: The effective minimum of matched terms.
 	MinShouldMatch int64 `json:"minShouldMatch"`
-	// Query the trimmed query.
+	// Query: The trimmed query.
 	Query string `json:"query"`
-	// QueryID id of this query in the query and hit logs.
+	// QueryID: Id of this query in the query and hit logs.
 	QueryID string `json:"queryId"`
-	// Terms the distinct terms searched.
+	// Terms: The distinct terms searched.
 	Terms []string `json:"terms"`
 }
 
-// HistoryWindowEvent one event of a `history/open` window. @experimental
+// HistoryWindowEvent: One event of a `history/open` window. @experimental
 type HistoryWindowEvent struct {
-	// Class the event class (as in [`HistorySearchHit::class`]).
+	// Class: The event class (as in [`HistorySearchHit::class`]).
 	Class string `json:"class"`
-	// EventOrder position in the session.
+	// EventOrder: Position in the session.
 	EventOrder int64 `json:"eventOrder"`
-	// EventUid the event's id.
+	// EventUid: The event's id.
 	EventUid string `json:"eventUid"`
-	// Payload the rollout line's payload as recorded.
+	// Payload: The rollout line's payload as recorded.
 	Payload json.RawMessage `json:"payload"`
-	// Position `before`, `target` or `after`.
+	// Position: `before`, `target` or `after`.
 	Position string `json:"position"`
-	// Text the searchable text.
+	// Text: The searchable text.
 	Text string `json:"text"`
-	// Timestamp when the event was recorded (RFC 3339, UTC).
+	// Timestamp: When the event was recorded (RFC 3339, UTC).
 	Timestamp string `json:"timestamp"`
-	// TokenUsage token usage in effect when the event was recorded; `null` before the first usage.
+	// TokenUsage: Token usage in effect when the event was recorded; `null` before the first usage.
 	TokenUsage json.RawMessage `json:"tokenUsage"`
-	// TurnID turn id.
+	// TurnID: Turn id.
 	TurnID string `json:"turnId"`
-	// TurnSeq turn number.
+	// TurnSeq: Turn number.
 	TurnSeq int64 `json:"turnSeq"`
 }
 
-// ImageDetail detail level for image inputs.
+// ImageDetail: Detail level for image inputs.
 type ImageDetail string
 
 // The values of ImageDetail.
@@ -1690,7 +1690,7 @@ const (
 	ImageDetailOriginal ImageDetail = "original"
 )
 
-// IndexEmbeddingMode how embeddings were used (the MCP tools' `mode_used`). @experimental
+// IndexEmbeddingMode: How embeddings were used (the MCP tools' `mode_used`). @experimental
 type IndexEmbeddingMode string
 
 // The values of IndexEmbeddingMode.
@@ -1703,21 +1703,21 @@ const (
 	IndexEmbeddingModeRequired IndexEmbeddingMode = "required"
 )
 
-// IndexEmbeddingStatus whether embedding-backed ranking is active. @experimental
+// IndexEmbeddingStatus: Whether embedding-backed ranking is active. @experimental
 type IndexEmbeddingStatus struct {
-	// Detail details of the reason (the missing variable, file or the provider's error); `null` when
+	// Detail: Details of the reason (the missing variable, file or the provider's error); `null` when
 	// ready.
 	Detail *string `json:"detail,omitempty"`
-	// ModeUsed how embeddings were used.
+	// ModeUsed: How embeddings were used.
 	ModeUsed IndexEmbeddingMode `json:"modeUsed"`
-	// Ready whether embedding-backed ranking is active for this answer.
+	// Ready: Whether embedding-backed ranking is active for this answer.
 	Ready bool `json:"ready"`
-	// Reason why not, when not ready and a reason is known; `null` otherwise (also when embeddings
+	// Reason: Why not, when not ready and a reason is known; `null` otherwise (also when embeddings
 	// were not wanted: `alpha` 0 or model `none`).
 	Reason *IndexEmbeddingUnavailable `json:"reason,omitempty"`
 }
 
-// IndexEmbeddingUnavailable why embeddings are not ready (the MCP tools' `reason`, same spelling). @experimental
+// IndexEmbeddingUnavailable: Why embeddings are not ready (the MCP tools' `reason`, same spelling). @experimental
 type IndexEmbeddingUnavailable string
 
 // The values of IndexEmbeddingUnavailable.
@@ -1730,31 +1730,31 @@ const (
 	IndexEmbeddingUnavailableModelNotInstalled IndexEmbeddingUnavailable = "model_not_installed"
 )
 
-// IndexLineRange a 1-based, inclusive line range. @experimental
+// IndexLineRange: A 1-based, inclusive line range. @experimental
 type IndexLineRange struct {
-	// End last line.
+	// End: Last line.
 	End int64 `json:"end"`
-	// Start first line.
+	// Start: First line.
 	Start int64 `json:"start"`
 }
 
-// IndexProgressNotification progress of the refresh run by an `index/refresh` or `index/query` request, sent to the
+// IndexProgressNotification: Progress of the refresh run by an `index/refresh` or `index/query` request, sent to the
 // connection that made it, before its response. Lossy: a slow client may miss some.
 // @experimental
 type IndexProgressNotification struct {
-	// Done units done in this phase: files found (`scanning`), changed files indexed (`indexing`)
+	// Done: Units done in this phase: files found (`scanning`), changed files indexed (`indexing`)
 	// or chunks embedded (`embedding`).
 	Done int64 `json:"done"`
-	// Phase the phase.
+	// Phase: The phase.
 	Phase IndexProgressPhase `json:"phase"`
-	// RepoRoot the repository being refreshed, as the request named it (resolved against the server's
+	// RepoRoot: The repository being refreshed, as the request named it (resolved against the server's
 	// working directory, not canonicalised).
 	RepoRoot string `json:"repoRoot"`
-	// Total units of this phase in all; `null` while scanning, whose total is not known in advance.
+	// Total: Units of this phase in all; `null` while scanning, whose total is not known in advance.
 	Total *int64 `json:"total,omitempty"`
 }
 
-// IndexProgressPhase a phase of a refresh. @experimental
+// IndexProgressPhase: A phase of a refresh. @experimental
 type IndexProgressPhase string
 
 // The values of IndexProgressPhase.
@@ -1767,139 +1767,139 @@ const (
 	IndexProgressPhaseEmbedding IndexProgressPhase = "embedding"
 )
 
-// IndexQueryParams parameters of `index/query`. @experimental
+// IndexQueryParams: Parameters of `index/query`. @experimental
 type IndexQueryParams struct {
-	// Alpha blend of lexical and embedding scores, 0.0 (lexical only) to 1.0 (embedding only);
+	// Alpha: Blend of lexical and embedding scores, 0.0 (lexical only) to 1.0 (embedding only);
 	// outside that range is an error. Default: `default_alpha` of `[query_project_index]`.
 	Alpha *float64 `json:"alpha,omitempty"`
-	// EmbeddingModel embedding model for this call (default: `embedding_model` of `[query_project_index]`).
+	// EmbeddingModel: Embedding model for this call (default: `embedding_model` of `[query_project_index]`).
 	EmbeddingModel *string `json:"embeddingModel,omitempty"`
-	// FileGlobs include filters such as `src/**` or `*.rs` (default: `file_globs` of `[query_project_index]`).
+	// FileGlobs: Include filters such as `src/**` or `*.rs` (default: `file_globs` of `[query_project_index]`).
 	FileGlobs []string `json:"fileGlobs,omitempty"`
-	// Limit results to return; default 8, clamped to 1..=200.
+	// Limit: Results to return; default 8, clamped to 1..=200.
 	Limit *int64 `json:"limit,omitempty"`
-	// Query plain-language description of what to find (trimmed; empty is an error).
+	// Query: Plain-language description of what to find (trimmed; empty is an error).
 	Query string `json:"query"`
-	// RepoRoot repository to search, absolute or relative to the server's working directory (default:
+	// RepoRoot: Repository to search, absolute or relative to the server's working directory (default:
 	// that directory); once `..` and symbolic links are resolved it must lie inside that
 	// directory or one listed in the server's `[query_project_index] roots`, or the request
 	// fails with `-32600`.
 	RepoRoot *string `json:"repoRoot,omitempty"`
 }
 
-// IndexQueryResponse result of `index/query`: the index was refreshed incrementally first. @experimental
+// IndexQueryResponse: Result of `index/query`: the index was refreshed incrementally first. @experimental
 type IndexQueryResponse struct {
-	// Alpha the effective blend.
+	// Alpha: The effective blend.
 	Alpha float64 `json:"alpha"`
-	// EmbeddingModel the embedding model of this call.
+	// EmbeddingModel: The embedding model of this call.
 	EmbeddingModel string `json:"embeddingModel"`
-	// EmbeddingStatus whether embeddings ranked this answer, and why not.
+	// EmbeddingStatus: Whether embeddings ranked this answer, and why not.
 	EmbeddingStatus IndexEmbeddingStatus `json:"embeddingStatus"`
-	// Limit the effective limit.
+	// Limit: The effective limit.
 	Limit int64 `json:"limit"`
-	// Query the trimmed query.
+	// Query: The trimmed query.
 	Query string `json:"query"`
-	// Refresh what the refresh before the answer did.
+	// Refresh: What the refresh before the answer did.
 	Refresh IndexRefreshStats `json:"refresh"`
-	// RepoRoot the canonical repository root.
+	// RepoRoot: The canonical repository root.
 	RepoRoot string `json:"repoRoot"`
-	// Results ranked snippets, best first.
+	// Results: Ranked snippets, best first.
 	Results []IndexQueryResult `json:"results"`
 }
 
-// IndexQueryResult one ranked snippet of `index/query`. @experimental
+// IndexQueryResult: One ranked snippet of `index/query`. @experimental
 type IndexQueryResult struct {
-	// LineRange the snippet's lines in the file.
+	// LineRange: The snippet's lines in the file.
 	LineRange IndexLineRange `json:"lineRange"`
-	// Path file path relative to the repository root, with `/` separators.
+	// Path: File path relative to the repository root, with `/` separators.
 	Path string `json:"path"`
-	// Score `(1 − alpha) × lexical + alpha × embedding`, both normalised to 0..1 over the
+	// Score: `(1 − alpha) × lexical + alpha × embedding`, both normalised to 0..1 over the
 	// candidates (see `docs/mcp.md`); higher is better.
 	Score float64 `json:"score"`
-	// Snippet the text of those lines (long chunks are cut at a line end).
+	// Snippet: The text of those lines (long chunks are cut at a line end).
 	Snippet string `json:"snippet"`
 }
 
-// IndexRefreshParams parameters of `index/refresh`. @experimental
+// IndexRefreshParams: Parameters of `index/refresh`. @experimental
 type IndexRefreshParams struct {
-	// FileGlobs only refresh files matching these globs (default: `file_globs` of
+	// FileGlobs: Only refresh files matching these globs (default: `file_globs` of
 	// `[query_project_index]`).
 	FileGlobs []string `json:"fileGlobs,omitempty"`
-	// ForceFull rebuild from scratch instead of refreshing incrementally (default false).
+	// ForceFull: Rebuild from scratch instead of refreshing incrementally (default false).
 	ForceFull *bool `json:"forceFull,omitempty"`
-	// RepoRoot repository to index, absolute or relative to the server's working directory (default:
+	// RepoRoot: Repository to index, absolute or relative to the server's working directory (default:
 	// that directory); once `..` and symbolic links are resolved it must lie inside that
 	// directory or one listed in the server's `[query_project_index] roots`, or the request
 	// fails with `-32600`.
 	RepoRoot *string `json:"repoRoot,omitempty"`
-	// RequireEmbeddings fail when the embedding provider's credentials or model are unavailable, instead of
+	// RequireEmbeddings: Fail when the embedding provider's credentials or model are unavailable, instead of
 	// refreshing the lexical index only (default: `require_embeddings` of the config).
 	RequireEmbeddings *bool `json:"requireEmbeddings,omitempty"`
 }
 
-// IndexRefreshResponse result of `index/refresh`. @experimental
+// IndexRefreshResponse: Result of `index/refresh`. @experimental
 type IndexRefreshResponse struct {
-	// EmbeddingStatus whether every chunk has an embedding, and why not.
+	// EmbeddingStatus: Whether every chunk has an embedding, and why not.
 	EmbeddingStatus IndexEmbeddingStatus `json:"embeddingStatus"`
-	// RepoRoot the canonical repository root.
+	// RepoRoot: The canonical repository root.
 	RepoRoot string `json:"repoRoot"`
-	// Stats what the refresh did.
+	// Stats: What the refresh did.
 	Stats IndexRefreshStats `json:"stats"`
 }
 
-// IndexRefreshStats counts of one refresh. @experimental
+// IndexRefreshStats: Counts of one refresh. @experimental
 type IndexRefreshStats struct {
-	// EmbeddedChunks chunks embedded by this refresh.
+	// EmbeddedChunks: Chunks embedded by this refresh.
 	EmbeddedChunks int64 `json:"embeddedChunks"`
-	// IndexedChunks chunks in the index after the refresh.
+	// IndexedChunks: Chunks in the index after the refresh.
 	IndexedChunks int64 `json:"indexedChunks"`
-	// RemovedFiles files removed from the index because they are gone.
+	// RemovedFiles: Files removed from the index because they are gone.
 	RemovedFiles int64 `json:"removedFiles"`
-	// ScannedFiles files the walk found (after ignore rules and globs).
+	// ScannedFiles: Files the walk found (after ignore rules and globs).
 	ScannedFiles int64 `json:"scannedFiles"`
-	// SkippedFiles files skipped: unreadable, binary or not UTF-8.
+	// SkippedFiles: Files skipped: unreadable, binary or not UTF-8.
 	SkippedFiles int64 `json:"skippedFiles"`
-	// UpdatedFiles files (re)indexed because they are new or their content changed.
+	// UpdatedFiles: Files (re)indexed because they are new or their content changed.
 	UpdatedFiles int64 `json:"updatedFiles"`
 }
 
-// InitializeCapabilities capabilities a client declares at `initialize`; fixed for the connection.
+// InitializeCapabilities: Capabilities a client declares at `initialize`; fixed for the connection.
 type InitializeCapabilities struct {
-	// ExperimentalAPI opt into experimental methods, fields and notifications.
+	// ExperimentalAPI: Opt into experimental methods, fields and notifications.
 	ExperimentalAPI *bool `json:"experimentalApi,omitempty"`
-	// OptOutNotificationMethods exact notification methods this connection does not want to receive.
+	// OptOutNotificationMethods: Exact notification methods this connection does not want to receive.
 	OptOutNotificationMethods []string `json:"optOutNotificationMethods,omitempty"`
-	// RequestUserInputMethod which server request carries the model's `request_user_input` questions:
+	// RequestUserInputMethod: Which server request carries the model's `request_user_input` questions:
 	// `item/tool/requestUserInput` (the default) or `tool/requestUserInput`. Either needs
 	// `experimentalApi`.
 	RequestUserInputMethod *RequestUserInputMethod `json:"requestUserInputMethod,omitempty"`
 }
 
-// InitializeParams parameters of `initialize`, the first request of every connection.
+// InitializeParams: Parameters of `initialize`, the first request of every connection.
 type InitializeParams struct {
-	// Capabilities client capabilities; omitted means all off.
+	// Capabilities: Client capabilities; omitted means all off.
 	Capabilities *InitializeCapabilities `json:"capabilities,omitempty"`
-	// ClientInfo who the client is; `name` becomes the thread `originator` and prefixes `userAgent`.
+	// ClientInfo: Who the client is; `name` becomes the thread `originator` and prefixes `userAgent`.
 	ClientInfo ClientInfo `json:"clientInfo"`
 }
 
-// InitializeResponse result of `initialize`.
+// InitializeResponse: Result of `initialize`.
 type InitializeResponse struct {
-	// CodexHome the server's home directory (`TANDEM_HOME`), absolute.
+	// CodexHome: The server's home directory (`TANDEM_HOME`), absolute.
 	CodexHome string `json:"codexHome"`
-	// PlatformFamily platform family: `unix` or `windows`.
+	// PlatformFamily: Platform family: `unix` or `windows`.
 	PlatformFamily string `json:"platformFamily"`
-	// PlatformOs operating system: `linux`, `macos` or `windows`.
+	// PlatformOs: Operating system: `linux`, `macos` or `windows`.
 	PlatformOs string `json:"platformOs"`
-	// UserAgent `<clientInfo.name>/<protocol version> (<os> <os version>; <arch>) tandem/<version> (<clientInfo.name>; <clientInfo.version>)`.
+	// UserAgent: `<clientInfo.name>/<protocol version> (<os> <os version>; <arch>) tandem/<version> (<clientInfo.name>; <clientInfo.version>)`.
 	UserAgent string `json:"userAgent"`
 }
 
-// InputItem one input of `sendUserMessage` / `sendUserTurn`: Codex's `{"type", "data"}` form
+// InputItem: One input of `sendUserMessage` / `sendUserTurn`: Codex's `{"type", "data"}` form
 // (`{"type": "text", "data": {"text": …}}`), or the thread API's flat `UserInput`.
 type InputItem = json.RawMessage
 
-// InputModality an input modality.
+// InputModality: An input modality.
 type InputModality string
 
 // The values of InputModality.
@@ -1910,116 +1910,116 @@ const (
 	InputModalityImage InputModality = "image"
 )
 
-// InterruptConversationParams parameters of `interruptConversation`. Legacy.
+// InterruptConversationParams: Parameters of `interruptConversation`. Legacy.
 type InterruptConversationParams struct {
-	// ConversationID the conversation (thread) id.
+	// ConversationID: The conversation (thread) id.
 	ConversationID string `json:"conversationId"`
 }
 
-// InterruptConversationResponse result of `interruptConversation`, sent once the running turn has stopped.
+// InterruptConversationResponse: Result of `interruptConversation`, sent once the running turn has stopped.
 type InterruptConversationResponse struct {
-	// AbortReason why the turn ended: `interrupted`.
+	// AbortReason: Why the turn ended: `interrupted`.
 	AbortReason string `json:"abortReason"`
 }
 
-// ItemCompletedNotification `item/completed`: the authoritative final state of an item.
+// ItemCompletedNotification: `item/completed`: the authoritative final state of an item.
 type ItemCompletedNotification struct {
-	// CompletedAtMs when the item completed (Unix milliseconds).
+	// CompletedAtMs: When the item completed (Unix milliseconds).
 	CompletedAtMs int64 `json:"completedAtMs"`
-	// ContentTokenCount token count of the item's content, when known.
+	// ContentTokenCount: Token count of the item's content, when known.
 	ContentTokenCount *int64 `json:"contentTokenCount,omitempty"`
-	// Item the item in its final state.
+	// Item: The item in its final state.
 	Item ThreadItem `json:"item"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// ItemDeltaNotification text deltas of an item (`item/agentMessage/delta`, `item/commandExecution/outputDelta`).
+// ItemDeltaNotification: Text deltas of an item (`item/agentMessage/delta`, `item/commandExecution/outputDelta`).
 type ItemDeltaNotification struct {
-	// Delta the text to append.
+	// Delta: The text to append.
 	Delta string `json:"delta"`
-	// ItemID the item.
+	// ItemID: The item.
 	ItemID string `json:"itemId"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// ItemStartedNotification `item/started`.
+// ItemStartedNotification: `item/started`.
 type ItemStartedNotification struct {
-	// Item the item in its initial state.
+	// Item: The item in its initial state.
 	Item ThreadItem `json:"item"`
-	// StartedAtMs when the item started (Unix milliseconds).
+	// StartedAtMs: When the item started (Unix milliseconds).
 	StartedAtMs int64 `json:"startedAtMs"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// JSONRPCError a failed reply to a request.
+// JSONRPCError: A failed reply to a request.
 type JSONRPCError struct {
-	// Error what went wrong.
+	// Error: What went wrong.
 	Error JSONRPCErrorError `json:"error"`
-	// ID the id of the request this answers.
+	// ID: The id of the request this answers.
 	ID RequestID `json:"id"`
 }
 
-// JSONRPCErrorError the `error` member of a failed reply.
+// JSONRPCErrorError: The `error` member of a failed reply.
 type JSONRPCErrorError struct {
-	// Code error code; `-32600` for every request-level error, `-32603` for internal failures,
+	// Code: Error code; `-32600` for every request-level error, `-32603` for internal failures,
 	// `-32001` when the server is overloaded.
 	Code int64 `json:"code"`
-	// Data optional structured detail.
+	// Data: Optional structured detail.
 	Data json.RawMessage `json:"data,omitempty"`
-	// Message human-readable description of the error.
+	// Message: Human-readable description of the error.
 	Message string `json:"message"`
 }
 
-// JSONRPCMessage any message on the wire, in either direction.
+// JSONRPCMessage: Any message on the wire, in either direction.
 type JSONRPCMessage struct {
-	// Error what went wrong.
+	// Error: What went wrong.
 	Error *JSONRPCErrorError `json:"error,omitempty"`
-	// ID the request id, echoed in the response.
+	// ID: The request id, echoed in the response.
 	ID *RequestID `json:"id,omitempty"`
-	// Method the method name, such as `thread/start`.
+	// Method: The method name, such as `thread/start`.
 	Method *string `json:"method,omitempty"`
-	// Params method parameters; required (possibly `{}`) for methods whose params are a struct.
+	// Params: Method parameters; required (possibly `{}`) for methods whose params are a struct.
 	Params json.RawMessage `json:"params,omitempty"`
-	// Result the method's result.
+	// Result: The method's result.
 	Result json.RawMessage `json:"result,omitempty"`
 }
 
-// JSONRPCNotification a notification: a message without an id that gets no reply.
+// JSONRPCNotification: A notification: a message without an id that gets no reply.
 type JSONRPCNotification struct {
-	// Method the notification method, such as `turn/started`.
+	// Method: The notification method, such as `turn/started`.
 	Method string `json:"method"`
-	// Params notification parameters.
+	// Params: Notification parameters.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// JSONRPCRequest a request whose method has not been decoded yet.
+// JSONRPCRequest: A request whose method has not been decoded yet.
 type JSONRPCRequest struct {
-	// ID the request id, echoed in the response.
+	// ID: The request id, echoed in the response.
 	ID RequestID `json:"id"`
-	// Method the method name, such as `thread/start`.
+	// Method: The method name, such as `thread/start`.
 	Method string `json:"method"`
-	// Params method parameters; required (possibly `{}`) for methods whose params are a struct.
+	// Params: Method parameters; required (possibly `{}`) for methods whose params are a struct.
 	Params json.RawMessage `json:"params,omitempty"`
 }
 
-// JSONRPCResponse a successful reply to a request.
+// JSONRPCResponse: A successful reply to a request.
 type JSONRPCResponse struct {
-	// ID the id of the request this answers.
+	// ID: The id of the request this answers.
 	ID RequestID `json:"id"`
-	// Result the method's result.
+	// Result: The method's result.
 	Result json.RawMessage `json:"result"`
 }
 
-// LegacyApprovalPolicy approval policy of the conversation API: the thread API's values plus the deprecated
+// LegacyApprovalPolicy: Approval policy of the conversation API: the thread API's values plus the deprecated
 // `on-failure`, which Tandem treats as `on-request`.
 type LegacyApprovalPolicy string
 
@@ -2035,23 +2035,23 @@ const (
 	LegacyApprovalPolicyNever LegacyApprovalPolicy = "never"
 )
 
-// LegacyEmptyParams an empty params object of a legacy method.
+// LegacyEmptyParams: An empty params object of a legacy method.
 type LegacyEmptyParams struct {
 }
 
-// LegacyEmptyResponse an empty result of a legacy method.
+// LegacyEmptyResponse: An empty result of a legacy method.
 type LegacyEmptyResponse struct {
 }
 
-// LegacyInputItem codex's first-generation input item, tagged by `type` with its content under `data`.
+// LegacyInputItem: Codex's first-generation input item, tagged by `type` with its content under `data`.
 type LegacyInputItem struct {
-	// Data (its shape depends on the variant) (its shape depends on the variant)
+	// Data: (its shape depends on the variant) (its shape depends on the variant)
 	Data json.RawMessage `json:"data"`
-	// Type the variant: `text`, `image`, `localImage`.
+	// Type: The variant: `text`, `image`, `localImage`.
 	Type string `json:"type"`
 }
 
-// LegacySandboxMode sandbox mode of `newConversation`: the thread API's modes plus `external-sandbox`.
+// LegacySandboxMode: Sandbox mode of `newConversation`: the thread API's modes plus `external-sandbox`.
 type LegacySandboxMode string
 
 // The values of LegacySandboxMode.
@@ -2067,100 +2067,100 @@ const (
 	LegacySandboxModeExternalSandbox LegacySandboxMode = "external-sandbox"
 )
 
-// ListConversationsParams parameters of `listConversations`. Legacy.
+// ListConversationsParams: Parameters of `listConversations`. Legacy.
 type ListConversationsParams struct {
-	// Cursor opaque cursor from a previous page.
+	// Cursor: Opaque cursor from a previous page.
 	Cursor *string `json:"cursor,omitempty"`
-	// ModelProviders only conversations of these model providers.
+	// ModelProviders: Only conversations of these model providers.
 	ModelProviders []string `json:"modelProviders,omitempty"`
-	// PageSize page size (default 25).
+	// PageSize: Page size (default 25).
 	PageSize *int64 `json:"pageSize,omitempty"`
 }
 
-// ListConversationsResponse result of `listConversations`: newest first.
+// ListConversationsResponse: Result of `listConversations`: newest first.
 type ListConversationsResponse struct {
-	// Items one page of conversations.
+	// Items: One page of conversations.
 	Items []ConversationSummary `json:"items"`
-	// NextCursor cursor of the next page; `null` on the last page.
+	// NextCursor: Cursor of the next page; `null` on the last page.
 	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
-// ListMCPServerStatusParams parameters of `mcpServerStatus/list`.
+// ListMCPServerStatusParams: Parameters of `mcpServerStatus/list`.
 type ListMCPServerStatusParams struct {
-	// Cursor opaque cursor from a previous page's `nextCursor`.
+	// Cursor: Opaque cursor from a previous page's `nextCursor`.
 	Cursor *string `json:"cursor,omitempty"`
-	// Limit page size (default: all).
+	// Limit: Page size (default: all).
 	Limit *int64 `json:"limit,omitempty"`
-	// ThreadID tandem extension: the loaded thread whose servers to report (each thread runs its own
+	// ThreadID: Tandem extension: the loaded thread whose servers to report (each thread runs its own
 	// servers). Without it, the most recently started loaded thread's servers, or the
 	// configured servers with no tools when no thread is loaded.
 	ThreadID *string `json:"threadId,omitempty"`
 }
 
-// ListMCPServerStatusResponse result of `mcpServerStatus/list`.
+// ListMCPServerStatusResponse: Result of `mcpServerStatus/list`.
 type ListMCPServerStatusResponse struct {
-	// Data one entry per enabled configured server, in configuration order.
+	// Data: One entry per enabled configured server, in configuration order.
 	Data []MCPServerStatus `json:"data"`
-	// NextCursor cursor of the next page; `null` on the last page.
+	// NextCursor: Cursor of the next page; `null` on the last page.
 	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
-// LoginAccountParams parameters of `account/login/start`: how to log in. Only `apiKey` is supported; the other
+// LoginAccountParams: Parameters of `account/login/start`: how to log in. Only `apiKey` is supported; the other
 // types answer an error that says so.
 type LoginAccountParams struct {
-	// AccessKeyID access key id.
+	// AccessKeyID: Access key id.
 	AccessKeyID *string `json:"accessKeyId,omitempty"`
-	// AccessToken access token.
+	// AccessToken: Access token.
 	AccessToken *string `json:"accessToken,omitempty"`
-	// APIKey the key; must not be empty.
+	// APIKey: The key; must not be empty.
 	APIKey *string `json:"apiKey,omitempty"`
-	// AppBrand reference client option; ignored.
+	// AppBrand: Reference client option; ignored.
 	AppBrand json.RawMessage `json:"appBrand,omitempty"`
-	// ChatgptAccountID account id.
+	// ChatgptAccountID: Account id.
 	ChatgptAccountID *string `json:"chatgptAccountId,omitempty"`
-	// ChatgptPlanType plan type.
+	// ChatgptPlanType: Plan type.
 	ChatgptPlanType *string `json:"chatgptPlanType,omitempty"`
-	// CodexStreamlinedLogin reference client option; ignored.
+	// CodexStreamlinedLogin: Reference client option; ignored.
 	CodexStreamlinedLogin *bool `json:"codexStreamlinedLogin,omitempty"`
-	// Region aWS region.
+	// Region: AWS region.
 	Region *string `json:"region,omitempty"`
-	// SecretAccessKey secret access key.
+	// SecretAccessKey: Secret access key.
 	SecretAccessKey *string `json:"secretAccessKey,omitempty"`
-	// SessionToken session token.
+	// SessionToken: Session token.
 	SessionToken *string `json:"sessionToken,omitempty"`
-	// Type the variant: `apiKey`, `chatgpt`, `chatgptDeviceCode`, `chatgptAuthTokens`, `amazonBedrock`, `amazonBedrockAccessKeys`.
+	// Type: The variant: `apiKey`, `chatgpt`, `chatgptDeviceCode`, `chatgptAuthTokens`, `amazonBedrock`, `amazonBedrockAccessKeys`.
 	Type string `json:"type"`
-	// UseHostedLoginSuccessPage reference client option; ignored.
+	// UseHostedLoginSuccessPage: Reference client option; ignored.
 	UseHostedLoginSuccessPage *bool `json:"useHostedLoginSuccessPage,omitempty"`
 }
 
-// LoginAccountResponse result of `account/login/start`. Tandem only answers `apiKey`: the key is stored when the
+// LoginAccountResponse: Result of `account/login/start`. Tandem only answers `apiKey`: the key is stored when the
 // response is sent, and `account/login/completed` and `account/updated` follow.
 type LoginAccountResponse struct {
-	// AuthURL uRL to open in a browser.
+	// AuthURL: URL to open in a browser.
 	AuthURL *string `json:"authUrl,omitempty"`
-	// LoginID id for `account/login/cancel` and `account/login/completed`.
+	// LoginID: Id for `account/login/cancel` and `account/login/completed`.
 	LoginID *string `json:"loginId,omitempty"`
-	// Type the variant: `apiKey`, `chatgpt`, `chatgptDeviceCode`, `chatgptAuthTokens`, `amazonBedrock`.
+	// Type: The variant: `apiKey`, `chatgpt`, `chatgptDeviceCode`, `chatgptAuthTokens`, `amazonBedrock`.
 	Type string `json:"type"`
-	// UserCode the code.
+	// UserCode: The code.
 	UserCode *string `json:"userCode,omitempty"`
-	// VerificationURL where to enter the code.
+	// VerificationURL: Where to enter the code.
 	VerificationURL *string `json:"verificationUrl,omitempty"`
 }
 
-// LoginChatGptCompleteNotification params of `loginChatGptComplete` (legacy): a ChatGPT login finished. Tandem has no ChatGPT
+// LoginChatGptCompleteNotification: Params of `loginChatGptComplete` (legacy): a ChatGPT login finished. Tandem has no ChatGPT
 // login and never sends it; declared for clients of the first-generation API.
 type LoginChatGptCompleteNotification struct {
-	// Error why it failed.
+	// Error: Why it failed.
 	Error *string `json:"error,omitempty"`
-	// LoginID the login's id.
+	// LoginID: The login's id.
 	LoginID string `json:"loginId"`
-	// Success whether it succeeded.
+	// Success: Whether it succeeded.
 	Success bool `json:"success"`
 }
 
-// MCPAuthStatus how an MCP server authenticates.
+// MCPAuthStatus: How an MCP server authenticates.
 type MCPAuthStatus string
 
 // The values of MCPAuthStatus.
@@ -2175,7 +2175,7 @@ const (
 	MCPAuthStatusOAuth MCPAuthStatus = "oAuth"
 )
 
-// MCPServerElicitationAction the user's choice on an elicitation.
+// MCPServerElicitationAction: The user's choice on an elicitation.
 type MCPServerElicitationAction string
 
 // The values of MCPServerElicitationAction.
@@ -2188,42 +2188,42 @@ const (
 	MCPServerElicitationActionCancel MCPServerElicitationAction = "cancel"
 )
 
-// MCPServerElicitationRequestParams parameters of `mcpServer/elicitation/request`: an MCP server asks the user something in
+// MCPServerElicitationRequestParams: Parameters of `mcpServer/elicitation/request`: an MCP server asks the user something in
 // the middle of a tool call (or Tandem asks whether an MCP tool may run).
 type MCPServerElicitationRequestParams struct {
-	// Meta the server's `_meta`; for Tandem's own approval questions
+	// Meta: The server's `_meta`; for Tandem's own approval questions
 	// `{"tandem/approvalKind": "mcpToolCall", "tool": …, "arguments": …}`.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// ElicitationID the server's id of this elicitation.
+	// ElicitationID: The server's id of this elicitation.
 	ElicitationID *string `json:"elicitationId,omitempty"`
-	// Message what the user is asked.
+	// Message: What the user is asked.
 	Message string `json:"message"`
-	// Mode the variant: `form`, `url`.
+	// Mode: The variant: `form`, `url`.
 	Mode string `json:"mode"`
-	// RequestedSchema the restricted JSON Schema (`{type: "object", properties, required?}`) of the
+	// RequestedSchema: The restricted JSON Schema (`{type: "object", properties, required?}`) of the
 	// expected answer; no properties for a plain accept/decline question.
 	RequestedSchema json.RawMessage `json:"requestedSchema,omitempty"`
-	// ServerName the server's name under `[mcp_servers]`.
+	// ServerName: The server's name under `[mcp_servers]`.
 	ServerName string `json:"serverName"`
-	// ThreadID the thread of the call.
+	// ThreadID: The thread of the call.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn of the call, when one is running.
+	// TurnID: The turn of the call, when one is running.
 	TurnID *string `json:"turnId,omitempty"`
-	// URL where to go.
+	// URL: Where to go.
 	URL *string `json:"url,omitempty"`
 }
 
-// MCPServerElicitationRequestResponse result of `mcpServer/elicitation/request`.
+// MCPServerElicitationRequestResponse: Result of `mcpServer/elicitation/request`.
 type MCPServerElicitationRequestResponse struct {
-	// Meta `_meta` passed back to the server.
+	// Meta: `_meta` passed back to the server.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Action what the user chose.
+	// Action: What the user chose.
 	Action MCPServerElicitationAction `json:"action"`
-	// Content the form's data, for `accept`.
+	// Content: The form's data, for `accept`.
 	Content json.RawMessage `json:"content,omitempty"`
 }
 
-// MCPServerStartupFailureReason why a startup failed, when it is a known reason.
+// MCPServerStartupFailureReason: Why a startup failed, when it is a known reason.
 type MCPServerStartupFailureReason string
 
 // The values of MCPServerStartupFailureReason.
@@ -2232,7 +2232,7 @@ const (
 	MCPServerStartupFailureReasonReauthenticationRequired MCPServerStartupFailureReason = "reauthenticationRequired"
 )
 
-// MCPServerStartupState where an MCP server's startup stands.
+// MCPServerStartupState: Where an MCP server's startup stands.
 type MCPServerStartupState string
 
 // The values of MCPServerStartupState.
@@ -2247,56 +2247,56 @@ const (
 	MCPServerStartupStateCancelled MCPServerStartupState = "cancelled"
 )
 
-// MCPServerStatus one MCP server as the agent sees it.
+// MCPServerStatus: One MCP server as the agent sees it.
 type MCPServerStatus struct {
-	// AuthStatus how the server authenticates.
+	// AuthStatus: How the server authenticates.
 	AuthStatus MCPAuthStatus `json:"authStatus"`
-	// Error tandem extension: the last startup or connection error, if any.
+	// Error: Tandem extension: the last startup or connection error, if any.
 	Error *string `json:"error,omitempty"`
-	// Name the server's name under `[mcp_servers]`.
+	// Name: The server's name under `[mcp_servers]`.
 	Name string `json:"name"`
-	// ResourceTemplates its resource templates; always empty in Tandem.
+	// ResourceTemplates: Its resource templates; always empty in Tandem.
 	ResourceTemplates []json.RawMessage `json:"resourceTemplates"`
-	// Resources its resources; Tandem does not read resources, so always empty.
+	// Resources: Its resources; Tandem does not read resources, so always empty.
 	Resources []json.RawMessage `json:"resources"`
-	// StartupStatus tandem extension: where its startup stands; `null` when no thread runs it yet.
+	// StartupStatus: Tandem extension: where its startup stands; `null` when no thread runs it yet.
 	StartupStatus *MCPServerStartupState `json:"startupStatus,omitempty"`
-	// Tools its tools (after `enabled_tools`/`disabled_tools`) by tool name, each as the server's
+	// Tools: Its tools (after `enabled_tools`/`disabled_tools`) by tool name, each as the server's
 	// `tools/list` entry; empty until the server is ready.
 	Tools json.RawMessage `json:"tools"`
 }
 
-// MCPServerStatusUpdatedNotification parameters of `mcpServer/startupStatus/updated`.
+// MCPServerStatusUpdatedNotification: Parameters of `mcpServer/startupStatus/updated`.
 type MCPServerStatusUpdatedNotification struct {
-	// Error why it failed, for `failed`.
+	// Error: Why it failed, for `failed`.
 	Error *string `json:"error,omitempty"`
-	// FailureReason a known failure reason; always `null` in Tandem.
+	// FailureReason: A known failure reason; always `null` in Tandem.
 	FailureReason *MCPServerStartupFailureReason `json:"failureReason,omitempty"`
-	// Name the server's name under `[mcp_servers]`.
+	// Name: The server's name under `[mcp_servers]`.
 	Name string `json:"name"`
-	// Status the new state.
+	// Status: The new state.
 	Status MCPServerStartupState `json:"status"`
-	// ThreadID the thread whose server this is.
+	// ThreadID: The thread whose server this is.
 	ThreadID *string `json:"threadId,omitempty"`
 }
 
-// MCPToolCallError why an MCP tool call produced no result.
+// MCPToolCallError: Why an MCP tool call produced no result.
 type MCPToolCallError struct {
-	// Message what went wrong (also what the model is told).
+	// Message: What went wrong (also what the model is told).
 	Message string `json:"message"`
 }
 
-// MCPToolCallResult what an MCP server returned for a call (its `CallToolResult`).
+// MCPToolCallResult: What an MCP server returned for a call (its `CallToolResult`).
 type MCPToolCallResult struct {
-	// Meta the result's `_meta`, when the server sent one.
+	// Meta: The result's `_meta`, when the server sent one.
 	Meta json.RawMessage `json:"_meta,omitempty"`
-	// Content the content blocks, as the server sent them.
+	// Content: The content blocks, as the server sent them.
 	Content []json.RawMessage `json:"content"`
-	// StructuredContent the structured result, when the server sent one.
+	// StructuredContent: The structured result, when the server sent one.
 	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
 }
 
-// MCPToolCallStatus lifecycle status of an `mcpToolCall` item.
+// MCPToolCallStatus: Lifecycle status of an `mcpToolCall` item.
 type MCPToolCallStatus string
 
 // The values of MCPToolCallStatus.
@@ -2309,7 +2309,7 @@ const (
 	MCPToolCallStatusFailed MCPToolCallStatus = "failed"
 )
 
-// MessagePhase whether agent text is commentary, a partial answer or the final answer.
+// MessagePhase: Whether agent text is commentary, a partial answer or the final answer.
 type MessagePhase string
 
 // The values of MessagePhase.
@@ -2322,7 +2322,7 @@ const (
 	MessagePhaseFinalAnswer MessagePhase = "final_answer"
 )
 
-// ModeKind the kind of collaboration mode.
+// ModeKind: The kind of collaboration mode.
 type ModeKind string
 
 // The values of ModeKind.
@@ -2333,93 +2333,93 @@ const (
 	ModeKindDefault ModeKind = "default"
 )
 
-// Model a model the client can choose.
+// Model: A model the client can choose.
 type Model struct {
-	// AdditionalSpeedTiers extra speed tiers.
+	// AdditionalSpeedTiers: Extra speed tiers.
 	AdditionalSpeedTiers []string `json:"additionalSpeedTiers,omitempty"`
-	// AvailabilityNux availability notice.
+	// AvailabilityNux: Availability notice.
 	AvailabilityNux *ModelAvailabilityNux `json:"availabilityNux,omitempty"`
-	// AvailableAccessPrograms access programs; always `null` in Tandem.
+	// AvailableAccessPrograms: Access programs; always `null` in Tandem.
 	AvailableAccessPrograms json.RawMessage `json:"availableAccessPrograms,omitempty"`
-	// DefaultReasoningEffort reasoning effort used when none is chosen (`medium` in Tandem).
+	// DefaultReasoningEffort: Reasoning effort used when none is chosen (`medium` in Tandem).
 	DefaultReasoningEffort ReasoningEffort `json:"defaultReasoningEffort"`
-	// DefaultServiceTier default service tier.
+	// DefaultServiceTier: Default service tier.
 	DefaultServiceTier *string `json:"defaultServiceTier,omitempty"`
-	// Description short description.
+	// Description: Short description.
 	Description string `json:"description"`
-	// DisplayName display name.
+	// DisplayName: Display name.
 	DisplayName string `json:"displayName"`
-	// Hidden hidden models are listed only with `includeHidden`.
+	// Hidden: Hidden models are listed only with `includeHidden`.
 	Hidden bool `json:"hidden"`
-	// ID model id.
+	// ID: Model id.
 	ID string `json:"id"`
-	// InputModalities input modalities (`text`, `image`).
+	// InputModalities: Input modalities (`text`, `image`).
 	InputModalities []InputModality `json:"inputModalities,omitempty"`
-	// IsDefault whether this is the default model: `model` from config, else the provider's default
+	// IsDefault: Whether this is the default model: `model` from config, else the provider's default
 	// model.
 	IsDefault bool `json:"isDefault"`
-	// Model model slug sent to the provider.
+	// Model: Model slug sent to the provider.
 	Model string `json:"model"`
-	// ModelSpecialty specialty label.
+	// ModelSpecialty: Specialty label.
 	ModelSpecialty *string `json:"modelSpecialty,omitempty"`
-	// MultiAgentVersion multi-agent protocol version.
+	// MultiAgentVersion: Multi-agent protocol version.
 	MultiAgentVersion *string `json:"multiAgentVersion,omitempty"`
-	// ServiceTiers service tiers.
+	// ServiceTiers: Service tiers.
 	ServiceTiers []ModelServiceTier `json:"serviceTiers,omitempty"`
-	// SupportedReasoningEfforts reasoning efforts the model supports, each with a description (`low`, `medium` and
+	// SupportedReasoningEfforts: Reasoning efforts the model supports, each with a description (`low`, `medium` and
 	// `high` in Tandem, which does not know a provider's model limits).
 	SupportedReasoningEfforts []ReasoningEffortOption `json:"supportedReasoningEfforts"`
-	// SupportsPersonality whether the model takes a `personality` (`friendly`, `pragmatic`); always `false` in
+	// SupportsPersonality: Whether the model takes a `personality` (`friendly`, `pragmatic`); always `false` in
 	// Tandem, whose instructions have no personality text.
 	SupportsPersonality *bool `json:"supportsPersonality,omitempty"`
-	// Upgrade slug of the model this one upgrades to; always `null` in Tandem, which knows no
+	// Upgrade: Slug of the model this one upgrades to; always `null` in Tandem, which knows no
 	// upgrade paths.
 	Upgrade *string `json:"upgrade,omitempty"`
-	// UpgradeInfo upgrade details; always `null` in Tandem.
+	// UpgradeInfo: Upgrade details; always `null` in Tandem.
 	UpgradeInfo json.RawMessage `json:"upgradeInfo,omitempty"`
 }
 
-// ModelAvailabilityNux an availability notice for a model.
+// ModelAvailabilityNux: An availability notice for a model.
 type ModelAvailabilityNux struct {
-	// Message the notice.
+	// Message: The notice.
 	Message string `json:"message"`
 }
 
-// ModelListParams parameters of `model/list`.
+// ModelListParams: Parameters of `model/list`.
 type ModelListParams struct {
-	// Cursor opaque cursor: the `nextCursor` of the previous page (a stringified offset); anything
+	// Cursor: Opaque cursor: the `nextCursor` of the previous page (a stringified offset); anything
 	// else is refused with `-32600 "invalid cursor: <cursor>"`.
 	Cursor *string `json:"cursor,omitempty"`
-	// IncludeHidden include hidden models.
+	// IncludeHidden: Include hidden models.
 	IncludeHidden *bool `json:"includeHidden,omitempty"`
-	// Limit page size (at least 1; every model when absent).
+	// Limit: Page size (at least 1; every model when absent).
 	Limit *int64 `json:"limit,omitempty"`
-	// ModelProvider list this provider's models instead of the configured one's.
+	// ModelProvider: List this provider's models instead of the configured one's.
 	ModelProvider *string `json:"modelProvider,omitempty"`
-	// PageSize tandem extension: the first-generation name of `limit`, accepted as its alias; when
+	// PageSize: Tandem extension: the first-generation name of `limit`, accepted as its alias; when
 	// both are sent, `limit` wins.
 	PageSize *int64 `json:"pageSize,omitempty"`
 }
 
-// ModelListResponse result of `model/list`.
+// ModelListResponse: Result of `model/list`.
 type ModelListResponse struct {
-	// Data one page of models.
+	// Data: One page of models.
 	Data []Model `json:"data"`
-	// NextCursor cursor of the next page; `null` on the last page.
+	// NextCursor: Cursor of the next page; `null` on the last page.
 	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
-// ModelServiceTier a service tier of a model.
+// ModelServiceTier: A service tier of a model.
 type ModelServiceTier struct {
-	// Description description.
+	// Description: Description.
 	Description string `json:"description"`
-	// ID tier id.
+	// ID: Tier id.
 	ID string `json:"id"`
-	// Name display name.
+	// Name: Display name.
 	Name string `json:"name"`
 }
 
-// NetworkAccess network access for an externally sandboxed process.
+// NetworkAccess: Network access for an externally sandboxed process.
 type NetworkAccess string
 
 // The values of NetworkAccess.
@@ -2430,70 +2430,70 @@ const (
 	NetworkAccessEnabled NetworkAccess = "enabled"
 )
 
-// NewConversationParams parameters of `newConversation`. Legacy.
+// NewConversationParams: Parameters of `newConversation`. Legacy.
 type NewConversationParams struct {
-	// ApprovalPolicy approval policy (`on-failure` is a deprecated alias of `on-request`).
+	// ApprovalPolicy: Approval policy (`on-failure` is a deprecated alias of `on-request`).
 	ApprovalPolicy *LegacyApprovalPolicy `json:"approvalPolicy,omitempty"`
-	// BaseInstructions replaces the built-in instructions.
+	// BaseInstructions: Replaces the built-in instructions.
 	BaseInstructions *string `json:"baseInstructions,omitempty"`
-	// CompactPrompt prompt that asks for the summary when this conversation's history is compacted (on
+	// CompactPrompt: Prompt that asks for the summary when this conversation's history is compacted (on
 	// request and automatically), in place of `compact_prompt` from config and the built-in
 	// prompt. It is stored with the thread, so a resumed conversation keeps it; on
 	// `resumeConversation` a value replaces the stored one.
 	CompactPrompt *string `json:"compactPrompt,omitempty"`
-	// Config config overrides (`key.path` → value), as `-c` takes them.
+	// Config: Config overrides (`key.path` → value), as `-c` takes them.
 	Config json.RawMessage `json:"config,omitempty"`
-	// Cwd working directory; the server's when omitted.
+	// Cwd: Working directory; the server's when omitted.
 	Cwd *string `json:"cwd,omitempty"`
-	// DeveloperInstructions extra developer instructions.
+	// DeveloperInstructions: Extra developer instructions.
 	DeveloperInstructions *string `json:"developerInstructions,omitempty"`
-	// IncludeApplyPatchTool offer the `apply_patch` tool; accepted, the tool is always offered.
+	// IncludeApplyPatchTool: Offer the `apply_patch` tool; accepted, the tool is always offered.
 	IncludeApplyPatchTool *bool `json:"includeApplyPatchTool,omitempty"`
-	// IncludePlanTool offer the `update_plan` tool; accepted, the tool is always offered.
+	// IncludePlanTool: Offer the `update_plan` tool; accepted, the tool is always offered.
 	IncludePlanTool *bool `json:"includePlanTool,omitempty"`
-	// Model model slug; the configured model when omitted.
+	// Model: Model slug; the configured model when omitted.
 	Model *string `json:"model,omitempty"`
-	// ModelProvider model provider id; the configured provider when omitted.
+	// ModelProvider: Model provider id; the configured provider when omitted.
 	ModelProvider *string `json:"modelProvider,omitempty"`
-	// NetworkAccess with `sandbox: "external-sandbox"`: the network access the host sandbox grants.
+	// NetworkAccess: With `sandbox: "external-sandbox"`: the network access the host sandbox grants.
 	NetworkAccess *NetworkAccess `json:"networkAccess,omitempty"`
-	// Profile config profile to apply.
+	// Profile: Config profile to apply.
 	Profile *string `json:"profile,omitempty"`
-	// Sandbox sandbox mode.
+	// Sandbox: Sandbox mode.
 	Sandbox *LegacySandboxMode `json:"sandbox,omitempty"`
 }
 
-// NewConversationResponse result of `newConversation`.
+// NewConversationResponse: Result of `newConversation`.
 type NewConversationResponse struct {
-	// ConversationID the conversation (thread) id.
+	// ConversationID: The conversation (thread) id.
 	ConversationID string `json:"conversationId"`
-	// Model model in effect.
+	// Model: Model in effect.
 	Model string `json:"model"`
-	// ReasoningEffort reasoning effort in effect, when one is set.
+	// ReasoningEffort: Reasoning effort in effect, when one is set.
 	ReasoningEffort *ReasoningEffort `json:"reasoningEffort,omitempty"`
-	// RolloutPath absolute path of the rollout file.
+	// RolloutPath: Absolute path of the rollout file.
 	RolloutPath string `json:"rolloutPath"`
 }
 
-// NoParams the params of a method that takes none: `params` may be omitted, or sent as `{}`.
+// NoParams: The params of a method that takes none: `params` may be omitted, or sent as `{}`.
 type NoParams struct {
 }
 
-// ParsedCommand what a command does, as Codex's first-generation types describe it (tagged by `type`).
+// ParsedCommand: What a command does, as Codex's first-generation types describe it (tagged by `type`).
 type ParsedCommand struct {
-	// Cmd the (sub)command.
+	// Cmd: The (sub)command.
 	Cmd string `json:"cmd"`
-	// Name file name.
+	// Name: File name.
 	Name *string `json:"name,omitempty"`
-	// Path file path.
+	// Path: File path.
 	Path *string `json:"path,omitempty"`
-	// Query search query.
+	// Query: Search query.
 	Query *string `json:"query,omitempty"`
-	// Type the variant: `read`, `list_files`, `search`, `unknown`.
+	// Type: The variant: `read`, `list_files`, `search`, `unknown`.
 	Type string `json:"type"`
 }
 
-// PatchApplyStatus lifecycle status of a file-change item.
+// PatchApplyStatus: Lifecycle status of a file-change item.
 type PatchApplyStatus string
 
 // The values of PatchApplyStatus.
@@ -2508,15 +2508,15 @@ const (
 	PatchApplyStatusDeclined PatchApplyStatus = "declined"
 )
 
-// PatchChangeKind kind of a file change (tagged by `type`).
+// PatchChangeKind: Kind of a file change (tagged by `type`).
 type PatchChangeKind struct {
-	// MovePath new path when the file is moved (snake_case on the wire).
+	// MovePath: New path when the file is moved (snake_case on the wire).
 	MovePath *string `json:"move_path,omitempty"`
-	// Type the variant: `add`, `delete`, `update`.
+	// Type: The variant: `add`, `delete`, `update`.
 	Type string `json:"type"`
 }
 
-// Personality deprecated personality setting; accepted and echoed, with no effect on style.
+// Personality: Deprecated personality setting; accepted and echoed, with no effect on style.
 type Personality string
 
 // The values of Personality.
@@ -2529,15 +2529,15 @@ const (
 	PersonalityPragmatic Personality = "pragmatic"
 )
 
-// PlanItem one step of a `plan_update` (Codex's `PlanItemArg`).
+// PlanItem: One step of a `plan_update` (Codex's `PlanItemArg`).
 type PlanItem struct {
-	// Status how far along it is.
+	// Status: How far along it is.
 	Status StepStatus `json:"status"`
-	// Step what to do.
+	// Step: What to do.
 	Step string `json:"step"`
 }
 
-// PlanType a ChatGPT subscription plan (declared for wire compatibility; Tandem never reports one).
+// PlanType: A ChatGPT subscription plan (declared for wire compatibility; Tandem never reports one).
 type PlanType string
 
 // The values of PlanType.
@@ -2584,78 +2584,78 @@ const (
 	PlanTypeUnknown PlanType = "unknown"
 )
 
-// QuestionAnswer the answer to one question.
+// QuestionAnswer: The answer to one question.
 type QuestionAnswer struct {
-	// QuestionIndex index of the question in the request (0-based).
+	// QuestionIndex: Index of the question in the request (0-based).
 	QuestionIndex int64 `json:"questionIndex"`
-	// Selected the chosen option labels, or the free-form text when "other" was chosen.
+	// Selected: The chosen option labels, or the free-form text when "other" was chosen.
 	Selected []string `json:"selected"`
 }
 
-// QuestionAnswersResponse answer to `tool/requestUserInput` and `agent/askUserQuestion`.
+// QuestionAnswersResponse: Answer to `tool/requestUserInput` and `agent/askUserQuestion`.
 type QuestionAnswersResponse struct {
-	// Answers one answer per answered question.
+	// Answers: One answer per answered question.
 	Answers []QuestionAnswer `json:"answers"`
 }
 
-// RateLimitSnapshot rate limits as Codex reports them with `token_count`; Tandem knows none.
+// RateLimitSnapshot: Rate limits as Codex reports them with `token_count`; Tandem knows none.
 type RateLimitSnapshot struct {
-	// Credits credits.
+	// Credits: Credits.
 	Credits json.RawMessage `json:"credits,omitempty"`
-	// IndividualLimit individual spend limit.
+	// IndividualLimit: Individual spend limit.
 	IndividualLimit json.RawMessage `json:"individual_limit,omitempty"`
-	// LimitID limit id (`codex`).
+	// LimitID: Limit id (`codex`).
 	LimitID *string `json:"limit_id,omitempty"`
-	// LimitName limit name.
+	// LimitName: Limit name.
 	LimitName *string `json:"limit_name,omitempty"`
-	// PlanType plan type.
+	// PlanType: Plan type.
 	PlanType *string `json:"plan_type,omitempty"`
-	// Primary primary window.
+	// Primary: Primary window.
 	Primary json.RawMessage `json:"primary,omitempty"`
-	// RateLimitReachedType which limit was reached.
+	// RateLimitReachedType: Which limit was reached.
 	RateLimitReachedType *string `json:"rate_limit_reached_type,omitempty"`
-	// Secondary secondary window.
+	// Secondary: Secondary window.
 	Secondary json.RawMessage `json:"secondary,omitempty"`
-	// SpendControlReached whether spend control was reached.
+	// SpendControlReached: Whether spend control was reached.
 	SpendControlReached *bool `json:"spend_control_reached,omitempty"`
 }
 
-// RateLimitSnapshot2 rate limits of one limit (one provider in Tandem).
+// RateLimitSnapshot2: Rate limits of one limit (one provider in Tandem).
 type RateLimitSnapshot2 struct {
-	// Credits credits; always `null`.
+	// Credits: Credits; always `null`.
 	Credits *CreditsSnapshot `json:"credits,omitempty"`
-	// IndividualLimit individual spend limit; always `null`.
+	// IndividualLimit: Individual spend limit; always `null`.
 	IndividualLimit json.RawMessage `json:"individualLimit,omitempty"`
-	// LimitID which limit: the provider id.
+	// LimitID: Which limit: the provider id.
 	LimitID *string `json:"limitId,omitempty"`
-	// LimitName display name of the limit: the provider's name.
+	// LimitName: Display name of the limit: the provider's name.
 	LimitName *string `json:"limitName,omitempty"`
-	// NormalModelSlug model slug of the limit; always `null`.
+	// NormalModelSlug: Model slug of the limit; always `null`.
 	NormalModelSlug *string `json:"normalModelSlug,omitempty"`
-	// PlanType plan type; always `null`.
+	// PlanType: Plan type; always `null`.
 	PlanType *PlanType `json:"planType,omitempty"`
-	// Primary the request limit (`x-ratelimit-limit-requests`, `-remaining-requests`,
+	// Primary: The request limit (`x-ratelimit-limit-requests`, `-remaining-requests`,
 	// `-reset-requests`).
 	Primary *RateLimitWindow `json:"primary,omitempty"`
-	// RateLimitReachedType which limit was reached; always `null`.
+	// RateLimitReachedType: Which limit was reached; always `null`.
 	RateLimitReachedType json.RawMessage `json:"rateLimitReachedType,omitempty"`
-	// Secondary the token limit (`x-ratelimit-limit-tokens`, `-remaining-tokens`, `-reset-tokens`).
+	// Secondary: The token limit (`x-ratelimit-limit-tokens`, `-remaining-tokens`, `-reset-tokens`).
 	Secondary *RateLimitWindow `json:"secondary,omitempty"`
-	// SpendControlReached whether a spend control was reached; always `null`.
+	// SpendControlReached: Whether a spend control was reached; always `null`.
 	SpendControlReached *bool `json:"spendControlReached,omitempty"`
 }
 
-// RateLimitWindow usage of one rate-limit window.
+// RateLimitWindow: Usage of one rate-limit window.
 type RateLimitWindow struct {
-	// ResetsAt when the window resets (Unix seconds), from the `x-ratelimit-reset-*` duration.
+	// ResetsAt: When the window resets (Unix seconds), from the `x-ratelimit-reset-*` duration.
 	ResetsAt *int64 `json:"resetsAt,omitempty"`
-	// UsedPercent percent of the limit used: `(limit - remaining) / limit * 100`.
+	// UsedPercent: Percent of the limit used: `(limit - remaining) / limit * 100`.
 	UsedPercent float64 `json:"usedPercent"`
-	// WindowDurationMins length of the window in minutes; `null` (providers do not say).
+	// WindowDurationMins: Length of the window in minutes; `null` (providers do not say).
 	WindowDurationMins *int64 `json:"windowDurationMins,omitempty"`
 }
 
-// ReasoningEffort how hard the model should think.
+// ReasoningEffort: How hard the model should think.
 type ReasoningEffort string
 
 // The values of ReasoningEffort.
@@ -2678,15 +2678,15 @@ const (
 	ReasoningEffortUltra ReasoningEffort = "ultra"
 )
 
-// ReasoningEffortOption a reasoning effort with its description.
+// ReasoningEffortOption: A reasoning effort with its description.
 type ReasoningEffortOption struct {
-	// Description what it means.
+	// Description: What it means.
 	Description string `json:"description"`
-	// ReasoningEffort the effort.
+	// ReasoningEffort: The effort.
 	ReasoningEffort ReasoningEffort `json:"reasoningEffort"`
 }
 
-// ReasoningSummary how the model's reasoning is summarised.
+// ReasoningSummary: How the model's reasoning is summarised.
 type ReasoningSummary string
 
 // The values of ReasoningSummary.
@@ -2701,50 +2701,50 @@ const (
 	ReasoningSummaryNone ReasoningSummary = "none"
 )
 
-// ReasoningSummaryPartAddedNotification `item/reasoning/summaryPartAdded`: a new summary part begins.
+// ReasoningSummaryPartAddedNotification: `item/reasoning/summaryPartAdded`: a new summary part begins.
 type ReasoningSummaryPartAddedNotification struct {
-	// ItemID the reasoning item.
+	// ItemID: The reasoning item.
 	ItemID string `json:"itemId"`
-	// SummaryIndex index of the new part.
+	// SummaryIndex: Index of the new part.
 	SummaryIndex int64 `json:"summaryIndex"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// ReasoningSummaryTextDeltaNotification `item/reasoning/summaryTextDelta`.
+// ReasoningSummaryTextDeltaNotification: `item/reasoning/summaryTextDelta`.
 type ReasoningSummaryTextDeltaNotification struct {
-	// Delta the text to append.
+	// Delta: The text to append.
 	Delta string `json:"delta"`
-	// ItemID the reasoning item.
+	// ItemID: The reasoning item.
 	ItemID string `json:"itemId"`
-	// SummaryIndex which summary part it belongs to.
+	// SummaryIndex: Which summary part it belongs to.
 	SummaryIndex int64 `json:"summaryIndex"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// ReasoningTextDeltaNotification `item/reasoning/textDelta`: raw reasoning text.
+// ReasoningTextDeltaNotification: `item/reasoning/textDelta`: raw reasoning text.
 type ReasoningTextDeltaNotification struct {
-	// ContentIndex which content part it belongs to.
+	// ContentIndex: Which content part it belongs to.
 	ContentIndex int64 `json:"contentIndex"`
-	// Delta the text to append.
+	// Delta: The text to append.
 	Delta string `json:"delta"`
-	// ItemID the reasoning item.
+	// ItemID: The reasoning item.
 	ItemID string `json:"itemId"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// RequestID identifier of a request: a string or an integer, echoed back with its original JSON type.
+// RequestID: Identifier of a request: a string or an integer, echoed back with its original JSON type.
 type RequestID = json.RawMessage
 
-// RequestUserInputMethod which server request carries the model's `request_user_input` questions on a connection.
+// RequestUserInputMethod: Which server request carries the model's `request_user_input` questions on a connection.
 type RequestUserInputMethod string
 
 // The values of RequestUserInputMethod.
@@ -2756,58 +2756,58 @@ const (
 	RequestUserInputMethodToolRequestUserInput RequestUserInputMethod = "tool/requestUserInput"
 )
 
-// ResumeConversationParams parameters of `resumeConversation`: load a stored conversation by id or rollout path.
+// ResumeConversationParams: Parameters of `resumeConversation`: load a stored conversation by id or rollout path.
 // Legacy.
 type ResumeConversationParams struct {
-	// ConversationID the conversation (thread) id.
+	// ConversationID: The conversation (thread) id.
 	ConversationID *string `json:"conversationId,omitempty"`
-	// Overrides settings for the resumed conversation (`model`, `cwd`, `approvalPolicy`, `sandbox`…).
+	// Overrides: Settings for the resumed conversation (`model`, `cwd`, `approvalPolicy`, `sandbox`…).
 	Overrides *NewConversationParams `json:"overrides,omitempty"`
-	// Path or the rollout file's path.
+	// Path: Or the rollout file's path.
 	Path *string `json:"path,omitempty"`
 }
 
-// ResumeConversationResponse result of `resumeConversation`.
+// ResumeConversationResponse: Result of `resumeConversation`.
 type ResumeConversationResponse struct {
-	// ConversationID the conversation (thread) id.
+	// ConversationID: The conversation (thread) id.
 	ConversationID string `json:"conversationId"`
-	// InitialMessages the stored history as Codex events (user and agent messages).
+	// InitialMessages: The stored history as Codex events (user and agent messages).
 	InitialMessages []EventMsg `json:"initialMessages,omitempty"`
-	// Model model in effect.
+	// Model: Model in effect.
 	Model string `json:"model"`
-	// RolloutPath absolute path of the rollout file.
+	// RolloutPath: Absolute path of the rollout file.
 	RolloutPath string `json:"rolloutPath"`
 }
 
-// ReviewDecision a decision on a legacy approval request: Codex's `ReviewDecision`, plus `allow` and `deny`.
+// ReviewDecision: A decision on a legacy approval request: Codex's `ReviewDecision`, plus `allow` and `deny`.
 type ReviewDecision = json.RawMessage
 
 // ReviewDecisionDetailApprovedExecpolicyAmendment is a protocol type.
 type ReviewDecisionDetailApprovedExecpolicyAmendment struct {
-	// ProposedExecpolicyAmendment the argv prefix.
+	// ProposedExecpolicyAmendment: The argv prefix.
 	ProposedExecpolicyAmendment []string `json:"proposed_execpolicy_amendment"`
 }
 
 // ReviewDecisionDetailDenied is a protocol type.
 type ReviewDecisionDetailDenied struct {
-	// Rejection why, for the model.
+	// Rejection: Why, for the model.
 	Rejection string `json:"rejection"`
 }
 
 // ReviewDecisionDetailNetworkPolicyAmendment is a protocol type.
 type ReviewDecisionDetailNetworkPolicyAmendment struct {
-	// NetworkPolicyAmendment the amendment (`{host, action}`).
+	// NetworkPolicyAmendment: The amendment (`{host, action}`).
 	NetworkPolicyAmendment json.RawMessage `json:"network_policy_amendment"`
 }
 
-// ReviewDecisionDetail a decision with data.
+// ReviewDecisionDetail: A decision with data.
 type ReviewDecisionDetail struct {
 	ApprovedExecpolicyAmendment *ReviewDecisionDetailApprovedExecpolicyAmendment `json:"approved_execpolicy_amendment,omitempty"`
 	Denied                      *ReviewDecisionDetailDenied                      `json:"denied,omitempty"`
 	NetworkPolicyAmendment      *ReviewDecisionDetailNetworkPolicyAmendment      `json:"network_policy_amendment,omitempty"`
 }
 
-// ReviewDecisionName a decision without data.
+// ReviewDecisionName: A decision without data.
 type ReviewDecisionName string
 
 // The values of ReviewDecisionName.
@@ -2830,13 +2830,13 @@ const (
 	ReviewDecisionNameAbort ReviewDecisionName = "abort"
 )
 
-// ReviewDecisionResponse the answer to `applyPatchApproval` or `execCommandApproval`.
+// ReviewDecisionResponse: The answer to `applyPatchApproval` or `execCommandApproval`.
 type ReviewDecisionResponse struct {
-	// Decision the decision.
+	// Decision: The decision.
 	Decision ReviewDecision `json:"decision"`
 }
 
-// SandboxMode sandbox mode chosen for a thread (`thread/start.sandbox`); kebab-case on the wire.
+// SandboxMode: Sandbox mode chosen for a thread (`thread/start.sandbox`); kebab-case on the wire.
 type SandboxMode string
 
 // The values of SandboxMode.
@@ -2849,69 +2849,69 @@ const (
 	SandboxModeDangerFullAccess SandboxMode = "danger-full-access"
 )
 
-// SandboxPolicy the sandbox a command runs under, in its full object form (tagged by `type`).
+// SandboxPolicy: The sandbox a command runs under, in its full object form (tagged by `type`).
 type SandboxPolicy struct {
-	// ExcludeSlashTmp do not make `/tmp` writable.
+	// ExcludeSlashTmp: Do not make `/tmp` writable.
 	ExcludeSlashTmp *bool `json:"excludeSlashTmp,omitempty"`
-	// ExcludeTmpdirEnvVar do not make `$TMPDIR` writable.
+	// ExcludeTmpdirEnvVar: Do not make `$TMPDIR` writable.
 	ExcludeTmpdirEnvVar *bool `json:"excludeTmpdirEnvVar,omitempty"`
-	// NetworkAccess whether commands may use the network. (its shape depends on the variant) (its shape depends on the variant)
+	// NetworkAccess: Whether commands may use the network. (its shape depends on the variant) (its shape depends on the variant)
 	NetworkAccess json.RawMessage `json:"networkAccess,omitempty"`
-	// Type the variant: `dangerFullAccess`, `readOnly`, `externalSandbox`, `workspaceWrite`.
+	// Type: The variant: `dangerFullAccess`, `readOnly`, `externalSandbox`, `workspaceWrite`.
 	Type string `json:"type"`
-	// WritableRoots extra absolute directories that commands may write to.
+	// WritableRoots: Extra absolute directories that commands may write to.
 	WritableRoots []string `json:"writableRoots,omitempty"`
 }
 
-// SendUserMessageParams parameters of `sendUserMessage`: start a turn with the conversation's settings. Legacy.
+// SendUserMessageParams: Parameters of `sendUserMessage`: start a turn with the conversation's settings. Legacy.
 type SendUserMessageParams struct {
-	// ConversationID the conversation (thread) id.
+	// ConversationID: The conversation (thread) id.
 	ConversationID string `json:"conversationId"`
-	// Items the user's input.
+	// Items: The user's input.
 	Items []InputItem `json:"items"`
 }
 
-// SendUserMessageResponse result of `sendUserMessage` and `sendUserTurn`: the turn runs; its events follow as
+// SendUserMessageResponse: Result of `sendUserMessage` and `sendUserTurn`: the turn runs; its events follow as
 // `codex/event`.
 type SendUserMessageResponse struct {
 }
 
-// SendUserTurnParams parameters of `sendUserTurn`: start a turn with explicit settings, which stay in effect
+// SendUserTurnParams: Parameters of `sendUserTurn`: start a turn with explicit settings, which stay in effect
 // for later turns. Legacy.
 type SendUserTurnParams struct {
-	// ApprovalPolicy approval policy (`on-failure` is a deprecated alias of `on-request`).
+	// ApprovalPolicy: Approval policy (`on-failure` is a deprecated alias of `on-request`).
 	ApprovalPolicy LegacyApprovalPolicy `json:"approvalPolicy"`
-	// ConversationID the conversation (thread) id.
+	// ConversationID: The conversation (thread) id.
 	ConversationID string `json:"conversationId"`
-	// Cwd working directory.
+	// Cwd: Working directory.
 	Cwd string `json:"cwd"`
-	// Effort reasoning effort.
+	// Effort: Reasoning effort.
 	Effort *ReasoningEffort `json:"effort,omitempty"`
-	// Items the user's input.
+	// Items: The user's input.
 	Items []InputItem `json:"items"`
-	// Model model slug.
+	// Model: Model slug.
 	Model string `json:"model"`
-	// OutputSchema jSON Schema the final answer must follow.
+	// OutputSchema: JSON Schema the final answer must follow.
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	// Personality personality (`friendly`, `pragmatic`, `none`): accepted and ignored. In the reference
+	// Personality: Personality (`friendly`, `pragmatic`, `none`): accepted and ignored. In the reference
 	// `none` puts an empty string where the personality text goes; Tandem's instructions have
 	// no personality text, so every value sends the same prompt.
 	Personality *Personality `json:"personality,omitempty"`
-	// SandboxPolicy sandbox, in object form.
+	// SandboxPolicy: Sandbox, in object form.
 	SandboxPolicy SandboxPolicy `json:"sandboxPolicy"`
-	// Summary reasoning summary mode.
+	// Summary: Reasoning summary mode.
 	Summary ReasoningSummary `json:"summary"`
 }
 
-// ServerRequestResolvedNotification `serverRequest/resolved`: a server request was answered or cleaned up.
+// ServerRequestResolvedNotification: `serverRequest/resolved`: a server request was answered or cleaned up.
 type ServerRequestResolvedNotification struct {
-	// RequestID id of the server request.
+	// RequestID: Id of the server request.
 	RequestID RequestID `json:"requestId"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
 }
 
-// SessionSource where a thread was created.
+// SessionSource: Where a thread was created.
 type SessionSource struct {
 	// Name is the variant when it is a plain string (`cli`, `vscode`, `exec`, `appServer`, `unknown`);
 	// empty for an object variant.
@@ -2952,16 +2952,16 @@ func (v *SessionSource) UnmarshalJSON(data []byte) error {
 	return json.Unmarshal(data, (*object)(v))
 }
 
-// SetDefaultModelParams parameters of `setDefaultModel`: writes `model` and `model_reasoning_effort` to
+// SetDefaultModelParams: Parameters of `setDefaultModel`: writes `model` and `model_reasoning_effort` to
 // `config.toml`, keeping its comments and layout; `null` removes the key. Legacy.
 type SetDefaultModelParams struct {
-	// Model the default model; `null` removes it.
+	// Model: The default model; `null` removes it.
 	Model *string `json:"model,omitempty"`
-	// ReasoningEffort the default reasoning effort; `null` removes it.
+	// ReasoningEffort: The default reasoning effort; `null` removes it.
 	ReasoningEffort *ReasoningEffort `json:"reasoningEffort,omitempty"`
 }
 
-// SortDirection sort direction for paginated lists.
+// SortDirection: Sort direction for paginated lists.
 type SortDirection string
 
 // The values of SortDirection.
@@ -2972,7 +2972,7 @@ const (
 	SortDirectionDesc SortDirection = "desc"
 )
 
-// StepStatus status of a plan step, snake_case as Codex spells it (the thread API's
+// StepStatus: Status of a plan step, snake_case as Codex spells it (the thread API's
 // `turn/plan/updated` says `inProgress`; this event says `in_progress`).
 type StepStatus string
 
@@ -2986,85 +2986,85 @@ const (
 	StepStatusCompleted StepStatus = "completed"
 )
 
-// TextElement a range of a text input that stands for a UI element.
+// TextElement: A range of a text input that stands for a UI element.
 type TextElement struct {
-	// ByteRange byte range in the text.
+	// ByteRange: Byte range in the text.
 	ByteRange ByteRange `json:"byteRange"`
-	// Placeholder placeholder shown for the element.
+	// Placeholder: Placeholder shown for the element.
 	Placeholder *string `json:"placeholder,omitempty"`
 }
 
-// Thread a conversation: its metadata, status and (when requested) its turns.
+// Thread: A conversation: its metadata, status and (when requested) its turns.
 type Thread struct {
-	// AgentNickname nickname of a sub-agent thread.
+	// AgentNickname: Nickname of a sub-agent thread.
 	AgentNickname *string `json:"agentNickname,omitempty"`
-	// AgentRole role of a sub-agent thread.
+	// AgentRole: Role of a sub-agent thread.
 	AgentRole *string `json:"agentRole,omitempty"`
-	// AttachedToThreadID id of the thread this one is attached to; always `null` in Tandem. @experimental
+	// AttachedToThreadID: Id of the thread this one is attached to; always `null` in Tandem. @experimental
 	AttachedToThreadID *string `json:"attachedToThreadId,omitempty"`
-	// CanAcceptDirectInput whether the thread accepts direct input; `null` for listed threads. @experimental
+	// CanAcceptDirectInput: Whether the thread accepts direct input; `null` for listed threads. @experimental
 	CanAcceptDirectInput *bool `json:"canAcceptDirectInput,omitempty"`
-	// CliVersion version of the server protocol that created the thread.
+	// CliVersion: Version of the server protocol that created the thread.
 	CliVersion string `json:"cliVersion"`
-	// CreatedAt creation time (Unix seconds).
+	// CreatedAt: Creation time (Unix seconds).
 	CreatedAt int64 `json:"createdAt"`
-	// Cwd working directory (absolute).
+	// Cwd: Working directory (absolute).
 	Cwd string `json:"cwd"`
-	// DaybreakEnabled always `null` in Tandem. @experimental
+	// DaybreakEnabled: Always `null` in Tandem. @experimental
 	DaybreakEnabled *bool `json:"daybreakEnabled,omitempty"`
-	// Environments execution environments of a loaded thread; `null` for listed threads. @experimental
+	// Environments: Execution environments of a loaded thread; `null` for listed threads. @experimental
 	Environments []ThreadEnvironment `json:"environments,omitempty"`
-	// Ephemeral ephemeral threads are never written to disk and are not listed.
+	// Ephemeral: Ephemeral threads are never written to disk and are not listed.
 	Ephemeral bool `json:"ephemeral"`
-	// Extra free-form extension data; always `null` in Tandem. @experimental
+	// Extra: Free-form extension data; always `null` in Tandem. @experimental
 	Extra json.RawMessage `json:"extra,omitempty"`
-	// ForkedFromID id of the thread this one was forked from.
+	// ForkedFromID: Id of the thread this one was forked from.
 	ForkedFromID *string `json:"forkedFromId,omitempty"`
-	// GitInfo git metadata of the working directory.
+	// GitInfo: Git metadata of the working directory.
 	GitInfo *GitInfo `json:"gitInfo,omitempty"`
-	// HistoryMode how history is stored; new threads are `paginated`.
+	// HistoryMode: How history is stored; new threads are `paginated`.
 	HistoryMode *ThreadHistoryMode `json:"historyMode,omitempty"`
-	// ID thread id (UUIDv7, lowercase, hyphenated).
+	// ID: Thread id (UUIDv7, lowercase, hyphenated).
 	ID string `json:"id"`
-	// Model model slug.
+	// Model: Model slug.
 	Model *string `json:"model,omitempty"`
-	// ModelProvider model provider id (a key of `model_providers` in config.toml).
+	// ModelProvider: Model provider id (a key of `model_providers` in config.toml).
 	ModelProvider string `json:"modelProvider"`
-	// Name user-chosen name (`thread/name/set`).
+	// Name: User-chosen name (`thread/name/set`).
 	Name *string `json:"name,omitempty"`
-	// Originator `clientInfo.name` of the client that created the thread.
+	// Originator: `clientInfo.name` of the client that created the thread.
 	Originator *string `json:"originator,omitempty"`
-	// ParentThreadID id of the parent thread for sub-agent threads; `null` for root threads.
+	// ParentThreadID: Id of the parent thread for sub-agent threads; `null` for root threads.
 	ParentThreadID *string `json:"parentThreadId,omitempty"`
-	// Path absolute path of the rollout file; `null` for ephemeral threads.
+	// Path: Absolute path of the rollout file; `null` for ephemeral threads.
 	Path *string `json:"path,omitempty"`
-	// Preview the first user message, used as a preview; `""` before the first turn.
+	// Preview: The first user message, used as a preview; `""` before the first turn.
 	Preview string `json:"preview"`
-	// ProjectID project id; always `null` in Tandem.
+	// ProjectID: Project id; always `null` in Tandem.
 	ProjectID *string `json:"projectId,omitempty"`
-	// ReasoningEffort reasoning effort in effect.
+	// ReasoningEffort: Reasoning effort in effect.
 	ReasoningEffort *ReasoningEffort `json:"reasoningEffort,omitempty"`
-	// RecencyAt last activity time (Unix seconds).
+	// RecencyAt: Last activity time (Unix seconds).
 	RecencyAt *int64 `json:"recencyAt,omitempty"`
-	// Section sidebar section; always `null` in Tandem.
+	// Section: Sidebar section; always `null` in Tandem.
 	Section json.RawMessage `json:"section,omitempty"`
-	// SectionEnteredAt when the thread entered its section (Unix seconds); always `null` in Tandem.
+	// SectionEnteredAt: When the thread entered its section (Unix seconds); always `null` in Tandem.
 	SectionEnteredAt *int64 `json:"sectionEnteredAt,omitempty"`
-	// SessionID session id; equal to `id` for root threads.
+	// SessionID: Session id; equal to `id` for root threads.
 	SessionID string `json:"sessionId"`
-	// Source where the thread was created; `vscode` for every app-server thread.
+	// Source: Where the thread was created; `vscode` for every app-server thread.
 	Source SessionSource `json:"source"`
-	// Status runtime status.
+	// Status: Runtime status.
 	Status ThreadStatus `json:"status"`
-	// ThreadSource free-form label of what started the thread.
+	// ThreadSource: Free-form label of what started the thread.
 	ThreadSource *string `json:"threadSource,omitempty"`
-	// Turns turns; populated only where a method says so (`includeTurns`, resume, fork).
+	// Turns: Turns; populated only where a method says so (`includeTurns`, resume, fork).
 	Turns []Turn `json:"turns"`
-	// UpdatedAt last update time (Unix seconds).
+	// UpdatedAt: Last update time (Unix seconds).
 	UpdatedAt int64 `json:"updatedAt"`
 }
 
-// ThreadActiveFlag what an active thread is waiting for.
+// ThreadActiveFlag: What an active thread is waiting for.
 type ThreadActiveFlag string
 
 // The values of ThreadActiveFlag.
@@ -3075,63 +3075,63 @@ const (
 	ThreadActiveFlagWaitingOnUserInput ThreadActiveFlag = "waitingOnUserInput"
 )
 
-// ThreadCompactStartParams parameters of `thread/compact/start`.
+// ThreadCompactStartParams: Parameters of `thread/compact/start`.
 type ThreadCompactStartParams struct {
-	// ThreadID the thread to compact; it must be loaded and idle.
+	// ThreadID: The thread to compact; it must be loaded and idle.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadEnvironment an execution environment of a thread. @experimental
+// ThreadEnvironment: An execution environment of a thread. @experimental
 type ThreadEnvironment struct {
-	// Cwd working directory in this environment.
+	// Cwd: Working directory in this environment.
 	Cwd string `json:"cwd"`
-	// EnvironmentID environment id (`local`).
+	// EnvironmentID: Environment id (`local`).
 	EnvironmentID string `json:"environmentId"`
-	// RuntimeWorkspaceRoots workspace roots visible at runtime.
+	// RuntimeWorkspaceRoots: Workspace roots visible at runtime.
 	RuntimeWorkspaceRoots []string `json:"runtimeWorkspaceRoots"`
 }
 
-// ThreadForkParams parameters of `thread/fork`: copy a stored thread's history into a new thread.
+// ThreadForkParams: Parameters of `thread/fork`: copy a stored thread's history into a new thread.
 type ThreadForkParams struct {
-	// ApprovalPolicy approval-policy override.
+	// ApprovalPolicy: Approval-policy override.
 	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
-	// ApprovalsReviewer reviewer override. Stored and echoed; approvals still go to the client whatever it
+	// ApprovalsReviewer: Reviewer override. Stored and echoed; approvals still go to the client whatever it
 	// says.
 	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
-	// BaseInstructions base-instructions override.
+	// BaseInstructions: Base-instructions override.
 	BaseInstructions *string `json:"baseInstructions,omitempty"`
-	// Config config overrides.
+	// Config: Config overrides.
 	Config json.RawMessage `json:"config,omitempty"`
-	// Cwd working-directory override.
+	// Cwd: Working-directory override.
 	Cwd *string `json:"cwd,omitempty"`
-	// DeveloperInstructions developer-instructions override.
+	// DeveloperInstructions: Developer-instructions override.
 	DeveloperInstructions *string `json:"developerInstructions,omitempty"`
-	// Ephemeral make the fork ephemeral (requires `excludeTurns: true`).
+	// Ephemeral: Make the fork ephemeral (requires `excludeTurns: true`).
 	Ephemeral *bool `json:"ephemeral,omitempty"`
-	// ExcludeTurns leave `thread.turns` empty.
+	// ExcludeTurns: Leave `thread.turns` empty.
 	ExcludeTurns *bool `json:"excludeTurns,omitempty"`
-	// LastTurnID fork after this turn (default: after the last turn).
+	// LastTurnID: Fork after this turn (default: after the last turn).
 	LastTurnID *string `json:"lastTurnId,omitempty"`
-	// Model model override.
+	// Model: Model override.
 	Model *string `json:"model,omitempty"`
-	// ModelProvider model provider override.
+	// ModelProvider: Model provider override.
 	ModelProvider *string `json:"modelProvider,omitempty"`
-	// PersistExtendedHistory asks the reference server to record extra event kinds in the rollout. Accepted and
+	// PersistExtendedHistory: Asks the reference server to record extra event kinds in the rollout. Accepted and
 	// ignored: Tandem's rollout always records every completed item. `true` requires
 	// `capabilities.experimentalApi`. @experimental
 	PersistExtendedHistory *bool `json:"persistExtendedHistory,omitempty"`
-	// Sandbox sandbox override.
+	// Sandbox: Sandbox override.
 	Sandbox *SandboxMode `json:"sandbox,omitempty"`
-	// ServiceTier service-tier override. Accepted and echoed, but never sent to the provider, so it has
+	// ServiceTier: Service-tier override. Accepted and echoed, but never sent to the provider, so it has
 	// no effect.
 	ServiceTier *string `json:"serviceTier,omitempty"`
-	// ThreadID thread to fork.
+	// ThreadID: Thread to fork.
 	ThreadID string `json:"threadId"`
-	// ThreadSource free-form label stored as `thread.threadSource`.
+	// ThreadSource: Free-form label stored as `thread.threadSource`.
 	ThreadSource *string `json:"threadSource,omitempty"`
 }
 
-// ThreadHistoryMode how a thread's history is stored.
+// ThreadHistoryMode: How a thread's history is stored.
 type ThreadHistoryMode string
 
 // The values of ThreadHistoryMode.
@@ -3142,292 +3142,292 @@ const (
 	ThreadHistoryModePaginated ThreadHistoryMode = "paginated"
 )
 
-// ThreadIDNotification notifications that only name a thread (`thread/archived`, `thread/unarchived`,
+// ThreadIDNotification: Notifications that only name a thread (`thread/archived`, `thread/unarchived`,
 // `thread/closed`, `thread/goal/cleared`).
 type ThreadIDNotification struct {
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadIDParams parameters of `thread/archive`, `thread/unarchive` and `thread/unsubscribe`.
+// ThreadIDParams: Parameters of `thread/archive`, `thread/unarchive` and `thread/unsubscribe`.
 type ThreadIDParams struct {
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadItem one unit of a turn's content, with its lifecycle times. The payload stays flat on the wire:
+// ThreadItem: One unit of a turn's content, with its lifecycle times. The payload stays flat on the wire:
 // `{"type": "agentMessage", "id": …, …, "startedAtMs": …, "completedAtMs": …}`.
 type ThreadItem struct {
-	// AggregatedOutput stdout and stderr interleaved; `null` until the command ran.
+	// AggregatedOutput: stdout and stderr interleaved; `null` until the command ran.
 	AggregatedOutput *string `json:"aggregatedOutput,omitempty"`
-	// AppContext app context; always `null` in Tandem.
+	// AppContext: App context; always `null` in Tandem.
 	AppContext json.RawMessage `json:"appContext,omitempty"`
-	// Arguments the arguments as the model sent them (`null` when they were not valid JSON).
+	// Arguments: The arguments as the model sent them (`null` when they were not valid JSON).
 	Arguments json.RawMessage `json:"arguments,omitempty"`
-	// Changes one entry per file.
+	// Changes: One entry per file.
 	Changes []FileUpdateChange `json:"changes,omitempty"`
-	// ClientID client-chosen id of the message (`clientUserMessageId`).
+	// ClientID: Client-chosen id of the message (`clientUserMessageId`).
 	ClientID *string `json:"clientId,omitempty"`
-	// Command the command, shell-joined (`/bin/bash -c '…'`).
+	// Command: The command, shell-joined (`/bin/bash -c '…'`).
 	Command *string `json:"command,omitempty"`
-	// CommandActions what the command does, as far as it could be parsed.
+	// CommandActions: What the command does, as far as it could be parsed.
 	CommandActions []CommandAction `json:"commandActions,omitempty"`
-	// CompletedAtMs when the item completed (Unix milliseconds); `null` while in progress.
+	// CompletedAtMs: When the item completed (Unix milliseconds); `null` while in progress.
 	CompletedAtMs *int64 `json:"completedAtMs,omitempty"`
-	// Content the inputs, echoed with defaults filled in. (its shape depends on the variant)
+	// Content: The inputs, echoed with defaults filled in. (its shape depends on the variant)
 	Content json.RawMessage `json:"content,omitempty"`
-	// ContentItems what the tool returned to the model; `null` while in progress.
+	// ContentItems: What the tool returned to the model; `null` while in progress.
 	ContentItems []DynamicToolCallOutputContentItem `json:"contentItems,omitempty"`
-	// Cwd working directory (absolute).
+	// Cwd: Working directory (absolute).
 	Cwd *string `json:"cwd,omitempty"`
-	// Delivery delivery mode; always `null` in Tandem.
+	// Delivery: Delivery mode; always `null` in Tandem.
 	Delivery *string `json:"delivery,omitempty"`
-	// DurationMs run time in milliseconds; `null` until the command ran.
+	// DurationMs: Run time in milliseconds; `null` until the command ran.
 	DurationMs *int64 `json:"durationMs,omitempty"`
-	// Error why the call failed; `null` otherwise.
+	// Error: Why the call failed; `null` otherwise.
 	Error *MCPToolCallError `json:"error,omitempty"`
-	// ExitCode exit code; `null` until the command ran.
+	// ExitCode: Exit code; `null` until the command ran.
 	ExitCode *int64 `json:"exitCode,omitempty"`
-	// ID item id (UUIDv7).
+	// ID: Item id (UUIDv7).
 	ID string `json:"id"`
-	// MCPAppResourceURI mCP app resource; always `null` in Tandem.
+	// MCPAppResourceURI: MCP app resource; always `null` in Tandem.
 	MCPAppResourceURI *string `json:"mcpAppResourceUri,omitempty"`
-	// MCPAppUi mCP app UI; always `null` in Tandem.
+	// MCPAppUi: MCP app UI; always `null` in Tandem.
 	MCPAppUi json.RawMessage `json:"mcpAppUi,omitempty"`
-	// MemoryCitation memory citation; always `null` in Tandem.
+	// MemoryCitation: Memory citation; always `null` in Tandem.
 	MemoryCitation json.RawMessage `json:"memoryCitation,omitempty"`
-	// Moderation moderation result; always `null` in Tandem.
+	// Moderation: Moderation result; always `null` in Tandem.
 	Moderation json.RawMessage `json:"moderation,omitempty"`
-	// Namespace tool namespace; always `null` in Tandem.
+	// Namespace: Tool namespace; always `null` in Tandem.
 	Namespace *string `json:"namespace,omitempty"`
-	// Path absolute path of the image.
+	// Path: Absolute path of the image.
 	Path *string `json:"path,omitempty"`
-	// Phase whether this is commentary or the final answer, when the model says so.
+	// Phase: Whether this is commentary or the final answer, when the model says so.
 	Phase *MessagePhase `json:"phase,omitempty"`
-	// PluginID plugin that ran the command; always `null` in Tandem.
+	// PluginID: Plugin that ran the command; always `null` in Tandem.
 	PluginID *string `json:"pluginId,omitempty"`
-	// ProcessID process id once the command runs.
+	// ProcessID: Process id once the command runs.
 	ProcessID *string `json:"processId,omitempty"`
-	// Questions questions attached to the message; always `null` in Tandem.
+	// Questions: Questions attached to the message; always `null` in Tandem.
 	Questions json.RawMessage `json:"questions,omitempty"`
-	// ReadOnlyHint whether the server marks the tool read-only (`annotations.readOnlyHint`).
+	// ReadOnlyHint: Whether the server marks the tool read-only (`annotations.readOnlyHint`).
 	ReadOnlyHint *bool `json:"readOnlyHint,omitempty"`
-	// Result the server's result once completed; `null` otherwise.
+	// Result: The server's result once completed; `null` otherwise.
 	Result *MCPToolCallResult `json:"result,omitempty"`
-	// ScriptPath script path; always `null` in Tandem.
+	// ScriptPath: Script path; always `null` in Tandem.
 	ScriptPath *string `json:"scriptPath,omitempty"`
-	// Server the server's name under `[mcp_servers]`.
+	// Server: The server's name under `[mcp_servers]`.
 	Server *string `json:"server,omitempty"`
-	// Source what started the command.
+	// Source: What started the command.
 	Source *CommandExecutionSource `json:"source,omitempty"`
-	// StartedAtMs when the item started (Unix milliseconds).
+	// StartedAtMs: When the item started (Unix milliseconds).
 	StartedAtMs *int64 `json:"startedAtMs,omitempty"`
-	// Status lifecycle status.
+	// Status: Lifecycle status.
 	Status *string `json:"status,omitempty"`
-	// Success whether the call succeeded; `null` while in progress.
+	// Success: Whether the call succeeded; `null` while in progress.
 	Success *bool `json:"success,omitempty"`
-	// Summary summary parts (`item/reasoning/summaryTextDelta`).
+	// Summary: Summary parts (`item/reasoning/summaryTextDelta`).
 	Summary []string `json:"summary,omitempty"`
-	// Text the full text so far (`""` in `item/started`).
+	// Text: The full text so far (`""` in `item/started`).
 	Text *string `json:"text,omitempty"`
-	// Tool tool name, as the model called it.
+	// Tool: Tool name, as the model called it.
 	Tool *string `json:"tool,omitempty"`
-	// Type the variant: `userMessage`, `agentMessage`, `plan`, `reasoning`, `commandExecution`, `fileChange`, `dynamicToolCall`, `mcpToolCall`, `imageView`, `contextCompaction`.
+	// Type: The variant: `userMessage`, `agentMessage`, `plan`, `reasoning`, `commandExecution`, `fileChange`, `dynamicToolCall`, `mcpToolCall`, `imageView`, `contextCompaction`.
 	Type string `json:"type"`
 }
 
-// ThreadListCwdFilter one working directory or several.
+// ThreadListCwdFilter: One working directory or several.
 type ThreadListCwdFilter = json.RawMessage
 
-// ThreadListParams parameters of `thread/list`. Every field is optional.
+// ThreadListParams: Parameters of `thread/list`. Every field is optional.
 type ThreadListParams struct {
-	// AncestorThreadID only the sub-agent threads spawned below this thread, at any depth. Tandem spawns no
+	// AncestorThreadID: Only the sub-agent threads spawned below this thread, at any depth. Tandem spawns no
 	// sub-agent threads, so this matches no thread. Requires
 	// `capabilities.experimentalApi`. @experimental
 	AncestorThreadID *string `json:"ancestorThreadId,omitempty"`
-	// Archived `true`: archived threads only; otherwise non-archived only.
+	// Archived: `true`: archived threads only; otherwise non-archived only.
 	Archived *bool `json:"archived,omitempty"`
-	// Cursor opaque cursor from a previous page's `nextCursor`.
+	// Cursor: Opaque cursor from a previous page's `nextCursor`.
 	Cursor *string `json:"cursor,omitempty"`
-	// Cwd only threads with this working directory (or one of these).
+	// Cwd: Only threads with this working directory (or one of these).
 	Cwd *ThreadListCwdFilter `json:"cwd,omitempty"`
-	// ExcludedThreadIds threads to leave out.
+	// ExcludedThreadIds: Threads to leave out.
 	ExcludedThreadIds []string `json:"excludedThreadIds,omitempty"`
-	// Limit page size (at least 1); omitted means every thread.
+	// Limit: Page size (at least 1); omitted means every thread.
 	Limit *int64 `json:"limit,omitempty"`
-	// ModelProviders only threads of these providers.
+	// ModelProviders: Only threads of these providers.
 	ModelProviders []string `json:"modelProviders,omitempty"`
-	// Originators only threads created by these clients (`clientInfo.name`).
+	// Originators: Only threads created by these clients (`clientInfo.name`).
 	Originators []string `json:"originators,omitempty"`
-	// ParentThreadID only the sub-agent threads this thread spawned directly. Tandem spawns no sub-agent
+	// ParentThreadID: Only the sub-agent threads this thread spawned directly. Tandem spawns no sub-agent
 	// threads, so this matches no thread. Requires `capabilities.experimentalApi`.
 	// @experimental
 	ParentThreadID *string `json:"parentThreadId,omitempty"`
-	// ProjectID only threads of this project; `null` means threads of no project. No Tandem thread
+	// ProjectID: Only threads of this project; `null` means threads of no project. No Tandem thread
 	// belongs to a project, so `null` filters nothing out and an id matches no thread. The
 	// field, even `null`, requires `capabilities.experimentalApi`. @experimental
 	ProjectID *string `json:"projectId,omitempty"`
-	// SearchTerm case-sensitive substring of the name or preview.
+	// SearchTerm: Case-sensitive substring of the name or preview.
 	SearchTerm *string `json:"searchTerm,omitempty"`
-	// SortDirection sort direction (default `desc`, newest first).
+	// SortDirection: Sort direction (default `desc`, newest first).
 	SortDirection *SortDirection `json:"sortDirection,omitempty"`
-	// SortKey sort key (default `created_at`).
+	// SortKey: Sort key (default `created_at`).
 	SortKey *ThreadSortKey `json:"sortKey,omitempty"`
-	// SourceKinds only threads from these sources; omitted or empty means interactive ones (`cli`, `vscode`).
+	// SourceKinds: Only threads from these sources; omitted or empty means interactive ones (`cli`, `vscode`).
 	SourceKinds []ThreadSourceKind `json:"sourceKinds,omitempty"`
 }
 
-// ThreadListResponse result of `thread/list`.
+// ThreadListResponse: Result of `thread/list`.
 type ThreadListResponse struct {
-	// BackwardsCursor cursor for fetching newer threads.
+	// BackwardsCursor: Cursor for fetching newer threads.
 	BackwardsCursor *string `json:"backwardsCursor,omitempty"`
-	// Data one page of threads, with `turns: []`.
+	// Data: One page of threads, with `turns: []`.
 	Data []Thread `json:"data"`
-	// NextCursor cursor of the next page; `null` on the last page.
+	// NextCursor: Cursor of the next page; `null` on the last page.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// ReadStates read state per thread; always `null` in Tandem. @experimental
+	// ReadStates: Read state per thread; always `null` in Tandem. @experimental
 	ReadStates json.RawMessage `json:"readStates,omitempty"`
 }
 
-// ThreadLoadedListParams parameters of `thread/loaded/list`.
+// ThreadLoadedListParams: Parameters of `thread/loaded/list`.
 type ThreadLoadedListParams struct {
-	// Cursor opaque cursor from a previous page.
+	// Cursor: Opaque cursor from a previous page.
 	Cursor *string `json:"cursor,omitempty"`
-	// Limit page size.
+	// Limit: Page size.
 	Limit *int64 `json:"limit,omitempty"`
 }
 
-// ThreadLoadedListResponse result of `thread/loaded/list`.
+// ThreadLoadedListResponse: Result of `thread/loaded/list`.
 type ThreadLoadedListResponse struct {
-	// Data ids of the threads loaded in this server.
+	// Data: Ids of the threads loaded in this server.
 	Data []string `json:"data"`
-	// NextCursor cursor of the next page; `null` on the last page.
+	// NextCursor: Cursor of the next page; `null` on the last page.
 	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
-// ThreadNameUpdatedNotification `thread/name/updated`.
+// ThreadNameUpdatedNotification: `thread/name/updated`.
 type ThreadNameUpdatedNotification struct {
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// ThreadName its new name.
+	// ThreadName: Its new name.
 	ThreadName *string `json:"threadName,omitempty"`
 }
 
-// ThreadReadParams parameters of `thread/read`: a thread's metadata (and turns) without loading it.
+// ThreadReadParams: Parameters of `thread/read`: a thread's metadata (and turns) without loading it.
 type ThreadReadParams struct {
-	// IncludeTurns fill `thread.turns` (every item).
+	// IncludeTurns: Fill `thread.turns` (every item).
 	IncludeTurns *bool `json:"includeTurns,omitempty"`
-	// ThreadID thread to read.
+	// ThreadID: Thread to read.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadReadResponse result of `thread/read`.
+// ThreadReadResponse: Result of `thread/read`.
 type ThreadReadResponse struct {
-	// Thread the thread.
+	// Thread: The thread.
 	Thread Thread `json:"thread"`
 }
 
-// ThreadResumeParams parameters of `thread/resume`: load a stored thread and subscribe to its events.
+// ThreadResumeParams: Parameters of `thread/resume`: load a stored thread and subscribe to its events.
 type ThreadResumeParams struct {
-	// ApprovalPolicy approval-policy override.
+	// ApprovalPolicy: Approval-policy override.
 	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
-	// ApprovalsReviewer reviewer override. Stored and echoed; approvals still go to the client whatever it
+	// ApprovalsReviewer: Reviewer override. Stored and echoed; approvals still go to the client whatever it
 	// says.
 	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
-	// BaseInstructions base-instructions override.
+	// BaseInstructions: Base-instructions override.
 	BaseInstructions *string `json:"baseInstructions,omitempty"`
-	// Config config overrides.
+	// Config: Config overrides.
 	Config json.RawMessage `json:"config,omitempty"`
-	// Cwd working-directory override.
+	// Cwd: Working-directory override.
 	Cwd *string `json:"cwd,omitempty"`
-	// DeveloperInstructions developer-instructions override.
+	// DeveloperInstructions: Developer-instructions override.
 	DeveloperInstructions *string `json:"developerInstructions,omitempty"`
-	// ExcludeTurns leave `thread.turns` empty (page with `thread/turns/list` instead).
+	// ExcludeTurns: Leave `thread.turns` empty (page with `thread/turns/list` instead).
 	ExcludeTurns *bool `json:"excludeTurns,omitempty"`
-	// Model model override.
+	// Model: Model override.
 	Model *string `json:"model,omitempty"`
-	// ModelProvider model provider override.
+	// ModelProvider: Model provider override.
 	ModelProvider *string `json:"modelProvider,omitempty"`
-	// PersistExtendedHistory asks the reference server to record extra event kinds in the rollout. Accepted and
+	// PersistExtendedHistory: Asks the reference server to record extra event kinds in the rollout. Accepted and
 	// ignored: Tandem's rollout always records every completed item. `true` requires
 	// `capabilities.experimentalApi`. @experimental
 	PersistExtendedHistory *bool `json:"persistExtendedHistory,omitempty"`
-	// Personality deprecated; accepted and ignored.
+	// Personality: Deprecated; accepted and ignored.
 	Personality *Personality `json:"personality,omitempty"`
-	// Sandbox sandbox override.
+	// Sandbox: Sandbox override.
 	Sandbox *SandboxMode `json:"sandbox,omitempty"`
-	// ServiceTier service-tier override. Accepted and echoed, but never sent to the provider, so it has
+	// ServiceTier: Service-tier override. Accepted and echoed, but never sent to the provider, so it has
 	// no effect.
 	ServiceTier *string `json:"serviceTier,omitempty"`
-	// ThreadID thread to resume.
+	// ThreadID: Thread to resume.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadResumeResponse result of `thread/resume`.
+// ThreadResumeResponse: Result of `thread/resume`.
 type ThreadResumeResponse struct {
-	// ActivePermissionProfile active permission profile; always `null` in Tandem. @experimental
+	// ActivePermissionProfile: Active permission profile; always `null` in Tandem. @experimental
 	ActivePermissionProfile json.RawMessage `json:"activePermissionProfile,omitempty"`
-	// ApprovalPolicy approval policy in effect.
+	// ApprovalPolicy: Approval policy in effect.
 	ApprovalPolicy AskForApproval `json:"approvalPolicy"`
-	// ApprovalsReviewer who reviews approvals, as requested; approvals go to the client whatever it says.
+	// ApprovalsReviewer: Who reviews approvals, as requested; approvals go to the client whatever it says.
 	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
-	// CollaborationMode collaboration mode in effect.
+	// CollaborationMode: Collaboration mode in effect.
 	CollaborationMode *CollaborationMode `json:"collaborationMode,omitempty"`
-	// Cwd working directory (absolute).
+	// Cwd: Working directory (absolute).
 	Cwd string `json:"cwd"`
-	// DisabledPluginIds disabled plugin ids; always empty in Tandem.
+	// DisabledPluginIds: Disabled plugin ids; always empty in Tandem.
 	DisabledPluginIds []string `json:"disabledPluginIds,omitempty"`
-	// InitialTurnsPage first page of turns; always `null` in Tandem. @experimental
+	// InitialTurnsPage: First page of turns; always `null` in Tandem. @experimental
 	InitialTurnsPage json.RawMessage `json:"initialTurnsPage,omitempty"`
-	// InstructionSources files the instructions came from.
+	// InstructionSources: Files the instructions came from.
 	InstructionSources []string `json:"instructionSources,omitempty"`
-	// ItemsBackwardsCursor cursor for paging older items.
+	// ItemsBackwardsCursor: Cursor for paging older items.
 	ItemsBackwardsCursor *string `json:"itemsBackwardsCursor,omitempty"`
-	// Model model in effect.
+	// Model: Model in effect.
 	Model string `json:"model"`
-	// ModelProvider model provider in effect.
+	// ModelProvider: Model provider in effect.
 	ModelProvider string `json:"modelProvider"`
-	// MultiAgentMode multi-agent mode; always `explicitRequestOnly` in Tandem. @experimental
+	// MultiAgentMode: Multi-agent mode; always `explicitRequestOnly` in Tandem. @experimental
 	MultiAgentMode *string `json:"multiAgentMode,omitempty"`
-	// ReasoningEffort reasoning effort in effect.
+	// ReasoningEffort: Reasoning effort in effect.
 	ReasoningEffort *ReasoningEffort `json:"reasoningEffort,omitempty"`
-	// RuntimeWorkspaceRoots workspace roots visible at runtime (the cwd). @experimental
+	// RuntimeWorkspaceRoots: Workspace roots visible at runtime (the cwd). @experimental
 	RuntimeWorkspaceRoots []string `json:"runtimeWorkspaceRoots,omitempty"`
-	// Sandbox sandbox in effect, in object form.
+	// Sandbox: Sandbox in effect, in object form.
 	Sandbox SandboxPolicy `json:"sandbox"`
-	// ServiceTier the service tier the request named, echoed; Tandem does not send it to the provider.
+	// ServiceTier: The service tier the request named, echoed; Tandem does not send it to the provider.
 	ServiceTier *string `json:"serviceTier,omitempty"`
-	// Thread the resumed thread, with its turns unless `excludeTurns`.
+	// Thread: The resumed thread, with its turns unless `excludeTurns`.
 	Thread Thread `json:"thread"`
-	// TurnsBackwardsCursor cursor for paging older turns with `thread/turns/list`.
+	// TurnsBackwardsCursor: Cursor for paging older turns with `thread/turns/list`.
 	TurnsBackwardsCursor *string `json:"turnsBackwardsCursor,omitempty"`
 }
 
-// ThreadRollbackParams parameters of `thread/rollback`.
+// ThreadRollbackParams: Parameters of `thread/rollback`.
 type ThreadRollbackParams struct {
-	// NumTurns how many turns to drop from the end; at least 1. More turns than the thread has drops
+	// NumTurns: How many turns to drop from the end; at least 1. More turns than the thread has drops
 	// them all.
 	NumTurns int64 `json:"numTurns"`
-	// ThreadID the thread; it must be loaded and idle.
+	// ThreadID: The thread; it must be loaded and idle.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadRollbackResponse result of `thread/rollback`.
+// ThreadRollbackResponse: Result of `thread/rollback`.
 type ThreadRollbackResponse struct {
-	// Thread the thread after the rollback, with its remaining turns (`itemsView: full`). Files the
+	// Thread: The thread after the rollback, with its remaining turns (`itemsView: full`). Files the
 	// dropped turns changed are not reverted.
 	Thread Thread `json:"thread"`
 }
 
-// ThreadSetNameParams parameters of `thread/name/set`.
+// ThreadSetNameParams: Parameters of `thread/name/set`.
 type ThreadSetNameParams struct {
-	// Name new name; must not be empty.
+	// Name: New name; must not be empty.
 	Name string `json:"name"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadSortKey sort key of `thread/list` (snake_case on the wire).
+// ThreadSortKey: Sort key of `thread/list` (snake_case on the wire).
 type ThreadSortKey string
 
 // The values of ThreadSortKey.
@@ -3444,7 +3444,7 @@ const (
 	ThreadSortKeySectionPosition ThreadSortKey = "section_position"
 )
 
-// ThreadSourceKind source kinds for filtering `thread/list`.
+// ThreadSourceKind: Source kinds for filtering `thread/list`.
 type ThreadSourceKind string
 
 // The values of ThreadSourceKind.
@@ -3471,79 +3471,79 @@ const (
 	ThreadSourceKindUnknown ThreadSourceKind = "unknown"
 )
 
-// ThreadStartParams parameters of `thread/start`. Every field is optional.
+// ThreadStartParams: Parameters of `thread/start`. Every field is optional.
 type ThreadStartParams struct {
-	// ApprovalPolicy approval policy for the thread.
+	// ApprovalPolicy: Approval policy for the thread.
 	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
-	// ApprovalsReviewer who reviews approvals. Stored and echoed, but every approval still goes to the client:
+	// ApprovalsReviewer: Who reviews approvals. Stored and echoed, but every approval still goes to the client:
 	// Tandem has no automatic reviewer, so `auto_review` has no effect.
 	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
-	// BaseInstructions replaces the built-in base instructions.
+	// BaseInstructions: Replaces the built-in base instructions.
 	BaseInstructions *string `json:"baseInstructions,omitempty"`
-	// Config config overrides (dotted keys of config.toml) for this thread.
+	// Config: Config overrides (dotted keys of config.toml) for this thread.
 	Config json.RawMessage `json:"config,omitempty"`
-	// Cwd working directory; a relative path is resolved against the server's cwd.
+	// Cwd: Working directory; a relative path is resolved against the server's cwd.
 	Cwd *string `json:"cwd,omitempty"`
-	// DeveloperInstructions extra developer instructions.
+	// DeveloperInstructions: Extra developer instructions.
 	DeveloperInstructions *string `json:"developerInstructions,omitempty"`
-	// Ephemeral ephemeral threads are never written to disk.
+	// Ephemeral: Ephemeral threads are never written to disk.
 	Ephemeral *bool `json:"ephemeral,omitempty"`
-	// Model model slug; defaults to the configured model.
+	// Model: Model slug; defaults to the configured model.
 	Model *string `json:"model,omitempty"`
-	// ModelProvider model provider id; unknown ids are rejected.
+	// ModelProvider: Model provider id; unknown ids are rejected.
 	ModelProvider *string `json:"modelProvider,omitempty"`
-	// PersistExtendedHistory asks the reference server to record extra event kinds in the rollout. Accepted and
+	// PersistExtendedHistory: Asks the reference server to record extra event kinds in the rollout. Accepted and
 	// ignored: Tandem's rollout always records every completed item. `true` requires
 	// `capabilities.experimentalApi`. @experimental
 	PersistExtendedHistory *bool `json:"persistExtendedHistory,omitempty"`
-	// Personality deprecated; accepted and ignored.
+	// Personality: Deprecated; accepted and ignored.
 	Personality *Personality `json:"personality,omitempty"`
-	// Sandbox sandbox mode for the thread.
+	// Sandbox: Sandbox mode for the thread.
 	Sandbox *SandboxMode `json:"sandbox,omitempty"`
-	// ServiceName service name. Accepted and ignored: Tandem reports no service name to the provider.
+	// ServiceName: Service name. Accepted and ignored: Tandem reports no service name to the provider.
 	ServiceName *string `json:"serviceName,omitempty"`
-	// ServiceTier service tier. Accepted and echoed in the response, but never sent to the provider:
+	// ServiceTier: Service tier. Accepted and echoed in the response, but never sent to the provider:
 	// Tandem has no service tiers, so it has no effect.
 	ServiceTier *string `json:"serviceTier,omitempty"`
-	// SessionStartSource why the session started. Accepted and ignored.
+	// SessionStartSource: Why the session started. Accepted and ignored.
 	SessionStartSource *ThreadStartSource `json:"sessionStartSource,omitempty"`
-	// ThreadSource free-form label stored as `thread.threadSource`.
+	// ThreadSource: Free-form label stored as `thread.threadSource`.
 	ThreadSource *string `json:"threadSource,omitempty"`
 }
 
-// ThreadStartResponse result of `thread/start` (and the base of the resume and fork results).
+// ThreadStartResponse: Result of `thread/start` (and the base of the resume and fork results).
 type ThreadStartResponse struct {
-	// ActivePermissionProfile active permission profile; always `null` in Tandem. @experimental
+	// ActivePermissionProfile: Active permission profile; always `null` in Tandem. @experimental
 	ActivePermissionProfile json.RawMessage `json:"activePermissionProfile,omitempty"`
-	// ApprovalPolicy approval policy in effect.
+	// ApprovalPolicy: Approval policy in effect.
 	ApprovalPolicy AskForApproval `json:"approvalPolicy"`
-	// ApprovalsReviewer who reviews approvals, as requested; approvals go to the client whatever it says.
+	// ApprovalsReviewer: Who reviews approvals, as requested; approvals go to the client whatever it says.
 	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
-	// Cwd working directory (absolute).
+	// Cwd: Working directory (absolute).
 	Cwd string `json:"cwd"`
-	// DisabledPluginIds disabled plugin ids; always empty in Tandem.
+	// DisabledPluginIds: Disabled plugin ids; always empty in Tandem.
 	DisabledPluginIds []string `json:"disabledPluginIds,omitempty"`
-	// InstructionSources files the instructions came from.
+	// InstructionSources: Files the instructions came from.
 	InstructionSources []string `json:"instructionSources,omitempty"`
-	// Model model in effect.
+	// Model: Model in effect.
 	Model string `json:"model"`
-	// ModelProvider model provider in effect.
+	// ModelProvider: Model provider in effect.
 	ModelProvider string `json:"modelProvider"`
-	// MultiAgentMode multi-agent mode; always `explicitRequestOnly` in Tandem. @experimental
+	// MultiAgentMode: Multi-agent mode; always `explicitRequestOnly` in Tandem. @experimental
 	MultiAgentMode *string `json:"multiAgentMode,omitempty"`
-	// ReasoningEffort reasoning effort in effect.
+	// ReasoningEffort: Reasoning effort in effect.
 	ReasoningEffort *ReasoningEffort `json:"reasoningEffort,omitempty"`
-	// RuntimeWorkspaceRoots workspace roots visible at runtime (the cwd). @experimental
+	// RuntimeWorkspaceRoots: Workspace roots visible at runtime (the cwd). @experimental
 	RuntimeWorkspaceRoots []string `json:"runtimeWorkspaceRoots,omitempty"`
-	// Sandbox sandbox in effect, in object form.
+	// Sandbox: Sandbox in effect, in object form.
 	Sandbox SandboxPolicy `json:"sandbox"`
-	// ServiceTier the service tier the request named, echoed; Tandem does not send it to the provider.
+	// ServiceTier: The service tier the request named, echoed; Tandem does not send it to the provider.
 	ServiceTier *string `json:"serviceTier,omitempty"`
-	// Thread the new thread.
+	// Thread: The new thread.
 	Thread Thread `json:"thread"`
 }
 
-// ThreadStartSource why a session started.
+// ThreadStartSource: Why a session started.
 type ThreadStartSource string
 
 // The values of ThreadStartSource.
@@ -3554,85 +3554,85 @@ const (
 	ThreadStartSourceClear ThreadStartSource = "clear"
 )
 
-// ThreadStartedNotification `thread/started`: a thread was created (start or fork).
+// ThreadStartedNotification: `thread/started`: a thread was created (start or fork).
 type ThreadStartedNotification struct {
-	// Thread the new thread.
+	// Thread: The new thread.
 	Thread Thread `json:"thread"`
 }
 
-// ThreadStatus runtime status of a thread (tagged by `type`).
+// ThreadStatus: Runtime status of a thread (tagged by `type`).
 type ThreadStatus struct {
-	// ActiveFlags what the running turn is waiting for, if anything.
+	// ActiveFlags: What the running turn is waiting for, if anything.
 	ActiveFlags []ThreadActiveFlag `json:"activeFlags,omitempty"`
-	// Type the variant: `notLoaded`, `idle`, `systemError`, `active`.
+	// Type: The variant: `notLoaded`, `idle`, `systemError`, `active`.
 	Type string `json:"type"`
 }
 
-// ThreadStatusChangedNotification `thread/status/changed`.
+// ThreadStatusChangedNotification: `thread/status/changed`.
 type ThreadStatusChangedNotification struct {
-	// Status its new status.
+	// Status: Its new status.
 	Status ThreadStatus `json:"status"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadTokenUsage token usage of a thread: cumulative and for the last model response.
+// ThreadTokenUsage: Token usage of a thread: cumulative and for the last model response.
 type ThreadTokenUsage struct {
-	// Last usage of the last model response.
+	// Last: Usage of the last model response.
 	Last TokenUsageBreakdown `json:"last"`
-	// ModelContextWindow the model's context window in tokens, when known.
+	// ModelContextWindow: The model's context window in tokens, when known.
 	ModelContextWindow *int64 `json:"modelContextWindow,omitempty"`
-	// Total cumulative usage over the thread.
+	// Total: Cumulative usage over the thread.
 	Total TokenUsageBreakdown `json:"total"`
 }
 
-// ThreadTokenUsageUpdatedNotification `thread/tokenUsage/updated`: sent after each model response.
+// ThreadTokenUsageUpdatedNotification: `thread/tokenUsage/updated`: sent after each model response.
 type ThreadTokenUsageUpdatedNotification struct {
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TokenUsage cumulative and last usage.
+	// TokenUsage: Cumulative and last usage.
 	TokenUsage ThreadTokenUsage `json:"tokenUsage"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// ThreadTurnsListParams parameters of `thread/turns/list`: a page of a thread's turns.
+// ThreadTurnsListParams: Parameters of `thread/turns/list`: a page of a thread's turns.
 type ThreadTurnsListParams struct {
-	// Cursor opaque cursor from a previous page.
+	// Cursor: Opaque cursor from a previous page.
 	Cursor *string `json:"cursor,omitempty"`
-	// ItemsView which items to include (default `summary`).
+	// ItemsView: Which items to include (default `summary`).
 	ItemsView *TurnItemsView `json:"itemsView,omitempty"`
-	// Limit page size.
+	// Limit: Page size.
 	Limit *int64 `json:"limit,omitempty"`
-	// SortDirection order (default `desc`, newest first).
+	// SortDirection: Order (default `desc`, newest first).
 	SortDirection *SortDirection `json:"sortDirection,omitempty"`
-	// ThreadID thread whose turns to list.
+	// ThreadID: Thread whose turns to list.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadTurnsListResponse result of `thread/turns/list`.
+// ThreadTurnsListResponse: Result of `thread/turns/list`.
 type ThreadTurnsListResponse struct {
-	// BackwardsCursor cursor for paging in the other direction.
+	// BackwardsCursor: Cursor for paging in the other direction.
 	BackwardsCursor *string `json:"backwardsCursor,omitempty"`
-	// Data one page of turns.
+	// Data: One page of turns.
 	Data []Turn `json:"data"`
-	// NextCursor cursor of the next page; `null` on the last page.
+	// NextCursor: Cursor of the next page; `null` on the last page.
 	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
-// ThreadUnarchiveResponse result of `thread/unarchive`.
+// ThreadUnarchiveResponse: Result of `thread/unarchive`.
 type ThreadUnarchiveResponse struct {
-	// Thread the restored thread.
+	// Thread: The restored thread.
 	Thread Thread `json:"thread"`
 }
 
-// ThreadUnsubscribeResponse result of `thread/unsubscribe`.
+// ThreadUnsubscribeResponse: Result of `thread/unsubscribe`.
 type ThreadUnsubscribeResponse struct {
-	// Status what happened.
+	// Status: What happened.
 	Status ThreadUnsubscribeStatus `json:"status"`
 }
 
-// ThreadUnsubscribeStatus outcome of `thread/unsubscribe`.
+// ThreadUnsubscribeStatus: Outcome of `thread/unsubscribe`.
 type ThreadUnsubscribeStatus string
 
 // The values of ThreadUnsubscribeStatus.
@@ -3645,174 +3645,174 @@ const (
 	ThreadUnsubscribeStatusNotLoaded ThreadUnsubscribeStatus = "notLoaded"
 )
 
-// TokenUsage token counts (snake_case).
+// TokenUsage: Token counts (snake_case).
 type TokenUsage struct {
-	// CacheWriteInputTokens prompt tokens written to cache.
+	// CacheWriteInputTokens: Prompt tokens written to cache.
 	CacheWriteInputTokens int64 `json:"cache_write_input_tokens"`
-	// CachedInputTokens prompt tokens served from cache.
+	// CachedInputTokens: Prompt tokens served from cache.
 	CachedInputTokens int64 `json:"cached_input_tokens"`
-	// InputTokens prompt tokens.
+	// InputTokens: Prompt tokens.
 	InputTokens int64 `json:"input_tokens"`
-	// OutputTokens generated tokens.
+	// OutputTokens: Generated tokens.
 	OutputTokens int64 `json:"output_tokens"`
-	// ReasoningOutputTokens generated reasoning tokens.
+	// ReasoningOutputTokens: Generated reasoning tokens.
 	ReasoningOutputTokens int64 `json:"reasoning_output_tokens"`
-	// TotalTokens input plus output tokens.
+	// TotalTokens: Input plus output tokens.
 	TotalTokens int64 `json:"total_tokens"`
 }
 
-// TokenUsageBreakdown token counts.
+// TokenUsageBreakdown: Token counts.
 type TokenUsageBreakdown struct {
-	// CacheWriteInputTokens prompt tokens written to cache.
+	// CacheWriteInputTokens: Prompt tokens written to cache.
 	CacheWriteInputTokens *int64 `json:"cacheWriteInputTokens,omitempty"`
-	// CachedInputTokens prompt tokens served from cache.
+	// CachedInputTokens: Prompt tokens served from cache.
 	CachedInputTokens int64 `json:"cachedInputTokens"`
-	// InputTokens prompt tokens.
+	// InputTokens: Prompt tokens.
 	InputTokens int64 `json:"inputTokens"`
-	// OutputTokens generated tokens.
+	// OutputTokens: Generated tokens.
 	OutputTokens int64 `json:"outputTokens"`
-	// ReasoningOutputTokens generated reasoning tokens.
+	// ReasoningOutputTokens: Generated reasoning tokens.
 	ReasoningOutputTokens int64 `json:"reasoningOutputTokens"`
-	// TotalTokens input plus output tokens.
+	// TotalTokens: Input plus output tokens.
 	TotalTokens int64 `json:"totalTokens"`
 }
 
-// TokenUsageInfo token usage of a session.
+// TokenUsageInfo: Token usage of a session.
 type TokenUsageInfo struct {
-	// LastTokenUsage usage of the last model response.
+	// LastTokenUsage: Usage of the last model response.
 	LastTokenUsage TokenUsage `json:"last_token_usage"`
-	// ModelContextWindow the model's context window in tokens, when known.
+	// ModelContextWindow: The model's context window in tokens, when known.
 	ModelContextWindow *int64 `json:"model_context_window,omitempty"`
-	// TotalTokenUsage cumulative usage.
+	// TotalTokenUsage: Cumulative usage.
 	TotalTokenUsage TokenUsage `json:"total_token_usage"`
 }
 
-// ToolRequestUserInputAnswer the answer to one question.
+// ToolRequestUserInputAnswer: The answer to one question.
 type ToolRequestUserInputAnswer struct {
-	// Answers chosen labels or free-form text.
+	// Answers: Chosen labels or free-form text.
 	Answers []string `json:"answers"`
 }
 
-// ToolRequestUserInputOption a choice offered for a question.
+// ToolRequestUserInputOption: A choice offered for a question.
 type ToolRequestUserInputOption struct {
-	// Description what it means.
+	// Description: What it means.
 	Description string `json:"description"`
-	// Label the choice as shown and as answered.
+	// Label: The choice as shown and as answered.
 	Label string `json:"label"`
 }
 
-// ToolRequestUserInputParams parameters of `item/tool/requestUserInput`: questions the model asks the user.
+// ToolRequestUserInputParams: Parameters of `item/tool/requestUserInput`: questions the model asks the user.
 type ToolRequestUserInputParams struct {
-	// AutoResolutionMs resolve automatically after this many milliseconds; `null` means never.
+	// AutoResolutionMs: Resolve automatically after this many milliseconds; `null` means never.
 	AutoResolutionMs *int64 `json:"autoResolutionMs,omitempty"`
-	// IsBlocking whether the turn waits for the answer.
+	// IsBlocking: Whether the turn waits for the answer.
 	IsBlocking bool `json:"isBlocking"`
-	// ItemID the tool call (the model's `call_id`).
+	// ItemID: The tool call (the model's `call_id`).
 	ItemID string `json:"itemId"`
-	// Questions one to three questions.
+	// Questions: One to three questions.
 	Questions []ToolRequestUserInputQuestion `json:"questions"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// ToolRequestUserInputQuestion one question for the user.
+// ToolRequestUserInputQuestion: One question for the user.
 type ToolRequestUserInputQuestion struct {
-	// Header short header.
+	// Header: Short header.
 	Header string `json:"header"`
-	// ID question id, the key of its answer.
+	// ID: Question id, the key of its answer.
 	ID string `json:"id"`
-	// IsOther whether a free-form "other" answer is allowed.
+	// IsOther: Whether a free-form "other" answer is allowed.
 	IsOther *bool `json:"isOther,omitempty"`
-	// IsSecret whether the answer is secret (do not echo it).
+	// IsSecret: Whether the answer is secret (do not echo it).
 	IsSecret *bool `json:"isSecret,omitempty"`
-	// Options choices, if any.
+	// Options: Choices, if any.
 	Options []ToolRequestUserInputOption `json:"options,omitempty"`
-	// Question the question.
+	// Question: The question.
 	Question string `json:"question"`
 }
 
-// ToolRequestUserInputResponse answer to `item/tool/requestUserInput`.
+// ToolRequestUserInputResponse: Answer to `item/tool/requestUserInput`.
 type ToolRequestUserInputResponse struct {
-	// Answers answers keyed by question id.
+	// Answers: Answers keyed by question id.
 	Answers map[string]ToolRequestUserInputAnswer `json:"answers"`
 }
 
-// Turn one user request and the agent's work on it.
+// Turn: One user request and the agent's work on it.
 type Turn struct {
-	// CompletedAt completion time (Unix seconds).
+	// CompletedAt: Completion time (Unix seconds).
 	CompletedAt *int64 `json:"completedAt,omitempty"`
-	// DurationMs duration in milliseconds.
+	// DurationMs: Duration in milliseconds.
 	DurationMs *int64 `json:"durationMs,omitempty"`
-	// Error why the turn failed, for `failed` turns.
+	// Error: Why the turn failed, for `failed` turns.
 	Error *TurnError `json:"error,omitempty"`
-	// ID turn id (UUIDv7).
+	// ID: Turn id (UUIDv7).
 	ID string `json:"id"`
-	// Items items, as far as `itemsView` says they are loaded.
+	// Items: Items, as far as `itemsView` says they are loaded.
 	Items []ThreadItem `json:"items"`
-	// ItemsView how much of `items` is filled in.
+	// ItemsView: How much of `items` is filled in.
 	ItemsView *TurnItemsView `json:"itemsView,omitempty"`
-	// RootTurnID id of the root turn; equal to `id` for ordinary turns.
+	// RootTurnID: Id of the root turn; equal to `id` for ordinary turns.
 	RootTurnID *string `json:"rootTurnId,omitempty"`
-	// StartedAt start time (Unix seconds); `null` in the `turn/start` response.
+	// StartedAt: Start time (Unix seconds); `null` in the `turn/start` response.
 	StartedAt *int64 `json:"startedAt,omitempty"`
-	// Status lifecycle status.
+	// Status: Lifecycle status.
 	Status TurnStatus `json:"status"`
 }
 
-// TurnDiffUpdatedNotification `turn/diff/updated`: the aggregated diff of the turn's file changes.
+// TurnDiffUpdatedNotification: `turn/diff/updated`: the aggregated diff of the turn's file changes.
 type TurnDiffUpdatedNotification struct {
-	// Diff `git diff`-style unified diff of every file the turn changed.
+	// Diff: `git diff`-style unified diff of every file the turn changed.
 	Diff string `json:"diff"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// TurnError why a turn failed.
+// TurnError: Why a turn failed.
 type TurnError struct {
-	// AdditionalDetails extra detail, such as the transport error.
+	// AdditionalDetails: Extra detail, such as the transport error.
 	AdditionalDetails *string `json:"additionalDetails,omitempty"`
-	// CodexErrorInfo machine-readable category.
+	// CodexErrorInfo: Machine-readable category.
 	CodexErrorInfo *CodexErrorInfo `json:"codexErrorInfo,omitempty"`
-	// Message human-readable description.
+	// Message: Human-readable description.
 	Message string `json:"message"`
-	// Misalignment misalignment details; always `null` in Tandem.
+	// Misalignment: Misalignment details; always `null` in Tandem.
 	Misalignment json.RawMessage `json:"misalignment,omitempty"`
 }
 
-// TurnInterruptParams parameters of `turn/interrupt`.
+// TurnInterruptParams: Parameters of `turn/interrupt`.
 type TurnInterruptParams struct {
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the running turn.
+	// TurnID: The running turn.
 	TurnID string `json:"turnId"`
 }
 
-// TurnItem a turn item as Codex's `item_started` / `item_completed` carry it (tagged by `type`,
+// TurnItem: A turn item as Codex's `item_started` / `item_completed` carry it (tagged by `type`,
 // PascalCase).
 type TurnItem struct {
-	// Content the inputs. (its shape depends on the variant)
+	// Content: The inputs. (its shape depends on the variant)
 	Content json.RawMessage `json:"content,omitempty"`
-	// ID item id.
+	// ID: Item id.
 	ID string `json:"id"`
-	// MemoryCitation memory citation; always `null` in Tandem.
+	// MemoryCitation: Memory citation; always `null` in Tandem.
 	MemoryCitation json.RawMessage `json:"memory_citation,omitempty"`
-	// Phase commentary or final answer, when the model says so.
+	// Phase: Commentary or final answer, when the model says so.
 	Phase *MessagePhase `json:"phase,omitempty"`
-	// RawContent raw reasoning parts.
+	// RawContent: Raw reasoning parts.
 	RawContent []string `json:"raw_content,omitempty"`
-	// SummaryText summary parts.
+	// SummaryText: Summary parts.
 	SummaryText []string `json:"summary_text,omitempty"`
-	// Text the plan.
+	// Text: The plan.
 	Text *string `json:"text,omitempty"`
-	// Type the variant: `UserMessage`, `AgentMessage`, `Reasoning`, `Plan`.
+	// Type: The variant: `UserMessage`, `AgentMessage`, `Reasoning`, `Plan`.
 	Type string `json:"type"`
 }
 
-// TurnItemsView how much of a turn's item list is included.
+// TurnItemsView: How much of a turn's item list is included.
 type TurnItemsView string
 
 // The values of TurnItemsView.
@@ -3825,23 +3825,23 @@ const (
 	TurnItemsViewFull TurnItemsView = "full"
 )
 
-// TurnNotification `turn/started` and `turn/completed`.
+// TurnNotification: `turn/started` and `turn/completed`.
 type TurnNotification struct {
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// Turn the turn; in `turn/completed`, its final status.
+	// Turn: The turn; in `turn/completed`, its final status.
 	Turn Turn `json:"turn"`
 }
 
-// TurnPlanStep one step of a plan.
+// TurnPlanStep: One step of a plan.
 type TurnPlanStep struct {
-	// Status how far along it is.
+	// Status: How far along it is.
 	Status TurnPlanStepStatus `json:"status"`
-	// Step what to do.
+	// Step: What to do.
 	Step string `json:"step"`
 }
 
-// TurnPlanStepStatus status of a plan step.
+// TurnPlanStepStatus: Status of a plan step.
 type TurnPlanStepStatus string
 
 // The values of TurnPlanStepStatus.
@@ -3854,59 +3854,59 @@ const (
 	TurnPlanStepStatusCompleted TurnPlanStepStatus = "completed"
 )
 
-// TurnPlanUpdatedNotification `turn/plan/updated`: the agent's plan changed (`update_plan`).
+// TurnPlanUpdatedNotification: `turn/plan/updated`: the agent's plan changed (`update_plan`).
 type TurnPlanUpdatedNotification struct {
-	// Explanation why the plan changed.
+	// Explanation: Why the plan changed.
 	Explanation *string `json:"explanation,omitempty"`
-	// Plan the steps.
+	// Plan: The steps.
 	Plan []TurnPlanStep `json:"plan"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// TurnStartParams parameters of `turn/start`. Overrides apply to this turn and persist for later turns,
+// TurnStartParams: Parameters of `turn/start`. Overrides apply to this turn and persist for later turns,
 // except `outputSchema`, which applies to this turn only.
 type TurnStartParams struct {
-	// ApprovalPolicy approval-policy override.
+	// ApprovalPolicy: Approval-policy override.
 	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
-	// ApprovalsReviewer reviewer override. Stored for the thread and echoed; approvals still go to the client
+	// ApprovalsReviewer: Reviewer override. Stored for the thread and echoed; approvals still go to the client
 	// whatever it says.
 	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
-	// ClientUserMessageID client-chosen id echoed as the user message's `clientId`.
+	// ClientUserMessageID: Client-chosen id echoed as the user message's `clientId`.
 	ClientUserMessageID *string `json:"clientUserMessageId,omitempty"`
-	// CollaborationMode collaboration mode for this and later turns. @experimental
+	// CollaborationMode: Collaboration mode for this and later turns. @experimental
 	CollaborationMode *CollaborationMode `json:"collaborationMode,omitempty"`
-	// Cwd working-directory override.
+	// Cwd: Working-directory override.
 	Cwd *string `json:"cwd,omitempty"`
-	// Effort reasoning-effort override.
+	// Effort: Reasoning-effort override.
 	Effort *ReasoningEffort `json:"effort,omitempty"`
-	// Input the user's input; `[]` runs a turn without a user message.
+	// Input: The user's input; `[]` runs a turn without a user message.
 	Input []UserInput `json:"input"`
-	// Model model override.
+	// Model: Model override.
 	Model *string `json:"model,omitempty"`
-	// OutputSchema jSON Schema the final answer must follow (this turn only).
+	// OutputSchema: JSON Schema the final answer must follow (this turn only).
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	// Personality deprecated; accepted and ignored.
+	// Personality: Deprecated; accepted and ignored.
 	Personality *Personality `json:"personality,omitempty"`
-	// SandboxPolicy sandbox override, in object form.
+	// SandboxPolicy: Sandbox override, in object form.
 	SandboxPolicy *SandboxPolicy `json:"sandboxPolicy,omitempty"`
-	// ServiceTier service-tier override. Accepted and ignored: Tandem has no service tiers.
+	// ServiceTier: Service-tier override. Accepted and ignored: Tandem has no service tiers.
 	ServiceTier *string `json:"serviceTier,omitempty"`
-	// Summary reasoning-summary override.
+	// Summary: Reasoning-summary override.
 	Summary *ReasoningSummary `json:"summary,omitempty"`
-	// ThreadID thread to run the turn on.
+	// ThreadID: Thread to run the turn on.
 	ThreadID string `json:"threadId"`
 }
 
-// TurnStartResponse result of `turn/start`: the turn, `inProgress`, before it starts streaming.
+// TurnStartResponse: Result of `turn/start`: the turn, `inProgress`, before it starts streaming.
 type TurnStartResponse struct {
-	// Turn the turn (`items: []`, `startedAt: null`); on a busy thread, the running turn.
+	// Turn: The turn (`items: []`, `startedAt: null`); on a busy thread, the running turn.
 	Turn Turn `json:"turn"`
 }
 
-// TurnStatus lifecycle status of a turn.
+// TurnStatus: Lifecycle status of a turn.
 type TurnStatus string
 
 // The values of TurnStatus.
@@ -3921,101 +3921,101 @@ const (
 	TurnStatusInProgress TurnStatus = "inProgress"
 )
 
-// TurnSteerParams parameters of `turn/steer`: add input to the running turn.
+// TurnSteerParams: Parameters of `turn/steer`: add input to the running turn.
 type TurnSteerParams struct {
-	// ClientUserMessageID client-chosen id echoed as the user message's `clientId`.
+	// ClientUserMessageID: Client-chosen id echoed as the user message's `clientId`.
 	ClientUserMessageID *string `json:"clientUserMessageId,omitempty"`
-	// ExpectedTurnID id of the turn the client believes is running.
+	// ExpectedTurnID: Id of the turn the client believes is running.
 	ExpectedTurnID string `json:"expectedTurnId"`
-	// Input additional input.
+	// Input: Additional input.
 	Input []UserInput `json:"input"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
 }
 
-// TurnSteerResponse result of `turn/steer`.
+// TurnSteerResponse: Result of `turn/steer`.
 type TurnSteerResponse struct {
-	// TurnID the running turn.
+	// TurnID: The running turn.
 	TurnID string `json:"turnId"`
 }
 
-// UserInfoResponse result of `userInfo`.
+// UserInfoResponse: Result of `userInfo`.
 type UserInfoResponse struct {
-	// AllegedUserEmail the signed-in user's e-mail; always `null` (Tandem has no ChatGPT login).
+	// AllegedUserEmail: The signed-in user's e-mail; always `null` (Tandem has no ChatGPT login).
 	AllegedUserEmail *string `json:"allegedUserEmail,omitempty"`
 }
 
-// UserInput one piece of user input (tagged by `type`).
+// UserInput: One piece of user input (tagged by `type`).
 type UserInput struct {
-	// Detail requested detail level.
+	// Detail: Requested detail level.
 	Detail *ImageDetail `json:"detail,omitempty"`
-	// FileID an uploaded file's id.
+	// FileID: An uploaded file's id.
 	FileID *string `json:"fileId,omitempty"`
-	// Name skill name.
+	// Name: Skill name.
 	Name *string `json:"name,omitempty"`
-	// Path path of the image file.
+	// Path: Path of the image file.
 	Path *string `json:"path,omitempty"`
-	// Text the text.
+	// Text: The text.
 	Text *string `json:"text,omitempty"`
-	// TextElements ranges of the text that stand for UI elements (snake_case on the wire).
+	// TextElements: Ranges of the text that stand for UI elements (snake_case on the wire).
 	TextElements []TextElement `json:"text_elements,omitempty"`
-	// Type the variant: `text`, `image`, `localImage`, `audio`, `localAudio`, `skill`, `mention`.
+	// Type: The variant: `text`, `image`, `localImage`, `audio`, `localAudio`, `skill`, `mention`.
 	Type string `json:"type"`
-	// URL the image URL.
+	// URL: The image URL.
 	URL *string `json:"url,omitempty"`
 }
 
-// UserInputQuestion one question of `tool/requestUserInput`.
+// UserInputQuestion: One question of `tool/requestUserInput`.
 type UserInputQuestion struct {
-	// IsOther whether a free-form answer besides the options is allowed.
+	// IsOther: Whether a free-form answer besides the options is allowed.
 	IsOther bool `json:"isOther"`
-	// Options the choices (labels); may be empty for a free-form question.
+	// Options: The choices (labels); may be empty for a free-form question.
 	Options []string `json:"options"`
-	// Text the question as shown to the user.
+	// Text: The question as shown to the user.
 	Text string `json:"text"`
 }
 
-// UserInputRequestParams parameters of `tool/requestUserInput`: one to three questions the model asks.
+// UserInputRequestParams: Parameters of `tool/requestUserInput`: one to three questions the model asks.
 type UserInputRequestParams struct {
-	// Questions one to three questions.
+	// Questions: One to three questions.
 	Questions []UserInputQuestion `json:"questions"`
-	// ThreadID the thread.
+	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
-	// ToolCallID the model's tool call (`call_id`) this request answers.
+	// ToolCallID: The model's tool call (`call_id`) this request answers.
 	ToolCallID string `json:"toolCallId"`
-	// TurnID the turn.
+	// TurnID: The turn.
 	TurnID string `json:"turnId"`
 }
 
-// UserSavedConfig the settings of `config.toml` that the conversation API exposes.
+// UserSavedConfig: The settings of `config.toml` that the conversation API exposes.
 type UserSavedConfig struct {
-	// ApprovalPolicy `approval_policy`.
+	// ApprovalPolicy: `approval_policy`.
 	ApprovalPolicy *string `json:"approvalPolicy,omitempty"`
-	// Model `model`.
+	// Model: `model`.
 	Model *string `json:"model,omitempty"`
-	// ModelReasoningEffort `model_reasoning_effort`.
+	// ModelReasoningEffort: `model_reasoning_effort`.
 	ModelReasoningEffort *ReasoningEffort `json:"modelReasoningEffort,omitempty"`
-	// ModelReasoningSummary `model_reasoning_summary`.
+	// ModelReasoningSummary: `model_reasoning_summary`.
 	ModelReasoningSummary *ReasoningSummary `json:"modelReasoningSummary,omitempty"`
-	// ModelVerbosity `model_verbosity`.
+	// ModelVerbosity: `model_verbosity`.
 	ModelVerbosity *string `json:"modelVerbosity,omitempty"`
-	// Profile `profile`: the default profile.
+	// Profile: `profile`: the default profile.
 	Profile *string `json:"profile,omitempty"`
-	// Profiles `profiles`, by name.
+	// Profiles: `profiles`, by name.
 	Profiles json.RawMessage `json:"profiles"`
-	// SandboxMode `sandbox_mode`.
+	// SandboxMode: `sandbox_mode`.
 	SandboxMode *SandboxMode `json:"sandboxMode,omitempty"`
-	// SandboxSettings `sandbox_workspace_write` settings.
+	// SandboxSettings: `sandbox_workspace_write` settings.
 	SandboxSettings json.RawMessage `json:"sandboxSettings,omitempty"`
-	// Tools `tools` table.
+	// Tools: `tools` table.
 	Tools json.RawMessage `json:"tools,omitempty"`
 }
 
-// WarningNotification `warning`.
+// WarningNotification: `warning`.
 type WarningNotification struct {
-	// Message the warning.
+	// Message: The warning.
 	Message string `json:"message"`
-	// ThreadID the thread concerned, if any.
+	// ThreadID: The thread concerned, if any.
 	ThreadID *string `json:"threadId,omitempty"`
 }
 

@@ -61,11 +61,12 @@ def go_name(name: str) -> str:
     return out
 
 
-def comment(text: str | None, name: str, indent: str = "") -> str:
+def comment(text: str | None, name: str, indent: str = "", sep: str = ": ") -> str:
+    """A Go comment: `name`, `sep`, then `text` (a doc comment starts with what it documents)."""
     if not text:
         return ""
     lines = text.strip().splitlines()
-    lines[0] = f"{name} {lines[0][:1].lower() + lines[0][1:]}" if name else lines[0]
+    lines[0] = f"{name}{sep}{lines[0]}" if name else lines[0]
     return "".join(f"{indent}// {line}".rstrip() + "\n" for line in lines)
 
 
@@ -302,13 +303,13 @@ class Generator:
             if e["method"] == "initialize":
                 continue
             fn = go_name(e["method"])
-            doc = comment(e["description"], f"{fn} sends `{e['method']}`:") or f"// {fn} sends `{e['method']}`.\n"
+            doc = comment(e["description"], f"{fn} sends `{e['method']}`", sep=": ") or f"// {fn} sends `{e['method']}`.\n"
             if e["experimental"]:
                 doc += "//\n// Experimental: the server accepts it only with the `experimentalApi` capability.\n"
             req.append(doc + f"func (c *Client) {fn}(ctx context.Context, params protocol.{e['params']}) (*protocol.{e['response']}, error) {{\n\tresult := new(protocol.{e['response']})\n\tif err := c.Call(ctx, protocol.{e['const']}, params, result); err != nil {{\n\t\treturn nil, err\n\t}}\n\treturn result, nil\n}}\n\n")
         for e in tables["ServerRequest"]:
             fn = "Handle" + go_name(e["method"])
-            doc = comment(f"answers every `{e['method']}` request with the handler's result (its error\nbecomes a JSON-RPC error reply). {(e['description'] or '').strip()}", fn)
+            doc = comment(f"answers every `{e['method']}` request with the handler's result (its error\nbecomes a JSON-RPC error reply). {(e['description'] or '').strip()}", fn, sep=" ")
             if e["experimental"]:
                 doc += "//\n// Experimental: the server sends it only with the `experimentalApi` capability.\n"
             req.append(doc + f"func (c *Client) {fn}(handler func(ctx context.Context, params *protocol.{e['params']}) (*protocol.{e['response']}, error)) {{\n\tc.HandleRaw(protocol.{e['const']}, func(ctx context.Context, raw json.RawMessage) (any, error) {{\n\t\tparams := new(protocol.{e['params']})\n\t\tif err := json.Unmarshal(raw, params); err != nil {{\n\t\t\treturn nil, &InvalidParamsError{{Method: protocol.{e['const']}, Err: err}}\n\t\t}}\n\t\tresult, err := handler(ctx, params)\n\t\tif err == nil && result == nil {{\n\t\t\treturn nil, errors.New(\"the {e['method']} handler returned no response\")\n\t\t}}\n\t\treturn result, err\n\t}})\n}}\n\n")
