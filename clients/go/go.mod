@@ -1,0 +1,3 @@
+module example.invalid/tandem/clients/go
+
+go 1.19
