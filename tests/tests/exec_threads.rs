@@ -222,10 +222,26 @@ async fn codex_home_is_the_home_when_tandem_home_is_unset() {
             .ends_with('Z'),
         "{header}"
     );
+    // The answer is recorded where Codex records it: the message itself is the payload.
+    let answer = text
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .find(|line| {
+            line["type"] == "response_item"
+                && line["payload"]["type"] == "message"
+                && line["payload"]["role"] == "assistant"
+        })
+        .unwrap_or_else(|| panic!("no assistant message in Codex's shape:\n{text}"));
+    assert_eq!(
+        answer["payload"]["content"][0]["type"], "output_text",
+        "{answer}"
+    );
     assert!(
-        text.lines()
-            .any(|line| line.contains("\"response_item\"") && line.contains("one")),
-        "the answer is recorded:\n{text}"
+        answer["payload"]["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("one"),
+        "{answer}"
     );
 
     // Both set: TANDEM_HOME wins, and CODEX_HOME gains nothing.

@@ -275,6 +275,19 @@ async fn archive_unarchive_and_names() {
         renamed,
         json!({"threadId": id, "threadName": "Example thread"})
     );
+    // The name is also recorded where Codex records it, for tools that read a Codex home.
+    let index = std::fs::read_to_string(server.home.join("session_index.jsonl")).unwrap();
+    let lines: Vec<Value> = index
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 1, "{index}");
+    assert_eq!(lines[0]["id"], json!(id));
+    assert_eq!(lines[0]["thread_name"], "Example thread");
+    assert!(
+        lines[0]["updated_at"].as_str().unwrap().ends_with('Z'),
+        "{index}"
+    );
 
     let archive_id = server
         .send_request("thread/archive", json!({"threadId": id}))

@@ -1,5 +1,5 @@
 //! One rollout line → at most one [`Event`]. Understands Tandem's rollouts (records `item`,
-//! `response_item` with `{turn_id, item}`, `turn_started`, `token_usage`, `turn_completed`) and
+//! `response_item` with `{turn_id, <item fields>}` or, written earlier, `{turn_id, item}`, `turn_started`, `token_usage`, `turn_completed`) and
 //! Codex's (`session_meta`, `response_item`, `event_msg`, `turn_context`,
 //! `token_usage_record`); each line says which it is, so one file may even mix them.
 
@@ -82,13 +82,18 @@ pub fn parse_line(
             None
         }
         "item" => tandem_item(&payload),
-        "response_item" if payload.get("item").is_some() => {
+        // Tandem's: the item's fields beside `turn_id` (or, as written before, nested under
+        // `item`); Codex's carry no `turn_id`.
+        "response_item" if payload.get("turn_id").is_some() => {
             if let Some(turn_id) = payload.get("turn_id").and_then(Value::as_str)
                 && cursor.turn_id.is_empty()
             {
                 start_turn(cursor, turn_id);
             }
-            payload.get("item").and_then(tool_response_item)
+            match payload.get("item") {
+                Some(item) if payload.get("type").is_none() => tool_response_item(item),
+                _ => tool_response_item(&payload),
+            }
         }
         "response_item" => codex_response_item(&payload),
         "token_usage" => {
@@ -466,6 +471,47 @@ mod tests {
         );
         assert!(events[6].text.contains("uname -srm"));
         assert!(events.iter().all(|event| event.turn_seq == 1));
+    }
+
+    #[test]
+    fn tandem_response_items_read_alike_nested_and_in_codex_shape() {
+        let nested = include_str!("../tests/data/tandem-rollout.jsonl");
+        // The same rollout as Tandem writes it now: each response item's own fields at the
+        // top of the payload, beside `turn_id`.
+        let flat: String = nested
+            .lines()
+            .map(|line| {
+                let mut record: Value = serde_json::from_str(line).unwrap();
+                if record["type"] == "response_item" {
+                    let payload = record["payload"].take();
+                    let mut fields = payload["item"].as_object().unwrap().clone();
+                    fields.insert("turn_id".into(), payload["turn_id"].clone());
+                    record["payload"] = Value::Object(fields);
+                }
+                format!("{record}\n")
+            })
+            .collect();
+        assert!(
+            nested
+                .lines()
+                .any(|line| line.contains(r#""type":"response_item""#))
+        );
+        let (nested_events, _) = parse_all(nested);
+        let (flat_events, corrupt) = parse_all(&flat);
+        assert_eq!(corrupt, 0);
+        let summary = |events: &[Event]| -> Vec<(String, i64, String)> {
+            events
+                .iter()
+                .map(|event| {
+                    (
+                        event.class.as_str().to_owned(),
+                        event.turn_seq,
+                        event.text.clone(),
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(summary(&flat_events), summary(&nested_events));
     }
 
     #[test]

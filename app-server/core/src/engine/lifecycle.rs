@@ -549,7 +549,11 @@ impl Engine {
             if let Some(meta) = meta {
                 self.inner
                     .store
-                    .blocking(move |store| store.update_meta(&meta))
+                    .blocking(move |store| {
+                        store.update_meta(&meta)?;
+                        let name = meta.name.as_deref().unwrap_or_default();
+                        store.record_thread_name(&meta.id, name)
+                    })
                     .await?;
             }
             return Ok(id);
@@ -568,8 +572,9 @@ impl Engine {
                 let mut writer = store.append_writer(&renaming)?;
                 writer.append(&record)?;
                 writer.sync()?;
-                meta.name = Some(name);
                 store.update_meta(&meta)?;
+                store.record_thread_name(&renaming, &name)?;
+                meta.name = Some(name);
                 Ok(true)
             })
             .await?;

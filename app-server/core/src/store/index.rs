@@ -218,6 +218,13 @@ impl Store {
         }
     }
 
+    /// Appends `id`'s new name to the home's `session_index.jsonl`, in Codex's shape, for the
+    /// tools that read a Codex home. Blocking.
+    pub fn record_thread_name(&self, id: &str, name: &str) -> Result<(), StoreError> {
+        let home = self.database.parent().unwrap_or(Path::new("."));
+        super::session_index::append(home, id, name, super::rollout::now_ms())
+    }
+
     /// Inserts or updates the index row of `meta.id` (new preview, update time, name or
     /// settings). The rollout's location (`archived`, `rollout_path`) belongs to the store:
     /// an existing row keeps its own, so that a stale copy of the metadata cannot undo an

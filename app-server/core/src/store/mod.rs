@@ -9,6 +9,7 @@ mod appender;
 mod index;
 mod rollout;
 mod schema;
+mod session_index;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -102,6 +103,118 @@ pub struct ThreadMeta {
     pub owner: Principal,
 }
 
+mod response_item_payload {
+    //! The payload of a `response_item` rollout line: `{"turn_id": …, <the item's fields>}`
+    //! (Codex's shape, with our turn id beside it), or the nested `{"turn_id", "item"}` that
+    //! earlier versions wrote.
+
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde_json::Value;
+
+    use crate::model::ResponseItem;
+
+    #[allow(
+        clippy::ptr_arg,
+        reason = "serde hands a variant's fields to its serializer by reference"
+    )]
+    pub fn serialize<S: Serializer>(
+        turn_id: &String,
+        item: &ResponseItem,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error as _;
+        let mut payload = match serde_json::to_value(item).map_err(S::Error::custom)? {
+            Value::Object(fields) => fields,
+            other => {
+                return Err(S::Error::custom(format!(
+                    "a response item is not an object: {other}"
+                )));
+            }
+        };
+        payload.insert("turn_id".to_owned(), Value::String(turn_id.clone()));
+        payload.serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<(String, ResponseItem), D::Error> {
+        let Value::Object(mut payload) = Value::deserialize(deserializer)? else {
+            return Err(D::Error::custom("a response_item payload is not an object"));
+        };
+        let turn_id = match payload.remove("turn_id") {
+            Some(Value::String(turn_id)) => turn_id,
+            Some(other) => {
+                return Err(D::Error::custom(format!(
+                    "turn_id is not a string: {other}"
+                )));
+            }
+            None => String::new(),
+        };
+        let item = match payload.remove("item") {
+            // The nested form: `{"turn_id", "item"}`.
+            Some(item) if !payload.contains_key("type") => item,
+            Some(item) => {
+                payload.insert("item".to_owned(), item);
+                Value::Object(payload)
+            }
+            None => Value::Object(payload),
+        };
+        let item = ResponseItem::deserialize(item).map_err(D::Error::custom)?;
+        Ok((turn_id, item))
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use pretty_assertions::assert_eq;
+        use serde_json::json;
+
+        use crate::store::RolloutRecord;
+
+        #[test]
+        fn a_response_item_is_written_in_codex_shape_and_both_shapes_read_back() {
+            let codex_shaped = json!({
+                "type": "response_item",
+                "payload": {
+                    "type": "function_call",
+                    "name": "exec_command",
+                    "arguments": "{}",
+                    "call_id": "call_1",
+                    "turn_id": "turn-1",
+                },
+            });
+            let record: RolloutRecord = serde_json::from_value(codex_shaped.clone()).unwrap();
+            let RolloutRecord::ResponseItem { turn_id, item } = &record else {
+                panic!("not a response item: {record:?}");
+            };
+            assert_eq!(turn_id, "turn-1");
+            // Written back: the item's own fields at the top of the payload, as Codex writes.
+            let written = serde_json::to_value(&record).unwrap();
+            assert_eq!(written["payload"]["type"], "function_call");
+            assert_eq!(written["payload"]["call_id"], "call_1");
+            assert_eq!(written["payload"]["turn_id"], "turn-1");
+            assert_eq!(written["payload"].get("item"), None);
+            // The nested form earlier versions wrote reads as the same record.
+            let nested = json!({
+                "type": "response_item",
+                "payload": {"turn_id": "turn-1", "item": serde_json::to_value(item).unwrap()},
+            });
+            let reread: RolloutRecord = serde_json::from_value(nested).unwrap();
+            assert_eq!(reread, record);
+            // Codex's own lines carry no turn id.
+            let mut foreign = codex_shaped;
+            foreign["payload"]
+                .as_object_mut()
+                .unwrap()
+                .remove("turn_id");
+            let foreign: RolloutRecord = serde_json::from_value(foreign).unwrap();
+            assert!(
+                matches!(foreign, RolloutRecord::ResponseItem { turn_id, .. } if turn_id.is_empty())
+            );
+        }
+    }
+}
+
 /// A [`ThreadMeta`]'s owner as the principal's name.
 mod owner_name {
     use serde::{Deserialize, Deserializer, Serializer};
@@ -187,7 +300,14 @@ pub enum RolloutRecord {
         /// The item in its final state.
         item: ThreadItem,
     },
-    /// A model-visible history item (what the next model request sends).
+    /// A model-visible history item (what the next model request sends). Written as Codex
+    /// writes its `response_item` lines, the item's own fields at the top of the payload, plus
+    /// `turn_id`, so that tools reading Codex rollouts read ours; the older nested form
+    /// `{turn_id, item}` is still read.
+    #[serde(
+        serialize_with = "response_item_payload::serialize",
+        deserialize_with = "response_item_payload::deserialize"
+    )]
     ResponseItem {
         /// Turn id.
         turn_id: String,
