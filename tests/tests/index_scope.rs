@@ -14,10 +14,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use tandem_tests::index_tools::{error_text, paths, payload};
-use tandem_tests::server::{READ_TIMEOUT, SpawnOptions, TestServer, tandem_binary};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
-use tokio::sync::mpsc;
+use tandem_tests::logged::LoggedServer;
+use tandem_tests::server::{SpawnOptions, TestServer, tandem_binary};
 
 const LEXICAL: &str = "[query_project_index]\nauto_warm = false\nembedding_model = \"none\"\n";
 
@@ -53,54 +51,26 @@ fn mode(path: &Path) -> u32 {
         & 0o777
 }
 
-/// `tandem mcp-server` on stdio in `cwd`, with its home elsewhere and its log on stderr, which
-/// the test reads line by line.
-struct Mcp {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: Lines<BufReader<ChildStdout>>,
-    stderr: mpsc::UnboundedReceiver<String>,
-    _home: tempfile::TempDir,
+/// `tandem mcp-server` on stdio in `cwd`, initialized, with its home elsewhere and its log on
+/// stderr, which the test reads line by line.
+struct Mcp(LoggedServer);
+
+impl std::ops::Deref for Mcp {
+    type Target = LoggedServer;
+    fn deref(&self) -> &LoggedServer {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Mcp {
+    fn deref_mut(&mut self) -> &mut LoggedServer {
+        &mut self.0
+    }
 }
 
 impl Mcp {
-    async fn spawn(cwd: &Path, config_toml: &str, args: &[&str]) -> Mcp {
-        let home = tempfile::tempdir().unwrap();
-        std::fs::write(home.path().join("config.toml"), config_toml).unwrap();
-        // The server logs to `$TANDEM_HOME/log/tandem-mcp.log` and to stderr when that file
-        // cannot be opened: a plain file named `log` sends the log to stderr, where the test
-        // waits for the lines it expects instead of polling a file.
-        std::fs::write(home.path().join("log"), "").unwrap();
-        let mut child = Command::new(tandem_binary())
-            .arg("mcp-server")
-            .args(args)
-            .current_dir(cwd)
-            .env("TANDEM_HOME", home.path())
-            .env("RUST_LOG", "info")
-            .env_remove("OPENAI_API_KEY")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let (lines, stderr) = mpsc::unbounded_channel();
-        let mut reader = BufReader::new(child.stderr.take().unwrap()).lines();
-        tokio::spawn(async move {
-            while let Ok(Some(line)) = reader.next_line().await {
-                eprintln!("[mcp] {line}");
-                if lines.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut server = Mcp {
-            stdin: child.stdin.take(),
-            stdout: BufReader::new(child.stdout.take().unwrap()).lines(),
-            child,
-            stderr,
-            _home: home,
-        };
+    async fn spawn(cwd: &Path, config_toml: &str) -> Mcp {
+        let mut server = Mcp(LoggedServer::spawn("mcp-server", cwd, config_toml).await);
         server
             .send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "index-scope", "version": "0"}}}))
             .await;
@@ -111,64 +81,11 @@ impl Mcp {
         server
     }
 
-    async fn send(&mut self, message: &Value) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-        stdin.flush().await.unwrap();
-    }
-
-    /// The next message on stdout.
-    async fn next(&mut self) -> Value {
-        let line = tokio::time::timeout(READ_TIMEOUT, self.stdout.next_line())
-            .await
-            .expect("timed out waiting for the server")
-            .unwrap()
-            .expect("the server closed stdout");
-        serde_json::from_str(&line).unwrap()
-    }
-
-    /// The response to request `id` (other messages are skipped).
-    async fn response(&mut self, id: i64) -> Value {
-        loop {
-            let message = self.next().await;
-            if message["id"] == id && message.get("method").is_none() {
-                return message;
-            }
-        }
-    }
-
     /// Calls `tool` and returns the `tools/call` result.
     async fn call(&mut self, id: i64, tool: &str, arguments: Value) -> Value {
         self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}))
             .await;
         self.response(id).await["result"].clone()
-    }
-
-    /// Waits for a log line containing `needle`.
-    async fn log_line(&mut self, needle: &str) -> String {
-        tokio::time::timeout(READ_TIMEOUT, async {
-            while let Some(line) = self.stderr.recv().await {
-                if line.contains(needle) {
-                    return line;
-                }
-            }
-            panic!("the server exited without logging `{needle}`");
-        })
-        .await
-        .unwrap_or_else(|_| panic!("no log line with `{needle}`"))
-    }
-
-    /// Waits for the process to exit (at most [`EXIT_GUARD`]); its exit code and the time
-    /// since `since`.
-    async fn exit(&mut self, since: Instant) -> (Option<i32>, Duration) {
-        let status = tokio::time::timeout(EXIT_GUARD, self.child.wait())
-            .await
-            .expect("the server did not exit")
-            .unwrap();
-        (status.code(), since.elapsed())
     }
 }
 
@@ -191,7 +108,7 @@ async fn repo_roots_outside_the_working_directory_are_refused_and_nothing_is_wri
     write(cwd.path(), "src/lib.rs", "pub fn inside() {}\n");
     let outside = outside_dir();
     std::os::unix::fs::symlink(outside.path(), cwd.path().join("escape")).unwrap();
-    let mut server = Mcp::spawn(cwd.path(), LEXICAL, &[]).await;
+    let mut server = Mcp::spawn(cwd.path(), LEXICAL).await;
     let absolute = outside.path().display().to_string();
     let relative = sibling_path(cwd.path(), outside.path());
     let mut id = 1;
@@ -260,7 +177,7 @@ async fn a_directory_listed_in_roots_is_indexed_and_roots_must_be_absolute() {
         "{LEXICAL}roots = [{:?}]\n",
         canonical(listed.path()).display().to_string()
     );
-    let mut server = Mcp::spawn(cwd.path(), &config, &[]).await;
+    let mut server = Mcp::spawn(cwd.path(), &config).await;
     let answer = payload(
         &server
             .call(
@@ -302,14 +219,14 @@ async fn auto_warm_runs_only_in_a_repository_root() {
     let warm = "[query_project_index]\nembedding_model = \"none\"\n";
     let plain = tempfile::tempdir().unwrap();
     write(plain.path(), "notes/todo.md", "Buy a zebra.\n");
-    let mut server = Mcp::spawn(plain.path(), warm, &[]).await;
+    let mut server = Mcp::spawn(plain.path(), warm).await;
     server.log_line("project index warm-up skipped").await;
     assert_eq!(listing(plain.path()), vec!["notes"]);
 
     let repository = tempfile::tempdir().unwrap();
     write(repository.path(), "notes/todo.md", "Buy a zebra.\n");
     std::fs::create_dir(repository.path().join(".git")).unwrap();
-    let mut server = Mcp::spawn(repository.path(), warm, &[]).await;
+    let mut server = Mcp::spawn(repository.path(), warm).await;
     server.log_line("project index warmed").await;
     assert!(
         repository
@@ -326,7 +243,7 @@ async fn the_index_is_private_and_never_written_through_a_symbolic_link() {
     let private = cwd.path().join("private.txt");
     std::fs::write(&private, "owner only\n").unwrap();
     std::fs::set_permissions(&private, std::fs::Permissions::from_mode(0o600)).unwrap();
-    let mut server = Mcp::spawn(cwd.path(), LEXICAL, &[]).await;
+    let mut server = Mcp::spawn(cwd.path(), LEXICAL).await;
     let refreshed = payload(&server.call(1, "repo_index_refresh", json!({})).await);
     assert_eq!(refreshed["stats"]["updated_files"], 2, "{refreshed}");
     let index_dir = cwd.path().join(".tandem/repo_hybrid_index");
@@ -343,7 +260,7 @@ async fn the_index_is_private_and_never_written_through_a_symbolic_link() {
     let target = tempfile::tempdir().unwrap();
     write(target.path(), "keep.txt", "untouched\n");
     std::os::unix::fs::symlink(target.path(), linked.path().join(".tandem")).unwrap();
-    let mut server = Mcp::spawn(linked.path(), LEXICAL, &[]).await;
+    let mut server = Mcp::spawn(linked.path(), LEXICAL).await;
     for (id, (tool, arguments)) in [
         ("repo_index_refresh", json!({})),
         ("query_project", json!({"query": "linked"})),
@@ -387,7 +304,7 @@ async fn a_150000_word_query_is_answered() {
     let cwd = tempfile::tempdir().unwrap();
     write(cwd.path(), "src/lib.rs", "pub fn zanzibar_launch() {}\n");
     write(cwd.path(), "docs/other.md", "Nothing to see.\n");
-    let mut server = Mcp::spawn(cwd.path(), LEXICAL, &[]).await;
+    let mut server = Mcp::spawn(cwd.path(), LEXICAL).await;
     let mut words = vec!["zanzibar".to_string()];
     words.extend(distinct_words(149_999));
     let query = words.join(" ");
@@ -430,7 +347,7 @@ async fn refresh_under_way(server: &mut Mcp) {
         .send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "repo_index_refresh", "arguments": {}, "_meta": {"progressToken": "long"}}}))
         .await;
     loop {
-        let message = server.next().await;
+        let message = server.next().await.expect("the server closed stdout");
         assert!(message.get("id").is_none(), "the refresh ended: {message}");
         if message["method"] == "notifications/progress"
             && message["params"]["message"]
@@ -447,7 +364,7 @@ async fn refresh_under_way(server: &mut Mcp) {
 async fn sigterm_and_stdin_eof_end_the_server_during_a_long_refresh() {
     let tree = large_tree(5_000);
     for ending in ["SIGTERM", "stdin EOF"] {
-        let mut server = Mcp::spawn(tree.path(), LEXICAL, &[]).await;
+        let mut server = Mcp::spawn(tree.path(), LEXICAL).await;
         refresh_under_way(&mut server).await;
         let started = Instant::now();
         match ending {
@@ -458,7 +375,7 @@ async fn sigterm_and_stdin_eof_end_the_server_during_a_long_refresh() {
             }
             _ => server.stdin = None,
         }
-        let (code, elapsed) = server.exit(started).await;
+        let (code, elapsed) = server.exit(started, EXIT_GUARD).await;
         eprintln!(
             "{ending} during a long refresh: the server exited with {code:?} after {elapsed:.2?}"
         );
@@ -467,7 +384,7 @@ async fn sigterm_and_stdin_eof_end_the_server_during_a_long_refresh() {
     }
     // The stopped refreshes committed nothing half-done: the index still opens and a refresh
     // of a part of the tree completes.
-    let mut server = Mcp::spawn(tree.path(), LEXICAL, &[]).await;
+    let mut server = Mcp::spawn(tree.path(), LEXICAL).await;
     let refreshed = payload(
         &server
             .call(2, "repo_index_refresh", json!({"file_globs": ["d0/**"]}))

@@ -9,15 +9,11 @@
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use base64::Engine as _;
-use serde_json::{Value, json};
-use tandem_tests::server::{READ_TIMEOUT, tandem_binary};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
-use tokio::sync::mpsc;
+use serde_json::json;
+use tandem_tests::logged::LoggedServer;
 
 /// The servers' grace period: a shutdown that has not finished by then is forced (exit 130).
 const GRACE: Duration = Duration::from_secs(5);
@@ -73,130 +69,9 @@ fn embedding_config() -> String {
     )
 }
 
-/// A `tandem` server on stdio in `cwd`, with its home elsewhere and its log (`info`) on
-/// stderr, which the test reads line by line.
-struct Server {
-    child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: Lines<BufReader<ChildStdout>>,
-    stderr: mpsc::UnboundedReceiver<String>,
-    _home: tempfile::TempDir,
-}
-
-impl Server {
-    async fn spawn(command: &str, cwd: &Path, config_toml: &str) -> Server {
-        let home = tempfile::tempdir().unwrap();
-        std::fs::write(home.path().join("config.toml"), config_toml).unwrap();
-        if command == "mcp-server" {
-            // The MCP server logs to stderr when `$TANDEM_HOME/log` cannot be a directory.
-            std::fs::write(home.path().join("log"), "").unwrap();
-        }
-        let mut child = Command::new(tandem_binary())
-            .arg(command)
-            .current_dir(cwd)
-            .env("TANDEM_HOME", home.path())
-            .env("RUST_LOG", "info")
-            .env_remove("OPENAI_API_KEY")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let (lines, stderr) = mpsc::unbounded_channel();
-        let mut reader = BufReader::new(child.stderr.take().unwrap()).lines();
-        tokio::spawn(async move {
-            while let Ok(Some(line)) = reader.next_line().await {
-                eprintln!("[tandem] {line}");
-                if lines.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Server {
-            stdin: child.stdin.take(),
-            stdout: BufReader::new(child.stdout.take().unwrap()).lines(),
-            child,
-            stderr,
-            _home: home,
-        }
-    }
-
-    async fn send(&mut self, message: &Value) {
-        let stdin = self.stdin.as_mut().unwrap();
-        stdin
-            .write_all(format!("{message}\n").as_bytes())
-            .await
-            .unwrap();
-        stdin.flush().await.unwrap();
-    }
-
-    /// The next message on stdout, `None` once the server has closed it.
-    async fn next(&mut self) -> Option<Value> {
-        self.next_within(READ_TIMEOUT).await
-    }
-
-    /// The next message on stdout within `limit`, `None` once the server has closed it.
-    async fn next_within(&mut self, limit: Duration) -> Option<Value> {
-        let line = tokio::time::timeout(limit, self.stdout.next_line())
-            .await
-            .expect("timed out waiting for the server")
-            .unwrap()?;
-        Some(serde_json::from_str(&line).unwrap())
-    }
-
-    /// The next message satisfying `wanted` (others are skipped).
-    async fn until(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
-        loop {
-            let message = self.next().await.expect("the server closed stdout");
-            if wanted(&message) {
-                return message;
-            }
-        }
-    }
-
-    /// Every message until the server closes stdout.
-    async fn rest(&mut self) -> Vec<Value> {
-        let mut messages = Vec::new();
-        while let Some(message) = self.next().await {
-            messages.push(message);
-        }
-        messages
-    }
-
-    /// Waits for a log line containing `needle`.
-    async fn log_line(&mut self, needle: &str) {
-        tokio::time::timeout(READ_TIMEOUT, async {
-            while let Some(line) = self.stderr.recv().await {
-                if line.contains(needle) {
-                    return;
-                }
-            }
-            panic!("the server exited without logging `{needle}`");
-        })
-        .await
-        .unwrap_or_else(|_| panic!("no log line with `{needle}`"));
-    }
-
-    fn terminate(&self) {
-        let pid = self.child.id().unwrap() as libc::pid_t;
-        // SAFETY: `pid` is our own child, which has not been waited for.
-        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
-    }
-
-    /// Waits for the process to exit; its exit code and the time since `since`.
-    async fn exit(&mut self, since: Instant) -> (Option<i32>, Duration) {
-        let status = tokio::time::timeout(EXIT_GUARD, self.child.wait())
-            .await
-            .expect("the server did not exit")
-            .unwrap();
-        (status.code(), since.elapsed())
-    }
-}
-
 /// `tandem app-server`, initialized with the experimental API (`index/*`).
-async fn app_server(cwd: &Path) -> Server {
-    let mut server = Server::spawn("app-server", cwd, &embedding_config()).await;
+async fn app_server(cwd: &Path) -> LoggedServer {
+    let mut server = LoggedServer::spawn("app-server", cwd, &embedding_config()).await;
     server
         .send(&json!({"id": 0, "method": "initialize", "params": {"clientInfo": {"name": "shutdown", "version": "0"}, "capabilities": {"experimentalApi": true}}}))
         .await;
@@ -207,7 +82,7 @@ async fn app_server(cwd: &Path) -> Server {
 
 /// Starts `index/refresh` (id 2) of the working directory and returns once embedding is under
 /// way.
-async fn app_server_embedding(server: &mut Server) {
+async fn app_server_embedding(server: &mut LoggedServer) {
     server
         .send(&json!({"id": 2, "method": "index/refresh", "params": {}}))
         .await;
@@ -266,7 +141,7 @@ async fn stdin_eof_ends_the_app_server_gracefully(tree: &Path) {
     let started = Instant::now();
     server.stdin = None;
     let rest = server.rest().await;
-    let (code, elapsed) = server.exit(started).await;
+    let (code, elapsed) = server.exit(started, EXIT_GUARD).await;
     eprintln!("stdin EOF during an embedding refresh: exit {code:?} after {elapsed:.2?}");
     // 0: the graceful shutdown finished; the deadline would have forced 130.
     assert_eq!(code, Some(0));
@@ -297,7 +172,7 @@ async fn a_second_sigterm_ends_the_app_server_at_once(tree: &Path) {
     // The first signal began the shutdown, which waits for the refresh to give up.
     server.log_line("signal received; shutting down").await;
     server.terminate();
-    let (code, elapsed) = server.exit(started).await;
+    let (code, elapsed) = server.exit(started, EXIT_GUARD).await;
     eprintln!("two SIGTERMs during an embedding refresh: exit {code:?} after {elapsed:.2?}");
     assert_eq!(code, Some(FORCED));
     // Not the deadline's forced exit: the second signal's.
@@ -306,7 +181,7 @@ async fn a_second_sigterm_ends_the_app_server_at_once(tree: &Path) {
 
 /// SIGTERM during an embedding `repo_index_refresh` of `tandem mcp-server`.
 async fn sigterm_ends_the_mcp_server_gracefully(tree: &Path) {
-    let mut server = Server::spawn("mcp-server", tree, &embedding_config()).await;
+    let mut server = LoggedServer::spawn("mcp-server", tree, &embedding_config()).await;
     server
         .send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "shutdown", "version": "0"}}}))
         .await;
@@ -339,7 +214,7 @@ async fn sigterm_ends_the_mcp_server_gracefully(tree: &Path) {
     let started = Instant::now();
     server.terminate();
     server.rest().await;
-    let (code, elapsed) = server.exit(started).await;
+    let (code, elapsed) = server.exit(started, EXIT_GUARD).await;
     eprintln!("SIGTERM during an embedding refresh: exit {code:?} after {elapsed:.2?}");
     assert_eq!(code, Some(0));
     assert!(elapsed < GRACE, "{elapsed:?}");
