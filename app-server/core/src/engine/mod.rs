@@ -19,6 +19,8 @@ mod rate_limits;
 mod rollback;
 pub mod server_requests;
 mod settings;
+#[cfg(test)]
+mod test_support;
 mod thread;
 pub mod tools;
 mod turn;

@@ -7,55 +7,24 @@
 //! two answers are the same, the owner check saw bob name alice's thread, and alice's thread
 //! is unchanged. Lists show each principal only its own threads.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use app_server_protocol::tables::{ClientMethod, ServerNotification};
+use app_server_protocol::tables::ClientMethod;
 use pretty_assertions::assert_eq;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 use crate::access::{ClientPolicy, FrontEnd};
 use crate::config::Config;
-use crate::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
 use crate::engine::owner::checks_of;
-use crate::engine::{Engine, EngineError, EventSink};
+use crate::engine::test_support::{NoUser, RecordingSink};
+use crate::engine::{Engine, EngineError};
 use crate::families::{ThreadScope, names_thread};
 use crate::model::test_support::{Reply, TestServer, responses_frame};
 use crate::principal::Principal;
 use crate::store::Store;
-
-/// Records every notification as its wire JSON.
-struct RecordingSink(mpsc::Sender<Value>);
-
-impl EventSink for RecordingSink {
-    fn emit(
-        &self,
-        notification: ServerNotification,
-    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        Box::pin(async move {
-            let message = serde_json::to_value(&notification).expect("notification JSON");
-            let _ = self.0.send(message).await;
-        })
-    }
-}
-
-/// Withdraws every question: these turns ask none.
-struct NoUser;
-
-impl Approver for NoUser {
-    fn request(
-        &self,
-        _request: ApprovalRequest,
-        _cancel: CancellationToken,
-    ) -> Pin<Box<dyn Future<Output = ApprovalReply> + Send + '_>> {
-        Box::pin(async { ApprovalReply::Withdrawn })
-    }
-}
 
 /// One model answer: the message `text`.
 fn answer(text: &str) -> Reply {

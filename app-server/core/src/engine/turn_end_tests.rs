@@ -4,57 +4,25 @@
 //! The models are test-only clients behind the real [`ModelClient`] trait: one panics
 //! mid-stream, one answers. Neither asks the user, so the approver only ever withdraws.
 
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::Arc;
 use std::time::Duration;
 
-use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread_requests::ThreadStartParams;
 use app_server_protocol::turn_requests::TurnStartParams;
 use futures::StreamExt;
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 use crate::access::{ClientPolicy, FrontEnd};
 use crate::config::Config;
-use crate::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
-use crate::engine::{Engine, EventSink};
+use crate::engine::Engine;
+use crate::engine::test_support::{NoUser, RecordingSink};
 use crate::model::{
     ContentItem, ModelClient, ModelEvent, ModelListFuture, ModelRequest, ModelStream, ResponseItem,
 };
 use crate::store::Store;
 use crate::sync::lock;
-
-/// Records every notification as its wire JSON.
-struct RecordingSink(mpsc::Sender<Value>);
-
-impl EventSink for RecordingSink {
-    fn emit(
-        &self,
-        notification: ServerNotification,
-    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
-        Box::pin(async move {
-            let message = serde_json::to_value(&notification).expect("notification JSON");
-            let _ = self.0.send(message).await;
-        })
-    }
-}
-
-/// Withdraws every question: these turns never ask one.
-struct NoUser;
-
-impl Approver for NoUser {
-    fn request(
-        &self,
-        _request: ApprovalRequest,
-        _cancel: CancellationToken,
-    ) -> Pin<Box<dyn Future<Output = ApprovalReply> + Send + '_>> {
-        Box::pin(async { ApprovalReply::Withdrawn })
-    }
-}
 
 /// Streams one delta, then panics, as a provider bug would.
 struct PanickingClient;
