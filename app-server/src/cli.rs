@@ -8,13 +8,101 @@ use clap::{Args, Parser, Subcommand};
 #[derive(Debug, Parser)]
 #[command(name = "tandem", version, about, long_about = None, propagate_version = true)]
 pub struct Cli {
-    /// Override a config value: `-c dotted.key=<TOML value>` (repeatable; before or after the
-    /// subcommand). Example: `-c model_provider="demo"`.
-    #[arg(short = 'c', long = "config", value_name = "KEY=VALUE", global = true)]
-    pub config_overrides: Vec<String>,
+    #[command(flatten)]
+    pub config: RootConfigFlags,
 
     #[command(subcommand)]
     pub command: Command,
+}
+
+/// Declares a set of config flags. The root command's set is its own (not `global`, with its
+/// own argument ids), and each subcommand has a `global` set of its own, so that flags given
+/// before the subcommand and flags given after it are both kept: clap replaces a parent's
+/// values of a `global` argument with a subcommand's, which would drop the first `-c` flags as
+/// soon as one follows.
+macro_rules! config_flags {
+    ($(#[$meta:meta])* $name:ident, global = $global:literal, id = $id:literal) => {
+        $(#[$meta])*
+        #[derive(Debug, Default, Args)]
+        pub struct $name {
+            /// Override a config value: `-c dotted.key=<TOML value>` (repeatable). Flags given
+            /// before and after the subcommand all apply, in order: the later wins per key.
+            /// Example: `-c model_provider="demo"`.
+            #[arg(id = concat!($id, "config"), short = 'c', long = "config", value_name = "KEY=VALUE", global = $global)]
+            pub config: Vec<String>,
+            /// Turn a feature on (repeatable): the same as `-c features.FEATURE=true`.
+            #[arg(id = concat!($id, "enable"), long = "enable", value_name = "FEATURE", global = $global)]
+            pub enable: Vec<String>,
+            /// Turn a feature off (repeatable): the same as `-c features.FEATURE=false`.
+            #[arg(id = concat!($id, "disable"), long = "disable", value_name = "FEATURE", global = $global)]
+            pub disable: Vec<String>,
+            /// Refuse to start when the configuration has keys this version does not know
+            /// (without it they are reported on stderr and ignored).
+            #[arg(id = concat!($id, "strict_config"), long = "strict-config", global = $global)]
+            pub strict_config: bool,
+        }
+
+        impl $name {
+            /// Appends these flags to `startup` as `-c` overrides: `-c` first, then
+            /// `--enable`, then `--disable`.
+            fn add_to(&self, startup: &mut StartupConfig) {
+                startup.overrides.extend(self.config.iter().cloned());
+                for feature in &self.enable {
+                    startup.overrides.push(format!("features.{feature}=true"));
+                }
+                for feature in &self.disable {
+                    startup.overrides.push(format!("features.{feature}=false"));
+                }
+                startup.strict |= self.strict_config;
+            }
+        }
+    };
+}
+
+config_flags!(
+    /// The config flags given before the subcommand.
+    RootConfigFlags,
+    global = false,
+    id = "root_"
+);
+config_flags!(
+    /// The config flags given after the subcommand (and after its own subcommands).
+    ConfigFlags,
+    global = true,
+    id = ""
+);
+
+/// The configuration the command line asks for: `-c` overrides in the order they apply, and
+/// whether unknown keys are an error.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct StartupConfig {
+    /// `KEY=VALUE` overrides, lowest precedence first.
+    pub overrides: Vec<String>,
+    /// `--strict-config` was given.
+    pub strict: bool,
+}
+
+impl Cli {
+    /// The config flags of both positions, those before the subcommand first.
+    pub fn startup_config(&self) -> StartupConfig {
+        let mut startup = StartupConfig::default();
+        self.config.add_to(&mut startup);
+        let after = match &self.command {
+            Command::AppServer(args) => Some(&args.config),
+            Command::Run(args) => Some(&args.config),
+            Command::Exec(args) => Some(&args.config),
+            Command::McpServer(args) => Some(&args.config),
+            Command::History(args) => Some(&args.config),
+            Command::Index(args) => Some(&args.config),
+            Command::SandboxExec(_) => None,
+            #[cfg(feature = "fuzzing")]
+            Command::Fuzz(_) => None,
+        };
+        if let Some(flags) = after {
+            flags.add_to(&mut startup);
+        }
+        startup
+    }
 }
 
 /// Top-level commands.
@@ -34,8 +122,7 @@ pub enum Command {
     /// (with `--http`) streamable HTTP.
     McpServer(McpServerArgs),
     /// Search past conversations: ingest rollouts, search them, open an event's context.
-    #[command(subcommand)]
-    History(HistoryCommand),
+    History(HistoryArgs),
     /// The project index behind `query_project`: refresh it, query it, install the local
     /// embedding model.
     Index(crate::index_cli::IndexArgs),
@@ -46,6 +133,16 @@ pub enum Command {
     #[cfg(feature = "fuzzing")]
     #[command(hide = true)]
     Fuzz(crate::fuzz::FuzzArgs),
+}
+
+/// Arguments of `tandem history`.
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    #[command(flatten)]
+    pub config: ConfigFlags,
+
+    #[command(subcommand)]
+    pub command: HistoryCommand,
 }
 
 /// Subcommands of `tandem history`.
@@ -111,6 +208,8 @@ Home: $TANDEM_HOME when set, else $CODEX_HOME when set, else ~/.tandem.";
 /// Arguments of `tandem run`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
+    #[command(flatten)]
+    pub config: ConfigFlags,
     /// What to ask.
     #[arg(default_value = "Show me what you can do.")]
     pub prompt: String,
@@ -138,14 +237,123 @@ pub struct RunArgs {
 }
 
 /// Arguments of `tandem app-server`.
+///
+/// Every flag of the reference's `codex app-server` is accepted, so that its launchers work
+/// unchanged; those that mean nothing here are named on stderr and otherwise ignored.
 #[derive(Debug, Args)]
 pub struct AppServerArgs {
+    #[command(flatten)]
+    pub config: ConfigFlags,
+
     /// Where to listen; only `stdio://` is supported.
     #[arg(long, value_name = "URL", default_value = "stdio://")]
     pub listen: String,
 
+    /// The same as `--listen stdio://`.
+    #[arg(long, conflicts_with = "listen")]
+    pub stdio: bool,
+
+    /// Check the configuration, print the server's version and requirements as JSON on
+    /// stdout, and exit without serving.
+    #[arg(long)]
+    pub print_startup_config: bool,
+
+    #[command(flatten)]
+    pub ignored: AppServerIgnoredFlags,
+
     #[command(subcommand)]
     pub command: Option<AppServerCommand>,
+}
+
+/// Flags of the reference's `codex app-server` that mean nothing in Tandem: accepted, named
+/// on stderr, and ignored.
+#[derive(Debug, Default, Args)]
+pub struct AppServerIgnoredFlags {
+    /// Ignored: Tandem has no managed sign-in.
+    #[arg(long, hide = true)]
+    pub startup_sign_out: bool,
+    /// Ignored: the client is identified by `initialize`.
+    #[arg(long, value_name = "JSON", hide = true)]
+    pub startup_client_info: Option<String>,
+    /// Ignored: Tandem has no cloud skills.
+    #[arg(long, value_name = "PATH", hide = true)]
+    pub cloud_skills_snapshot: Option<PathBuf>,
+    /// Ignored: Tandem has no code-mode host.
+    #[arg(long, value_name = "URL", hide = true)]
+    pub code_mode_host: Option<String>,
+    /// Ignored: Tandem sends no analytics.
+    #[arg(long, hide = true)]
+    pub analytics_default_enabled: bool,
+    /// Ignored: there is no WebSocket listener (only `stdio://`).
+    #[arg(long, value_name = "MODE", hide = true)]
+    pub ws_auth: Option<String>,
+    /// Ignored: there is no WebSocket listener (only `stdio://`).
+    #[arg(long, value_name = "PATH", hide = true)]
+    pub ws_token_file: Option<PathBuf>,
+    /// Ignored: there is no WebSocket listener (only `stdio://`).
+    #[arg(long, value_name = "HEX", hide = true)]
+    pub ws_token_sha256: Option<String>,
+    /// Ignored: there is no WebSocket listener (only `stdio://`).
+    #[arg(long, value_name = "PATH", hide = true)]
+    pub ws_shared_secret_file: Option<PathBuf>,
+    /// Ignored: there is no WebSocket listener (only `stdio://`).
+    #[arg(long, value_name = "ISSUER", hide = true)]
+    pub ws_issuer: Option<String>,
+    /// Ignored: there is no WebSocket listener (only `stdio://`).
+    #[arg(long, value_name = "AUDIENCE", hide = true)]
+    pub ws_audience: Option<String>,
+    /// Ignored: there is no WebSocket listener (only `stdio://`).
+    #[arg(long, value_name = "SECONDS", hide = true)]
+    pub ws_max_clock_skew_seconds: Option<u64>,
+}
+
+impl AppServerIgnoredFlags {
+    /// The flags that were given, by name, with why each is ignored.
+    pub fn given(&self) -> Vec<(&'static str, &'static str)> {
+        const NO_LOGIN: &str = "Tandem has no managed sign-in";
+        const NO_WS: &str = "there is no WebSocket listener";
+        [
+            (self.startup_sign_out, "--startup-sign-out", NO_LOGIN),
+            (
+                self.startup_client_info.is_some(),
+                "--startup-client-info",
+                "the client is identified by `initialize`",
+            ),
+            (
+                self.cloud_skills_snapshot.is_some(),
+                "--cloud-skills-snapshot",
+                "Tandem has no cloud skills",
+            ),
+            (
+                self.code_mode_host.is_some(),
+                "--code-mode-host",
+                "Tandem has no code-mode host",
+            ),
+            (
+                self.analytics_default_enabled,
+                "--analytics-default-enabled",
+                "Tandem sends no analytics",
+            ),
+            (self.ws_auth.is_some(), "--ws-auth", NO_WS),
+            (self.ws_token_file.is_some(), "--ws-token-file", NO_WS),
+            (self.ws_token_sha256.is_some(), "--ws-token-sha256", NO_WS),
+            (
+                self.ws_shared_secret_file.is_some(),
+                "--ws-shared-secret-file",
+                NO_WS,
+            ),
+            (self.ws_issuer.is_some(), "--ws-issuer", NO_WS),
+            (self.ws_audience.is_some(), "--ws-audience", NO_WS),
+            (
+                self.ws_max_clock_skew_seconds.is_some(),
+                "--ws-max-clock-skew-seconds",
+                NO_WS,
+            ),
+        ]
+        .into_iter()
+        .filter_map(|(given, name, why)| given.then_some((name, why)))
+        .collect()
+    }
 }
 
 /// Subcommands of `tandem app-server`.
@@ -172,6 +380,8 @@ pub struct GenerateArgs {
 /// Arguments of `tandem mcp-server`.
 #[derive(Debug, Args)]
 pub struct McpServerArgs {
+    #[command(flatten)]
+    pub config: ConfigFlags,
     /// Serve streamable HTTP at `http://ADDR/mcp` instead of stdio (default address
     /// `127.0.0.1:3333`; port 0 picks a free port, reported on stderr).
     #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:3333")]

@@ -20,6 +20,8 @@ use tandem_core::config::Config;
 /// Arguments of `tandem index`.
 #[derive(Debug, Args)]
 pub struct IndexArgs {
+    #[command(flatten)]
+    pub config: crate::cli::ConfigFlags,
     #[command(subcommand)]
     pub command: IndexCommand,
 }

@@ -33,28 +33,36 @@ use tandem_core::config::Config;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let startup = cli.startup_config();
+    let overrides = startup.overrides.as_slice();
+    if startup.strict
+        && let Err(error) = Config::load_checked(None, overrides, true)
+    {
+        report_error(&error.into());
+        return ExitCode::FAILURE;
+    }
     let result = match cli.command {
         Command::AppServer(app_server) => match app_server.command {
             Some(AppServerCommand::GenerateTs(args)) => codegen::generate_ts(&args),
             Some(AppServerCommand::GenerateJsonSchema(args)) => {
                 codegen::generate_json_schema(&args)
             }
-            None => run_app_server(&app_server.listen, &cli.config_overrides),
+            None => run_app_server(&app_server, overrides),
         },
-        Command::Run(args) => match run_terminal_client(&args, &cli.config_overrides) {
+        Command::Run(args) => match run_terminal_client(&args, overrides) {
             Ok(code) => return code,
             Err(error) => Err(error),
         },
         Command::Exec(args) => {
             init_logging();
-            return exec::run(args, &cli.config_overrides);
+            return exec::run(args, overrides);
         }
-        Command::McpServer(args) => run_mcp_server(&args, &cli.config_overrides),
-        Command::History(command) => history::run_cli(&command, &cli.config_overrides),
+        Command::McpServer(args) => run_mcp_server(&args, overrides),
+        Command::History(args) => history::run_cli(&args.command, overrides),
         Command::SandboxExec(args) => tandem_core::sandbox::run_sandbox_exec(&args),
         #[cfg(feature = "fuzzing")]
         Command::Fuzz(args) => fuzz::run(&args),
-        Command::Index(args) => index_cli::run(args, &cli.config_overrides),
+        Command::Index(args) => index_cli::run(args, overrides),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -73,13 +81,22 @@ fn report_error(error: &anyhow::Error) {
     eprintln!("tandem: error: {error:#}");
 }
 
-fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
+fn run_app_server(args: &cli::AppServerArgs, overrides: &[String]) -> anyhow::Result<()> {
+    let listen = if args.stdio { "stdio://" } else { &args.listen };
     if listen != "stdio://" {
         anyhow::bail!("unsupported --listen `{listen}`: only `stdio://` is supported");
     }
-    // Configuration errors stop the process before it serves anything.
-    let config = Config::load(None, overrides)?;
+    for (flag, why) in args.ignored.given() {
+        report_note(&format!("{flag} is accepted and ignored: {why}"));
+    }
+    if args.print_startup_config {
+        let config = Config::load(None, overrides)?;
+        return print_startup_config(&config);
+    }
+    // Logging first, so that the loader's warnings (unknown keys) reach stderr; configuration
+    // errors stop the process before it serves anything.
     init_logging();
+    let config = Config::load(None, overrides)?;
     // Reads `auth.json` now, before the runtime, rather than on a worker thread later; the
     // server shares it with its engine.
     let account = Arc::new(tandem_core::account::AccountState::load(&config.home));
@@ -102,6 +119,28 @@ fn run_app_server(listen: &str, overrides: &[String]) -> anyhow::Result<()> {
     ));
     shutdown::finish(runtime);
     served
+}
+
+/// `app-server --print-startup-config`: the configuration loaded, the version and the
+/// operator's requirements as one JSON line on stdout.
+fn print_startup_config(config: &Config) -> anyhow::Result<()> {
+    use std::io::Write;
+    let report = serde_json::json!({
+        "appServerVersion": env!("CARGO_PKG_VERSION"),
+        "configRequirements": tandem_core::config::requirements_json(config),
+    });
+    let mut stdout = std::io::stdout().lock();
+    writeln!(stdout, "{report}")?;
+    stdout.flush()?;
+    Ok(())
+}
+
+#[allow(
+    clippy::print_stderr,
+    reason = "notes about the command line go to stderr"
+)]
+fn report_note(note: &str) {
+    eprintln!("tandem: note: {note}");
 }
 
 fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Result<()> {

@@ -26,6 +26,9 @@ pub struct ExecArgs {
 
     #[command(flatten)]
     pub options: ExecOptions,
+
+    #[command(flatten)]
+    pub config: crate::cli::ConfigFlags,
 }
 
 /// Subcommands of `tandem exec`.
@@ -102,12 +105,6 @@ pub struct ExecOptions {
     pub profile: Option<String>,
 
     // Flags of the reference that Tandem accepts and ignores (see `ignored_flags`).
-    #[arg(long, value_name = "FEATURE", global = true, hide = true)]
-    pub enable: Vec<String>,
-    #[arg(long, value_name = "FEATURE", global = true, hide = true)]
-    pub disable: Vec<String>,
-    #[arg(long, global = true, hide = true)]
-    pub strict_config: bool,
     #[arg(long, global = true, hide = true)]
     pub oss: bool,
     #[arg(long, value_name = "OSS_PROVIDER", global = true, hide = true)]
@@ -160,9 +157,6 @@ impl ExecOptions {
     /// The reference's flags that were given and that Tandem ignores, by name.
     pub fn ignored_flags(&self) -> Vec<&'static str> {
         let given = [
-            (!self.enable.is_empty(), "--enable"),
-            (!self.disable.is_empty(), "--disable"),
-            (self.strict_config, "--strict-config"),
             (self.oss, "--oss"),
             (self.local_provider.is_some(), "--local-provider"),
             (self.approve_for_me, "--approve-for-me"),

@@ -68,6 +68,12 @@ pub enum ConfigError {
         /// What is wrong with it.
         reason: String,
     },
+    /// `--strict-config` was given and the configuration has keys this version does not know.
+    #[error("unknown config keys (refused by --strict-config): {}", keys.join(", "))]
+    UnknownKeys {
+        /// Each unknown key with where it was set.
+        keys: Vec<String>,
+    },
     /// A per-thread override key is empty.
     #[error("invalid config override `{key}`: {reason}")]
     InvalidOverride {
@@ -129,6 +135,16 @@ impl Config {
     /// `home` defaults to `$TANDEM_HOME`, then `$HOME/.tandem`, and is made absolute.
     /// A missing config file is the same as an empty one.
     pub fn load(home: Option<PathBuf>, overrides: &[String]) -> Result<Config, ConfigError> {
+        Self::load_checked(home, overrides, false)
+    }
+
+    /// [`Config::load`], and with `strict` a key this version does not know is an error
+    /// ([`ConfigError::UnknownKeys`]) instead of a warning (`--strict-config`).
+    pub fn load_checked(
+        home: Option<PathBuf>,
+        overrides: &[String],
+        strict: bool,
+    ) -> Result<Config, ConfigError> {
         let environment = HomeEnvironment {
             tandem_home: std::env::var_os("TANDEM_HOME"),
             home: std::env::var_os("HOME"),
@@ -159,6 +175,14 @@ impl Config {
 
         let profile = profile.map(|(name, _)| name);
         let resolved = resolve::resolve(home, config_file, profile, effective)?;
+        if strict && !resolved.unknown_keys.is_empty() {
+            let keys = resolved
+                .unknown_keys
+                .iter()
+                .map(|unknown| format!("{}: `{}`", unknown.location, unknown.key))
+                .collect();
+            return Err(ConfigError::UnknownKeys { keys });
+        }
         for unknown in &resolved.unknown_keys {
             tracing::warn!(
                 "{}: unknown config key `{}` ignored",

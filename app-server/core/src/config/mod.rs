@@ -217,3 +217,23 @@ impl ProviderConfig {
             .filter(|key| !key.is_empty())
     }
 }
+
+/// The operator's requirements in the shape of the reference's `configRequirements`: the
+/// sandbox modes a client may obtain when `clients.max_sandbox` is set, else `requirements:
+/// null` (no requirement beyond the front end's defaults).
+pub fn requirements_json(config: &Config) -> serde_json::Value {
+    const ORDER: [SandboxMode; 3] = [
+        SandboxMode::ReadOnly,
+        SandboxMode::WorkspaceWrite,
+        SandboxMode::DangerFullAccess,
+    ];
+    let requirements = config.clients.max_sandbox.map(|ceiling| {
+        let allowed: Vec<SandboxMode> = ORDER
+            .into_iter()
+            .take_while(|mode| *mode != ceiling)
+            .chain(std::iter::once(ceiling))
+            .collect();
+        serde_json::json!({ "allowedSandboxModes": allowed })
+    });
+    serde_json::json!({ "requirements": requirements })
+}
