@@ -33,6 +33,7 @@ pub mod thread;
 pub mod thread_context;
 pub mod thread_requests;
 pub mod turn_requests;
+pub mod unsupported;
 pub mod utility;
 
 /// The Codex app-server version whose wire this crate implements; clients gate features on it.

@@ -77,3 +77,76 @@ fn protocol_doc_has_a_section_for_every_method() {
         missing.join(", ")
     );
 }
+
+/// The "not supported" table of `docs/protocol.md`, as the code declares it.
+fn render_unsupported() -> String {
+    use app_server_protocol::unsupported::UNSUPPORTED_METHODS;
+    let mut out =
+        String::from("| method | reference stability | why it is not served |\n|---|---|---|\n");
+    for entry in UNSUPPORTED_METHODS {
+        let stability = match entry.stability {
+            Stability::Stable => "stable",
+            Stability::Experimental => "experimental",
+        };
+        out.push_str(&format!(
+            "| `{}` | {stability} | {} |\n",
+            entry.method,
+            entry.reason.explanation()
+        ));
+    }
+    out
+}
+
+#[test]
+fn protocol_doc_lists_every_method_this_server_does_not_serve() {
+    let expected = render_unsupported();
+    let path = common::repo_root().join("docs/protocol.md");
+    let doc = std::fs::read_to_string(&path).expect("read docs/protocol.md");
+    let begin = "<!-- unsupported-methods:begin (generated from app_server_protocol::unsupported; tests/tests/docs.rs) -->\n";
+    let end = "<!-- unsupported-methods:end -->";
+    let start = doc.find(begin).expect("begin marker") + begin.len();
+    let stop = doc.find(end).expect("end marker");
+    assert!(
+        doc[start..stop].trim() == expected.trim(),
+        "docs/protocol.md's not-supported table is stale; replace the block between the markers with:\n\n{expected}"
+    );
+}
+
+/// Walking the reference's client requests (codex-cli 0.169.0), every one is either served,
+/// with the reference's stability, or on the "not supported" list, and never both.
+#[test]
+fn every_method_of_the_reference_is_served_or_listed_as_not_supported() {
+    use app_server_protocol::unsupported::unsupported_method;
+    let path = common::repo_root().join("tests/fixtures/codex-0.169-client-methods.txt");
+    let text = std::fs::read_to_string(&path).expect("read the reference's method list");
+    let mut problems = Vec::new();
+    for line in text.lines().filter(|line| !line.starts_with('#')) {
+        let (stability, method) = line.split_once(' ').expect("`stability method`");
+        let stability = match stability {
+            "stable" => Stability::Stable,
+            "experimental" => Stability::Experimental,
+            other => panic!("unknown stability {other}"),
+        };
+        let served = ClientRequest::METHODS
+            .iter()
+            .find(|spec| spec.method == method);
+        match (served, unsupported_method(method)) {
+            (Some(_), Some(_)) => {
+                problems.push(format!("{method}: served and listed as not supported"))
+            }
+            (None, None) => problems.push(format!(
+                "{method}: neither served nor listed as not supported"
+            )),
+            (Some(spec), None) if spec.stability != stability => problems.push(format!(
+                "{method}: served as {:?}, the reference marks it {stability:?}",
+                spec.stability
+            )),
+            (None, Some(entry)) if entry.stability != stability => problems.push(format!(
+                "{method}: listed as {:?}, the reference marks it {stability:?}",
+                entry.stability
+            )),
+            _ => {}
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -223,10 +223,16 @@ async fn with_the_capability_the_experimental_fields_decode_and_apply() {
         .unwrap();
     assert_eq!(forked["approvalPolicy"], granular(false));
 
-    // A method of the reference's experimental surface that Tandem does not implement.
-    for method in [
-        "thread/backgroundTerminals/clean",
-        "fuzzyFileSearch/sessionStart",
+    // Methods of the reference's experimental surface that Tandem does not serve.
+    for (method, why) in [
+        (
+            "thread/realtime/start",
+            "it uses a cloud service that this server does not connect to",
+        ),
+        (
+            "userVerification/status",
+            "it needs a ChatGPT or cloud account, and this server uses API keys only",
+        ),
     ] {
         let error = server
             .request(method, json!({"threadId": second_id}))
@@ -234,9 +240,43 @@ async fn with_the_capability_the_experimental_fields_decode_and_apply() {
             .unwrap_err();
         assert_eq!(
             error,
-            json!({"code": -32601, "message": format!("method not supported: {method}")})
+            json!({"code": -32601, "message": format!("method not supported by this server: {method}: {why}")})
         );
     }
+    assert_eq!(server.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn a_method_this_server_does_not_serve_gets_a_clear_error_not_a_decoding_failure() {
+    let model = MockModel::start().await;
+    let mut server = TestServer::spawn(&mock_config(&model.base_url())).await;
+    server.initialize().await;
+    // A stable method: answered at once, whatever its params.
+    let error = server.request("app/list", json!({})).await.unwrap_err();
+    assert_eq!(
+        error,
+        json!({"code": -32601, "message": "method not supported by this server: app/list: it uses a cloud service that this server does not connect to"})
+    );
+    let error = server
+        .request("windowsSandbox/readiness", Value::Null)
+        .await
+        .unwrap_err();
+    assert_eq!(error["code"], -32601, "{error}");
+    // An experimental one needs the capability first, as on the reference.
+    let error = server
+        .request("thread/realtime/start", json!({"threadId": "t"}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        json!({"code": -32600, "message": "thread/realtime/start requires experimentalApi capability"})
+    );
+    // A name nobody serves is still a decoding failure.
+    let error = server
+        .request("no/such/method", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(error["code"], -32600, "{error}");
     assert_eq!(server.shutdown().await, Some(0));
 }
 

@@ -3,29 +3,22 @@
 //!
 //! A connection that did not opt into `experimentalApi` gets the reference's answer,
 //! `-32600 "<descriptor> requires experimentalApi capability"`, before the request is decoded,
-//! so that the error names the experimental part instead of a decoding failure. A connection
-//! that opted in gets `-32601 "method not supported: <method>"` for the experimental methods
-//! Tandem does not implement, rather than a decoding failure. The gates of the methods and
-//! fields the tables do describe live next to the typed decoding (`gate_request`).
+//! so that the error names the experimental part instead of a decoding failure. The gates of
+//! the methods and fields the tables do describe live next to the typed decoding
+//! (`gate_request`), as does the answer to methods Tandem does not serve at all.
 
+use app_server_protocol::tables_meta::Stability;
+use app_server_protocol::unsupported::unsupported_method;
 use serde_json::Value;
 
-/// Methods the reference serves only to experimental connections and Tandem does not implement.
-const EXPERIMENTAL_METHODS: &[&str] = &[
-    "thread/backgroundTerminals/clean",
-    "fuzzyFileSearch/sessionStart",
-    "fuzzyFileSearch/sessionUpdate",
-    "fuzzyFileSearch/sessionStop",
-];
-
-/// The experimental method of `message` that Tandem does not implement, for a connection with
-/// `experimentalApi`.
-pub(crate) fn unimplemented_experimental_method(message: &Value) -> Option<&'static str> {
+/// The experimental method of `message` that Tandem does not serve (see
+/// `app_server_protocol::unsupported`): a connection without `experimentalApi` is told that
+/// it needs the capability, as the reference tells it.
+fn unserved_experimental_method(message: &Value) -> Option<&'static str> {
     let method = message.get("method")?.as_str()?;
-    EXPERIMENTAL_METHODS
-        .iter()
-        .copied()
-        .find(|name| *name == method)
+    unsupported_method(method)
+        .filter(|entry| entry.stability == Stability::Experimental)
+        .map(|entry| entry.method)
 }
 
 /// Experimental params fields, as `(method, field, descriptor)`: the request uses the field when
@@ -59,7 +52,7 @@ const APPROVAL_POLICY_METHODS: &[&str] =
 /// The descriptor of the first experimental method or field `message` (a request object) uses
 /// that the typed tables do not gate themselves, for a connection without `experimentalApi`.
 pub(crate) fn ungated_experimental_use(message: &Value) -> Option<&'static str> {
-    if let Some(name) = unimplemented_experimental_method(message) {
+    if let Some(name) = unserved_experimental_method(message) {
         return Some(name);
     }
     let method = message.get("method")?.as_str()?;

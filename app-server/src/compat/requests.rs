@@ -23,9 +23,12 @@ pub fn gate_request(
         let message = format!("{descriptor} requires experimentalApi capability");
         return Err((id, invalid_request(&message)));
     }
-    if experimental && let Some(method) = experimental::unimplemented_experimental_method(&message)
+    if let Some(entry) = message
+        .get("method")
+        .and_then(Value::as_str)
+        .and_then(app_server_protocol::unsupported::unsupported_method)
     {
-        return Err((id, method_not_supported(method)));
+        return Err((id, method_not_supported(entry)));
     }
     // Methods typed `NoParams` take none: an omitted `params` reads as `{}`; legacy methods
     // without params may also send `null`, as Codex's first-generation clients do. Every other
@@ -63,10 +66,17 @@ pub fn gate_request(
 
 /// `-32601 "method not supported: <method>"`: an experimental method of the reference that
 /// Tandem does not implement.
-fn method_not_supported(method: &str) -> JsonRpcErrorBody {
+/// `-32601` for a method of the reference that Tandem does not serve, naming why.
+fn method_not_supported(
+    entry: &app_server_protocol::unsupported::UnsupportedMethod,
+) -> JsonRpcErrorBody {
     crate::rpc_error::with_code(
         app_server_protocol::jsonrpc::error_codes::METHOD_NOT_FOUND,
-        format!("method not supported: {method}"),
+        format!(
+            "method not supported by this server: {}: {}",
+            entry.method,
+            entry.reason.explanation()
+        ),
     )
 }
 
