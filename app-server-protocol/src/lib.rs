@@ -17,6 +17,7 @@ pub mod codex_event;
 pub mod conversation_summary;
 pub mod dialogs;
 pub mod export;
+pub mod fs;
 pub mod history;
 pub mod index;
 pub mod initialize;

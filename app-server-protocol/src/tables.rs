@@ -16,6 +16,12 @@ use crate::dialogs::{
     AgentAskUserQuestionParams, AgentRequestUserInputParams, AgentRequestUserInputResponse,
     QuestionAnswersResponse, UserInputRequestParams,
 };
+use crate::fs::{
+    FsChangedNotification, FsCopyParams, FsCreateDirectoryParams, FsGetMetadataParams,
+    FsGetMetadataResponse, FsReadDirectoryParams, FsReadDirectoryResponse, FsReadFileParams,
+    FsReadFileResponse, FsRemoveParams, FsUnwatchParams, FsWatchParams, FsWatchResponse,
+    FsWriteFileParams,
+};
 use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
@@ -211,6 +217,51 @@ request_table! {
     FuzzyFileSearch => "fuzzyFileSearch" [Stable] {
         params: FuzzyFileSearchParams,
         response: FuzzyFileSearchResponse,
+    },
+    /// Read a file's bytes (base64) within the connection's file roots.
+    FsReadFile => "fs/readFile" [Stable] {
+        params: FsReadFileParams,
+        response: FsReadFileResponse,
+    },
+    /// Create or replace a file within the connection's file roots.
+    FsWriteFile => "fs/writeFile" [Stable] {
+        params: FsWriteFileParams,
+        response: EmptyResponse,
+    },
+    /// Create a directory (and, by default, its parents) within the file roots.
+    FsCreateDirectory => "fs/createDirectory" [Stable] {
+        params: FsCreateDirectoryParams,
+        response: EmptyResponse,
+    },
+    /// Whether a path is a file, a directory or a symbolic link, with its times.
+    FsGetMetadata => "fs/getMetadata" [Stable] {
+        params: FsGetMetadataParams,
+        response: FsGetMetadataResponse,
+    },
+    /// List a directory's direct children within the file roots.
+    FsReadDirectory => "fs/readDirectory" [Stable] {
+        params: FsReadDirectoryParams,
+        response: FsReadDirectoryResponse,
+    },
+    /// Remove a file or a directory (by default with its contents) within the file roots.
+    FsRemove => "fs/remove" [Stable] {
+        params: FsRemoveParams,
+        response: EmptyResponse,
+    },
+    /// Copy a file, or a directory with `recursive`, within the file roots.
+    FsCopy => "fs/copy" [Stable] {
+        params: FsCopyParams,
+        response: EmptyResponse,
+    },
+    /// Watch a file or a directory's children; changes arrive as `fs/changed`.
+    FsWatch => "fs/watch" [Stable] {
+        params: FsWatchParams,
+        response: FsWatchResponse,
+    },
+    /// Stop a watch started by `fs/watch`.
+    FsUnwatch => "fs/unwatch" [Stable] {
+        params: FsUnwatchParams,
+        response: EmptyResponse,
     },
     /// Diff the working tree against its remote-tracking commit.
     GitDiffToRemote => "gitDiffToRemote" [Stable] {
@@ -466,6 +517,8 @@ notification_table! {
     DeprecationNotice => "deprecationNotice" [Stable] { params: DeprecationNoticeNotification },
     /// Output of a streaming `command/exec`.
     CommandExecOutputDelta => "command/exec/outputDelta" [Stable] { params: CommandExecOutputDeltaNotification },
+    /// Paths under an `fs/watch` changed.
+    FsChanged => "fs/changed" [Stable] { params: FsChangedNotification },
     /// Progress of the refresh run by this connection's `index/refresh` or `index/query`.
     IndexProgress => "index/progress" [Experimental] { params: IndexProgressNotification },
     /// Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with

@@ -393,35 +393,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
     unsupported("app/list", Stability::Stable, Unsupported::Cloud),
     unsupported("app/installed", Stability::Stable, Unsupported::Cloud),
     unsupported(
-        "fs/readFile",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "fs/writeFile",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "fs/createDirectory",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "fs/getMetadata",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "fs/readDirectory",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported("fs/remove", Stability::Stable, Unsupported::NotImplemented),
-    unsupported("fs/copy", Stability::Stable, Unsupported::NotImplemented),
-    unsupported("fs/watch", Stability::Stable, Unsupported::NotImplemented),
-    unsupported("fs/unwatch", Stability::Stable, Unsupported::NotImplemented),
-    unsupported(
         "skills/config/write",
         Stability::Stable,
         Unsupported::NotImplemented,

@@ -236,6 +236,87 @@ func (c *Client) FuzzyFileSearch(ctx context.Context, params protocol.FuzzyFileS
 	return result, nil
 }
 
+// FsReadFile sends `fs/readFile`: Read a file's bytes (base64) within the connection's file roots.
+func (c *Client) FsReadFile(ctx context.Context, params protocol.FsReadFileParams) (*protocol.FsReadFileResponse, error) {
+	result := new(protocol.FsReadFileResponse)
+	if err := c.Call(ctx, protocol.MethodFsReadFile, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FsWriteFile sends `fs/writeFile`: Create or replace a file within the connection's file roots.
+func (c *Client) FsWriteFile(ctx context.Context, params protocol.FsWriteFileParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodFsWriteFile, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FsCreateDirectory sends `fs/createDirectory`: Create a directory (and, by default, its parents) within the file roots.
+func (c *Client) FsCreateDirectory(ctx context.Context, params protocol.FsCreateDirectoryParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodFsCreateDirectory, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FsGetMetadata sends `fs/getMetadata`: Whether a path is a file, a directory or a symbolic link, with its times.
+func (c *Client) FsGetMetadata(ctx context.Context, params protocol.FsGetMetadataParams) (*protocol.FsGetMetadataResponse, error) {
+	result := new(protocol.FsGetMetadataResponse)
+	if err := c.Call(ctx, protocol.MethodFsGetMetadata, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FsReadDirectory sends `fs/readDirectory`: List a directory's direct children within the file roots.
+func (c *Client) FsReadDirectory(ctx context.Context, params protocol.FsReadDirectoryParams) (*protocol.FsReadDirectoryResponse, error) {
+	result := new(protocol.FsReadDirectoryResponse)
+	if err := c.Call(ctx, protocol.MethodFsReadDirectory, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FsRemove sends `fs/remove`: Remove a file or a directory (by default with its contents) within the file roots.
+func (c *Client) FsRemove(ctx context.Context, params protocol.FsRemoveParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodFsRemove, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FsCopy sends `fs/copy`: Copy a file, or a directory with `recursive`, within the file roots.
+func (c *Client) FsCopy(ctx context.Context, params protocol.FsCopyParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodFsCopy, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FsWatch sends `fs/watch`: Watch a file or a directory's children; changes arrive as `fs/changed`.
+func (c *Client) FsWatch(ctx context.Context, params protocol.FsWatchParams) (*protocol.FsWatchResponse, error) {
+	result := new(protocol.FsWatchResponse)
+	if err := c.Call(ctx, protocol.MethodFsWatch, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FsUnwatch sends `fs/unwatch`: Stop a watch started by `fs/watch`.
+func (c *Client) FsUnwatch(ctx context.Context, params protocol.FsUnwatchParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodFsUnwatch, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // GitDiffToRemote sends `gitDiffToRemote`: Diff the working tree against its remote-tracking commit.
 func (c *Client) GitDiffToRemote(ctx context.Context, params protocol.GitDiffToRemoteParams) (*protocol.GitDiffToRemoteResponse, error) {
 	result := new(protocol.GitDiffToRemoteResponse)

@@ -14,6 +14,19 @@ import type { ConfigReadResponse } from "./ConfigReadResponse";
 import type { EmptyResponse } from "./EmptyResponse";
 import type { ExecOneOffCommandParams } from "./ExecOneOffCommandParams";
 import type { ExecOneOffCommandResponse } from "./ExecOneOffCommandResponse";
+import type { FsCopyParams } from "./FsCopyParams";
+import type { FsCreateDirectoryParams } from "./FsCreateDirectoryParams";
+import type { FsGetMetadataParams } from "./FsGetMetadataParams";
+import type { FsGetMetadataResponse } from "./FsGetMetadataResponse";
+import type { FsReadDirectoryParams } from "./FsReadDirectoryParams";
+import type { FsReadDirectoryResponse } from "./FsReadDirectoryResponse";
+import type { FsReadFileParams } from "./FsReadFileParams";
+import type { FsReadFileResponse } from "./FsReadFileResponse";
+import type { FsRemoveParams } from "./FsRemoveParams";
+import type { FsUnwatchParams } from "./FsUnwatchParams";
+import type { FsWatchParams } from "./FsWatchParams";
+import type { FsWatchResponse } from "./FsWatchResponse";
+import type { FsWriteFileParams } from "./FsWriteFileParams";
 import type { FuzzyFileSearchParams } from "./FuzzyFileSearchParams";
 import type { FuzzyFileSearchResponse } from "./FuzzyFileSearchResponse";
 import type { GetAccountParams } from "./GetAccountParams";
@@ -115,6 +128,15 @@ export type ClientRequest =
   | { method: "command/exec/resize", id: RequestId, params: CommandExecResizeParams }
   | { method: "command/exec/terminate", id: RequestId, params: CommandExecTerminateParams }
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
+  | { method: "fs/readFile", id: RequestId, params: FsReadFileParams }
+  | { method: "fs/writeFile", id: RequestId, params: FsWriteFileParams }
+  | { method: "fs/createDirectory", id: RequestId, params: FsCreateDirectoryParams }
+  | { method: "fs/getMetadata", id: RequestId, params: FsGetMetadataParams }
+  | { method: "fs/readDirectory", id: RequestId, params: FsReadDirectoryParams }
+  | { method: "fs/remove", id: RequestId, params: FsRemoveParams }
+  | { method: "fs/copy", id: RequestId, params: FsCopyParams }
+  | { method: "fs/watch", id: RequestId, params: FsWatchParams }
+  | { method: "fs/unwatch", id: RequestId, params: FsUnwatchParams }
   | { method: "gitDiffToRemote", id: RequestId, params: GitDiffToRemoteParams }
   | { method: "getAuthStatus", id: RequestId, params: GetAuthStatusParams }
   | { method: "getConversationSummary", id: RequestId, params: GetConversationSummaryParams }
@@ -250,6 +272,42 @@ export type ClientRequestMap = {
    * Fuzzy-search file names under some roots (gitignore-aware).
    */
   "fuzzyFileSearch": { params: FuzzyFileSearchParams; response: FuzzyFileSearchResponse };
+  /**
+   * Read a file's bytes (base64) within the connection's file roots.
+   */
+  "fs/readFile": { params: FsReadFileParams; response: FsReadFileResponse };
+  /**
+   * Create or replace a file within the connection's file roots.
+   */
+  "fs/writeFile": { params: FsWriteFileParams; response: EmptyResponse };
+  /**
+   * Create a directory (and, by default, its parents) within the file roots.
+   */
+  "fs/createDirectory": { params: FsCreateDirectoryParams; response: EmptyResponse };
+  /**
+   * Whether a path is a file, a directory or a symbolic link, with its times.
+   */
+  "fs/getMetadata": { params: FsGetMetadataParams; response: FsGetMetadataResponse };
+  /**
+   * List a directory's direct children within the file roots.
+   */
+  "fs/readDirectory": { params: FsReadDirectoryParams; response: FsReadDirectoryResponse };
+  /**
+   * Remove a file or a directory (by default with its contents) within the file roots.
+   */
+  "fs/remove": { params: FsRemoveParams; response: EmptyResponse };
+  /**
+   * Copy a file, or a directory with `recursive`, within the file roots.
+   */
+  "fs/copy": { params: FsCopyParams; response: EmptyResponse };
+  /**
+   * Watch a file or a directory's children; changes arrive as `fs/changed`.
+   */
+  "fs/watch": { params: FsWatchParams; response: FsWatchResponse };
+  /**
+   * Stop a watch started by `fs/watch`.
+   */
+  "fs/unwatch": { params: FsUnwatchParams; response: EmptyResponse };
   /**
    * Diff the working tree against its remote-tracking commit.
    */

@@ -8,6 +8,7 @@ import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDelt
 import type { ConfigWarningNotification } from "./ConfigWarningNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 import type { ErrorNotification } from "./ErrorNotification";
+import type { FsChangedNotification } from "./FsChangedNotification";
 import type { IndexProgressNotification } from "./IndexProgressNotification";
 import type { ItemCompletedNotification } from "./ItemCompletedNotification";
 import type { ItemDeltaNotification } from "./ItemDeltaNotification";
@@ -58,6 +59,7 @@ export type ServerNotification =
   | { method: "configWarning", params: ConfigWarningNotification }
   | { method: "deprecationNotice", params: DeprecationNoticeNotification }
   | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification }
+  | { method: "fs/changed", params: FsChangedNotification }
   | { method: "index/progress", params: IndexProgressNotification }
   | { method: "codex/event", params: CodexEventNotification }
   | { method: "account/login/completed", params: AccountLoginCompletedNotification }
@@ -175,6 +177,10 @@ export type ServerNotificationMap = {
    * Output of a streaming `command/exec`.
    */
   "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
+  /**
+   * Paths under an `fs/watch` changed.
+   */
+  "fs/changed": { params: FsChangedNotification };
   /**
    * Progress of the refresh run by this connection's `index/refresh` or `index/query`.
    */

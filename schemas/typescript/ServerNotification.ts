@@ -8,6 +8,7 @@ import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDelt
 import type { ConfigWarningNotification } from "./ConfigWarningNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 import type { ErrorNotification } from "./ErrorNotification";
+import type { FsChangedNotification } from "./FsChangedNotification";
 import type { ItemCompletedNotification } from "./ItemCompletedNotification";
 import type { ItemDeltaNotification } from "./ItemDeltaNotification";
 import type { ItemStartedNotification } from "./ItemStartedNotification";
@@ -57,6 +58,7 @@ export type ServerNotification =
   | { method: "configWarning", params: ConfigWarningNotification }
   | { method: "deprecationNotice", params: DeprecationNoticeNotification }
   | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification }
+  | { method: "fs/changed", params: FsChangedNotification }
   | { method: "codex/event", params: CodexEventNotification }
   | { method: "account/login/completed", params: AccountLoginCompletedNotification }
   | { method: "account/updated", params: AccountUpdatedNotification }
@@ -173,6 +175,10 @@ export type ServerNotificationMap = {
    * Output of a streaming `command/exec`.
    */
   "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
+  /**
+   * Paths under an `fs/watch` changed.
+   */
+  "fs/changed": { params: FsChangedNotification };
   /**
    * Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with
    * `newConversation` / `resumeConversation` (and, over MCP, of a `codex` tool call).

@@ -26,6 +26,8 @@ pub enum MethodFamily {
     Commands,
     /// Searching the workspace's files (`fuzzyFileSearch`).
     Files,
+    /// Reading, writing and watching files within the connection's file roots (`fs/*`).
+    FileSystem,
     /// The account of the home (`account/*`).
     Accounts,
     /// Codex's first-generation conversation API (`newConversation`, `sendUserMessage`, …,
@@ -49,6 +51,7 @@ impl MethodFamily {
         MethodFamily::Config,
         MethodFamily::Commands,
         MethodFamily::Files,
+        MethodFamily::FileSystem,
         MethodFamily::Accounts,
         MethodFamily::ConversationApi,
         MethodFamily::History,
@@ -83,6 +86,15 @@ impl MethodFamily {
             | ClientMethod::CommandExecResize
             | ClientMethod::CommandExecTerminate => MethodFamily::Commands,
             ClientMethod::FuzzyFileSearch => MethodFamily::Files,
+            ClientMethod::FsReadFile
+            | ClientMethod::FsWriteFile
+            | ClientMethod::FsCreateDirectory
+            | ClientMethod::FsGetMetadata
+            | ClientMethod::FsReadDirectory
+            | ClientMethod::FsRemove
+            | ClientMethod::FsCopy
+            | ClientMethod::FsWatch
+            | ClientMethod::FsUnwatch => MethodFamily::FileSystem,
             ClientMethod::AccountRead
             | ClientMethod::AccountLoginStart
             | ClientMethod::AccountLoginCancel
@@ -172,6 +184,15 @@ impl ThreadScope {
             | ClientMethod::CommandExecResize
             | ClientMethod::CommandExecTerminate
             | ClientMethod::FuzzyFileSearch
+            | ClientMethod::FsReadFile
+            | ClientMethod::FsWriteFile
+            | ClientMethod::FsCreateDirectory
+            | ClientMethod::FsGetMetadata
+            | ClientMethod::FsReadDirectory
+            | ClientMethod::FsRemove
+            | ClientMethod::FsCopy
+            | ClientMethod::FsWatch
+            | ClientMethod::FsUnwatch
             | ClientMethod::GitDiffToRemote
             | ClientMethod::GetAuthStatus
             | ClientMethod::NewConversation

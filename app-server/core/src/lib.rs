@@ -18,6 +18,7 @@ pub mod clock;
 pub mod config;
 pub mod engine;
 pub mod families;
+pub mod file_access;
 pub mod model;
 pub mod paths;
 pub mod principal;

@@ -3,6 +3,7 @@
 
 mod account_requests;
 pub mod approvals;
+mod fs_requests;
 mod history_requests;
 mod index_requests;
 mod utility_requests;
@@ -466,6 +467,42 @@ impl Processor {
             }
             ClientRequestPayload::FuzzyFileSearch(params) => {
                 let result = self.fuzzy_file_search(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::FsReadFile(params) => {
+                let result = self.fs_read_file(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::FsWriteFile(params) => {
+                let result = self.fs_write_file(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::FsCreateDirectory(params) => {
+                let result = self.fs_create_directory(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::FsGetMetadata(params) => {
+                let result = self.fs_get_metadata(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::FsReadDirectory(params) => {
+                let result = self.fs_read_directory(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::FsRemove(params) => {
+                let result = self.fs_remove(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::FsCopy(params) => {
+                let result = self.fs_copy(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::FsWatch(params) => {
+                let result = self.fs_watch(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::FsUnwatch(params) => {
+                let result = self.fs_unwatch(params).await;
                 self.reply(id, result).await;
             }
             ClientRequestPayload::GitDiffToRemote(params) => {

@@ -39,6 +39,8 @@ pub struct Utilities {
     commands: CommandExecRegistry,
     /// The running `fuzzyFileSearch`es that have a `cancellationToken`.
     searches: FuzzySearches,
+    /// The connection's `fs/watch`es.
+    pub(super) watches: Arc<crate::utility::fs_watch::FsWatches>,
 }
 
 /// The cancellation flag of the running `fuzzyFileSearch` for each `cancellationToken`.
@@ -63,9 +65,10 @@ impl Utilities {
 
 impl Processor {
     /// Kills every `command/exec` of this connection (and any started later), so that no child
-    /// process outlives the connection.
+    /// process outlives the connection, and stops its file watches.
     pub fn close_utilities(&self) {
         self.utilities.commands.terminate_all();
+        self.utilities.watches.close();
         self.conversation_api.close();
     }
 

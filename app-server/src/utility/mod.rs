@@ -1,4 +1,7 @@
-//! Utility requests: fuzzy file search and git diffs.
+//! Utility requests: fuzzy file search, git diffs, and the file operations and watches of
+//! `fs/*`.
 
+pub mod fs;
+pub mod fs_watch;
 pub mod fuzzy_search;
 pub mod git_diff;

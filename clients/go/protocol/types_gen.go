@@ -61,6 +61,24 @@ const (
 	MethodCommandExecTerminate = "command/exec/terminate"
 	// Fuzzy-search file names under some roots (gitignore-aware).
 	MethodFuzzyFileSearch = "fuzzyFileSearch"
+	// Read a file's bytes (base64) within the connection's file roots.
+	MethodFsReadFile = "fs/readFile"
+	// Create or replace a file within the connection's file roots.
+	MethodFsWriteFile = "fs/writeFile"
+	// Create a directory (and, by default, its parents) within the file roots.
+	MethodFsCreateDirectory = "fs/createDirectory"
+	// Whether a path is a file, a directory or a symbolic link, with its times.
+	MethodFsGetMetadata = "fs/getMetadata"
+	// List a directory's direct children within the file roots.
+	MethodFsReadDirectory = "fs/readDirectory"
+	// Remove a file or a directory (by default with its contents) within the file roots.
+	MethodFsRemove = "fs/remove"
+	// Copy a file, or a directory with `recursive`, within the file roots.
+	MethodFsCopy = "fs/copy"
+	// Watch a file or a directory's children; changes arrive as `fs/changed`.
+	MethodFsWatch = "fs/watch"
+	// Stop a watch started by `fs/watch`.
+	MethodFsUnwatch = "fs/unwatch"
 	// Diff the working tree against its remote-tracking commit.
 	MethodGitDiffToRemote = "gitDiffToRemote"
 	// Legacy: the login state. Tandem has no OpenAI login, so nobody is logged in and none
@@ -193,6 +211,8 @@ const (
 	MethodDeprecationNotice = "deprecationNotice"
 	// Output of a streaming `command/exec`.
 	MethodCommandExecOutputDelta = "command/exec/outputDelta"
+	// Paths under an `fs/watch` changed.
+	MethodFsChanged = "fs/changed"
 	// Progress of the refresh run by this connection's `index/refresh` or `index/query`. @experimental
 	MethodIndexProgress = "index/progress"
 	// Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with
@@ -310,6 +330,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodCommandExecOutputDelta:
 		v := new(CommandExecOutputDeltaNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodFsChanged:
+		v := new(FsChangedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodIndexProgress:
 		v := new(IndexProgressNotification)
@@ -1376,6 +1399,129 @@ type FileUpdateChange struct {
 	// Kind: Add, delete or update.
 	Kind PatchChangeKind `json:"kind"`
 	// Path: Absolute path of the file.
+	Path string `json:"path"`
+}
+
+// FsChangedNotification: `fs/changed`: paths under a watch changed (created, written, renamed or removed). Changes
+// that follow each other closely are sent together.
+type FsChangedNotification struct {
+	// ChangedPaths: The absolute paths that changed, sorted, each once.
+	ChangedPaths []string `json:"changedPaths"`
+	// WatchID: The `watchId` of the `fs/watch`.
+	WatchID string `json:"watchId"`
+}
+
+// FsCopyParams: Parameters of `fs/copy`.
+type FsCopyParams struct {
+	// DestinationPath: Absolute path of the copy.
+	DestinationPath string `json:"destinationPath"`
+	// Recursive: Must be `true` to copy a directory (with its contents); ignored for a file.
+	Recursive *bool `json:"recursive,omitempty"`
+	// SourcePath: Absolute path of the file or directory to copy.
+	SourcePath string `json:"sourcePath"`
+}
+
+// FsCreateDirectoryParams: Parameters of `fs/createDirectory`.
+type FsCreateDirectoryParams struct {
+	// Path: Absolute path of the directory to create.
+	Path string `json:"path"`
+	// Recursive: Whether missing parents are created too (default `true`); an existing directory is
+	// then not an error.
+	Recursive *bool `json:"recursive,omitempty"`
+}
+
+// FsGetMetadataParams: Parameters of `fs/getMetadata`.
+type FsGetMetadataParams struct {
+	// Path: Absolute path to inspect.
+	Path string `json:"path"`
+}
+
+// FsGetMetadataResponse: Result of `fs/getMetadata`. A symbolic link is followed for everything but `isSymlink`.
+type FsGetMetadataResponse struct {
+	// CreatedAtMs: Creation time in Unix milliseconds, `0` where the file system does not record it.
+	CreatedAtMs int64 `json:"createdAtMs"`
+	// IsDirectory: Whether the path leads to a directory.
+	IsDirectory bool `json:"isDirectory"`
+	// IsFile: Whether the path leads to a regular file.
+	IsFile bool `json:"isFile"`
+	// IsSymlink: Whether the path itself is a symbolic link.
+	IsSymlink bool `json:"isSymlink"`
+	// ModifiedAtMs: Last modification time in Unix milliseconds, `0` where unavailable.
+	ModifiedAtMs int64 `json:"modifiedAtMs"`
+}
+
+// FsReadDirectoryEntry: One child of a directory listed by `fs/readDirectory`.
+type FsReadDirectoryEntry struct {
+	// FileName: The child's name (not a path).
+	FileName string `json:"fileName"`
+	// IsDirectory: Whether the child leads to a directory (a symbolic link is followed).
+	IsDirectory bool `json:"isDirectory"`
+	// IsFile: Whether the child leads to a regular file (a symbolic link is followed).
+	IsFile bool `json:"isFile"`
+}
+
+// FsReadDirectoryParams: Parameters of `fs/readDirectory`.
+type FsReadDirectoryParams struct {
+	// Path: Absolute path of the directory to list.
+	Path string `json:"path"`
+}
+
+// FsReadDirectoryResponse: Result of `fs/readDirectory`.
+type FsReadDirectoryResponse struct {
+	// Entries: The directory's direct children, in the order the file system lists them.
+	Entries []FsReadDirectoryEntry `json:"entries"`
+}
+
+// FsReadFileParams: Parameters of `fs/readFile`.
+type FsReadFileParams struct {
+	// Path: Absolute path of a regular file.
+	Path string `json:"path"`
+}
+
+// FsReadFileResponse: Result of `fs/readFile`.
+type FsReadFileResponse struct {
+	// DataBase64: The file's bytes, base64-encoded (standard alphabet, padded).
+	DataBase64 string `json:"dataBase64"`
+}
+
+// FsRemoveParams: Parameters of `fs/remove`.
+type FsRemoveParams struct {
+	// Force: Whether a missing path is success (default `true`).
+	Force *bool `json:"force,omitempty"`
+	// Path: Absolute path of the file or directory to remove.
+	Path string `json:"path"`
+	// Recursive: Whether a directory is removed with its contents (default `true`); without it only an
+	// empty directory can be removed.
+	Recursive *bool `json:"recursive,omitempty"`
+}
+
+// FsUnwatchParams: Parameters of `fs/unwatch`.
+type FsUnwatchParams struct {
+	// WatchID: The `watchId` of an earlier `fs/watch`; an unknown one is not an error.
+	WatchID string `json:"watchId"`
+}
+
+// FsWatchParams: Parameters of `fs/watch`.
+type FsWatchParams struct {
+	// Path: Absolute path of a file or directory (a directory's direct children are watched); it
+	// need not exist yet.
+	Path string `json:"path"`
+	// WatchID: The client's name for this watch, unique on the connection; `fs/changed` and
+	// `fs/unwatch` carry it.
+	WatchID string `json:"watchId"`
+}
+
+// FsWatchResponse: Result of `fs/watch`.
+type FsWatchResponse struct {
+	// Path: The watched path with symbolic links resolved (as given when it does not exist).
+	Path string `json:"path"`
+}
+
+// FsWriteFileParams: Parameters of `fs/writeFile`.
+type FsWriteFileParams struct {
+	// DataBase64: The new contents, base64-encoded (standard alphabet).
+	DataBase64 string `json:"dataBase64"`
+	// Path: Absolute path of the file to create or replace; its directory must exist.
 	Path string `json:"path"`
 }
 

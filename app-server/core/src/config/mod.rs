@@ -113,6 +113,9 @@ pub struct ClientsConfig {
     /// `reveal_credentials`: whether a stored secret may be returned to a client; `None`
     /// means the front end's default. Never honoured on a network listener.
     pub reveal_credentials: Option<bool>,
+    /// `fs_roots`: directories the `fs/*` methods may reach besides the server's working
+    /// directory and the working directories of the caller's loaded threads (absolute).
+    pub fs_roots: Vec<PathBuf>,
 }
 
 /// `clients.allow_client_config`.

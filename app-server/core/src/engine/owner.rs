@@ -104,6 +104,22 @@ impl LoadedThreads {
         ids
     }
 
+    /// The working directories of the loaded threads `caller` owns, sorted, each once.
+    pub fn workspaces(&self, caller: &Principal) -> Vec<std::path::PathBuf> {
+        let threads: Vec<Arc<LoadedThread>> = lock(&self.threads)
+            .values()
+            .filter(|thread| check_owner(caller, &thread.owner).is_ok())
+            .cloned()
+            .collect();
+        let mut cwds: Vec<std::path::PathBuf> = threads
+            .iter()
+            .map(|thread| std::path::PathBuf::from(&lock(&thread.state).meta.cwd))
+            .collect();
+        cwds.sort();
+        cwds.dedup();
+        cwds
+    }
+
     /// The most recently started loaded thread `caller` owns (thread ids are UUIDv7: the
     /// greatest is the latest).
     pub fn latest(&self, caller: &Principal) -> Option<Arc<LoadedThread>> {

@@ -194,36 +194,9 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             engine.list_mcp_server_status(params(json!({"threadId": id}))),
             id,
         ),
-        ClientMethod::Initialize
-        | ClientMethod::ThreadStart
-        | ClientMethod::ThreadList
-        | ClientMethod::ThreadLoadedList
-        | ClientMethod::ModelList
-        | ClientMethod::CollaborationModeList
-        | ClientMethod::ConfigRead
-        | ClientMethod::CommandExec
-        | ClientMethod::CommandExecWrite
-        | ClientMethod::CommandExecResize
-        | ClientMethod::CommandExecTerminate
-        | ClientMethod::FuzzyFileSearch
-        | ClientMethod::GitDiffToRemote
-        | ClientMethod::GetAuthStatus
-        | ClientMethod::NewConversation
-        | ClientMethod::ListConversations
-        | ClientMethod::GetUserSavedConfig
-        | ClientMethod::SetDefaultModel
-        | ClientMethod::GetUserAgent
-        | ClientMethod::UserInfo
-        | ClientMethod::ExecOneOffCommand
-        | ClientMethod::AccountRead
-        | ClientMethod::AccountLoginStart
-        | ClientMethod::AccountLoginCancel
-        | ClientMethod::AccountLogout
-        | ClientMethod::AccountRateLimitsRead
-        | ClientMethod::HistorySearch
-        | ClientMethod::HistoryOpen
-        | ClientMethod::IndexQuery
-        | ClientMethod::IndexRefresh => panic!("{} names no thread", method.method()),
+        // Every other method names no thread (`ThreadScope::of`); reaching here with one
+        // that does means this test has no call for it yet.
+        _ => panic!("{} names no thread", method.method()),
     }
 }
 

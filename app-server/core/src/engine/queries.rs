@@ -199,6 +199,12 @@ impl Engine {
         })
     }
 
+    /// The working directories of the engine principal's loaded threads (part of its file
+    /// roots, `file_access`).
+    pub fn loaded_workspaces(&self) -> Vec<std::path::PathBuf> {
+        self.inner.threads.workspaces(self.principal())
+    }
+
     /// `thread/loaded/list`: the loaded threads of the engine's principal.
     pub fn loaded_threads(
         &self,

@@ -12,7 +12,12 @@ use crate::config::{ClientConfigAccess, ClientsConfig, ConfigError};
 
 const PREFIX: &str = "clients";
 
-const KEYS: &[&str] = &["max_sandbox", "allow_client_config", "reveal_credentials"];
+const KEYS: &[&str] = &[
+    "max_sandbox",
+    "allow_client_config",
+    "reveal_credentials",
+    "fs_roots",
+];
 
 /// The config keys a client may set through `config` overrides (`thread/start`,
 /// `newConversation`, the MCP `codex` tool) unless the operator allows every key with
@@ -61,10 +66,20 @@ pub(super) fn resolve(
         })
         .transpose()?
         .unwrap_or_default();
+    let fs_roots: Vec<std::path::PathBuf> = effective
+        .field(&table, PREFIX, "fs_roots")?
+        .unwrap_or_default();
+    if let Some(relative) = fs_roots.iter().find(|root| !root.is_absolute()) {
+        return Err(effective.invalid_value(
+            &join(PREFIX, "fs_roots"),
+            &format!("`{}` is not an absolute path", relative.display()),
+        ));
+    }
     Ok(ClientsConfig {
         max_sandbox: effective.field(&table, PREFIX, "max_sandbox")?,
         allow_client_config,
         reveal_credentials: effective.field(&table, PREFIX, "reveal_credentials")?,
+        fs_roots,
     })
 }
 
