@@ -18,6 +18,7 @@ pub mod conversation_summary;
 pub mod dialogs;
 pub mod export;
 pub mod fs;
+pub mod fuzzy_sessions;
 pub mod history;
 pub mod index;
 pub mod initialize;

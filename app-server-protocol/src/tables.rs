@@ -22,6 +22,10 @@ use crate::fs::{
     FsReadFileResponse, FsRemoveParams, FsUnwatchParams, FsWatchParams, FsWatchResponse,
     FsWriteFileParams,
 };
+use crate::fuzzy_sessions::{
+    FuzzyFileSearchSessionStartParams, FuzzyFileSearchSessionStopParams,
+    FuzzyFileSearchSessionUpdateParams, FuzzyFileSearchSessionUpdatedNotification,
+};
 use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
@@ -217,6 +221,22 @@ request_table! {
     FuzzyFileSearch => "fuzzyFileSearch" [Stable] {
         params: FuzzyFileSearchParams,
         response: FuzzyFileSearchResponse,
+    },
+    /// Experimental: open a fuzzy-file-search session over some roots.
+    FuzzyFileSearchSessionStart => "fuzzyFileSearch/sessionStart" [Experimental] {
+        params: FuzzyFileSearchSessionStartParams,
+        response: EmptyResponse,
+    },
+    /// Experimental: search a session's roots for a new query; the matches follow as
+    /// `fuzzyFileSearch/sessionUpdated`.
+    FuzzyFileSearchSessionUpdate => "fuzzyFileSearch/sessionUpdate" [Experimental] {
+        params: FuzzyFileSearchSessionUpdateParams,
+        response: EmptyResponse,
+    },
+    /// Experimental: end a fuzzy-file-search session.
+    FuzzyFileSearchSessionStop => "fuzzyFileSearch/sessionStop" [Experimental] {
+        params: FuzzyFileSearchSessionStopParams,
+        response: EmptyResponse,
     },
     /// Read a file's bytes (base64) within the connection's file roots.
     FsReadFile => "fs/readFile" [Stable] {
@@ -517,6 +537,8 @@ notification_table! {
     DeprecationNotice => "deprecationNotice" [Stable] { params: DeprecationNoticeNotification },
     /// Output of a streaming `command/exec`.
     CommandExecOutputDelta => "command/exec/outputDelta" [Stable] { params: CommandExecOutputDeltaNotification },
+    /// The matches of a fuzzy-file-search session's latest query.
+    FuzzyFileSearchSessionUpdated => "fuzzyFileSearch/sessionUpdated" [Stable] { params: FuzzyFileSearchSessionUpdatedNotification },
     /// Paths under an `fs/watch` changed.
     FsChanged => "fs/changed" [Stable] { params: FsChangedNotification },
     /// Progress of the refresh run by this connection's `index/refresh` or `index/query`.

@@ -700,21 +700,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Stability::Stable,
         Unsupported::NotImplemented,
     ),
-    unsupported(
-        "fuzzyFileSearch/sessionStart",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "fuzzyFileSearch/sessionUpdate",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "fuzzyFileSearch/sessionStop",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
 ];
 
 /// The entry of `method`, when this server does not serve it.

@@ -236,6 +236,41 @@ func (c *Client) FuzzyFileSearch(ctx context.Context, params protocol.FuzzyFileS
 	return result, nil
 }
 
+// FuzzyFileSearchSessionStart sends `fuzzyFileSearch/sessionStart`: Experimental: open a fuzzy-file-search session over some roots.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) FuzzyFileSearchSessionStart(ctx context.Context, params protocol.FuzzyFileSearchSessionStartParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodFuzzyFileSearchSessionStart, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FuzzyFileSearchSessionUpdate sends `fuzzyFileSearch/sessionUpdate`: Experimental: search a session's roots for a new query; the matches follow as
+//
+//	`fuzzyFileSearch/sessionUpdated`.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) FuzzyFileSearchSessionUpdate(ctx context.Context, params protocol.FuzzyFileSearchSessionUpdateParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodFuzzyFileSearchSessionUpdate, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FuzzyFileSearchSessionStop sends `fuzzyFileSearch/sessionStop`: Experimental: end a fuzzy-file-search session.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) FuzzyFileSearchSessionStop(ctx context.Context, params protocol.FuzzyFileSearchSessionStopParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodFuzzyFileSearchSessionStop, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // FsReadFile sends `fs/readFile`: Read a file's bytes (base64) within the connection's file roots.
 func (c *Client) FsReadFile(ctx context.Context, params protocol.FsReadFileParams) (*protocol.FsReadFileResponse, error) {
 	result := new(protocol.FsReadFileResponse)

@@ -29,6 +29,9 @@ import type { FsWatchResponse } from "./FsWatchResponse";
 import type { FsWriteFileParams } from "./FsWriteFileParams";
 import type { FuzzyFileSearchParams } from "./FuzzyFileSearchParams";
 import type { FuzzyFileSearchResponse } from "./FuzzyFileSearchResponse";
+import type { FuzzyFileSearchSessionStartParams } from "./FuzzyFileSearchSessionStartParams";
+import type { FuzzyFileSearchSessionStopParams } from "./FuzzyFileSearchSessionStopParams";
+import type { FuzzyFileSearchSessionUpdateParams } from "./FuzzyFileSearchSessionUpdateParams";
 import type { GetAccountParams } from "./GetAccountParams";
 import type { GetAccountRateLimitsResponse } from "./GetAccountRateLimitsResponse";
 import type { GetAccountResponse } from "./GetAccountResponse";
@@ -128,6 +131,9 @@ export type ClientRequest =
   | { method: "command/exec/resize", id: RequestId, params: CommandExecResizeParams }
   | { method: "command/exec/terminate", id: RequestId, params: CommandExecTerminateParams }
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
+  | { method: "fuzzyFileSearch/sessionStart", id: RequestId, params: FuzzyFileSearchSessionStartParams }
+  | { method: "fuzzyFileSearch/sessionUpdate", id: RequestId, params: FuzzyFileSearchSessionUpdateParams }
+  | { method: "fuzzyFileSearch/sessionStop", id: RequestId, params: FuzzyFileSearchSessionStopParams }
   | { method: "fs/readFile", id: RequestId, params: FsReadFileParams }
   | { method: "fs/writeFile", id: RequestId, params: FsWriteFileParams }
   | { method: "fs/createDirectory", id: RequestId, params: FsCreateDirectoryParams }
@@ -272,6 +278,19 @@ export type ClientRequestMap = {
    * Fuzzy-search file names under some roots (gitignore-aware).
    */
   "fuzzyFileSearch": { params: FuzzyFileSearchParams; response: FuzzyFileSearchResponse };
+  /**
+   * Experimental: open a fuzzy-file-search session over some roots.
+   */
+  "fuzzyFileSearch/sessionStart": { params: FuzzyFileSearchSessionStartParams; response: EmptyResponse };
+  /**
+   * Experimental: search a session's roots for a new query; the matches follow as
+   * `fuzzyFileSearch/sessionUpdated`.
+   */
+  "fuzzyFileSearch/sessionUpdate": { params: FuzzyFileSearchSessionUpdateParams; response: EmptyResponse };
+  /**
+   * Experimental: end a fuzzy-file-search session.
+   */
+  "fuzzyFileSearch/sessionStop": { params: FuzzyFileSearchSessionStopParams; response: EmptyResponse };
   /**
    * Read a file's bytes (base64) within the connection's file roots.
    */

@@ -9,6 +9,7 @@ import type { ConfigWarningNotification } from "./ConfigWarningNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 import type { ErrorNotification } from "./ErrorNotification";
 import type { FsChangedNotification } from "./FsChangedNotification";
+import type { FuzzyFileSearchSessionUpdatedNotification } from "./FuzzyFileSearchSessionUpdatedNotification";
 import type { IndexProgressNotification } from "./IndexProgressNotification";
 import type { ItemCompletedNotification } from "./ItemCompletedNotification";
 import type { ItemDeltaNotification } from "./ItemDeltaNotification";
@@ -59,6 +60,7 @@ export type ServerNotification =
   | { method: "configWarning", params: ConfigWarningNotification }
   | { method: "deprecationNotice", params: DeprecationNoticeNotification }
   | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification }
+  | { method: "fuzzyFileSearch/sessionUpdated", params: FuzzyFileSearchSessionUpdatedNotification }
   | { method: "fs/changed", params: FsChangedNotification }
   | { method: "index/progress", params: IndexProgressNotification }
   | { method: "codex/event", params: CodexEventNotification }
@@ -177,6 +179,10 @@ export type ServerNotificationMap = {
    * Output of a streaming `command/exec`.
    */
   "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
+  /**
+   * The matches of a fuzzy-file-search session's latest query.
+   */
+  "fuzzyFileSearch/sessionUpdated": { params: FuzzyFileSearchSessionUpdatedNotification };
   /**
    * Paths under an `fs/watch` changed.
    */

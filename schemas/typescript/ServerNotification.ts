@@ -9,6 +9,7 @@ import type { ConfigWarningNotification } from "./ConfigWarningNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 import type { ErrorNotification } from "./ErrorNotification";
 import type { FsChangedNotification } from "./FsChangedNotification";
+import type { FuzzyFileSearchSessionUpdatedNotification } from "./FuzzyFileSearchSessionUpdatedNotification";
 import type { ItemCompletedNotification } from "./ItemCompletedNotification";
 import type { ItemDeltaNotification } from "./ItemDeltaNotification";
 import type { ItemStartedNotification } from "./ItemStartedNotification";
@@ -58,6 +59,7 @@ export type ServerNotification =
   | { method: "configWarning", params: ConfigWarningNotification }
   | { method: "deprecationNotice", params: DeprecationNoticeNotification }
   | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification }
+  | { method: "fuzzyFileSearch/sessionUpdated", params: FuzzyFileSearchSessionUpdatedNotification }
   | { method: "fs/changed", params: FsChangedNotification }
   | { method: "codex/event", params: CodexEventNotification }
   | { method: "account/login/completed", params: AccountLoginCompletedNotification }
@@ -175,6 +177,10 @@ export type ServerNotificationMap = {
    * Output of a streaming `command/exec`.
    */
   "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
+  /**
+   * The matches of a fuzzy-file-search session's latest query.
+   */
+  "fuzzyFileSearch/sessionUpdated": { params: FuzzyFileSearchSessionUpdatedNotification };
   /**
    * Paths under an `fs/watch` changed.
    */

@@ -481,3 +481,131 @@ async fn a_watch_reports_changes_until_it_is_removed() {
     }
     assert_eq!(server.shutdown().await, Some(0));
 }
+
+#[tokio::test]
+async fn fuzzy_search_sessions_send_each_query_s_matches() {
+    let model = MockModel::start().await;
+    let project = tempfile::tempdir().unwrap();
+    let dir = project.path();
+    for file in ["hello.txt", "help.md", "src/main.rs"] {
+        let path = dir.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "x").unwrap();
+    }
+    let mut plain = server_in(dir, &model, "").await;
+    let error = plain
+        .request(
+            "fuzzyFileSearch/sessionStart",
+            json!({"sessionId": "s", "roots": [text(dir)]}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error,
+        json!({"code": -32600, "message": "fuzzyFileSearch/sessionStart requires experimentalApi capability"})
+    );
+    assert_eq!(plain.shutdown().await, Some(0));
+
+    let mut server = TestServer::spawn_with(SpawnOptions {
+        config_toml: format!(
+            "{}\n[clients]\nmax_sandbox = \"workspace-write\"\n",
+            mock_config(&model.base_url())
+        ),
+        args: Vec::new(),
+        home: None,
+        cwd: Some(dir.to_path_buf()),
+    })
+    .await;
+    server
+        .initialize_with(json!({"experimentalApi": true}))
+        .await;
+    let root = text(dir);
+    assert_eq!(
+        server
+            .request(
+                "fuzzyFileSearch/sessionStart",
+                json!({"sessionId": "s1", "roots": [root]}),
+            )
+            .await,
+        Ok(json!({}))
+    );
+    let ready = server.notification("fuzzyFileSearch/sessionUpdated").await;
+    assert_eq!(ready, json!({"sessionId": "s1", "query": "", "files": []}));
+
+    assert_eq!(
+        server
+            .request(
+                "fuzzyFileSearch/sessionUpdate",
+                json!({"sessionId": "s1", "query": "hel"}),
+            )
+            .await,
+        Ok(json!({}))
+    );
+    let updated = server.notification("fuzzyFileSearch/sessionUpdated").await;
+    assert_eq!(updated["query"], "hel");
+    let mut paths: Vec<&str> = updated["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|file| file["path"].as_str().unwrap())
+        .collect();
+    paths.sort_unstable();
+    assert_eq!(paths, ["hello.txt", "help.md"]);
+    assert_eq!(updated["files"][0]["root"], root);
+
+    // Bad params, each with the reference's code.
+    let unknown = server
+        .request(
+            "fuzzyFileSearch/sessionUpdate",
+            json!({"sessionId": "nope", "query": "x"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        unknown,
+        json!({"code": -32600, "message": "fuzzy file search session not found: nope"})
+    );
+    let no_roots = server
+        .request(
+            "fuzzyFileSearch/sessionStart",
+            json!({"sessionId": "s2", "roots": []}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(no_roots["code"], -32603, "{no_roots}");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let outside = server
+        .request(
+            "fuzzyFileSearch/sessionStart",
+            json!({"sessionId": "s3", "roots": [text(elsewhere.path())]}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(outside["code"], -32600, "{outside}");
+    assert!(
+        outside["message"]
+            .as_str()
+            .unwrap()
+            .contains("outside this connection's file roots"),
+        "{outside}"
+    );
+
+    // Stop is idempotent, and a stopped session is gone.
+    for _ in 0..2 {
+        assert_eq!(
+            server
+                .request("fuzzyFileSearch/sessionStop", json!({"sessionId": "s1"}))
+                .await,
+            Ok(json!({}))
+        );
+    }
+    let gone = server
+        .request(
+            "fuzzyFileSearch/sessionUpdate",
+            json!({"sessionId": "s1", "query": "main"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(gone["code"], -32600);
+    assert_eq!(server.shutdown().await, Some(0));
+}

@@ -24,7 +24,7 @@ pub enum MethodFamily {
     Config,
     /// Standalone commands (`command/exec` and its companions).
     Commands,
-    /// Searching the workspace's files (`fuzzyFileSearch`).
+    /// Searching the workspace's files (`fuzzyFileSearch` and its sessions).
     Files,
     /// Reading, writing and watching files within the connection's file roots (`fs/*`).
     FileSystem,
@@ -85,7 +85,10 @@ impl MethodFamily {
             | ClientMethod::CommandExecWrite
             | ClientMethod::CommandExecResize
             | ClientMethod::CommandExecTerminate => MethodFamily::Commands,
-            ClientMethod::FuzzyFileSearch => MethodFamily::Files,
+            ClientMethod::FuzzyFileSearch
+            | ClientMethod::FuzzyFileSearchSessionStart
+            | ClientMethod::FuzzyFileSearchSessionUpdate
+            | ClientMethod::FuzzyFileSearchSessionStop => MethodFamily::Files,
             ClientMethod::FsReadFile
             | ClientMethod::FsWriteFile
             | ClientMethod::FsCreateDirectory
@@ -184,6 +187,9 @@ impl ThreadScope {
             | ClientMethod::CommandExecResize
             | ClientMethod::CommandExecTerminate
             | ClientMethod::FuzzyFileSearch
+            | ClientMethod::FuzzyFileSearchSessionStart
+            | ClientMethod::FuzzyFileSearchSessionUpdate
+            | ClientMethod::FuzzyFileSearchSessionStop
             | ClientMethod::FsReadFile
             | ClientMethod::FsWriteFile
             | ClientMethod::FsCreateDirectory

@@ -46,7 +46,7 @@ async fn blocking<T: Send + 'static>(
 impl Processor {
     /// The connection's file roots now: the server's working directory, the working
     /// directories of the caller's loaded threads and `clients.fs_roots`.
-    fn file_roots(&self) -> impl FnOnce() -> FileRoots + Send + 'static {
+    pub(super) fn file_roots(&self) -> impl FnOnce() -> FileRoots + Send + 'static {
         let config = self.engine.config();
         let mut roots: Vec<PathBuf> = std::env::current_dir().into_iter().collect();
         roots.extend(self.engine.loaded_workspaces());

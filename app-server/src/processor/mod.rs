@@ -4,6 +4,7 @@
 mod account_requests;
 pub mod approvals;
 mod fs_requests;
+mod fuzzy_sessions;
 mod history_requests;
 mod index_requests;
 mod utility_requests;
@@ -468,6 +469,16 @@ impl Processor {
             ClientRequestPayload::FuzzyFileSearch(params) => {
                 let result = self.fuzzy_file_search(params).await;
                 self.reply(id, result).await;
+            }
+            ClientRequestPayload::FuzzyFileSearchSessionStart(params) => {
+                self.fuzzy_session_start(id, params).await;
+            }
+            ClientRequestPayload::FuzzyFileSearchSessionUpdate(params) => {
+                self.fuzzy_session_update(id, params).await;
+            }
+            ClientRequestPayload::FuzzyFileSearchSessionStop(params) => {
+                self.fuzzy_session_stop(&params);
+                self.reply(id, Ok(EmptyResponse {})).await;
             }
             ClientRequestPayload::FsReadFile(params) => {
                 let result = self.fs_read_file(params).await;

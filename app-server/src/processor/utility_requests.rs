@@ -41,6 +41,8 @@ pub struct Utilities {
     searches: FuzzySearches,
     /// The connection's `fs/watch`es.
     pub(super) watches: Arc<crate::utility::fs_watch::FsWatches>,
+    /// The connection's fuzzy-file-search sessions.
+    pub(super) fuzzy_sessions: crate::processor::fuzzy_sessions::FuzzySessions,
 }
 
 /// The cancellation flag of the running `fuzzyFileSearch` for each `cancellationToken`.
@@ -69,6 +71,7 @@ impl Processor {
     pub fn close_utilities(&self) {
         self.utilities.commands.terminate_all();
         self.utilities.watches.close();
+        self.utilities.fuzzy_sessions.close();
         self.conversation_api.close();
     }
 

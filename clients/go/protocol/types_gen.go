@@ -61,6 +61,13 @@ const (
 	MethodCommandExecTerminate = "command/exec/terminate"
 	// Fuzzy-search file names under some roots (gitignore-aware).
 	MethodFuzzyFileSearch = "fuzzyFileSearch"
+	// Experimental: open a fuzzy-file-search session over some roots. @experimental
+	MethodFuzzyFileSearchSessionStart = "fuzzyFileSearch/sessionStart"
+	// Experimental: search a session's roots for a new query; the matches follow as
+	//  `fuzzyFileSearch/sessionUpdated`. @experimental
+	MethodFuzzyFileSearchSessionUpdate = "fuzzyFileSearch/sessionUpdate"
+	// Experimental: end a fuzzy-file-search session. @experimental
+	MethodFuzzyFileSearchSessionStop = "fuzzyFileSearch/sessionStop"
 	// Read a file's bytes (base64) within the connection's file roots.
 	MethodFsReadFile = "fs/readFile"
 	// Create or replace a file within the connection's file roots.
@@ -211,6 +218,8 @@ const (
 	MethodDeprecationNotice = "deprecationNotice"
 	// Output of a streaming `command/exec`.
 	MethodCommandExecOutputDelta = "command/exec/outputDelta"
+	// The matches of a fuzzy-file-search session's latest query.
+	MethodFuzzyFileSearchSessionUpdated = "fuzzyFileSearch/sessionUpdated"
 	// Paths under an `fs/watch` changed.
 	MethodFsChanged = "fs/changed"
 	// Progress of the refresh run by this connection's `index/refresh` or `index/query`. @experimental
@@ -236,16 +245,19 @@ const (
 
 // ExperimentalMethods are the methods a connection sees only with the `experimentalApi` capability.
 var ExperimentalMethods = map[string]bool{
-	"agent/askUserQuestion":      true,
-	"agent/requestUserInput":     true,
-	"collaborationMode/list":     true,
-	"history/open":               true,
-	"history/search":             true,
-	"index/progress":             true,
-	"index/query":                true,
-	"index/refresh":              true,
-	"item/tool/requestUserInput": true,
-	"tool/requestUserInput":      true,
+	"agent/askUserQuestion":         true,
+	"agent/requestUserInput":        true,
+	"collaborationMode/list":        true,
+	"fuzzyFileSearch/sessionStart":  true,
+	"fuzzyFileSearch/sessionStop":   true,
+	"fuzzyFileSearch/sessionUpdate": true,
+	"history/open":                  true,
+	"history/search":                true,
+	"index/progress":                true,
+	"index/query":                   true,
+	"index/refresh":                 true,
+	"item/tool/requestUserInput":    true,
+	"tool/requestUserInput":         true,
 }
 
 // DecodeNotification decodes the params of a server notification into a pointer to its generated
@@ -330,6 +342,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodCommandExecOutputDelta:
 		v := new(CommandExecOutputDeltaNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodFuzzyFileSearchSessionUpdated:
+		v := new(FuzzyFileSearchSessionUpdatedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodFsChanged:
 		v := new(FsChangedNotification)
@@ -1566,6 +1581,42 @@ type FuzzyFileSearchResult struct {
 	Root string `json:"root"`
 	// Score: Match score; higher is better.
 	Score int64 `json:"score"`
+}
+
+// FuzzyFileSearchSessionStartParams: Parameters of `fuzzyFileSearch/sessionStart`.
+type FuzzyFileSearchSessionStartParams struct {
+	// Roots: Absolute directories to search (gitignore-aware), within the connection's file roots;
+	// at least one.
+	Roots []string `json:"roots"`
+	// SessionID: The client's name for the session, unique on the connection; starting a session under a
+	// name in use replaces that session.
+	SessionID string `json:"sessionId"`
+}
+
+// FuzzyFileSearchSessionStopParams: Parameters of `fuzzyFileSearch/sessionStop`.
+type FuzzyFileSearchSessionStopParams struct {
+	// SessionID: The session to end; an unknown one is not an error.
+	SessionID string `json:"sessionId"`
+}
+
+// FuzzyFileSearchSessionUpdateParams: Parameters of `fuzzyFileSearch/sessionUpdate`.
+type FuzzyFileSearchSessionUpdateParams struct {
+	// Query: The new query; its matches follow as `fuzzyFileSearch/sessionUpdated`, and a search
+	// still running for an earlier query of the session is cancelled.
+	Query string `json:"query"`
+	// SessionID: A session started by `fuzzyFileSearch/sessionStart`.
+	SessionID string `json:"sessionId"`
+}
+
+// FuzzyFileSearchSessionUpdatedNotification: `fuzzyFileSearch/sessionUpdated`: the matches of a session's latest query (the empty query,
+// with no matches, once the session has started).
+type FuzzyFileSearchSessionUpdatedNotification struct {
+	// Files: At most 50 matches, best first, as `fuzzyFileSearch` returns them.
+	Files []FuzzyFileSearchResult `json:"files"`
+	// Query: The query these matches are for.
+	Query string `json:"query"`
+	// SessionID: The session.
+	SessionID string `json:"sessionId"`
 }
 
 // GetAccountParams: Parameters of `account/read`.
