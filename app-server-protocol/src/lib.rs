@@ -28,6 +28,7 @@ pub mod legacy;
 pub mod mcp_servers;
 pub mod notifications;
 pub mod policy;
+pub mod process;
 pub mod server_requests;
 pub mod tables;
 pub mod tables_meta;

@@ -289,7 +289,7 @@ impl CollaborationModeMask {
 
 /// Decodes a field that is present (a value or `null`); an absent field never reaches this
 /// (it takes the `default`, `None`), so `null` stays distinct from absent as `Some(None)`.
-fn present_or_null<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
+pub(crate) fn present_or_null<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
 where
     D: serde::Deserializer<'de>,
     T: Deserialize<'de>,

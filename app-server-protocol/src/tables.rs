@@ -57,6 +57,10 @@ use crate::notifications::{
     TurnPlanUpdatedNotification, WarningNotification,
 };
 use crate::policy::{CollaborationModeListParams, CollaborationModeListResponse};
+use crate::process::{
+    ProcessExitedNotification, ProcessKillParams, ProcessOutputDeltaNotification,
+    ProcessResizePtyParams, ProcessSpawnParams, ProcessWriteStdinParams,
+};
 use crate::server_requests::{
     CommandExecutionRequestApprovalParams, CommandExecutionRequestApprovalResponse,
     FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, ToolRequestUserInputParams,
@@ -221,6 +225,27 @@ request_table! {
     FuzzyFileSearch => "fuzzyFileSearch" [Stable] {
         params: FuzzyFileSearchParams,
         response: FuzzyFileSearchResponse,
+    },
+    /// Experimental: start a process outside the sandbox (only under a `danger-full-access`
+    /// ceiling); answered once it runs, its output and exit follow as notifications.
+    ProcessSpawn => "process/spawn" [Experimental] {
+        params: ProcessSpawnParams,
+        response: EmptyResponse,
+    },
+    /// Experimental: write to (or close) a running process's stdin.
+    ProcessWriteStdin => "process/writeStdin" [Experimental] {
+        params: ProcessWriteStdinParams,
+        response: EmptyResponse,
+    },
+    /// Experimental: kill a running process's process group.
+    ProcessKill => "process/kill" [Experimental] {
+        params: ProcessKillParams,
+        response: EmptyResponse,
+    },
+    /// Experimental: resize a running `tty` process's terminal.
+    ProcessResizePty => "process/resizePty" [Experimental] {
+        params: ProcessResizePtyParams,
+        response: EmptyResponse,
     },
     /// Experimental: open a fuzzy-file-search session over some roots.
     FuzzyFileSearchSessionStart => "fuzzyFileSearch/sessionStart" [Experimental] {
@@ -537,6 +562,10 @@ notification_table! {
     DeprecationNotice => "deprecationNotice" [Stable] { params: DeprecationNoticeNotification },
     /// Output of a streaming `command/exec`.
     CommandExecOutputDelta => "command/exec/outputDelta" [Stable] { params: CommandExecOutputDeltaNotification },
+    /// Output of a streaming `process/spawn`.
+    ProcessOutputDelta => "process/outputDelta" [Stable] { params: ProcessOutputDeltaNotification },
+    /// A `process/spawn` process ended.
+    ProcessExited => "process/exited" [Stable] { params: ProcessExitedNotification },
     /// The matches of a fuzzy-file-search session's latest query.
     FuzzyFileSearchSessionUpdated => "fuzzyFileSearch/sessionUpdated" [Stable] { params: FuzzyFileSearchSessionUpdatedNotification },
     /// Paths under an `fs/watch` changed.

@@ -646,26 +646,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "process/spawn",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "process/writeStdin",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "process/kill",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "process/resizePty",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "externalAgentConfig/detect",
         Stability::Stable,
         Unsupported::NotImplemented,

@@ -236,6 +236,52 @@ func (c *Client) FuzzyFileSearch(ctx context.Context, params protocol.FuzzyFileS
 	return result, nil
 }
 
+// ProcessSpawn sends `process/spawn`: Experimental: start a process outside the sandbox (only under a `danger-full-access`
+//
+//	ceiling); answered once it runs, its output and exit follow as notifications.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ProcessSpawn(ctx context.Context, params protocol.ProcessSpawnParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodProcessSpawn, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ProcessWriteStdin sends `process/writeStdin`: Experimental: write to (or close) a running process's stdin.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ProcessWriteStdin(ctx context.Context, params protocol.ProcessWriteStdinParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodProcessWriteStdin, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ProcessKill sends `process/kill`: Experimental: kill a running process's process group.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ProcessKill(ctx context.Context, params protocol.ProcessKillParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodProcessKill, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ProcessResizePty sends `process/resizePty`: Experimental: resize a running `tty` process's terminal.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ProcessResizePty(ctx context.Context, params protocol.ProcessResizePtyParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodProcessResizePty, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // FuzzyFileSearchSessionStart sends `fuzzyFileSearch/sessionStart`: Experimental: open a fuzzy-file-search session over some roots.
 //
 // Experimental: the server accepts it only with the `experimentalApi` capability.

@@ -68,6 +68,10 @@ import type { ModelListResponse } from "./ModelListResponse";
 import type { NewConversationParams } from "./NewConversationParams";
 import type { NewConversationResponse } from "./NewConversationResponse";
 import type { NoParams } from "./NoParams";
+import type { ProcessKillParams } from "./ProcessKillParams";
+import type { ProcessResizePtyParams } from "./ProcessResizePtyParams";
+import type { ProcessSpawnParams } from "./ProcessSpawnParams";
+import type { ProcessWriteStdinParams } from "./ProcessWriteStdinParams";
 import type { RequestId } from "./RequestId";
 import type { ResumeConversationParams } from "./ResumeConversationParams";
 import type { ResumeConversationResponse } from "./ResumeConversationResponse";
@@ -131,6 +135,10 @@ export type ClientRequest =
   | { method: "command/exec/resize", id: RequestId, params: CommandExecResizeParams }
   | { method: "command/exec/terminate", id: RequestId, params: CommandExecTerminateParams }
   | { method: "fuzzyFileSearch", id: RequestId, params: FuzzyFileSearchParams }
+  | { method: "process/spawn", id: RequestId, params: ProcessSpawnParams }
+  | { method: "process/writeStdin", id: RequestId, params: ProcessWriteStdinParams }
+  | { method: "process/kill", id: RequestId, params: ProcessKillParams }
+  | { method: "process/resizePty", id: RequestId, params: ProcessResizePtyParams }
   | { method: "fuzzyFileSearch/sessionStart", id: RequestId, params: FuzzyFileSearchSessionStartParams }
   | { method: "fuzzyFileSearch/sessionUpdate", id: RequestId, params: FuzzyFileSearchSessionUpdateParams }
   | { method: "fuzzyFileSearch/sessionStop", id: RequestId, params: FuzzyFileSearchSessionStopParams }
@@ -278,6 +286,23 @@ export type ClientRequestMap = {
    * Fuzzy-search file names under some roots (gitignore-aware).
    */
   "fuzzyFileSearch": { params: FuzzyFileSearchParams; response: FuzzyFileSearchResponse };
+  /**
+   * Experimental: start a process outside the sandbox (only under a `danger-full-access`
+   * ceiling); answered once it runs, its output and exit follow as notifications.
+   */
+  "process/spawn": { params: ProcessSpawnParams; response: EmptyResponse };
+  /**
+   * Experimental: write to (or close) a running process's stdin.
+   */
+  "process/writeStdin": { params: ProcessWriteStdinParams; response: EmptyResponse };
+  /**
+   * Experimental: kill a running process's process group.
+   */
+  "process/kill": { params: ProcessKillParams; response: EmptyResponse };
+  /**
+   * Experimental: resize a running `tty` process's terminal.
+   */
+  "process/resizePty": { params: ProcessResizePtyParams; response: EmptyResponse };
   /**
    * Experimental: open a fuzzy-file-search session over some roots.
    */

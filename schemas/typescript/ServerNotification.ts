@@ -15,6 +15,8 @@ import type { ItemDeltaNotification } from "./ItemDeltaNotification";
 import type { ItemStartedNotification } from "./ItemStartedNotification";
 import type { LoginChatGptCompleteNotification } from "./LoginChatGptCompleteNotification";
 import type { McpServerStatusUpdatedNotification } from "./McpServerStatusUpdatedNotification";
+import type { ProcessExitedNotification } from "./ProcessExitedNotification";
+import type { ProcessOutputDeltaNotification } from "./ProcessOutputDeltaNotification";
 import type { ReasoningSummaryPartAddedNotification } from "./ReasoningSummaryPartAddedNotification";
 import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTextDeltaNotification";
 import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
@@ -59,6 +61,8 @@ export type ServerNotification =
   | { method: "configWarning", params: ConfigWarningNotification }
   | { method: "deprecationNotice", params: DeprecationNoticeNotification }
   | { method: "command/exec/outputDelta", params: CommandExecOutputDeltaNotification }
+  | { method: "process/outputDelta", params: ProcessOutputDeltaNotification }
+  | { method: "process/exited", params: ProcessExitedNotification }
   | { method: "fuzzyFileSearch/sessionUpdated", params: FuzzyFileSearchSessionUpdatedNotification }
   | { method: "fs/changed", params: FsChangedNotification }
   | { method: "codex/event", params: CodexEventNotification }
@@ -177,6 +181,14 @@ export type ServerNotificationMap = {
    * Output of a streaming `command/exec`.
    */
   "command/exec/outputDelta": { params: CommandExecOutputDeltaNotification };
+  /**
+   * Output of a streaming `process/spawn`.
+   */
+  "process/outputDelta": { params: ProcessOutputDeltaNotification };
+  /**
+   * A `process/spawn` process ended.
+   */
+  "process/exited": { params: ProcessExitedNotification };
   /**
    * The matches of a fuzzy-file-search session's latest query.
    */

@@ -153,6 +153,8 @@ export type { PatchChangeKind } from "./PatchChangeKind";
 export type { Personality } from "./Personality";
 export type { PlanItem } from "./PlanItem";
 export type { PlanType } from "./PlanType";
+export type { ProcessExitedNotification } from "./ProcessExitedNotification";
+export type { ProcessOutputDeltaNotification } from "./ProcessOutputDeltaNotification";
 export type { RateLimitSnapshot } from "./RateLimitSnapshot";
 export type { RateLimitWindow } from "./RateLimitWindow";
 export type { ReasoningEffort } from "./ReasoningEffort";

@@ -395,7 +395,8 @@ fn rank(mode: SandboxMode) -> u8 {
 }
 
 /// The mode as `config.toml` spells it.
-fn mode_name(mode: SandboxMode) -> &'static str {
+/// A sandbox mode as `config.toml` writes it (`"workspace-write"`).
+pub fn mode_name(mode: SandboxMode) -> &'static str {
     match mode {
         SandboxMode::ReadOnly => "read-only",
         SandboxMode::WorkspaceWrite => "workspace-write",

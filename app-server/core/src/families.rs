@@ -22,7 +22,7 @@ pub enum MethodFamily {
     Models,
     /// Reading the effective configuration (`config/read`).
     Config,
-    /// Standalone commands (`command/exec` and its companions).
+    /// Standalone commands (`command/exec` and its companions, `process/*`).
     Commands,
     /// Searching the workspace's files (`fuzzyFileSearch` and its sessions).
     Files,
@@ -84,7 +84,11 @@ impl MethodFamily {
             ClientMethod::CommandExec
             | ClientMethod::CommandExecWrite
             | ClientMethod::CommandExecResize
-            | ClientMethod::CommandExecTerminate => MethodFamily::Commands,
+            | ClientMethod::CommandExecTerminate
+            | ClientMethod::ProcessSpawn
+            | ClientMethod::ProcessWriteStdin
+            | ClientMethod::ProcessKill
+            | ClientMethod::ProcessResizePty => MethodFamily::Commands,
             ClientMethod::FuzzyFileSearch
             | ClientMethod::FuzzyFileSearchSessionStart
             | ClientMethod::FuzzyFileSearchSessionUpdate
@@ -186,6 +190,10 @@ impl ThreadScope {
             | ClientMethod::CommandExecWrite
             | ClientMethod::CommandExecResize
             | ClientMethod::CommandExecTerminate
+            | ClientMethod::ProcessSpawn
+            | ClientMethod::ProcessWriteStdin
+            | ClientMethod::ProcessKill
+            | ClientMethod::ProcessResizePty
             | ClientMethod::FuzzyFileSearch
             | ClientMethod::FuzzyFileSearchSessionStart
             | ClientMethod::FuzzyFileSearchSessionUpdate

@@ -7,6 +7,7 @@ mod fs_requests;
 mod fuzzy_sessions;
 mod history_requests;
 mod index_requests;
+mod process_requests;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -468,6 +469,19 @@ impl Processor {
             }
             ClientRequestPayload::FuzzyFileSearch(params) => {
                 let result = self.fuzzy_file_search(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::ProcessSpawn(params) => self.process_spawn(id, params).await,
+            ClientRequestPayload::ProcessWriteStdin(params) => {
+                let result = self.process_write_stdin(params).await;
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::ProcessKill(params) => {
+                let result = self.process_kill(params);
+                self.reply(id, result).await;
+            }
+            ClientRequestPayload::ProcessResizePty(params) => {
+                let result = self.process_resize_pty(params);
                 self.reply(id, result).await;
             }
             ClientRequestPayload::FuzzyFileSearchSessionStart(params) => {

@@ -41,6 +41,8 @@ pub struct Utilities {
     searches: FuzzySearches,
     /// The connection's `fs/watch`es.
     pub(super) watches: Arc<crate::utility::fs_watch::FsWatches>,
+    /// The running `process/spawn` processes, by handle.
+    pub(super) processes: Arc<CommandExecRegistry>,
     /// The connection's fuzzy-file-search sessions.
     pub(super) fuzzy_sessions: crate::processor::fuzzy_sessions::FuzzySessions,
 }
@@ -70,6 +72,7 @@ impl Processor {
     /// process outlives the connection, and stops its file watches.
     pub fn close_utilities(&self) {
         self.utilities.commands.terminate_all();
+        self.utilities.processes.terminate_all();
         self.utilities.watches.close();
         self.utilities.fuzzy_sessions.close();
         self.conversation_api.close();

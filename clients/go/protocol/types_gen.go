@@ -61,6 +61,15 @@ const (
 	MethodCommandExecTerminate = "command/exec/terminate"
 	// Fuzzy-search file names under some roots (gitignore-aware).
 	MethodFuzzyFileSearch = "fuzzyFileSearch"
+	// Experimental: start a process outside the sandbox (only under a `danger-full-access`
+	//  ceiling); answered once it runs, its output and exit follow as notifications. @experimental
+	MethodProcessSpawn = "process/spawn"
+	// Experimental: write to (or close) a running process's stdin. @experimental
+	MethodProcessWriteStdin = "process/writeStdin"
+	// Experimental: kill a running process's process group. @experimental
+	MethodProcessKill = "process/kill"
+	// Experimental: resize a running `tty` process's terminal. @experimental
+	MethodProcessResizePty = "process/resizePty"
 	// Experimental: open a fuzzy-file-search session over some roots. @experimental
 	MethodFuzzyFileSearchSessionStart = "fuzzyFileSearch/sessionStart"
 	// Experimental: search a session's roots for a new query; the matches follow as
@@ -218,6 +227,10 @@ const (
 	MethodDeprecationNotice = "deprecationNotice"
 	// Output of a streaming `command/exec`.
 	MethodCommandExecOutputDelta = "command/exec/outputDelta"
+	// Output of a streaming `process/spawn`.
+	MethodProcessOutputDelta = "process/outputDelta"
+	// A `process/spawn` process ended.
+	MethodProcessExited = "process/exited"
 	// The matches of a fuzzy-file-search session's latest query.
 	MethodFuzzyFileSearchSessionUpdated = "fuzzyFileSearch/sessionUpdated"
 	// Paths under an `fs/watch` changed.
@@ -257,6 +270,10 @@ var ExperimentalMethods = map[string]bool{
 	"index/query":                   true,
 	"index/refresh":                 true,
 	"item/tool/requestUserInput":    true,
+	"process/kill":                  true,
+	"process/resizePty":             true,
+	"process/spawn":                 true,
+	"process/writeStdin":            true,
 	"tool/requestUserInput":         true,
 }
 
@@ -342,6 +359,12 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodCommandExecOutputDelta:
 		v := new(CommandExecOutputDeltaNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodProcessOutputDelta:
+		v := new(ProcessOutputDeltaNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodProcessExited:
+		v := new(ProcessExitedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodFuzzyFileSearchSessionUpdated:
 		v := new(FuzzyFileSearchSessionUpdatedNotification)
@@ -2780,6 +2803,89 @@ const (
 	// The `unknown` plan.
 	PlanTypeUnknown PlanType = "unknown"
 )
+
+// ProcessExitedNotification: `process/exited`: a process ended; the last notification about it.
+type ProcessExitedNotification struct {
+	// ExitCode: The exit code: 124 on timeout, 128 + the signal for a signal (137 when killed).
+	ExitCode int64 `json:"exitCode"`
+	// OutputDrainTimedOut: Whether collecting output after the exit ran out of time; always `false` here, where
+	// output is collected until both streams close.
+	OutputDrainTimedOut *bool `json:"outputDrainTimedOut,omitempty"`
+	// ProcessHandle: The process.
+	ProcessHandle string `json:"processHandle"`
+	// Stderr: The error output kept, when it was not streamed (else empty).
+	Stderr string `json:"stderr"`
+	// StderrCapReached: Whether stderr reached `outputBytesCap`.
+	StderrCapReached bool `json:"stderrCapReached"`
+	// Stdout: The output kept, when it was not streamed (else empty).
+	Stdout string `json:"stdout"`
+	// StdoutCapReached: Whether stdout reached `outputBytesCap`.
+	StdoutCapReached bool `json:"stdoutCapReached"`
+}
+
+// ProcessKillParams: Parameters of `process/kill`.
+type ProcessKillParams struct {
+	// ProcessHandle: A running process of this connection; its process group is killed and
+	// `process/exited` follows.
+	ProcessHandle string `json:"processHandle"`
+}
+
+// ProcessOutputDeltaNotification: `process/outputDelta`: a chunk of a streaming process's output.
+type ProcessOutputDeltaNotification struct {
+	// CapReached: Whether the stream reached `outputBytesCap` (later output is dropped).
+	CapReached bool `json:"capReached"`
+	// DeltaBase64: The bytes, base64-encoded.
+	DeltaBase64 string `json:"deltaBase64"`
+	// ProcessHandle: The process.
+	ProcessHandle string `json:"processHandle"`
+	// Stream: Which stream (a terminal's output is `stdout`).
+	Stream CommandExecOutputStream `json:"stream"`
+}
+
+// ProcessResizePtyParams: Parameters of `process/resizePty`.
+type ProcessResizePtyParams struct {
+	// ProcessHandle: A running `tty` process of this connection.
+	ProcessHandle string `json:"processHandle"`
+	// Size: The new size.
+	Size CommandExecTerminalSize `json:"size"`
+}
+
+// ProcessSpawnParams: Parameters of `process/spawn`.
+type ProcessSpawnParams struct {
+	// Command: The argv vector; must not be empty.
+	Command []string `json:"command"`
+	// Cwd: Absolute working directory.
+	Cwd string `json:"cwd"`
+	// Env: Environment changes on top of the environment the operator's
+	// `shell_environment_policy` builds; `null` removes a variable.
+	Env map[string]string `json:"env,omitempty"`
+	// OutputBytesCap: Cap on the output kept per stream, in bytes: omitted, 1 MiB; `null`, no cap.
+	OutputBytesCap *int64 `json:"outputBytesCap,omitempty"`
+	// ProcessHandle: The client's name for the process, unique among this connection's running processes;
+	// the other `process/*` methods and the notifications carry it.
+	ProcessHandle string `json:"processHandle"`
+	// Size: Initial terminal size (only with `tty`).
+	Size *CommandExecTerminalSize `json:"size,omitempty"`
+	// StreamStdin: Accept stdin through `process/writeStdin`.
+	StreamStdin *bool `json:"streamStdin,omitempty"`
+	// StreamStdoutStderr: Send output as `process/outputDelta` instead of in `process/exited`.
+	StreamStdoutStderr *bool `json:"streamStdoutStderr,omitempty"`
+	// TimeoutMs: Timeout in milliseconds, after which the process is killed (exit code 124): omitted,
+	// 10 s; `null`, none.
+	TimeoutMs *int64 `json:"timeoutMs,omitempty"`
+	// Tty: Run in a pseudo-terminal (implies `streamStdin` and `streamStdoutStderr`).
+	Tty *bool `json:"tty,omitempty"`
+}
+
+// ProcessWriteStdinParams: Parameters of `process/writeStdin`.
+type ProcessWriteStdinParams struct {
+	// CloseStdin: Close stdin after writing.
+	CloseStdin *bool `json:"closeStdin,omitempty"`
+	// DeltaBase64: Bytes to write, base64-encoded.
+	DeltaBase64 *string `json:"deltaBase64,omitempty"`
+	// ProcessHandle: A running process of this connection started with `streamStdin` (or `tty`).
+	ProcessHandle string `json:"processHandle"`
+}
 
 // QuestionAnswer: The answer to one question.
 type QuestionAnswer struct {

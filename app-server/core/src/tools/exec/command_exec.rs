@@ -37,6 +37,17 @@ pub const DEFAULT_OUTPUT_BYTES_CAP: usize = 1024 * 1024;
 /// The terminal size for `tty` without `size`.
 pub const DEFAULT_TERMINAL_SIZE: TerminalSize = TerminalSize { rows: 24, cols: 80 };
 
+/// How a command ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExecOutcome {
+    /// The exit code and the buffered output.
+    pub response: CommandExecResponse,
+    /// Whether buffered stdout reached the output cap.
+    pub stdout_cap_reached: bool,
+    /// Whether buffered stderr reached the output cap.
+    pub stderr_cap_reached: bool,
+}
+
 /// The running `command/exec` processes of one connection, by `processId`.
 #[derive(Debug, Default)]
 pub struct CommandExecRegistry {
@@ -69,6 +80,23 @@ impl CommandExecRegistry {
         policy: &ShellEnvironmentPolicy,
         deltas: mpsc::Sender<CommandExecOutputDeltaNotification>,
     ) -> Result<CommandExecResponse, ExecError> {
+        self.exec_reporting_start(params, argv, cwd, policy, deltas, None)
+            .await
+            .map(|outcome| outcome.response)
+    }
+
+    /// [`CommandExecRegistry::exec`], signalling `started` once the process runs and its
+    /// `processId` is registered (a failure before that drops `started` unsignalled), and
+    /// reporting which streams reached the output cap.
+    pub async fn exec_reporting_start(
+        &self,
+        params: CommandExecParams,
+        argv: Vec<String>,
+        cwd: PathBuf,
+        policy: &ShellEnvironmentPolicy,
+        deltas: mpsc::Sender<CommandExecOutputDeltaNotification>,
+        started: Option<tokio::sync::oneshot::Sender<()>>,
+    ) -> Result<ExecOutcome, ExecError> {
         if params.command.is_empty() || argv.is_empty() {
             return Err(ExecError::EmptyCommand);
         }
@@ -119,6 +147,9 @@ impl CommandExecRegistry {
                 stream_stdin,
             });
         }
+        if let Some(started) = started {
+            let _ = started.send(());
+        }
         let timeout = match (disable_timeout, params.timeout_ms) {
             (true, _) => None,
             (false, None) => Some(DEFAULT_TIMEOUT),
@@ -152,10 +183,18 @@ impl CommandExecRegistry {
         // the last chunk.
         let (result, ()) = tokio::join!(run, forward_chunks(chunks, deltas));
         drop(reservation);
-        Ok(CommandExecResponse {
-            exit_code: result.exit_code,
-            stdout: String::from_utf8_lossy(&result.stdout).into_owned(),
-            stderr: String::from_utf8_lossy(&result.stderr).into_owned(),
+        // The run reports one flag for both streams: a buffered stream reached the cap when it
+        // holds the cap's worth of bytes.
+        let reached =
+            |kept: &[u8]| result.cap_reached && output_cap.is_some_and(|cap| kept.len() >= cap);
+        Ok(ExecOutcome {
+            stdout_cap_reached: reached(&result.stdout),
+            stderr_cap_reached: reached(&result.stderr),
+            response: CommandExecResponse {
+                exit_code: result.exit_code,
+                stdout: String::from_utf8_lossy(&result.stdout).into_owned(),
+                stderr: String::from_utf8_lossy(&result.stderr).into_owned(),
+            },
         })
     }
 
