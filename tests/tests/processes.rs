@@ -10,7 +10,9 @@ use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
 use tandem_tests::server::TestServer;
 
-use crate::common::utilities::decode;
+use tandem_tests::process::wait_for_exit;
+
+use crate::common::utilities::{decode, process_is_gone};
 
 async fn experimental_server(config_toml: &str) -> TestServer {
     let mut server = TestServer::spawn(config_toml).await;
@@ -226,4 +228,30 @@ async fn bad_params_get_clear_errors() {
         .unwrap_err();
     assert_eq!(stdin["code"], -32600, "{stdin}");
     assert_eq!(server.shutdown().await, Some(0));
+}
+
+#[tokio::test]
+async fn closing_the_connection_kills_its_processes() {
+    let mut server = experimental_server("").await;
+    server
+        .request(
+            "process/spawn",
+            json!({
+                "command": ["sh", "-c", "echo $$; sleep 600"],
+                "cwd": cwd(),
+                "processHandle": "sleeper",
+                "streamStdoutStderr": true,
+                "timeoutMs": null,
+            }),
+        )
+        .await
+        .unwrap();
+    let started = server.notification("process/outputDelta").await;
+    let pid: u32 = decode(std::slice::from_ref(&started), "stdout")
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(!process_is_gone(pid), "process {pid} should be running");
+    assert_eq!(server.shutdown().await, Some(0));
+    wait_for_exit(pid).await;
 }
