@@ -511,11 +511,11 @@ pub struct ThreadSetNameParams {
 #[serde(rename_all = "camelCase")]
 #[ts(optional_fields = nullable)]
 pub struct ThreadLoadedListParams {
+    // No `#[serde(default)]`: an absent `Option` field is `None` all the same, and params sent
+    // as an array must then hold both fields, as on the reference (`[]` is refused).
     /// Opaque cursor from a previous page.
-    #[serde(default)]
     pub cursor: Option<String>,
     /// Page size.
-    #[serde(default)]
     pub limit: Option<u32>,
 }
 

@@ -279,3 +279,33 @@ async fn audio_fails_the_turn_with_a_clear_error() {
     assert_eq!(model.request_count(), 1);
     assert_eq!(server.shutdown().await, Some(0));
 }
+
+/// `params` as an array must hold every field of the params struct, and `null` params read as
+/// absent, with the reference's messages.
+#[tokio::test]
+async fn params_as_an_empty_array_or_null_get_the_reference_errors() {
+    let model = MockModel::start().await;
+    let mut server = TestServer::spawn(&mock_config(&model.base_url())).await;
+    server.initialize().await;
+    let empty = server
+        .request("thread/loaded/list", json!([]))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        empty,
+        json!({"code": -32600, "message": "Invalid request: invalid length 0, expected struct ThreadLoadedListParams with 2 elements"})
+    );
+    let null = server
+        .request("thread/loaded/list", Value::Null)
+        .await
+        .unwrap_err();
+    assert_eq!(
+        null,
+        json!({"code": -32600, "message": "Invalid request: missing field `params`"})
+    );
+    assert_eq!(
+        server.request("thread/loaded/list", json!({})).await,
+        Ok(json!({"data": [], "nextCursor": null}))
+    );
+    assert_eq!(server.shutdown().await, Some(0));
+}

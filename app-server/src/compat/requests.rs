@@ -43,6 +43,12 @@ pub fn gate_request(
                 && object.get("params").is_none_or(Value::is_null)))
     {
         object.insert("params".to_string(), Value::Object(serde_json::Map::new()));
+    } else if let Some(object) = message.as_object_mut()
+        && object.get("params").is_some_and(Value::is_null)
+    {
+        // `"params": null` reads as absent, so the error is the reference's
+        // "missing field `params`".
+        object.remove("params");
     }
     let request = match serde_json::from_value::<ClientRequest>(message) {
         Ok(request) => request,
