@@ -20,6 +20,24 @@ pub struct ThreadItem {
     pub completed_at_ms: Option<i64>,
 }
 
+impl ThreadItemDetails {
+    /// The item's id.
+    pub fn id(&self) -> &str {
+        match self {
+            ThreadItemDetails::UserMessage { id, .. }
+            | ThreadItemDetails::AgentMessage { id, .. }
+            | ThreadItemDetails::Plan { id, .. }
+            | ThreadItemDetails::Reasoning { id, .. }
+            | ThreadItemDetails::CommandExecution { id, .. }
+            | ThreadItemDetails::FileChange { id, .. }
+            | ThreadItemDetails::DynamicToolCall { id, .. }
+            | ThreadItemDetails::McpToolCall { id, .. }
+            | ThreadItemDetails::ImageView { id, .. }
+            | ThreadItemDetails::ContextCompaction { id, .. } => id,
+        }
+    }
+}
+
 /// The kind and content of a thread item (tagged by `type`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(

@@ -34,6 +34,7 @@ pub mod tables;
 pub mod tables_meta;
 pub mod thread;
 pub mod thread_context;
+pub mod thread_items;
 pub mod thread_requests;
 pub mod turn_requests;
 pub mod unsupported;

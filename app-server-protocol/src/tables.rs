@@ -69,6 +69,7 @@ use crate::server_requests::{
 use crate::thread_context::{
     ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
 };
+use crate::thread_items::{ThreadItemsListParams, ThreadItemsListResponse};
 use crate::thread_requests::{
     EmptyParams, EmptyResponse, NoParams, ThreadForkParams, ThreadIdParams, ThreadListParams,
     ThreadListResponse, ThreadLoadedListParams, ThreadLoadedListResponse, ThreadReadParams,
@@ -130,6 +131,11 @@ request_table! {
     ThreadTurnsList => "thread/turns/list" [Stable] {
         params: ThreadTurnsListParams,
         response: ThreadTurnsListResponse,
+    },
+    /// Page through a thread's items across its turns (or one turn's).
+    ThreadItemsList => "thread/items/list" [Stable] {
+        params: ThreadItemsListParams,
+        response: ThreadItemsListResponse,
     },
     /// Archive a thread: unload it and move its rollout to `archived_sessions/`.
     ThreadArchive => "thread/archive" [Stable] {

@@ -328,11 +328,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/items/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/items/read",
         Stability::Experimental,
         Unsupported::NotImplemented,

@@ -64,6 +64,15 @@ func (c *Client) ThreadTurnsList(ctx context.Context, params protocol.ThreadTurn
 	return result, nil
 }
 
+// ThreadItemsList sends `thread/items/list`: Page through a thread's items across its turns (or one turn's).
+func (c *Client) ThreadItemsList(ctx context.Context, params protocol.ThreadItemsListParams) (*protocol.ThreadItemsListResponse, error) {
+	result := new(protocol.ThreadItemsListResponse)
+	if err := c.Call(ctx, protocol.MethodThreadItemsList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // ThreadArchive sends `thread/archive`: Archive a thread: unload it and move its rollout to `archived_sessions/`.
 func (c *Client) ThreadArchive(ctx context.Context, params protocol.ThreadIDParams) (*protocol.EmptyResponse, error) {
 	result := new(protocol.EmptyResponse)

@@ -82,6 +82,8 @@ import type { SetDefaultModelParams } from "./SetDefaultModelParams";
 import type { ThreadCompactStartParams } from "./ThreadCompactStartParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
 import type { ThreadIdParams } from "./ThreadIdParams";
+import type { ThreadItemsListParams } from "./ThreadItemsListParams";
+import type { ThreadItemsListResponse } from "./ThreadItemsListResponse";
 import type { ThreadListParams } from "./ThreadListParams";
 import type { ThreadListResponse } from "./ThreadListResponse";
 import type { ThreadLoadedListParams } from "./ThreadLoadedListParams";
@@ -117,6 +119,7 @@ export type ClientRequest =
   | { method: "thread/list", id: RequestId, params: ThreadListParams }
   | { method: "thread/read", id: RequestId, params: ThreadReadParams }
   | { method: "thread/turns/list", id: RequestId, params: ThreadTurnsListParams }
+  | { method: "thread/items/list", id: RequestId, params: ThreadItemsListParams }
   | { method: "thread/archive", id: RequestId, params: ThreadIdParams }
   | { method: "thread/unarchive", id: RequestId, params: ThreadIdParams }
   | { method: "thread/name/set", id: RequestId, params: ThreadSetNameParams }
@@ -209,6 +212,10 @@ export type ClientRequestMap = {
    * Page through a thread's turns.
    */
   "thread/turns/list": { params: ThreadTurnsListParams; response: ThreadTurnsListResponse };
+  /**
+   * Page through a thread's items across its turns (or one turn's).
+   */
+  "thread/items/list": { params: ThreadItemsListParams; response: ThreadItemsListResponse };
   /**
    * Archive a thread: unload it and move its rollout to `archived_sessions/`.
    */

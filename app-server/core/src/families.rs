@@ -69,6 +69,7 @@ impl MethodFamily {
             | ClientMethod::ThreadList
             | ClientMethod::ThreadRead
             | ClientMethod::ThreadTurnsList
+            | ClientMethod::ThreadItemsList
             | ClientMethod::ThreadArchive
             | ClientMethod::ThreadUnarchive
             | ClientMethod::ThreadSetName
@@ -161,6 +162,7 @@ impl ThreadScope {
             | ClientMethod::ThreadFork
             | ClientMethod::ThreadRead
             | ClientMethod::ThreadTurnsList
+            | ClientMethod::ThreadItemsList
             | ClientMethod::ThreadArchive
             | ClientMethod::ThreadUnarchive
             | ClientMethod::ThreadSetName

@@ -317,6 +317,10 @@ impl Processor {
                 let result = self.engine.list_turns(params).await;
                 self.respond(id, result).await;
             }
+            ClientRequestPayload::ThreadItemsList(params) => {
+                let result = self.engine.list_items(params).await;
+                self.respond(id, result).await;
+            }
             ClientRequestPayload::ThreadArchive(params) => {
                 let result = self.engine.archive_thread(&params.thread_id).await;
                 if let Ok(()) = result {

@@ -20,6 +20,8 @@ const (
 	MethodThreadRead = "thread/read"
 	// Page through a thread's turns.
 	MethodThreadTurnsList = "thread/turns/list"
+	// Page through a thread's items across its turns (or one turn's).
+	MethodThreadItemsList = "thread/items/list"
 	// Archive a thread: unload it and move its rollout to `archived_sessions/`.
 	MethodThreadArchive = "thread/archive"
 	// Restore an archived thread.
@@ -3537,6 +3539,69 @@ type ThreadItem struct {
 	Tool *string `json:"tool,omitempty"`
 	// Type: The variant: `userMessage`, `agentMessage`, `plan`, `reasoning`, `commandExecution`, `fileChange`, `dynamicToolCall`, `mcpToolCall`, `imageView`, `contextCompaction`.
 	Type string `json:"type"`
+}
+
+// ThreadItemEntry: One item of `thread/items/list`, with its turn.
+type ThreadItemEntry struct {
+	// CompletedAtMs: When the item completed (Unix milliseconds), as recorded.
+	CompletedAtMs *int64 `json:"completedAtMs,omitempty"`
+	// Item: The item.
+	Item ThreadItem `json:"item"`
+	// OutputDeferred: Whether the item's output was left out; always `false` in Tandem.
+	OutputDeferred bool `json:"outputDeferred"`
+	// StartedAtMs: When the item started (Unix milliseconds), as recorded.
+	StartedAtMs *int64 `json:"startedAtMs,omitempty"`
+	// TurnID: The turn it belongs to.
+	TurnID string `json:"turnId"`
+}
+
+// ThreadItemOutputDeferral: Which saved outputs a client would rather fetch separately.
+type ThreadItemOutputDeferral struct {
+	// CommandExecution: Nonempty output of successful commands.
+	CommandExecution *bool `json:"commandExecution,omitempty"`
+	// MCPToolCall: Nonempty plain-text results of successful MCP tool calls.
+	MCPToolCall *bool `json:"mcpToolCall,omitempty"`
+}
+
+// ThreadItemsListAnchor: An item position within the turn named by `turnId`, excluded from the page.
+type ThreadItemsListAnchor struct {
+	// ItemID: The item's id.
+	ItemID string `json:"itemId"`
+	// Type: The variant: `item`.
+	Type string `json:"type"`
+}
+
+// ThreadItemsListCursor: Where a `thread/items/list` page starts.
+type ThreadItemsListCursor = json.RawMessage
+
+// ThreadItemsListParams: Parameters of `thread/items/list`.
+type ThreadItemsListParams struct {
+	// Cursor: Where the page starts: the `nextCursor` (or `backwardsCursor`) of an earlier page, or an
+	// item of the turn named by `turnId` (the page then starts just after it, in
+	// `sortDirection`).
+	Cursor *ThreadItemsListCursor `json:"cursor,omitempty"`
+	// DeferOutput: Which outputs the client would fetch separately. Accepted; Tandem returns every item
+	// whole, so `outputDeferred` is always `false`.
+	DeferOutput *ThreadItemOutputDeferral `json:"deferOutput,omitempty"`
+	// Limit: Page size (at least 1; every item when absent).
+	Limit *int64 `json:"limit,omitempty"`
+	// SortDirection: Order (default `asc`, oldest first).
+	SortDirection *SortDirection `json:"sortDirection,omitempty"`
+	// ThreadID: The thread whose items to list.
+	ThreadID string `json:"threadId"`
+	// TurnID: Only the items of this turn; every turn's when absent.
+	TurnID *string `json:"turnId,omitempty"`
+}
+
+// ThreadItemsListResponse: Result of `thread/items/list`.
+type ThreadItemsListResponse struct {
+	// BackwardsCursor: Cursor of the items before this page, for the opposite `sortDirection`; `null` when
+	// the page is empty.
+	BackwardsCursor *string `json:"backwardsCursor,omitempty"`
+	// Data: One page of items.
+	Data []ThreadItemEntry `json:"data"`
+	// NextCursor: Cursor of the next page; `null` on the last page.
+	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
 // ThreadListCwdFilter: One working directory or several.

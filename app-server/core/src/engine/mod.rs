@@ -8,6 +8,7 @@ pub mod agents_md;
 pub mod approval;
 mod compaction;
 mod image_file;
+mod items_list;
 mod lifecycle;
 pub mod mcp;
 pub mod owner;

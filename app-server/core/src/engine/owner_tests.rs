@@ -151,6 +151,13 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
                 .map(drop),
             id,
         ),
+        ClientMethod::ThreadItemsList => outcome(
+            engine
+                .list_items(params(json!({"threadId": id})))
+                .await
+                .map(drop),
+            id,
+        ),
         ClientMethod::ThreadArchive | ClientMethod::ArchiveConversation => {
             outcome(engine.archive_thread(id).await, id)
         }

@@ -339,11 +339,11 @@ fn apply_items_view(mut turn: Turn, view: TurnItemsView) -> Turn {
     turn
 }
 
-fn encode_offset_cursor(offset: usize) -> String {
+pub(super) fn encode_offset_cursor(offset: usize) -> String {
     serde_json::json!({ "offset": offset }).to_string()
 }
 
-fn decode_offset_cursor(cursor: &str) -> Result<usize, EngineError> {
+pub(super) fn decode_offset_cursor(cursor: &str) -> Result<usize, EngineError> {
     serde_json::from_str::<serde_json::Value>(cursor)
         .ok()
         .and_then(|value| value.get("offset").and_then(serde_json::Value::as_u64))
