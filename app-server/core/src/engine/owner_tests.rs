@@ -190,6 +190,10 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             }))),
             id,
         ),
+        ClientMethod::ExperimentalFeatureList => outcome(
+            engine.experimental_features(params(json!({"threadId": id}))),
+            id,
+        ),
         ClientMethod::McpServerStatusList => outcome(
             engine.list_mcp_server_status(params(json!({"threadId": id}))),
             id,
@@ -223,7 +227,17 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
         | ClientMethod::HistorySearch
         | ClientMethod::HistoryOpen
         | ClientMethod::IndexQuery
-        | ClientMethod::IndexRefresh => panic!("{} names no thread", method.method()),
+        | ClientMethod::IndexRefresh
+        | ClientMethod::ConfigValueWrite
+        | ClientMethod::ConfigBatchWrite
+        | ClientMethod::ConfigMcpServerReload
+        | ClientMethod::ConfigRequirementsRead
+        | ClientMethod::ExperimentalFeatureEnablementSet
+        | ClientMethod::PermissionProfileList
+        | ClientMethod::ModelProviderList
+        | ClientMethod::ModelProviderCapabilitiesRead
+        | ClientMethod::ModelProviderConfigWrite
+        | ClientMethod::ModelProviderDefaultSet => panic!("{} names no thread", method.method()),
     }
 }
 

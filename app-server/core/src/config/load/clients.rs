@@ -12,7 +12,12 @@ use crate::config::{ClientConfigAccess, ClientsConfig, ConfigError};
 
 const PREFIX: &str = "clients";
 
-const KEYS: &[&str] = &["max_sandbox", "allow_client_config", "reveal_credentials"];
+const KEYS: &[&str] = &[
+    "max_sandbox",
+    "allow_client_config",
+    "reveal_credentials",
+    "allow_config_writes",
+];
 
 /// The config keys a client may set through `config` overrides (`thread/start`,
 /// `newConversation`, the MCP `codex` tool) unless the operator allows every key with
@@ -65,6 +70,7 @@ pub(super) fn resolve(
         max_sandbox: effective.field(&table, PREFIX, "max_sandbox")?,
         allow_client_config,
         reveal_credentials: effective.field(&table, PREFIX, "reveal_credentials")?,
+        allow_config_writes: effective.field(&table, PREFIX, "allow_config_writes")?,
     })
 }
 
