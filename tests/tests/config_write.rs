@@ -3,7 +3,8 @@
 //! kept), answer with the reference's versions and conflicts, never lose a concurrent writer's
 //! change, take effect for threads started afterwards, and obey the same client allow-list as
 //! per-thread `config` overrides (a provider's `base_url`, `[clients]`, MCP servers and the
-//! settings every front end's ceiling is computed from are refused).
+//! settings every front end's ceiling is computed from are refused); over a network listener
+//! nothing is written unless the operator enables it.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -15,6 +16,7 @@ use app_server_protocol::thread_requests::NoParams;
 use app_server_protocol::utility::{ConfigLayerSource, ConfigReadParams};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
+use tandem_tests::mcp::McpHttp;
 use tandem_tests::server::{SpawnOptions, TestServer};
 
 const INVALID_REQUEST: i64 = -32600;
@@ -418,4 +420,47 @@ async fn a_reload_picks_up_the_file_and_keeps_the_old_config_when_it_is_broken()
         .unwrap_err();
     assert_eq!(write_error_code(&error), "configValidationError");
     assert_eq!(new_thread_model(&mut server).await, "edited");
+}
+
+#[tokio::test]
+async fn a_network_listener_writes_no_config_unless_the_operator_enables_it() {
+    for (args, enabled) in [
+        (&[][..], false),
+        (&["-c", "clients.allow_config_writes=true"][..], true),
+    ] {
+        let server = McpHttp::spawn(COMMENTED, args).await;
+        let (session, _) = server.initialize("2025-06-18", json!({})).await;
+        let body = json!({
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "setDefaultModel",
+            "params": {"model": "remote", "reasoningEffort": null},
+        });
+        let response: Value = server
+            .post_accept(Some(&session), &body, "application/json")
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let text = std::fs::read_to_string(server.home.join("config.toml")).unwrap();
+        if enabled {
+            assert_eq!(response["result"], json!({}), "{response}");
+            assert!(
+                text.contains("model = \"remote\"  # the usual one"),
+                "{text}"
+            );
+        } else {
+            assert_eq!(response["error"]["code"], INVALID_REQUEST, "{response}");
+            assert!(
+                response["error"]["message"]
+                    .as_str()
+                    .unwrap()
+                    .contains("clients.allow_config_writes"),
+                "{response}"
+            );
+            assert_eq!(text, COMMENTED);
+        }
+    }
 }
