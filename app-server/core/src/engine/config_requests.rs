@@ -60,12 +60,6 @@ impl Engine {
             }
             return Err(error);
         }
-        for edit in &edits {
-            self.audit(&AuditEvent::SettingChanged {
-                key: edit.key_path.clone(),
-                value: edit.value.to_string(),
-            });
-        }
         let written = {
             let current = current.clone();
             let edits = edits.clone();
@@ -75,6 +69,12 @@ impl Engine {
             .await
             .map_err(|error| ConfigWriteError::Io(format!("config write failed: {error}")))??
         };
+        for edit in &edits {
+            self.audit(&AuditEvent::SettingChanged {
+                key: edit.key_path.clone(),
+                value: edit.value.to_string(),
+            });
+        }
         let config = self.adopt(&current, written.config);
         Ok(write_response(
             &config,
