@@ -22,7 +22,7 @@ use app_server_protocol::policy::SandboxMode;
 
 use crate::audit::AuditEvent;
 use crate::config::write::{ConfigWriteError, split_key_path, write_user_config};
-use crate::config::{Config, ProviderConfig, config_read_response};
+use crate::config::{Config, ProviderConfig, config_read_response, table_version};
 use crate::engine::{Engine, EngineError};
 
 /// The built-in permission profiles, narrowest first, with the sandbox each grants.
@@ -88,11 +88,30 @@ impl Engine {
     pub async fn reload_config(&self) -> Result<(), ConfigWriteError> {
         let current = self.config();
         let (home, flags) = (current.home.clone(), current.flags.clone());
-        let loaded = tokio::task::spawn_blocking(move || Config::load(Some(home), &flags))
-            .await
-            .map_err(|error| ConfigWriteError::Io(format!("config reload failed: {error}")))?
-            .map_err(|error| ConfigWriteError::Validation(error.to_string()))?;
-        if loaded != *current {
+        let version = current.user_version.clone();
+        let loaded = tokio::task::spawn_blocking(move || {
+            // An unchanged file (the usual case of `config/read`) is not loaded again.
+            let text = match std::fs::read_to_string(home.join("config.toml")) {
+                Ok(text) => Some(text),
+                Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+                Err(error) => return Err(ConfigWriteError::Io(error.to_string())),
+            };
+            let table = match &text {
+                Some(text) => toml::from_str::<toml::Table>(text).ok(),
+                None => Some(toml::Table::new()),
+            };
+            if table.is_some_and(|table| table_version(&table) == version) {
+                return Ok(None);
+            }
+            Config::from_user_text(home, text.as_deref(), &flags)
+                .map(Some)
+                .map_err(|error| ConfigWriteError::Validation(error.to_string()))
+        })
+        .await
+        .map_err(|error| ConfigWriteError::Io(format!("config reload failed: {error}")))??;
+        if let Some(loaded) = loaded
+            && loaded != *current
+        {
             self.adopt(&current, loaded);
         }
         Ok(())
