@@ -14,6 +14,7 @@ mod macros;
 
 pub mod account;
 pub mod codex_event;
+pub mod config_requests;
 pub mod conversation_summary;
 pub mod dialogs;
 pub mod export;

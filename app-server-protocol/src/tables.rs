@@ -11,6 +11,15 @@ use crate::account::{
     LoginAccountParams, LoginAccountResponse, LoginChatGptCompleteNotification,
 };
 use crate::codex_event::CodexEventNotification;
+use crate::config_requests::{
+    ConfigBatchWriteParams, ConfigRequirementsReadResponse, ConfigValueWriteParams,
+    ConfigWriteResponse, ExperimentalFeatureEnablementSetParams,
+    ExperimentalFeatureEnablementSetResponse, ExperimentalFeatureListParams,
+    ExperimentalFeatureListResponse, ModelProviderCapabilitiesReadParams,
+    ModelProviderCapabilitiesReadResponse, ModelProviderConfigWriteParams,
+    ModelProviderConfigWriteResponse, ModelProviderDefaultSetParams, ModelProviderListParams,
+    ModelProviderListResponse, PermissionProfileListParams, PermissionProfileListResponse,
+};
 use crate::conversation_summary::{GetConversationSummaryParams, GetConversationSummaryResponse};
 use crate::dialogs::{
     AgentAskUserQuestionParams, AgentRequestUserInputParams, AgentRequestUserInputResponse,
@@ -445,6 +454,66 @@ request_table! {
     McpServerStatusList => "mcpServerStatus/list" [Stable] {
         params: ListMcpServerStatusParams,
         response: ListMcpServerStatusResponse,
+    },
+    /// Write one key of the user's `config.toml`, keeping its comments and order. Only the
+    /// keys a client may set (`[clients] allow_client_config`) are written; threads started
+    /// afterwards use the new file.
+    ConfigValueWrite => "config/value/write" [Stable] {
+        params: ConfigValueWriteParams,
+        response: ConfigWriteResponse,
+    },
+    /// Write several keys of the user's `config.toml` at once: all of them or none.
+    ConfigBatchWrite => "config/batchWrite" [Stable] {
+        params: ConfigBatchWriteParams,
+        response: ConfigWriteResponse,
+    },
+    /// Read `config.toml` again, so that threads started afterwards get the MCP servers it
+    /// now names. Answers `{}`.
+    ConfigMcpServerReload => "config/mcpServer/reload" [Stable] {
+        params: NoParams,
+        response: EmptyResponse,
+    },
+    /// The restrictions of the operator's policy (`[clients]`) a client can observe.
+    ConfigRequirementsRead => "configRequirements/read" [Stable] {
+        params: NoParams,
+        response: ConfigRequirementsReadResponse,
+    },
+    /// The feature flags and their state; Tandem has none, so the list is empty.
+    ExperimentalFeatureList => "experimentalFeature/list" [Stable] {
+        params: ExperimentalFeatureListParams,
+        response: ExperimentalFeatureListResponse,
+    },
+    /// Turn feature flags on or off for this process; Tandem has none, so nothing changes.
+    ExperimentalFeatureEnablementSet => "experimentalFeature/enablement/set" [Stable] {
+        params: ExperimentalFeatureEnablementSetParams,
+        response: ExperimentalFeatureEnablementSetResponse,
+    },
+    /// The built-in permission profiles and whether this client may choose each.
+    PermissionProfileList => "permissionProfile/list" [Stable] {
+        params: PermissionProfileListParams,
+        response: PermissionProfileListResponse,
+    },
+    /// The configured model providers and the default one.
+    ModelProviderList => "modelProvider/list" [Stable] {
+        params: ModelProviderListParams,
+        response: ModelProviderListResponse,
+    },
+    /// Which hosted tools the default provider's threads are offered.
+    ModelProviderCapabilitiesRead => "modelProvider/capabilities/read" [Stable] {
+        params: ModelProviderCapabilitiesReadParams,
+        response: ModelProviderCapabilitiesReadResponse,
+    },
+    /// Change a provider's settings in `config.toml`, or define a new one; subject to the
+    /// same key policy as `config/value/write`.
+    ModelProviderConfigWrite => "modelProvider/config/write" [Stable] {
+        params: ModelProviderConfigWriteParams,
+        response: ModelProviderConfigWriteResponse,
+    },
+    /// Choose the default provider (`model_provider` in `config.toml`) among the configured
+    /// ones.
+    ModelProviderDefaultSet => "modelProvider/default/set" [Stable] {
+        params: ModelProviderDefaultSetParams,
+        response: ConfigWriteResponse,
     },
 }
 

@@ -455,36 +455,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::Account,
     ),
     unsupported(
-        "modelProvider/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "modelProvider/config/write",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "modelProvider/capabilities/read",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "experimentalFeature/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "permissionProfile/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "experimentalFeature/enablement/set",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "remoteControl/enable",
         Stability::Experimental,
         Unsupported::Cloud,
@@ -543,11 +513,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         "mcpServer/oauth/login",
         Stability::Stable,
         Unsupported::Account,
-    ),
-    unsupported(
-        "config/mcpServer/reload",
-        Stability::Stable,
-        Unsupported::NotImplemented,
     ),
     unsupported(
         "mcpServer/resource/read",
@@ -657,21 +622,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
     ),
     unsupported(
         "externalAgentConfig/import/readHistories",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "config/value/write",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "config/batchWrite",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "configRequirements/read",
         Stability::Stable,
         Unsupported::NotImplemented,
     ),

@@ -179,7 +179,8 @@ pub struct ConfigReadResponse {
 pub struct ConfigLayerMetadata {
     /// Which layer.
     pub name: ConfigLayerSource,
-    /// Content hash of the layer (`fnv1a64:…`).
+    /// The layer's version: `sha256:` and the hex SHA-256 of its table as compact JSON with
+    /// sorted keys (for the user layer, of `config.toml` as it is on disk).
     pub version: String,
 }
 

@@ -127,7 +127,13 @@ fn print_startup_config(config: &Config) -> anyhow::Result<()> {
     use std::io::Write;
     let report = serde_json::json!({
         "appServerVersion": env!("CARGO_PKG_VERSION"),
-        "configRequirements": tandem_core::config::requirements_json(config),
+        "configRequirements": tandem_core::engine::config_requests::config_requirements_under(
+            tandem_core::access::ClientPolicy::resolve(
+                config,
+                tandem_core::access::FrontEnd::AppServerStdio,
+            )
+            .max_sandbox(),
+        ),
     });
     let mut stdout = std::io::stdout().lock();
     writeln!(stdout, "{report}")?;

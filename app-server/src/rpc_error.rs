@@ -56,3 +56,18 @@ pub fn line_too_long(max_line_bytes: usize) -> JsonRpcErrorBody {
         "invalid request: the line exceeds the limit of {max_line_bytes} bytes (app_server.max_line_bytes)"
     ))
 }
+
+/// The answer to a config write that did not happen: `-32600` carrying the reference's
+/// `config_write_error_code` in `data`, or `-32603` when the file could not be read or written.
+pub fn config_write_error(
+    error: &tandem_core::config::write::ConfigWriteError,
+) -> JsonRpcErrorBody {
+    match error.code() {
+        Some(code) => JsonRpcErrorBody {
+            code: error_codes::INVALID_REQUEST,
+            message: error.to_string(),
+            data: Some(serde_json::json!({ "config_write_error_code": code })),
+        },
+        None => internal_error(error.to_string()),
+    }
+}

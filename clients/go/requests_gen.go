@@ -653,6 +653,114 @@ func (c *Client) MCPServerStatusList(ctx context.Context, params protocol.ListMC
 	return result, nil
 }
 
+// ConfigValueWrite sends `config/value/write`: Write one key of the user's `config.toml`, keeping its comments and order. Only the
+//
+//	keys a client may set (`[clients] allow_client_config`) are written; threads started
+//	afterwards use the new file.
+func (c *Client) ConfigValueWrite(ctx context.Context, params protocol.ConfigValueWriteParams) (*protocol.ConfigWriteResponse, error) {
+	result := new(protocol.ConfigWriteResponse)
+	if err := c.Call(ctx, protocol.MethodConfigValueWrite, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ConfigBatchWrite sends `config/batchWrite`: Write several keys of the user's `config.toml` at once: all of them or none.
+func (c *Client) ConfigBatchWrite(ctx context.Context, params protocol.ConfigBatchWriteParams) (*protocol.ConfigWriteResponse, error) {
+	result := new(protocol.ConfigWriteResponse)
+	if err := c.Call(ctx, protocol.MethodConfigBatchWrite, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ConfigMCPServerReload sends `config/mcpServer/reload`: Read `config.toml` again, so that threads started afterwards get the MCP servers it
+//
+//	now names. Answers `{}`.
+func (c *Client) ConfigMCPServerReload(ctx context.Context, params protocol.NoParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodConfigMCPServerReload, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ConfigRequirementsRead sends `configRequirements/read`: The restrictions of the operator's policy (`[clients]`) a client can observe.
+func (c *Client) ConfigRequirementsRead(ctx context.Context, params protocol.NoParams) (*protocol.ConfigRequirementsReadResponse, error) {
+	result := new(protocol.ConfigRequirementsReadResponse)
+	if err := c.Call(ctx, protocol.MethodConfigRequirementsRead, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ExperimentalFeatureList sends `experimentalFeature/list`: The feature flags and their state; Tandem has none, so the list is empty.
+func (c *Client) ExperimentalFeatureList(ctx context.Context, params protocol.ExperimentalFeatureListParams) (*protocol.ExperimentalFeatureListResponse, error) {
+	result := new(protocol.ExperimentalFeatureListResponse)
+	if err := c.Call(ctx, protocol.MethodExperimentalFeatureList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ExperimentalFeatureEnablementSet sends `experimentalFeature/enablement/set`: Turn feature flags on or off for this process; Tandem has none, so nothing changes.
+func (c *Client) ExperimentalFeatureEnablementSet(ctx context.Context, params protocol.ExperimentalFeatureEnablementSetParams) (*protocol.ExperimentalFeatureEnablementSetResponse, error) {
+	result := new(protocol.ExperimentalFeatureEnablementSetResponse)
+	if err := c.Call(ctx, protocol.MethodExperimentalFeatureEnablementSet, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// PermissionProfileList sends `permissionProfile/list`: The built-in permission profiles and whether this client may choose each.
+func (c *Client) PermissionProfileList(ctx context.Context, params protocol.PermissionProfileListParams) (*protocol.PermissionProfileListResponse, error) {
+	result := new(protocol.PermissionProfileListResponse)
+	if err := c.Call(ctx, protocol.MethodPermissionProfileList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ModelProviderList sends `modelProvider/list`: The configured model providers and the default one.
+func (c *Client) ModelProviderList(ctx context.Context, params protocol.ModelProviderListParams) (*protocol.ModelProviderListResponse, error) {
+	result := new(protocol.ModelProviderListResponse)
+	if err := c.Call(ctx, protocol.MethodModelProviderList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ModelProviderCapabilitiesRead sends `modelProvider/capabilities/read`: Which hosted tools the default provider's threads are offered.
+func (c *Client) ModelProviderCapabilitiesRead(ctx context.Context, params protocol.ModelProviderCapabilitiesReadParams) (*protocol.ModelProviderCapabilitiesReadResponse, error) {
+	result := new(protocol.ModelProviderCapabilitiesReadResponse)
+	if err := c.Call(ctx, protocol.MethodModelProviderCapabilitiesRead, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ModelProviderConfigWrite sends `modelProvider/config/write`: Change a provider's settings in `config.toml`, or define a new one; subject to the
+//
+//	same key policy as `config/value/write`.
+func (c *Client) ModelProviderConfigWrite(ctx context.Context, params protocol.ModelProviderConfigWriteParams) (*protocol.ModelProviderConfigWriteResponse, error) {
+	result := new(protocol.ModelProviderConfigWriteResponse)
+	if err := c.Call(ctx, protocol.MethodModelProviderConfigWrite, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ModelProviderDefaultSet sends `modelProvider/default/set`: Choose the default provider (`model_provider` in `config.toml`) among the configured
+//
+//	ones.
+func (c *Client) ModelProviderDefaultSet(ctx context.Context, params protocol.ModelProviderDefaultSetParams) (*protocol.ConfigWriteResponse, error) {
+	result := new(protocol.ConfigWriteResponse)
+	if err := c.Call(ctx, protocol.MethodModelProviderDefaultSet, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // HandleItemCommandExecutionRequestApproval answers every `item/commandExecution/requestApproval` request with the handler's result (its error
 // becomes a JSON-RPC error reply). Ask whether a command may run.
 func (c *Client) HandleItemCommandExecutionRequestApproval(handler func(ctx context.Context, params *protocol.CommandExecutionRequestApprovalParams) (*protocol.CommandExecutionRequestApprovalResponse, error)) {

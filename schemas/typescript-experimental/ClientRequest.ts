@@ -9,11 +9,19 @@ import type { CommandExecResizeParams } from "./CommandExecResizeParams";
 import type { CommandExecResponse } from "./CommandExecResponse";
 import type { CommandExecTerminateParams } from "./CommandExecTerminateParams";
 import type { CommandExecWriteParams } from "./CommandExecWriteParams";
+import type { ConfigBatchWriteParams } from "./ConfigBatchWriteParams";
 import type { ConfigReadParams } from "./ConfigReadParams";
 import type { ConfigReadResponse } from "./ConfigReadResponse";
+import type { ConfigRequirementsReadResponse } from "./ConfigRequirementsReadResponse";
+import type { ConfigValueWriteParams } from "./ConfigValueWriteParams";
+import type { ConfigWriteResponse } from "./ConfigWriteResponse";
 import type { EmptyResponse } from "./EmptyResponse";
 import type { ExecOneOffCommandParams } from "./ExecOneOffCommandParams";
 import type { ExecOneOffCommandResponse } from "./ExecOneOffCommandResponse";
+import type { ExperimentalFeatureEnablementSetParams } from "./ExperimentalFeatureEnablementSetParams";
+import type { ExperimentalFeatureEnablementSetResponse } from "./ExperimentalFeatureEnablementSetResponse";
+import type { ExperimentalFeatureListParams } from "./ExperimentalFeatureListParams";
+import type { ExperimentalFeatureListResponse } from "./ExperimentalFeatureListResponse";
 import type { FsCopyParams } from "./FsCopyParams";
 import type { FsCreateDirectoryParams } from "./FsCreateDirectoryParams";
 import type { FsGetMetadataParams } from "./FsGetMetadataParams";
@@ -65,9 +73,18 @@ import type { LoginAccountParams } from "./LoginAccountParams";
 import type { LoginAccountResponse } from "./LoginAccountResponse";
 import type { ModelListParams } from "./ModelListParams";
 import type { ModelListResponse } from "./ModelListResponse";
+import type { ModelProviderCapabilitiesReadParams } from "./ModelProviderCapabilitiesReadParams";
+import type { ModelProviderCapabilitiesReadResponse } from "./ModelProviderCapabilitiesReadResponse";
+import type { ModelProviderConfigWriteParams } from "./ModelProviderConfigWriteParams";
+import type { ModelProviderConfigWriteResponse } from "./ModelProviderConfigWriteResponse";
+import type { ModelProviderDefaultSetParams } from "./ModelProviderDefaultSetParams";
+import type { ModelProviderListParams } from "./ModelProviderListParams";
+import type { ModelProviderListResponse } from "./ModelProviderListResponse";
 import type { NewConversationParams } from "./NewConversationParams";
 import type { NewConversationResponse } from "./NewConversationResponse";
 import type { NoParams } from "./NoParams";
+import type { PermissionProfileListParams } from "./PermissionProfileListParams";
+import type { PermissionProfileListResponse } from "./PermissionProfileListResponse";
 import type { ProcessKillParams } from "./ProcessKillParams";
 import type { ProcessResizePtyParams } from "./ProcessResizePtyParams";
 import type { ProcessSpawnParams } from "./ProcessSpawnParams";
@@ -178,7 +195,18 @@ export type ClientRequest =
   | { method: "history/open", id: RequestId, params: HistoryOpenParams }
   | { method: "index/query", id: RequestId, params: IndexQueryParams }
   | { method: "index/refresh", id: RequestId, params: IndexRefreshParams }
-  | { method: "mcpServerStatus/list", id: RequestId, params: ListMcpServerStatusParams };
+  | { method: "mcpServerStatus/list", id: RequestId, params: ListMcpServerStatusParams }
+  | { method: "config/value/write", id: RequestId, params: ConfigValueWriteParams }
+  | { method: "config/batchWrite", id: RequestId, params: ConfigBatchWriteParams }
+  | { method: "config/mcpServer/reload", id: RequestId, params: NoParams }
+  | { method: "configRequirements/read", id: RequestId, params: NoParams }
+  | { method: "experimentalFeature/list", id: RequestId, params: ExperimentalFeatureListParams }
+  | { method: "experimentalFeature/enablement/set", id: RequestId, params: ExperimentalFeatureEnablementSetParams }
+  | { method: "permissionProfile/list", id: RequestId, params: PermissionProfileListParams }
+  | { method: "modelProvider/list", id: RequestId, params: ModelProviderListParams }
+  | { method: "modelProvider/capabilities/read", id: RequestId, params: ModelProviderCapabilitiesReadParams }
+  | { method: "modelProvider/config/write", id: RequestId, params: ModelProviderConfigWriteParams }
+  | { method: "modelProvider/default/set", id: RequestId, params: ModelProviderDefaultSetParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -466,4 +494,53 @@ export type ClientRequestMap = {
    * The configured MCP servers: their tools, auth and startup state.
    */
   "mcpServerStatus/list": { params: ListMcpServerStatusParams; response: ListMcpServerStatusResponse };
+  /**
+   * Write one key of the user's `config.toml`, keeping its comments and order. Only the
+   * keys a client may set (`[clients] allow_client_config`) are written; threads started
+   * afterwards use the new file.
+   */
+  "config/value/write": { params: ConfigValueWriteParams; response: ConfigWriteResponse };
+  /**
+   * Write several keys of the user's `config.toml` at once: all of them or none.
+   */
+  "config/batchWrite": { params: ConfigBatchWriteParams; response: ConfigWriteResponse };
+  /**
+   * Read `config.toml` again, so that threads started afterwards get the MCP servers it
+   * now names. Answers `{}`.
+   */
+  "config/mcpServer/reload": { params: NoParams; response: EmptyResponse };
+  /**
+   * The restrictions of the operator's policy (`[clients]`) a client can observe.
+   */
+  "configRequirements/read": { params: NoParams; response: ConfigRequirementsReadResponse };
+  /**
+   * The feature flags and their state; Tandem has none, so the list is empty.
+   */
+  "experimentalFeature/list": { params: ExperimentalFeatureListParams; response: ExperimentalFeatureListResponse };
+  /**
+   * Turn feature flags on or off for this process; Tandem has none, so nothing changes.
+   */
+  "experimentalFeature/enablement/set": { params: ExperimentalFeatureEnablementSetParams; response: ExperimentalFeatureEnablementSetResponse };
+  /**
+   * The built-in permission profiles and whether this client may choose each.
+   */
+  "permissionProfile/list": { params: PermissionProfileListParams; response: PermissionProfileListResponse };
+  /**
+   * The configured model providers and the default one.
+   */
+  "modelProvider/list": { params: ModelProviderListParams; response: ModelProviderListResponse };
+  /**
+   * Which hosted tools the default provider's threads are offered.
+   */
+  "modelProvider/capabilities/read": { params: ModelProviderCapabilitiesReadParams; response: ModelProviderCapabilitiesReadResponse };
+  /**
+   * Change a provider's settings in `config.toml`, or define a new one; subject to the
+   * same key policy as `config/value/write`.
+   */
+  "modelProvider/config/write": { params: ModelProviderConfigWriteParams; response: ModelProviderConfigWriteResponse };
+  /**
+   * Choose the default provider (`model_provider` in `config.toml`) among the configured
+   * ones.
+   */
+  "modelProvider/default/set": { params: ModelProviderDefaultSetParams; response: ConfigWriteResponse };
 };

@@ -10,6 +10,7 @@ export type ConfigLayerMetadata = {
  */
 name: ConfigLayerSource, 
 /**
- * Content hash of the layer (`fnv1a64:…`).
+ * The layer's version: `sha256:` and the hex SHA-256 of its table as compact JSON with
+ * sorted keys (for the user layer, of `config.toml` as it is on disk).
  */
 version: string, };

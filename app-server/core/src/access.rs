@@ -21,6 +21,9 @@ use std::path::{Path, PathBuf};
 
 use app_server_protocol::policy::{SandboxMode, SandboxPolicy};
 
+use app_server_protocol::config_requests::ConfigEdit;
+
+use crate::config::write::{ConfigWriteError, split_key_path};
 use crate::config::{ClientConfigAccess, Config, ConfigError, refused_client_key};
 use crate::paths::resolve_lexically;
 
@@ -98,6 +101,12 @@ pub struct ClientPolicy {
     /// `$TANDEM_HOME`: configuration, credentials and rollouts, never written for a client
     /// below `danger-full-access`.
     home: PathBuf,
+    /// Whether a client may write `config.toml` (`clients.allow_config_writes`, off by
+    /// default on a network listener).
+    config_writes: bool,
+    /// Whether the operator set `clients.max_sandbox = "danger-full-access"` explicitly: only
+    /// then may a client persist settings that would widen the ceiling of other front ends.
+    operator_full_access: bool,
 }
 
 /// A sandbox beyond the ceiling: what was asked and the ceiling it exceeds.
@@ -159,6 +168,10 @@ impl ClientPolicy {
                 .map(|root| root.to_string_lossy().into_owned())
                 .collect(),
             home: config.home.clone(),
+            config_writes: clients
+                .allow_config_writes
+                .unwrap_or(!front_end.is_network()),
+            operator_full_access: clients.max_sandbox == Some(SandboxMode::DangerFullAccess),
         }
     }
 
@@ -184,6 +197,91 @@ impl ClientPolicy {
         overrides: &BTreeMap<String, serde_json::Value>,
     ) -> Result<(), ConfigError> {
         refused_client_key(overrides, self.client_config)
+    }
+
+    /// Whether a client may write `config.toml` at all.
+    pub fn allows_config_writes(&self) -> bool {
+        self.config_writes
+    }
+
+    /// Refuses a persistent write of `edits` to `config.toml` that this client may not make:
+    /// config writes off for this front end, a key outside the client allow-list (the same
+    /// list as `config` overrides; removing a key counts as setting it), or a setting the
+    /// ceiling of every front end is computed from (`sandbox_mode` wider than
+    /// `workspace-write` or beyond this client's ceiling, `sandbox_workspace_write`'s
+    /// `network_access = true` or writable roots), unless the operator set
+    /// `clients.max_sandbox = "danger-full-access"`.
+    pub fn check_persistent_config(&self, edits: &[ConfigEdit]) -> Result<(), ConfigWriteError> {
+        if !self.config_writes {
+            return Err(ConfigWriteError::Disabled);
+        }
+        for edit in edits {
+            let path = split_key_path(&edit.key_path)?;
+            // A removal is a write of the key itself; `refused_client_key` skips `null`.
+            let value = match &edit.value {
+                serde_json::Value::Null => serde_json::Value::Bool(false),
+                other => other.clone(),
+            };
+            let overrides = BTreeMap::from([(edit.key_path.clone(), value)]);
+            refused_client_key(&overrides, self.client_config)
+                .map_err(|error| ConfigWriteError::Refused(error.to_string()))?;
+            let mut leaves = Vec::new();
+            persistent_leaves(path, &edit.value, &mut leaves);
+            for (leaf, value) in leaves {
+                self.check_persisted_ceiling_input(&leaf, value)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses persisting a value of `path` that would widen the ceiling of later servers.
+    fn check_persisted_ceiling_input(
+        &self,
+        path: &[String],
+        value: &serde_json::Value,
+    ) -> Result<(), ConfigWriteError> {
+        let ends_with = |suffix: &[&str]| {
+            path.len() >= suffix.len()
+                && path[path.len() - suffix.len()..]
+                    .iter()
+                    .zip(suffix)
+                    .all(|(segment, wanted)| segment == wanted)
+        };
+        let refuse = |what: String| {
+            Err(ConfigWriteError::Refused(format!(
+                "config key `{}` cannot be written by a client: {what}",
+                path.join(".")
+            )))
+        };
+        if ends_with(&["sandbox_mode"]) {
+            let Ok(mode) = serde_json::from_value::<SandboxMode>(value.clone()) else {
+                return Ok(());
+            };
+            if rank(mode) > rank(self.max_sandbox) {
+                return refuse(format!(
+                    "`{}` is beyond what this server lets a client obtain (clients.max_sandbox = \"{}\")",
+                    mode_name(mode),
+                    mode_name(self.max_sandbox)
+                ));
+            }
+            if rank(mode) > rank(SandboxMode::WorkspaceWrite) && !self.operator_full_access {
+                return refuse(format!(
+                    "a persisted `{}` would widen the ceiling of every front end whose `clients.max_sandbox` is unset (the operator allows it with `clients.max_sandbox = \"danger-full-access\"`)",
+                    mode_name(mode)
+                ));
+            }
+        }
+        let widening = (ends_with(&["sandbox_workspace_write", "network_access"])
+            && value.as_bool() == Some(true))
+            || (ends_with(&["sandbox_workspace_write", "writable_roots"])
+                && value.as_array().is_some_and(|roots| !roots.is_empty()));
+        if widening && !self.operator_full_access {
+            return refuse(
+                "the operator's network access and writable roots bound what every client may obtain, so only the operator sets them (or allows clients to with `clients.max_sandbox = \"danger-full-access\"`)"
+                    .to_owned(),
+            );
+        }
+        Ok(())
     }
 
     /// Whether `policy` with workspace `cwd` (absolute) stays within the ceiling, judged by
@@ -391,6 +489,26 @@ fn rank(mode: SandboxMode) -> u8 {
         SandboxMode::ReadOnly => 0,
         SandboxMode::WorkspaceWrite => 1,
         SandboxMode::DangerFullAccess => 2,
+    }
+}
+
+/// The leaves of a written `value` at `path`, with their values (objects are walked; a
+/// `null` leaf is a removal and widens nothing, so it is left out).
+fn persistent_leaves<'a>(
+    path: Vec<String>,
+    value: &'a serde_json::Value,
+    leaves: &mut Vec<(Vec<String>, &'a serde_json::Value)>,
+) {
+    match value {
+        serde_json::Value::Null => {}
+        serde_json::Value::Object(object) => {
+            for (key, inner) in object {
+                let mut inner_path = path.clone();
+                inner_path.push(key.clone());
+                persistent_leaves(inner_path, inner, leaves);
+            }
+        }
+        _ => leaves.push((path, value)),
     }
 }
 

@@ -20,8 +20,16 @@ pub enum MethodFamily {
     Threads,
     /// Models and collaboration modes (`model/list`, `collaborationMode/list`).
     Models,
-    /// Reading the effective configuration (`config/read`).
+    /// Reading the configuration and what it offers (`config/read`, `configRequirements/read`,
+    /// `experimentalFeature/list`, `permissionProfile/list`, `modelProvider/list`,
+    /// `modelProvider/capabilities/read`) and reading `config.toml` again
+    /// (`config/mcpServer/reload`).
     Config,
+    /// Writing `config.toml` (`config/value/write`, `config/batchWrite`,
+    /// `modelProvider/config/write`, `modelProvider/default/set`) and runtime feature toggles
+    /// (`experimentalFeature/enablement/set`); each write is also subject to
+    /// `clients.allow_config_writes`.
+    ConfigWrite,
     /// Standalone commands (`command/exec` and its companions, `process/*`).
     Commands,
     /// Searching the workspace's files (`fuzzyFileSearch` and its sessions).
@@ -49,6 +57,7 @@ impl MethodFamily {
         MethodFamily::Threads,
         MethodFamily::Models,
         MethodFamily::Config,
+        MethodFamily::ConfigWrite,
         MethodFamily::Commands,
         MethodFamily::Files,
         MethodFamily::FileSystem,
@@ -81,7 +90,18 @@ impl MethodFamily {
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer => MethodFamily::Threads,
             ClientMethod::ModelList | ClientMethod::CollaborationModeList => MethodFamily::Models,
-            ClientMethod::ConfigRead => MethodFamily::Config,
+            ClientMethod::ConfigRead
+            | ClientMethod::ConfigMcpServerReload
+            | ClientMethod::ConfigRequirementsRead
+            | ClientMethod::ExperimentalFeatureList
+            | ClientMethod::PermissionProfileList
+            | ClientMethod::ModelProviderList
+            | ClientMethod::ModelProviderCapabilitiesRead => MethodFamily::Config,
+            ClientMethod::ConfigValueWrite
+            | ClientMethod::ConfigBatchWrite
+            | ClientMethod::ExperimentalFeatureEnablementSet
+            | ClientMethod::ModelProviderConfigWrite
+            | ClientMethod::ModelProviderDefaultSet => MethodFamily::ConfigWrite,
             ClientMethod::CommandExec
             | ClientMethod::CommandExecWrite
             | ClientMethod::CommandExecResize
@@ -173,6 +193,7 @@ impl ThreadScope {
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer
             | ClientMethod::McpServerStatusList
+            | ClientMethod::ExperimentalFeatureList
             | ClientMethod::GetConversationSummary
             | ClientMethod::SendUserMessage
             | ClientMethod::SendUserTurn
@@ -223,7 +244,17 @@ impl ThreadScope {
             | ClientMethod::AccountLogout
             | ClientMethod::AccountRateLimitsRead
             | ClientMethod::IndexQuery
-            | ClientMethod::IndexRefresh => ThreadScope::None,
+            | ClientMethod::IndexRefresh
+            | ClientMethod::ConfigValueWrite
+            | ClientMethod::ConfigBatchWrite
+            | ClientMethod::ConfigMcpServerReload
+            | ClientMethod::ConfigRequirementsRead
+            | ClientMethod::ExperimentalFeatureEnablementSet
+            | ClientMethod::PermissionProfileList
+            | ClientMethod::ModelProviderList
+            | ClientMethod::ModelProviderCapabilitiesRead
+            | ClientMethod::ModelProviderConfigWrite
+            | ClientMethod::ModelProviderDefaultSet => ThreadScope::None,
         }
     }
 }

@@ -9,11 +9,11 @@
 //! `execCommandApproval` ([`crate::compat::conversations`]).
 
 use std::collections::BTreeMap;
-use std::path::Path;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use app_server_protocol::codex_event::{CodexEventMeta, CodexEventNotification};
+use app_server_protocol::config_requests::{ConfigEdit, MergeStrategy};
 use app_server_protocol::conversation_summary::GetConversationSummaryParams;
 use app_server_protocol::item::UserInput;
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
@@ -41,7 +41,6 @@ use serde_json::Value;
 use crate::compat::codex_events::{history_events, session_configured};
 use crate::compat::conversations::Conversations;
 use crate::rpc_error::{internal_error, invalid_request};
-use tandem_core::audit::AuditEvent;
 use tandem_core::engine::{Engine, EngineError, TurnLauncher, normalize_thread_id};
 use tandem_core::tools::exec::command_exec::CommandExecRegistry;
 
@@ -374,24 +373,24 @@ impl ConversationApi {
     /// `setDefaultModel`: edits `model` and `model_reasoning_effort` in `config.toml`,
     /// keeping the rest of the file (comments, order, spacing) as it is.
     pub async fn set_default_model(&self, params: SetDefaultModelParams) -> Reply {
-        let home = self.engine.config().home.clone();
-        self.engine.audit(&AuditEvent::SettingChanged {
-            key: "model".into(),
-            value: params.model.clone().unwrap_or_default(),
-        });
-        self.engine.audit(&AuditEvent::SettingChanged {
-            key: "model_reasoning_effort".into(),
-            value: params
-                .reasoning_effort
-                .map(|effort| tandem_core::audit::wire_name(&effort))
-                .unwrap_or_default(),
-        });
-        let written =
-            tokio::task::spawn_blocking(move || write_default_model(&home, &params)).await;
+        let effort = params
+            .reasoning_effort
+            .map(|effort| serde_json::Value::String(tandem_core::audit::wire_name(&effort)));
+        let edit = |key_path: &str, value: Option<serde_json::Value>| ConfigEdit {
+            key_path: key_path.to_owned(),
+            value: value.unwrap_or(serde_json::Value::Null),
+            merge_strategy: MergeStrategy::Replace,
+        };
+        let edits = vec![
+            edit("model", params.model.map(serde_json::Value::String)),
+            edit("model_reasoning_effort", effort),
+        ];
+        // The same write as `config/batchWrite`: the operator's policy, the lock against
+        // concurrent writers, and new threads using the new default.
+        let written = self.engine.write_config(None, edits, None).await;
         Reply::of(match written {
-            Ok(Ok(())) => Ok(LegacyEmptyResponse {}),
-            Ok(Err(message)) => Err(internal_error(message)),
-            Err(error) => Err(internal_error(format!("setDefaultModel failed: {error}"))),
+            Ok(_) => Ok(LegacyEmptyResponse {}),
+            Err(error) => Err(crate::rpc_error::config_write_error(&error)),
         })
     }
 
@@ -583,121 +582,10 @@ fn saved_config(table: &toml::Table) -> UserSavedConfig {
     }
 }
 
-/// Sets (or with `None` removes) a top-level string key; an existing value keeps its
-/// surrounding whitespace and trailing comment.
-fn set_top_level(document: &mut toml_edit::DocumentMut, key: &str, value: Option<&str>) {
-    let Some(value) = value else {
-        remove_keeping_comments(document, key);
-        return;
-    };
-    match document
-        .get_mut(key)
-        .and_then(toml_edit::Item::as_value_mut)
-    {
-        Some(existing) => {
-            let decor = existing.decor().clone();
-            *existing = toml_edit::Value::from(value);
-            *existing.decor_mut() = decor;
-        }
-        None => document[key] = toml_edit::value(value),
-    }
-}
-
-/// Removes a top-level key; the comment lines above it move to the item that follows.
-fn remove_keeping_comments(document: &mut toml_edit::DocumentMut, key: &str) {
-    let table = document.as_table_mut();
-    let prefix = table
-        .key(key)
-        .and_then(|found| found.leaf_decor().prefix())
-        .and_then(|prefix| prefix.as_str())
-        .unwrap_or("")
-        .to_string();
-    let Some(position) = table.iter().position(|(name, _)| name == key) else {
-        return;
-    };
-    table.remove(key);
-    if !prefix.contains('#') {
-        return;
-    }
-    let Some(next) = table.iter().nth(position).map(|(name, _)| name.to_string()) else {
-        return;
-    };
-    let merge = |existing: Option<&toml_edit::RawString>| {
-        let existing = existing.and_then(|raw| raw.as_str()).unwrap_or("");
-        format!("{prefix}{existing}")
-    };
-    if table.get(&next).is_some_and(toml_edit::Item::is_table) {
-        if let Some(sub_table) = table.get_mut(&next).and_then(toml_edit::Item::as_table_mut) {
-            prepend_to_table(sub_table, &prefix);
-        }
-    } else if let Some(mut next_key) = table.key_mut(&next) {
-        let merged = merge(next_key.leaf_decor().prefix());
-        next_key.leaf_decor_mut().set_prefix(merged);
-    }
-}
-
-/// Puts comment lines before a table's header; an implicit table (`[a.b]` alone implies
-/// `[a]`) has no header of its own, so they go to its first sub-table's.
-fn prepend_to_table(table: &mut toml_edit::Table, prefix: &str) {
-    if table.is_implicit() {
-        let first = table
-            .iter()
-            .find(|(_, item)| item.is_table())
-            .map(|(name, _)| name.to_string());
-        if let Some(child) = first.and_then(|name| table.get_mut(&name)?.as_table_mut()) {
-            prepend_to_table(child, prefix);
-            return;
-        }
-    }
-    let existing = table
-        .decor()
-        .prefix()
-        .and_then(|raw| raw.as_str())
-        .unwrap_or("")
-        .to_string();
-    table.decor_mut().set_prefix(format!("{prefix}{existing}"));
-}
-
 /// A setting decoded into its protocol type (`None` when absent or not a valid value).
 fn typed<T: serde::de::DeserializeOwned>(table: &toml::Table, key: &str) -> Option<T> {
     let value = serde_json::to_value(table.get(key)?).ok()?;
     serde_json::from_value(value).ok()
-}
-
-/// Writes the default model into `home/config.toml` with `toml_edit`, so that everything else
-/// in the file stays byte for byte; the file is replaced atomically (write, fsync, rename).
-fn write_default_model(home: &Path, params: &SetDefaultModelParams) -> Result<(), String> {
-    let path = home.join("config.toml");
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(error) => return Err(format!("cannot read {}: {error}", path.display())),
-    };
-    let mut document: toml_edit::DocumentMut = text
-        .parse()
-        .map_err(|error| format!("cannot parse {}: {error}", path.display()))?;
-    let effort = params.reasoning_effort.and_then(|effort| {
-        serde_json::to_value(effort)
-            .ok()
-            .and_then(|value| value.as_str().map(str::to_string))
-    });
-    set_top_level(&mut document, "model", params.model.as_deref());
-    set_top_level(&mut document, "model_reasoning_effort", effort.as_deref());
-    std::fs::create_dir_all(home)
-        .map_err(|error| format!("cannot create {}: {error}", home.display()))?;
-    let temporary = home.join("config.toml.tmp");
-    let write = || -> std::io::Result<()> {
-        use std::io::Write as _;
-        let mut file = std::fs::File::create(&temporary)?;
-        let mut text = document.to_string();
-        if !text.is_empty() && !text.ends_with('\n') {
-            text.push('\n');
-        }
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, &path)
-    };
-    write().map_err(|error| format!("cannot write {}: {error}", path.display()))
 }
 
 #[cfg(test)]
@@ -705,33 +593,6 @@ mod tests {
     use pretty_assertions::assert_eq;
 
     use super::*;
-
-    #[test]
-    fn set_default_model_keeps_comments_and_layout() {
-        let home = tempfile::tempdir().expect("tempdir");
-        let original = "# my settings\nmodel = \"old\"   # the usual one\n\n[profiles.fast]\n# fast profile\nmodel = \"small\"\n";
-        std::fs::write(home.path().join("config.toml"), original).expect("write");
-        let params = SetDefaultModelParams {
-            model: Some("new-model".to_string()),
-            reasoning_effort: Some(app_server_protocol::policy::ReasoningEffort::High),
-        };
-        write_default_model(home.path(), &params).expect("written");
-        let written = std::fs::read_to_string(home.path().join("config.toml")).expect("read");
-        assert_eq!(
-            written,
-            "# my settings\nmodel = \"new-model\"   # the usual one\nmodel_reasoning_effort = \"high\"\n\n[profiles.fast]\n# fast profile\nmodel = \"small\"\n"
-        );
-        let cleared = SetDefaultModelParams {
-            model: None,
-            reasoning_effort: None,
-        };
-        write_default_model(home.path(), &cleared).expect("written");
-        let written = std::fs::read_to_string(home.path().join("config.toml")).expect("read");
-        assert_eq!(
-            written,
-            "# my settings\n\n[profiles.fast]\n# fast profile\nmodel = \"small\"\n"
-        );
-    }
 
     #[test]
     fn rollout_paths_name_their_thread() {

@@ -191,7 +191,7 @@ impl McpSession {
         let base = self.engine.config();
         // Only the keys the operator lets a client set (`clients.allow_client_config`).
         let effective = if overrides.is_empty() {
-            base.clone()
+            (*base).clone()
         } else {
             self.engine
                 .client_config(&overrides)

@@ -3,6 +3,7 @@
 
 mod account_requests;
 pub mod approvals;
+mod config_requests;
 mod fs_requests;
 mod fuzzy_sessions;
 mod history_requests;
@@ -435,8 +436,13 @@ impl Processor {
                 self.reply(id, Ok(response)).await;
             }
             ClientRequestPayload::ConfigRead(params) => {
+                // The file may have changed since it was loaded (another process, an editor):
+                // answer with what it says now, so that its version is the one a write checks.
+                if let Err(error) = self.engine.reload_config().await {
+                    tracing::warn!("config/read: config.toml not read again: {error}");
+                }
                 let mut response = config_read_response(
-                    self.engine.config(),
+                    &self.engine.config(),
                     params.include_layers.unwrap_or(false),
                 );
                 let config = self.engine.config();
@@ -641,6 +647,37 @@ impl Processor {
             ClientRequestPayload::McpServerStatusList(params) => {
                 let result = self.engine.list_mcp_server_status(params);
                 self.respond(id, result).await;
+            }
+            ClientRequestPayload::ConfigValueWrite(params) => {
+                self.config_value_write(id, params).await;
+            }
+            ClientRequestPayload::ConfigBatchWrite(params) => {
+                self.config_batch_write(id, params).await;
+            }
+            ClientRequestPayload::ConfigMcpServerReload(_) => {
+                self.config_mcp_server_reload(id).await;
+            }
+            ClientRequestPayload::ConfigRequirementsRead(_) => {
+                self.config_requirements_read(id).await;
+            }
+            ClientRequestPayload::ExperimentalFeatureList(params) => {
+                self.experimental_feature_list(id, params).await;
+            }
+            ClientRequestPayload::ExperimentalFeatureEnablementSet(params) => {
+                self.experimental_feature_enablement_set(id, params).await;
+            }
+            ClientRequestPayload::PermissionProfileList(params) => {
+                self.permission_profile_list(id, params).await;
+            }
+            ClientRequestPayload::ModelProviderList(_) => self.model_provider_list(id).await,
+            ClientRequestPayload::ModelProviderCapabilitiesRead(_) => {
+                self.model_provider_capabilities_read(id).await;
+            }
+            ClientRequestPayload::ModelProviderConfigWrite(params) => {
+                self.model_provider_config_write(id, params).await;
+            }
+            ClientRequestPayload::ModelProviderDefaultSet(params) => {
+                self.model_provider_default_set(id, params).await;
             }
         }
     }

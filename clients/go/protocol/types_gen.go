@@ -154,6 +154,33 @@ const (
 	MethodIndexRefresh = "index/refresh"
 	// The configured MCP servers: their tools, auth and startup state.
 	MethodMCPServerStatusList = "mcpServerStatus/list"
+	// Write one key of the user's `config.toml`, keeping its comments and order. Only the
+	//  keys a client may set (`[clients] allow_client_config`) are written; threads started
+	//  afterwards use the new file.
+	MethodConfigValueWrite = "config/value/write"
+	// Write several keys of the user's `config.toml` at once: all of them or none.
+	MethodConfigBatchWrite = "config/batchWrite"
+	// Read `config.toml` again, so that threads started afterwards get the MCP servers it
+	//  now names. Answers `{}`.
+	MethodConfigMCPServerReload = "config/mcpServer/reload"
+	// The restrictions of the operator's policy (`[clients]`) a client can observe.
+	MethodConfigRequirementsRead = "configRequirements/read"
+	// The feature flags and their state; Tandem has none, so the list is empty.
+	MethodExperimentalFeatureList = "experimentalFeature/list"
+	// Turn feature flags on or off for this process; Tandem has none, so nothing changes.
+	MethodExperimentalFeatureEnablementSet = "experimentalFeature/enablement/set"
+	// The built-in permission profiles and whether this client may choose each.
+	MethodPermissionProfileList = "permissionProfile/list"
+	// The configured model providers and the default one.
+	MethodModelProviderList = "modelProvider/list"
+	// Which hosted tools the default provider's threads are offered.
+	MethodModelProviderCapabilitiesRead = "modelProvider/capabilities/read"
+	// Change a provider's settings in `config.toml`, or define a new one; subject to the
+	//  same key policy as `config/value/write`.
+	MethodModelProviderConfigWrite = "modelProvider/config/write"
+	// Choose the default provider (`model_provider` in `config.toml`) among the configured
+	//  ones.
+	MethodModelProviderDefaultSet = "modelProvider/default/set"
 	// Ask whether a command may run.
 	MethodItemCommandExecutionRequestApproval = "item/commandExecution/requestApproval"
 	// Ask whether file changes may be written.
@@ -1054,6 +1081,30 @@ const (
 	CommandExecutionStatusDeclined CommandExecutionStatus = "declined"
 )
 
+// ConfigBatchWriteParams: Parameters of `config/batchWrite`: several edits applied together, all or none.
+type ConfigBatchWriteParams struct {
+	// Edits: The edits, applied in order.
+	Edits []ConfigEdit `json:"edits"`
+	// ExpectedVersion: The version the client last read; see `config/value/write`.
+	ExpectedVersion *string `json:"expectedVersion,omitempty"`
+	// FilePath: The file to write; only the user's `config.toml` is writable, which is also the
+	// default.
+	FilePath *string `json:"filePath,omitempty"`
+	// ReloadUserConfig: Accepted for compatibility. Threads already loaded keep the settings they started
+	// with either way; threads started after the write use the new file.
+	ReloadUserConfig *bool `json:"reloadUserConfig,omitempty"`
+}
+
+// ConfigEdit: One change to the configuration file.
+type ConfigEdit struct {
+	// KeyPath: Dotted path of the key in `config.toml` (`model`, `sandbox_workspace_write.network_access`).
+	KeyPath string `json:"keyPath"`
+	// MergeStrategy: How the value combines with the current one.
+	MergeStrategy MergeStrategy `json:"mergeStrategy"`
+	// Value: The JSON value to store there; `null` removes the key.
+	Value json.RawMessage `json:"value"`
+}
+
 // ConfigLayer: One config layer with its raw values.
 type ConfigLayer struct {
 	// Config: The layer's values, as JSON.
@@ -1068,7 +1119,8 @@ type ConfigLayer struct {
 type ConfigLayerMetadata struct {
 	// Name: Which layer.
 	Name ConfigLayerSource `json:"name"`
-	// Version: Content hash of the layer (`fnv1a64:…`).
+	// Version: The layer's version: `sha256:` and the hex SHA-256 of its table as compact JSON with
+	// sorted keys (for the user layer, of `config.toml` as it is on disk).
 	Version string `json:"version"`
 }
 
@@ -1104,12 +1156,57 @@ type ConfigReadResponse struct {
 	Origins map[string]ConfigLayerMetadata `json:"origins"`
 }
 
+// ConfigRequirements: The restrictions of the operator's policy that a client can observe.
+type ConfigRequirements struct {
+	// AllowedSandboxModes: The sandbox modes a client may obtain (`[clients] max_sandbox` and below).
+	AllowedSandboxModes []SandboxMode `json:"allowedSandboxModes,omitempty"`
+}
+
+// ConfigRequirementsReadResponse: Result of `configRequirements/read`.
+type ConfigRequirementsReadResponse struct {
+	// Requirements: What the operator's policy restricts; `null` when it restricts nothing a client could
+	// choose.
+	Requirements *ConfigRequirements `json:"requirements,omitempty"`
+	// SupportsIndependentSpeedModes: Whether speed modes are gated one by one; always `null`: Tandem has no speed modes.
+	SupportsIndependentSpeedModes *bool `json:"supportsIndependentSpeedModes,omitempty"`
+}
+
+// ConfigValueWriteParams: Parameters of `config/value/write`.
+type ConfigValueWriteParams struct {
+	// ExpectedVersion: The version the client last read (`config/read`'s user layer, or an earlier write's
+	// answer); when the file has changed since, nothing is written and the request fails
+	// with `configVersionConflict`.
+	ExpectedVersion *string `json:"expectedVersion,omitempty"`
+	// FilePath: The file to write; only the user's `config.toml` is writable, which is also the
+	// default.
+	FilePath *string `json:"filePath,omitempty"`
+	// KeyPath: Dotted path of the key in `config.toml`.
+	KeyPath string `json:"keyPath"`
+	// MergeStrategy: How the value combines with the current one.
+	MergeStrategy MergeStrategy `json:"mergeStrategy"`
+	// Value: The JSON value to store; `null` removes the key.
+	Value json.RawMessage `json:"value"`
+}
+
 // ConfigWarningNotification: `configWarning`: a problem with the configuration that did not stop the server.
 type ConfigWarningNotification struct {
 	// Details: More detail.
 	Details *string `json:"details,omitempty"`
 	// Summary: One-line summary.
 	Summary string `json:"summary"`
+}
+
+// ConfigWriteResponse: Result of `config/value/write` and `config/batchWrite`.
+type ConfigWriteResponse struct {
+	// FilePath: Absolute path of the file written.
+	FilePath string `json:"filePath"`
+	// OverriddenMetadata: Set with `okOverridden`: what hides the first hidden value.
+	OverriddenMetadata *OverriddenMetadata `json:"overriddenMetadata,omitempty"`
+	// Status: Whether the written values are in effect.
+	Status WriteStatus `json:"status"`
+	// Version: The file's version after the write (`sha256:<hex>`); pass it as `expectedVersion` of
+	// the next write.
+	Version string `json:"version"`
 }
 
 // ConversationSummary: A stored thread as the first-generation conversation API describes it.
@@ -1381,6 +1478,72 @@ type ExecOneOffCommandResponse struct {
 	Stdout string `json:"stdout"`
 }
 
+// ExperimentalFeature: One feature flag.
+type ExperimentalFeature struct {
+	// Announcement: Text shown when it is introduced, for beta features.
+	Announcement *string `json:"announcement,omitempty"`
+	// DefaultEnabled: Whether it is on unless configured.
+	DefaultEnabled bool `json:"defaultEnabled"`
+	// Description: What it does, for beta features.
+	Description *string `json:"description,omitempty"`
+	// DisplayName: A name to show, for beta features.
+	DisplayName *string `json:"displayName,omitempty"`
+	// Enabled: Whether it is on.
+	Enabled bool `json:"enabled"`
+	// Name: The flag's key under `[features]`.
+	Name string `json:"name"`
+	// Stage: Its stage.
+	Stage ExperimentalFeatureStage `json:"stage"`
+}
+
+// ExperimentalFeatureEnablementSetParams: Parameters of `experimentalFeature/enablement/set`.
+type ExperimentalFeatureEnablementSetParams struct {
+	// Enablement: Flags to turn on or off for this process, by name; flags left out keep their state.
+	Enablement map[string]bool `json:"enablement"`
+}
+
+// ExperimentalFeatureEnablementSetResponse: Result of `experimentalFeature/enablement/set`.
+type ExperimentalFeatureEnablementSetResponse struct {
+	// Enablement: The flags this request changed; always empty, since Tandem has no runtime flags.
+	Enablement map[string]bool `json:"enablement"`
+}
+
+// ExperimentalFeatureListParams: Parameters of `experimentalFeature/list`.
+type ExperimentalFeatureListParams struct {
+	// Cursor: Opaque cursor from a previous page's `nextCursor`.
+	Cursor *string `json:"cursor,omitempty"`
+	// Limit: Page size (default: all).
+	Limit *int64 `json:"limit,omitempty"`
+	// ThreadID: A loaded thread whose settings the enablement is computed from; accepted, and the same
+	// for every thread.
+	ThreadID *string `json:"threadId,omitempty"`
+}
+
+// ExperimentalFeatureListResponse: Result of `experimentalFeature/list`.
+type ExperimentalFeatureListResponse struct {
+	// Data: The flags of this page; Tandem has none, so always empty.
+	Data []ExperimentalFeature `json:"data"`
+	// NextCursor: Cursor of the next page; `null` on the last.
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
+// ExperimentalFeatureStage: The lifecycle stage of a feature flag.
+type ExperimentalFeatureStage string
+
+// The values of ExperimentalFeatureStage.
+const (
+	// Open to users for feedback.
+	ExperimentalFeatureStageBeta ExperimentalFeatureStage = "beta"
+	// Not ready for use.
+	ExperimentalFeatureStageUnderDevelopment ExperimentalFeatureStage = "underDevelopment"
+	// Ready for use.
+	ExperimentalFeatureStageStable ExperimentalFeatureStage = "stable"
+	// To be avoided.
+	ExperimentalFeatureStageDeprecated ExperimentalFeatureStage = "deprecated"
+	// Kept only so that old configuration still loads.
+	ExperimentalFeatureStageRemoved ExperimentalFeatureStage = "removed"
+)
+
 // FileChange: A file change as Codex's first-generation types describe it (tagged by `type`,
 // snake_case).
 type FileChange struct {
@@ -1642,6 +1805,14 @@ type FuzzyFileSearchSessionUpdatedNotification struct {
 	Query string `json:"query"`
 	// SessionID: The session.
 	SessionID string `json:"sessionId"`
+}
+
+// GatewayAuth: How a gateway provider authenticates.
+type GatewayAuth struct {
+	// EnvKey: The variable's name.
+	EnvKey *string `json:"envKey,omitempty"`
+	// Mode: The variant: `none`, `environmentVariable`, `externallyConfigured`.
+	Mode string `json:"mode"`
 }
 
 // GetAccountParams: Parameters of `account/read`.
@@ -2531,6 +2702,18 @@ const (
 	MCPToolCallStatusFailed MCPToolCallStatus = "failed"
 )
 
+// MergeStrategy: How a written value combines with what the file already holds at its key.
+type MergeStrategy string
+
+// The values of MergeStrategy.
+const (
+	// The value takes the key's place whole (a table loses the keys the value leaves out).
+	MergeStrategyReplace MergeStrategy = "replace"
+	// An object value is merged into the table at the key, key by key and recursively;
+	// any other value replaces.
+	MergeStrategyUpsert MergeStrategy = "upsert"
+)
+
 // MessagePhase: Whether agent text is commentary, a partial answer or the final answer.
 type MessagePhase string
 
@@ -2631,6 +2814,65 @@ type ModelListResponse struct {
 	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
+// ModelProviderCapabilitiesReadParams: Parameters of `modelProvider/capabilities/read` (none).
+type ModelProviderCapabilitiesReadParams struct {
+}
+
+// ModelProviderCapabilitiesReadResponse: Result of `modelProvider/capabilities/read`: which hosted tools the default provider's
+// threads are offered.
+type ModelProviderCapabilitiesReadResponse struct {
+	// ImageGeneration: Image generation; always `false`: Tandem offers no image-generation tool.
+	ImageGeneration bool `json:"imageGeneration"`
+	// WebSearch: Web search; always `false`: Tandem offers no web-search tool.
+	WebSearch bool `json:"webSearch"`
+}
+
+// ModelProviderConfigWriteParams: Parameters of `modelProvider/config/write`.
+type ModelProviderConfigWriteParams struct {
+	// Settings: The change.
+	Settings ProviderSettingsPatch `json:"settings"`
+}
+
+// ModelProviderConfigWriteResponse: Result of `modelProvider/config/write`.
+type ModelProviderConfigWriteResponse struct {
+	// Provider: The provider as configured after the write.
+	Provider ModelProviderSummary `json:"provider"`
+}
+
+// ModelProviderDefaultSetParams: Parameters of `modelProvider/default/set`.
+type ModelProviderDefaultSetParams struct {
+	// ProviderID: A configured provider, used by threads started without one from now on.
+	ProviderID string `json:"providerId"`
+}
+
+// ModelProviderListParams: Parameters of `modelProvider/list` (none).
+type ModelProviderListParams struct {
+}
+
+// ModelProviderListResponse: Result of `modelProvider/list`.
+type ModelProviderListResponse struct {
+	// CanChangeDefault: Whether this client may choose another default (`modelProvider/default/set`).
+	CanChangeDefault bool `json:"canChangeDefault"`
+	// Data: Every provider, in id order.
+	Data []ModelProviderSummary `json:"data"`
+	// DefaultProviderID: The provider new threads use.
+	DefaultProviderID string `json:"defaultProviderId"`
+}
+
+// ModelProviderSummary: One configured model provider.
+type ModelProviderSummary struct {
+	// BaseURL: Its endpoint; `null` for the built-in `openai` provider.
+	BaseURL *string `json:"baseUrl,omitempty"`
+	// CanEdit: Whether this client may change any of its settings with `modelProvider/config/write`.
+	CanEdit bool `json:"canEdit"`
+	// ID: The provider's id (its key under `[model_providers]`).
+	ID string `json:"id"`
+	// Name: Its display name.
+	Name string `json:"name"`
+	// Settings: Its settings.
+	Settings ProviderSettings `json:"settings"`
+}
+
 // ModelServiceTier: A service tier of a model.
 type ModelServiceTier struct {
 	// Description: Description.
@@ -2701,6 +2943,16 @@ type NewConversationResponse struct {
 type NoParams struct {
 }
 
+// OverriddenMetadata: Which layer hides a written value, and the value in effect.
+type OverriddenMetadata struct {
+	// EffectiveValue: The value in effect.
+	EffectiveValue json.RawMessage `json:"effectiveValue"`
+	// Message: A sentence saying what hides the written value.
+	Message string `json:"message"`
+	// OverridingLayer: The layer that sets the key.
+	OverridingLayer ConfigLayerMetadata `json:"overridingLayer"`
+}
+
 // ParsedCommand: What a command does, as Codex's first-generation types describe it (tagged by `type`).
 type ParsedCommand struct {
 	// Cmd: The (sub)command.
@@ -2736,6 +2988,35 @@ type PatchChangeKind struct {
 	MovePath *string `json:"move_path,omitempty"`
 	// Type: The variant: `add`, `delete`, `update`.
 	Type string `json:"type"`
+}
+
+// PermissionProfileListParams: Parameters of `permissionProfile/list`.
+type PermissionProfileListParams struct {
+	// Cursor: Opaque cursor from a previous page's `nextCursor`.
+	Cursor *string `json:"cursor,omitempty"`
+	// Cwd: A working directory whose project settings apply; accepted, and the same for every
+	// directory (Tandem has no project config layers).
+	Cwd *string `json:"cwd,omitempty"`
+	// Limit: Page size (default: all).
+	Limit *int64 `json:"limit,omitempty"`
+}
+
+// PermissionProfileListResponse: Result of `permissionProfile/list`.
+type PermissionProfileListResponse struct {
+	// Data: The profiles of this page.
+	Data []PermissionProfileSummary `json:"data"`
+	// NextCursor: Cursor of the next page; `null` on the last.
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
+// PermissionProfileSummary: One permission profile a thread may run under.
+type PermissionProfileSummary struct {
+	// Allowed: Whether this client may choose it (within `[clients] max_sandbox`).
+	Allowed bool `json:"allowed"`
+	// Description: Text to show for it, when there is any.
+	Description *string `json:"description,omitempty"`
+	// ID: The profile's id (`:read-only`, `:workspace`, `:danger-full-access`).
+	ID string `json:"id"`
 }
 
 // Personality: Deprecated personality setting; accepted and echoed, with no effect on style.
@@ -2887,6 +3168,48 @@ type ProcessWriteStdinParams struct {
 	DeltaBase64 *string `json:"deltaBase64,omitempty"`
 	// ProcessHandle: A running process of this connection started with `streamStdin` (or `tty`).
 	ProcessHandle string `json:"processHandle"`
+}
+
+// ProviderSettings: The settings of a provider, by kind.
+type ProviderSettings struct {
+	// Auth: How it authenticates.
+	Auth *GatewayAuth `json:"auth,omitempty"`
+	// CredentialFile: The credential file on the server's host.
+	CredentialFile *string `json:"credentialFile,omitempty"`
+	// Location: The location.
+	Location *string `json:"location,omitempty"`
+	// Profile: The AWS profile.
+	Profile *string `json:"profile,omitempty"`
+	// ProjectID: The project.
+	ProjectID *string `json:"projectId,omitempty"`
+	// Region: The AWS region.
+	Region *string `json:"region,omitempty"`
+	// Type: The variant: `openai`, `customGateway`, `bedrock`, `gcp`.
+	Type string `json:"type"`
+}
+
+// ProviderSettingsPatch: A change to one provider's settings; fields left out keep their value, `null` clears.
+type ProviderSettingsPatch struct {
+	// BaseURL: Its endpoint (`null` clears it).
+	BaseURL *string `json:"baseUrl,omitempty"`
+	// CredentialFile: The credential file on the server's host.
+	CredentialFile *string `json:"credentialFile,omitempty"`
+	// EnvKey: The variable holding its key (`null` clears it).
+	EnvKey *string `json:"envKey,omitempty"`
+	// Location: The location.
+	Location *string `json:"location,omitempty"`
+	// Name: Its display name.
+	Name *string `json:"name,omitempty"`
+	// Profile: The AWS profile.
+	Profile *string `json:"profile,omitempty"`
+	// ProjectID: The project.
+	ProjectID *string `json:"projectId,omitempty"`
+	// ProviderID: The provider to change; left out or `null` defines a new one.
+	ProviderID *string `json:"providerId,omitempty"`
+	// Region: The AWS region.
+	Region *string `json:"region,omitempty"`
+	// Type: The variant: `customGateway`, `bedrock`, `gcp`.
+	Type string `json:"type"`
 }
 
 // QuestionAnswer: The answer to one question.
@@ -4386,6 +4709,18 @@ type WarningNotification struct {
 	// ThreadID: The thread concerned, if any.
 	ThreadID *string `json:"threadId,omitempty"`
 }
+
+// WriteStatus: Whether a written value is the effective one.
+type WriteStatus string
+
+// The values of WriteStatus.
+const (
+	// Written, and in effect for new threads.
+	WriteStatusOk WriteStatus = "ok"
+	// Written, but a higher layer (a `-c` flag of the server's command line) sets the key,
+	// so the written value is not the effective one.
+	WriteStatusOkOverridden WriteStatus = "okOverridden"
+)
 
 // Ptr returns a pointer to v, for the optional fields of params.
 func Ptr[T any](v T) *T { return &v }

@@ -152,9 +152,9 @@ impl Config {
         };
         let home = resolve_home(home, &environment)?;
         let config_file = home.join("config.toml");
-        let user = match std::fs::read_to_string(&config_file) {
-            Ok(text) => Tracked::parse_file(&config_file, &text)?,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => Tracked::default(),
+        let text = match std::fs::read_to_string(&config_file) {
+            Ok(text) => Some(text),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => None,
             Err(source) => {
                 return Err(ConfigError::Read {
                     path: config_file,
@@ -162,6 +162,33 @@ impl Config {
                 });
             }
         };
+        Config::resolve_user_text(home, text.as_deref(), overrides, strict)
+    }
+
+    /// The configuration of `home` whose `config.toml` holds `text` (`None`: no file), with
+    /// the `-c key=value` flags `overrides` applied; what [`Config::load`] does after reading
+    /// the file, and what a config write checks its result with before writing it.
+    pub fn from_user_text(
+        home: PathBuf,
+        text: Option<&str>,
+        overrides: &[String],
+    ) -> Result<Config, ConfigError> {
+        Config::resolve_user_text(home, text, overrides, false)
+    }
+
+    /// [`Config::from_user_text`], with unknown keys an error when `strict`.
+    fn resolve_user_text(
+        home: PathBuf,
+        text: Option<&str>,
+        overrides: &[String],
+        strict: bool,
+    ) -> Result<Config, ConfigError> {
+        let config_file = home.join("config.toml");
+        let user = match text {
+            Some(text) => Tracked::parse_file(&config_file, text)?,
+            None => Tracked::default(),
+        };
+        let user_version = table_version(&user.table);
         let flags = Tracked::parse_flags(overrides)?;
 
         let mut with_flags = user.clone();
@@ -190,7 +217,10 @@ impl Config {
                 unknown.key
             );
         }
-        Ok(resolved.config)
+        let mut config = resolved.config;
+        config.flags = overrides.to_vec();
+        config.user_version = user_version;
+        Ok(config)
     }
 
     /// Applies per-thread overrides (`thread/start`'s `config`: dotted keys → JSON values)
@@ -243,6 +273,8 @@ impl Config {
         let mut config = resolved.config;
         // The index state is the server's, not configuration: a thread's config keeps it.
         config.query_project_index.state = self.query_project_index.state.clone();
+        config.flags = self.flags.clone();
+        config.user_version = self.user_version.clone();
         Ok(config)
     }
 }
@@ -252,7 +284,8 @@ impl Config {
 /// `config` is the effective table with every well-known top-level key present (`null` when
 /// unset); `layers` is `None` unless `include_layers`, then the user and session-flags layers
 /// that set at least one key.
-/// Versions are FNV-1a 64-bit hashes of each layer's TOML text (`fnv1a64:<hex>`), not sha256.
+/// Versions are [`table_version`]s: the user layer's is that of `config.toml` as loaded, the
+/// version config writes compare `expectedVersion` with.
 pub fn config_read_response(config: &Config, include_layers: bool) -> ConfigReadResponse {
     let mut effective = layer::toml_table_to_json(&config.effective);
     for key in WELL_KNOWN_KEYS {
@@ -272,11 +305,11 @@ pub fn config_read_response(config: &Config, include_layers: bool) -> ConfigRead
             file: config.config_file.display().to_string(),
             profile: config.profile.clone(),
         },
-        version: layer_version(&user_table),
+        version: config.user_version.clone(),
     };
     let flags = ConfigLayerMetadata {
         name: ConfigLayerSource::SessionFlags,
-        version: layer_version(&flags_table),
+        version: table_version(&flags_table),
     };
 
     let origins = config
@@ -391,27 +424,52 @@ fn expand_tilde(path: PathBuf, user_home: Option<&Path>) -> Result<PathBuf, Conf
     }
 }
 
-/// `fnv1a64:<hex>` of the layer's TOML text.
-fn layer_version(table: &toml::Table) -> String {
-    let text = match toml::to_string(table) {
-        Ok(text) => text,
-        Err(err) => {
-            // Every value in the table came from TOML, so this should not happen; the JSON
-            // text is an equally stable input for the hash.
-            tracing::warn!("cannot serialize config layer as TOML: {err}");
-            serde_json::Value::Object(layer::toml_table_to_json(table)).to_string()
-        }
-    };
-    format!("fnv1a64:{:016x}", fnv1a64(text.as_bytes()))
+/// The version of a config table, as the reference computes it: `sha256:` and the hex SHA-256
+/// of the table as compact JSON with every object's keys in sorted order. Equal tables have
+/// equal versions whatever their comments, spacing or key order in the file.
+pub fn table_version(table: &toml::Table) -> String {
+    use sha2::Digest as _;
+    let mut text = String::new();
+    canonical_json(
+        &serde_json::Value::Object(layer::toml_table_to_json(table)),
+        &mut text,
+    );
+    let digest = sha2::Sha256::digest(text.as_bytes());
+    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+    format!("sha256:{hex}")
 }
 
-/// 64-bit FNV-1a: stable across runs and platforms, unlike `DefaultHasher`.
-fn fnv1a64(bytes: &[u8]) -> u64 {
-    const OFFSET_BASIS: u64 = 0xcbf2_9ce4_8422_2325;
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    bytes.iter().fold(OFFSET_BASIS, |hash, byte| {
-        (hash ^ u64::from(*byte)).wrapping_mul(PRIME)
-    })
+/// Compact JSON with sorted object keys, whatever order the map keeps them in.
+fn canonical_json(value: &serde_json::Value, out: &mut String) {
+    match value {
+        serde_json::Value::Object(object) => {
+            let mut keys: Vec<&String> = object.keys().collect();
+            keys.sort();
+            out.push('{');
+            for (index, key) in keys.into_iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                out.push_str(&serde_json::Value::String(key.clone()).to_string());
+                out.push(':');
+                if let Some(inner) = object.get(key) {
+                    canonical_json(inner, out);
+                }
+            }
+            out.push('}');
+        }
+        serde_json::Value::Array(array) => {
+            out.push('[');
+            for (index, inner) in array.iter().enumerate() {
+                if index > 0 {
+                    out.push(',');
+                }
+                canonical_json(inner, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
 }
 
 /// `"{location}: "`, or nothing when there is no location.

@@ -9,8 +9,11 @@ use std::path::PathBuf;
 use app_server_protocol::policy::{AskForApproval, ReasoningEffort, ReasoningSummary, SandboxMode};
 
 mod load;
+pub mod write;
 
-pub use load::{CLIENT_CONFIG_KEYS, ConfigError, config_read_response, refused_client_key};
+pub use load::{
+    CLIENT_CONFIG_KEYS, ConfigError, config_read_response, refused_client_key, table_version,
+};
 
 /// Default of `project_doc_max_bytes`: the AGENTS.md text loaded for a thread.
 pub const DEFAULT_PROJECT_DOC_MAX_BYTES: usize = 32 * 1024;
@@ -77,6 +80,13 @@ pub struct Config {
     pub effective: toml::Table,
     /// Where each dotted key's value came from (for `config/read`).
     pub origins: BTreeMap<String, ConfigOrigin>,
+    /// The `-c key=value` flags this config was loaded with, applied again when `config.toml`
+    /// is read anew after a write.
+    pub flags: Vec<String>,
+    /// The version of `config.toml` as loaded ([`table_version`] of its table; that of an
+    /// empty table when there is no file): `config/read` reports it for the user layer, and a
+    /// config write with an `expectedVersion` compares it with the file's.
+    pub user_version: String,
 }
 
 /// Which layer set a value.
@@ -116,6 +126,10 @@ pub struct ClientsConfig {
     /// `fs_roots`: directories the `fs/*` methods may reach besides the server's working
     /// directory and the working directories of the caller's loaded threads (absolute).
     pub fs_roots: Vec<PathBuf>,
+    /// `allow_config_writes`: whether a client may write `config.toml` (`config/value/write`,
+    /// `config/batchWrite`, `modelProvider/*` writes, `setDefaultModel`); `None` means the
+    /// front end's default: on for local front ends, off on a network listener.
+    pub allow_config_writes: Option<bool>,
 }
 
 /// `clients.allow_client_config`.
@@ -219,24 +233,4 @@ impl ProviderConfig {
             .and_then(|name| std::env::var(name).ok())
             .filter(|key| !key.is_empty())
     }
-}
-
-/// The operator's requirements in the shape of the reference's `configRequirements`: the
-/// sandbox modes a client may obtain when `clients.max_sandbox` is set, else `requirements:
-/// null` (no requirement beyond the front end's defaults).
-pub fn requirements_json(config: &Config) -> serde_json::Value {
-    const ORDER: [SandboxMode; 3] = [
-        SandboxMode::ReadOnly,
-        SandboxMode::WorkspaceWrite,
-        SandboxMode::DangerFullAccess,
-    ];
-    let requirements = config.clients.max_sandbox.map(|ceiling| {
-        let allowed: Vec<SandboxMode> = ORDER
-            .into_iter()
-            .take_while(|mode| *mode != ceiling)
-            .chain(std::iter::once(ceiling))
-            .collect();
-        serde_json::json!({ "allowedSandboxModes": allowed })
-    });
-    serde_json::json!({ "requirements": requirements })
 }

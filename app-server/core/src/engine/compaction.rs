@@ -293,7 +293,7 @@ impl TurnTask {
         // The thread's own prompt (`newConversation.compactPrompt`), else config, else ours.
         let thread_prompt = lock(&self.thread.state).meta.compact_prompt.clone();
         let compact_prompt = thread_prompt
-            .or_else(|| self.engine.config.compact_prompt.clone())
+            .or_else(|| self.engine.config().compact_prompt.clone())
             .unwrap_or_else(|| COMPACT_PROMPT.to_string());
         request.tools = Vec::new();
         request.output_schema = None;

@@ -78,7 +78,7 @@ impl Engine {
             pending_warnings: Vec::new(),
             turn_starts: Vec::new(),
             context_limits: crate::engine::compaction::ContextLimits::from_config(
-                &self.inner.config,
+                &self.inner.config(),
             ),
         }
     }
@@ -90,6 +90,7 @@ impl Engine {
     ) -> Result<ThreadStartResponse, EngineError> {
         // `config` overrides apply to this thread's settings only, and only the keys the
         // operator lets a client set.
+        let base = self.inner.config();
         let overridden;
         let config = match &params.config {
             Some(overrides) if !overrides.is_empty() => {
@@ -98,7 +99,7 @@ impl Engine {
                 })?;
                 &overridden
             }
-            _ => &*self.inner.config,
+            _ => &*base,
         };
         let provider_id = params
             .model_provider
@@ -175,7 +176,7 @@ impl Engine {
             owner: self.principal().clone(),
         };
         // A provider changed by the overrides gets its own client, not the shared one.
-        let client = if self.inner.config.model_providers.get(&provider.id) == Some(&provider) {
+        let client = if base.model_providers.get(&provider.id) == Some(&provider) {
             self.client(&provider)?
         } else {
             crate::model::client_for(&provider, self.account()).map_err(|error| {

@@ -171,7 +171,7 @@ pub fn start_thread_servers(
         approver: engine.inner.approver.clone(),
         thread: OnceLock::new(),
     });
-    let configs = engine.inner.config.mcp_servers.clone();
+    let configs = engine.inner.config().mcp_servers.clone();
     if configs.is_empty() {
         return (McpServers::empty(), host);
     }
@@ -180,7 +180,7 @@ pub fn start_thread_servers(
         cwd: Some(cwd),
         base_environment: engine
             .inner
-            .config
+            .config()
             .shell_environment_policy
             .apply(std::env::vars_os()),
     };
@@ -225,7 +225,7 @@ impl Engine {
             Some(thread) => thread.mcp.status().into_iter().map(wire_status).collect(),
             None => self
                 .inner
-                .config
+                .config()
                 .mcp_servers
                 .iter()
                 .filter(|server| server.enabled)

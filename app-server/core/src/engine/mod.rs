@@ -7,6 +7,7 @@
 pub mod agents_md;
 pub mod approval;
 mod compaction;
+pub mod config_requests;
 mod image_file;
 mod items_list;
 mod lifecycle;
@@ -106,8 +107,9 @@ const MCP_SHUTDOWN_WAIT: std::time::Duration = std::time::Duration::from_millis(
 
 /// Shared state of an [`Engine`].
 pub struct EngineInner {
-    /// Effective configuration (shared: every MCP session of a server has an engine).
-    pub config: Arc<Config>,
+    /// Effective configuration (shared: every MCP session of a server has an engine), replaced
+    /// whole when a config write or reload changes it; a thread keeps the one it started with.
+    config: std::sync::RwLock<Arc<Config>>,
     /// Thread storage.
     pub store: Arc<Store>,
     /// Notification sink.
@@ -143,6 +145,25 @@ pub struct EngineInner {
 }
 
 impl EngineInner {
+    /// The effective configuration, as of now.
+    pub fn config(&self) -> Arc<Config> {
+        self.config
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Makes `config` the configuration of threads started from now on.
+    pub(crate) fn replace_config(&self, config: Arc<Config>) {
+        *self
+            .config
+            .write()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = config;
+        // A provider's settings may have changed: new threads build their clients anew, the
+        // loaded ones keep theirs.
+        lock(&self.clients).clear();
+    }
+
     /// Records `event` as done by the engine's principal, once the front end set the trail.
     pub fn audit(&self, event: &AuditEvent) {
         if let Some((audit, front_end)) = self.audit.get() {
@@ -182,7 +203,7 @@ impl Engine {
                 account,
                 dialogs: AtomicBool::new(false),
                 questions: AtomicBool::new(true),
-                config,
+                config: std::sync::RwLock::new(config),
                 store,
                 sink,
                 approver,
@@ -209,9 +230,9 @@ impl Engine {
         self.inner.audit(event);
     }
 
-    /// The effective configuration.
-    pub fn config(&self) -> &Config {
-        &self.inner.config
+    /// The effective configuration, as of now (a later config write replaces it).
+    pub fn config(&self) -> Arc<Config> {
+        self.inner.config()
     }
 
     /// The operator's ceiling on what this engine's client may obtain.

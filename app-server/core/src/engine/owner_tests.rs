@@ -197,6 +197,10 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             }))),
             id,
         ),
+        ClientMethod::ExperimentalFeatureList => outcome(
+            engine.experimental_features(params(json!({"threadId": id}))),
+            id,
+        ),
         ClientMethod::McpServerStatusList => outcome(
             engine.list_mcp_server_status(params(json!({"threadId": id}))),
             id,

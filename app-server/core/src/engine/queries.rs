@@ -232,7 +232,7 @@ impl Engine {
         &self,
         params: ModelListParams,
     ) -> Result<ModelListResponse, EngineError> {
-        let config = &self.inner.config;
+        let config = self.inner.config();
         let provider_id = params
             .model_provider
             .clone()

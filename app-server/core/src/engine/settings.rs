@@ -83,7 +83,7 @@ impl Engine {
     /// The configured provider with this id.
     pub(super) fn provider(&self, id: &str) -> Result<ProviderConfig, EngineError> {
         self.inner
-            .config
+            .config()
             .model_providers
             .get(id)
             .cloned()
@@ -103,7 +103,7 @@ impl Engine {
             });
             return Err(error);
         }
-        self.inner.config.with_overrides(overrides)
+        self.inner.config().with_overrides(overrides)
     }
 
     /// The sandbox of a standalone command (`command/exec`, `execOneOffCommand`) run in `cwd`:
@@ -114,10 +114,10 @@ impl Engine {
         requested: Option<&SandboxPolicy>,
         cwd: &Path,
     ) -> Result<SandboxPolicy, EngineError> {
-        let config = &self.inner.config;
+        let config = self.inner.config();
         let (policy, asked) = match requested {
             Some(policy) => (policy.clone(), true),
-            None => (sandbox_policy(config.sandbox_mode, config), false),
+            None => (sandbox_policy(config.sandbox_mode, &config), false),
         };
         self.inner
             .access
@@ -134,7 +134,7 @@ impl Engine {
         meta: &mut ThreadMeta,
         overrides: &SettingsOverrides<'_>,
     ) -> Result<ProviderConfig, EngineError> {
-        let config = &self.inner.config;
+        let config = self.inner.config();
         if let Some(config) = overrides.config {
             self.inner
                 .access
@@ -159,7 +159,7 @@ impl Engine {
             meta.approval_policy = approval;
         }
         if let Some(mode) = overrides.sandbox {
-            meta.sandbox = sandbox_policy(mode, config);
+            meta.sandbox = sandbox_policy(mode, &config);
         }
         // A sandbox the client names is refused beyond the ceiling; a stored one is narrowed,
         // except that a working directory the client names must be a workspace for it.

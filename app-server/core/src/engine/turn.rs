@@ -297,7 +297,7 @@ impl TurnTask {
             crate::engine::tools::DialogTools::offered(
                 questions && self.engine.dialogs_enabled(),
                 plan_mode,
-                self.engine.config.ask_user,
+                self.engine.config().ask_user,
             )
             .specs(),
         );
@@ -317,7 +317,7 @@ impl TurnTask {
         };
         let policy = self
             .engine
-            .config
+            .config()
             .model_providers
             .get(&state.meta.model_provider)
             .map(RetryPolicy::from_provider)

@@ -17,6 +17,7 @@ const KEYS: &[&str] = &[
     "allow_client_config",
     "reveal_credentials",
     "fs_roots",
+    "allow_config_writes",
 ];
 
 /// The config keys a client may set through `config` overrides (`thread/start`,
@@ -80,6 +81,7 @@ pub(super) fn resolve(
         allow_client_config,
         reveal_credentials: effective.field(&table, PREFIX, "reveal_credentials")?,
         fs_roots,
+        allow_config_writes: effective.field(&table, PREFIX, "allow_config_writes")?,
     })
 }
 

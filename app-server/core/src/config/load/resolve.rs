@@ -186,6 +186,9 @@ pub(super) fn resolve(
         clients,
         effective: effective.table,
         origins,
+        // Set by the caller, which knows the flags and the file.
+        flags: Vec::new(),
+        user_version: String::new(),
     };
     Ok(Resolved {
         config,

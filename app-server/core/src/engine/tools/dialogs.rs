@@ -138,7 +138,7 @@ impl TurnTask {
         DialogTools::offered(
             self.engine.dialogs_enabled(),
             plan_mode,
-            self.engine.config.ask_user,
+            self.engine.config().ask_user,
         )
     }
 

@@ -447,7 +447,7 @@ impl TurnTask {
             return Err(format!("exec_command failed: {error}"));
         }
         let argv = if sandboxed {
-            let hidden = [self.engine.config.home.clone()];
+            let hidden = [self.engine.config().home.clone()];
             match crate::sandbox::wrap_command(sandbox, &workspace, &hidden, &command.argv) {
                 Ok(argv) => argv,
                 Err(error) => return Err(format!("exec_command failed: sandbox: {error}")),
@@ -471,7 +471,7 @@ impl TurnTask {
             argv,
             cwd: command.cwd.clone(),
             environment: command_environment(
-                &self.engine.config.shell_environment_policy,
+                &self.engine.config().shell_environment_policy,
                 &[("PAGER", "cat"), ("GIT_PAGER", "cat"), ("NO_COLOR", "1")]
                     .into_iter()
                     .map(|(key, value)| (key.to_string(), Some(value.to_string())))

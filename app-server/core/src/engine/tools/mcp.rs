@@ -89,7 +89,8 @@ impl TurnTask {
                 {
                     Ok(result) => {
                         // Cut before anyone sees it: the model, the client and the rollout.
-                        let result = result.truncated(self.engine.config.mcp_tool_output_max_bytes);
+                        let result =
+                            result.truncated(self.engine.config().mcp_tool_output_max_bytes);
                         let output = model_output(&result);
                         let item = details(
                             McpToolCallStatus::Completed,

@@ -101,7 +101,7 @@ impl TurnTask {
 
     async fn query_project_usable(&self) -> bool {
         let cwd = PathBuf::from(&lock(&self.thread.state).meta.cwd);
-        let config = self.engine.config.query_project_index.clone();
+        let config = self.engine.config().query_project_index.clone();
         tokio::task::spawn_blocking(move || project_index::offered_for(&config, &cwd))
             .await
             .unwrap_or(false)
@@ -131,7 +131,7 @@ impl TurnTask {
             .await;
         let clock = Instant::now();
         let cwd = PathBuf::from(&lock(&self.thread.state).meta.cwd);
-        let config = self.engine.config.query_project_index.clone();
+        let config = self.engine.config().query_project_index.clone();
         let outcome = tokio::select! {
             biased;
             () = self.cancel.cancelled() => None,
