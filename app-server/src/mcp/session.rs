@@ -624,8 +624,8 @@ impl SessionShared {
         };
         // Codex announces the question as an event first (`exec_approval_request`,
         // `apply_patch_approval_request`), then asks.
-        if let Some((route, message)) = announcement {
-            self.outbound.send(route, message).await;
+        if let Some((route, message)) = &announcement {
+            self.outbound.send(route.clone(), message.clone()).await;
         }
         let Some(negotiated) = self.negotiated.get() else {
             return ApprovalReply::Failed("the MCP session is not initialized".into());
@@ -640,7 +640,12 @@ impl SessionShared {
             }
             return reply;
         }
-        let params = elicitation_params(&request, call.as_ref(), negotiated.version);
+        let params = elicitation_params(
+            &request,
+            call.as_ref(),
+            negotiated.version,
+            announcement.as_ref().map(|(_, message)| message),
+        );
         let route = call.map_or(Route::Standalone, Route::Request);
         let (id, receiver) = self
             .send_request(route.clone(), "elicitation/create", params)
