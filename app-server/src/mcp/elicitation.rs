@@ -262,11 +262,16 @@ pub fn codex_top_level(
             copy(&mut fields, "cwd", "codex_cwd");
             copy(&mut fields, "parsed_cmd", "codex_parsed_cmd");
         }
-        _ => {
+        ApprovalRequest::FileChange(_) => {
             copy(&mut fields, "reason", "codex_reason");
             copy(&mut fields, "grant_root", "codex_grant_root");
             copy(&mut fields, "changes", "codex_changes");
         }
+        // Returned above.
+        ApprovalRequest::UserInput(_)
+        | ApprovalRequest::FreeText(_)
+        | ApprovalRequest::Choices(_)
+        | ApprovalRequest::McpElicitation(_) => {}
     }
     fields
 }
