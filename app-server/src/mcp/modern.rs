@@ -166,10 +166,19 @@ pub fn server_info() -> Value {
 }
 
 /// The `server/discover` result, with `capabilities` (those `initialize` would announce,
-/// without logging, which 2026 clients ask for per request).
+/// without logging, which 2026 clients ask for per request, and without `subscribe` and
+/// `listChanged`, since nothing is delivered on `subscriptions/listen`).
 pub fn discover_result(mut capabilities: Value) -> Value {
     if let Some(capabilities) = capabilities.as_object_mut() {
         capabilities.remove("logging");
+        // `resources/subscribe` is gone in 2026-07-28, and list changes would need
+        // `subscriptions/listen`, which this server does not serve.
+        for capability in capabilities.values_mut() {
+            if let Some(capability) = capability.as_object_mut() {
+                capability.remove("subscribe");
+                capability.remove("listChanged");
+            }
+        }
     }
     let instructions = "Tandem runs a coding agent. Call `codex` with a prompt to start a conversation and `codex-reply` with its threadId to continue it. Progress streams as `codex/event` and progress notifications on the call's own stream; approvals are decided by the server's approval fallback, and the result says how.";
     json!({
@@ -187,7 +196,11 @@ pub fn discover_result(mut capabilities: Value) -> Value {
 fn is_cacheable(method: &str) -> bool {
     matches!(
         method,
-        "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list"
+        "tools/list"
+            | "prompts/list"
+            | "resources/list"
+            | "resources/templates/list"
+            | "resources/read"
     )
 }
 
