@@ -401,3 +401,88 @@ async fn over_http_a_2026_codex_call_streams_beside_a_2025_session() {
     .await;
     assert_eq!((status, body["result"].clone()), (200, json!({})), "{body}");
 }
+
+#[tokio::test]
+async fn over_http_a_2026_request_acts_for_its_token_principal_only() {
+    const ALICE: &str = "alice-token-0123456789";
+    const BOB: &str = "bob-token-9876543210";
+    let workspace = tempfile::tempdir().unwrap();
+    let home = tandem_tests::mcp::home_with(DEMO_CONFIG);
+    let tokens = home.path().join("tokens");
+    std::fs::write(&tokens, format!("alice {ALICE}\nbob {BOB}\n")).unwrap();
+    let tokens_arg = tokens.to_str().unwrap().to_string();
+    let path = home.path().to_path_buf();
+    let server = McpHttp::spawn_in(
+        path,
+        Some(home),
+        &["--auth-token-file", &tokens_arg],
+        "info",
+    )
+    .await;
+    let call = |id: i64, name: &str, arguments: Value| json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": with_meta(json!({"name": name, "arguments": arguments}))});
+    // Without a token a 2026 request is refused like any other.
+    let list =
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}});
+    let anonymous = modern_post(&server, &list, None, "application/json")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 401);
+
+    let started = call(
+        2,
+        "codex",
+        json!({
+            "prompt": "Show me what you can do.",
+            "cwd": workspace.path().to_string_lossy(),
+            "approval-policy": "never",
+            "sandbox": "workspace-write",
+        }),
+    );
+    let (status, body) = json_of(
+        modern_post(&server, &started, Some("codex"), "application/json")
+            .bearer_auth(ALICE)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["result"]["isError"], false, "{body}");
+    let thread_id = body["result"]["structuredContent"]["threadId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+
+    // Bob cannot continue Alice's thread; Alice can.
+    let reply = call(
+        3,
+        "codex-reply",
+        json!({"threadId": thread_id, "prompt": "Again."}),
+    );
+    let (_, refused) = json_of(
+        modern_post(&server, &reply, Some("codex-reply"), "application/json")
+            .bearer_auth(BOB)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    // Another principal's thread is as unknown as a missing one.
+    let text = refused["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("no rollout found"), "{refused}");
+    let (_, continued) = json_of(
+        modern_post(&server, &reply, Some("codex-reply"), "application/json")
+            .bearer_auth(ALICE)
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(continued["result"]["isError"], false, "{continued}");
+    assert_eq!(
+        continued["result"]["structuredContent"]["threadId"],
+        json!(thread_id)
+    );
+}
