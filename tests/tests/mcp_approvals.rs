@@ -121,6 +121,28 @@ async fn accepted_elicitations_run_the_command_and_write_the_patch() {
     assert_eq!(params["_meta"]["codex_command"][2], "uname -srm");
     assert_eq!(params["_meta"]["codex_command"][1], "-c");
     assert_eq!(params["_meta"]["codex_mcp_tool_call_id"], 3);
+    // Codex's own fields at the top level too, with `codex mcp-server`'s types.
+    assert_eq!(params["codex_elicitation"], "exec-approval");
+    assert_eq!(params["codex_mcp_tool_call_id"], "3");
+    assert_eq!(params["threadId"], params["_meta"]["threadId"]);
+    assert_eq!(params["codex_call_id"], params["_meta"]["codex_call_id"]);
+    assert_eq!(params["codex_command"][1], "-c");
+    assert_eq!(params["codex_command"][2], "uname -srm");
+    assert_eq!(params["codex_cwd"], params["_meta"]["codex_cwd"]);
+    assert_eq!(
+        params["codex_parsed_cmd"],
+        json!([{"type": "unknown", "cmd": "uname -srm"}])
+    );
+    let patch = elicitations
+        .iter()
+        .find(|request| request["params"]["codex_elicitation"] == "patch-approval")
+        .expect("a patch approval");
+    let patch_path = workspace.path().join(DEMO_FILE).display().to_string();
+    assert_eq!(patch["params"]["codex_mcp_tool_call_id"], "3");
+    assert_eq!(
+        patch["params"]["codex_changes"][&patch_path]["type"], "add",
+        "{patch}"
+    );
     assert_eq!(
         params["requestedSchema"]["properties"]["decision"]["enum"],
         json!(["approved", "approved_for_session", "denied", "abort"])
@@ -177,6 +199,7 @@ async fn accepted_elicitations_run_the_command_and_write_the_patch() {
         .iter()
         .find(|message| message["params"]["msg"]["type"] == "exec_approval_request")
         .unwrap();
+    assert_eq!(params["codex_event_id"], asked["params"]["id"], "{asked}");
     let asked = &asked["params"]["msg"];
     assert_eq!(asked["kind"], "command");
     assert_eq!(asked["environmentId"], "local");

@@ -53,10 +53,16 @@ impl ApprovalFallback {
 }
 
 /// `elicitation/create` params for `request`, asked on behalf of the tool call `call`.
+///
+/// `announced` is the `codex/event` notification that announced the question
+/// (`exec_approval_request`, `apply_patch_approval_request`), if any: for those two questions
+/// Codex's own fields also go at the top level of the params, with the types `codex
+/// mcp-server` sent them (see [`codex_top_level`]).
 pub fn elicitation_params(
     request: &ApprovalRequest,
     call: Option<&RequestId>,
     protocol_version: &str,
+    announced: Option<&Value>,
 ) -> Value {
     let mut meta = Map::new();
     meta.insert("threadId".into(), json!(request.thread_id()));
@@ -197,12 +203,77 @@ pub fn elicitation_params(
     let mut params = json!({
         "message": message,
         "requestedSchema": schema,
-        "_meta": meta,
     });
+    if let (Value::Object(params), Some(announced)) = (&mut params, announced) {
+        params.extend(codex_top_level(request, call, announced));
+    }
+    params["_meta"] = Value::Object(meta);
     if protocol_version >= "2025-11-25" {
         params["mode"] = json!("form");
     }
     params
+}
+
+/// The fields `codex mcp-server` put at the top level of an approval's `elicitation/create`
+/// params, beside `message` and `requestedSchema`, in its order and with its types:
+/// `threadId`, `codex_elicitation` (`exec-approval` / `patch-approval`),
+/// `codex_mcp_tool_call_id` (the tool call's request id as a string), `codex_event_id` (the
+/// id of the announcing event, the turn id), `codex_call_id`, then for commands
+/// `codex_command` (argv), `codex_cwd` and `codex_parsed_cmd`, and for patches `codex_reason`
+/// and `codex_grant_root` (when set) and `codex_changes` (by absolute path). They are read
+/// from the announcing `codex/event` (`announced`), so both say the same thing. Other
+/// questions have no such fields.
+pub fn codex_top_level(
+    request: &ApprovalRequest,
+    call: Option<&RequestId>,
+    announced: &Value,
+) -> Map<String, Value> {
+    let mut fields = Map::new();
+    let msg = &announced["params"]["msg"];
+    let (kind, item_id) = match request {
+        ApprovalRequest::Command(params) => ("exec-approval", &params.item_id),
+        ApprovalRequest::FileChange(params) => ("patch-approval", &params.item_id),
+        ApprovalRequest::UserInput(_)
+        | ApprovalRequest::FreeText(_)
+        | ApprovalRequest::Choices(_)
+        | ApprovalRequest::McpElicitation(_) => return fields,
+    };
+    fields.insert("threadId".into(), json!(request.thread_id()));
+    fields.insert("codex_elicitation".into(), json!(kind));
+    if let Some(call) = call {
+        let call = match call {
+            RequestId::String(id) => id.clone(),
+            RequestId::Integer(id) => id.to_string(),
+        };
+        fields.insert("codex_mcp_tool_call_id".into(), json!(call));
+    }
+    if let Some(event_id) = announced["params"]["id"].as_str() {
+        fields.insert("codex_event_id".into(), json!(event_id));
+    }
+    fields.insert("codex_call_id".into(), json!(item_id));
+    let copy = |fields: &mut Map<String, Value>, from: &str, to: &str| {
+        if let Some(value) = msg.get(from).filter(|value| !value.is_null()) {
+            fields.insert(to.into(), value.clone());
+        }
+    };
+    match request {
+        ApprovalRequest::Command(_) => {
+            copy(&mut fields, "command", "codex_command");
+            copy(&mut fields, "cwd", "codex_cwd");
+            copy(&mut fields, "parsed_cmd", "codex_parsed_cmd");
+        }
+        ApprovalRequest::FileChange(_) => {
+            copy(&mut fields, "reason", "codex_reason");
+            copy(&mut fields, "grant_root", "codex_grant_root");
+            copy(&mut fields, "changes", "codex_changes");
+        }
+        // Returned above.
+        ApprovalRequest::UserInput(_)
+        | ApprovalRequest::FreeText(_)
+        | ApprovalRequest::Choices(_)
+        | ApprovalRequest::McpElicitation(_) => {}
+    }
+    fields
 }
 
 /// The flat schema with one required `decision` property.

@@ -80,7 +80,7 @@ fn answers(pairs: &[(&str, &str)]) -> ApprovalReply {
 #[test]
 fn a_command_approval_is_a_spec_valid_form_with_codex_details_in_meta() {
     let call = RequestId::Integer(3);
-    let params = elicitation_params(&command_request(), Some(&call), "2025-06-18");
+    let params = elicitation_params(&command_request(), Some(&call), "2025-06-18", None);
     assert_eq!(
         params,
         json!({
@@ -113,9 +113,81 @@ fn a_command_approval_is_a_spec_valid_form_with_codex_details_in_meta() {
     );
 }
 
+/// The announcing `codex/event` of `request`, as the session sends it for call 3.
+fn announced(request: &ApprovalRequest) -> Value {
+    let event = crate::compat::codex_events::CodexEvents::default()
+        .approval(request)
+        .expect("an approval event");
+    crate::mcp::events::event_message(event, Some(&RequestId::Integer(3)))
+}
+
+#[test]
+fn approvals_carry_codex_fields_at_the_top_level_too() {
+    let request = command_request();
+    let call = RequestId::Integer(3);
+    let params = elicitation_params(
+        &request,
+        Some(&call),
+        "2025-06-18",
+        Some(&announced(&request)),
+    );
+    let mut top: Vec<&str> = params
+        .as_object()
+        .expect("params")
+        .keys()
+        .map(String::as_str)
+        .collect();
+    top.sort_unstable();
+    let mut expected = vec![
+        "message",
+        "requestedSchema",
+        "threadId",
+        "codex_elicitation",
+        "codex_mcp_tool_call_id",
+        "codex_event_id",
+        "codex_call_id",
+        "codex_command",
+        "codex_cwd",
+        "codex_parsed_cmd",
+        "_meta",
+    ];
+    expected.sort_unstable();
+    assert_eq!(top, expected);
+    // The reference's types at the top level: the tool call id is a string there.
+    assert_eq!(params["codex_mcp_tool_call_id"], "3");
+    assert_eq!(params["codex_event_id"], "turn-1");
+    assert_eq!(params["codex_elicitation"], "exec-approval");
+    assert_eq!(params["codex_call_id"], "call_1");
+    assert_eq!(params["codex_cwd"], "/work");
+    assert_eq!(params["codex_parsed_cmd"], json!([]));
+    assert!(params["codex_command"].is_array(), "{params}");
+    // The `_meta` copy keeps its types.
+    assert_eq!(params["_meta"]["codex_mcp_tool_call_id"], 3);
+
+    let string_call = RequestId::String("call-a".into());
+    let params = elicitation_params(
+        &request,
+        Some(&string_call),
+        "2025-06-18",
+        Some(&announced(&request)),
+    );
+    assert_eq!(params["codex_mcp_tool_call_id"], "call-a");
+
+    let patch = file_change_request();
+    let params = elicitation_params(&patch, Some(&call), "2025-11-25", Some(&announced(&patch)));
+    assert_eq!(params["codex_elicitation"], "patch-approval");
+    assert_eq!(params["codex_changes"], json!({}));
+    assert!(params.get("codex_reason").is_none(), "{params}");
+    assert!(params.get("codex_command").is_none(), "{params}");
+
+    // Questions have no Codex top-level fields.
+    let params = elicitation_params(&question_request(), Some(&call), "2025-06-18", None);
+    assert!(params.get("codex_elicitation").is_none(), "{params}");
+}
+
 #[test]
 fn version_2025_11_25_gets_form_mode_and_titled_variants() {
-    let params = elicitation_params(&file_change_request(), None, "2025-11-25");
+    let params = elicitation_params(&file_change_request(), None, "2025-11-25", None);
     assert_eq!(params["mode"], "form");
     let decision = &params["requestedSchema"]["properties"]["decision"];
     assert_eq!(
@@ -192,7 +264,7 @@ fn spec_and_codex_answer_shapes_map_to_engine_decisions() {
 
 #[test]
 fn questions_become_one_string_property_each() {
-    let params = elicitation_params(&question_request(), None, "2025-06-18");
+    let params = elicitation_params(&question_request(), None, "2025-06-18", None);
     assert_eq!(
         params["requestedSchema"],
         json!({

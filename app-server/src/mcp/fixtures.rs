@@ -105,9 +105,13 @@ pub fn tools() -> Vec<Value> {
             json!({
                 "$schema": "https://json-schema.org/draft/2020-12/schema",
                 "type": "object",
-                "$defs": {"address": {"type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+                "$defs": {"address": {"$anchor": "address", "type": "object", "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
                 "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"}},
                 "additionalProperties": false,
+                "allOf": [{"anyOf": [{"required": ["name"]}, {"required": ["address"]}]}],
+                "if": {"required": ["address"]},
+                "then": {"properties": {"address": {"required": ["city"]}}},
+                "else": {"properties": {"name": {"minLength": 1}}},
             }),
         ),
     ]

@@ -18,6 +18,7 @@ pub mod http;
 pub mod index_tools;
 pub mod legacy;
 pub mod logging;
+pub mod modern;
 pub mod options;
 pub mod output;
 pub mod protocol;

@@ -19,13 +19,17 @@ pub fn response(id: &RequestId, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
-/// `{"jsonrpc":"2.0","id":…,"error":{code,message}}`; `id` is `null` when unknown.
+/// `{"jsonrpc":"2.0","id":…,"error":{code,message[,data]}}`; `id` is `null` when unknown.
 pub fn error_response(id: Option<&RequestId>, error: &JsonRpcErrorBody) -> Value {
-    json!({
+    let mut response = json!({
         "jsonrpc": "2.0",
         "id": id,
         "error": {"code": error.code, "message": error.message},
-    })
+    });
+    if let Some(data) = &error.data {
+        response["error"]["data"] = data.clone();
+    }
+    response
 }
 
 /// `{"jsonrpc":"2.0","method":…,"params":…}`.

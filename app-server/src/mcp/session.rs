@@ -74,9 +74,11 @@ pub struct SessionShared {
     pub(crate) outbound: Arc<dyn Outbound>,
     /// Server-wide settings.
     pub(crate) options: McpOptions,
-    negotiated: OnceLock<Negotiated>,
-    /// Minimum `notifications/message` level (index into [`protocol::LOG_LEVELS`]).
-    log_level: AtomicUsize,
+    /// What `initialize` fixed, or the `_meta` of a 2026 request (`crate::mcp::modern`).
+    pub(crate) negotiated: OnceLock<Negotiated>,
+    /// Minimum `notifications/message` level (index into [`protocol::LOG_LEVELS`]; past the
+    /// end: none).
+    pub(crate) log_level: AtomicUsize,
     /// Tool calls running a turn.
     pub(crate) calls: Mutex<Calls>,
     /// Client requests in flight, with the token that `notifications/cancelled` fires.
@@ -335,6 +337,10 @@ impl McpSession {
                 });
             lock(&self.shared.requests).remove(&id);
             match outcome {
+                Some(Ok(result)) if self.is_modern() => Some(response(
+                    &id,
+                    crate::mcp::modern::complete_result(&method, result),
+                )),
                 Some(Ok(result)) => Some(response(&id, result)),
                 Some(Err(error)) => {
                     tracing::info!(code = error.code, message = %error.message, "request failed");
@@ -356,6 +362,11 @@ impl McpSession {
         params: Value,
         cancel: CancellationToken,
     ) -> Option<Result<Value, JsonRpcErrorBody>> {
+        if self.is_modern()
+            && let Some(answer) = self.modern_method(method)
+        {
+            return Some(answer);
+        }
         match method {
             "initialize" => return Some(self.initialize(&params)),
             "ping" => return Some(Ok(json!({}))),
@@ -624,13 +635,17 @@ impl SessionShared {
         };
         // Codex announces the question as an event first (`exec_approval_request`,
         // `apply_patch_approval_request`), then asks.
-        if let Some((route, message)) = announcement {
-            self.outbound.send(route, message).await;
+        if let Some((route, message)) = &announcement {
+            self.outbound.send(route.clone(), message.clone()).await;
         }
         let Some(negotiated) = self.negotiated.get() else {
             return ApprovalReply::Failed("the MCP session is not initialized".into());
         };
-        if !negotiated.capabilities.form_elicitation {
+        // A 2026 request gets no server requests: without a way to answer it in the result,
+        // the fallback decides.
+        if !negotiated.capabilities.form_elicitation
+            || negotiated.version == crate::mcp::modern::MODERN_VERSION
+        {
             let (reply, note) = fallback_reply(&request, self.options.approval_fallback);
             tracing::info!(session_id = %self.session_id, %note, "approval decided by the fallback");
             if let Some(call) = &call
@@ -640,7 +655,12 @@ impl SessionShared {
             }
             return reply;
         }
-        let params = elicitation_params(&request, call.as_ref(), negotiated.version);
+        let params = elicitation_params(
+            &request,
+            call.as_ref(),
+            negotiated.version,
+            announcement.as_ref().map(|(_, message)| message),
+        );
         let route = call.map_or(Route::Standalone, Route::Request);
         let (id, receiver) = self
             .send_request(route.clone(), "elicitation/create", params)

@@ -1,5 +1,9 @@
 //! `tandem mcp-server` on stdio: one MCP session, newline-delimited JSON-RPC.
 //!
+//! A request in the 2026-07-28 form (`crate::mcp::modern`) needs no `initialize`: it is
+//! served in a session of its own, closed after its answer, beside the `initialize`d session
+//! of a 2025 client (which is unchanged).
+//!
 //! Requests run concurrently (a tool call lasts a whole turn, and the client must still be
 //! able to ping, cancel or answer elicitations meanwhile); notifications and responses are
 //! handled in order as they arrive. At most `app_server.request_queue_capacity` requests run at
@@ -10,14 +14,18 @@
 //! interrupted and flushed, requests still running after [`DRAIN`] are abandoned, then the
 //! writer drains and every task holding a shutdown guard has ended.
 
+use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use app_server_protocol::jsonrpc::RequestId;
+use serde_json::Value;
 use tokio::sync::{Semaphore, mpsc};
 use tokio_util::task::TaskTracker;
 
 use crate::mcp::calls::ThreadOwners;
+use crate::mcp::modern::{ModernSessionParts, is_modern_request, read_meta};
 use crate::mcp::output::{Outbound, Route, StdioOutbound};
 use crate::mcp::protocol::error_response;
 use crate::mcp::session::{McpOptions, McpSession};
@@ -26,7 +34,9 @@ use crate::shutdown::{DRAIN, Shutdown};
 use crate::transport::stdio::{read_lines, write_lines};
 use crate::transport::{DecodeError, IncomingMessage, decode_line};
 use tandem_core::config::Config;
+use tandem_core::principal::Principal;
 use tandem_core::store::Store;
+use tandem_core::sync::lock;
 
 /// Capacity of the writer's queue.
 const OUTPUT_QUEUE: usize = 4096;
@@ -50,15 +60,20 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
         })
     };
     let outbound: Arc<dyn Outbound> = Arc::new(StdioOutbound::new(lines));
+    let config = Arc::new(config);
+    let owners = Arc::new(ThreadOwners::default());
     let session = McpSession::new(
         "stdio".to_string(),
-        tandem_core::principal::Principal::local_user(),
-        config,
-        store,
+        Principal::local_user(),
+        config.clone(),
+        store.clone(),
         outbound.clone(),
-        options,
-        Arc::new(ThreadOwners::default()),
+        options.clone(),
+        owners.clone(),
     );
+    // 2026-07-28 requests, each in a session of its own, by request id (for cancellation).
+    let modern: Arc<Mutex<HashMap<RequestId, Arc<McpSession>>>> = Arc::default();
+    let modern_count = AtomicU64::new(0);
     let handlers = TaskTracker::new();
     tracing::info!("mcp-server serving stdio");
 
@@ -66,6 +81,49 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
         crate::transport::pipes::stdin(),
         max_line_bytes,
         async |line: String| match decode_line(&line) {
+            // A request in the 2026 form is served without the session, in one of its own.
+            Ok(IncomingMessage::Request { id, method, value }) if is_modern_request(&value) => {
+                let Ok(permit) = workers.clone().try_acquire_owned() else {
+                    outbound
+                        .send(
+                            Route::Standalone,
+                            error_response(Some(&id), &rpc_error::overloaded()),
+                        )
+                        .await;
+                    return;
+                };
+                let params = value.get("params").cloned().unwrap_or(Value::Null);
+                let meta = match read_meta(&params) {
+                    Ok(meta) => meta,
+                    Err(error) => {
+                        let reply = error_response(Some(&id), &error);
+                        outbound.send(Route::Standalone, reply).await;
+                        return;
+                    }
+                };
+                let number = modern_count.fetch_add(1, Ordering::Relaxed);
+                let parts = ModernSessionParts {
+                    session_id: format!("stdio-{number}"),
+                    principal: Principal::local_user(),
+                    config: config.clone(),
+                    store: store.clone(),
+                    outbound: outbound.clone(),
+                    options: options.clone(),
+                    owners: owners.clone(),
+                };
+                let request_session = McpSession::modern(parts, &meta);
+                lock(&modern).insert(id.clone(), request_session.clone());
+                let request = request_session
+                    .clone()
+                    .handle_request(id.clone(), method, value);
+                let modern = modern.clone();
+                handlers.spawn(guarded(&shutdown, async move {
+                    request.await;
+                    lock(&modern).remove(&id);
+                    request_session.close().await;
+                    drop(permit);
+                }));
+            }
             // `initialize` completes before the next line is read, so that a client may
             // pipeline requests right after it.
             Ok(IncomingMessage::Request { id, method, value }) if method == "initialize" => {
@@ -95,8 +153,19 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
                 }));
             }
             Ok(IncomingMessage::Notification { method }) => {
-                let message = serde_json::from_str(&line).unwrap_or_default();
-                session.handle_notification(&method, &message);
+                let message: Value = serde_json::from_str(&line).unwrap_or_default();
+                // A cancellation of a 2026 request goes to that request's session.
+                let target = message
+                    .pointer("/params/requestId")
+                    .cloned()
+                    .and_then(|id| serde_json::from_value::<RequestId>(id).ok())
+                    .and_then(|id| lock(&modern).get(&id).cloned());
+                match target {
+                    Some(request_session) if method == "notifications/cancelled" => {
+                        request_session.handle_notification(&method, &message);
+                    }
+                    _ => session.handle_notification(&method, &message),
+                }
             }
             Ok(IncomingMessage::Response { id, outcome }) => session.handle_response(id, outcome),
             Err(DecodeError::NotJson(error)) => {
@@ -152,8 +221,13 @@ pub async fn serve_stdio(config: Config, options: McpOptions) -> anyhow::Result<
     // begins the shutdown as a signal does.
     shutdown.begin();
 
-    // Cancels the session's calls and interrupts its turns (bounded by the engine).
+    // Cancels the session's calls and interrupts its turns (bounded by the engine), and
+    // those of the 2026 requests still running.
     session.close().await;
+    let running: Vec<Arc<McpSession>> = lock(&modern).drain().map(|(_, open)| open).collect();
+    for request_session in running {
+        request_session.close().await;
+    }
     handlers.close();
     if tokio::time::timeout(DRAIN, handlers.wait()).await.is_err() {
         tracing::info!("abandoning the requests still running");

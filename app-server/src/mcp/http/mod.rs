@@ -8,7 +8,8 @@
 //! notes: 400 (no session id, bad protocol version header, malformed JSON), 401 (bearer
 //! token), 403 (Host/Origin), 404 (unknown, expired or deleted session, or another
 //! principal's), 405 (other methods), 406 (Accept), 409 (second GET stream), 413 (body too
-//! large), 415 (Content-Type), 503 (session limit reached).
+//! large), 415 (Content-Type), 503 (session limit reached). A POST in the 2026-07-28 form
+//! needs no session: `modern.rs` serves it statelessly.
 //!
 //! Every request is authenticated first (`auth`): its bearer token names the principal it
 //! acts for, and a session answers only the principal that created it.
@@ -19,6 +20,7 @@ mod cluster_resume;
 mod cors;
 pub mod guard;
 pub mod listener;
+mod modern;
 mod responses;
 pub mod sessions;
 pub mod streams;
@@ -95,6 +97,9 @@ struct HttpState {
     /// The session stores and the bus: Redis with `--redis`, else this process's memory.
     cluster: Arc<Cluster>,
     metrics: Arc<Metrics>,
+    /// 2026-07-28 requests running at once, each in a session of its own (`modern.rs`);
+    /// `--max-sessions` of them at most.
+    modern_requests: Arc<tokio::sync::Semaphore>,
 }
 
 /// Serves MCP over streamable HTTP until a signal arrives; the shutdown it begins
@@ -131,6 +136,7 @@ pub async fn serve_http(
     if let Authentication::Tokens(table) = &http.access.authentication {
         tokio::spawn(auth::watch_token_file(table.clone()));
     }
+    let max_sessions = http.max_sessions;
     let state = Arc::new(HttpState {
         config: Arc::new(config),
         store,
@@ -142,6 +148,7 @@ pub async fn serve_http(
         tasks: TaskTracker::new(),
         cluster,
         metrics,
+        modern_requests: Arc::new(tokio::sync::Semaphore::new(max_sessions.max(1))),
     });
     tokio::spawn(cluster::handle_forwards(state.clone(), forwards));
     tokio::spawn(cluster::renew_leases(state.clone(), state.cluster.clone()));
@@ -394,6 +401,9 @@ async fn post_mcp(State(state): State<Arc<HttpState>>, headers: HeaderMap, body:
         }
     };
     match message {
+        IncomingMessage::Request { id, method, value } if modern::applies(&headers, &value) => {
+            modern::post(&state, &headers, principal, id, method, value, reply).await
+        }
         IncomingMessage::Request { id, method, value } if method == "initialize" => {
             if headers.contains_key(SESSION_HEADER) {
                 return rpc_status(

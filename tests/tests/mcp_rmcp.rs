@@ -1,0 +1,97 @@
+//! Interop with the Rust SDK's client (`rmcp` 3, in its 2026-07-28 lifecycle: `server/discover`
+//! then per-request `_meta`, no `initialize`) against `tandem mcp-server` over real stdio and
+//! real HTTP: discovery, `tools/list` and a `codex` call with the offline demo provider, then
+//! `codex-reply` on its thread.
+
+#![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
+
+use pretty_assertions::assert_eq;
+use rmcp::model::{CallToolRequestParams, ProtocolVersion};
+use rmcp::service::{ClientLifecycleMode, ClientServiceExt, RoleClient, RunningService};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Value, json};
+use tandem_tests::mcp::{McpHttp, home_with};
+use tandem_tests::server::tandem_binary;
+
+const DEMO_CONFIG: &str = "model_provider = \"demo\"\napproval_policy = \"untrusted\"\n";
+
+fn modern() -> ClientLifecycleMode {
+    ClientLifecycleMode::Discover {
+        preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+    }
+}
+
+fn arguments(value: Value) -> serde_json::Map<String, Value> {
+    value.as_object().cloned().unwrap()
+}
+
+/// Discovery, the tools, a `codex` call and a `codex-reply` through `client`.
+async fn exercise(client: RunningService<RoleClient, ()>, workspace: &std::path::Path) {
+    let server = client.peer_info().expect("the discover result");
+    // The discover result, not an `initialize` one: the client stayed in the 2026 era.
+    assert_eq!(server.protocol_version, ProtocolVersion::V_2026_07_28);
+    let info = server.server_info.as_ref().expect("the server info");
+    assert_eq!(info.name, "tandem-mcp-server");
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+    assert!(
+        names.contains(&"codex") && names.contains(&"codex-reply"),
+        "{names:?}"
+    );
+
+    let called = client
+        .call_tool(
+            CallToolRequestParams::new("codex").with_arguments(arguments(json!({
+                "prompt": "Show me what you can do.",
+                "cwd": workspace.to_string_lossy(),
+                "approval-policy": "never",
+                "sandbox": "workspace-write",
+            }))),
+        )
+        .await
+        .unwrap();
+    assert_eq!(called.is_error, Some(false), "{called:?}");
+    let structured = called
+        .structured_content
+        .clone()
+        .expect("structured content");
+    let thread_id = structured["threadId"].as_str().unwrap().to_string();
+
+    let replied = client
+        .call_tool(
+            CallToolRequestParams::new("codex-reply").with_arguments(arguments(json!({
+                "threadId": thread_id, "prompt": "Again.",
+            }))),
+        )
+        .await
+        .unwrap();
+    assert_eq!(replied.is_error, Some(false), "{replied:?}");
+    assert_eq!(
+        replied.structured_content.unwrap()["threadId"],
+        json!(thread_id)
+    );
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn rmcp_in_the_2026_era_over_http() {
+    let workspace = tempfile::tempdir().unwrap();
+    let server = McpHttp::spawn(DEMO_CONFIG, &[]).await;
+    let transport = StreamableHttpClientTransport::from_uri(server.url.clone());
+    let client = ().serve_with_lifecycle(transport, modern()).await.unwrap();
+    exercise(client, workspace.path()).await;
+}
+
+#[tokio::test]
+async fn rmcp_in_the_2026_era_over_stdio() {
+    let workspace = tempfile::tempdir().unwrap();
+    let home = home_with(DEMO_CONFIG);
+    let mut command = tokio::process::Command::new(tandem_binary());
+    command
+        .arg("mcp-server")
+        .env("TANDEM_HOME", home.path())
+        .stderr(std::process::Stdio::null());
+    let transport = TokioChildProcess::new(command).unwrap();
+    let client = ().serve_with_lifecycle(transport, modern()).await.unwrap();
+    exercise(client, workspace.path()).await;
+}
