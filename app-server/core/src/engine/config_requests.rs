@@ -8,7 +8,7 @@
 //! with. The operator's ceiling (`ClientPolicy`) was resolved when the server started and does
 //! not change with the file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use app_server_protocol::config_requests::{
@@ -43,10 +43,15 @@ impl Engine {
         expected_version: Option<String>,
     ) -> Result<ConfigWriteResponse, ConfigWriteError> {
         let current = self.config();
-        if let Some(file_path) = file_path
-            && !same_file(Path::new(file_path), &current.config_file)
-        {
-            return Err(ConfigWriteError::LayerReadonly(current.config_file.clone()));
+        if let Some(file_path) = file_path {
+            // Canonicalising touches the file system: off the async workers.
+            let (named, config_file) = (PathBuf::from(file_path), current.config_file.clone());
+            let user_file = tokio::task::spawn_blocking(move || same_file(&named, &config_file))
+                .await
+                .unwrap_or(false);
+            if !user_file {
+                return Err(ConfigWriteError::LayerReadonly(current.config_file.clone()));
+            }
         }
         if let Err(error) = self.inner.access.check_persistent_config(&edits) {
             if matches!(
