@@ -136,10 +136,16 @@ pub async fn query(
     }
     let usable_provider = provider.as_ref().ok().and_then(Option::clone);
     let (refresh, mut status) = crate::refresh::refresh_resolved(
-        state, settings, &repo_root, &globs, false, provider, required, progress,
+        state, settings, &repo_root, &globs, false, provider, required, false, progress,
     )
     .await?;
-    let query_vector = match (&usable_provider, status.ready) {
+    // While the background job embeds, the chunks it has done already take part.
+    let partial = !status.ready;
+    let some_vectors = status.ready
+        || status
+            .progress
+            .is_some_and(|progress| progress.embedded_chunks > 0);
+    let query_vector = match (&usable_provider, some_vectors) {
         (Some(provider), true) => match embed_query(provider.as_ref(), &text).await {
             Ok(vector) => Some(vector),
             Err(detail) if !required => {
@@ -170,6 +176,7 @@ pub async fn query(
                 alpha,
                 limit,
                 &compiled_globs,
+                partial,
             )
         })
         .await?
@@ -197,7 +204,9 @@ async fn embed_query(provider: &dyn EmbeddingProvider, text: &str) -> Result<Vec
 
 /// Ranks the chunks of the index at `index_dir` (blocking): `expression` is the FTS5 match
 /// expression of the query's terms ([`crate::tokenize::match_expression`]), `None` when it has
-/// none. The vectors are cached under `state`.
+/// none. The vectors are cached under `state`. With `partial` (the background job has not
+/// embedded every chunk yet), a candidate without a vector is scored by its lexical score alone
+/// instead of counting its missing embedding score as 0.
 #[allow(
     clippy::too_many_arguments,
     reason = "the server's index state travels beside the ranking's own arguments"
@@ -211,6 +220,7 @@ pub fn rank(
     alpha: f64,
     limit: usize,
     globs: &Globs,
+    partial: bool,
 ) -> Result<Vec<QueryResult>, IndexError> {
     let store = Store::open(index_dir)?;
     let pool = (limit * 4).max(50);
@@ -269,13 +279,12 @@ pub fn rank(
                 }
             });
             let score = if query_vector.is_some() {
-                let embedding = embedding_scores.get(&id).map_or(0.0, |score| {
-                    if high > low {
-                        f64::from((score - low) / (high - low))
-                    } else {
-                        1.0
-                    }
-                });
+                let embedding = match embedding_scores.get(&id) {
+                    Some(score) if high > low => f64::from((score - low) / (high - low)),
+                    Some(_) => 1.0,
+                    None if partial => lexical,
+                    None => 0.0,
+                };
                 (1.0 - alpha) * lexical + alpha * embedding
             } else {
                 lexical

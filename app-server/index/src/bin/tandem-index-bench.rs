@@ -276,6 +276,7 @@ fn rankings(
                 alpha,
                 50,
                 &globs,
+                false,
             )
             .map_err(|e| e.to_string())?;
             let mut files: Vec<String> = Vec::new();
@@ -313,6 +314,7 @@ fn time_ranks(
                 alpha,
                 8,
                 &globs,
+                false,
             )
             .map_err(|e| e.to_string())?;
             times.push(started.elapsed());
