@@ -80,7 +80,8 @@ pub struct IndexSettings {
     pub max_file_bytes: u64,
     /// Default `alpha`.
     pub default_alpha: f64,
-
+    /// How lexical and embedding rankings are combined.
+    pub ranking: query::Method,
     /// Distinct query terms searched; later ones are dropped.
     pub max_query_terms: usize,
     /// Longest query, in bytes; a longer one is cut at a character boundary.
@@ -107,6 +108,7 @@ impl IndexSettings {
             },
             max_file_bytes: 1024 * 1024,
             default_alpha: 0.6,
+            ranking: query::Method::default(),
             max_query_terms: 64,
             max_query_bytes: 8192,
         }
