@@ -242,7 +242,10 @@ async fn embed_pending(
             .await
             .map_err(index_error)?
         };
-        let (pending, generation) = pending;
+        let (mut pending, generation) = pending;
+        // Texts of like length batch together, so that a batch pads little (the local model
+        // pads every text of a forward pass to its longest).
+        pending.sort_by(|left, right| left.1.len().cmp(&right.1.len()).then(left.0.cmp(&right.0)));
         if pending.is_empty() {
             return Ok((embedded, generation));
         }
