@@ -242,7 +242,7 @@ fn bench(
     }
 
     // Embeddings, in an index of their own so that the first query meets a cold corpus.
-    let mut hybrid = settings.clone();
+    let mut hybrid = settings;
     hybrid.embedding_model = tandem_index::embed::LOCAL_MODEL.into();
     hybrid.index_dir = PathBuf::from(".tandem/bench_hybrid");
     let provider = tandem_index::embed::resolve(
