@@ -300,3 +300,114 @@ async fn embed_pending(
 fn index_error(error: IndexError) -> JobError {
     JobError::Index(error.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::embed::EmbedFuture;
+    use crate::{IndexSettings, no_progress};
+
+    /// A provider that counts how often it saw each text.
+    #[derive(Default)]
+    struct Counting {
+        seen: Mutex<HashMap<String, usize>>,
+        calls: AtomicUsize,
+    }
+
+    impl EmbeddingProvider for Counting {
+        fn model(&self) -> &str {
+            "counting"
+        }
+
+        fn batch_size(&self) -> usize {
+            4
+        }
+
+        fn embed<'a>(&'a self, texts: &'a [String]) -> EmbedFuture<'a> {
+            self.calls.fetch_add(1, Ordering::SeqCst);
+            let mut seen = self.seen.lock().unwrap();
+            for text in texts {
+                *seen.entry(text.clone()).or_default() += 1;
+            }
+            let vectors = texts
+                .iter()
+                .map(|text| vec![text.len() as f32, 1.0])
+                .collect();
+            Box::pin(async move { Ok(vectors) })
+        }
+    }
+
+    fn repository(files: usize) -> tempfile::TempDir {
+        let repo = tempfile::tempdir().unwrap();
+        for index in 0..files {
+            std::fs::write(
+                repo.path().join(format!("file{index}.rs")),
+                format!("pub fn item_{index}() {{}}\n"),
+            )
+            .unwrap();
+        }
+        repo
+    }
+
+    #[tokio::test]
+    async fn one_job_embeds_each_text_once_however_often_it_is_asked_and_a_stop_is_final() {
+        let repo = repository(10);
+        let root = repo.path().canonicalize().unwrap();
+        let settings = IndexSettings::with_defaults(&root.join("models"));
+        let state = IndexState::default();
+        let provider = Arc::new(Counting::default());
+        let (_, status) = crate::refresh::refresh_resolved(
+            &state,
+            &settings,
+            &root,
+            &[],
+            false,
+            Ok(Some(provider.clone() as Arc<dyn EmbeddingProvider>)),
+            false,
+            false,
+            no_progress(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(status.reason, Some("indexing"));
+        let index_dir = crate::index_dir(&settings, &root);
+        let tickets: Vec<u64> = (0..3)
+            .map(|_| ensure(&state, &root, &index_dir, provider.clone()))
+            .collect();
+        for ticket in tickets {
+            wait(&state, &index_dir, ticket, &no_progress())
+                .await
+                .unwrap();
+        }
+        let seen = provider.seen.lock().unwrap().clone();
+        assert_eq!(seen.len(), 10);
+        assert!(seen.values().all(|count| *count == 1), "{seen:?}");
+        let counts = Store::open(&index_dir)
+            .unwrap()
+            .embedding_counts("counting")
+            .unwrap();
+        assert_eq!(counts, (10, 10));
+
+        // A new file after a stop: the job refuses to embed it.
+        std::fs::write(root.join("late.rs"), "pub fn late() {}\n").unwrap();
+        state.stop_embedding_jobs();
+        let error = crate::refresh::refresh_resolved(
+            &state,
+            &settings,
+            &root,
+            &[],
+            false,
+            Ok(Some(provider.clone() as Arc<dyn EmbeddingProvider>)),
+            false,
+            true,
+            no_progress(),
+        )
+        .await
+        .unwrap_err();
+        assert!(error.to_string().contains("stopped"), "{error}");
+        assert_eq!(provider.seen.lock().unwrap().len(), 10);
+    }
+}

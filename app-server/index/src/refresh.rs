@@ -105,8 +105,9 @@ impl IndexState {
         Arc::ptr_eq(&self.repos, &other.repos)
     }
 
-    /// Stops every background embedding job of this state at its next batch (what they
-    /// committed stays; a later refresh or query starts them again). For a server shutting down.
+    /// Stops every background embedding job of this state at its next batch, for good: what
+    /// they committed stays, and no job of this state embeds again (a later one fails at once),
+    /// so a server shutting down stops embedding. The next process resumes the work.
     pub fn stop_embedding_jobs(&self) {
         self.jobs_stop.raise();
     }
