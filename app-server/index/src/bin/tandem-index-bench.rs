@@ -349,6 +349,9 @@ async fn throughput(
         .map(|text| tokenizer.encode(text, 256).len())
         .collect();
     let mean_tokens = tokens.iter().sum::<usize>() as f64 / tokens.len().max(1) as f64;
+    // Before: passes of 16 texts and the allocator's defaults (a buffer mapped and unmapped per
+    // use); after: the provider's defaults (passes of 8 whose buffers the heap keeps).
+    tandem_index::embed::local::set_buffer_reuse(false);
     let provider = tandem_index::embed::resolve(
         tandem_index::embed::LOCAL_MODEL,
         &settings.embedding,
@@ -358,7 +361,15 @@ async fn throughput(
     provider.embed(&["warm up".to_string()]).await?;
     let mut by_length = texts.clone();
     by_length.sort_by_key(|text| tokenizer.encode(text, 256).len());
-    for (label, order) in [("index order", &texts), ("length order", &by_length)] {
+    for (label, order) in [
+        ("index order, no buffer reuse", &texts),
+        ("length order, no buffer reuse", &by_length),
+        ("length order, buffers reused", &by_length),
+    ] {
+        if label.ends_with("reused") {
+            tandem_index::embed::local::set_buffer_reuse(true);
+            provider.embed(&["warm up".to_string()]).await?;
+        }
         let started = Instant::now();
         for batch in order.chunks(provider.batch_size()) {
             provider.embed(batch).await?;
