@@ -148,6 +148,20 @@ pub struct IndexEmbeddingStatus {
     /// Details of the reason (the missing variable, file or the provider's error); `null` when
     /// ready.
     pub detail: Option<String>,
+    /// With reason `indexing`: how far the background embedding of the repository is;
+    /// `null` otherwise.
+    #[serde(default)]
+    pub progress: Option<IndexEmbeddingProgress>,
+}
+
+/// How far the background embedding of a repository is. @experimental
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexEmbeddingProgress {
+    /// Chunks that have a vector (they take part in the ranking already).
+    pub embedded_chunks: i64,
+    /// Chunks in the index.
+    pub total_chunks: i64,
 }
 
 /// How embeddings were used (the MCP tools' `mode_used`). @experimental
@@ -172,6 +186,9 @@ pub enum IndexEmbeddingUnavailable {
     EmbeddingQueryFailed,
     /// The local model's files are missing or corrupt (`tandem index install-model`).
     ModelNotInstalled,
+    /// The background job is still embedding the repository's chunks: the answer ranks the
+    /// chunks embedded so far with their vectors, the others lexically (`progress`).
+    Indexing,
 }
 
 /// Progress of the refresh run by an `index/refresh` or `index/query` request, sent to the

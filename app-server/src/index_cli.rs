@@ -29,7 +29,8 @@ pub struct IndexArgs {
 /// Subcommands of `tandem index`.
 #[derive(Debug, Subcommand)]
 pub enum IndexCommand {
-    /// Refresh (incrementally) the index of a repository, with a progress bar on stderr.
+    /// Refresh (incrementally) the index of a repository and wait for its embeddings, with a
+    /// progress bar on stderr.
     Refresh {
         /// Repository root (default: the current directory).
         path: Option<PathBuf>,
@@ -43,7 +44,8 @@ pub enum IndexCommand {
         #[arg(long = "glob", value_name = "GLOB")]
         file_globs: Vec<String>,
     },
-    /// Search the index (refreshing it first) and print ranked snippets.
+    /// Search the index (refreshing it first) and print ranked snippets; it does not wait for
+    /// embeddings still missing (see `refresh`).
     Query {
         /// What to find.
         query: String,
@@ -95,7 +97,7 @@ pub fn run(args: IndexArgs, overrides: &[String]) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
-    runtime.block_on(async move {
+    let outcome = runtime.block_on(async move {
         match args.command {
             IndexCommand::Refresh { path, force_full, require_embeddings, file_globs } => {
                 let request = tandem_index::RefreshRequest {
@@ -161,12 +163,21 @@ pub fn run(args: IndexArgs, overrides: &[String]) -> anyhow::Result<()> {
             }
             IndexCommand::InstallModel { .. } => Ok(()),
         }
-    })
+    });
+    // A query leaves the background embedding job running: the command ends without waiting
+    // for its batch (the batches it finished are committed; the next refresh or query resumes).
+    runtime.shutdown_background();
+    outcome
 }
 
 fn print_status(status: &tandem_index::EmbeddingStatus) {
     if status.ready {
         eprintln!("embeddings: ready ({})", status.mode_used);
+    } else if let Some(progress) = status.progress {
+        eprintln!(
+            "embeddings: indexing, {}/{} chunks embedded (those take part in the ranking; `tandem index refresh` waits for the rest)",
+            progress.embedded_chunks, progress.total_chunks
+        );
     } else {
         eprintln!(
             "embeddings: not used ({}){}",

@@ -1,5 +1,6 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
 import type { IndexEmbeddingMode } from "./IndexEmbeddingMode";
+import type { IndexEmbeddingProgress } from "./IndexEmbeddingProgress";
 import type { IndexEmbeddingUnavailable } from "./IndexEmbeddingUnavailable";
 
 /**
@@ -23,4 +24,9 @@ reason: IndexEmbeddingUnavailable | null,
  * Details of the reason (the missing variable, file or the provider's error); `null` when
  * ready.
  */
-detail: string | null, };
+detail: string | null, 
+/**
+ * With reason `indexing`: how far the background embedding of the repository is;
+ * `null` otherwise.
+ */
+progress: IndexEmbeddingProgress | null, };

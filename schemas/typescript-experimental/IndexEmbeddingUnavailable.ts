@@ -2,4 +2,4 @@
 /**
  * Why embeddings are not ready (the MCP tools' `reason`, same spelling). @experimental
  */
-export type IndexEmbeddingUnavailable = "missing_api_key" | "embedding_query_failed" | "model_not_installed";
+export type IndexEmbeddingUnavailable = "missing_api_key" | "embedding_query_failed" | "model_not_installed" | "indexing";

@@ -128,6 +128,7 @@ export type { HistorySearchResponse } from "./HistorySearchResponse";
 export type { HistoryWindowEvent } from "./HistoryWindowEvent";
 export type { ImageDetail } from "./ImageDetail";
 export type { IndexEmbeddingMode } from "./IndexEmbeddingMode";
+export type { IndexEmbeddingProgress } from "./IndexEmbeddingProgress";
 export type { IndexEmbeddingStatus } from "./IndexEmbeddingStatus";
 export type { IndexEmbeddingUnavailable } from "./IndexEmbeddingUnavailable";
 export type { IndexLineRange } from "./IndexLineRange";

@@ -1,7 +1,9 @@
 //! A mock embeddings endpoint speaking real HTTP: `POST /v1/embeddings` answers
 //! `{"data": [{"index", "embedding"}]}` with deterministic bag-of-words vectors (each word
 //! hashed into one of 64 dimensions), records the bearer token and inputs it saw, and can be
-//! told to fail every request after the first `n`.
+//! told to fail every request after the first `n`, or to hold its batch requests (those of more
+//! than one text: an index's batches, not a query's own embedding) after the first `n` until
+//! they are allowed through (an embedding that is slow, or a server killed while it waits).
 
 #![allow(clippy::expect_used, reason = "test support fails loudly")]
 
@@ -18,12 +20,30 @@ use serde_json::{Value, json};
 /// Dimensions of the mock vectors.
 pub const DIMENSIONS: usize = 64;
 
-#[derive(Default)]
 struct Shared {
     requests: AtomicUsize,
     fail_after: Mutex<Option<usize>>,
     tokens: Mutex<Vec<Option<String>>>,
     models: Mutex<Vec<String>>,
+    batch_inputs: AtomicUsize,
+    batches: AtomicUsize,
+    allowed: tokio::sync::watch::Sender<usize>,
+    held: tokio::sync::watch::Sender<usize>,
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Self {
+            requests: AtomicUsize::default(),
+            fail_after: Mutex::default(),
+            tokens: Mutex::default(),
+            models: Mutex::default(),
+            batch_inputs: AtomicUsize::default(),
+            batches: AtomicUsize::default(),
+            allowed: tokio::sync::watch::channel(usize::MAX).0,
+            held: tokio::sync::watch::channel(0).0,
+        }
+    }
 }
 
 /// A running mock embeddings server (stopped on drop).
@@ -58,6 +78,37 @@ impl MockEmbeddings {
     /// Every request after the first `requests` answers 500.
     pub fn fail_after(&self, requests: usize) {
         *self.shared.fail_after.lock().expect("lock") = Some(requests);
+    }
+
+    /// Every batch request after the first `batches` waits until it is allowed through
+    /// ([`allow`](Self::allow), [`release`](Self::release)).
+    pub fn hold_after(&self, batches: usize) {
+        self.shared.allowed.send_replace(batches);
+    }
+
+    /// Lets `batches` more batch requests through.
+    pub fn allow(&self, batches: usize) {
+        self.shared
+            .allowed
+            .send_modify(|allowed| *allowed = allowed.saturating_add(batches));
+    }
+
+    /// Waits until `count` batch requests in all have been held.
+    pub async fn held(&self, count: usize) {
+        let mut held = self.shared.held.subscribe();
+        held.wait_for(|held| *held >= count)
+            .await
+            .expect("mock alive");
+    }
+
+    /// Lets every held and later batch request through.
+    pub fn release(&self) {
+        self.shared.allowed.send_replace(usize::MAX);
+    }
+
+    /// Texts of batch requests answered so far.
+    pub fn batch_inputs(&self) -> usize {
+        self.shared.batch_inputs.load(Ordering::SeqCst)
     }
 
     /// Requests served so far.
@@ -128,6 +179,17 @@ async fn embeddings(
             axum::Json(json!({"error": {"message": "mock failure"}})),
         );
     }
+    let batch = body["input"]
+        .as_array()
+        .is_some_and(|items| items.len() > 1);
+    if batch {
+        let number = shared.batches.fetch_add(1, Ordering::SeqCst);
+        let mut allowed = shared.allowed.subscribe();
+        if *allowed.borrow_and_update() <= number {
+            shared.held.send_modify(|count| *count += 1);
+            let _ = allowed.wait_for(|allowed| *allowed > number).await;
+        }
+    }
     let inputs: Vec<String> = match &body["input"] {
         Value::String(text) => vec![text.clone()],
         Value::Array(items) => items
@@ -141,6 +203,11 @@ async fn embeddings(
             );
         }
     };
+    if batch {
+        shared
+            .batch_inputs
+            .fetch_add(inputs.len(), Ordering::SeqCst);
+    }
     let data: Vec<Value> = inputs
         .iter()
         .enumerate()

@@ -555,6 +555,15 @@ async fn the_local_model_ranks_paraphrases_and_install_model_checks_its_input() 
         model.display()
     );
     let mut server = server(&config, &repo).await;
+    // The refresh waits for the background job; a query alone would answer before it is done.
+    let refreshed = call_payload(
+        &mut server,
+        10,
+        "repo_index_refresh",
+        json!({"repo_root": root(&repo)}),
+    )
+    .await;
+    assert_eq!(refreshed["stats"]["embedded_chunks"], 3, "{refreshed}");
     let answer = call_payload(&mut server, 1, "query_project", json!({"query": "where are files saved on the hard drive", "alpha": 1.0, "repo_root": root(&repo)})).await;
     assert_eq!(
         answer["embedding_status"],

@@ -71,7 +71,7 @@ async fn index_methods_refresh_query_and_report_progress() {
         json!({
             "repoRoot": canonical(repo.path()),
             "stats": {"scannedFiles": 3, "updatedFiles": 3, "removedFiles": 0, "indexedChunks": 3, "skippedFiles": 0, "embeddedChunks": 0},
-            "embeddingStatus": {"modeUsed": "skip", "ready": false, "reason": null, "detail": null},
+            "embeddingStatus": {"modeUsed": "skip", "ready": false, "reason": null, "detail": null, "progress": null},
         })
     );
     // Every progress notification came before the response (the client read them into the

@@ -4,9 +4,11 @@
 //!
 //! A refresh walks the repository (`scan.rs`), compares it with the manifest, chunks the changed
 //! files along code structure (`chunk.rs`), indexes their code-aware terms for BM25 (`tokenize.rs`,
-//! SQLite FTS5 in `store.rs`) and embeds the chunks whose text has no vector yet (`embed/`,
-//! `vectors.rs`). A query blends normalised BM25 and cosine scores (`query.rs`). Refreshes of one
-//! repository are serialised in-process (`refresh.rs`) and transactional on disk.
+//! SQLite FTS5 in `store.rs`) and has a background job (`job.rs`) embed the chunks whose text has
+//! no vector yet (`embed/`, `vectors.rs`). A query blends normalised BM25 and cosine scores
+//! (`query.rs`) and never waits for the job: until it is done, the query ranks with the vectors
+//! committed so far and says so. Refreshes of one repository are serialised in-process
+//! (`refresh.rs`) and transactional on disk.
 
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
@@ -14,6 +16,7 @@ pub mod chunk;
 pub mod disk;
 pub mod embed;
 pub mod install;
+mod job;
 pub mod query;
 pub mod refresh;
 pub mod scan;
@@ -21,6 +24,7 @@ pub mod stop;
 pub mod store;
 pub mod tokenize;
 pub mod vectors;
+pub mod watch;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -76,6 +80,8 @@ pub struct IndexSettings {
     pub max_file_bytes: u64,
     /// Default `alpha`.
     pub default_alpha: f64,
+    /// How lexical and embedding rankings are combined.
+    pub ranking: query::Method,
     /// Distinct query terms searched; later ones are dropped.
     pub max_query_terms: usize,
     /// Longest query, in bytes; a longer one is cut at a character boundary.
@@ -102,6 +108,7 @@ impl IndexSettings {
             },
             max_file_bytes: 1024 * 1024,
             default_alpha: 0.6,
+            ranking: query::Method::default(),
             max_query_terms: 64,
             max_query_bytes: 8192,
         }
@@ -132,12 +139,25 @@ pub struct EmbeddingStatus {
     pub mode_used: &'static str,
     /// Whether embedding-backed ranking is active.
     pub ready: bool,
-    /// Why not ready: `missing_api_key`, `embedding_query_failed`, `model_not_installed`.
+    /// Why not ready: `missing_api_key`, `embedding_query_failed`, `model_not_installed`, or
+    /// `indexing` (the background job is still embedding; `progress` says how far it is).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<&'static str>,
     /// Details of the reason.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub detail: Option<String>,
+    /// With `reason: "indexing"`: how many of the repository's chunks have a vector.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub progress: Option<EmbeddingProgress>,
+}
+
+/// How far the background embedding of a repository is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct EmbeddingProgress {
+    /// Chunks whose text has a vector for the model (these take part in the ranking already).
+    pub embedded_chunks: usize,
+    /// Chunks in the index.
+    pub total_chunks: usize,
 }
 
 impl EmbeddingStatus {
@@ -147,6 +167,7 @@ impl EmbeddingStatus {
             ready: true,
             reason: None,
             detail: None,
+            progress: None,
         }
     }
 
@@ -156,6 +177,17 @@ impl EmbeddingStatus {
             ready: false,
             reason,
             detail,
+            progress: None,
+        }
+    }
+
+    fn indexing(progress: EmbeddingProgress) -> Self {
+        Self {
+            mode_used: "optional",
+            ready: false,
+            reason: Some("indexing"),
+            detail: None,
+            progress: Some(progress),
         }
     }
 }

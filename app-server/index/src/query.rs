@@ -1,5 +1,6 @@
-//! `query_project`: validate, refresh incrementally, then rank chunks by BM25 and (when the
-//! embeddings are complete) cosine similarity, blended by `alpha`.
+//! `query_project`: validate, refresh incrementally, then rank chunks by BM25 and cosine
+//! similarity (over the chunks embedded so far), combined by reciprocal-rank fusion (the
+//! default) or an `alpha`-weighted blend of scores ([`Method`]).
 //!
 //! Normalisation: a candidate's lexical score is its BM25 score divided by the best BM25 score
 //! among the candidates (so the best lexical match is 1.0 and a chunk without a matching term is
@@ -7,6 +8,11 @@
 //! best is 1.0, the worst 0.0). The result's `score` is `(1 − alpha) × lexical + alpha ×
 //! embedding`; without embeddings it is the lexical score alone. Candidates are the best
 //! `max(4 × limit, 50)` chunks of each ranking.
+//!
+//! Reciprocal-rank fusion (RRF) uses ranks instead of scores: a candidate at 1-based rank `r_l`
+//! in the lexical list and `r_e` in the embedding list scores `(1 − alpha) / (60 + r_l) + alpha /
+//! (60 + r_e)`, a list it is absent from adding nothing, divided by `1 / 61` so that the best
+//! possible score is 1. Both methods break ties by chunk id, so a ranking is deterministic.
 
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -21,6 +27,34 @@ use crate::stop::blocking;
 use crate::store::Store;
 use crate::vectors::{self, VectorMatrix};
 use crate::{EmbeddingStatus, IndexError, IndexSettings, ProgressSink, RefreshStats};
+
+/// How lexical and embedding rankings are combined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Method {
+    /// `(1 − alpha) × lexical + alpha × embedding`, each score normalised over the candidates.
+    Blend,
+    /// Weighted reciprocal-rank fusion (`k = 60`): the default, since it scored higher over the
+    /// bench's 62 questions (`docs/index-evaluation.md`).
+    #[default]
+    Fusion,
+}
+
+/// The `k` of reciprocal-rank fusion.
+const RRF_K: f64 = 60.0;
+
+/// How [`rank`] ranks.
+#[derive(Debug, Clone, Copy)]
+pub struct RankOptions {
+    /// Weight of the embedding ranking (0.0..=1.0).
+    pub alpha: f64,
+    /// Results wanted.
+    pub limit: usize,
+    /// How the two rankings are combined.
+    pub method: Method,
+    /// Whether the background job has not embedded every chunk yet: a candidate without a vector
+    /// is then scored by its lexical side alone.
+    pub partial: bool,
+}
 
 /// Most results a query returns.
 pub const MAX_LIMIT: usize = 200;
@@ -136,10 +170,16 @@ pub async fn query(
     }
     let usable_provider = provider.as_ref().ok().and_then(Option::clone);
     let (refresh, mut status) = crate::refresh::refresh_resolved(
-        state, settings, &repo_root, &globs, false, provider, required, progress,
+        state, settings, &repo_root, &globs, false, provider, required, false, progress,
     )
     .await?;
-    let query_vector = match (&usable_provider, status.ready) {
+    // While the background job embeds, the chunks it has done already take part.
+    let partial = !status.ready;
+    let some_vectors = status.ready
+        || status
+            .progress
+            .is_some_and(|progress| progress.embedded_chunks > 0);
+    let query_vector = match (&usable_provider, some_vectors) {
         (Some(provider), true) => match embed_query(provider.as_ref(), &text).await {
             Ok(vector) => Some(vector),
             Err(detail) if !required => {
@@ -160,6 +200,7 @@ pub async fn query(
     let results = {
         let model = model.clone();
         let state = state.clone();
+        let settings = settings.clone();
         blocking(move |_| {
             rank(
                 &state,
@@ -167,9 +208,13 @@ pub async fn query(
                 expression.as_deref(),
                 &model,
                 query_vector.as_deref(),
-                alpha,
-                limit,
                 &compiled_globs,
+                RankOptions {
+                    alpha,
+                    limit,
+                    method: settings.ranking,
+                    partial,
+                },
             )
         })
         .await?
@@ -197,21 +242,24 @@ async fn embed_query(provider: &dyn EmbeddingProvider, text: &str) -> Result<Vec
 
 /// Ranks the chunks of the index at `index_dir` (blocking): `expression` is the FTS5 match
 /// expression of the query's terms ([`crate::tokenize::match_expression`]), `None` when it has
-/// none. The vectors are cached under `state`.
-#[allow(
-    clippy::too_many_arguments,
-    reason = "the server's index state travels beside the ranking's own arguments"
-)]
+/// none. The vectors are cached under `state`. With `options.partial` (the background job has
+/// not embedded every chunk yet), a candidate without a vector is scored by its lexical side
+/// alone instead of counting its missing embedding side as 0.
 pub fn rank(
     state: &IndexState,
     index_dir: &std::path::Path,
     expression: Option<&str>,
     model: &str,
     query_vector: Option<&[f32]>,
-    alpha: f64,
-    limit: usize,
     globs: &Globs,
+    options: RankOptions,
 ) -> Result<Vec<QueryResult>, IndexError> {
+    let RankOptions {
+        alpha,
+        limit,
+        method,
+        partial,
+    } = options;
     let store = Store::open(index_dir)?;
     let pool = (limit * 4).max(50);
     let lexical_pool = if globs.is_all() { pool } else { pool * 8 };
@@ -258,9 +306,30 @@ pub fn rank(
         .fold((f32::MAX, f32::MIN), |(low, high), score| {
             (low.min(*score), high.max(*score))
         });
+    let lexical_ranks: HashMap<i64, usize> = lexical
+        .iter()
+        .enumerate()
+        .map(|(rank, (id, _))| (*id, rank + 1))
+        .collect();
+    let embedding_ranks: HashMap<i64, usize> = embedding_top
+        .iter()
+        .enumerate()
+        .map(|(rank, (id, _))| (*id, rank + 1))
+        .collect();
+    let reciprocal = |rank: Option<&usize>| rank.map_or(0.0, |rank| 1.0 / (RRF_K + *rank as f64));
     let mut scored: Vec<(i64, f64)> = candidates
         .into_iter()
         .map(|id| {
+            if query_vector.is_some() && method == Method::Fusion {
+                let lexical_side = reciprocal(lexical_ranks.get(&id));
+                let embedding_side = match embedding_ranks.get(&id) {
+                    Some(rank) => reciprocal(Some(rank)),
+                    None if partial && !embedding_scores.contains_key(&id) => lexical_side,
+                    None => 0.0,
+                };
+                let fused = (1.0 - alpha) * lexical_side + alpha * embedding_side;
+                return (id, fused * (RRF_K + 1.0));
+            }
             let lexical = lexical_scores.get(&id).map_or(0.0, |score| {
                 if best_lexical > 0.0 {
                     score / best_lexical
@@ -269,13 +338,12 @@ pub fn rank(
                 }
             });
             let score = if query_vector.is_some() {
-                let embedding = embedding_scores.get(&id).map_or(0.0, |score| {
-                    if high > low {
-                        f64::from((score - low) / (high - low))
-                    } else {
-                        1.0
-                    }
-                });
+                let embedding = match embedding_scores.get(&id) {
+                    Some(score) if high > low => f64::from((score - low) / (high - low)),
+                    Some(_) => 1.0,
+                    None if partial => lexical,
+                    None => 0.0,
+                };
                 (1.0 - alpha) * lexical + alpha * embedding
             } else {
                 lexical
@@ -361,4 +429,116 @@ fn cached_vectors(
         paths: paths.clone(),
     });
     Ok(LoadedVectors { matrix, paths })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::chunk::Chunk;
+    use crate::stop::StopFlag;
+    use crate::store::{FileUpdate, ManifestEntry};
+
+    /// An index of three one-chunk files with hand-made vectors: `a.rs` is the best lexical
+    /// match and third by vector, `b.rs` second lexically and the nearest vector, `c.rs` has no
+    /// query term and is second by vector.
+    fn index() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let index_dir = dir.path().join("index");
+        crate::disk::prepare_index_dir(dir.path(), &index_dir).unwrap();
+        let mut store = Store::open(&index_dir).unwrap();
+        let files = [
+            ("a.rs", "fn token token token() {}"),
+            ("b.rs", "fn token() {} fn other() {}"),
+            ("c.rs", "fn unrelated() {}"),
+        ];
+        let updates: Vec<FileUpdate> = files
+            .iter()
+            .map(|(path, text)| FileUpdate {
+                path: (*path).into(),
+                entry: ManifestEntry {
+                    size: text.len() as u64,
+                    mtime_ns: 0,
+                    hash: (*path).into(),
+                },
+                chunks: vec![Chunk {
+                    start_line: 1,
+                    end_line: 1,
+                    text: (*text).into(),
+                }],
+                touch_only: false,
+            })
+            .collect();
+        store.apply(&[], &updates, &StopFlag::never()).unwrap();
+        let vector = |values: [f32; 2]| {
+            let mut vector = values.to_vec();
+            vectors::normalize(&mut vector);
+            vectors::quantize(&vector)
+        };
+        let hash = |text: &str| sha1_smol::Sha1::from(text.as_bytes()).digest().to_string();
+        store
+            .put_vectors(
+                "m",
+                &[
+                    (hash(files[0].1), vector([0.2, 1.0])),
+                    (hash(files[1].1), vector([1.0, 0.0])),
+                    (hash(files[2].1), vector([1.0, 0.6])),
+                ],
+            )
+            .unwrap();
+        (dir, index_dir)
+    }
+
+    fn ranked(index_dir: &std::path::Path, method: Method, alpha: f64) -> Vec<(String, f64)> {
+        let state = IndexState::default();
+        let expression = crate::tokenize::match_expression("token", 64);
+        rank(
+            &state,
+            index_dir,
+            expression.as_deref(),
+            "m",
+            Some(&[1.0, 0.0]),
+            &Globs::new(&[]).unwrap(),
+            RankOptions {
+                alpha,
+                limit: 8,
+                method,
+                partial: false,
+            },
+        )
+        .unwrap()
+        .into_iter()
+        .map(|result| (result.path, result.score))
+        .collect()
+    }
+
+    #[test]
+    fn fusion_ranks_by_weighted_reciprocal_ranks_and_both_methods_are_deterministic() {
+        let (_dir, index_dir) = index();
+        let fusion = ranked(&index_dir, Method::Fusion, 0.5);
+        let paths: Vec<&str> = fusion.iter().map(|(path, _)| path.as_str()).collect();
+        // b: 0.5/62 + 0.5/61; a: 0.5/61 + 0.5/63; c: 0.5/62 (no query term).
+        assert_eq!(paths, vec!["b.rs", "a.rs", "c.rs"]);
+        let expected_b = (0.5 / 62.0 + 0.5 / 61.0) * 61.0;
+        assert!((fusion[0].1 - expected_b).abs() < 1e-4, "{fusion:?}");
+        for method in [Method::Fusion, Method::Blend] {
+            let first = ranked(&index_dir, method, 0.6);
+            for _ in 0..3 {
+                assert_eq!(ranked(&index_dir, method, 0.6), first, "{method:?}");
+            }
+        }
+        // alpha 0 is lexical order whatever the method; alpha 1 is vector order.
+        for method in [Method::Fusion, Method::Blend] {
+            let lexical: Vec<String> = ranked(&index_dir, method, 0.0)
+                .into_iter()
+                .map(|(path, _)| path)
+                .take(2)
+                .collect();
+            assert_eq!(lexical, vec!["a.rs", "b.rs"], "{method:?}");
+            let vector: Vec<String> = ranked(&index_dir, method, 1.0)
+                .into_iter()
+                .map(|(path, _)| path)
+                .collect();
+            assert_eq!(vector, vec!["b.rs", "c.rs", "a.rs"], "{method:?}");
+        }
+    }
 }

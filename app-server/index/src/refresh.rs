@@ -1,6 +1,7 @@
-//! Refresh coordination and the refresh itself: one refresh per repository at a time (a second
-//! caller waits for the first and then finds little or nothing to do), the lexical update as one
-//! transaction, then embeddings of the chunks whose text has no vector yet, batch by batch.
+//! Refresh coordination and the refresh itself: one lexical refresh per repository at a time (a
+//! second caller waits for the first and then finds little or nothing to do), the lexical update
+//! as one transaction, then the background embedding job (`job.rs`) asked to embed the chunks
+//! whose text has no vector yet, waited for or not.
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -9,11 +10,16 @@ use std::sync::{Arc, Mutex};
 use serde::Serialize;
 
 use crate::embed::{self, EmbeddingProvider, NotReady};
+use crate::job::{self, JobError};
 use crate::scan::{self, Globs};
 use crate::stop::{StopFlag, blocking};
 use crate::store::{FileUpdate, ManifestEntry, Store};
-use crate::vectors::{self, VectorMatrix};
-use crate::{EmbeddingStatus, IndexError, IndexSettings, Progress, ProgressSink, RefreshStats};
+use crate::vectors::VectorMatrix;
+use crate::watch::{Plan, RepoWatch};
+use crate::{
+    EmbeddingProgress, EmbeddingStatus, IndexError, IndexSettings, Progress, ProgressSink,
+    RefreshStats,
+};
 
 /// Arguments of `repo_index_refresh`.
 #[derive(Debug, Clone)]
@@ -41,17 +47,36 @@ pub struct RefreshOutcome {
     pub embedding_status: EmbeddingStatus,
 }
 
-/// The in-process state of the project index: per repository, the lock held for a refresh and
-/// the vectors last queried; and the local embedding models loaded so far.
+/// The in-process state of the project index: per repository, the lock held for a refresh, the
+/// vectors last queried and the background embedding job; the local embedding models loaded so
+/// far; and the turn that embedding jobs take, one batch at a time per process.
 ///
 /// A server creates one at startup and hands it (clones share it) to everything that indexes
 /// or queries for it: every engine, MCP session and tool call. Two callers refreshing one
 /// repository through the same state take turns, and a model is loaded once; callers holding
 /// different states (two servers' worth in one process, as in tests) share nothing.
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct IndexState {
     repos: Arc<Mutex<HashMap<PathBuf, Arc<RepoState>>>>,
     models: embed::local::LoadedModels,
+    embed_turn: Arc<tokio::sync::Semaphore>,
+    jobs_stop: StopFlag,
+    watched: Arc<std::sync::atomic::AtomicUsize>,
+}
+
+/// Most repositories one state watches; refreshes of any further one walk.
+pub const MAX_WATCHED_REPOSITORIES: usize = 16;
+
+impl Default for IndexState {
+    fn default() -> Self {
+        Self {
+            repos: Arc::default(),
+            models: embed::local::LoadedModels::default(),
+            embed_turn: Arc::new(tokio::sync::Semaphore::new(1)),
+            jobs_stop: StopFlag::default(),
+            watched: Arc::default(),
+        }
+    }
 }
 
 impl std::fmt::Debug for IndexState {
@@ -79,15 +104,50 @@ impl IndexState {
     pub fn same_as(&self, other: &IndexState) -> bool {
         Arc::ptr_eq(&self.repos, &other.repos)
     }
+
+    /// Stops every background embedding job of this state at its next batch, for good: what
+    /// they committed stays, and no job of this state embeds again (a later one fails at once),
+    /// so a server shutting down stops embedding. The next process resumes the work.
+    pub fn stop_embedding_jobs(&self) {
+        self.jobs_stop.raise();
+    }
+
+    /// The flag that stops the embedding jobs.
+    pub(crate) fn jobs_stop(&self) -> &StopFlag {
+        &self.jobs_stop
+    }
+
+    /// The turn of one embedding batch: jobs of different repositories embed one batch at a time.
+    pub(crate) async fn embed_permit(&self) -> Option<tokio::sync::SemaphorePermit<'_>> {
+        self.embed_turn.acquire().await.ok()
+    }
 }
 
 /// In-process state of one repository.
 #[derive(Default)]
 pub(crate) struct RepoState {
-    /// Held for the whole of a refresh.
+    /// Held for the whole of a lexical refresh.
     pub(crate) refresh_lock: tokio::sync::Mutex<()>,
     /// Vectors of the last model queried, with the generation they were loaded at.
     pub(crate) vectors: Mutex<Option<CachedVectors>>,
+    /// The background embedding job.
+    pub(crate) job: job::JobSlot,
+    /// The file-system watcher that spares refreshes their walk.
+    pub(crate) watch: Mutex<WatchState>,
+    /// Full walks done (logged, so that tests can count them).
+    pub(crate) walks: std::sync::atomic::AtomicU64,
+}
+
+/// Whether a repository is watched.
+#[derive(Default)]
+pub(crate) enum WatchState {
+    /// Not yet: the first refresh starts the watcher.
+    #[default]
+    NotStarted,
+    /// Watching is unavailable: every refresh walks.
+    Unavailable,
+    /// Changes are recorded as they happen.
+    Watching(RepoWatch),
 }
 
 pub(crate) struct CachedVectors {
@@ -136,6 +196,7 @@ pub async fn refresh(
         request.force_full,
         provider,
         required,
+        true,
         progress,
     )
     .await?;
@@ -148,6 +209,11 @@ pub async fn refresh(
 
 /// A refresh with the repository and provider already resolved (`Ok(None)`: embeddings not
 /// wanted). Shared by [`refresh`] and the query path.
+///
+/// The lexical index is brought up to date first (under the repository's refresh lock); then
+/// the background embedding job is asked to embed what has no vector. With `wait` (or
+/// `required`) the call waits for the job, reporting its progress; without, it returns at once
+/// with `ready: false, reason: "indexing"` and the job's progress while vectors are missing.
 #[allow(
     clippy::too_many_arguments,
     reason = "the server's index state travels beside the refresh's own arguments"
@@ -156,29 +222,31 @@ pub(crate) async fn refresh_resolved(
     state: &IndexState,
     settings: &IndexSettings,
     repo_root: &Path,
-    globs: &[String],
+    patterns: &[String],
     force_full: bool,
     provider: Result<Option<Arc<dyn EmbeddingProvider>>, NotReady>,
     required: bool,
+    wait: bool,
     progress: ProgressSink,
 ) -> Result<(RefreshStats, EmbeddingStatus), IndexError> {
-    let globs = Globs::new(globs)?;
+    let globs = Globs::new(patterns)?;
     let index_dir = crate::index_dir(settings, repo_root);
-    let repo = state.repo(&index_dir);
-    let _guard = repo.refresh_lock.lock().await;
-    let lexical = {
-        let settings = settings.clone();
-        let repo_root = repo_root.to_path_buf();
-        let index_dir = index_dir.clone();
+    let (mut stats, generation) = {
+        let locked = state.repo(&index_dir);
+        let _guard = locked.refresh_lock.lock().await;
+        let repo = locked.clone();
+        let lexical = Lexical {
+            settings: settings.clone(),
+            repo_root: repo_root.to_path_buf(),
+            index_dir: index_dir.clone(),
+            globs,
+            patterns: patterns.to_vec(),
+            force_full,
+        };
         let progress = progress.clone();
-        blocking(move |stop| {
-            refresh_lexical(
-                &settings, &repo_root, &index_dir, &globs, force_full, &progress, stop,
-            )
-        })
-        .await?
+        let watched = state.watched.clone();
+        blocking(move |stop| lexical.run(&repo, &watched, &progress, stop)).await?
     };
-    let mut stats = lexical;
     let provider = match provider {
         Ok(Some(provider)) => provider,
         Ok(None) => return Ok((stats, EmbeddingStatus::skipped(None, None))),
@@ -189,112 +257,286 @@ pub(crate) async fn refresh_resolved(
             ));
         }
     };
-    match embed_pending(&index_dir, provider.as_ref(), &progress).await {
-        Ok(embedded) => {
-            stats.embedded_chunks = embedded;
-            Ok((stats, EmbeddingStatus::ready(required)))
-        }
-        Err(EmbedFailure::Provider(detail)) if !required => {
-            tracing::warn!(%detail, "embedding failed; the lexical index is complete");
-            Ok((
-                stats,
-                EmbeddingStatus::skipped(Some("embedding_query_failed"), Some(detail)),
-            ))
-        }
-        Err(EmbedFailure::Provider(detail)) => Err(IndexError::EmbeddingsRequired {
-            reason: "embedding_query_failed",
-            detail,
+    let model = provider.model().to_string();
+    if wait || required {
+        let ticket = job::ensure(state, repo_root, &index_dir, provider);
+        return match job::wait(state, &index_dir, ticket, &progress).await {
+            Ok(embedded) => {
+                stats.embedded_chunks = embedded;
+                Ok((stats, EmbeddingStatus::ready(required)))
+            }
+            Err(JobError::Provider(detail)) if !required => {
+                tracing::warn!(%detail, "embedding failed; the lexical index is complete");
+                Ok((
+                    stats,
+                    EmbeddingStatus::skipped(Some("embedding_query_failed"), Some(detail)),
+                ))
+            }
+            Err(JobError::Provider(detail)) => Err(IndexError::EmbeddingsRequired {
+                reason: "embedding_query_failed",
+                detail,
+            }),
+            Err(JobError::Index(detail)) => Err(IndexError::Io(detail)),
+        };
+    }
+    let current = job::status(state, &index_dir);
+    if current.model == model && current.error.is_none() && current.complete_at == Some(generation)
+    {
+        return Ok((stats, EmbeddingStatus::ready(false)));
+    }
+    job::ensure(state, repo_root, &index_dir, provider);
+    if current.model == model
+        && let Some(JobError::Provider(detail)) = current.error
+    {
+        // The last run failed: this answer says so (the job tries again meanwhile).
+        return Ok((
+            stats,
+            EmbeddingStatus::skipped(Some("embedding_query_failed"), Some(detail)),
+        ));
+    }
+    let (embedded_chunks, total_chunks) = {
+        let index_dir = index_dir.clone();
+        blocking(move |_| Store::open(&index_dir)?.embedding_counts(&model)).await?
+    };
+    if embedded_chunks == total_chunks {
+        return Ok((stats, EmbeddingStatus::ready(false)));
+    }
+    Ok((
+        stats,
+        EmbeddingStatus::indexing(EmbeddingProgress {
+            embedded_chunks,
+            total_chunks,
         }),
-        Err(EmbedFailure::Index(error)) => Err(error),
+    ))
+}
+
+/// One lexical refresh's arguments.
+struct Lexical {
+    settings: IndexSettings,
+    repo_root: PathBuf,
+    index_dir: PathBuf,
+    globs: Globs,
+    patterns: Vec<String>,
+    force_full: bool,
+}
+
+impl Lexical {
+    /// Runs the refresh; when it fails, the next one walks (the changes it took are not lost).
+    fn run(
+        &self,
+        repo: &RepoState,
+        watched: &std::sync::atomic::AtomicUsize,
+        progress: &ProgressSink,
+        stop: &StopFlag,
+    ) -> Result<(RefreshStats, i64), IndexError> {
+        crate::disk::prepare_index_dir(&self.repo_root, &self.index_dir)?;
+        exclude_from_git(&self.repo_root, &self.index_dir);
+        let mut watch = match repo.watch.lock() {
+            Ok(guard) => guard,
+            Err(poisoned) => poisoned.into_inner(),
+        };
+        if matches!(*watch, WatchState::NotStarted) {
+            *watch = if watched.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                < MAX_WATCHED_REPOSITORIES
+            {
+                RepoWatch::start(&self.repo_root, &self.index_dir)
+                    .map_or(WatchState::Unavailable, WatchState::Watching)
+            } else {
+                WatchState::Unavailable
+            };
+        }
+        let plan = match &*watch {
+            WatchState::Watching(watcher) if !self.force_full => watcher.plan(&self.patterns),
+            _ => Plan::Walk,
+        };
+        let outcome = self.refresh(repo, plan, progress, stop);
+        if outcome.is_err()
+            && let WatchState::Watching(watcher) = &*watch
+        {
+            watcher.walk_next();
+        }
+        outcome
+    }
+
+    fn refresh(
+        &self,
+        repo: &RepoState,
+        plan: Plan,
+        progress: &ProgressSink,
+        stop: &StopFlag,
+    ) -> Result<(RefreshStats, i64), IndexError> {
+        let (settings, repo_root, index_dir, globs) = (
+            &self.settings,
+            &self.repo_root,
+            &self.index_dir,
+            &self.globs,
+        );
+        let mut store = Store::open(index_dir)?;
+        if self.force_full {
+            store.clear()?;
+        }
+        let manifest = store.manifest()?;
+        let targeted = match plan {
+            Plan::Paths(paths) => changed_files(settings, repo_root, globs, &manifest, paths),
+            Plan::Walk => None,
+        };
+        let (files, mut removed, unreadable, scanned) = match targeted {
+            Some((files, removed)) => {
+                let new = files
+                    .iter()
+                    .filter(|file| !manifest.contains_key(&file.path))
+                    .count();
+                let indexed = manifest.keys().filter(|path| globs.matches(path)).count();
+                let scanned = (indexed + new).saturating_sub(removed.len());
+                (files, removed, 0, scanned)
+            }
+            None => {
+                let walks = repo
+                    .walks
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+                    + 1;
+                tracing::info!(repo_root = %repo_root.display(), walks, "project index walk");
+                let (files, unreadable) =
+                    scan::scan(repo_root, index_dir, globs, settings.max_file_bytes, stop)?;
+                let seen: HashSet<&str> = files.iter().map(|file| file.path.as_str()).collect();
+                let removed: Vec<String> = manifest
+                    .keys()
+                    .filter(|path| globs.matches(path) && !seen.contains(path.as_str()))
+                    .cloned()
+                    .collect();
+                let scanned = files.len();
+                (files, removed, unreadable, scanned)
+            }
+        };
+        progress(Progress::Scanned { files: scanned });
+        let mut stats = RefreshStats {
+            scanned_files: scanned,
+            skipped_files: unreadable,
+            ..RefreshStats::default()
+        };
+        let candidates: Vec<&scan::ScannedFile> = files
+            .iter()
+            .filter(|file| {
+                manifest
+                    .get(&file.path)
+                    .is_none_or(|entry| entry.size != file.size || entry.mtime_ns != file.mtime_ns)
+            })
+            .collect();
+        let mut updates = Vec::new();
+        for (done, file) in candidates.iter().enumerate() {
+            stop.check()?;
+            if done % 64 == 0 {
+                progress(Progress::Indexed {
+                    done,
+                    total: candidates.len(),
+                });
+            }
+            let Some(text) = read_text(&file.absolute) else {
+                stats.skipped_files += 1;
+                if manifest.contains_key(&file.path) {
+                    removed.push(file.path.clone());
+                }
+                continue;
+            };
+            let hash = sha1_smol::Sha1::from(text.as_bytes()).digest().to_string();
+            let entry = ManifestEntry {
+                size: file.size,
+                mtime_ns: file.mtime_ns,
+                hash,
+            };
+            let touch_only = manifest
+                .get(&file.path)
+                .is_some_and(|old| old.hash == entry.hash);
+            let chunks = if touch_only {
+                Vec::new()
+            } else {
+                crate::chunk::chunk_text(&text, settings.chunk_limits)
+            };
+            if !touch_only {
+                stats.updated_files += 1;
+            }
+            updates.push(FileUpdate {
+                path: file.path.clone(),
+                entry,
+                chunks,
+                touch_only,
+            });
+        }
+        progress(Progress::Indexed {
+            done: candidates.len(),
+            total: candidates.len(),
+        });
+        stats.removed_files = removed.len();
+        store.apply(&removed, &updates, stop)?;
+        stats.indexed_chunks = store.chunk_count()?;
+        Ok((stats, store.generation()?))
     }
 }
 
-fn refresh_lexical(
+/// The files among `paths` (the watcher's changes) that the walk would include, and the indexed
+/// paths that are gone; `None` when a path needs the walk after all.
+fn changed_files(
     settings: &IndexSettings,
     repo_root: &Path,
-    index_dir: &Path,
     globs: &Globs,
-    force_full: bool,
-    progress: &ProgressSink,
-    stop: &StopFlag,
-) -> Result<RefreshStats, IndexError> {
-    crate::disk::prepare_index_dir(repo_root, index_dir)?;
-    exclude_from_git(repo_root, index_dir);
-    let mut store = Store::open(index_dir)?;
-    if force_full {
-        store.clear()?;
-    }
-    let (files, unreadable) =
-        scan::scan(repo_root, index_dir, globs, settings.max_file_bytes, stop)?;
-    progress(Progress::Scanned { files: files.len() });
-    let manifest = store.manifest()?;
-    let mut stats = RefreshStats {
-        scanned_files: files.len(),
-        skipped_files: unreadable,
-        ..RefreshStats::default()
-    };
-    let seen: HashSet<&str> = files.iter().map(|file| file.path.as_str()).collect();
-    let mut removed: Vec<String> = manifest
-        .keys()
-        .filter(|path| globs.matches(path) && !seen.contains(path.as_str()))
-        .cloned()
-        .collect();
-    let candidates: Vec<&scan::ScannedFile> = files
-        .iter()
-        .filter(|file| {
-            manifest
-                .get(&file.path)
-                .is_none_or(|entry| entry.size != file.size || entry.mtime_ns != file.mtime_ns)
-        })
-        .collect();
-    let mut updates = Vec::new();
-    for (done, file) in candidates.iter().enumerate() {
-        stop.check()?;
-        if done % 64 == 0 {
-            progress(Progress::Indexed {
-                done,
-                total: candidates.len(),
-            });
-        }
-        let Some(text) = read_text(&file.absolute) else {
-            stats.skipped_files += 1;
-            if manifest.contains_key(&file.path) {
-                removed.push(file.path.clone());
+    manifest: &HashMap<String, ManifestEntry>,
+    paths: Vec<PathBuf>,
+) -> Option<(Vec<scan::ScannedFile>, Vec<String>)> {
+    let mut files = Vec::new();
+    let mut removed = Vec::new();
+    for path in paths {
+        let relative_path = path.strip_prefix(repo_root).ok()?.to_path_buf();
+        let relative = relative_path.to_str()?.replace('\\', "/");
+        if !globs.matches(&relative) && !manifest.contains_key(&relative) {
+            // A directory's path may not match a file glob: check what was indexed under it.
+            let prefix = format!("{relative}/");
+            if !path.exists() {
+                removed.extend(
+                    manifest
+                        .keys()
+                        .filter(|key| key.starts_with(&prefix))
+                        .cloned(),
+                );
             }
             continue;
-        };
-        let hash = sha1_smol::Sha1::from(text.as_bytes()).digest().to_string();
-        let entry = ManifestEntry {
-            size: file.size,
-            mtime_ns: file.mtime_ns,
-            hash,
-        };
-        let touch_only = manifest
-            .get(&file.path)
-            .is_some_and(|old| old.hash == entry.hash);
-        let chunks = if touch_only {
-            Vec::new()
-        } else {
-            crate::chunk::chunk_text(&text, settings.chunk_limits)
-        };
-        if !touch_only {
-            stats.updated_files += 1;
         }
-        updates.push(FileUpdate {
-            path: file.path.clone(),
-            entry,
-            chunks,
-            touch_only,
-        });
+        match std::fs::symlink_metadata(&path) {
+            Ok(metadata) if metadata.is_file() => {
+                if metadata.len() > settings.max_file_bytes || !globs.matches(&relative) {
+                    if manifest.contains_key(&relative) {
+                        removed.push(relative);
+                    }
+                    continue;
+                }
+                if !manifest.contains_key(&relative)
+                    && crate::watch::is_ignored(repo_root, &relative_path)
+                {
+                    continue;
+                }
+                files.push(scan::ScannedFile {
+                    path: relative,
+                    absolute: path,
+                    size: metadata.len(),
+                    mtime_ns: scan::mtime_ns(&metadata),
+                });
+            }
+            Ok(metadata) if metadata.is_dir() => {}
+            Ok(_) | Err(_) => {
+                let prefix = format!("{relative}/");
+                removed.extend(
+                    manifest
+                        .keys()
+                        .filter(|key| **key == relative || key.starts_with(&prefix))
+                        .cloned(),
+                );
+            }
+        }
     }
-    progress(Progress::Indexed {
-        done: candidates.len(),
-        total: candidates.len(),
-    });
-    stats.removed_files = removed.len();
-    store.apply(&removed, &updates, stop)?;
-    stats.indexed_chunks = store.chunk_count()?;
-    Ok(stats)
+    removed.sort();
+    removed.dedup();
+    files.sort_by(|left, right| left.path.cmp(&right.path));
+    files.dedup_by(|left, right| left.path == right.path);
+    Some((files, removed))
 }
 
 /// A file's text, or `None` when it is unreadable, binary or not UTF-8.
@@ -304,60 +546,6 @@ fn read_text(path: &Path) -> Option<String> {
         return None;
     }
     String::from_utf8(bytes).ok()
-}
-
-enum EmbedFailure {
-    Provider(String),
-    Index(IndexError),
-}
-
-/// Embeds every chunk text without a vector for the provider's model; each batch is committed,
-/// so a failure keeps the work done so far.
-async fn embed_pending(
-    index_dir: &Path,
-    provider: &dyn EmbeddingProvider,
-    progress: &ProgressSink,
-) -> Result<usize, EmbedFailure> {
-    let model = provider.model().to_string();
-    let pending = {
-        let index_dir = index_dir.to_path_buf();
-        let model = model.clone();
-        blocking(move |_| Store::open(&index_dir)?.pending_embeddings(&model))
-            .await
-            .map_err(EmbedFailure::Index)?
-    };
-    let total = pending.len();
-    let mut done = 0;
-    progress(Progress::Embedded { done, total });
-    // Commit about every 256 chunks so that a crash or failure loses little.
-    for group in pending.chunks(256) {
-        let mut quantized = Vec::with_capacity(group.len());
-        for batch in group.chunks(provider.batch_size().max(1)) {
-            let texts: Vec<String> = batch.iter().map(|(_, text)| text.clone()).collect();
-            let vectors = provider
-                .embed(&texts)
-                .await
-                .map_err(EmbedFailure::Provider)?;
-            for ((hash, _), mut vector) in batch.iter().zip(vectors) {
-                vectors::normalize(&mut vector);
-                quantized.push((hash.clone(), vectors::quantize(&vector)));
-            }
-            done += batch.len();
-            progress(Progress::Embedded { done, total });
-        }
-        let index_dir = index_dir.to_path_buf();
-        let model = model.clone();
-        blocking(move |_| Store::open(&index_dir)?.put_vectors(&model, &quantized))
-            .await
-            .map_err(EmbedFailure::Index)?;
-    }
-    if total > 0 {
-        let index_dir = index_dir.to_path_buf();
-        blocking(move |_| Store::open(&index_dir)?.collect_vector_garbage())
-            .await
-            .map_err(EmbedFailure::Index)?;
-    }
-    Ok(total)
 }
 
 /// Adds the index directory to `.git/info/exclude` when `repo_root` is a git repository and the

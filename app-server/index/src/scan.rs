@@ -106,13 +106,7 @@ pub fn scan(
         if metadata.len() > max_file_bytes {
             continue;
         }
-        let mtime_ns = metadata
-            .modified()
-            .ok()
-            .and_then(|time| time.duration_since(UNIX_EPOCH).ok())
-            .map_or(0, |duration| {
-                i64::try_from(duration.as_nanos()).unwrap_or(i64::MAX)
-            });
+        let mtime_ns = mtime_ns(&metadata);
         files.push(ScannedFile {
             path: relative,
             absolute: entry.path().to_path_buf(),
@@ -122,6 +116,17 @@ pub fn scan(
     }
     files.sort_by(|left, right| left.path.cmp(&right.path));
     Ok((files, unreadable))
+}
+
+/// A file's modification time in nanoseconds since the Unix epoch (0 when unknown).
+pub fn mtime_ns(metadata: &std::fs::Metadata) -> i64 {
+    metadata
+        .modified()
+        .ok()
+        .and_then(|time| time.duration_since(UNIX_EPOCH).ok())
+        .map_or(0, |duration| {
+            i64::try_from(duration.as_nanos()).unwrap_or(i64::MAX)
+        })
 }
 
 /// Whether `bytes` look like a binary file (a NUL byte in the first 8 KiB).

@@ -31,7 +31,7 @@ impl StopFlag {
         Ok(())
     }
 
-    fn raise(&self) {
+    pub(crate) fn raise(&self) {
         self.0.store(true, Ordering::Relaxed);
     }
 }

@@ -269,6 +269,19 @@ impl Store {
         rows.collect::<Result<_, _>>().map_err(sql)
     }
 
+    /// `(chunks with a vector for model, chunks)`.
+    pub fn embedding_counts(&self, model: &str) -> Result<(usize, usize), IndexError> {
+        self.connection
+            .query_row(
+                "SELECT COUNT(v.hash), COUNT(*) FROM chunks c
+                 LEFT JOIN vectors v ON v.model = ?1 AND v.hash = c.hash",
+                [model],
+                |row| Ok((row.get::<_, i64>(0)?, row.get::<_, i64>(1)?)),
+            )
+            .map(|(embedded, total)| (embedded.max(0) as usize, total.max(0) as usize))
+            .map_err(sql)
+    }
+
     /// Stores vectors for `model` in one transaction and drops vectors no chunk uses any more.
     pub fn put_vectors(
         &mut self,

@@ -30,7 +30,7 @@ pub struct QueryProjectTool;
 
 impl Tool for QueryProjectTool {
     const NAME: &'static str = QUERY_PROJECT_TOOL;
-    const DESCRIPTION: &'static str = "Search the repository before reading files: returns ranked snippets (path, line range, text, score) from a hybrid lexical + embedding index. The index is refreshed incrementally first.";
+    const DESCRIPTION: &'static str = "Search the repository before reading files: returns ranked snippets (path, line range, text, score) from a hybrid lexical + embedding index. The index is refreshed incrementally first; it answers at once on a repository whose embeddings are still being computed in the background (embedding_status.reason `indexing`, with progress).";
     type Args = QueryProjectArgs;
     type Context<'a> = McpCall<'a>;
     type Output = McpOutcome;
@@ -158,8 +158,14 @@ fn embedding_status_schema() -> Value {
         "properties": {
             "mode_used": {"type": "string", "enum": ["skip", "optional", "required"]},
             "ready": {"type": "boolean"},
-            "reason": {"type": "string", "enum": ["missing_api_key", "embedding_query_failed", "model_not_installed"]},
+            "reason": {"type": "string", "enum": ["missing_api_key", "embedding_query_failed", "model_not_installed", "indexing"]},
             "detail": {"type": "string"},
+            "progress": {
+                "type": "object",
+                "description": "With reason `indexing`: chunks embedded so far (they already take part in the ranking) of the chunks in the index.",
+                "properties": {"embedded_chunks": {"type": "integer"}, "total_chunks": {"type": "integer"}},
+                "required": ["embedded_chunks", "total_chunks"],
+            },
         },
         "required": ["mode_used", "ready"],
     })

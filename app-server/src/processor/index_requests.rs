@@ -12,9 +12,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use app_server_protocol::index::{
-    IndexEmbeddingMode, IndexEmbeddingStatus, IndexEmbeddingUnavailable, IndexLineRange,
-    IndexProgressNotification, IndexProgressPhase, IndexQueryParams, IndexQueryResponse,
-    IndexQueryResult, IndexRefreshParams, IndexRefreshResponse, IndexRefreshStats,
+    IndexEmbeddingMode, IndexEmbeddingProgress, IndexEmbeddingStatus, IndexEmbeddingUnavailable,
+    IndexLineRange, IndexProgressNotification, IndexProgressPhase, IndexQueryParams,
+    IndexQueryResponse, IndexQueryResult, IndexRefreshParams, IndexRefreshResponse,
+    IndexRefreshStats,
 };
 use app_server_protocol::jsonrpc::JsonRpcErrorBody;
 use app_server_protocol::tables::ServerNotification;
@@ -163,6 +164,7 @@ fn embedding_status(status: EmbeddingStatus) -> IndexEmbeddingStatus {
         "missing_api_key" => Some(IndexEmbeddingUnavailable::MissingApiKey),
         "embedding_query_failed" => Some(IndexEmbeddingUnavailable::EmbeddingQueryFailed),
         "model_not_installed" => Some(IndexEmbeddingUnavailable::ModelNotInstalled),
+        "indexing" => Some(IndexEmbeddingUnavailable::Indexing),
         other => {
             tracing::warn!(reason = other, "unknown embedding status reason");
             None
@@ -173,5 +175,9 @@ fn embedding_status(status: EmbeddingStatus) -> IndexEmbeddingStatus {
         ready: status.ready,
         reason,
         detail: status.detail,
+        progress: status.progress.map(|progress| IndexEmbeddingProgress {
+            embedded_chunks: progress.embedded_chunks as i64,
+            total_chunks: progress.total_chunks as i64,
+        }),
     }
 }

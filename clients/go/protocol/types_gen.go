@@ -2096,6 +2096,14 @@ const (
 	IndexEmbeddingModeRequired IndexEmbeddingMode = "required"
 )
 
+// IndexEmbeddingProgress: How far the background embedding of a repository is. @experimental
+type IndexEmbeddingProgress struct {
+	// EmbeddedChunks: Chunks that have a vector (they take part in the ranking already).
+	EmbeddedChunks int64 `json:"embeddedChunks"`
+	// TotalChunks: Chunks in the index.
+	TotalChunks int64 `json:"totalChunks"`
+}
+
 // IndexEmbeddingStatus: Whether embedding-backed ranking is active. @experimental
 type IndexEmbeddingStatus struct {
 	// Detail: Details of the reason (the missing variable, file or the provider's error); `null` when
@@ -2103,6 +2111,9 @@ type IndexEmbeddingStatus struct {
 	Detail *string `json:"detail,omitempty"`
 	// ModeUsed: How embeddings were used.
 	ModeUsed IndexEmbeddingMode `json:"modeUsed"`
+	// Progress: With reason `indexing`: how far the background embedding of the repository is;
+	// `null` otherwise.
+	Progress *IndexEmbeddingProgress `json:"progress,omitempty"`
 	// Ready: Whether embedding-backed ranking is active for this answer.
 	Ready bool `json:"ready"`
 	// Reason: Why not, when not ready and a reason is known; `null` otherwise (also when embeddings
@@ -2121,6 +2132,9 @@ const (
 	IndexEmbeddingUnavailableEmbeddingQueryFailed IndexEmbeddingUnavailable = "embedding_query_failed"
 	// The local model's files are missing or corrupt (`tandem index install-model`).
 	IndexEmbeddingUnavailableModelNotInstalled IndexEmbeddingUnavailable = "model_not_installed"
+	// The background job is still embedding the repository's chunks: the answer ranks the
+	// chunks embedded so far with their vectors, the others lexically (`progress`).
+	IndexEmbeddingUnavailableIndexing IndexEmbeddingUnavailable = "indexing"
 )
 
 // IndexLineRange: A 1-based, inclusive line range. @experimental

@@ -1,14 +1,25 @@
-//! `tandem-index-bench`: figures of the project index on a real repository none of us wrote,
-//! the sources of tokio 1.54.1, hyper 1.12.0 and axum 0.8.9 from the cargo registry (fetched
-//! with `cargo fetch` into `~/.cargo/registry` when missing), copied side by side into a
-//! temporary directory. Prints cold lexical index time, no-change and one-changed-file refresh,
-//! query latency p50 (lexical and hybrid), local embedding throughput, cold hybrid time, the
-//! one-changed-file refresh with its chunks re-embedded, and
-//! recall@1 / recall@8 / MRR of lexical, hybrid and a grep-like baseline over
-//! `bench/eval-tokio-hyper-axum.jsonl`.
+//! `tandem-index-bench`: figures of the project index on two code bases none of us wrote, taken
+//! from the package registries:
 //!
-//! Run: `cargo run --release -p tandem-index --bin tandem-index-bench [-- --skip-embeddings]`
-//! with the local model installed (`tandem index install-model`; `TANDEM_HOME` is honoured).
+//! - Rust: the sources of tokio 1.54.1, hyper 1.12.0 and axum 0.8.9 from the cargo registry
+//!   (fetched with `cargo fetch` when missing), judged by `bench/eval-tokio-hyper-axum.jsonl`;
+//! - Python: requests 2.32.3 and urllib3 2.2.3, the wheels from PyPI (`pip download`, cached
+//!   under `$TMPDIR/tandem-index-bench-wheels`), judged by `bench/eval-requests-urllib3.jsonl`.
+//!
+//! Each corpus is copied into a temporary directory. Printed per corpus: cold lexical index
+//! time, no-change and one-changed-file refresh, `query_project` call and ranking p50 (lexical);
+//! then, with the local model, the first `query_project` on the cold corpus (which answers
+//! before the embeddings are done), embedding throughput, the hybrid query p50, and recall@1,
+//! recall@8 and MRR@8 of a grep-like baseline, lexical (BM25), vector, blend (alpha 0.6) and
+//! reciprocal-rank fusion (alpha 0.6), per question kind (identifier, paraphrase) and overall.
+//!
+//! Run: `cargo run --release -p tandem-index --bin tandem-index-bench [-- OPTIONS]` with the
+//! local model installed (`tandem index install-model`; `TANDEM_HOME` is honoured). Options:
+//! `--skip-embeddings` (lexical figures only), `--corpus rust|python` (one corpus only),
+//! `--sample N` (keep every N-th file that answers no question, for a shorter embedding run;
+//! the figures are then those of the sample), `--throughput N` (only the embedding throughput
+//! figures: N chunks of the corpus embedded in index order and in length order, in the same
+//! run, with the model's FLOPs per chunk and this machine's measured f32 GEMM rate).
 
 #![allow(
     clippy::print_stdout,
@@ -16,25 +27,29 @@
     reason = "a benchmark prints its figures"
 )]
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
+use tandem_index::query::{Method, RankOptions};
 use tandem_index::scan::Globs;
-use tandem_index::{IndexSettings, QueryRequest, RefreshRequest, no_progress};
+use tandem_index::{IndexSettings, IndexState, QueryRequest, RefreshRequest, no_progress};
 
-const CRATES: [(&str, &str, &str); 3] = [
-    ("tokio", "1.54.1", "tokio"),
-    ("hyper", "1.12.0", "hyper"),
-    ("axum", "0.8.9", "axum"),
-];
+const RUST_CRATES: [(&str, &str); 3] =
+    [("tokio", "1.54.1"), ("hyper", "1.12.0"), ("axum", "0.8.9")];
+const PYTHON_WHEELS: [(&str, &str); 2] = [("requests", "2.32.3"), ("urllib3", "2.2.3")];
 
 #[derive(Deserialize)]
 struct EvalQuery {
     kind: String,
     query: String,
     answers: Vec<String>,
+}
+
+struct Options {
+    skip_embeddings: bool,
+    sample: usize,
+    throughput: Option<usize>,
 }
 
 fn main() {
@@ -45,26 +60,93 @@ fn main() {
 }
 
 fn run() -> Result<(), String> {
-    let skip_embeddings = std::env::args().any(|arg| arg == "--skip-embeddings");
+    let args: Vec<String> = std::env::args().collect();
+    let value = |name: &str| {
+        args.iter()
+            .position(|arg| arg == name)
+            .and_then(|index| args.get(index + 1))
+            .cloned()
+    };
+    let options = Options {
+        skip_embeddings: args.iter().any(|arg| arg == "--skip-embeddings"),
+        sample: value("--sample")
+            .map(|text| text.parse::<usize>().map_err(|e| e.to_string()))
+            .transpose()?
+            .unwrap_or(1)
+            .max(1),
+        throughput: value("--throughput")
+            .map(|text| text.parse::<usize>().map_err(|e| e.to_string()))
+            .transpose()?,
+    };
+    let only = value("--corpus");
+    if only.as_deref().is_none_or(|name| name == "rust") {
+        let eval = load_eval(include_str!("../../bench/eval-tokio-hyper-axum.jsonl"))?;
+        let corpus = tempdir("rust")?;
+        prepare_rust(&corpus)?;
+        bench(
+            "tokio 1.54.1 + hyper 1.12.0 + axum 0.8.9 (Rust)",
+            &corpus,
+            "tokio/src/sync/notify.rs",
+            &eval,
+            &options,
+        )?;
+        let _ = std::fs::remove_dir_all(&corpus);
+    }
+    if only.as_deref().is_none_or(|name| name == "python") {
+        let eval = load_eval(include_str!("../../bench/eval-requests-urllib3.jsonl"))?;
+        let corpus = tempdir("python")?;
+        prepare_python(&corpus)?;
+        bench(
+            "requests 2.32.3 + urllib3 2.2.3 (Python)",
+            &corpus,
+            "requests/sessions.py",
+            &eval,
+            &options,
+        )?;
+        let _ = std::fs::remove_dir_all(&corpus);
+    }
+    Ok(())
+}
+
+fn load_eval(text: &str) -> Result<Vec<EvalQuery>, String> {
+    text.lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(line).map_err(|e| e.to_string()))
+        .collect()
+}
+
+fn bench(
+    label: &str,
+    corpus: &Path,
+    changed: &str,
+    eval: &[EvalQuery],
+    options: &Options,
+) -> Result<(), String> {
+    sample(corpus, eval, options.sample)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    let corpus = tempdir()?;
-    prepare_corpus(&corpus)?;
+    let all = Globs::new(&[]).map_err(|e| e.to_string())?;
     let (files, _) = tandem_index::scan::scan(
-        &corpus,
+        corpus,
         &corpus.join(".tandem"),
-        &Globs::new(&[]).map_err(|e| e.to_string())?,
+        &all,
         u64::MAX,
         &tandem_index::stop::StopFlag::never(),
     )
     .map_err(|e| e.to_string())?;
     let bytes: u64 = files.iter().map(|file| file.size).sum();
+    let sampled = if options.sample > 1 {
+        format!(" (every {}th file besides the answers)", options.sample)
+    } else {
+        String::new()
+    };
     println!(
-        "corpus: tokio 1.54.1 + hyper 1.12.0 + axum 0.8.9 from the cargo registry: {} files, {:.1} MB",
+        "\n== {label}{sampled}: {} files, {:.1} MB, {} questions",
         files.len(),
-        bytes as f64 / 1e6
+        bytes as f64 / 1e6,
+        eval.len()
     );
     let home = std::env::var_os("TANDEM_HOME")
         .map(PathBuf::from)
@@ -73,12 +155,11 @@ fn run() -> Result<(), String> {
         });
     let mut settings = IndexSettings::with_defaults(&home.join("models"));
     settings.embedding_model = "none".into();
-    // One state for the whole run, as a server has: refreshes take turns, vectors and the
-    // model are loaded once.
-    let state = tandem_index::IndexState::default();
+    // One state for the whole run, as a server has.
+    let state = IndexState::default();
     let refresh = |force_full: bool, settings: &IndexSettings| {
         let request = RefreshRequest {
-            repo_root: corpus.clone(),
+            repo_root: corpus.to_path_buf(),
             file_globs: None,
             require_embeddings: None,
             force_full,
@@ -100,114 +181,105 @@ fn run() -> Result<(), String> {
         "cold lexical index: {cold:.2?} ({} files, {} chunks)",
         outcome.stats.updated_files, outcome.stats.indexed_chunks
     );
+    if let Some(count) = options.throughput {
+        let index_dir = tandem_index::index_dir(&settings, corpus);
+        return runtime.block_on(throughput(&state, &settings, &index_dir, count));
+    }
     let mut no_change = Vec::new();
     for _ in 0..7 {
         no_change.push(refresh(false, &settings)?.0);
     }
     println!("no-change refresh: p50 {:.2?}", median(&mut no_change));
-    let changed = corpus.join("tokio/src/sync/notify.rs");
+    let changed = corpus.join(changed);
     let mut one_change = Vec::new();
     for round in 0..5 {
-        let mut text = std::fs::read_to_string(&changed).map_err(|e| e.to_string())?;
-        text.push_str(&format!("\n// bench edit {round}\n"));
-        std::fs::write(&changed, text).map_err(|e| e.to_string())?;
+        append(&changed, &format!("\n# bench edit {round}\n"))?;
         let (elapsed, outcome) = refresh(false, &settings)?;
-        assert_eq!(outcome.stats.updated_files, 1);
+        if outcome.stats.updated_files != 1 {
+            return Err(format!("expected one updated file: {:?}", outcome.stats));
+        }
         one_change.push(elapsed);
     }
     println!(
         "one changed file refresh (lexical): p50 {:.2?}",
         median(&mut one_change)
     );
-
-    let eval: Vec<EvalQuery> = include_str!("../../bench/eval-tokio-hyper-axum.jsonl")
-        .lines()
-        .filter(|line| !line.trim().is_empty())
-        .map(|line| serde_json::from_str(line).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?;
-    let index_dir = corpus.join(".tandem/repo_hybrid_index");
-    let lexical_rankings = rankings(
-        &state,
-        &index_dir,
-        &eval,
-        None,
-        &settings.embedding_model,
-        0.0,
-    )?;
-    let mut rank_times = time_ranks(&state, &index_dir, &eval, None, "none", 0.0)?;
+    let index_dir = tandem_index::index_dir(&settings, corpus);
+    let lexical_options = RankOptions {
+        alpha: 0.0,
+        limit: 50,
+        method: Method::Blend,
+        partial: false,
+    };
+    let lexical_rankings = rankings(&state, &index_dir, eval, None, "none", lexical_options)?;
+    let mut rank_times = time_ranks(&state, &index_dir, eval, None, "none", lexical_options)?;
     println!(
         "lexical query (ranking only) p50: {:.2?}",
         median(&mut rank_times)
     );
     let mut call_times = Vec::new();
-    for query in &eval {
-        let request = QueryRequest {
-            query: query.query.clone(),
-            limit: Some(8),
-            file_globs: None,
-            alpha: Some(0.0),
-            repo_root: corpus.clone(),
-            embedding_model: None,
-        };
+    for query in eval {
         let started = Instant::now();
         runtime
             .block_on(tandem_index::query(
                 &state,
                 &settings,
-                request,
+                query_request(corpus, &query.query, Some(0.0)),
                 no_progress(),
             ))
             .map_err(|e| e.to_string())?;
         call_times.push(started.elapsed());
     }
     println!(
-        "lexical query_project call (incremental refresh + ranking) p50: {:.2?}",
+        "lexical query_project call (refresh from the watcher's changes + ranking) p50: {:.2?}",
         median(&mut call_times)
     );
-    let grep_rankings = grep_rankings(&corpus, &files, &eval);
-    report("grep-like baseline", &eval, &grep_rankings);
-    report("lexical (BM25)", &eval, &lexical_rankings);
-    if skip_embeddings {
+    let grep_rankings = grep_rankings(corpus, &files, eval);
+    report("grep-like baseline", eval, &grep_rankings);
+    report("lexical (BM25)", eval, &lexical_rankings);
+    if options.skip_embeddings {
         return Ok(());
     }
-    settings.embedding_model = tandem_index::embed::LOCAL_MODEL.into();
-    let (embed_time, outcome) = refresh(false, &settings)?;
-    if !outcome.embedding_status.ready {
-        return Err(format!(
-            "embeddings not ready: {:?}",
-            outcome.embedding_status
-        ));
-    }
-    println!(
-        "local embeddings: {} chunks in {embed_time:.2?} = {:.1} chunks/s; cold hybrid index ≈ {:.2?}",
-        outcome.stats.embedded_chunks,
-        outcome.stats.embedded_chunks as f64 / embed_time.as_secs_f64(),
-        cold + embed_time
-    );
-    let mut hybrid_change = Vec::new();
-    let mut reembedded = 0;
-    for round in 0..3 {
-        let mut text = std::fs::read_to_string(&changed).map_err(|e| e.to_string())?;
-        text.push_str(&format!("\n// bench edit with embeddings {round}\n"));
-        std::fs::write(&changed, text).map_err(|e| e.to_string())?;
-        let (elapsed, outcome) = refresh(false, &settings)?;
-        assert_eq!(outcome.stats.updated_files, 1);
-        reembedded = outcome.stats.embedded_chunks;
-        hybrid_change.push(elapsed);
-    }
-    println!(
-        "one changed file refresh (hybrid, its changed chunks re-embedded): p50 {:.2?} ({reembedded} chunks embedded per refresh)",
-        median(&mut hybrid_change)
-    );
+
+    // Embeddings, in an index of their own so that the first query meets a cold corpus.
+    let mut hybrid = settings;
+    hybrid.embedding_model = tandem_index::embed::LOCAL_MODEL.into();
+    hybrid.index_dir = PathBuf::from(".tandem/bench_hybrid");
     let provider = tandem_index::embed::resolve(
         tandem_index::embed::LOCAL_MODEL,
-        &settings.embedding,
+        &hybrid.embedding,
         state.models(),
     )
     .map_err(|e| e.detail)?;
+    // Load the model before timing (a server loads it once, on its first embedding).
+    runtime.block_on(provider.embed(&["warm up".to_string()]))?;
+    let started = Instant::now();
+    let first = runtime
+        .block_on(tandem_index::query(
+            &state,
+            &hybrid,
+            query_request(corpus, &eval[0].query, None),
+            no_progress(),
+        ))
+        .map_err(|e| e.to_string())?;
+    let first_time = started.elapsed();
+    println!(
+        "first query_project on the cold corpus: {first_time:.2?} ({} results, embedding_status {})",
+        first.results.len(),
+        serde_json::to_string(&first.embedding_status).unwrap_or_default()
+    );
+    let (embed_time, outcome) = refresh(false, &hybrid)?;
+    let total = outcome.stats.indexed_chunks;
+    let elapsed = started.elapsed();
+    println!(
+        "local embeddings: {total} chunks in {:.2?} after the first query answered = {:.1} chunks/s (the refresh waited {embed_time:.2?}); cold hybrid index {elapsed:.2?}",
+        elapsed - first_time,
+        total as f64 / (elapsed - first_time).as_secs_f64()
+    );
+    let hybrid_dir = tandem_index::index_dir(&hybrid, corpus);
     let mut vectors = Vec::new();
     let mut embed_times = Vec::new();
-    for query in &eval {
+    for query in eval {
         let started = Instant::now();
         let mut vector = runtime
             .block_on(provider.embed(std::slice::from_ref(&query.query)))?
@@ -218,48 +290,159 @@ fn run() -> Result<(), String> {
         vectors.push(vector);
     }
     let embed_p50 = median(&mut embed_times);
-    let mut hybrid_times = time_ranks(
-        &state,
-        &index_dir,
-        &eval,
-        Some(&vectors),
-        tandem_index::embed::LOCAL_MODEL,
-        0.6,
-    )?;
-    let hybrid_p50 = median(&mut hybrid_times);
-    println!(
-        "hybrid query p50: {:.2?} (query embedding {embed_p50:.2?} + ranking {hybrid_p50:.2?})",
-        embed_p50 + hybrid_p50
-    );
-    let hybrid_rankings = rankings(
-        &state,
-        &index_dir,
-        &eval,
-        Some(&vectors),
-        tandem_index::embed::LOCAL_MODEL,
-        0.6,
-    )?;
-    report("hybrid (alpha 0.6)", &eval, &hybrid_rankings);
-    let embedding_rankings = rankings(
-        &state,
-        &index_dir,
-        &eval,
-        Some(&vectors),
-        tandem_index::embed::LOCAL_MODEL,
-        1.0,
-    )?;
-    report("embedding only (alpha 1.0)", &eval, &embedding_rankings);
-    let _ = std::fs::remove_dir_all(&corpus);
+    let model = tandem_index::embed::LOCAL_MODEL;
+    let with = |alpha: f64, method: Method| RankOptions {
+        alpha,
+        limit: 50,
+        method,
+        partial: false,
+    };
+    for method in [Method::Blend, Method::Fusion] {
+        let mut times = time_ranks(
+            &state,
+            &hybrid_dir,
+            eval,
+            Some(&vectors),
+            model,
+            with(0.6, method),
+        )?;
+        let ranking = median(&mut times);
+        println!(
+            "hybrid query p50 ({method:?}): {:.2?} (query embedding {embed_p50:.2?} + ranking {ranking:.2?})",
+            embed_p50 + ranking
+        );
+    }
+    for (label, options) in [
+        ("vector (alpha 1.0)", with(1.0, Method::Blend)),
+        ("blend (alpha 0.6)", with(0.6, Method::Blend)),
+        ("fusion (RRF, alpha 0.6)", with(0.6, Method::Fusion)),
+    ] {
+        let ranked = rankings(&state, &hybrid_dir, eval, Some(&vectors), model, options)?;
+        report(label, eval, &ranked);
+    }
     Ok(())
 }
 
+/// Embedding throughput on `count` chunks of the corpus (spread over it): in index order and in
+/// length order, batches of the provider's size, plus the floor.
+async fn throughput(
+    state: &IndexState,
+    settings: &IndexSettings,
+    index_dir: &Path,
+    count: usize,
+) -> Result<(), String> {
+    let store = tandem_index::store::Store::open(index_dir).map_err(|e| e.to_string())?;
+    let texts: Vec<String> = store
+        .pending_embeddings("throughput-probe")
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|(_, text)| text)
+        .collect();
+    let step = (texts.len() / count.max(1)).max(1);
+    let texts: Vec<String> = texts.into_iter().step_by(step).take(count).collect();
+    let model_dir = &settings.embedding.local_model_dir;
+    let tokenizer_text =
+        std::fs::read_to_string(model_dir.join("tokenizer.json")).map_err(|e| e.to_string())?;
+    let tokenizer = tandem_index::embed::wordpiece::WordPiece::from_json(&tokenizer_text)?;
+    let tokens: Vec<usize> = texts
+        .iter()
+        .map(|text| tokenizer.encode(text, 256).len())
+        .collect();
+    let mean_tokens = tokens.iter().sum::<usize>() as f64 / tokens.len().max(1) as f64;
+    // Before: passes of 16 texts and the allocator's defaults (a buffer mapped and unmapped per
+    // use); after: the provider's defaults (passes of 8 whose buffers the heap keeps).
+    tandem_index::embed::local::set_buffer_reuse(false);
+    let provider = tandem_index::embed::resolve(
+        tandem_index::embed::LOCAL_MODEL,
+        &settings.embedding,
+        state.models(),
+    )
+    .map_err(|e| e.detail)?;
+    provider.embed(&["warm up".to_string()]).await?;
+    let mut by_length = texts.clone();
+    by_length.sort_by_key(|text| tokenizer.encode(text, 256).len());
+    for (label, order) in [
+        ("index order, no buffer reuse", &texts),
+        ("length order, no buffer reuse", &by_length),
+        ("length order, buffers reused", &by_length),
+    ] {
+        if label.ends_with("reused") {
+            tandem_index::embed::local::set_buffer_reuse(true);
+            provider.embed(&["warm up".to_string()]).await?;
+        }
+        let started = Instant::now();
+        for batch in order.chunks(provider.batch_size()) {
+            provider.embed(batch).await?;
+        }
+        let elapsed = started.elapsed();
+        println!(
+            "embedding throughput ({label}, batches of {}): {} chunks in {elapsed:.2?} = {:.2} chunks/s",
+            provider.batch_size(),
+            order.len(),
+            order.len() as f64 / elapsed.as_secs_f64()
+        );
+    }
+    // all-MiniLM-L6-v2: 6 layers, hidden 384, feed-forward 1536. Per token and layer: the four
+    // attention projections (4 × 384 × 384) and the feed-forward (2 × 384 × 1536) multiply-adds,
+    // plus the attention scores and mix (2 × L × 384); 2 FLOPs each.
+    let flops = |length: f64| {
+        6.0 * length * 2.0 * (4.0 * 384.0 * 384.0 + 2.0 * 384.0 * 1536.0 + 2.0 * length * 384.0)
+    };
+    let mean_flops = tokens
+        .iter()
+        .map(|length| flops(*length as f64))
+        .sum::<f64>()
+        / tokens.len().max(1) as f64;
+    let gemm = gemm_rate()?;
+    println!(
+        "floor: {mean_tokens:.0} word pieces per chunk on average, {:.2} GFLOP per chunk; f32 GEMM (candle, 512×384 · 384×1536) {gemm:.1} GFLOP/s on this machine = at most {:.1} chunks/s",
+        mean_flops / 1e9,
+        gemm * 1e9 / mean_flops
+    );
+    Ok(())
+}
+
+/// The machine's f32 matrix-multiply rate through candle, in GFLOP/s.
+fn gemm_rate() -> Result<f64, String> {
+    use candle_core::{Device, Tensor};
+    let device = Device::Cpu;
+    let left = Tensor::randn(0f32, 1.0, (512, 384), &device).map_err(|e| e.to_string())?;
+    let right = Tensor::randn(0f32, 1.0, (384, 1536), &device).map_err(|e| e.to_string())?;
+    left.matmul(&right).map_err(|e| e.to_string())?;
+    let rounds = 40;
+    let started = Instant::now();
+    for _ in 0..rounds {
+        left.matmul(&right).map_err(|e| e.to_string())?;
+    }
+    let flops = 2.0 * 512.0 * 384.0 * 1536.0 * f64::from(rounds);
+    Ok(flops / started.elapsed().as_secs_f64() / 1e9)
+}
+
+fn query_request(corpus: &Path, query: &str, alpha: Option<f64>) -> QueryRequest {
+    QueryRequest {
+        query: query.to_string(),
+        limit: Some(8),
+        file_globs: None,
+        alpha,
+        repo_root: corpus.to_path_buf(),
+        embedding_model: None,
+    }
+}
+
+fn append(path: &Path, text: &str) -> Result<(), String> {
+    let mut contents = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    contents.push_str(text);
+    std::fs::write(path, contents).map_err(|e| e.to_string())
+}
+
+/// Ranked distinct files of every question.
 fn rankings(
-    state: &tandem_index::IndexState,
+    state: &IndexState,
     index_dir: &Path,
     eval: &[EvalQuery],
     vectors: Option<&[Vec<f32>]>,
     model: &str,
-    alpha: f64,
+    options: RankOptions,
 ) -> Result<Vec<Vec<String>>, String> {
     let globs = Globs::new(&[]).map_err(|e| e.to_string())?;
     eval.iter()
@@ -273,9 +456,8 @@ fn rankings(
                 expression.as_deref(),
                 model,
                 vector,
-                alpha,
-                50,
                 &globs,
+                options,
             )
             .map_err(|e| e.to_string())?;
             let mut files: Vec<String> = Vec::new();
@@ -290,14 +472,18 @@ fn rankings(
 }
 
 fn time_ranks(
-    state: &tandem_index::IndexState,
+    state: &IndexState,
     index_dir: &Path,
     eval: &[EvalQuery],
     vectors: Option<&[Vec<f32>]>,
     model: &str,
-    alpha: f64,
+    options: RankOptions,
 ) -> Result<Vec<Duration>, String> {
     let globs = Globs::new(&[]).map_err(|e| e.to_string())?;
+    let options = RankOptions {
+        limit: 8,
+        ..options
+    };
     let mut times = Vec::new();
     for _ in 0..3 {
         for (index, query) in eval.iter().enumerate() {
@@ -310,9 +496,8 @@ fn time_ranks(
                 expression.as_deref(),
                 model,
                 vector,
-                alpha,
-                8,
                 &globs,
+                options,
             )
             .map_err(|e| e.to_string())?;
             times.push(started.elapsed());
@@ -367,6 +552,7 @@ fn grep_rankings(
         .collect()
 }
 
+/// Prints recall@1, recall@8 and MRR@8 (a file ranked below 8 counts 0) per question kind.
 fn report(label: &str, eval: &[EvalQuery], rankings: &[Vec<String>]) {
     for kind in ["identifier", "paraphrase", "all"] {
         let mut count = 0.0;
@@ -376,18 +562,18 @@ fn report(label: &str, eval: &[EvalQuery], rankings: &[Vec<String>]) {
                 continue;
             }
             count += 1.0;
-            if let Some(position) = ranking.iter().position(|path| query.answers.contains(path)) {
+            if let Some(position) = ranking.iter().position(|path| query.answers.contains(path))
+                && position < 8
+            {
                 mrr += 1.0 / (position as f64 + 1.0);
+                at8 += 1.0;
                 if position == 0 {
                     at1 += 1.0;
-                }
-                if position < 8 {
-                    at8 += 1.0;
                 }
             }
         }
         println!(
-            "{label:<28} {kind:<10} n={count:<3} recall@1 {:.2}  recall@8 {:.2}  MRR {:.3}",
+            "| {label:<24} | {kind:<10} | {count:>3} | {:.2} | {:.2} | {:.3} |",
             at1 / count,
             at8 / count,
             mrr / count
@@ -400,15 +586,56 @@ fn median(times: &mut [Duration]) -> Duration {
     times.get(times.len() / 2).copied().unwrap_or_default()
 }
 
-fn tempdir() -> Result<PathBuf, String> {
-    let path = std::env::temp_dir().join(format!("tandem-index-bench-{}", std::process::id()));
+fn tempdir(name: &str) -> Result<PathBuf, String> {
+    let path =
+        std::env::temp_dir().join(format!("tandem-index-bench-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&path);
     std::fs::create_dir_all(&path).map_err(|e| e.to_string())?;
     Ok(path)
 }
 
+/// Keeps every `every`-th file that answers no question (all of them when `every` is 1).
+fn sample(corpus: &Path, eval: &[EvalQuery], every: usize) -> Result<(), String> {
+    if every <= 1 {
+        return Ok(());
+    }
+    let all = Globs::new(&[]).map_err(|e| e.to_string())?;
+    let (files, _) = tandem_index::scan::scan(
+        corpus,
+        &corpus.join(".tandem"),
+        &all,
+        u64::MAX,
+        &tandem_index::stop::StopFlag::never(),
+    )
+    .map_err(|e| e.to_string())?;
+    let answers: Vec<&String> = eval.iter().flat_map(|query| &query.answers).collect();
+    for (index, file) in files
+        .iter()
+        .filter(|file| !answers.contains(&&file.path))
+        .enumerate()
+    {
+        if index % every != 0 {
+            std::fs::remove_file(&file.absolute).map_err(|e| e.to_string())?;
+        }
+    }
+    Ok(())
+}
+
+fn copy(source: &Path, destination: &Path) -> Result<(), String> {
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(source)
+        .arg(destination)
+        .status()
+        .map_err(|e| e.to_string())?;
+    if !status.success() {
+        return Err(format!("cannot copy {}", source.display()));
+    }
+    Ok(())
+}
+
 /// Copies the three crates' sources (fetching them into the cargo registry if needed).
-fn prepare_corpus(corpus: &Path) -> Result<(), String> {
+fn prepare_rust(corpus: &Path) -> Result<(), String> {
     let registry = PathBuf::from(std::env::var_os("CARGO_HOME").unwrap_or_else(|| {
         PathBuf::from(std::env::var_os("HOME").unwrap_or_default())
             .join(".cargo")
@@ -422,15 +649,15 @@ fn prepare_corpus(corpus: &Path) -> Result<(), String> {
             .map(|entry| entry.path().join(format!("{name}-{version}")))
             .find(|path| path.is_dir())
     };
-    if CRATES
+    if RUST_CRATES
         .iter()
-        .any(|(name, version, _)| find(name, version).is_none())
+        .any(|(name, version)| find(name, version).is_none())
     {
         let project = corpus.join("fetch");
         std::fs::create_dir_all(project.join("src")).map_err(|e| e.to_string())?;
-        let deps: String = CRATES
+        let deps: String = RUST_CRATES
             .iter()
-            .map(|(name, version, _)| format!("{name} = \"={version}\"\n"))
+            .map(|(name, version)| format!("{name} = \"={version}\"\n"))
             .collect();
         std::fs::write(project.join("Cargo.toml"), format!("[package]\nname = \"fetch\"\nversion = \"0.0.0\"\nedition = \"2021\"\n[dependencies]\n{deps}")).map_err(|e| e.to_string())?;
         std::fs::write(project.join("src/lib.rs"), "").map_err(|e| e.to_string())?;
@@ -444,20 +671,48 @@ fn prepare_corpus(corpus: &Path) -> Result<(), String> {
         }
         let _ = std::fs::remove_dir_all(&project);
     }
-    let mut copied: HashMap<&str, PathBuf> = HashMap::new();
-    for (name, version, directory) in CRATES {
+    for (name, version) in RUST_CRATES {
         let source = find(name, version)
             .ok_or_else(|| format!("{name}-{version} is not in {}", registry.display()))?;
-        let status = std::process::Command::new("cp")
-            .arg("-r")
-            .arg(&source)
-            .arg(corpus.join(directory))
-            .status()
-            .map_err(|e| e.to_string())?;
-        if !status.success() {
-            return Err(format!("cannot copy {}", source.display()));
+        copy(&source, &corpus.join(name))?;
+    }
+    Ok(())
+}
+
+/// Unpacks the two wheels' packages (downloading them with `pip download` if needed).
+fn prepare_python(corpus: &Path) -> Result<(), String> {
+    let wheels = std::env::temp_dir().join("tandem-index-bench-wheels");
+    std::fs::create_dir_all(&wheels).map_err(|e| e.to_string())?;
+    for (name, version) in PYTHON_WHEELS {
+        let wheel = wheels.join(format!("{name}-{version}-py3-none-any.whl"));
+        if !wheel.is_file() {
+            let status = std::process::Command::new("pip")
+                .args(["download", "--no-deps", "--only-binary", ":all:", "-d"])
+                .arg(&wheels)
+                .arg(format!("{name}=={version}"))
+                .status()
+                .map_err(|e| format!("pip: {e}"))?;
+            if !status.success() || !wheel.is_file() {
+                return Err(format!("pip download of {name} {version} failed"));
+            }
         }
-        copied.insert(name, corpus.join(directory));
+        let file = std::fs::File::open(&wheel).map_err(|e| e.to_string())?;
+        let mut archive = zip::ZipArchive::new(file).map_err(|e| e.to_string())?;
+        for index in 0..archive.len() {
+            let mut entry = archive.by_index(index).map_err(|e| e.to_string())?;
+            let Some(relative) = entry.enclosed_name() else {
+                continue;
+            };
+            if !relative.starts_with(name) || entry.is_dir() {
+                continue;
+            }
+            let destination = corpus.join(relative);
+            if let Some(parent) = destination.parent() {
+                std::fs::create_dir_all(parent).map_err(|e| e.to_string())?;
+            }
+            let mut out = std::fs::File::create(&destination).map_err(|e| e.to_string())?;
+            std::io::copy(&mut entry, &mut out).map_err(|e| e.to_string())?;
+        }
     }
     Ok(())
 }

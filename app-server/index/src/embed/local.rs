@@ -16,6 +16,44 @@ pub const MODEL_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safe
 /// Word pieces per text; longer chunks are truncated (the model was trained at 256).
 const MAX_TOKENS: usize = 256;
 
+/// Texts per forward pass. With at most [`MAX_TOKENS`] word pieces each, the largest buffer of
+/// a pass (the attention scores, 8 × 12 heads × 256 × 256 f32) is 25 MB, under glibc's largest
+/// heap allocation once [`keep_buffers`] has raised it, so that passes reuse heap memory.
+static PASS_TEXTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(8);
+
+static KEEP_BUFFERS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Whether forward passes reuse their buffers (the default): passes of 8 texts, and
+/// [`keep_buffers`] when a model loads. Off gives the earlier behaviour (passes of 16 texts, the
+/// allocator's defaults) for a benchmark to compare; once on, the allocator setting stays.
+pub fn set_buffer_reuse(reuse: bool) {
+    use std::sync::atomic::Ordering;
+    KEEP_BUFFERS.store(reuse, Ordering::Relaxed);
+    PASS_TEXTS.store(if reuse { 8 } else { 16 }, Ordering::Relaxed);
+    if reuse {
+        keep_buffers();
+    }
+}
+
+/// Makes glibc serve allocations of up to 32 MB from the heap and keep up to 512 MB of freed
+/// heap instead of mapping and unmapping every large buffer: a forward pass allocates and frees
+/// tens of megabytes per layer, and with the default thresholds each of them is an `mmap` and a
+/// `munmap` with page faults (a third of the embedding time was kernel time). The process then
+/// keeps that memory for its next batch. Other C libraries: nothing to do.
+pub fn keep_buffers() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            // SAFETY: mallopt only changes allocator parameters; it is safe to call at any time.
+            unsafe {
+                libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+                libc::mallopt(libc::M_TRIM_THRESHOLD, 512 << 20);
+            }
+        });
+    }
+}
+
 /// The local provider for one model directory.
 pub struct LocalProvider {
     model: String,
@@ -41,6 +79,9 @@ impl LoadedModels {
             .map_err(|_| "the model cache is poisoned".to_string())?;
         if let Some(model) = models.get(directory) {
             return Ok(model.clone());
+        }
+        if KEEP_BUFFERS.load(std::sync::atomic::Ordering::Relaxed) {
+            keep_buffers();
         }
         let model = Arc::new(model::LoadedModel::load(directory)?);
         models.insert(directory.to_path_buf(), model.clone());
@@ -123,8 +164,9 @@ mod model {
     use candle_nn::VarBuilder;
     use candle_transformers::models::bert::{BertModel, Config};
 
-    use super::MAX_TOKENS;
+    use super::{MAX_TOKENS, PASS_TEXTS};
     use crate::embed::wordpiece::WordPiece;
+    use std::sync::atomic::Ordering;
 
     /// A loaded BERT model with its tokenizer.
     pub struct LoadedModel {
@@ -185,7 +227,7 @@ mod model {
             let mut order: Vec<usize> = (0..texts.len()).collect();
             order.sort_by_key(|index| encoded[*index].len());
             let mut out = vec![Vec::new(); texts.len()];
-            for group in order.chunks(16) {
+            for group in order.chunks(PASS_TEXTS.load(Ordering::Relaxed).max(1)) {
                 let width = group
                     .iter()
                     .map(|index| encoded[*index].len())
