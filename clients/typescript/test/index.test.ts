@@ -17,7 +17,7 @@ test("indexRefresh reports progress and indexQuery finds the snippet", { timeout
   const progress: unknown[] = [];
   const refreshed = await client.indexRefresh({ repoRoot: null, fileGlobs: null, requireEmbeddings: null, forceFull: true }, { onProgress: (params) => progress.push(params) });
   assert.deepEqual(refreshed.stats, { scannedFiles: 2, updatedFiles: 2, removedFiles: 0, indexedChunks: 2, skippedFiles: 0, embeddedChunks: 0 });
-  assert.deepEqual(refreshed.embeddingStatus, { modeUsed: "skip", ready: false, reason: null, detail: null });
+  assert.deepEqual(refreshed.embeddingStatus, { modeUsed: "skip", ready: false, reason: null, detail: null, progress: null });
   assert.deepEqual(progress[0], { repoRoot: home.workspace, phase: "scanning", done: 2, total: null });
 
   const answer = await client.indexQuery({ query: "bearer token", limit: 1, fileGlobs: null, alpha: null, repoRoot: null, embeddingModel: null });
