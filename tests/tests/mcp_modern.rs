@@ -67,13 +67,14 @@ async fn over_stdio_2026_requests_need_no_initialize_and_a_2025_session_still_wo
         result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
         "tandem-mcp-server"
     );
-    // A client that answers elicitations is sent to `initialize`, where it is asked.
+    // A client that answers elicitations is served in 2026 too (it is asked through
+    // `input_required` results).
     let mut eliciting = meta();
     eliciting["io.modelcontextprotocol/clientCapabilities"] = json!({"elicitation": {}});
-    let refused = server
+    let served = server
         .request(json!("e"), "server/discover", json!({"_meta": eliciting}))
         .await;
-    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+    assert_eq!(served["result"]["resultType"], "complete", "{served}");
     // Without the 2026 `_meta`, a probe still gets the error that makes 2025 clients fall back.
     let probe = server
         .request(json!("p"), "server/discover", json!({}))

@@ -115,6 +115,9 @@ pub fn tools() -> Vec<Value> {
             }),
         ),
     ]
+    .into_iter()
+    .chain(crate::mcp::fixtures_mrtr::tools())
+    .collect()
 }
 
 fn text(text: &str) -> Value {
@@ -335,8 +338,18 @@ impl McpSession {
                     {"name": "resourceUri", "description": "URI of the resource to embed", "required": true},
                 ]},
                 {"name": "test_prompt_with_image", "title": "Prompt With Image", "description": "A prompt that includes image content"},
+                {"name": crate::mcp::fixtures_mrtr::PROMPT, "description": "A prompt that asks for its context through input_required"},
             ]})),
-            "prompts/get" => get_prompt(params),
+            "prompts/get" => {
+                let name = params
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                match self.mrtr_fixture("prompts/get", name, params) {
+                    Some(result) => result,
+                    None => get_prompt(params),
+                }
+            }
             "completion/complete" => {
                 Ok(json!({"completion": {"values": [], "total": 0, "hasMore": false}}))
             }
