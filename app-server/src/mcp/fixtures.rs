@@ -100,6 +100,11 @@ pub fn tools() -> Vec<Value> {
             empty_schema(),
         ),
         tool(
+            "test_custom_header",
+            "Takes a parameter that HTTP clients mirror in the Mcp-Param-Region header",
+            json!({"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}, "required": ["region"]}),
+        ),
+        tool(
             "json_schema_2020_12_tool",
             "Declares a JSON Schema 2020-12 input schema",
             json!({
@@ -274,6 +279,7 @@ impl McpSession {
                 )
                 .await
             }
+            "test_custom_header" => text(&format!("Custom header tool called with: {arguments}")),
             "json_schema_2020_12_tool" => text(&format!(
                 "JSON Schema 2020-12 tool called with: {arguments}"
             )),

@@ -8,16 +8,19 @@
 //! other than 2026-07-28 (`-32022`, listing the supported ones); `Mcp-Method` missing or not
 //! the body's method, `Mcp-Name` missing or not the body's `params.name` / `params.uri` for
 //! `tools/call`, `prompts/get` and `resources/read` (`-32020`; header values are trimmed, and
-//! `=?base64?…?=` values decoded, before comparing). An unknown or removed method is `404`
+//! `=?base64?…?=` values decoded, before comparing); for `tools/call`, an `Mcp-Param-*` header
+//! missing for, or not matching, an argument whose schema names it in `x-mcp-header`
+//! (`-32020`). An unknown or removed method is `404`
 //! with `-32601`. `tools/call` answers on an SSE stream when the client accepts one (its
 //! progress and `codex/event` notifications first; closing the stream cancels the call),
 //! every other method with one JSON object.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use app_server_protocol::jsonrpc::error_codes::OVERLOADED;
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
@@ -140,6 +143,116 @@ fn check_headers(
     Ok(())
 }
 
+/// Prefix of the headers that mirror tool arguments (`x-mcp-header` in a tool's schema).
+const PARAM_HEADER_PREFIX: &str = "mcp-param-";
+
+/// The arguments of each offered tool that HTTP clients mirror in headers: tool name →
+/// (argument, header suffix), read once from the tool list (which is fixed for the life of a
+/// server).
+fn param_headers(state: &HttpState) -> &'static HashMap<String, Vec<(String, String)>> {
+    static HEADERS: OnceLock<HashMap<String, Vec<(String, String)>>> = OnceLock::new();
+    HEADERS.get_or_init(|| {
+        let options = &state.options;
+        #[allow(unused_mut, reason = "the conformance fixtures add their tools")]
+        let mut tools = crate::mcp::tools::list_result(
+            options.tools.as_deref(),
+            options.history.is_some(),
+        )["tools"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        #[cfg(feature = "conformance-fixtures")]
+        if options.conformance_fixtures {
+            tools.extend(crate::mcp::fixtures::tools());
+        }
+        let mut headers = HashMap::new();
+        for tool in tools {
+            let (Some(name), Some(properties)) = (
+                tool["name"].as_str(),
+                tool.pointer("/inputSchema/properties")
+                    .and_then(Value::as_object),
+            ) else {
+                continue;
+            };
+            let mirrored: Vec<(String, String)> = properties
+                .iter()
+                .filter_map(|(argument, schema)| {
+                    let header = schema.get("x-mcp-header")?.as_str()?;
+                    Some((argument.clone(), header.to_ascii_lowercase()))
+                })
+                .collect();
+            if !mirrored.is_empty() {
+                headers.insert(name.to_string(), mirrored);
+            }
+        }
+        headers
+    })
+}
+
+/// The `Mcp-Param-*` checks of a `tools/call`: an argument whose schema names an
+/// `x-mcp-header` must come with that header, whose value (trimmed, and decoded when it is
+/// `=?base64?…?=`, which must then be valid padded base64) is the argument's value as text;
+/// a header without its argument is a mismatch too. `Err`: the `HeaderMismatch` to answer.
+fn check_param_headers(
+    state: &HttpState,
+    headers: &HeaderMap,
+    method: &str,
+    params: &Value,
+) -> Result<(), JsonRpcErrorBody> {
+    if method != "tools/call" {
+        return Ok(());
+    }
+    let Some(mirrored) = params
+        .get("name")
+        .and_then(Value::as_str)
+        .and_then(|name| param_headers(state).get(name))
+    else {
+        return Ok(());
+    };
+    check_mirrored_arguments(headers, mirrored, params)
+}
+
+/// The `Mcp-Param-*` checks of `params` against the (argument, header suffix) pairs of its
+/// tool (see [`check_param_headers`]).
+fn check_mirrored_arguments(
+    headers: &HeaderMap,
+    mirrored: &[(String, String)],
+    params: &Value,
+) -> Result<(), JsonRpcErrorBody> {
+    for (argument, suffix) in mirrored {
+        let header = format!("{PARAM_HEADER_PREFIX}{suffix}");
+        let body = params
+            .pointer(&format!(
+                "/arguments/{}",
+                argument.replace('~', "~0").replace('/', "~1")
+            ))
+            .filter(|value| !value.is_null())
+            .map(|value| match value {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            });
+        match (header_text(headers, &header), body) {
+            (None, None) => {}
+            (Some(Ok(value)), Some(body)) if value == body => {}
+            (None, Some(_)) => {
+                return Err(header_mismatch(format!(
+                    "the Mcp-Param-{} header is missing for argument `{}`",
+                    short(suffix),
+                    short(argument)
+                )));
+            }
+            _ => {
+                return Err(header_mismatch(format!(
+                    "the Mcp-Param-{} header does not match argument `{}`",
+                    short(suffix),
+                    short(argument)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// At most 64 bytes of an untrusted string, for an error message.
 fn short(text: &str) -> &str {
     let mut end = text.len().min(64);
@@ -182,7 +295,9 @@ pub(super) async fn post(
         .get("_meta")
         .and_then(|meta| meta.get(crate::mcp::modern::VERSION_KEY))
         .and_then(Value::as_str);
-    if let Err(error) = check_headers(headers, &method, &params, meta_version) {
+    if let Err(error) = check_headers(headers, &method, &params, meta_version)
+        .and_then(|()| check_param_headers(state, headers, &method, &params))
+    {
         return refuse(&error);
     }
     let meta = match meta {
@@ -284,5 +399,52 @@ impl Outbound for RequestOutbound {
 
     fn abandon(&self, id: &RequestId) {
         self.hub.abandon_request(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(*name, value.parse().unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn mirrored_arguments_need_their_header_with_the_same_value() {
+        let mirrored = vec![("region".to_string(), "region".to_string())];
+        let params = json!({"name": "t", "arguments": {"region": "Hello"}});
+        let check = |pairs: &[(&'static str, &str)]| {
+            check_mirrored_arguments(&headers(pairs), &mirrored, &params)
+                .map_err(|error| error.code)
+        };
+        assert_eq!(check(&[("mcp-param-region", "Hello")]), Ok(()));
+        assert_eq!(
+            check(&[("mcp-param-region", " =?base64?SGVsbG8=?= ")]),
+            Ok(())
+        );
+        // Bad padding, characters outside the alphabet, another value, no header.
+        assert_eq!(
+            check(&[("mcp-param-region", "=?base64?SGVsbG8?=")]),
+            Err(HEADER_MISMATCH)
+        );
+        assert_eq!(
+            check(&[("mcp-param-region", "=?base64?SGVs!!!bG8=?=")]),
+            Err(HEADER_MISMATCH)
+        );
+        assert_eq!(check(&[("mcp-param-region", "Bye")]), Err(HEADER_MISMATCH));
+        assert_eq!(check(&[]), Err(HEADER_MISMATCH));
+        // A value without the whole wrapper is literal.
+        let literal = json!({"name": "t", "arguments": {"region": "=?base64?SGVsbG8="}});
+        let header = headers(&[("mcp-param-region", "=?base64?SGVsbG8=")]);
+        assert!(check_mirrored_arguments(&header, &mirrored, &literal).is_ok());
+        // A header without its argument does not match either.
+        let absent = json!({"name": "t", "arguments": {}});
+        let header = headers(&[("mcp-param-region", "Hello")]);
+        assert!(check_mirrored_arguments(&header, &mirrored, &absent).is_err());
     }
 }
