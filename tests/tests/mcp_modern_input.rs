@@ -261,6 +261,27 @@ async fn over_http_states_belong_to_their_principal_expire_and_continue_the_call
         response.json().await.unwrap()
     };
 
+    // A call whose first message is its error is answered with one JSON object, even when
+    // the client accepts a stream.
+    let unknown = json!({"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {"name": "nope", "arguments": {}, "_meta": meta()}});
+    let refused = server
+        .post_accept(None, &unknown, "application/json, text/event-stream")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", "tools/call")
+        .header("mcp-name", "nope")
+        .bearer_auth(ALICE)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        refused.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("application/json")
+    );
+    let refused = json_body(refused).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+
     let first = json_body(
         post(
             1,

@@ -7,7 +7,8 @@
 //! A retry's `requestState` is redeemed (checked and used up) before anything else; without
 //! one, a fixture starts again at its first round. `inputResponses` that is not an object, or
 //! an entry that is not an object, is `-32602`; keys that are not asked for are ignored.
-//! Nothing here is part of the product.
+//! The stateless-lifecycle scenario's one-round fixtures (`test_missing_capability`,
+//! `test_logging_tool`) are here too. Nothing here is part of the product.
 
 use app_server_protocol::jsonrpc::JsonRpcErrorBody;
 use serde_json::{Map, Value, json};
@@ -21,21 +22,31 @@ pub const PROMPT: &str = "test_input_required_result_prompt";
 
 /// The fixture tools for `tools/list`.
 pub fn tools() -> Vec<Value> {
+    const ASKING: &str = "Asks for input through an input_required result";
     [
-        "test_input_required_result_elicitation",
-        "test_input_required_result_sampling",
-        "test_input_required_result_list_roots",
-        "test_input_required_result_request_state",
-        "test_input_required_result_tampered_state",
-        "test_input_required_result_multiple_inputs",
-        "test_input_required_result_multi_round",
-        "test_input_required_result_capabilities",
+        ("test_input_required_result_elicitation", ASKING),
+        ("test_input_required_result_sampling", ASKING),
+        ("test_input_required_result_list_roots", ASKING),
+        ("test_input_required_result_request_state", ASKING),
+        ("test_input_required_result_tampered_state", ASKING),
+        ("test_input_required_result_multiple_inputs", ASKING),
+        ("test_input_required_result_multi_round", ASKING),
+        ("test_input_required_result_capabilities", ASKING),
+        ("test_streaming_elicitation", ASKING),
+        (
+            "test_missing_capability",
+            "Needs the sampling capability; without it, -32021",
+        ),
+        (
+            "test_logging_tool",
+            "Logs at info, only to a request that asked for a log level",
+        ),
     ]
     .iter()
-    .map(|name| {
+    .map(|(name, description)| {
         json!({
             "name": name,
-            "description": "Asks for input through an input_required result",
+            "description": description,
             "inputSchema": {"type": "object", "properties": {}},
         })
     })
@@ -64,7 +75,7 @@ fn roots() -> Value {
 /// names. `capabilities` are the request's declared client capabilities.
 fn rounds(name: &str, capabilities: &Value) -> Option<Vec<Vec<(&'static str, Value)>>> {
     Some(match name {
-        "test_input_required_result_elicitation" => vec![vec![(
+        "test_input_required_result_elicitation" | "test_streaming_elicitation" => vec![vec![(
             "user_name",
             elicit("What is your name?", "name", "string"),
         )]],
@@ -164,6 +175,58 @@ impl McpSession {
             .unwrap_or_else(|| json!({}));
         let rounds = rounds(name, &capabilities)?;
         Some(self.mrtr_round(method, name, params, &rounds))
+    }
+
+    /// Serves the fixtures of the stateless-lifecycle scenario that answer in one round:
+    /// `test_missing_capability` (`-32021` naming `sampling` unless the request declares it)
+    /// and `test_logging_tool` (an `info` log message only when the request asked for that
+    /// level or a lower one); `None` for other names.
+    pub(crate) async fn stateless_fixture(
+        &self,
+        id: &app_server_protocol::jsonrpc::RequestId,
+        name: &str,
+        params: &Value,
+    ) -> Option<Result<Value, JsonRpcErrorBody>> {
+        match name {
+            "test_missing_capability" => {
+                let declared = params
+                    .pointer(&format!(
+                        "/_meta/{}/sampling",
+                        CAPABILITIES_KEY.replace('/', "~1")
+                    ))
+                    .is_some();
+                Some(if declared {
+                    Ok(json!({"content": [{"type": "text", "text": "sampling is declared"}]}))
+                } else {
+                    Err(JsonRpcErrorBody {
+                        code: crate::mcp::modern::MISSING_CAPABILITY,
+                        message: "Missing required client capability: sampling".to_string(),
+                        data: Some(json!({"requiredCapabilities": {"sampling": {}}})),
+                    })
+                })
+            }
+            "test_logging_tool" => {
+                let info = crate::mcp::protocol::log_level_rank("info").unwrap_or(0);
+                let wanted = self
+                    .shared
+                    .log_level
+                    .load(std::sync::atomic::Ordering::Relaxed);
+                if wanted <= info {
+                    let log = crate::mcp::protocol::notification(
+                        "notifications/message",
+                        json!({"level": "info", "logger": "tandem", "data": "test_logging_tool ran"}),
+                    );
+                    self.shared
+                        .outbound
+                        .send(crate::mcp::output::Route::Request(id.clone()), log)
+                        .await;
+                }
+                Some(Ok(
+                    json!({"content": [{"type": "text", "text": "test_logging_tool ran"}]}),
+                ))
+            }
+            _ => None,
+        }
     }
 
     fn mrtr_round(

@@ -507,6 +507,9 @@ impl McpSession {
                     if let Some(result) = self.mrtr_fixture("tools/call", name, params) {
                         return Some(result);
                     }
+                    if let Some(result) = self.stateless_fixture(id, name, params).await {
+                        return Some(result);
+                    }
                     if let Some(result) = self.call_fixture(id, name, params).await {
                         return Some(Ok(result));
                     }

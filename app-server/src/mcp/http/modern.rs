@@ -335,7 +335,7 @@ pub(super) async fn post(
     if streamed {
         let attached = hub.open_post_stream_as(id.clone(), false, None);
         state.tasks.spawn(work);
-        return stream_response(attached, session, id);
+        return stream_response(attached, session, id).await;
     }
     let answer = hub.open_json_route(id);
     let _guard = hub.connection_guard();
@@ -362,16 +362,35 @@ impl Drop for CancelOnClose {
 }
 
 /// The SSE answer of a `tools/call`: its messages as `data:` events without ids (2026
-/// streams are not resumable), then the end of the stream.
-fn stream_response(attached: Attached, session: Arc<McpSession>, id: RequestId) -> Response {
-    let Attached { events, guard } = attached;
-    let closer = CancelOnClose { session, id };
+/// streams are not resumable), then the end of the stream. The headers wait for the first
+/// message: when it is already an error answer, it is sent as one JSON object with the
+/// status its code calls for (`400` for `-32021`, ...).
+async fn stream_response(attached: Attached, session: Arc<McpSession>, id: RequestId) -> Response {
+    let Attached { mut events, guard } = attached;
+    let closer = CancelOnClose {
+        session,
+        id: id.clone(),
+    };
+    let first = events.recv().await;
+    if let Some(event) = &first
+        && let Ok(message) = serde_json::from_str::<Value>(&event.data)
+        && message.get("error").is_some()
+        && message.get("id") == Some(&json!(id))
+    {
+        return json_response(status_of(&message), &message);
+    }
     let stream = futures::stream::unfold(
-        (events, guard, closer),
-        |(mut events, guard, closer)| async move {
-            let event = events.recv().await?;
+        (first, events, guard, closer),
+        |(first, mut events, guard, closer)| async move {
+            let event = match first {
+                Some(event) => event,
+                None => events.recv().await?,
+            };
             let chunk = Bytes::from(format!("data: {}\n\n", event.data));
-            Some((Ok::<Bytes, Infallible>(chunk), (events, guard, closer)))
+            Some((
+                Ok::<Bytes, Infallible>(chunk),
+                (None, events, guard, closer),
+            ))
         },
     );
     let mut response = sse_headers(Body::from_stream(stream));
