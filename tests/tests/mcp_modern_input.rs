@@ -383,3 +383,65 @@ async fn over_http_states_belong_to_their_principal_expire_and_continue_the_call
     );
     assert!(workspace.path().join(DEMO_FILE).exists());
 }
+
+#[tokio::test]
+async fn waiting_calls_are_capped_per_principal_and_an_unanswered_question_times_out() {
+    const ALICE: &str = "alice-token-0123456789";
+    const BOB: &str = "bob-token-9876543210";
+    let home = tandem_tests::mcp::home_with(&format!(
+        "{DEMO_CONFIG}[mcp.request_state]\nttl = \"1s\"\nmax_pending = 1\n"
+    ));
+    let tokens = home.path().join("tokens");
+    std::fs::write(&tokens, format!("alice {ALICE}\nbob {BOB}\n")).unwrap();
+    let tokens_arg = tokens.to_str().unwrap().to_string();
+    let path = home.path().to_path_buf();
+    let server = McpHttp::spawn_in(
+        path,
+        Some(home),
+        &["--auth-token-file", &tokens_arg],
+        "info",
+    )
+    .await;
+    // Without an operator's key, the home's key is generated, private.
+    let key = server.home.join("mcp-request-state.key");
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&key).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600);
+    let call = async |id: i64, token: &str, params: &Value| -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let response = server
+            .post_accept(None, &body, "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "codex")
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        response.json().await.unwrap()
+    };
+    let alice_first = tempfile::tempdir().unwrap();
+    let waiting = call(1, ALICE, &codex_params(alice_first.path())).await;
+    let (_, state) = asked(&waiting["result"]);
+    // Alice's second call cannot wait too: its approval fails at once and the call completes.
+    let alice_second = tempfile::tempdir().unwrap();
+    let capped = call(2, ALICE, &codex_params(alice_second.path())).await;
+    assert_eq!(capped["result"]["resultType"], "complete", "{capped}");
+    assert!(!alice_second.path().join(DEMO_FILE).exists());
+    // Bob has room of his own.
+    let bob = tempfile::tempdir().unwrap();
+    let bobs = call(3, BOB, &codex_params(bob.path())).await;
+    asked(&bobs["result"]);
+
+    // Nobody answers Alice: her question times out, and her state is no good any more.
+    server
+        .wait_for_stderr_line(
+            "tandem mcp-server: a question of a 2026 call went unanswered: principal alice",
+            std::time::Duration::from_secs(30),
+        )
+        .await;
+    let late = call(4, ALICE, &retry(alice_first.path(), &state, approve())).await;
+    assert_eq!(late["error"]["code"], -32602, "{late}");
+    assert!(!alice_first.path().join(DEMO_FILE).exists());
+}

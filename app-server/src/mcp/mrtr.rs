@@ -412,12 +412,25 @@ impl crate::mcp::session::SessionShared {
                 Ok(answer) => crate::mcp::elicitation::reply_from_answer(request, Ok(answer)),
                 Err(_) => ApprovalReply::Withdrawn,
             },
-            () = tokio::time::sleep(ttl) => ApprovalReply::Failed("approval request timed out".into()),
+            () = tokio::time::sleep(ttl) => {
+                report_unanswered(link.principal.name());
+                ApprovalReply::Failed("approval request timed out".into())
+            }
             () = cancel.cancelled() => ApprovalReply::Withdrawn,
         };
         parked_calls.forget(&question);
         Some(reply)
     }
+}
+
+/// Reports on stderr, for whoever started the server, that a question of a 2026 call of
+/// `principal` was not answered within the state's lifetime (the approval then fails like an
+/// unanswered elicitation).
+#[allow(clippy::print_stderr, reason = "the operator's notice goes to stderr")]
+fn report_unanswered(principal: &str) {
+    eprintln!(
+        "tandem mcp-server: a question of a 2026 call went unanswered: principal {principal}"
+    );
 }
 
 /// Where a multi-round-trip call's messages go now.
