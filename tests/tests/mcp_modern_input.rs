@@ -445,3 +445,51 @@ async fn waiting_calls_are_capped_per_principal_and_an_unanswered_question_times
     assert_eq!(late["error"]["code"], -32602, "{late}");
     assert!(!alice_first.path().join(DEMO_FILE).exists());
 }
+
+#[tokio::test]
+async fn with_redis_a_state_is_honoured_only_by_the_node_whose_call_waits() {
+    let redis = tandem_tests::cluster::Redis::start().await;
+    let mut nodes = Vec::new();
+    for node_id in ["a", "b"] {
+        let home = tandem_tests::mcp::home_with(&format!(
+            "{DEMO_CONFIG}[mcp.distributed]\nnode_id = \"{node_id}\"\n[mcp.request_state]\nkey = \"{KEY_HEX}\"\n"
+        ));
+        let path = home.path().to_path_buf();
+        nodes.push(McpHttp::spawn_in(path, Some(home), &["--redis", &redis.url], "info").await);
+    }
+    let call = async |node: &McpHttp, id: i64, params: &Value| -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let response = node
+            .post_accept(None, &body, "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "codex")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        response.json().await.unwrap()
+    };
+    let workspace = tempfile::tempdir().unwrap();
+    let first = call(&nodes[0], 1, &codex_params(workspace.path())).await;
+    let (_, state) = asked(&first["result"]);
+    // Node b checks the signature with the shared key, but no call waits there.
+    let elsewhere = call(&nodes[1], 2, &retry(workspace.path(), &state, approve())).await;
+    assert_eq!(elsewhere["error"]["code"], -32602, "{elsewhere}");
+    assert!(
+        elsewhere["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("no call waits"),
+        "{elsewhere}"
+    );
+    // The node running the call continues it, once.
+    let second = call(&nodes[0], 3, &retry(workspace.path(), &state, approve())).await;
+    let (kind, next) = asked(&second["result"]);
+    assert_eq!(kind, "patch-approval");
+    let replay = call(&nodes[0], 4, &retry(workspace.path(), &state, approve())).await;
+    assert_eq!(replay["error"]["code"], -32602, "{replay}");
+    let done = call(&nodes[0], 5, &retry(workspace.path(), &next, approve())).await;
+    assert_eq!(done["result"]["isError"], false, "{done}");
+    assert!(workspace.path().join(DEMO_FILE).exists());
+}
