@@ -361,17 +361,25 @@ impl Drop for CancelOnClose {
     }
 }
 
+/// How long the headers of a `tools/call` stream wait for its first message.
+const FIRST_MESSAGE_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// The SSE answer of a `tools/call`: its messages as `data:` events without ids (2026
 /// streams are not resumable), then the end of the stream. The headers wait for the first
-/// message: when it is already an error answer, it is sent as one JSON object with the
-/// status its code calls for (`400` for `-32021`, ...).
+/// message (at most [`FIRST_MESSAGE_WAIT`]): when it is already an error answer, it is sent
+/// as one JSON object with the status its code calls for (`400` for `-32021`, ...).
 async fn stream_response(attached: Attached, session: Arc<McpSession>, id: RequestId) -> Response {
     let Attached { mut events, guard } = attached;
     let closer = CancelOnClose {
         session,
         id: id.clone(),
     };
-    let first = events.recv().await;
+    // A call that fails at once has its error within microseconds; a slow first message
+    // does not hold the headers back for long.
+    let first = tokio::time::timeout(FIRST_MESSAGE_WAIT, events.recv())
+        .await
+        .ok()
+        .flatten();
     if let Some(event) = &first
         && let Ok(message) = serde_json::from_str::<Value>(&event.data)
         && message.get("error").is_some()
