@@ -3,7 +3,9 @@
 //! under `untrusted`, then proposes a patch adding `tandem-demo.txt`): the call answers
 //! `input_required` with the elicitation form and a signed `requestState`, and the client's
 //! retries with `inputResponses` approve or decline. Replayed, tampered, expired and
-//! other-principal states are refused with `-32602`.
+//! other-principal states are refused with `-32602`; waiting calls are capped per principal,
+//! an unanswered question times out, and with Redis only the node whose call waits honours a
+//! state.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -492,4 +494,41 @@ async fn with_redis_a_state_is_honoured_only_by_the_node_whose_call_waits() {
     let done = call(&nodes[0], 5, &retry(workspace.path(), &next, approve())).await;
     assert_eq!(done["result"]["isError"], false, "{done}");
     assert!(workspace.path().join(DEMO_FILE).exists());
+}
+
+#[tokio::test]
+async fn over_http_declined_inputs_run_nothing() {
+    let workspace = tempfile::tempdir().unwrap();
+    let server = McpHttp::spawn(DEMO_CONFIG, &[]).await;
+    let call = async |id: i64, params: &Value| -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let response = server
+            .post_accept(None, &body, "application/json")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", "tools/call")
+            .header("mcp-name", "codex")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        response.json().await.unwrap()
+    };
+    let first = call(1, &codex_params(workspace.path())).await;
+    let (kind, state) = asked(&first["result"]);
+    assert_eq!(kind, "exec-approval");
+    // Codex's own answer shape is accepted too.
+    let second = call(
+        2,
+        &retry(workspace.path(), &state, json!({"decision": "denied"})),
+    )
+    .await;
+    let (kind, state) = asked(&second["result"]);
+    assert_eq!(kind, "patch-approval");
+    let done = call(
+        3,
+        &retry(workspace.path(), &state, json!({"action": "decline"})),
+    )
+    .await;
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert!(!workspace.path().join(DEMO_FILE).exists());
 }
