@@ -186,6 +186,7 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
             request_states.ttl(),
         )),
         request_states,
+        listeners: Arc::default(),
         #[cfg(feature = "conformance-fixtures")]
         conformance_fixtures: args.conformance_fixtures,
     };

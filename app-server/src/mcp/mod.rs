@@ -5,7 +5,7 @@
 //! Layout: `protocol` (JSON-RPC and MCP basics), `tools` (tool definitions and arguments),
 //! `options` (what every session of a server shares), `session` (one MCP session: dispatch, cancellation, its own engine), `calls` (running a
 //! tool call's turn), `events` (engine events → `codex/event` and progress), `elicitation`
-//! (approvals), `request_state` (the signed `requestState` of 2026 multi-round-trip requests), `mrtr` (approvals of 2026 calls through `input_required`), `legacy` (the first-generation conversation API), `output` (routing to streams), `stdio` and `http` (transports), `logging`.
+//! (approvals), `request_state` (the signed `requestState` of 2026 multi-round-trip requests), `mrtr` (approvals of 2026 calls through `input_required`), `listen` (`subscriptions/listen`), `legacy` (the first-generation conversation API), `output` (routing to streams), `stdio` and `http` (transports), `logging`.
 
 pub mod calls;
 pub mod distributed;
@@ -19,6 +19,7 @@ pub mod history_tools;
 pub mod http;
 pub mod index_tools;
 pub mod legacy;
+pub mod listen;
 pub mod logging;
 pub mod modern;
 pub mod mrtr;

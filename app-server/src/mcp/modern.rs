@@ -167,12 +167,12 @@ pub fn server_info() -> Value {
 
 /// The `server/discover` result, with `capabilities` (those `initialize` would announce,
 /// without logging, which 2026 clients ask for per request, and without `subscribe` and
-/// `listChanged`, since nothing is delivered on `subscriptions/listen`).
+/// `listChanged`, since `subscriptions/listen` honours no list-changed or resource type).
 pub fn discover_result(mut capabilities: Value) -> Value {
     if let Some(capabilities) = capabilities.as_object_mut() {
         capabilities.remove("logging");
-        // `resources/subscribe` is gone in 2026-07-28, and list changes would need
-        // `subscriptions/listen`, which this server does not serve.
+        // `resources/subscribe` is gone in 2026-07-28, and `subscriptions/listen` carries no
+        // list changes or resource updates here (`crate::mcp::listen`).
         for capability in capabilities.values_mut() {
             if let Some(capability) = capability.as_object_mut() {
                 capability.remove("subscribe");

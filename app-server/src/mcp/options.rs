@@ -43,6 +43,8 @@ pub struct McpOptions {
     pub request_states: Arc<crate::mcp::request_state::RequestStates>,
     /// The 2026 `codex` / `codex-reply` calls waiting for an answer given in a retry.
     pub parked_calls: Arc<crate::mcp::mrtr::ParkedCalls>,
+    /// The open 2026 `subscriptions/listen` streams that take the principal's call messages.
+    pub listeners: Arc<crate::mcp::listen::Listeners>,
 }
 
 /// What `initialize` fixed.

@@ -391,6 +391,7 @@ impl McpSession {
                 Some(Value::Null) | None => Ok(self.list_tools()),
                 Some(_) => Err(rpc_error::invalid_params("invalid cursor")),
             }),
+            "subscriptions/listen" if self.is_modern() => self.listen(id, &params, cancel).await,
             "tools/call" if self.is_multi_round_call(&params) => {
                 self.multi_round_call(id, &params, cancel).await
             }

@@ -304,6 +304,17 @@ pub(super) async fn post(
         Ok(meta) => meta,
         Err(error) => return refuse(&error),
     };
+    if method == "subscriptions/listen" && !matches!(reply, PostReply::Sse) {
+        return json_response(
+            StatusCode::NOT_ACCEPTABLE,
+            &error_response(
+                Some(&id),
+                &crate::rpc_error::invalid_request(
+                    "subscriptions/listen answers with a stream: accept text/event-stream",
+                ),
+            ),
+        );
+    }
     let Ok(permit) = state.modern_requests.clone().try_acquire_owned() else {
         return rpc_status(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -316,15 +327,20 @@ pub(super) async fn post(
     let number = REQUEST_SESSIONS.fetch_add(1, Ordering::Relaxed);
     let parts = ModernSessionParts {
         session_id: format!("http-{number}"),
-        principal,
+        principal: principal.clone(),
         config: state.config.clone(),
         store: state.store.clone(),
-        outbound: Arc::new(RequestOutbound { hub: hub.clone() }),
+        outbound: Arc::new(RequestOutbound {
+            hub: hub.clone(),
+            principal: principal.clone(),
+            listeners: state.options.listeners.clone(),
+        }),
         options: state.options.clone(),
         owners: state.owners.clone(),
     };
     let session = McpSession::modern(parts, &meta);
-    let streamed = method == "tools/call" && matches!(reply, PostReply::Sse);
+    let streams = matches!(method.as_str(), "tools/call" | "subscriptions/listen");
+    let streamed = streams && matches!(reply, PostReply::Sse);
     let handler = session.clone().handle_request(id.clone(), method, value);
     let closing = session.clone();
     let work = async move {
@@ -410,16 +426,22 @@ async fn stream_response(attached: Attached, session: Arc<McpSession>, id: Reque
 }
 
 /// The outbound of one 2026 request's session: its request's messages onto its stream or
-/// JSON answer; messages about nothing it asked are dropped (there is no GET stream).
+/// JSON answer; the notifications of a request answered with JSON go to the principal's
+/// `subscriptions/listen` streams (`crate::mcp::listen`), and messages about nothing it
+/// asked are dropped.
 struct RequestOutbound {
     hub: Arc<StreamHub>,
+    principal: Principal,
+    listeners: Arc<crate::mcp::listen::Listeners>,
 }
 
 impl Outbound for RequestOutbound {
     fn send(&self, route: Route, message: Value) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
         Box::pin(async move {
-            if matches!(route, Route::Request(_)) {
-                let _ = self.hub.route_here(route, message, true);
+            if matches!(route, Route::Request(_))
+                && let Some(unrouted) = self.hub.route_here(route, message, false)
+            {
+                self.listeners.publish(&self.principal, &unrouted).await;
             }
         })
     }
