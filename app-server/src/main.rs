@@ -164,6 +164,11 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
         None => tandem_core::access::FrontEnd::McpServerStdio,
         Some(_) => tandem_core::access::FrontEnd::McpServerHttp,
     };
+    // The signing key of 2026 `requestState`s: the operator's, or the home's generated one.
+    let request_states = Arc::new(mcp::request_state::RequestStates::load(
+        &config.home,
+        &config.effective,
+    )?);
     let options = mcp::session::McpOptions {
         account,
         os_release,
@@ -176,6 +181,12 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
         tools: args.tools.clone(),
         approval_fallback: args.approval_fallback,
         approval_timeout: std::time::Duration::from_secs(60 * 60),
+        parked_calls: Arc::new(mcp::mrtr::ParkedCalls::new(
+            request_states.max_pending(),
+            request_states.ttl(),
+        )),
+        request_states,
+        listeners: Arc::default(),
         #[cfg(feature = "conformance-fixtures")]
         conformance_fixtures: args.conformance_fixtures,
     };

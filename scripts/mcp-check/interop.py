@@ -1,6 +1,8 @@
 """The official Python SDK client (mcp 2.x, which probes `server/discover` before falling back
 to `initialize`) against tandem mcp-server over stdio and streamable HTTP, with the offline
-demo provider: tools/list, a `codex` call whose approvals arrive as elicitations (accepted),
+demo provider (the SDK stays in the 2026-07-28 era, whose approvals come as `input_required`
+results that it hands to its elicitation callback): tools/list, a `codex` call whose approvals
+arrive as elicitations (accepted),
 progress notifications, then `codex-reply`; the history tools `search` (full verbosity) and
 `open` of an unknown event (`found: false`); the project-index tools `repo_index_refresh` (with
 progress and its `total`) and `query_project` on a small repository written into the workspace.

@@ -67,13 +67,14 @@ async fn over_stdio_2026_requests_need_no_initialize_and_a_2025_session_still_wo
         result["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
         "tandem-mcp-server"
     );
-    // A client that answers elicitations is sent to `initialize`, where it is asked.
+    // A client that answers elicitations is served in 2026 too (it is asked through
+    // `input_required` results).
     let mut eliciting = meta();
     eliciting["io.modelcontextprotocol/clientCapabilities"] = json!({"elicitation": {}});
-    let refused = server
+    let served = server
         .request(json!("e"), "server/discover", json!({"_meta": eliciting}))
         .await;
-    assert_eq!(refused["error"]["code"], -32601, "{refused}");
+    assert_eq!(served["result"]["resultType"], "complete", "{served}");
     // Without the 2026 `_meta`, a probe still gets the error that makes 2025 clients fall back.
     let probe = server
         .request(json!("p"), "server/discover", json!({}))
@@ -127,6 +128,24 @@ async fn over_stdio_2026_requests_need_no_initialize_and_a_2025_session_still_wo
     assert!(legacy["result"].get("ttlMs").is_none(), "{legacy}");
     let pong = server.request(json!(6), "ping", Value::Null).await;
     assert_eq!(pong["result"], json!({}));
+    // A 2026 listen request is acknowledged, tagged, and ends when cancelled.
+    server
+        .send(
+            &json!({"jsonrpc": "2.0", "id": "l", "method": "subscriptions/listen", "params": {
+                "_meta": meta(), "notifications": {"promptsListChanged": true},
+            }}),
+        )
+        .await;
+    let ack = server
+        .take(|message| message["method"] == "notifications/subscriptions/acknowledged")
+        .await;
+    assert_eq!(
+        ack["params"],
+        json!({"notifications": {}, "_meta": {"io.modelcontextprotocol/subscriptionId": "l"}})
+    );
+    server
+        .send(&json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": "l"}}))
+        .await;
     assert_eq!(server.shutdown().await, Some(0));
 }
 
@@ -485,4 +504,103 @@ async fn over_http_a_2026_request_acts_for_its_token_principal_only() {
         continued["result"]["structuredContent"]["threadId"],
         json!(thread_id)
     );
+}
+
+#[tokio::test]
+async fn over_http_subscriptions_listen_carries_the_principals_stream_less_call_events_only() {
+    const ALICE: &str = "alice-token-0123456789";
+    const BOB: &str = "bob-token-9876543210";
+    let home = tandem_tests::mcp::home_with(DEMO_CONFIG);
+    let tokens = home.path().join("tokens");
+    std::fs::write(&tokens, format!("alice {ALICE}\nbob {BOB}\n")).unwrap();
+    let tokens_arg = tokens.to_str().unwrap().to_string();
+    let path = home.path().to_path_buf();
+    let server = McpHttp::spawn_in(
+        path,
+        Some(home),
+        &["--auth-token-file", &tokens_arg],
+        "info",
+    )
+    .await;
+    let listen = |id: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": {
+            "_meta": meta(),
+            "notifications": {"io.tandem/codexEvents": true, "toolsListChanged": true},
+        }})
+    };
+    let open = async |id: &str, token: &str| -> SseReader {
+        let response = modern_post(&server, &listen(id), None, "text/event-stream")
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        let mut stream = SseReader::new(response);
+        let ack = stream.next().await.unwrap().json();
+        assert_eq!(
+            ack["method"], "notifications/subscriptions/acknowledged",
+            "{ack}"
+        );
+        assert_eq!(
+            ack["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+            id
+        );
+        // Lists never change here: only Tandem's own type is honoured.
+        assert_eq!(
+            ack["params"]["notifications"],
+            json!({"io.tandem/codexEvents": true})
+        );
+        stream
+    };
+    let mut alices = open("alice-listen", ALICE).await;
+    let mut bobs = open("bob-listen", BOB).await;
+    // A call answered with one JSON object has its events on its principal's listen streams.
+    let run = async |id: i64, token: &str| -> String {
+        let workspace = tempfile::tempdir().unwrap();
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": with_meta(json!({
+            "name": "codex",
+            "arguments": {
+                "prompt": "Show me what you can do.",
+                "cwd": workspace.path().to_string_lossy(),
+                "approval-policy": "never",
+                "sandbox": "workspace-write",
+            },
+        }))});
+        let (status, body) = json_of(
+            modern_post(&server, &call, Some("codex"), "application/json")
+                .bearer_auth(token)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, 200, "{body}");
+        body["result"]["structuredContent"]["threadId"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let alice_thread = run(1, ALICE).await;
+    let event = alices.next().await.unwrap().json();
+    assert_eq!(event["method"], "codex/event", "{event}");
+    assert_eq!(event["params"]["_meta"]["threadId"], json!(alice_thread));
+    assert_eq!(
+        event["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "alice-listen"
+    );
+    // Bob's stream got nothing of Alice's: its first event is of his own call.
+    let bob_thread = run(2, BOB).await;
+    let event = bobs.next().await.unwrap().json();
+    assert_eq!(
+        event["params"]["_meta"]["threadId"],
+        json!(bob_thread),
+        "{event}"
+    );
+    // Without text/event-stream a listen request is refused.
+    let refused = modern_post(&server, &listen("json"), None, "application/json")
+        .bearer_auth(ALICE)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 406);
 }

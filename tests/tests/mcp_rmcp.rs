@@ -1,9 +1,13 @@
 //! Interop with the Rust SDK's client (`rmcp` 3, in its 2026-07-28 lifecycle: `server/discover`
 //! then per-request `_meta`, no `initialize`) against `tandem mcp-server` over real stdio and
 //! real HTTP: discovery, `tools/list` and a `codex` call with the offline demo provider, then
-//! `codex-reply` on its thread.
+//! `codex-reply` on its thread; and a `codex` call whose approvals the client answers through
+//! `input_required` rounds (its elicitation handler).
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use pretty_assertions::assert_eq;
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
@@ -94,4 +98,93 @@ async fn rmcp_in_the_2026_era_over_stdio() {
     let transport = TokioChildProcess::new(command).unwrap();
     let client = ().serve_with_lifecycle(transport, modern()).await.unwrap();
     exercise(client, workspace.path()).await;
+}
+
+/// A client that answers every elicitation with "approved", counting them.
+#[derive(Clone, Default)]
+struct Approver {
+    asked: Arc<AtomicUsize>,
+}
+
+impl rmcp::ClientHandler for Approver {
+    async fn create_elicitation(
+        &self,
+        request: rmcp::model::ElicitRequestParams,
+        _context: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        let asked = serde_json::to_value(&request).unwrap();
+        assert!(
+            asked["requestedSchema"]["properties"]["decision"].is_object(),
+            "{asked}"
+        );
+        self.asked.fetch_add(1, Ordering::SeqCst);
+        Ok(
+            rmcp::model::ElicitResult::new(rmcp::model::ElicitationAction::Accept)
+                .with_content(json!({"decision": "approved"})),
+        )
+    }
+
+    fn get_info(&self) -> rmcp::model::ClientConfig {
+        let mut info = rmcp::model::ClientConfig::default();
+        info.capabilities.elicitation = Some(rmcp::model::ElicitationCapability::new());
+        info
+    }
+}
+
+/// A `codex` call whose two approvals (the command, the patch) `client` answers through
+/// `input_required` rounds.
+async fn approve_through_input_required(
+    client: RunningService<RoleClient, Approver>,
+    asked: &AtomicUsize,
+    workspace: &std::path::Path,
+) {
+    let called = client
+        .call_tool(
+            CallToolRequestParams::new("codex").with_arguments(arguments(json!({
+                "prompt": "Show me what you can do.",
+                "cwd": workspace.to_string_lossy(),
+                "approval-policy": "untrusted",
+                "sandbox": "workspace-write",
+            }))),
+        )
+        .await
+        .unwrap();
+    assert_eq!(called.is_error, Some(false), "{called:?}");
+    assert_eq!(asked.load(Ordering::SeqCst), 2);
+    assert!(workspace.join("tandem-demo.txt").exists());
+    client.cancel().await.unwrap();
+}
+
+#[tokio::test]
+async fn rmcp_answers_approvals_through_input_required_over_http_and_stdio() {
+    let workspace = tempfile::tempdir().unwrap();
+    let server = McpHttp::spawn(DEMO_CONFIG, &[]).await;
+    let transport = StreamableHttpClientTransport::from_uri(server.url.clone());
+    let approver = Approver::default();
+    let asked = approver.asked.clone();
+    let client = approver
+        .serve_with_lifecycle(transport, modern())
+        .await
+        .unwrap();
+    assert_eq!(
+        client.peer_info().unwrap().protocol_version,
+        ProtocolVersion::V_2026_07_28
+    );
+    approve_through_input_required(client, &asked, workspace.path()).await;
+
+    let workspace = tempfile::tempdir().unwrap();
+    let home = home_with(DEMO_CONFIG);
+    let mut command = tokio::process::Command::new(tandem_binary());
+    command
+        .arg("mcp-server")
+        .env("TANDEM_HOME", home.path())
+        .stderr(std::process::Stdio::null());
+    let transport = TokioChildProcess::new(command).unwrap();
+    let approver = Approver::default();
+    let asked = approver.asked.clone();
+    let client = approver
+        .serve_with_lifecycle(transport, modern())
+        .await
+        .unwrap();
+    approve_through_input_required(client, &asked, workspace.path()).await;
 }

@@ -100,6 +100,11 @@ pub fn tools() -> Vec<Value> {
             empty_schema(),
         ),
         tool(
+            "test_custom_header",
+            "Takes a parameter that HTTP clients mirror in the Mcp-Param-Region header",
+            json!({"type": "object", "properties": {"region": {"type": "string", "x-mcp-header": "Region"}}, "required": ["region"]}),
+        ),
+        tool(
             "json_schema_2020_12_tool",
             "Declares a JSON Schema 2020-12 input schema",
             json!({
@@ -115,6 +120,9 @@ pub fn tools() -> Vec<Value> {
             }),
         ),
     ]
+    .into_iter()
+    .chain(crate::mcp::fixtures_mrtr::tools())
+    .collect()
 }
 
 fn text(text: &str) -> Value {
@@ -271,6 +279,7 @@ impl McpSession {
                 )
                 .await
             }
+            "test_custom_header" => text(&format!("Custom header tool called with: {arguments}")),
             "json_schema_2020_12_tool" => text(&format!(
                 "JSON Schema 2020-12 tool called with: {arguments}"
             )),
@@ -335,8 +344,18 @@ impl McpSession {
                     {"name": "resourceUri", "description": "URI of the resource to embed", "required": true},
                 ]},
                 {"name": "test_prompt_with_image", "title": "Prompt With Image", "description": "A prompt that includes image content"},
+                {"name": crate::mcp::fixtures_mrtr::PROMPT, "description": "A prompt that asks for its context through input_required"},
             ]})),
-            "prompts/get" => get_prompt(params),
+            "prompts/get" => {
+                let name = params
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                match self.mrtr_fixture("prompts/get", name, params) {
+                    Some(result) => result,
+                    None => get_prompt(params),
+                }
+            }
             "completion/complete" => {
                 Ok(json!({"completion": {"values": [], "total": 0, "hasMore": false}}))
             }

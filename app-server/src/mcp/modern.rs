@@ -167,12 +167,12 @@ pub fn server_info() -> Value {
 
 /// The `server/discover` result, with `capabilities` (those `initialize` would announce,
 /// without logging, which 2026 clients ask for per request, and without `subscribe` and
-/// `listChanged`, since nothing is delivered on `subscriptions/listen`).
+/// `listChanged`, since `subscriptions/listen` honours no list-changed or resource type).
 pub fn discover_result(mut capabilities: Value) -> Value {
     if let Some(capabilities) = capabilities.as_object_mut() {
         capabilities.remove("logging");
-        // `resources/subscribe` is gone in 2026-07-28, and list changes would need
-        // `subscriptions/listen`, which this server does not serve.
+        // `resources/subscribe` is gone in 2026-07-28, and `subscriptions/listen` carries no
+        // list changes or resource updates here (`crate::mcp::listen`).
         for capability in capabilities.values_mut() {
             if let Some(capability) = capability.as_object_mut() {
                 capability.remove("subscribe");
@@ -180,7 +180,7 @@ pub fn discover_result(mut capabilities: Value) -> Value {
             }
         }
     }
-    let instructions = "Tandem runs a coding agent. Call `codex` with a prompt to start a conversation and `codex-reply` with its threadId to continue it. Progress streams as `codex/event` and progress notifications on the call's own stream; approvals are decided by the server's approval fallback, and the result says how.";
+    let instructions = "Tandem runs a coding agent. Call `codex` with a prompt to start a conversation and `codex-reply` with its threadId to continue it. Progress streams as `codex/event` and progress notifications on the call's own stream. When a call needs an approval or an answer, a client that declares the elicitation capability gets an `input_required` result and retries the call with `inputResponses` and the `requestState`; for other clients the server's approval fallback decides, and the result says how.";
     json!({
         "resultType": "complete",
         "supportedVersions": ALL_VERSIONS,
@@ -255,15 +255,17 @@ impl McpSession {
     /// capabilities, the client's name (thread originator, user agent) and the log level asked
     /// for (none when absent). It serves that request only and is closed after its answer.
     pub fn modern(parts: ModernSessionParts, meta: &RequestMeta) -> Arc<McpSession> {
+        let relay = Arc::new(crate::mcp::mrtr::CallOutbound::new(parts.outbound));
         let session = McpSession::new(
             parts.session_id,
             parts.principal,
             parts.config,
             parts.store,
-            parts.outbound,
+            relay.clone(),
             parts.options,
             parts.owners,
         );
+        let _ = session.shared.call_relay.set(relay);
         let _ = session.shared.negotiated.set(Negotiated {
             version: MODERN_VERSION,
             capabilities: meta.capabilities.clone(),
@@ -293,25 +295,9 @@ impl McpSession {
     }
 
     /// The answer of a 2026 request for `server/discover` or a removed method; `None` for
-    /// the methods both eras share. A `server/discover` whose client declares the elicitation
-    /// capability is `-32601`, which sends a dual-era client to `initialize`.
+    /// the methods both eras share.
     pub(crate) fn modern_method(&self, method: &str) -> Option<Result<Value, JsonRpcErrorBody>> {
         if method == "server/discover" {
-            // Approvals reach a 2026 client only through the fallback (no `input_required`
-            // yet): a client that can answer elicitations is sent back to `initialize`, where
-            // it is asked, as dual-era clients fall back on any error but `-32022`.
-            if self
-                .shared
-                .negotiated
-                .get()
-                .is_some_and(|negotiated| negotiated.capabilities.form_elicitation)
-            {
-                return Some(Err(JsonRpcErrorBody {
-                    code: app_server_protocol::jsonrpc::error_codes::METHOD_NOT_FOUND,
-                    message: "server/discover: approvals are asked through elicitation/create in a 2025-11-25 session; send initialize".to_string(),
-                    data: None,
-                }));
-            }
             #[allow(unused_mut, reason = "the conformance fixtures announce more")]
             let mut capabilities =
                 protocol::initialize_result(MODERN_VERSION)["capabilities"].clone();

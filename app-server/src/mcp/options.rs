@@ -39,6 +39,12 @@ pub struct McpOptions {
     /// The operator's ceiling on what this server's clients may obtain (`[clients]`, with
     /// the defaults of `mcp-server` on stdio or HTTP), given to every session's engine.
     pub access: tandem_core::access::ClientPolicy,
+    /// Issues and redeems the signed `requestState` of 2026 `input_required` results.
+    pub request_states: Arc<crate::mcp::request_state::RequestStates>,
+    /// The 2026 `codex` / `codex-reply` calls waiting for an answer given in a retry.
+    pub parked_calls: Arc<crate::mcp::mrtr::ParkedCalls>,
+    /// The open 2026 `subscriptions/listen` streams that take the principal's call messages.
+    pub listeners: Arc<crate::mcp::listen::Listeners>,
 }
 
 /// What `initialize` fixed.

@@ -87,6 +87,10 @@ pub struct SessionShared {
     pub(crate) pending: PendingRequests,
     /// Threads opened or driven through the conversation API.
     pub(crate) conversations: Arc<Conversations>,
+    /// The request waiting on this 2026 session's call (`crate::mcp::mrtr`), once it runs one.
+    pub(crate) call_link: OnceLock<crate::mcp::mrtr::CallLink>,
+    /// The outbound of a 2026 session, which relays its call's messages to retries.
+    pub(crate) call_relay: OnceLock<Arc<crate::mcp::mrtr::CallOutbound>>,
 }
 
 impl McpSession {
@@ -110,6 +114,8 @@ impl McpSession {
             requests: Mutex::new(HashMap::new()),
             pending: PendingRequests::new(),
             conversations: Arc::new(Conversations::default()),
+            call_link: OnceLock::new(),
+            call_relay: OnceLock::new(),
         });
         let sink =
             crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
@@ -385,6 +391,10 @@ impl McpSession {
                 Some(Value::Null) | None => Ok(self.list_tools()),
                 Some(_) => Err(rpc_error::invalid_params("invalid cursor")),
             }),
+            "subscriptions/listen" if self.is_modern() => self.listen(id, &params, cancel).await,
+            "tools/call" if self.is_multi_round_call(&params) => {
+                self.multi_round_call(id, &params, cancel).await
+            }
             "tools/call" => self.call_tool(id, &params, cancel).await,
             "logging/setLevel" => Some(self.set_log_level(&params)),
             _ if self.shared.options.families.serves_method(method) => {
@@ -463,7 +473,7 @@ impl McpSession {
     }
 
     /// `tools/call`: `None` when the client cancelled it.
-    async fn call_tool(
+    pub(crate) async fn call_tool(
         &self,
         id: &RequestId,
         params: &Value,
@@ -494,9 +504,16 @@ impl McpSession {
                 #[cfg(feature = "conformance-fixtures")]
                 if options.conformance_fixtures
                     && tools::tool_enabled(options.tools.as_deref(), name)
-                    && let Some(result) = self.call_fixture(id, name, params).await
                 {
-                    return Some(Ok(result));
+                    if let Some(result) = self.mrtr_fixture("tools/call", name, params) {
+                        return Some(result);
+                    }
+                    if let Some(result) = self.stateless_fixture(id, name, params).await {
+                        return Some(result);
+                    }
+                    if let Some(result) = self.call_fixture(id, name, params).await {
+                        return Some(Ok(result));
+                    }
                 }
                 Some(Err(rpc_error::invalid_params(format!(
                     "unknown tool: {name}"
@@ -611,6 +628,12 @@ impl SessionShared {
         }
     }
 
+    /// Drops request `id` from those in flight: a cancellation of it no longer reaches its
+    /// handler.
+    pub(crate) fn forget_request(&self, id: &RequestId) {
+        lock(&self.requests).remove(id);
+    }
+
     pub(crate) async fn withdraw(&self, route: Route, id: &RequestId, reason: &str) {
         self.pending.cancel(id);
         self.outbound
@@ -641,8 +664,21 @@ impl SessionShared {
         let Some(negotiated) = self.negotiated.get() else {
             return ApprovalReply::Failed("the MCP session is not initialized".into());
         };
-        // A 2026 request gets no server requests: without a way to answer it in the result,
-        // the fallback decides.
+        // A 2026 request gets no server requests: a client that can answer elicitations is
+        // asked through its call's `input_required` result; for others, the fallback decides.
+        if negotiated.version == crate::mcp::modern::MODERN_VERSION
+            && negotiated.capabilities.form_elicitation
+            && let Some(reply) = self
+                .ask_through_result(
+                    &request,
+                    call.as_ref(),
+                    announcement.as_ref().map(|(_, message)| message),
+                    &cancel,
+                )
+                .await
+        {
+            return reply;
+        }
         if !negotiated.capabilities.form_elicitation
             || negotiated.version == crate::mcp::modern::MODERN_VERSION
         {

@@ -8,16 +8,19 @@
 //! other than 2026-07-28 (`-32022`, listing the supported ones); `Mcp-Method` missing or not
 //! the body's method, `Mcp-Name` missing or not the body's `params.name` / `params.uri` for
 //! `tools/call`, `prompts/get` and `resources/read` (`-32020`; header values are trimmed, and
-//! `=?base64?…?=` values decoded, before comparing). An unknown or removed method is `404`
+//! `=?base64?…?=` values decoded, before comparing); for `tools/call`, an `Mcp-Param-*` header
+//! missing for, or not matching, an argument whose schema names it in `x-mcp-header`
+//! (`-32020`). An unknown or removed method is `404`
 //! with `-32601`. `tools/call` answers on an SSE stream when the client accepts one (its
 //! progress and `codex/event` notifications first; closing the stream cancels the call),
 //! every other method with one JSON object.
 
+use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use app_server_protocol::jsonrpc::error_codes::OVERLOADED;
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
@@ -140,6 +143,116 @@ fn check_headers(
     Ok(())
 }
 
+/// Prefix of the headers that mirror tool arguments (`x-mcp-header` in a tool's schema).
+const PARAM_HEADER_PREFIX: &str = "mcp-param-";
+
+/// The arguments of each offered tool that HTTP clients mirror in headers: tool name →
+/// (argument, header suffix), read once from the tool list (which is fixed for the life of a
+/// server).
+fn param_headers(state: &HttpState) -> &'static HashMap<String, Vec<(String, String)>> {
+    static HEADERS: OnceLock<HashMap<String, Vec<(String, String)>>> = OnceLock::new();
+    HEADERS.get_or_init(|| {
+        let options = &state.options;
+        #[allow(unused_mut, reason = "the conformance fixtures add their tools")]
+        let mut tools = crate::mcp::tools::list_result(
+            options.tools.as_deref(),
+            options.history.is_some(),
+        )["tools"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        #[cfg(feature = "conformance-fixtures")]
+        if options.conformance_fixtures {
+            tools.extend(crate::mcp::fixtures::tools());
+        }
+        let mut headers = HashMap::new();
+        for tool in tools {
+            let (Some(name), Some(properties)) = (
+                tool["name"].as_str(),
+                tool.pointer("/inputSchema/properties")
+                    .and_then(Value::as_object),
+            ) else {
+                continue;
+            };
+            let mirrored: Vec<(String, String)> = properties
+                .iter()
+                .filter_map(|(argument, schema)| {
+                    let header = schema.get("x-mcp-header")?.as_str()?;
+                    Some((argument.clone(), header.to_ascii_lowercase()))
+                })
+                .collect();
+            if !mirrored.is_empty() {
+                headers.insert(name.to_string(), mirrored);
+            }
+        }
+        headers
+    })
+}
+
+/// The `Mcp-Param-*` checks of a `tools/call`: an argument whose schema names an
+/// `x-mcp-header` must come with that header, whose value (trimmed, and decoded when it is
+/// `=?base64?…?=`, which must then be valid padded base64) is the argument's value as text;
+/// a header without its argument is a mismatch too. `Err`: the `HeaderMismatch` to answer.
+fn check_param_headers(
+    state: &HttpState,
+    headers: &HeaderMap,
+    method: &str,
+    params: &Value,
+) -> Result<(), JsonRpcErrorBody> {
+    if method != "tools/call" {
+        return Ok(());
+    }
+    let Some(mirrored) = params
+        .get("name")
+        .and_then(Value::as_str)
+        .and_then(|name| param_headers(state).get(name))
+    else {
+        return Ok(());
+    };
+    check_mirrored_arguments(headers, mirrored, params)
+}
+
+/// The `Mcp-Param-*` checks of `params` against the (argument, header suffix) pairs of its
+/// tool (see [`check_param_headers`]).
+fn check_mirrored_arguments(
+    headers: &HeaderMap,
+    mirrored: &[(String, String)],
+    params: &Value,
+) -> Result<(), JsonRpcErrorBody> {
+    for (argument, suffix) in mirrored {
+        let header = format!("{PARAM_HEADER_PREFIX}{suffix}");
+        let body = params
+            .pointer(&format!(
+                "/arguments/{}",
+                argument.replace('~', "~0").replace('/', "~1")
+            ))
+            .filter(|value| !value.is_null())
+            .map(|value| match value {
+                Value::String(text) => text.clone(),
+                other => other.to_string(),
+            });
+        match (header_text(headers, &header), body) {
+            (None, None) => {}
+            (Some(Ok(value)), Some(body)) if value == body => {}
+            (None, Some(_)) => {
+                return Err(header_mismatch(format!(
+                    "the Mcp-Param-{} header is missing for argument `{}`",
+                    short(suffix),
+                    short(argument)
+                )));
+            }
+            _ => {
+                return Err(header_mismatch(format!(
+                    "the Mcp-Param-{} header does not match argument `{}`",
+                    short(suffix),
+                    short(argument)
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 /// At most 64 bytes of an untrusted string, for an error message.
 fn short(text: &str) -> &str {
     let mut end = text.len().min(64);
@@ -182,13 +295,26 @@ pub(super) async fn post(
         .get("_meta")
         .and_then(|meta| meta.get(crate::mcp::modern::VERSION_KEY))
         .and_then(Value::as_str);
-    if let Err(error) = check_headers(headers, &method, &params, meta_version) {
+    if let Err(error) = check_headers(headers, &method, &params, meta_version)
+        .and_then(|()| check_param_headers(state, headers, &method, &params))
+    {
         return refuse(&error);
     }
     let meta = match meta {
         Ok(meta) => meta,
         Err(error) => return refuse(&error),
     };
+    if method == "subscriptions/listen" && !matches!(reply, PostReply::Sse) {
+        return json_response(
+            StatusCode::NOT_ACCEPTABLE,
+            &error_response(
+                Some(&id),
+                &crate::rpc_error::invalid_request(
+                    "subscriptions/listen answers with a stream: accept text/event-stream",
+                ),
+            ),
+        );
+    }
     let Ok(permit) = state.modern_requests.clone().try_acquire_owned() else {
         return rpc_status(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -201,15 +327,20 @@ pub(super) async fn post(
     let number = REQUEST_SESSIONS.fetch_add(1, Ordering::Relaxed);
     let parts = ModernSessionParts {
         session_id: format!("http-{number}"),
-        principal,
+        principal: principal.clone(),
         config: state.config.clone(),
         store: state.store.clone(),
-        outbound: Arc::new(RequestOutbound { hub: hub.clone() }),
+        outbound: Arc::new(RequestOutbound {
+            hub: hub.clone(),
+            principal: principal.clone(),
+            listeners: state.options.listeners.clone(),
+        }),
         options: state.options.clone(),
         owners: state.owners.clone(),
     };
     let session = McpSession::modern(parts, &meta);
-    let streamed = method == "tools/call" && matches!(reply, PostReply::Sse);
+    let streams = matches!(method.as_str(), "tools/call" | "subscriptions/listen");
+    let streamed = streams && matches!(reply, PostReply::Sse);
     let handler = session.clone().handle_request(id.clone(), method, value);
     let closing = session.clone();
     let work = async move {
@@ -220,7 +351,7 @@ pub(super) async fn post(
     if streamed {
         let attached = hub.open_post_stream_as(id.clone(), false, None);
         state.tasks.spawn(work);
-        return stream_response(attached, session, id);
+        return stream_response(attached, session, id).await;
     }
     let answer = hub.open_json_route(id);
     let _guard = hub.connection_guard();
@@ -246,17 +377,44 @@ impl Drop for CancelOnClose {
     }
 }
 
+/// How long the headers of a `tools/call` stream wait for its first message.
+const FIRST_MESSAGE_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
+
 /// The SSE answer of a `tools/call`: its messages as `data:` events without ids (2026
-/// streams are not resumable), then the end of the stream.
-fn stream_response(attached: Attached, session: Arc<McpSession>, id: RequestId) -> Response {
-    let Attached { events, guard } = attached;
-    let closer = CancelOnClose { session, id };
+/// streams are not resumable), then the end of the stream. The headers wait for the first
+/// message (at most [`FIRST_MESSAGE_WAIT`]): when it is already an error answer, it is sent
+/// as one JSON object with the status its code calls for (`400` for `-32021`, ...).
+async fn stream_response(attached: Attached, session: Arc<McpSession>, id: RequestId) -> Response {
+    let Attached { mut events, guard } = attached;
+    let closer = CancelOnClose {
+        session,
+        id: id.clone(),
+    };
+    // A call that fails at once has its error within microseconds; a slow first message
+    // does not hold the headers back for long.
+    let first = tokio::time::timeout(FIRST_MESSAGE_WAIT, events.recv())
+        .await
+        .ok()
+        .flatten();
+    if let Some(event) = &first
+        && let Ok(message) = serde_json::from_str::<Value>(&event.data)
+        && message.get("error").is_some()
+        && message.get("id") == Some(&json!(id))
+    {
+        return json_response(status_of(&message), &message);
+    }
     let stream = futures::stream::unfold(
-        (events, guard, closer),
-        |(mut events, guard, closer)| async move {
-            let event = events.recv().await?;
+        (first, events, guard, closer),
+        |(first, mut events, guard, closer)| async move {
+            let event = match first {
+                Some(event) => event,
+                None => events.recv().await?,
+            };
             let chunk = Bytes::from(format!("data: {}\n\n", event.data));
-            Some((Ok::<Bytes, Infallible>(chunk), (events, guard, closer)))
+            Some((
+                Ok::<Bytes, Infallible>(chunk),
+                (None, events, guard, closer),
+            ))
         },
     );
     let mut response = sse_headers(Body::from_stream(stream));
@@ -268,21 +426,74 @@ fn stream_response(attached: Attached, session: Arc<McpSession>, id: RequestId) 
 }
 
 /// The outbound of one 2026 request's session: its request's messages onto its stream or
-/// JSON answer; messages about nothing it asked are dropped (there is no GET stream).
+/// JSON answer; the notifications of a request answered with JSON go to the principal's
+/// `subscriptions/listen` streams (`crate::mcp::listen`), and messages about nothing it
+/// asked are dropped.
 struct RequestOutbound {
     hub: Arc<StreamHub>,
+    principal: Principal,
+    listeners: Arc<crate::mcp::listen::Listeners>,
 }
 
 impl Outbound for RequestOutbound {
     fn send(&self, route: Route, message: Value) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
         Box::pin(async move {
-            if matches!(route, Route::Request(_)) {
-                let _ = self.hub.route_here(route, message, true);
+            if matches!(route, Route::Request(_))
+                && let Some(unrouted) = self.hub.route_here(route, message, false)
+            {
+                self.listeners.publish(&self.principal, &unrouted).await;
             }
         })
     }
 
     fn abandon(&self, id: &RequestId) {
         self.hub.abandon_request(id);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn headers(pairs: &[(&'static str, &str)]) -> HeaderMap {
+        let mut map = HeaderMap::new();
+        for (name, value) in pairs {
+            map.insert(*name, value.parse().unwrap());
+        }
+        map
+    }
+
+    #[test]
+    fn mirrored_arguments_need_their_header_with_the_same_value() {
+        let mirrored = vec![("region".to_string(), "region".to_string())];
+        let params = json!({"name": "t", "arguments": {"region": "Hello"}});
+        let check = |pairs: &[(&'static str, &str)]| {
+            check_mirrored_arguments(&headers(pairs), &mirrored, &params)
+                .map_err(|error| error.code)
+        };
+        assert_eq!(check(&[("mcp-param-region", "Hello")]), Ok(()));
+        assert_eq!(
+            check(&[("mcp-param-region", " =?base64?SGVsbG8=?= ")]),
+            Ok(())
+        );
+        // Bad padding, characters outside the alphabet, another value, no header.
+        assert_eq!(
+            check(&[("mcp-param-region", "=?base64?SGVsbG8?=")]),
+            Err(HEADER_MISMATCH)
+        );
+        assert_eq!(
+            check(&[("mcp-param-region", "=?base64?SGVs!!!bG8=?=")]),
+            Err(HEADER_MISMATCH)
+        );
+        assert_eq!(check(&[("mcp-param-region", "Bye")]), Err(HEADER_MISMATCH));
+        assert_eq!(check(&[]), Err(HEADER_MISMATCH));
+        // A value without the whole wrapper is literal.
+        let literal = json!({"name": "t", "arguments": {"region": "=?base64?SGVsbG8="}});
+        let header = headers(&[("mcp-param-region", "=?base64?SGVsbG8=")]);
+        assert!(check_mirrored_arguments(&header, &mirrored, &literal).is_ok());
+        // A header without its argument does not match either.
+        let absent = json!({"name": "t", "arguments": {}});
+        let header = headers(&[("mcp-param-region", "Hello")]);
+        assert!(check_mirrored_arguments(&header, &mirrored, &absent).is_err());
     }
 }
