@@ -56,16 +56,22 @@ impl Processor {
         move || FileRoots::new(&policy, &roots, &home)
     }
 
+    /// Runs `work` on the blocking pool with the connection's file roots as they are now.
+    pub(super) async fn with_file_roots<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(FileRoots) -> Result<T, JsonRpcErrorBody> + Send + 'static,
+    ) -> Result<T, JsonRpcErrorBody> {
+        let roots = self.file_roots();
+        blocking(move || work(roots())).await
+    }
+
     /// `fs/readFile`.
     pub(super) async fn fs_read_file(
         &self,
         params: FsReadFileParams,
     ) -> Result<FsReadFileResponse, JsonRpcErrorBody> {
-        let roots = self.file_roots();
-        blocking(move || {
-            let path = roots()
-                .check(&params.path, FileUse::Read)
-                .map_err(refused)?;
+        self.with_file_roots(move |roots| {
+            let path = roots.check(&params.path, FileUse::Read).map_err(refused)?;
             let data_base64 = files::read_file(&path, &params.path)?;
             Ok(FsReadFileResponse { data_base64 })
         })
@@ -77,11 +83,8 @@ impl Processor {
         &self,
         params: FsWriteFileParams,
     ) -> Result<EmptyResponse, JsonRpcErrorBody> {
-        let roots = self.file_roots();
-        blocking(move || {
-            let path = roots()
-                .check(&params.path, FileUse::Write)
-                .map_err(refused)?;
+        self.with_file_roots(move |roots| {
+            let path = roots.check(&params.path, FileUse::Write).map_err(refused)?;
             let bytes = files::decode_contents(&params.data_base64)?;
             files::write_file(&path, &params.path, &bytes)?;
             Ok(EmptyResponse {})
@@ -94,11 +97,8 @@ impl Processor {
         &self,
         params: FsCreateDirectoryParams,
     ) -> Result<EmptyResponse, JsonRpcErrorBody> {
-        let roots = self.file_roots();
-        blocking(move || {
-            let path = roots()
-                .check(&params.path, FileUse::Write)
-                .map_err(refused)?;
+        self.with_file_roots(move |roots| {
+            let path = roots.check(&params.path, FileUse::Write).map_err(refused)?;
             files::create_directory(&path, params.recursive.unwrap_or(true))?;
             Ok(EmptyResponse {})
         })
@@ -110,9 +110,7 @@ impl Processor {
         &self,
         params: FsGetMetadataParams,
     ) -> Result<FsGetMetadataResponse, JsonRpcErrorBody> {
-        let roots = self.file_roots();
-        blocking(move || {
-            let roots = roots();
+        self.with_file_roots(move |roots| {
             // Where the path leads must be reachable, and so must the entry itself.
             roots.check(&params.path, FileUse::Read).map_err(refused)?;
             let entry = roots
@@ -128,11 +126,8 @@ impl Processor {
         &self,
         params: FsReadDirectoryParams,
     ) -> Result<FsReadDirectoryResponse, JsonRpcErrorBody> {
-        let roots = self.file_roots();
-        blocking(move || {
-            let path = roots()
-                .check(&params.path, FileUse::Read)
-                .map_err(refused)?;
+        self.with_file_roots(move |roots| {
+            let path = roots.check(&params.path, FileUse::Read).map_err(refused)?;
             let entries = files::read_directory(&path)?;
             Ok(FsReadDirectoryResponse { entries })
         })
@@ -144,9 +139,8 @@ impl Processor {
         &self,
         params: FsRemoveParams,
     ) -> Result<EmptyResponse, JsonRpcErrorBody> {
-        let roots = self.file_roots();
-        blocking(move || {
-            let entry = roots()
+        self.with_file_roots(move |roots| {
+            let entry = roots
                 .check_entry(&params.path, FileUse::Write)
                 .map_err(refused)?;
             files::remove(
@@ -164,9 +158,7 @@ impl Processor {
         &self,
         params: FsCopyParams,
     ) -> Result<EmptyResponse, JsonRpcErrorBody> {
-        let roots = self.file_roots();
-        blocking(move || {
-            let roots = roots();
+        self.with_file_roots(move |roots| {
             let source = roots
                 .check_tree(&params.source_path, FileUse::Read)
                 .map_err(refused)?;
@@ -184,7 +176,6 @@ impl Processor {
         &self,
         params: FsWatchParams,
     ) -> Result<FsWatchResponse, JsonRpcErrorBody> {
-        let roots = self.file_roots();
         let watches = Arc::clone(&self.utilities.watches);
         let outgoing = Arc::clone(&self.outgoing);
         let send = move |changed| {
@@ -196,10 +187,8 @@ impl Processor {
             }
             .boxed()
         };
-        blocking(move || {
-            let target = roots()
-                .check(&params.path, FileUse::Read)
-                .map_err(refused)?;
+        self.with_file_roots(move |roots| {
+            let target = roots.check(&params.path, FileUse::Read).map_err(refused)?;
             watches
                 .watch(params.watch_id, target.clone(), send)
                 .map_err(|error| match error {

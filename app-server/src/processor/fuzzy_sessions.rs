@@ -81,22 +81,20 @@ impl Processor {
                 "failed to start fuzzy file search session: at least one search directory is required",
             ));
         }
-        let file_roots = self.file_roots();
         let roots = params.roots.clone();
-        let checked = tokio::task::spawn_blocking(move || {
-            let file_roots = file_roots();
-            roots
-                .iter()
-                .map(|root| {
-                    file_roots
-                        .check(root, FileUse::Read)
-                        .map(|_| root.clone())
-                        .map_err(|error| invalid_request(error.to_string()))
-                })
-                .collect::<Result<Vec<String>, JsonRpcErrorBody>>()
-        })
-        .await
-        .unwrap_or_else(|error| Err(internal_error(error.to_string())))?;
+        let checked = self
+            .with_file_roots(move |file_roots| {
+                roots
+                    .iter()
+                    .map(|root| {
+                        file_roots
+                            .check(root, FileUse::Read)
+                            .map(|_| root.clone())
+                            .map_err(|error| invalid_request(error.to_string()))
+                    })
+                    .collect::<Result<Vec<String>, JsonRpcErrorBody>>()
+            })
+            .await?;
         let sessions = &self.utilities.fuzzy_sessions;
         let mut open = sessions.sessions();
         if !open.contains_key(&params.session_id) && open.len() >= MAX_FUZZY_SESSIONS {
