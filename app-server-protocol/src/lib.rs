@@ -37,6 +37,7 @@ pub mod thread;
 pub mod thread_context;
 pub mod thread_items;
 pub mod thread_requests;
+pub mod thread_search;
 pub mod turn_requests;
 pub mod unsupported;
 pub mod utility;

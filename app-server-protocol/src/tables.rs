@@ -86,6 +86,7 @@ use crate::thread_requests::{
     ThreadStartParams, ThreadStartResponse, ThreadTurnsListParams, ThreadTurnsListResponse,
     ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
 };
+use crate::thread_search::{ThreadSearchParams, ThreadSearchResponse};
 use crate::turn_requests::{
     TurnInterruptParams, TurnStartParams, TurnStartResponse, TurnSteerParams, TurnSteerResponse,
 };
@@ -427,6 +428,12 @@ request_table! {
     AccountRateLimitsRead => "account/rateLimits/read" [Stable] {
         params: NoParams,
         response: GetAccountRateLimitsResponse,
+    },
+    /// Experimental: the caller's threads whose conversations match a search term, from the
+    /// history index, best match first (or by a time).
+    ThreadSearch => "thread/search" [Experimental] {
+        params: ThreadSearchParams,
+        response: ThreadSearchResponse,
     },
     /// BM25 search over past conversations (the MCP tool `search`).
     HistorySearch => "history/search" [Experimental] {

@@ -313,11 +313,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/search",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/searchOccurrences",
         Stability::Experimental,
         Unsupported::NotImplemented,

@@ -596,6 +596,19 @@ func (c *Client) AccountRateLimitsRead(ctx context.Context, params protocol.NoPa
 	return result, nil
 }
 
+// ThreadSearch sends `thread/search`: Experimental: the caller's threads whose conversations match a search term, from the
+//
+//	history index, best match first (or by a time).
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ThreadSearch(ctx context.Context, params protocol.ThreadSearchParams) (*protocol.ThreadSearchResponse, error) {
+	result := new(protocol.ThreadSearchResponse)
+	if err := c.Call(ctx, protocol.MethodThreadSearch, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // HistorySearch sends `history/search`: BM25 search over past conversations (the MCP tool `search`).
 //
 // Experimental: the server accepts it only with the `experimentalApi` capability.

@@ -111,6 +111,8 @@ import type { ThreadResumeParams } from "./ThreadResumeParams";
 import type { ThreadResumeResponse } from "./ThreadResumeResponse";
 import type { ThreadRollbackParams } from "./ThreadRollbackParams";
 import type { ThreadRollbackResponse } from "./ThreadRollbackResponse";
+import type { ThreadSearchParams } from "./ThreadSearchParams";
+import type { ThreadSearchResponse } from "./ThreadSearchResponse";
 import type { ThreadSetNameParams } from "./ThreadSetNameParams";
 import type { ThreadStartParams } from "./ThreadStartParams";
 import type { ThreadStartResponse } from "./ThreadStartResponse";
@@ -191,6 +193,7 @@ export type ClientRequest =
   | { method: "account/login/cancel", id: RequestId, params: CancelLoginAccountParams }
   | { method: "account/logout", id: RequestId, params: NoParams }
   | { method: "account/rateLimits/read", id: RequestId, params: NoParams }
+  | { method: "thread/search", id: RequestId, params: ThreadSearchParams }
   | { method: "history/search", id: RequestId, params: HistorySearchParams }
   | { method: "history/open", id: RequestId, params: HistoryOpenParams }
   | { method: "index/query", id: RequestId, params: IndexQueryParams }
@@ -472,6 +475,11 @@ export type ClientRequestMap = {
    * The latest rate limits seen in the provider's `x-ratelimit-*` response headers.
    */
   "account/rateLimits/read": { params: NoParams; response: GetAccountRateLimitsResponse };
+  /**
+   * Experimental: the caller's threads whose conversations match a search term, from the
+   * history index, best match first (or by a time).
+   */
+  "thread/search": { params: ThreadSearchParams; response: ThreadSearchResponse };
   /**
    * BM25 search over past conversations (the MCP tool `search`).
    */

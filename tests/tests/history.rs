@@ -382,6 +382,53 @@ async fn app_server_history_methods_answer_after_a_turn() {
     assert_eq!(missing["found"], false);
     assert_eq!(missing["events"], json!([]));
 
+    // `thread/search` finds the thread by its words, with the best match's snippet.
+    let threads = server
+        .request("thread/search", json!({"searchTerm": "pelican"}))
+        .await
+        .unwrap();
+    let data = threads["data"].as_array().unwrap();
+    assert_eq!(data.len(), 1, "{threads}");
+    assert_eq!(data[0]["thread"]["id"], thread_id.as_str());
+    assert!(
+        data[0]["snippet"]
+            .as_str()
+            .unwrap()
+            .to_lowercase()
+            .contains("pelican"),
+        "{threads}"
+    );
+    assert_eq!(threads["nextCursor"], Value::Null);
+    let sorted = server
+        .request(
+            "thread/search",
+            json!({"searchTerm": "pelican", "sortKey": "created_at", "sortDirection": "asc", "limit": 1}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(sorted["data"][0]["thread"]["id"], thread_id.as_str());
+    let nothing = server
+        .request("thread/search", json!({"searchTerm": "albatross"}))
+        .await
+        .unwrap();
+    assert_eq!(nothing["data"], json!([]));
+    let bad_cursor = server
+        .request(
+            "thread/search",
+            json!({"searchTerm": "pelican", "cursor": "x"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        bad_cursor,
+        json!({"code": -32600, "message": "invalid cursor: x"})
+    );
+    let no_term = server
+        .request("thread/search", json!({}))
+        .await
+        .unwrap_err();
+    assert_eq!(no_term["code"], -32600, "{no_term}");
+
     let empty = server
         .request("history/search", json!({"query": " "}))
         .await

@@ -143,7 +143,9 @@ impl MethodFamily {
             | ClientMethod::GetUserAgent
             | ClientMethod::UserInfo
             | ClientMethod::ExecOneOffCommand => MethodFamily::ConversationApi,
-            ClientMethod::HistorySearch | ClientMethod::HistoryOpen => MethodFamily::History,
+            ClientMethod::HistorySearch
+            | ClientMethod::HistoryOpen
+            | ClientMethod::ThreadSearch => MethodFamily::History,
             ClientMethod::IndexQuery | ClientMethod::IndexRefresh => MethodFamily::Index,
             ClientMethod::McpServerStatusList => MethodFamily::McpServers,
         }
@@ -203,7 +205,9 @@ impl ThreadScope {
             ClientMethod::ThreadList
             | ClientMethod::ThreadLoadedList
             | ClientMethod::ListConversations => ThreadScope::ListsThreads,
-            ClientMethod::HistorySearch | ClientMethod::HistoryOpen => ThreadScope::History,
+            ClientMethod::HistorySearch
+            | ClientMethod::HistoryOpen
+            | ClientMethod::ThreadSearch => ThreadScope::History,
             ClientMethod::Initialize
             | ClientMethod::ThreadStart
             | ClientMethod::ModelList

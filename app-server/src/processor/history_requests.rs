@@ -1,4 +1,4 @@
-//! `history/search` and `history/open`: the MCP tools' query side, on a blocking thread, for
+//! `history/search`, `history/open` and `thread/search`: the MCP tools' query side, on a blocking thread, for
 //! the connection's principal (only the entries of its threads), mapped to the protocol's
 //! types. A bad value is `-32600` with the validation message; a
 //! backend failure is `-32603`.
@@ -10,6 +10,11 @@ use app_server_protocol::history::{
     HistorySearchResponse, HistoryWindowEvent,
 };
 use app_server_protocol::jsonrpc::JsonRpcErrorBody;
+use app_server_protocol::policy::SortDirection;
+use app_server_protocol::thread_requests::ThreadReadParams;
+use app_server_protocol::thread_search::{
+    ThreadSearchParams, ThreadSearchResponse, ThreadSearchResult, ThreadSearchSortKey,
+};
 use tandem_history::service::{
     OpenArgs, OpenPayload, RequestError, SearchArgs, SearchPayload, Verbosity,
 };
@@ -137,5 +142,93 @@ fn open_response(payload: OpenPayload) -> HistoryOpenResponse {
                 token_usage: event.token_usage,
             })
             .collect(),
+    }
+}
+
+/// How many history hits `thread/search` ranks threads from (the history's own `max_results`
+/// bounds it further).
+const THREAD_SEARCH_HITS: i64 = 1000;
+
+/// `thread/search`'s default page size.
+const THREAD_SEARCH_PAGE: usize = 20;
+
+impl Processor {
+    /// `thread/search`: the caller's threads with a history hit, each with its best hit's
+    /// snippet, by relevance or by a time.
+    pub(super) async fn thread_search(
+        &self,
+        params: ThreadSearchParams,
+    ) -> Result<ThreadSearchResponse, JsonRpcErrorBody> {
+        let service = self.history_service()?;
+        let offset = match &params.cursor {
+            None => 0,
+            Some(cursor) => cursor
+                .parse::<usize>()
+                .map_err(|_| invalid_request(format!("invalid cursor: {cursor}")))?,
+        };
+        let args = SearchArgs {
+            query: params.search_term.clone(),
+            limit: Some(THREAD_SEARCH_HITS),
+            min_score: None,
+            min_should_match: None,
+            session_id: None,
+            include_tool_events: Some(false),
+            exclude_codex_mcp: None,
+            verbosity: Verbosity::Full,
+        };
+        let owner = self.engine.principal().name().to_owned();
+        let search = move || {
+            service.wait_for_after_turn_ingests();
+            service.service().search(&args, &owner)
+        };
+        let payload = match tokio::task::spawn_blocking(search).await {
+            Ok(Ok(payload)) => payload,
+            Ok(Err(error)) => return Err(request_error(&error)),
+            Err(error) => return Err(internal_error(format!("thread search failed: {error}"))),
+        };
+        // The best hit of each thread, in rank order.
+        let mut seen = std::collections::HashSet::new();
+        let mut found = Vec::new();
+        for hit in payload.hits {
+            if !seen.insert(hit.session_id.clone()) {
+                continue;
+            }
+            let read = ThreadReadParams {
+                thread_id: hit.session_id,
+                include_turns: Some(false),
+            };
+            // The owner check of `thread/read` applies; a thread gone since it was indexed is
+            // left out.
+            if let Ok(thread) = self.engine.read_thread(read).await {
+                found.push(ThreadSearchResult {
+                    snippet: hit.snippet,
+                    thread,
+                });
+            }
+        }
+        if let Some(key) = params.sort_key {
+            let time = |result: &ThreadSearchResult| match key {
+                ThreadSearchSortKey::CreatedAt => result.thread.created_at,
+                ThreadSearchSortKey::UpdatedAt => result.thread.updated_at,
+                ThreadSearchSortKey::RecencyAt => {
+                    result.thread.recency_at.unwrap_or(result.thread.updated_at)
+                }
+            };
+            found.sort_by_key(|result| std::cmp::Reverse(time(result)));
+            if params.sort_direction == Some(SortDirection::Asc) {
+                found.reverse();
+            }
+        }
+        let limit = params
+            .limit
+            .map_or(THREAD_SEARCH_PAGE, |limit| limit.max(1) as usize);
+        let start = offset.min(found.len());
+        let end = start.saturating_add(limit).min(found.len());
+        let next_cursor = (end < found.len()).then(|| end.to_string());
+        Ok(ThreadSearchResponse {
+            data: found.drain(start..end).collect(),
+            next_cursor,
+            backwards_cursor: None,
+        })
     }
 }

@@ -632,6 +632,10 @@ impl Processor {
                 let result = self.history_search(params).await;
                 self.reply(id, result).await;
             }
+            ClientRequestPayload::ThreadSearch(params) => {
+                let result = self.thread_search(params).await;
+                self.reply(id, result).await;
+            }
             ClientRequestPayload::HistoryOpen(params) => {
                 let result = self.history_open(params).await;
                 self.reply(id, result).await;

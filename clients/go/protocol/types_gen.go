@@ -142,6 +142,9 @@ const (
 	MethodAccountLogout = "account/logout"
 	// The latest rate limits seen in the provider's `x-ratelimit-*` response headers.
 	MethodAccountRateLimitsRead = "account/rateLimits/read"
+	// Experimental: the caller's threads whose conversations match a search term, from the
+	//  history index, best match first (or by a time). @experimental
+	MethodThreadSearch = "thread/search"
 	// BM25 search over past conversations (the MCP tool `search`). @experimental
 	MethodHistorySearch = "history/search"
 	// The events around one past event, in conversation order (the MCP tool `open`). @experimental
@@ -303,6 +306,7 @@ var ExperimentalMethods = map[string]bool{
 	"process/resizePty":             true,
 	"process/spawn":                 true,
 	"process/writeStdin":            true,
+	"thread/search":                 true,
 	"tool/requestUserInput":         true,
 }
 
@@ -4123,6 +4127,60 @@ type ThreadRollbackResponse struct {
 	// dropped turns changed are not reverted.
 	Thread Thread `json:"thread"`
 }
+
+// ThreadSearchParams: Parameters of `thread/search`.
+type ThreadSearchParams struct {
+	// Archived: Accepted; threads are found whether archived or not.
+	Archived *bool `json:"archived,omitempty"`
+	// CurrentAccountOnly: Accepted; every thread found belongs to the caller.
+	CurrentAccountOnly *bool `json:"currentAccountOnly,omitempty"`
+	// Cursor: The `nextCursor` of an earlier page.
+	Cursor *string `json:"cursor,omitempty"`
+	// IncludeAttachedThreads: Accepted and ignored: Tandem has no attached threads.
+	IncludeAttachedThreads *bool `json:"includeAttachedThreads,omitempty"`
+	// Limit: Page size (at least 1; default 20).
+	Limit *int64 `json:"limit,omitempty"`
+	// SearchTerm: Words to look for in the threads' messages, reasoning, commands and file changes (BM25
+	// over the history index); empty is an error.
+	SearchTerm string `json:"searchTerm"`
+	// SortDirection: Order of a `sortKey` (default `desc`); relevance is always best first.
+	SortDirection *SortDirection `json:"sortDirection,omitempty"`
+	// SortKey: Order by this time instead of by relevance (the best match of each thread).
+	SortKey *ThreadSearchSortKey `json:"sortKey,omitempty"`
+	// SourceKinds: Accepted and ignored.
+	SourceKinds []ThreadSourceKind `json:"sourceKinds,omitempty"`
+}
+
+// ThreadSearchResponse: Result of `thread/search`.
+type ThreadSearchResponse struct {
+	// BackwardsCursor: Always `null`: pages only go forwards.
+	BackwardsCursor *string `json:"backwardsCursor,omitempty"`
+	// Data: One page of matching threads.
+	Data []ThreadSearchResult `json:"data"`
+	// NextCursor: Cursor of the next page; `null` on the last page.
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
+// ThreadSearchResult: One thread found by `thread/search`.
+type ThreadSearchResult struct {
+	// Snippet: The text around the thread's best match.
+	Snippet string `json:"snippet"`
+	// Thread: The thread, without its turns.
+	Thread Thread `json:"thread"`
+}
+
+// ThreadSearchSortKey: What `thread/search` orders by when not by relevance.
+type ThreadSearchSortKey string
+
+// The values of ThreadSearchSortKey.
+const (
+	// When the thread was created.
+	ThreadSearchSortKeyCreatedAt ThreadSearchSortKey = "created_at"
+	// When the thread was last updated.
+	ThreadSearchSortKeyUpdatedAt ThreadSearchSortKey = "updated_at"
+	// When the thread last had a turn (its update time where unknown).
+	ThreadSearchSortKeyRecencyAt ThreadSearchSortKey = "recency_at"
+)
 
 // ThreadSetNameParams: Parameters of `thread/name/set`.
 type ThreadSetNameParams struct {

@@ -378,7 +378,7 @@ fn a_method_whose_params_name_a_thread_is_in_the_owner_checks_scope() {
     );
     assert_eq!(
         scoped(ThreadScope::History),
-        vec!["history/search", "history/open"]
+        vec!["thread/search", "history/search", "history/open"]
     );
 }
 
