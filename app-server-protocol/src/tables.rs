@@ -86,7 +86,9 @@ use crate::thread_requests::{
     ThreadStartParams, ThreadStartResponse, ThreadTurnsListParams, ThreadTurnsListResponse,
     ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
 };
-use crate::thread_search::{ThreadSearchParams, ThreadSearchResponse};
+use crate::thread_search::{
+    MemoryStatusParams, MemoryStatusResponse, ThreadSearchParams, ThreadSearchResponse,
+};
 use crate::turn_requests::{
     TurnInterruptParams, TurnStartParams, TurnStartResponse, TurnSteerParams, TurnSteerResponse,
 };
@@ -434,6 +436,12 @@ request_table! {
     ThreadSearch => "thread/search" [Experimental] {
         params: ThreadSearchParams,
         response: ThreadSearchResponse,
+    },
+    /// Experimental: the state of cross-thread memories, which Tandem does not keep (never
+    /// ready).
+    MemoryStatus => "memory/status" [Experimental] {
+        params: MemoryStatusParams,
+        response: MemoryStatusResponse,
     },
     /// BM25 search over past conversations (the MCP tool `search`).
     HistorySearch => "history/search" [Experimental] {

@@ -1,5 +1,5 @@
-//! Params and result of the experimental `thread/search`: the caller's threads whose
-//! conversations match a search term, answered from the history index.
+//! Params and results of the experimental `thread/search` (the caller's threads whose
+//! conversations match a search term, answered from the history index) and `memory/status`.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -77,4 +77,25 @@ pub struct ThreadSearchResult {
     pub snippet: String,
     /// The thread, without its turns.
     pub thread: Thread,
+}
+
+/// Parameters of `memory/status`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+#[ts(optional_fields = nullable)]
+pub struct MemoryStatusParams {
+    /// Accepted; Tandem consolidates no memories.
+    #[serde(default)]
+    pub min_consolidated_threads: Option<u32>,
+}
+
+/// Result of `memory/status`: Tandem keeps no memories across threads (past conversations
+/// are searched with `thread/search` and `history/search` instead), so nothing is ever ready.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct MemoryStatusResponse {
+    /// Threads consolidated into memories: always 0.
+    pub v2_consolidated_threads: u32,
+    /// Whether memories are ready: always `false`.
+    pub v2_ready: bool,
 }

@@ -609,6 +609,19 @@ func (c *Client) ThreadSearch(ctx context.Context, params protocol.ThreadSearchP
 	return result, nil
 }
 
+// MemoryStatus sends `memory/status`: Experimental: the state of cross-thread memories, which Tandem does not keep (never
+//
+//	ready).
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) MemoryStatus(ctx context.Context, params protocol.MemoryStatusParams) (*protocol.MemoryStatusResponse, error) {
+	result := new(protocol.MemoryStatusResponse)
+	if err := c.Call(ctx, protocol.MethodMemoryStatus, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // HistorySearch sends `history/search`: BM25 search over past conversations (the MCP tool `search`).
 //
 // Experimental: the server accepts it only with the `experimentalApi` capability.

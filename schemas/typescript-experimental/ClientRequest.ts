@@ -71,6 +71,8 @@ import type { ListMcpServerStatusParams } from "./ListMcpServerStatusParams";
 import type { ListMcpServerStatusResponse } from "./ListMcpServerStatusResponse";
 import type { LoginAccountParams } from "./LoginAccountParams";
 import type { LoginAccountResponse } from "./LoginAccountResponse";
+import type { MemoryStatusParams } from "./MemoryStatusParams";
+import type { MemoryStatusResponse } from "./MemoryStatusResponse";
 import type { ModelListParams } from "./ModelListParams";
 import type { ModelListResponse } from "./ModelListResponse";
 import type { ModelProviderCapabilitiesReadParams } from "./ModelProviderCapabilitiesReadParams";
@@ -194,6 +196,7 @@ export type ClientRequest =
   | { method: "account/logout", id: RequestId, params: NoParams }
   | { method: "account/rateLimits/read", id: RequestId, params: NoParams }
   | { method: "thread/search", id: RequestId, params: ThreadSearchParams }
+  | { method: "memory/status", id: RequestId, params: MemoryStatusParams }
   | { method: "history/search", id: RequestId, params: HistorySearchParams }
   | { method: "history/open", id: RequestId, params: HistoryOpenParams }
   | { method: "index/query", id: RequestId, params: IndexQueryParams }
@@ -480,6 +483,11 @@ export type ClientRequestMap = {
    * history index, best match first (or by a time).
    */
   "thread/search": { params: ThreadSearchParams; response: ThreadSearchResponse };
+  /**
+   * Experimental: the state of cross-thread memories, which Tandem does not keep (never
+   * ready).
+   */
+  "memory/status": { params: MemoryStatusParams; response: MemoryStatusResponse };
   /**
    * BM25 search over past conversations (the MCP tool `search`).
    */

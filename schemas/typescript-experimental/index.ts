@@ -179,6 +179,8 @@ export type { McpServerStatusUpdatedNotification } from "./McpServerStatusUpdate
 export type { McpToolCallError } from "./McpToolCallError";
 export type { McpToolCallResult } from "./McpToolCallResult";
 export type { McpToolCallStatus } from "./McpToolCallStatus";
+export type { MemoryStatusParams } from "./MemoryStatusParams";
+export type { MemoryStatusResponse } from "./MemoryStatusResponse";
 export type { MergeStrategy } from "./MergeStrategy";
 export type { MessagePhase } from "./MessagePhase";
 export type { ModeKind } from "./ModeKind";

@@ -429,6 +429,17 @@ async fn app_server_history_methods_answer_after_a_turn() {
         .unwrap_err();
     assert_eq!(no_term["code"], -32600, "{no_term}");
 
+    // Tandem keeps no cross-thread memories.
+    assert_eq!(
+        server.request("memory/status", json!({})).await,
+        Ok(json!({"v2ConsolidatedThreads": 0, "v2Ready": false}))
+    );
+    let bad = server
+        .request("memory/status", json!({"minConsolidatedThreads": "x"}))
+        .await
+        .unwrap_err();
+    assert_eq!(bad["code"], -32600, "{bad}");
+
     let empty = server
         .request("history/search", json!({"query": " "}))
         .await

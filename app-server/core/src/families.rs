@@ -145,7 +145,8 @@ impl MethodFamily {
             | ClientMethod::ExecOneOffCommand => MethodFamily::ConversationApi,
             ClientMethod::HistorySearch
             | ClientMethod::HistoryOpen
-            | ClientMethod::ThreadSearch => MethodFamily::History,
+            | ClientMethod::ThreadSearch
+            | ClientMethod::MemoryStatus => MethodFamily::History,
             ClientMethod::IndexQuery | ClientMethod::IndexRefresh => MethodFamily::Index,
             ClientMethod::McpServerStatusList => MethodFamily::McpServers,
         }
@@ -258,7 +259,8 @@ impl ThreadScope {
             | ClientMethod::ModelProviderList
             | ClientMethod::ModelProviderCapabilitiesRead
             | ClientMethod::ModelProviderConfigWrite
-            | ClientMethod::ModelProviderDefaultSet => ThreadScope::None,
+            | ClientMethod::ModelProviderDefaultSet
+            | ClientMethod::MemoryStatus => ThreadScope::None,
         }
     }
 }

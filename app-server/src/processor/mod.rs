@@ -632,6 +632,13 @@ impl Processor {
                 let result = self.history_search(params).await;
                 self.reply(id, result).await;
             }
+            ClientRequestPayload::MemoryStatus(_) => {
+                let response = app_server_protocol::thread_search::MemoryStatusResponse {
+                    v2_consolidated_threads: 0,
+                    v2_ready: false,
+                };
+                self.reply(id, Ok(response)).await;
+            }
             ClientRequestPayload::ThreadSearch(params) => {
                 let result = self.thread_search(params).await;
                 self.reply(id, result).await;

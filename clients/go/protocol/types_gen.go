@@ -145,6 +145,9 @@ const (
 	// Experimental: the caller's threads whose conversations match a search term, from the
 	//  history index, best match first (or by a time). @experimental
 	MethodThreadSearch = "thread/search"
+	// Experimental: the state of cross-thread memories, which Tandem does not keep (never
+	//  ready). @experimental
+	MethodMemoryStatus = "memory/status"
 	// BM25 search over past conversations (the MCP tool `search`). @experimental
 	MethodHistorySearch = "history/search"
 	// The events around one past event, in conversation order (the MCP tool `open`). @experimental
@@ -302,6 +305,7 @@ var ExperimentalMethods = map[string]bool{
 	"index/query":                   true,
 	"index/refresh":                 true,
 	"item/tool/requestUserInput":    true,
+	"memory/status":                 true,
 	"process/kill":                  true,
 	"process/resizePty":             true,
 	"process/spawn":                 true,
@@ -2719,6 +2723,21 @@ const (
 	// No result: declined, timed out, the server failed or the connection was lost.
 	MCPToolCallStatusFailed MCPToolCallStatus = "failed"
 )
+
+// MemoryStatusParams: Parameters of `memory/status`.
+type MemoryStatusParams struct {
+	// MinConsolidatedThreads: Accepted; Tandem consolidates no memories.
+	MinConsolidatedThreads *int64 `json:"minConsolidatedThreads,omitempty"`
+}
+
+// MemoryStatusResponse: Result of `memory/status`: Tandem keeps no memories across threads (past conversations
+// are searched with `thread/search` and `history/search` instead), so nothing is ever ready.
+type MemoryStatusResponse struct {
+	// V2ConsolidatedThreads: Threads consolidated into memories: always 0.
+	V2ConsolidatedThreads int64 `json:"v2ConsolidatedThreads"`
+	// V2Ready: Whether memories are ready: always `false`.
+	V2Ready bool `json:"v2Ready"`
+}
 
 // MergeStrategy: How a written value combines with what the file already holds at its key.
 type MergeStrategy string
