@@ -186,10 +186,22 @@ impl Processor {
             Ok(Err(error)) => return Err(request_error(&error)),
             Err(error) => return Err(internal_error(format!("thread search failed: {error}"))),
         };
+        let limit = params
+            .limit
+            .map_or(THREAD_SEARCH_PAGE, |limit| limit.max(1) as usize);
+        // In relevance order the threads past this page, and one more to know whether a page
+        // follows, need not be read; a time order needs every thread found.
+        let needed = match params.sort_key {
+            None => offset.saturating_add(limit).saturating_add(1),
+            Some(_) => usize::MAX,
+        };
         // The best hit of each thread, in rank order.
         let mut seen = std::collections::HashSet::new();
         let mut found = Vec::new();
         for hit in payload.hits {
+            if found.len() >= needed {
+                break;
+            }
             if !seen.insert(hit.session_id.clone()) {
                 continue;
             }
@@ -219,9 +231,6 @@ impl Processor {
                 found.reverse();
             }
         }
-        let limit = params
-            .limit
-            .map_or(THREAD_SEARCH_PAGE, |limit| limit.max(1) as usize);
         let start = offset.min(found.len());
         let end = start.saturating_add(limit).min(found.len());
         let next_cursor = (end < found.len()).then(|| end.to_string());

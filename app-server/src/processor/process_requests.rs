@@ -7,6 +7,7 @@
 use std::sync::Arc;
 
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
+use app_server_protocol::notifications::CommandExecOutputDeltaNotification;
 use app_server_protocol::policy::SandboxPolicy;
 use app_server_protocol::process::{
     ProcessExitedNotification, ProcessKillParams, ProcessOutputDeltaNotification,
@@ -57,7 +58,8 @@ impl Processor {
         let outgoing = Arc::clone(&self.outgoing);
         let environment = self.engine.config().shell_environment_policy.clone();
         let (started, running) = oneshot::channel();
-        let (deltas, mut received) = mpsc::channel(DELTA_QUEUE);
+        let (deltas, mut received) =
+            mpsc::channel::<CommandExecOutputDeltaNotification>(DELTA_QUEUE);
         // The process's own task: it outlives this request and ends when the process does
         // (the connection closing kills it).
         let run = tokio::spawn(async move {
@@ -65,7 +67,6 @@ impl Processor {
                 let outgoing = Arc::clone(&outgoing);
                 async move {
                     while let Some(delta) = received.recv().await {
-                        let delta: app_server_protocol::notifications::CommandExecOutputDeltaNotification = delta;
                         let notification = ServerNotification::ProcessOutputDelta(
                             ProcessOutputDeltaNotification {
                                 process_handle: delta.process_id,

@@ -100,6 +100,11 @@ struct HttpState {
     /// 2026-07-28 requests running at once, each in a session of its own (`modern.rs`);
     /// `--max-sessions` of them at most.
     modern_requests: Arc<tokio::sync::Semaphore>,
+    /// Numbers the sessions of 2026 requests (their ids in logs and thread ownership).
+    modern_sessions: std::sync::atomic::AtomicU64,
+    /// The tool arguments that clients mirror in `Mcp-Param-*` headers, read from the tool
+    /// list (fixed for the life of the server) on first use (`modern.rs`).
+    param_headers: std::sync::OnceLock<modern::ParamHeaders>,
 }
 
 /// Serves MCP over streamable HTTP until a signal arrives; the shutdown it begins
@@ -149,6 +154,8 @@ pub async fn serve_http(
         cluster,
         metrics,
         modern_requests: Arc::new(tokio::sync::Semaphore::new(max_sessions.max(1))),
+        modern_sessions: std::sync::atomic::AtomicU64::new(0),
+        param_headers: std::sync::OnceLock::new(),
     });
     tokio::spawn(cluster::handle_forwards(state.clone(), forwards));
     tokio::spawn(cluster::renew_leases(state.clone(), state.cluster.clone()));

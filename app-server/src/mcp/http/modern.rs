@@ -19,8 +19,8 @@ use std::collections::HashMap;
 use std::convert::Infallible;
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use app_server_protocol::jsonrpc::error_codes::OVERLOADED;
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
@@ -47,9 +47,6 @@ use tandem_core::principal::Principal;
 pub const METHOD_HEADER: &str = "mcp-method";
 /// Header naming the tool, prompt or resource a request is about.
 pub const NAME_HEADER: &str = "mcp-name";
-
-/// Numbers the sessions of 2026 requests (their ids in logs and thread ownership).
-static REQUEST_SESSIONS: AtomicU64 = AtomicU64::new(0);
 
 /// Whether the POST of `request` with `headers` is a 2026 one: no session, and the body's
 /// `_meta` in the 2026 form or a protocol version header that no session-era client sends.
@@ -147,11 +144,13 @@ fn check_headers(
 const PARAM_HEADER_PREFIX: &str = "mcp-param-";
 
 /// The arguments of each offered tool that HTTP clients mirror in headers: tool name →
-/// (argument, header suffix), read once from the tool list (which is fixed for the life of a
-/// server).
-fn param_headers(state: &HttpState) -> &'static HashMap<String, Vec<(String, String)>> {
-    static HEADERS: OnceLock<HashMap<String, Vec<(String, String)>>> = OnceLock::new();
-    HEADERS.get_or_init(|| {
+/// (argument, header suffix).
+pub(super) type ParamHeaders = HashMap<String, Vec<(String, String)>>;
+
+/// The server's [`ParamHeaders`], read once from its tool list (which is fixed for the life
+/// of a server).
+fn param_headers(state: &HttpState) -> &ParamHeaders {
+    state.param_headers.get_or_init(|| {
         let options = &state.options;
         #[allow(unused_mut, reason = "the conformance fixtures add their tools")]
         let mut tools = crate::mcp::tools::list_result(
@@ -324,7 +323,7 @@ pub(super) async fn post(
         );
     };
     let hub = Arc::new(StreamHub::new(state.http.replay_buffer));
-    let number = REQUEST_SESSIONS.fetch_add(1, Ordering::Relaxed);
+    let number = state.modern_sessions.fetch_add(1, Ordering::Relaxed);
     let parts = ModernSessionParts {
         session_id: format!("http-{number}"),
         principal: principal.clone(),
