@@ -376,6 +376,24 @@ impl McpHttp {
         request
     }
 
+    /// A POST of a 2026-07-28 request (no session) with the headers that era requires: the
+    /// protocol version, `Mcp-Method` from the body, and `Mcp-Name` when `name` is given.
+    pub fn post_2026(
+        &self,
+        body: &Value,
+        name: Option<&str>,
+        accept: &str,
+    ) -> reqwest::RequestBuilder {
+        let mut request = self
+            .post_accept(None, body, accept)
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", body["method"].as_str().unwrap_or_default());
+        if let Some(name) = name {
+            request = request.header("mcp-name", name);
+        }
+        request
+    }
+
     /// Initializes a session (JSON reply) and returns its id and the result.
     pub async fn initialize(&self, version: &str, capabilities: Value) -> (String, Value) {
         let response = self

@@ -27,23 +27,6 @@ fn with_meta(mut params: Value) -> Value {
     params
 }
 
-/// A POST of a 2026 request with the headers the spec requires (`name`: `Mcp-Name`).
-fn modern_post(
-    server: &McpHttp,
-    body: &Value,
-    name: Option<&str>,
-    accept: &str,
-) -> reqwest::RequestBuilder {
-    let mut request = server
-        .post_accept(None, body, accept)
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", body["method"].as_str().unwrap());
-    if let Some(name) = name {
-        request = request.header("mcp-name", name);
-    }
-    request
-}
-
 async fn json_of(response: reqwest::Response) -> (u16, Value) {
     let status = response.status().as_u16();
     (status, response.json().await.unwrap())
@@ -196,7 +179,8 @@ async fn over_http_2026_requests_are_stateless_and_their_headers_are_checked() {
     let server = McpHttp::spawn(DEMO_CONFIG, &[]).await;
     let accept = "application/json, text/event-stream";
     let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}});
-    let response = modern_post(&server, &discover, None, accept)
+    let response = server
+        .post_2026(&discover, None, accept)
         .send()
         .await
         .unwrap();
@@ -207,26 +191,14 @@ async fn over_http_2026_requests_are_stateless_and_their_headers_are_checked() {
 
     let list =
         json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": meta()}});
-    let (status, body) = json_of(
-        modern_post(&server, &list, None, accept)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, body) = json_of(server.post_2026(&list, None, accept).send().await.unwrap()).await;
     assert_eq!(status, 200, "{body}");
     assert_eq!(body["result"]["cacheScope"], "public");
     assert!(body["result"]["ttlMs"].is_u64(), "{body}");
 
     // `_meta` without its required fields: -32602 and 400.
     let bare = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {}});
-    let (status, body) = json_of(
-        modern_post(&server, &bare, None, accept)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, body) = json_of(server.post_2026(&bare, None, accept).send().await.unwrap()).await;
     assert_eq!(
         (status, body["error"]["code"].clone()),
         (400, json!(-32602)),
@@ -239,7 +211,8 @@ async fn over_http_2026_requests_are_stateless_and_their_headers_are_checked() {
     let mismatched =
         json!({"jsonrpc": "2.0", "id": 4, "method": "tools/list", "params": {"_meta": other}});
     let (status, body) = json_of(
-        modern_post(&server, &mismatched, None, accept)
+        server
+            .post_2026(&mismatched, None, accept)
             .send()
             .await
             .unwrap(),
@@ -297,7 +270,8 @@ async fn over_http_2026_requests_are_stateless_and_their_headers_are_checked() {
         (Some("=?base64?c2VhcmNo?="), 200),
     ] {
         let (status, body) = json_of(
-            modern_post(&server, &call, name, "application/json")
+            server
+                .post_2026(&call, name, "application/json")
                 .send()
                 .await
                 .unwrap(),
@@ -314,13 +288,8 @@ async fn over_http_2026_requests_are_stateless_and_their_headers_are_checked() {
     for method in ["initialize", "ping", "logging/setLevel", "no/such"] {
         let body =
             json!({"jsonrpc": "2.0", "id": 6, "method": method, "params": {"_meta": meta()}});
-        let (status, answer) = json_of(
-            modern_post(&server, &body, None, accept)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (status, answer) =
+            json_of(server.post_2026(&body, None, accept).send().await.unwrap()).await;
         assert_eq!(
             (status, answer["error"]["code"].clone()),
             (404, json!(-32601)),
@@ -362,15 +331,11 @@ async fn over_http_a_2026_codex_call_streams_beside_a_2025_session() {
     }));
     params["_meta"]["progressToken"] = json!("p");
     let call = json!({"jsonrpc": "2.0", "id": 20, "method": "tools/call", "params": params});
-    let response = modern_post(
-        &server,
-        &call,
-        Some("codex"),
-        "application/json, text/event-stream",
-    )
-    .send()
-    .await
-    .unwrap();
+    let response = server
+        .post_2026(&call, Some("codex"), "application/json, text/event-stream")
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     assert!(response.headers().get("mcp-session-id").is_none());
     let events: Vec<Value> = SseReader::new(response)
@@ -442,7 +407,8 @@ async fn over_http_a_2026_request_acts_for_its_token_principal_only() {
     // Without a token a 2026 request is refused like any other.
     let list =
         json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}});
-    let anonymous = modern_post(&server, &list, None, "application/json")
+    let anonymous = server
+        .post_2026(&list, None, "application/json")
         .send()
         .await
         .unwrap();
@@ -459,7 +425,8 @@ async fn over_http_a_2026_request_acts_for_its_token_principal_only() {
         }),
     );
     let (status, body) = json_of(
-        modern_post(&server, &started, Some("codex"), "application/json")
+        server
+            .post_2026(&started, Some("codex"), "application/json")
             .bearer_auth(ALICE)
             .send()
             .await
@@ -480,7 +447,8 @@ async fn over_http_a_2026_request_acts_for_its_token_principal_only() {
         json!({"threadId": thread_id, "prompt": "Again."}),
     );
     let (_, refused) = json_of(
-        modern_post(&server, &reply, Some("codex-reply"), "application/json")
+        server
+            .post_2026(&reply, Some("codex-reply"), "application/json")
             .bearer_auth(BOB)
             .send()
             .await
@@ -492,7 +460,8 @@ async fn over_http_a_2026_request_acts_for_its_token_principal_only() {
     let text = refused["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("no rollout found"), "{refused}");
     let (_, continued) = json_of(
-        modern_post(&server, &reply, Some("codex-reply"), "application/json")
+        server
+            .post_2026(&reply, Some("codex-reply"), "application/json")
             .bearer_auth(ALICE)
             .send()
             .await
@@ -529,7 +498,8 @@ async fn over_http_subscriptions_listen_carries_the_principals_stream_less_call_
         }})
     };
     let open = async |id: &str, token: &str| -> SseReader {
-        let response = modern_post(&server, &listen(id), None, "text/event-stream")
+        let response = server
+            .post_2026(&listen(id), None, "text/event-stream")
             .bearer_auth(token)
             .send()
             .await
@@ -567,7 +537,8 @@ async fn over_http_subscriptions_listen_carries_the_principals_stream_less_call_
             },
         }))});
         let (status, body) = json_of(
-            modern_post(&server, &call, Some("codex"), "application/json")
+            server
+                .post_2026(&call, Some("codex"), "application/json")
                 .bearer_auth(token)
                 .send()
                 .await
@@ -597,7 +568,8 @@ async fn over_http_subscriptions_listen_carries_the_principals_stream_less_call_
         "{event}"
     );
     // Without text/event-stream a listen request is refused.
-    let refused = modern_post(&server, &listen("json"), None, "application/json")
+    let refused = server
+        .post_2026(&listen("json"), None, "application/json")
         .bearer_auth(ALICE)
         .send()
         .await

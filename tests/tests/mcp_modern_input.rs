@@ -251,10 +251,7 @@ async fn over_http_states_belong_to_their_principal_expire_and_continue_the_call
     let post = |id: i64, params: &Value, token: &str, accept: &str| {
         let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
         server
-            .post_accept(None, &body, accept)
-            .header("mcp-protocol-version", "2026-07-28")
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", "codex")
+            .post_2026(&body, Some("codex"), accept)
             .bearer_auth(token)
             .send()
     };
@@ -267,10 +264,11 @@ async fn over_http_states_belong_to_their_principal_expire_and_continue_the_call
     // the client accepts a stream.
     let unknown = json!({"jsonrpc": "2.0", "id": 0, "method": "tools/call", "params": {"name": "nope", "arguments": {}, "_meta": meta()}});
     let refused = server
-        .post_accept(None, &unknown, "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", "tools/call")
-        .header("mcp-name", "nope")
+        .post_2026(
+            &unknown,
+            Some("nope"),
+            "application/json, text/event-stream",
+        )
         .bearer_auth(ALICE)
         .send()
         .await
@@ -412,10 +410,7 @@ async fn waiting_calls_are_capped_per_principal_and_an_unanswered_question_times
     let call = async |id: i64, token: &str, params: &Value| -> Value {
         let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
         let response = server
-            .post_accept(None, &body, "application/json")
-            .header("mcp-protocol-version", "2026-07-28")
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", "codex")
+            .post_2026(&body, Some("codex"), "application/json")
             .bearer_auth(token)
             .send()
             .await
@@ -462,10 +457,7 @@ async fn with_redis_a_state_is_honoured_only_by_the_node_whose_call_waits() {
     let call = async |node: &McpHttp, id: i64, params: &Value| -> Value {
         let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
         let response = node
-            .post_accept(None, &body, "application/json")
-            .header("mcp-protocol-version", "2026-07-28")
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", "codex")
+            .post_2026(&body, Some("codex"), "application/json")
             .send()
             .await
             .unwrap();
@@ -503,10 +495,7 @@ async fn over_http_declined_inputs_run_nothing() {
     let call = async |id: i64, params: &Value| -> Value {
         let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
         let response = server
-            .post_accept(None, &body, "application/json")
-            .header("mcp-protocol-version", "2026-07-28")
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", "codex")
+            .post_2026(&body, Some("codex"), "application/json")
             .send()
             .await
             .unwrap();
