@@ -128,7 +128,7 @@ impl Processor {
     ) -> Result<FsReadDirectoryResponse, JsonRpcErrorBody> {
         self.with_file_roots(move |roots| {
             let path = roots.check(&params.path, FileUse::Read).map_err(refused)?;
-            let entries = files::read_directory(&path)?;
+            let entries = files::read_directory(&path, &params.path)?;
             Ok(FsReadDirectoryResponse { entries })
         })
         .await

@@ -18,6 +18,9 @@ use base64::engine::general_purpose::STANDARD;
 /// base64 on the wire, within `app_server.max_line_bytes`' default for a write).
 pub const FS_MAX_FILE_BYTES: u64 = 32 * 1024 * 1024;
 
+/// The most entries `fs/readDirectory` lists (a larger directory is refused, not cut short).
+pub const FS_MAX_DIRECTORY_ENTRIES: usize = 100_000;
+
 /// The most entries `fs/copy` creates for one directory tree.
 pub const FS_MAX_COPY_ENTRIES: usize = 100_000;
 
@@ -116,9 +119,22 @@ pub fn metadata(entry: &Path) -> Result<FsGetMetadataResponse, FsError> {
 }
 
 /// `fs/readDirectory`: the direct children, in the order the file system lists them.
-pub fn read_directory(path: &Path) -> Result<Vec<FsReadDirectoryEntry>, FsError> {
+pub fn read_directory(path: &Path, shown: &str) -> Result<Vec<FsReadDirectoryEntry>, FsError> {
+    read_directory_capped(path, shown, FS_MAX_DIRECTORY_ENTRIES)
+}
+
+fn read_directory_capped(
+    path: &Path,
+    shown: &str,
+    cap: usize,
+) -> Result<Vec<FsReadDirectoryEntry>, FsError> {
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(path)? {
+        if entries.len() == cap {
+            return Err(FsError::Invalid(format!(
+                "directory `{shown}` has more than {cap} entries, the limit of fs/readDirectory"
+            )));
+        }
         let entry = entry?;
         let file_type = entry.file_type()?;
         // A symbolic link is described by what it leads to, as the reference does.
@@ -214,4 +230,25 @@ fn unix_ms(time: std::io::Result<SystemTime>) -> i64 {
         .map_or(0, |since| {
             i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_directory_over_the_cap_is_refused_not_cut_short() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["a", "b", "c"] {
+            std::fs::write(dir.path().join(name), "").unwrap();
+        }
+        assert_eq!(read_directory_capped(dir.path(), "d", 3).unwrap().len(), 3);
+        match read_directory_capped(dir.path(), "d", 2) {
+            Err(FsError::Invalid(message)) => assert_eq!(
+                message,
+                "directory `d` has more than 2 entries, the limit of fs/readDirectory"
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
 }
