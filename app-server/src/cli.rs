@@ -245,7 +245,9 @@ pub struct AppServerArgs {
     #[command(flatten)]
     pub config: ConfigFlags,
 
-    /// Where to listen; only `stdio://` is supported.
+    /// Where to listen: `stdio://` (the default), `unix://` (the socket under
+    /// `$TANDEM_HOME/app-server-control/`), `unix://PATH`, `ws://IP:PORT` or `off`. The
+    /// listeners speak WebSocket, one JSON-RPC message per text frame.
     #[arg(long, value_name = "URL", default_value = "stdio://")]
     pub listen: String,
 
@@ -259,10 +261,57 @@ pub struct AppServerArgs {
     pub print_startup_config: bool,
 
     #[command(flatten)]
+    pub ws: WsFlags,
+
+    #[command(flatten)]
     pub ignored: AppServerIgnoredFlags,
 
     #[command(subcommand)]
     pub command: Option<AppServerCommand>,
+}
+
+/// How `--listen ws://` authenticates (`--ws-auth`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WsAuthMode {
+    /// A capability token: `--ws-token-file`, `--ws-token-sha256`, or one generated at
+    /// startup (the default).
+    CapabilityToken,
+    /// An HS256 JWT signed with `--ws-shared-secret-file`; its `sub` names the principal.
+    SignedBearerToken,
+    /// No token (loopback addresses only): every local account can connect.
+    None,
+}
+
+/// Authentication of the WebSocket listener. The token travels as
+/// `Authorization: Bearer <token>`.
+#[derive(Debug, Default, Args)]
+pub struct WsFlags {
+    /// How WebSocket clients authenticate [default: capability-token].
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub ws_auth: Option<WsAuthMode>,
+    /// Capability tokens: one bare token, or `NAME TOKEN` lines naming principals (re-read
+    /// when it changes).
+    #[arg(long, value_name = "PATH", conflicts_with = "ws_token_sha256")]
+    pub ws_token_file: Option<PathBuf>,
+    /// The SHA-256 (64 hex digits) of the one accepted capability token.
+    #[arg(long, value_name = "HEX")]
+    pub ws_token_sha256: Option<String>,
+    /// The HS256 secret of signed bearer tokens (a trailing newline is ignored).
+    #[arg(long, value_name = "PATH")]
+    pub ws_shared_secret_file: Option<PathBuf>,
+    /// The `iss` signed bearer tokens must carry.
+    #[arg(long, value_name = "ISSUER")]
+    pub ws_issuer: Option<String>,
+    /// The `aud` signed bearer tokens must carry.
+    #[arg(long, value_name = "AUDIENCE")]
+    pub ws_audience: Option<String>,
+    /// Leeway for `exp` and `nbf` of signed bearer tokens [default: 30].
+    #[arg(long, value_name = "SECONDS")]
+    pub ws_max_clock_skew_seconds: Option<u64>,
+    /// A browser origin (`http://host:port`) allowed to connect; repeatable. A request with
+    /// any other `Origin` header is refused with 403.
+    #[arg(long, value_name = "ORIGIN")]
+    pub allowed_origin: Vec<String>,
 }
 
 /// Flags of the reference's `codex app-server` that mean nothing in Tandem: accepted, named
@@ -284,34 +333,12 @@ pub struct AppServerIgnoredFlags {
     /// Ignored: Tandem sends no analytics.
     #[arg(long, hide = true)]
     pub analytics_default_enabled: bool,
-    /// Ignored: there is no WebSocket listener (only `stdio://`).
-    #[arg(long, value_name = "MODE", hide = true)]
-    pub ws_auth: Option<String>,
-    /// Ignored: there is no WebSocket listener (only `stdio://`).
-    #[arg(long, value_name = "PATH", hide = true)]
-    pub ws_token_file: Option<PathBuf>,
-    /// Ignored: there is no WebSocket listener (only `stdio://`).
-    #[arg(long, value_name = "HEX", hide = true)]
-    pub ws_token_sha256: Option<String>,
-    /// Ignored: there is no WebSocket listener (only `stdio://`).
-    #[arg(long, value_name = "PATH", hide = true)]
-    pub ws_shared_secret_file: Option<PathBuf>,
-    /// Ignored: there is no WebSocket listener (only `stdio://`).
-    #[arg(long, value_name = "ISSUER", hide = true)]
-    pub ws_issuer: Option<String>,
-    /// Ignored: there is no WebSocket listener (only `stdio://`).
-    #[arg(long, value_name = "AUDIENCE", hide = true)]
-    pub ws_audience: Option<String>,
-    /// Ignored: there is no WebSocket listener (only `stdio://`).
-    #[arg(long, value_name = "SECONDS", hide = true)]
-    pub ws_max_clock_skew_seconds: Option<u64>,
 }
 
 impl AppServerIgnoredFlags {
     /// The flags that were given, by name, with why each is ignored.
     pub fn given(&self) -> Vec<(&'static str, &'static str)> {
         const NO_LOGIN: &str = "Tandem has no managed sign-in";
-        const NO_WS: &str = "there is no WebSocket listener";
         [
             (self.startup_sign_out, "--startup-sign-out", NO_LOGIN),
             (
@@ -333,21 +360,6 @@ impl AppServerIgnoredFlags {
                 self.analytics_default_enabled,
                 "--analytics-default-enabled",
                 "Tandem sends no analytics",
-            ),
-            (self.ws_auth.is_some(), "--ws-auth", NO_WS),
-            (self.ws_token_file.is_some(), "--ws-token-file", NO_WS),
-            (self.ws_token_sha256.is_some(), "--ws-token-sha256", NO_WS),
-            (
-                self.ws_shared_secret_file.is_some(),
-                "--ws-shared-secret-file",
-                NO_WS,
-            ),
-            (self.ws_issuer.is_some(), "--ws-issuer", NO_WS),
-            (self.ws_audience.is_some(), "--ws-audience", NO_WS),
-            (
-                self.ws_max_clock_skew_seconds.is_some(),
-                "--ws-max-clock-skew-seconds",
-                NO_WS,
             ),
         ]
         .into_iter()

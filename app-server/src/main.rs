@@ -5,11 +5,14 @@
 mod cli;
 mod codegen;
 mod compat;
+mod connection;
 mod exec;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
 mod history;
 mod index_cli;
+mod listener;
+mod listener_auth;
 mod mcp;
 mod outgoing;
 mod pending;
@@ -83,9 +86,7 @@ fn report_error(error: &anyhow::Error) {
 
 fn run_app_server(args: &cli::AppServerArgs, overrides: &[String]) -> anyhow::Result<()> {
     let listen = if args.stdio { "stdio://" } else { &args.listen };
-    if listen != "stdio://" {
-        anyhow::bail!("unsupported --listen `{listen}`: only `stdio://` is supported");
-    }
+    let address = listener::ListenAddress::parse(listen)?;
     for (flag, why) in args.ignored.given() {
         report_note(&format!("{flag} is accepted and ignored: {why}"));
     }
@@ -107,6 +108,34 @@ fn run_app_server(args: &cli::AppServerArgs, overrides: &[String]) -> anyhow::Re
     // and everything that blocks runs on the blocking pool. With one worker, a turn's task and
     // the stdout writer take turns on the same thread, so a burst of deltas is written as one
     // batch instead of waking a second worker for each notification.
+    if address != listener::ListenAddress::Stdio {
+        let admission = listener_admission(&args.ws, &address, &config)?;
+        // Connections are served side by side: as many workers as cores.
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()?;
+        let served = runtime.block_on(async move {
+            if let listener::Admission::WebSocket {
+                auth: listener::auth::WsAuth::Tokens(table),
+                ..
+            } = &admission
+                && table.source().is_some()
+            {
+                tokio::spawn(listener_auth::watch_token_file(table.clone()));
+            }
+            listener::serve(
+                config,
+                account,
+                os_release,
+                Some(history),
+                address,
+                admission,
+            )
+            .await
+        });
+        shutdown::finish(runtime);
+        return served;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -119,6 +148,102 @@ fn run_app_server(args: &cli::AppServerArgs, overrides: &[String]) -> anyhow::Re
     ));
     shutdown::finish(runtime);
     served
+}
+
+/// How the listener at `address` admits connections, from the `--ws-*` flags: the kernel's
+/// word on `unix://`, a bearer token on `ws://` (a capability token generated and written
+/// under `$TANDEM_HOME` when none is given; `--ws-auth none` on loopback addresses only).
+#[allow(
+    clippy::print_stderr,
+    reason = "the generated token's file and the warnings are told on stderr to whoever started the server"
+)]
+fn listener_admission(
+    flags: &cli::WsFlags,
+    address: &listener::ListenAddress,
+    config: &Config,
+) -> anyhow::Result<listener::Admission> {
+    use cli::WsAuthMode;
+    use listener::auth::{SignedTokens, WsAuth};
+    let bind = match address {
+        listener::ListenAddress::WebSocket(bind) => *bind,
+        _ => {
+            if flags.ws_auth.is_some() || flags.ws_token_file.is_some() {
+                report_note(
+                    "the --ws-* flags apply to ws:// listeners; a unix:// socket admits the server's own user",
+                );
+            }
+            return Ok(listener::Admission::SameUser);
+        }
+    };
+    let mode = flags.ws_auth.unwrap_or(WsAuthMode::CapabilityToken);
+    let signed_flags = flags.ws_shared_secret_file.is_some()
+        || flags.ws_issuer.is_some()
+        || flags.ws_audience.is_some()
+        || flags.ws_max_clock_skew_seconds.is_some();
+    let token_flags = flags.ws_token_file.is_some() || flags.ws_token_sha256.is_some();
+    let auth = match mode {
+        WsAuthMode::None => {
+            if token_flags || signed_flags {
+                anyhow::bail!("--ws-auth none takes no token or shared secret");
+            }
+            if !bind.ip().is_loopback() {
+                anyhow::bail!(
+                    "--ws-auth none is accepted on loopback addresses only (127.0.0.0/8, ::1): {bind} is reachable from other machines"
+                );
+            }
+            eprintln!(
+                "tandem app-server: warning: --ws-auth none: every account on this machine can connect to ws://{bind} and run commands through the agent"
+            );
+            WsAuth::Disabled
+        }
+        WsAuthMode::SignedBearerToken => {
+            if token_flags {
+                anyhow::bail!(
+                    "--ws-token-file and --ws-token-sha256 go with --ws-auth capability-token"
+                );
+            }
+            let Some(secret) = &flags.ws_shared_secret_file else {
+                anyhow::bail!("--ws-auth signed-bearer-token needs --ws-shared-secret-file PATH");
+            };
+            WsAuth::Signed(Arc::new(SignedTokens::new(
+                secret,
+                flags.ws_issuer.as_deref(),
+                flags.ws_audience.as_deref(),
+                flags
+                    .ws_max_clock_skew_seconds
+                    .unwrap_or(listener::auth::DEFAULT_CLOCK_SKEW_SECONDS),
+            )?))
+        }
+        WsAuthMode::CapabilityToken => {
+            if signed_flags {
+                anyhow::bail!(
+                    "--ws-shared-secret-file, --ws-issuer, --ws-audience and --ws-max-clock-skew-seconds go with --ws-auth signed-bearer-token"
+                );
+            }
+            match (&flags.ws_token_file, &flags.ws_token_sha256) {
+                (Some(path), _) => WsAuth::Tokens(Arc::new(listener_auth::TokenTable::from_file(
+                    "--ws-token-file",
+                    path,
+                )?)),
+                (None, Some(hex)) => WsAuth::TokenDigest(listener::auth::parse_digest(hex)?),
+                (None, None) => {
+                    let (table, path) = listener_auth::TokenTable::generate(
+                        &config.home,
+                        listener::auth::GENERATED_WS_TOKEN_FILE,
+                    )?;
+                    eprintln!(
+                        "tandem app-server: capability token written to {} (send `Authorization: Bearer <token>`; a new one at every start)",
+                        path.display()
+                    );
+                    WsAuth::Tokens(Arc::new(table))
+                }
+            }
+        }
+    };
+    Ok(listener::Admission::WebSocket {
+        auth,
+        allowed_origins: flags.allowed_origin.clone(),
+    })
 }
 
 /// `app-server --print-startup-config`: the configuration loaded, the version and the
@@ -247,8 +372,8 @@ fn mcp_authentication(
     bind: std::net::SocketAddr,
     config: &Config,
     distributed: bool,
-) -> anyhow::Result<mcp::http::auth::Authentication> {
-    use mcp::http::auth::{Authentication, TokenTable};
+) -> anyhow::Result<listener_auth::Authentication> {
+    use listener_auth::{Authentication, GENERATED_TOKEN_FILE, TokenTable};
     match (args.auth, &args.auth_token_file) {
         (cli::AuthMode::None, Some(_)) => {
             anyhow::bail!("--auth none and --auth-token-file exclude each other")
@@ -258,13 +383,13 @@ fn mcp_authentication(
         ),
         (cli::AuthMode::None, None) => Ok(Authentication::Disabled),
         (cli::AuthMode::Token, Some(path)) => Ok(Authentication::Tokens(std::sync::Arc::new(
-            TokenTable::from_file(path)?,
+            TokenTable::from_file("--auth-token-file", path)?,
         ))),
         (cli::AuthMode::Token, None) if distributed => anyhow::bail!(
             "a cluster (--redis or [mcp.distributed]) needs --auth-token-file FILE, the same file on every node (or --auth none on loopback addresses): a generated token is for a single node"
         ),
         (cli::AuthMode::Token, None) => {
-            let (table, path) = TokenTable::generate(&config.home)?;
+            let (table, path) = TokenTable::generate(&config.home, GENERATED_TOKEN_FILE)?;
             eprintln!(
                 "tandem mcp-server: bearer token written to {} (send `Authorization: Bearer <token>`; a new one at every start)",
                 path.display()

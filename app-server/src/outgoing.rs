@@ -5,7 +5,7 @@
 //! `optOutNotificationMethods`). Handlers hand it payloads; it builds every envelope.
 
 use std::collections::HashSet;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::tables::{ServerNotification, ServerRequestPayload};
@@ -28,16 +28,24 @@ pub struct NotificationFilter {
 /// Sends everything a connection writes.
 pub struct OutgoingSender {
     lines: mpsc::Sender<String>,
-    pending: PendingRequests,
+    /// The connection's own table, or the one its principal's connections share on a
+    /// listener (where any of them may answer a question asked of all).
+    pending: Arc<PendingRequests>,
     filter: OnceLock<NotificationFilter>,
 }
 
 impl OutgoingSender {
     /// A sender that queues serialized lines on `lines` (the writer task's queue).
     pub fn new(lines: mpsc::Sender<String>) -> Self {
+        Self::with_pending(lines, Arc::new(PendingRequests::new()))
+    }
+
+    /// A sender whose server requests are registered in `pending`, a table other connections
+    /// may share.
+    pub fn with_pending(lines: mpsc::Sender<String>, pending: Arc<PendingRequests>) -> Self {
         Self {
             lines,
-            pending: PendingRequests::new(),
+            pending,
             filter: OnceLock::new(),
         }
     }
@@ -106,6 +114,13 @@ impl OutgoingSender {
         let request = payload.into_request(id.clone());
         self.send_serialized(&request).await;
         (id, receiver)
+    }
+
+    /// Sends a server request under an id already registered in [`Self::pending`] (a question
+    /// asked of several connections at once, or asked again of one that resumed its thread).
+    pub async fn send_request_as(&self, id: RequestId, payload: ServerRequestPayload) {
+        let request = payload.into_request(id);
+        self.send_serialized(&request).await;
     }
 
     /// The connection's pending server requests: answers are resolved and waits bounded here.

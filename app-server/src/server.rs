@@ -3,7 +3,7 @@
 //!
 //! Shutdown ([`crate::shutdown`]): stdin EOF or SIGINT/SIGTERM begins it, and from then on the
 //! process ends within the grace period. Reading stops; queued requests are still answered, and
-//! those still running after [`DRAIN`] (a long `index/*` call, a handler waiting on the client)
+//! those still running after [`crate::shutdown::DRAIN`] (a long `index/*` call, a handler waiting on the client)
 //! are answered with an error and their work dropped; running turns are interrupted and their
 //! rollouts flushed; then the writer drains, every task holding a shutdown guard has ended, and
 //! the process exits 0.
@@ -12,16 +12,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
-use tokio_util::task::TaskTracker;
+use tokio::sync::mpsc;
 
+use crate::connection::Connection;
 use crate::outgoing::OutgoingSender;
+use crate::processor::Processor;
 use crate::processor::approvals::ClientApprover;
-use crate::processor::{Processor, overloaded};
-use crate::rpc_error;
-use crate::shutdown::{DRAIN, Shutdown};
+use crate::shutdown::Shutdown;
 use crate::transport::stdio::{read_lines, write_lines};
-use crate::transport::{DecodeError, IncomingMessage, decode_line};
 use tandem_core::access::{ClientPolicy, FrontEnd};
 use tandem_core::account::AccountState;
 use tandem_core::audit::AuditLog;
@@ -30,30 +28,9 @@ use tandem_core::engine::Engine;
 use tandem_core::principal::Principal;
 use tandem_core::store::Store;
 
-/// Capacity of the writer's queue of serialized lines. With `command/exec` deltas of up to
-/// 8 KiB (about 11 KiB of JSON) this bounds the queue near 12 MiB.
-const OUTPUT_QUEUE: usize = 1024;
-
-/// Workers reserved for [`CONTROL_METHODS`].
-const CONTROL_WORKERS: usize = 16;
-
-/// Requests that only signal work already running; they never wait long and must get through
-/// while every ordinary worker waits on a command.
-const CONTROL_METHODS: &[&str] = &[
-    "command/exec/terminate",
-    "command/exec/write",
-    "command/exec/resize",
-    "turn/interrupt",
-];
-
-/// A decoded request waiting for the dispatcher, with the worker permit it runs under
-/// (none for `initialize`, which the dispatcher runs itself).
-struct QueuedRequest {
-    id: RequestId,
-    method: String,
-    value: serde_json::Value,
-    permit: Option<OwnedSemaphorePermit>,
-}
+/// Capacity of a connection writer's queue of serialized lines. With `command/exec` deltas of
+/// up to 8 KiB (about 11 KiB of JSON) this bounds the queue near 12 MiB.
+pub const OUTPUT_QUEUE: usize = 1024;
 
 /// Serves the app-server protocol on stdin/stdout.
 pub async fn serve_stdio(
@@ -102,110 +79,19 @@ pub async fn serve_stdio(
             // finishes once every holder is gone.
             .with_approver(approver),
     );
-
-    // Reader → dispatcher queue of requests, each holding the worker permit it will run
-    // with. The reader never waits: a request that finds no free worker is answered
-    // `-32001` at once, and client responses and notifications bypass the queue, so that
-    // approval answers and `command/exec/terminate` still arrive while every worker is busy.
-    let (queue, mut queued) = mpsc::channel::<QueuedRequest>(queue_capacity + 1);
-    let workers = Arc::new(Semaphore::new(queue_capacity));
-    // Requests that only signal something already running get workers of their own, so that
-    // a connection whose workers all wait on commands can still stop them.
-    let control_workers = Arc::new(Semaphore::new(CONTROL_WORKERS));
-    let handlers = TaskTracker::new();
-    let dispatcher = {
-        let processor = processor.clone();
-        let handlers = handlers.clone();
-        let outgoing = outgoing.clone();
-        let guard = shutdown.guard();
-        tokio::spawn(async move {
-            while let Some(QueuedRequest {
-                id,
-                method,
-                value,
-                permit,
-            }) = queued.recv().await
-            {
-                match permit {
-                    // `initialize` completes before the next request is looked at, so that a
-                    // client may pipeline requests right after it.
-                    None => processor.handle_request(id, &method, value).await,
-                    Some(permit) => {
-                        let processor = processor.clone();
-                        let outgoing = outgoing.clone();
-                        let guard = guard.clone();
-                        handlers.spawn(async move {
-                            tokio::select! {
-                                () = processor.handle_request(id.clone(), &method, value) => {}
-                                // Dropping the handler drops its work: an index refresh stops
-                                // at its next check, with nothing half-committed.
-                                () = guard.abandoned() => {
-                                    let error = rpc_error::internal_error(
-                                        "the server is shutting down",
-                                    );
-                                    outgoing.send_error(id, error).await;
-                                }
-                            }
-                            drop(permit);
-                            drop(guard);
-                        });
-                    }
-                }
-            }
-            drop(guard);
-        })
-    };
+    let connection = Connection::start(
+        processor.clone(),
+        outgoing.clone(),
+        queue_capacity,
+        max_line_bytes,
+        shutdown.guard(),
+    );
 
     let reading = read_lines(
         crate::transport::pipes::stdin(),
         max_line_bytes,
-        async |line: String| match decode_line(&line) {
-            Ok(IncomingMessage::Request { id, method, value }) => {
-                let permit = if method == "initialize" {
-                    None
-                } else {
-                    let pool = if CONTROL_METHODS.contains(&method.as_str()) {
-                        &control_workers
-                    } else {
-                        &workers
-                    };
-                    match pool.clone().try_acquire_owned() {
-                        Ok(permit) => Some(permit),
-                        Err(_) => {
-                            outgoing.send_error(id, overloaded()).await;
-                            return;
-                        }
-                    }
-                };
-                let request = QueuedRequest {
-                    id,
-                    method,
-                    value,
-                    permit,
-                };
-                if let Err(error) = queue.try_send(request) {
-                    let request = error.into_inner();
-                    outgoing.send_error(request.id, overloaded()).await;
-                }
-            }
-            Ok(IncomingMessage::Notification { method, .. }) => {
-                processor.handle_notification(&method)
-            }
-            Ok(IncomingMessage::Response { id, outcome }) => processor.handle_response(id, outcome),
-            Err(DecodeError::NotJson(error)) => {
-                tracing::warn!(%error, "ignoring an input line that is not JSON");
-            }
-            Err(DecodeError::NotAMessage(reason)) => {
-                tracing::warn!(reason, "ignoring an input line that is not a message");
-            }
-        },
-        // Unlike a malformed line, an over-long one is answered: it is most likely a real
-        // request whose client would otherwise wait forever.
-        async |id: Option<RequestId>| {
-            outgoing
-                .send_line_error(id, rpc_error::line_too_long(max_line_bytes))
-                .await;
-        },
+        async |line: String| connection.on_line(&line).await,
+        async |id: Option<RequestId>| connection.on_overlong(id).await,
     );
     tokio::select! {
         result = reading => {
@@ -219,19 +105,7 @@ pub async fn serve_stdio(
     // period from here, whatever still runs.
     shutdown.begin();
 
-    drop(queue);
-    let _ = dispatcher.await;
-    handlers.close();
-    // Commands started by `command/exec` die with the connection, so the handlers waiting on
-    // them finish at once.
-    processor.close_utilities();
-    // Requests already queued are answered, but a long one (an index refresh, a handler
-    // waiting on the client) must not hold the process: past `DRAIN` it is abandoned.
-    if tokio::time::timeout(DRAIN, handlers.wait()).await.is_err() {
-        tracing::info!("abandoning the requests still running");
-        shutdown.abandon();
-        handlers.wait().await;
-    }
+    connection.finish_at_shutdown(&shutdown).await;
     outgoing.pending().cancel_all();
     engine.shutdown().await;
     drop(processor);

@@ -2,6 +2,7 @@
 pub mod cluster;
 pub mod cluster_turns;
 pub mod index_tools;
+pub mod listener;
 pub mod logged;
 pub mod mcp;
 pub mod mock_embeddings;

@@ -28,10 +28,14 @@ use crate::config::{ClientConfigAccess, Config, ConfigError, refused_client_key}
 use crate::paths::resolve_lexically;
 
 /// The front end that serves the client; it decides the defaults of unset `[clients]` keys.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FrontEnd {
-    /// `tandem app-server` on stdio: the IDE's own process, acting for the local user.
+    /// `tandem app-server` on stdio: the IDE's own process, acting for the local user. A
+    /// connection on the `unix://` listener from the server's own user has the same trust.
     AppServerStdio,
+    /// `tandem app-server --listen ws://`: anyone who reaches the listener with a valid
+    /// token.
+    AppServerWebSocket,
     /// `tandem mcp-server` on stdio: the spawning MCP client, whose tool arguments a model
     /// chooses.
     McpServerStdio,
@@ -47,6 +51,7 @@ impl FrontEnd {
     pub fn name(self) -> &'static str {
         match self {
             FrontEnd::AppServerStdio => "app-server",
+            FrontEnd::AppServerWebSocket => "app-server websocket",
             FrontEnd::McpServerStdio => "mcp-server stdio",
             FrontEnd::McpServerHttp => "mcp-server http",
             FrontEnd::Exec => "exec",
@@ -59,7 +64,9 @@ impl FrontEnd {
         match self {
             // The local user chooses the sandbox on their own command line, as with stdio.
             FrontEnd::AppServerStdio | FrontEnd::Exec => SandboxMode::DangerFullAccess,
-            FrontEnd::McpServerStdio | FrontEnd::McpServerHttp => SandboxMode::WorkspaceWrite,
+            FrontEnd::AppServerWebSocket | FrontEnd::McpServerStdio | FrontEnd::McpServerHttp => {
+                SandboxMode::WorkspaceWrite
+            }
         }
     }
 
@@ -67,7 +74,7 @@ impl FrontEnd {
     fn is_network(self) -> bool {
         match self {
             FrontEnd::AppServerStdio | FrontEnd::McpServerStdio | FrontEnd::Exec => false,
-            FrontEnd::McpServerHttp => true,
+            FrontEnd::AppServerWebSocket | FrontEnd::McpServerHttp => true,
         }
     }
 
@@ -76,7 +83,10 @@ impl FrontEnd {
         match self {
             FrontEnd::AppServerStdio => true,
             // `exec` serves no method that returns a credential: nothing to reveal.
-            FrontEnd::McpServerStdio | FrontEnd::McpServerHttp | FrontEnd::Exec => false,
+            FrontEnd::AppServerWebSocket
+            | FrontEnd::McpServerStdio
+            | FrontEnd::McpServerHttp
+            | FrontEnd::Exec => false,
         }
     }
 }

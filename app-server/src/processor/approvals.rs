@@ -59,6 +59,21 @@ impl ClientApprover {
         self.conversations.clone()
     }
 
+    /// The sender of the connection this approver asks through.
+    pub fn outgoing(&self) -> &Arc<OutgoingSender> {
+        &self.outgoing
+    }
+
+    /// The request that carries `request_user_input` questions on this connection.
+    pub fn user_input_method(&self) -> RequestUserInputMethod {
+        self.user_input_method.get().copied().unwrap_or_default()
+    }
+
+    /// Whether `thread_id` is a first-generation conversation of this connection.
+    pub fn has_conversation(&self, thread_id: &str) -> bool {
+        self.conversations.contains(thread_id)
+    }
+
     /// Fixes the request that carries `request_user_input` questions on this connection;
     /// later calls are ignored.
     pub fn set_user_input_method(&self, method: RequestUserInputMethod) {

@@ -9,6 +9,7 @@ mod fuzzy_sessions;
 mod history_requests;
 mod index_requests;
 mod process_requests;
+pub mod subscriptions;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -59,6 +60,9 @@ pub struct Processor {
     families: Families,
     /// The operating system named in the user agent (read once by the server).
     os_release: OsRelease,
+    /// On a listener: the principal's hub and this connection's place in it, so that the
+    /// connection receives the events of the threads it subscribes to.
+    hub: Option<(Arc<subscriptions::ThreadHub>, subscriptions::ConnectionId)>,
 }
 
 impl Processor {
@@ -79,6 +83,27 @@ impl Processor {
             history: None,
             approver: None,
             families: tandem_core::families::front_ends::app_server_stdio(),
+            hub: None,
+        }
+    }
+
+    /// Makes this connection one of several on `hub`'s engine, as `connection`.
+    pub fn with_hub(
+        mut self,
+        hub: Arc<subscriptions::ThreadHub>,
+        connection: subscriptions::ConnectionId,
+    ) -> Self {
+        self.hub = Some((hub, connection));
+        self
+    }
+
+    /// Subscribes the connection to a thread's events (on a listener; a stdio connection
+    /// receives every event of its engine).
+    fn subscribe(&self, thread_id: &str) {
+        if let Some((hub, connection)) = &self.hub {
+            let thread_id = tandem_core::engine::normalize_thread_id(thread_id)
+                .unwrap_or_else(|_| thread_id.to_string());
+            hub.subscribe(*connection, &thread_id);
         }
     }
 
@@ -239,6 +264,60 @@ impl Processor {
         }
     }
 
+    /// `turn/start`, subscribing the connection to the thread first so that it receives the
+    /// turn's events from its first one.
+    fn start_turn(
+        &self,
+        params: app_server_protocol::turn_requests::TurnStartParams,
+    ) -> Result<
+        (
+            app_server_protocol::thread::Turn,
+            Option<tandem_core::engine::TurnLauncher>,
+        ),
+        EngineError,
+    > {
+        let thread_id = params.thread_id.clone();
+        let started = self.engine.start_turn(params);
+        if started.is_ok() {
+            self.subscribe(&thread_id);
+        }
+        started
+    }
+
+    /// `thread/unsubscribe`: on a listener, the thread stays loaded while other connections
+    /// are subscribed to it, and is unloaded with the last one.
+    async fn unsubscribe(&self, id: RequestId, thread_id: &str) {
+        use app_server_protocol::thread_requests::ThreadUnsubscribeStatus;
+        if let Some((hub, connection)) = &self.hub {
+            let normalized = tandem_core::engine::normalize_thread_id(thread_id)
+                .unwrap_or_else(|_| thread_id.to_string());
+            if hub.other_subscribers(*connection, &normalized) > 0
+                && self.engine.is_loaded(&normalized)
+            {
+                hub.unsubscribe(*connection, &normalized);
+                let response = ThreadUnsubscribeResponse {
+                    status: ThreadUnsubscribeStatus::Unsubscribed,
+                };
+                self.outgoing.send_response(id, &response).await;
+                return;
+            }
+            let result = self
+                .engine
+                .unsubscribe(thread_id)
+                .await
+                .map(|status| ThreadUnsubscribeResponse { status });
+            hub.unsubscribe(*connection, &normalized);
+            self.respond(id, result).await;
+            return;
+        }
+        let result = self
+            .engine
+            .unsubscribe(thread_id)
+            .await
+            .map(|status| ThreadUnsubscribeResponse { status });
+        self.respond(id, result).await;
+    }
+
     async fn notify(&self, notification: ServerNotification) {
         self.outgoing.send_notification(&notification).await;
     }
@@ -255,6 +334,7 @@ impl Processor {
                 let result = self.engine.start_thread(params).await;
                 if let Ok(response) = &result {
                     let thread = response.thread.clone();
+                    self.subscribe(&thread.id);
                     self.outgoing.send_response(id, response).await;
                     self.notify(ServerNotification::ThreadStarted(
                         ThreadStartedNotification { thread },
@@ -268,7 +348,11 @@ impl Processor {
                 match self.engine.resume_thread(params).await {
                     Ok((response, usage)) => {
                         let thread_id = response.thread.id.clone();
+                        self.subscribe(&thread_id);
                         self.outgoing.send_response(id, &response).await;
+                        if let Some((hub, connection)) = &self.hub {
+                            hub.replay_open_questions(*connection, &thread_id).await;
+                        }
                         self.replay_usage(&thread_id, usage).await;
                         self.notify(ServerNotification::ThreadGoalCleared(
                             ThreadIdNotification { thread_id },
@@ -291,6 +375,7 @@ impl Processor {
                         .await;
                     }
                     let thread = response.thread.clone();
+                    self.subscribe(&thread.id);
                     self.outgoing.send_response(id, &response).await;
                     self.replay_usage(&thread.id, usage).await;
                     let mut started = thread;
@@ -375,12 +460,7 @@ impl Processor {
                 self.respond(id, result).await;
             }
             ClientRequestPayload::ThreadUnsubscribe(params) => {
-                let result = self
-                    .engine
-                    .unsubscribe(&params.thread_id)
-                    .await
-                    .map(|status| ThreadUnsubscribeResponse { status });
-                self.respond(id, result).await;
+                self.unsubscribe(id, &params.thread_id).await;
             }
             ClientRequestPayload::ThreadRollback(params) => {
                 let result = self.engine.rollback_thread(params).await;
@@ -395,7 +475,7 @@ impl Processor {
                     Err(error) => self.send_engine_error(id, error).await,
                 }
             }
-            ClientRequestPayload::TurnStart(params) => match self.engine.start_turn(params) {
+            ClientRequestPayload::TurnStart(params) => match self.start_turn(params) {
                 Ok((turn, launcher)) => {
                     self.outgoing
                         .send_response(id, &TurnStartResponse { turn })

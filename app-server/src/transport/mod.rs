@@ -1,9 +1,11 @@
-//! Transports: the only code that touches stdin and stdout.
+//! Transports: the only code that touches stdin and stdout, and the WebSocket framing of the
+//! listeners.
 //!
 //! Architecture invariant: nothing outside `transport/` reads stdin or writes stdout.
 
 pub mod pipes;
 pub mod stdio;
+pub mod ws;
 
 use app_server_protocol::jsonrpc::RequestId;
 use serde_json::Value;

@@ -148,6 +148,11 @@ impl Engine {
         self.inner.threads.get(&self.inner.principal, id)
     }
 
+    /// Whether the thread `id` (normalized) is loaded and the engine's principal owns it.
+    pub fn is_loaded(&self, id: &str) -> bool {
+        self.thread(id).is_some()
+    }
+
     /// The owner check of a method naming `thread_id`, run before its handler does anything
     /// else: an [`OwnedThread`] when the thread is loaded here or stored, and the engine's
     /// principal owns it; otherwise `not_found(id)`, the error the handler gives for a thread

@@ -4,7 +4,7 @@
 
 use axum::http::{HeaderMap, header};
 
-use crate::mcp::http::auth::Authentication;
+use crate::listener_auth::Authentication;
 use tandem_core::principal::Principal;
 
 /// Header names of the streamable HTTP transport.

@@ -14,7 +14,6 @@
 //! Every request is authenticated first (`auth`): its bearer token names the principal it
 //! acts for, and a session answers only the principal that created it.
 
-pub mod auth;
 mod cluster;
 mod cluster_resume;
 mod cors;
@@ -42,10 +41,10 @@ use axum::routing::post;
 use serde_json::Value;
 use tokio_util::task::TaskTracker;
 
+use crate::listener_auth::{self as auth, Authentication};
 use crate::mcp::calls::ThreadOwners;
 use crate::mcp::distributed::metrics::{self, Metrics};
 use crate::mcp::distributed::{Cluster, DistributedOptions};
-use crate::mcp::http::auth::Authentication;
 use crate::mcp::http::guard::{
     AccessPolicy, POST_STREAM_HEADER, PostReply, Refusal, SESSION_HEADER, VERSION_HEADER, accepts,
     is_json_content, post_reply,

@@ -7,7 +7,6 @@
 //! answers 404 from then on.
 
 use std::collections::HashMap;
-use std::io::Read;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -121,9 +120,7 @@ impl SessionTable {
 
 /// A new session id: 32 bytes from the kernel's CSPRNG, hex-encoded (visible ASCII only).
 pub fn new_session_id() -> std::io::Result<String> {
-    let mut bytes = [0u8; 32];
-    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
-    Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+    crate::listener_auth::random_hex()
 }
 
 #[cfg(test)]

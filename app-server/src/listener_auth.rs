@@ -1,10 +1,12 @@
-//! Bearer-token authentication of `mcp-server --http`: who each request acts for.
+//! Bearer-token authentication of the network listeners (`mcp-server --http`, `app-server
+//! --listen ws://`): who each request acts for.
 //!
-//! Three modes. By default the server draws a token at startup, writes it to
-//! `$TANDEM_HOME/mcp-http.token` (mode 0600) and accepts it as the principal `default`.
-//! `--auth-token-file FILE` names one principal per line (`NAME TOKEN`) and is re-read when it
-//! changes, so that a token is rotated or revoked without a restart. `--auth none` (loopback
-//! addresses only) accepts every request as the local user.
+//! Three modes. By default the server draws a token at startup, writes it to a file under
+//! `$TANDEM_HOME` (mode 0600: `mcp-http.token`, `app-server-ws.token`) and accepts it as the
+//! principal `default`. A token file (`--auth-token-file`, `--ws-token-file`) names one
+//! principal per line (`NAME TOKEN`) and is re-read when it changes, so that a token is
+//! rotated or revoked without a restart. `none` (loopback addresses only) accepts every
+//! request as the local user.
 //!
 //! Tokens are compared in constant time and never logged: the table's `Debug` shows names
 //! only.
@@ -19,7 +21,7 @@ use std::time::Duration;
 use axum::http::{HeaderMap, header};
 use tandem_core::principal::Principal;
 
-/// The file a generated token is written to, under `$TANDEM_HOME`.
+/// The file `mcp-server --http` writes its generated token to, under `$TANDEM_HOME`.
 pub const GENERATED_TOKEN_FILE: &str = "mcp-http.token";
 /// The principal of a token file's single bare token line, and of a generated token.
 pub const DEFAULT_PRINCIPAL: &str = "default";
@@ -67,7 +69,7 @@ impl Authentication {
 }
 
 /// The token of an `Authorization: Bearer <token>` header.
-fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     scheme
@@ -99,17 +101,17 @@ pub struct TokenTable {
 }
 
 impl TokenTable {
-    /// Reads `--auth-token-file`; a missing, unreadable, empty or malformed file is an error
-    /// naming the file (and the line).
-    pub fn from_file(path: &Path) -> anyhow::Result<TokenTable> {
-        let (text, version) = read_token_file(path).map_err(|error| {
-            anyhow::anyhow!("cannot read --auth-token-file {}: {error}", path.display())
-        })?;
+    /// Reads the token file given with `flag` (`--auth-token-file`, `--ws-token-file`); a
+    /// missing, unreadable, empty or malformed file is an error naming the flag, the file
+    /// (and the line).
+    pub fn from_file(flag: &str, path: &Path) -> anyhow::Result<TokenTable> {
+        let (text, version) = read_token_file(path)
+            .map_err(|error| anyhow::anyhow!("cannot read {flag} {}: {error}", path.display()))?;
         let entries = parse_token_file(&text)
-            .map_err(|error| anyhow::anyhow!("--auth-token-file {}: {error}", path.display()))?;
+            .map_err(|error| anyhow::anyhow!("{flag} {}: {error}", path.display()))?;
         if entries.is_empty() {
             anyhow::bail!(
-                "--auth-token-file {} holds no token (lines `NAME TOKEN`, or one bare token)",
+                "{flag} {} holds no token (lines `NAME TOKEN`, or one bare token)",
                 path.display()
             );
         }
@@ -134,12 +136,12 @@ impl TokenTable {
     }
 
     /// Draws a token from the OS random generator for the principal `default` and writes it
-    /// to `home/mcp-http.token` (mode 0600, replaced atomically). Returns the table and the
+    /// to `home/file_name` (mode 0600, replaced atomically). Returns the table and the
     /// file's path.
-    pub fn generate(home: &Path) -> anyhow::Result<(TokenTable, PathBuf)> {
-        let token = crate::mcp::http::sessions::new_session_id()
-            .map_err(|error| anyhow::anyhow!("cannot draw a random token: {error}"))?;
-        let path = home.join(GENERATED_TOKEN_FILE);
+    pub fn generate(home: &Path, file_name: &str) -> anyhow::Result<(TokenTable, PathBuf)> {
+        let token =
+            random_hex().map_err(|error| anyhow::anyhow!("cannot draw a random token: {error}"))?;
+        let path = home.join(file_name);
         write_private_file(&path, format!("{token}\n").as_bytes())
             .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", path.display()))?;
         let entry = TokenEntry {
@@ -193,6 +195,14 @@ impl TokenTable {
             .map(|entry| entry.principal.name().to_string())
             .collect()
     }
+}
+
+/// 32 bytes from the OS random generator, as 64 lowercase hex digits.
+pub fn random_hex() -> std::io::Result<String> {
+    use std::io::Read;
+    let mut bytes = [0u8; 32];
+    std::fs::File::open("/dev/urandom")?.read_exact(&mut bytes)?;
+    Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
 }
 
 /// Why a token file does not parse.
@@ -530,7 +540,7 @@ mod tests {
     #[test]
     fn a_generated_token_is_private_and_replaces_the_previous_one() {
         let home = tempfile::tempdir().unwrap();
-        let (first, path) = TokenTable::generate(home.path()).unwrap();
+        let (first, path) = TokenTable::generate(home.path(), GENERATED_TOKEN_FILE).unwrap();
         let mode = std::fs::metadata(&path).unwrap().mode() & 0o777;
         assert_eq!(mode, 0o600);
         let token = std::fs::read_to_string(&path).unwrap();
@@ -539,7 +549,7 @@ mod tests {
             first.principal_of(token.trim().as_bytes()),
             Some(Principal::named(DEFAULT_PRINCIPAL))
         );
-        let (second, _) = TokenTable::generate(home.path()).unwrap();
+        let (second, _) = TokenTable::generate(home.path(), GENERATED_TOKEN_FILE).unwrap();
         assert_ne!(std::fs::read_to_string(&path).unwrap(), token);
         assert_eq!(second.principal_of(token.trim().as_bytes()), None);
         let leftovers: Vec<_> = std::fs::read_dir(home.path()).unwrap().collect();

@@ -1,0 +1,348 @@
+//! Several connections on one engine: which connection receives which thread's events, and
+//! the questions asked of all of them.
+//!
+//! On a listener (`--listen ws://` or `unix://`) every connection of one principal drives the
+//! same engine, whose [`EventSink`] and [`Approver`] is that principal's [`ThreadHub`]. A
+//! connection that starts, resumes or forks a thread (or starts a turn on it) is subscribed to
+//! it and receives its notifications; `thread/unsubscribe` and the end of the connection stop
+//! that. Notifications that name no thread go to every connection of the principal.
+//!
+//! A question (approval, user input) goes to every subscribed connection under one request
+//! id, registered once in the principal's shared [`PendingRequests`]: the first answer wins,
+//! later ones are refused as not pending, and every subscribed connection then receives
+//! `serverRequest/resolved`. A question nobody has answered stays open while its turn waits,
+//! and a connection that subscribes to the thread (by resuming it, say after a reconnect)
+//! receives it again under the same id.
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::notifications::ServerRequestResolvedNotification;
+use app_server_protocol::tables::ServerNotification;
+use tokio_util::sync::CancellationToken;
+
+use crate::pending::{Answer, PendingRequests};
+use crate::processor::approvals::{APPROVAL_TIMEOUT, ClientApprover};
+use tandem_core::engine::EventSink;
+use tandem_core::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
+use tandem_core::engine::server_requests::to_server_request;
+use tandem_core::sync::lock;
+
+/// Identifies one connection within its hub.
+pub type ConnectionId = u64;
+
+/// The connections of one principal on a listener, and what each is subscribed to.
+#[derive(Default)]
+pub struct ThreadHub {
+    next_connection: AtomicU64,
+    connections: Mutex<HashMap<ConnectionId, Arc<ClientApprover>>>,
+    /// Subscribed connections by thread id, in the order they subscribed.
+    subscribers: Mutex<HashMap<String, Vec<ConnectionId>>>,
+    /// Server-request ids and waiters, shared by every connection of the principal.
+    pending: Arc<PendingRequests>,
+    /// Questions asked and not yet answered, by thread id, for connections that subscribe
+    /// later.
+    open: Mutex<HashMap<String, Vec<OpenQuestion>>>,
+    /// Questions withdrawn by a cancelled turn, announced after that thread's `turn/completed`.
+    deferred: Mutex<HashMap<String, Vec<RequestId>>>,
+}
+
+/// A question waiting for its first answer.
+struct OpenQuestion {
+    id: RequestId,
+    request: ApprovalRequest,
+    /// The connections that were sent it.
+    sent_to: Vec<ConnectionId>,
+}
+
+impl ThreadHub {
+    /// An empty hub.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The table every connection of the principal registers its server requests in, so
+    /// that any of them may answer.
+    pub fn pending(&self) -> Arc<PendingRequests> {
+        self.pending.clone()
+    }
+
+    /// Adds a connection, which asks and is notified through `approver`.
+    pub fn connect(&self, approver: Arc<ClientApprover>) -> ConnectionId {
+        let id = self.next_connection.fetch_add(1, Ordering::Relaxed);
+        lock(&self.connections).insert(id, approver);
+        id
+    }
+
+    /// Removes a connection and its subscriptions; the threads it drove keep running.
+    pub fn disconnect(&self, connection: ConnectionId) {
+        lock(&self.connections).remove(&connection);
+        lock(&self.subscribers).retain(|_, subscribed| {
+            subscribed.retain(|id| *id != connection);
+            !subscribed.is_empty()
+        });
+    }
+
+    /// Subscribes `connection` to `thread_id`'s notifications (nothing when it already is).
+    pub fn subscribe(&self, connection: ConnectionId, thread_id: &str) {
+        let mut subscribers = lock(&self.subscribers);
+        let subscribed = subscribers.entry(thread_id.to_string()).or_default();
+        if !subscribed.contains(&connection) {
+            subscribed.push(connection);
+        }
+    }
+
+    /// Sends `connection` the questions of `thread_id` still waiting for an answer that it
+    /// has not been sent yet, under their original ids.
+    pub async fn replay_open_questions(&self, connection: ConnectionId, thread_id: &str) {
+        let Some(approver) = lock(&self.connections).get(&connection).cloned() else {
+            return;
+        };
+        let replays: Vec<(RequestId, ApprovalRequest)> = {
+            let mut open = lock(&self.open);
+            open.get_mut(thread_id)
+                .into_iter()
+                .flatten()
+                .filter(|question| !question.sent_to.contains(&connection))
+                .map(|question| {
+                    question.sent_to.push(connection);
+                    (question.id.clone(), question.request.clone())
+                })
+                .collect()
+        };
+        for (id, request) in replays {
+            let rendered = to_server_request(request, approver.user_input_method());
+            approver
+                .outgoing()
+                .send_request_as(id, rendered.payload)
+                .await;
+        }
+    }
+
+    /// How many connections other than `connection` are subscribed to `thread_id`.
+    pub fn other_subscribers(&self, connection: ConnectionId, thread_id: &str) -> usize {
+        lock(&self.subscribers)
+            .get(thread_id)
+            .map_or(0, |subscribed| {
+                subscribed.iter().filter(|id| **id != connection).count()
+            })
+    }
+
+    /// Ends `connection`'s subscription to `thread_id`.
+    pub fn unsubscribe(&self, connection: ConnectionId, thread_id: &str) {
+        let mut subscribers = lock(&self.subscribers);
+        if let Some(subscribed) = subscribers.get_mut(thread_id) {
+            subscribed.retain(|id| *id != connection);
+            if subscribed.is_empty() {
+                subscribers.remove(thread_id);
+            }
+        }
+    }
+
+    /// The connections a notification about `thread_id` goes to: its subscribers; for a
+    /// thread nobody subscribed to, the connection whose first-generation conversation it is;
+    /// for a notification that names no thread, every connection.
+    fn recipients(&self, thread_id: Option<&str>) -> Vec<(ConnectionId, Arc<ClientApprover>)> {
+        let connections = lock(&self.connections);
+        let Some(thread_id) = thread_id else {
+            return connections
+                .iter()
+                .map(|(id, approver)| (*id, approver.clone()))
+                .collect();
+        };
+        let subscribed = lock(&self.subscribers).get(thread_id).cloned();
+        match subscribed {
+            Some(subscribed) => subscribed
+                .into_iter()
+                .filter_map(|id| connections.get(&id).map(|approver| (id, approver.clone())))
+                .collect(),
+            None => connections
+                .iter()
+                .filter(|(_, approver)| approver.has_conversation(thread_id))
+                .map(|(id, approver)| (*id, approver.clone()))
+                .collect(),
+        }
+    }
+
+    async fn ask(&self, request: ApprovalRequest, cancel: CancellationToken) -> ApprovalReply {
+        let thread_id = request.thread_id().to_string();
+        let recipients = self.recipients(Some(&thread_id));
+        // A first-generation conversation asks in its own shapes, of its own connection.
+        if let Some((_, approver)) = recipients
+            .iter()
+            .find(|(_, approver)| approver.has_conversation(&thread_id))
+        {
+            return approver.request(request, cancel).await;
+        }
+        let (id, receiver) = self.pending.register();
+        let mut expected = None;
+        let mut sends = Vec::with_capacity(recipients.len());
+        for (_, approver) in &recipients {
+            let rendered = to_server_request(request.clone(), approver.user_input_method());
+            expected.get_or_insert(rendered.expects);
+            sends.push((approver.clone(), rendered.payload));
+        }
+        // Without a subscriber the question waits for one; its answer is read as the thread
+        // API's default request shapes.
+        let expected = expected
+            .unwrap_or_else(|| to_server_request(request.clone(), Default::default()).expects);
+        lock(&self.open)
+            .entry(thread_id.clone())
+            .or_default()
+            .push(OpenQuestion {
+                id: id.clone(),
+                request,
+                sent_to: recipients
+                    .iter()
+                    .map(|(connection, _)| *connection)
+                    .collect(),
+            });
+        for (approver, payload) in sends {
+            approver
+                .outgoing()
+                .send_request_as(id.clone(), payload)
+                .await;
+        }
+        let answer = self
+            .pending
+            .wait(&id, receiver, APPROVAL_TIMEOUT, &cancel)
+            .await;
+        self.close_question(&thread_id, &id);
+        let reply = match answer {
+            Answer::Result(result) => expected.decode(result),
+            Answer::Error(error) => ApprovalReply::Failed(error_message(&error)),
+            Answer::TimedOut => ApprovalReply::Failed("approval request timed out".into()),
+            Answer::Closed => return ApprovalReply::Withdrawn,
+            Answer::Cancelled => {
+                lock(&self.deferred).entry(thread_id).or_default().push(id);
+                return ApprovalReply::Withdrawn;
+            }
+        };
+        self.resolved(thread_id, id).await;
+        reply
+    }
+
+    fn close_question(&self, thread_id: &str, id: &RequestId) {
+        let mut open = lock(&self.open);
+        if let Some(questions) = open.get_mut(thread_id) {
+            questions.retain(|question| &question.id != id);
+            if questions.is_empty() {
+                open.remove(thread_id);
+            }
+        }
+    }
+
+    /// Tells every subscriber of `thread_id` that request `request_id` is settled.
+    async fn resolved(&self, thread_id: String, request_id: RequestId) {
+        let notification =
+            ServerNotification::ServerRequestResolved(ServerRequestResolvedNotification {
+                thread_id,
+                request_id,
+            });
+        self.deliver(notification).await;
+    }
+
+    async fn deliver(&self, notification: ServerNotification) {
+        let mut recipients = self.recipients(notification_thread(&notification));
+        let Some((_, last)) = recipients.pop() else {
+            return;
+        };
+        for (_, approver) in recipients {
+            approver.emit(notification.clone()).await;
+        }
+        last.emit(notification).await;
+    }
+}
+
+impl Approver for ThreadHub {
+    fn request(
+        &self,
+        request: ApprovalRequest,
+        cancel: CancellationToken,
+    ) -> Pin<Box<dyn Future<Output = ApprovalReply> + Send + '_>> {
+        Box::pin(self.ask(request, cancel))
+    }
+}
+
+/// The principal's notification sink: each notification goes to the connections subscribed
+/// to its thread, and a `turn/completed` releases the `serverRequest/resolved` of the
+/// questions its turn withdrew.
+impl EventSink for ThreadHub {
+    fn emit(
+        &self,
+        notification: ServerNotification,
+    ) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            let completed = match &notification {
+                ServerNotification::TurnCompleted(completed) => Some(completed.thread_id.clone()),
+                _ => None,
+            };
+            self.deliver(notification).await;
+            if let Some(thread_id) = completed {
+                let withdrawn = lock(&self.deferred).remove(&thread_id);
+                for request_id in withdrawn.into_iter().flatten() {
+                    self.resolved(thread_id.clone(), request_id).await;
+                }
+            }
+        })
+    }
+}
+
+/// The thread a notification is about, or `None` for one that concerns the whole connection.
+/// Exhaustive, so that a new notification is routed on purpose.
+fn notification_thread(notification: &ServerNotification) -> Option<&str> {
+    use ServerNotification as N;
+    match notification {
+        N::ThreadStarted(started) => Some(&started.thread.id),
+        N::ThreadStatusChanged(changed) => Some(&changed.thread_id),
+        N::ThreadArchived(thread)
+        | N::ThreadUnarchived(thread)
+        | N::ThreadClosed(thread)
+        | N::ThreadGoalCleared(thread) => Some(&thread.thread_id),
+        N::ThreadNameUpdated(updated) => Some(&updated.thread_id),
+        N::ThreadTokenUsageUpdated(usage) => Some(&usage.thread_id),
+        N::TurnStarted(turn) | N::TurnCompleted(turn) => Some(&turn.thread_id),
+        N::TurnDiffUpdated(diff) => Some(&diff.thread_id),
+        N::TurnPlanUpdated(plan) => Some(&plan.thread_id),
+        N::ItemStarted(item) => Some(&item.thread_id),
+        N::ItemCompleted(item) => Some(&item.thread_id),
+        N::AgentMessageDelta(delta)
+        | N::CommandExecutionOutputDelta(delta)
+        | N::FileChangeOutputDelta(delta) => Some(&delta.thread_id),
+        N::ReasoningSummaryTextDelta(delta) => Some(&delta.thread_id),
+        N::ReasoningSummaryPartAdded(part) => Some(&part.thread_id),
+        N::ReasoningTextDelta(delta) => Some(&delta.thread_id),
+        N::ServerRequestResolved(resolved) => Some(&resolved.thread_id),
+        N::Error(error) => Some(&error.thread_id),
+        N::Warning(warning) => warning.thread_id.as_deref(),
+        N::McpServerStatusUpdated(status) => status.thread_id.as_deref(),
+        // A Codex event is rendered per connection from the notifications above; the engine
+        // does not emit one itself.
+        N::CodexEvent(_)
+        | N::ConfigWarning(_)
+        | N::DeprecationNotice(_)
+        | N::CommandExecOutputDelta(_)
+        | N::ProcessOutputDelta(_)
+        | N::ProcessExited(_)
+        | N::FuzzyFileSearchSessionUpdated(_)
+        | N::FsChanged(_)
+        | N::IndexProgress(_)
+        | N::AccountLoginCompleted(_)
+        | N::AccountUpdated(_)
+        | N::AccountRateLimitsUpdated(_)
+        | N::LoginChatGptComplete(_)
+        | N::AuthStatusChange(_) => None,
+    }
+}
+
+/// The message of a JSON-RPC error object, or the whole object when it has none.
+fn error_message(error: &serde_json::Value) -> String {
+    match error.get("message").and_then(serde_json::Value::as_str) {
+        Some(message) => message.to_string(),
+        None => error.to_string(),
+    }
+}
