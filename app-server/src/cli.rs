@@ -375,6 +375,31 @@ pub enum AppServerCommand {
     GenerateTs(GenerateArgs),
     /// Write JSON Schemas: one file per type plus a bundle with every definition.
     GenerateJsonSchema(GenerateArgs),
+    /// Manage the shared app-server of this `TANDEM_HOME` (listening on the default
+    /// `unix://` socket); each command prints its result as JSON.
+    Daemon(DaemonArgs),
+    /// Join this process's stdio to the daemon's socket.
+    Proxy(ProxyArgs),
+}
+
+/// Arguments of `tandem app-server daemon`.
+#[derive(Debug, Args)]
+pub struct DaemonArgs {
+    #[command(subcommand)]
+    pub command: crate::daemon::DaemonCommand,
+}
+
+/// Arguments of `tandem app-server proxy`.
+#[derive(Debug, Args)]
+pub struct ProxyArgs {
+    /// The daemon's socket [default: `$TANDEM_HOME/app-server-control/app-server-control.sock`].
+    #[arg(long, value_name = "SOCKET_PATH")]
+    pub sock: Option<PathBuf>,
+
+    /// Speak plain JSONL on stdio (one line per WebSocket text frame) instead of copying the
+    /// socket's WebSocket bytes unchanged.
+    #[arg(long)]
+    pub jsonl: bool,
 }
 
 /// Arguments of the binding generators.

@@ -6,6 +6,7 @@ mod cli;
 mod codegen;
 mod compat;
 mod connection;
+mod daemon;
 mod exec;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
@@ -50,6 +51,10 @@ fn main() -> ExitCode {
             Some(AppServerCommand::GenerateJsonSchema(args)) => {
                 codegen::generate_json_schema(&args)
             }
+            Some(AppServerCommand::Daemon(args)) => Config::load(None, overrides)
+                .map_err(anyhow::Error::from)
+                .and_then(|config| daemon::run(args.command, &config.home, overrides)),
+            Some(AppServerCommand::Proxy(args)) => run_proxy(&args, overrides),
             None => run_app_server(&app_server, overrides),
         },
         Command::Run(args) => match run_terminal_client(&args, overrides) {
@@ -148,6 +153,32 @@ fn run_app_server(args: &cli::AppServerArgs, overrides: &[String]) -> anyhow::Re
     ));
     shutdown::finish(runtime);
     served
+}
+
+/// `tandem app-server proxy`: stdio joined to the daemon's socket until either side closes.
+fn run_proxy(args: &cli::ProxyArgs, overrides: &[String]) -> anyhow::Result<()> {
+    init_logging();
+    let config = Config::load(None, overrides)?;
+    if !overrides.is_empty() {
+        report_note(
+            "-c, --enable and --disable are not passed through a proxy: give them to `tandem app-server daemon start`, or as a thread's `config` in `thread/start`",
+        );
+    }
+    let socket = args
+        .sock
+        .clone()
+        .unwrap_or_else(|| listener::socket::default_path(&config.home));
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()?;
+    let max_line_bytes = config.app_server.max_line_bytes;
+    runtime.block_on(async move {
+        if args.jsonl {
+            transport::proxy::jsonl(&socket, max_line_bytes).await
+        } else {
+            transport::proxy::copy_bytes(&socket).await
+        }
+    })
 }
 
 /// How the listener at `address` admits connections, from the `--ws-*` flags: the kernel's

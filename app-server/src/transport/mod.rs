@@ -4,6 +4,7 @@
 //! Architecture invariant: nothing outside `transport/` reads stdin or writes stdout.
 
 pub mod pipes;
+pub mod proxy;
 pub mod stdio;
 pub mod ws;
 

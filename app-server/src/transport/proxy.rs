@@ -1,0 +1,158 @@
+//! `tandem app-server proxy`: an IDE process's stdio joined to the daemon's Unix socket.
+//!
+//! By default the bytes are copied both ways unchanged, as the reference's proxy does: its
+//! client speaks the socket's WebSocket framing over stdio. With `--jsonl` the proxy is the
+//! WebSocket client itself and speaks plain JSONL on stdio (one line per text frame), so
+//! that every JSONL client and the SDKs can share the daemon. The proxy ends when either side
+//! closes: stdin EOF closes the connection (the daemon's turns go on), and the daemon closing
+//! it ends the proxy.
+
+use std::collections::HashSet;
+use std::path::Path;
+
+use futures::{SinkExt, StreamExt};
+use tokio::io::AsyncWriteExt;
+use tokio::net::UnixStream;
+use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+use crate::transport::stdio::{read_lines, write_lines};
+
+/// Capacity of the queue of lines from the daemon to stdout.
+const OUTPUT_QUEUE: usize = 1024;
+
+/// Connects to the daemon's socket at `socket`, or explains how to start one.
+async fn connect(socket: &Path) -> anyhow::Result<UnixStream> {
+    UnixStream::connect(socket).await.map_err(|error| {
+        anyhow::anyhow!(
+            "cannot connect to the app-server daemon at {}: {error} (start it with `tandem app-server daemon start`)",
+            socket.display()
+        )
+    })
+}
+
+/// Copies stdin to the socket and the socket to stdout, byte for byte.
+pub async fn copy_bytes(socket: &Path) -> anyhow::Result<()> {
+    let stream = connect(socket).await?;
+    let (mut from_daemon, mut to_daemon) = stream.into_split();
+    let mut stdin = super::pipes::stdin();
+    let mut stdout = super::pipes::stdout();
+    let upstream = async {
+        let copied = tokio::io::copy(&mut stdin, &mut to_daemon).await;
+        let _ = to_daemon.shutdown().await;
+        copied
+    };
+    let downstream = async {
+        let copied = tokio::io::copy(&mut from_daemon, &mut stdout).await;
+        let _ = stdout.flush().await;
+        copied
+    };
+    tokio::pin!(upstream);
+    tokio::pin!(downstream);
+    // The daemon closing the connection ends the proxy; stdin EOF half-closes it and waits
+    // for the daemon to finish answering.
+    tokio::select! {
+        result = &mut downstream => { result?; }
+        result = &mut upstream => {
+            result?;
+            downstream.await?;
+        }
+    }
+    Ok(())
+}
+
+/// Speaks JSONL on stdio and WebSocket on the socket: each stdin line becomes one text frame,
+/// each text frame one stdout line. At stdin EOF the connection stays open until every
+/// request sent has been answered, then closes, as a stdio server answers what it read before
+/// EOF. Lines longer than `max_line_bytes` are dropped with a warning.
+pub async fn jsonl(socket: &Path, max_line_bytes: usize) -> anyhow::Result<()> {
+    let stream = connect(socket).await?;
+    let request = "ws://localhost/".into_client_request()?;
+    let (socket_stream, _) = tokio_tungstenite::client_async(request, stream)
+        .await
+        .map_err(|error| anyhow::anyhow!("the daemon refused the connection: {error}"))?;
+    let (mut frames_out, mut frames_in) = socket_stream.split();
+    let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
+    let writer = tokio::spawn(write_lines(super::pipes::stdout(), written));
+    let (input, mut input_lines) = mpsc::channel::<String>(OUTPUT_QUEUE);
+    // Reads stdin until EOF, then waits: the loop below decides when the proxy ends. The
+    // sender is dropped at EOF, which the loop sees as the end of input.
+    let reader = async move {
+        let read = read_lines(
+            super::pipes::stdin(),
+            max_line_bytes,
+            async |line: String| {
+                let _ = input.send(line).await;
+            },
+            async |_| tracing::warn!("dropping an over-long input line"),
+        )
+        .await;
+        drop(input);
+        if let Err(error) = read {
+            tracing::warn!(%error, "stdin read failed");
+        }
+        std::future::pending::<()>().await;
+    };
+    let relay = async {
+        // Ids of the requests sent and not answered yet.
+        let mut outstanding = HashSet::new();
+        let mut input_open = true;
+        loop {
+            tokio::select! {
+                line = input_lines.recv(), if input_open => match line {
+                    Some(line) => {
+                        if let Some(id) = message_id(&line, true) {
+                            outstanding.insert(id);
+                        }
+                        if frames_out.send(Message::text(line)).await.is_err() {
+                            break;
+                        }
+                    }
+                    None => {
+                        input_open = false;
+                        if outstanding.is_empty() {
+                            break;
+                        }
+                    }
+                },
+                frame = frames_in.next() => match frame {
+                    Some(Ok(Message::Text(text))) => {
+                        if let Some(id) = message_id(text.as_str(), false) {
+                            outstanding.remove(&id);
+                        }
+                        if lines.send(text.as_str().to_string()).await.is_err() {
+                            break;
+                        }
+                        if !input_open && outstanding.is_empty() {
+                            break;
+                        }
+                    }
+                    Some(Ok(Message::Close(_)) | Err(_)) | None => break,
+                    Some(Ok(_)) => {}
+                },
+            }
+        }
+        let _ = frames_out.close().await;
+    };
+    tokio::select! {
+        () = relay => {}
+        () = reader => {}
+    }
+    drop(lines);
+    let _ = writer.await;
+    Ok(())
+}
+
+/// The id of a request (`request` true: a message with `id` and `method`) or of a response
+/// (`id` without `method`), as text.
+fn message_id(line: &str, request: bool) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        id: Option<serde_json::Value>,
+        method: Option<serde::de::IgnoredAny>,
+    }
+    let probe: Probe = serde_json::from_str(line).ok()?;
+    let id = probe.id.filter(|id| !id.is_null())?;
+    (probe.method.is_some() == request).then(|| id.to_string())
+}
