@@ -14,7 +14,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use common::tool_turns::{config, done, exec};
 use serde_json::{Value, json};
 use tandem_tests::listener::{Listener, WsClient};
-use tandem_tests::mock_model::MockModel;
+use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
 
 fn approval_config(model: &MockModel) -> String {
     config(
@@ -432,5 +432,67 @@ async fn a_question_left_open_by_a_dropped_connection_is_asked_again_on_resume()
         .await
         .unwrap();
     assert_eq!(read["thread"]["turns"][0]["status"], "completed");
+    assert_eq!(listener.terminate().await, Some(0));
+}
+
+#[tokio::test]
+async fn a_client_that_reconnects_mid_stream_misses_nothing_and_sees_nothing_twice() {
+    let model = MockModel::start().await;
+    let deltas = ["alpha ", "beta ", "gamma ", "delta ", "epsilon"];
+    let (response, gate) = MockResponse::gated(responses_text("msg_1", &deltas));
+    model.push(response);
+    let listener = Listener::spawn(&approval_config(&model), "unix://", &[], None).await;
+    let workspace = tempfile::tempdir().unwrap();
+    let mut first = listener.connect(&[]).await.unwrap();
+    first.initialize().await;
+    let thread_id = start_thread(&mut first, workspace.path()).await;
+    first
+        .request(
+            "turn/start",
+            json!({"threadId": thread_id, "input": [{"type": "text", "text": "stream"}]}),
+        )
+        .await
+        .unwrap();
+    // The stream's start and its first deltas reach the first client, which then drops.
+    gate.release(4);
+    for _ in 0..2 {
+        first.notification("item/agentMessage/delta").await;
+    }
+    first.close().await;
+
+    let mut second = listener.connect(&[]).await.unwrap();
+    second.initialize().await;
+    let resumed = second
+        .request("thread/resume", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    let turn = &resumed["thread"]["turns"][0];
+    assert_eq!(turn["status"], "inProgress", "{resumed}");
+    let message = turn["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|item| item["type"] == "agentMessage")
+        .expect("the message being streamed");
+    let shown = message["text"].as_str().unwrap().to_string();
+    assert!(shown.starts_with("alpha beta "), "{shown:?}");
+
+    gate.release_all();
+    let messages = second.until_turn_completed().await;
+    let later: String = messages
+        .iter()
+        .filter(|message| message["method"] == "item/agentMessage/delta")
+        .map(|message| message["params"]["delta"].as_str().unwrap())
+        .collect();
+    let completed = messages
+        .iter()
+        .find(|message| {
+            message["method"] == "item/completed"
+                && message["params"]["item"]["type"] == "agentMessage"
+        })
+        .unwrap();
+    let final_text = completed["params"]["item"]["text"].as_str().unwrap();
+    assert_eq!(final_text, deltas.concat());
+    assert_eq!(format!("{shown}{later}"), final_text);
     assert_eq!(listener.terminate().await, Some(0));
 }

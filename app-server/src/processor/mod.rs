@@ -345,12 +345,22 @@ impl Processor {
                 }
             }
             ClientRequestPayload::ThreadResume(params) => {
-                match self.engine.resume_thread(params).await {
+                let hub = self.hub.clone();
+                let subscribe = move |thread_id: &str| {
+                    if let Some((hub, connection)) = &hub {
+                        hub.subscribe_paused(*connection, thread_id);
+                    }
+                };
+                match self
+                    .engine
+                    .resume_thread_subscribing(params, subscribe)
+                    .await
+                {
                     Ok((response, usage)) => {
                         let thread_id = response.thread.id.clone();
-                        self.subscribe(&thread_id);
                         self.outgoing.send_response(id, &response).await;
                         if let Some((hub, connection)) = &self.hub {
+                            hub.release(*connection, &thread_id).await;
                             hub.replay_open_questions(*connection, &thread_id).await;
                         }
                         self.replay_usage(&thread_id, usage).await;

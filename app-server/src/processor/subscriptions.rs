@@ -49,7 +49,15 @@ pub struct ThreadHub {
     open: Mutex<HashMap<String, Vec<OpenQuestion>>>,
     /// Questions withdrawn by a cancelled turn, announced after that thread's `turn/completed`.
     deferred: Mutex<HashMap<String, Vec<RequestId>>>,
+    /// Notifications held for a connection that resumed a thread, until its resume response
+    /// is out (see [`ThreadHub::subscribe_paused`]).
+    held: Mutex<HashMap<(ConnectionId, String), Vec<ServerNotification>>>,
 }
+
+/// Most notifications held for one resuming connection; beyond it they are dropped, with a
+/// warning (the resume response goes out within one request handler, so the bound is only
+/// reached when that handler fails).
+const MAX_HELD: usize = 4096;
 
 /// A question waiting for its first answer.
 struct OpenQuestion {
@@ -81,6 +89,7 @@ impl ThreadHub {
     /// Removes a connection and its subscriptions; the threads it drove keep running.
     pub fn disconnect(&self, connection: ConnectionId) {
         lock(&self.connections).remove(&connection);
+        lock(&self.held).retain(|(held_for, _), _| *held_for != connection);
         lock(&self.subscribers).retain(|_, subscribed| {
             subscribed.retain(|id| *id != connection);
             !subscribed.is_empty()
@@ -93,6 +102,40 @@ impl ThreadHub {
         let subscribed = subscribers.entry(thread_id.to_string()).or_default();
         if !subscribed.contains(&connection) {
             subscribed.push(connection);
+        }
+    }
+
+    /// Subscribes `connection` to `thread_id` with delivery held: the thread's notifications
+    /// are kept, in order, until [`Self::release`], so that a resume response read from the
+    /// live turn reaches the client before any event that followed it.
+    pub fn subscribe_paused(&self, connection: ConnectionId, thread_id: &str) {
+        lock(&self.held)
+            .entry((connection, thread_id.to_string()))
+            .or_default();
+        self.subscribe(connection, thread_id);
+    }
+
+    /// Delivers what was held for `connection` on `thread_id`, in order, and ends the hold.
+    pub async fn release(&self, connection: ConnectionId, thread_id: &str) {
+        let Some(approver) = lock(&self.connections).get(&connection).cloned() else {
+            lock(&self.held).remove(&(connection, thread_id.to_string()));
+            return;
+        };
+        let key = (connection, thread_id.to_string());
+        loop {
+            let batch = {
+                let mut held = lock(&self.held);
+                match held.get_mut(&key) {
+                    Some(batch) if !batch.is_empty() => std::mem::take(batch),
+                    _ => {
+                        held.remove(&key);
+                        return;
+                    }
+                }
+            };
+            for notification in batch {
+                approver.emit(notification).await;
+            }
         }
     }
 
@@ -247,7 +290,24 @@ impl ThreadHub {
     }
 
     async fn deliver(&self, notification: ServerNotification) {
-        let mut recipients = self.recipients(notification_thread(&notification));
+        let thread_id = notification_thread(&notification).map(str::to_string);
+        let mut recipients = self.recipients(thread_id.as_deref());
+        if let Some(thread_id) = &thread_id {
+            let mut held = lock(&self.held);
+            if !held.is_empty() {
+                recipients.retain(|(connection, _)| {
+                    let Some(batch) = held.get_mut(&(*connection, thread_id.clone())) else {
+                        return true;
+                    };
+                    if batch.len() < MAX_HELD {
+                        batch.push(notification.clone());
+                    } else {
+                        tracing::warn!(thread_id, "dropping a notification held for a resume");
+                    }
+                    false
+                });
+            }
+        }
         let Some((_, last)) = recipients.pop() else {
             return;
         };

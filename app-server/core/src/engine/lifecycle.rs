@@ -22,7 +22,7 @@ use crate::engine::settings::{
     SettingsOverrides, no_rollout, normalize_thread_id, provider_not_found, resolve_cwd,
     sandbox_policy,
 };
-use crate::engine::thread::{LoadedThread, ThreadState, thread_from_meta};
+use crate::engine::thread::{ActiveTurn, LoadedThread, ThreadState, thread_from_meta};
 use crate::engine::{Engine, EngineError};
 use crate::model::{ModelClient, ResponseItem};
 use crate::store::{RolloutRecord, RolloutWriter, Store, StoreError, StoredThread, ThreadMeta};
@@ -49,6 +49,7 @@ impl Engine {
             state: std::sync::Mutex::new(state),
             tools: crate::engine::tools::ThreadTools::new(),
             mcp,
+            emit_order: tokio::sync::Mutex::new(()),
         });
         crate::engine::mcp::attach_thread(&host, &thread);
         self.inner.threads.insert(thread.clone());
@@ -208,6 +209,18 @@ impl Engine {
         &self,
         params: ThreadResumeParams,
     ) -> Result<(ThreadResumeResponse, Option<ThreadTokenUsage>), EngineError> {
+        self.resume_thread_subscribing(params, |_| {}).await
+    }
+
+    /// `thread/resume`, calling `subscribe` with the thread id at the moment its turns are
+    /// read: a running turn is shown `inProgress` with its items so far, and every one of its
+    /// notifications emitted after that moment reaches whoever `subscribe` registers (see
+    /// [`crate::engine::live_turn`]).
+    pub async fn resume_thread_subscribing(
+        &self,
+        params: ThreadResumeParams,
+        subscribe: impl FnOnce(&str) + Send,
+    ) -> Result<(ThreadResumeResponse, Option<ThreadTokenUsage>), EngineError> {
         let owned = self.owned_thread(&params.thread_id, no_rollout).await?;
         let id = owned.id().to_owned();
         let overrides = SettingsOverrides {
@@ -295,12 +308,16 @@ impl Engine {
             ))
             .await;
         }
+        let order = thread.emit_order.lock().await;
         let (status, response, usage) = {
             let state = lock(&thread.state);
             let base = start_response(&state, None);
             let mut thread_view = base.thread;
             if !exclude_turns {
                 thread_view.turns = state.turns.clone();
+                thread_view
+                    .turns
+                    .extend(state.active.as_ref().map(ActiveTurn::in_progress));
             }
             let response = ThreadResumeResponse {
                 thread: thread_view,
@@ -335,6 +352,8 @@ impl Engine {
             };
             (state.status.clone(), response, state.token_usage.clone())
         };
+        subscribe(&id);
+        drop(order);
         self.emit(ServerNotification::ThreadStatusChanged(
             ThreadStatusChangedNotification {
                 thread_id: id,

@@ -11,6 +11,7 @@ pub mod config_requests;
 mod image_file;
 mod items_list;
 mod lifecycle;
+mod live_turn;
 pub mod mcp;
 pub mod owner;
 #[cfg(test)]

@@ -30,6 +30,10 @@ pub struct LoadedThread {
     pub tools: crate::engine::tools::ThreadTools,
     /// The thread's MCP servers (`[mcp_servers]`), started in the background.
     pub mcp: tandem_mcp_client::McpServers,
+    /// Held by the turn task while it applies an item notification to the live turn and
+    /// emits it, and by `thread/resume` while it reads the live turn and subscribes its
+    /// connection (see [`crate::engine::live_turn`]).
+    pub emit_order: tokio::sync::Mutex<()>,
 }
 
 /// The mutable part of a loaded thread.
@@ -80,6 +84,25 @@ pub struct ActiveTurn {
     pub steer: mpsc::Sender<SteerInput>,
     /// Start time (Unix seconds).
     pub started_at: i64,
+    /// The items so far, for a client that resumes the thread mid-turn.
+    pub live: crate::engine::live_turn::LiveTurn,
+}
+
+impl ActiveTurn {
+    /// The running turn as `thread/resume` shows it: `inProgress`, with its items so far.
+    pub fn in_progress(&self) -> app_server_protocol::thread::Turn {
+        app_server_protocol::thread::Turn {
+            id: self.id.clone(),
+            root_turn_id: Some(self.id.clone()),
+            items: self.live.items(),
+            items_view: app_server_protocol::thread::TurnItemsView::Full,
+            status: app_server_protocol::thread::TurnStatus::InProgress,
+            error: None,
+            started_at: Some(self.started_at),
+            completed_at: None,
+            duration_ms: None,
+        }
+    }
 }
 
 /// Input added to a running turn.

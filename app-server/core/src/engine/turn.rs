@@ -178,7 +178,20 @@ impl TurnTask {
         })
     }
 
+    /// Emits one of the turn's notifications, applying it first to the live turn that a
+    /// resuming client is shown, in the thread's emit order.
     async fn emit(&self, notification: ServerNotification) {
+        let _order = self.thread.emit_order.lock().await;
+        if crate::engine::live_turn::LiveTurn::changed_by(&notification) {
+            let mut state = lock(&self.thread.state);
+            if let Some(active) = state
+                .active
+                .as_mut()
+                .filter(|active| active.id == self.turn_id)
+            {
+                active.live.apply(&notification);
+            }
+        }
         self.engine.sink.emit(notification).await;
     }
 

@@ -164,6 +164,7 @@ impl Engine {
             cancel: cancel.clone(),
             steer: steer_sender,
             started_at: started_at_ms / 1000,
+            live: Default::default(),
         });
         state.status = ThreadStatus::Active {
             active_flags: Vec::new(),
