@@ -31,13 +31,18 @@ pub fn tandem_binary() -> PathBuf {
         return PathBuf::from(path);
     }
     let exe = std::env::current_exe().unwrap_or_default();
-    // target/<profile>/deps/<test> -> target/<profile>/tandem
+    // A benchmark binary lives beside `tandem` (target/<profile>/<bench>); a test binary one
+    // level below (target/<profile>/deps/<test>).
+    let beside = exe.parent().map(|dir| dir.join("tandem"));
     let profile_dir = exe
         .parent()
         .and_then(Path::parent)
         .map(Path::to_path_buf)
         .unwrap_or_default();
-    let binary = profile_dir.join("tandem");
+    let binary = match beside {
+        Some(beside) if beside.is_file() => beside,
+        _ => profile_dir.join("tandem"),
+    };
     assert!(
         binary.exists(),
         "tandem binary not found at {}; run `cargo build --bins` first or set TANDEM_BIN",

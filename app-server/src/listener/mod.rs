@@ -50,6 +50,9 @@ use tandem_core::principal::Principal;
 use tandem_core::store::Store;
 use tandem_core::sync::lock;
 
+/// The read buffer a WebSocket connection starts with.
+const IDLE_READ_BUFFER: usize = 16 * 1024;
+
 /// Where `tandem app-server` serves, from `--listen`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ListenAddress {
@@ -271,6 +274,9 @@ async fn upgrade(
     let max = state.config.app_server.max_line_bytes;
     let tracker = state.connections.clone();
     upgrade
+        // An idle connection holds its read buffer: 16 KiB rather than the default 128 KiB,
+        // which a larger message grows past as needed.
+        .read_buffer_size(IDLE_READ_BUFFER)
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| {
