@@ -48,6 +48,19 @@ impl Listener {
         args: &[&str],
         home: Option<PathBuf>,
     ) -> Listener {
+        let filter = std::env::var("TANDEM_TEST_LOG").unwrap_or_else(|_| "warn".to_string());
+        Self::spawn_logging(config_toml, listen, args, home, &filter).await
+    }
+
+    /// As [`Self::spawn`], with the server's `RUST_LOG` set to `filter`; its stderr lines
+    /// arrive on [`Self::stderr`].
+    pub async fn spawn_logging(
+        config_toml: &str,
+        listen: &str,
+        args: &[&str],
+        home: Option<PathBuf>,
+        filter: &str,
+    ) -> Listener {
         let (home, home_dir) = match home {
             Some(home) => (home, None),
             None => {
@@ -60,10 +73,7 @@ impl Listener {
             .args(["app-server", "--listen", listen])
             .args(args)
             .env("TANDEM_HOME", &home)
-            .env(
-                "RUST_LOG",
-                std::env::var("TANDEM_TEST_LOG").unwrap_or_else(|_| "warn".to_string()),
-            )
+            .env("RUST_LOG", filter)
             .env_remove("OPENAI_API_KEY")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -99,6 +109,24 @@ impl Listener {
             stderr,
             _home_dir: home_dir,
         }
+    }
+
+    /// Waits for a stderr line containing `needle` and returns it.
+    pub async fn stderr_line(&mut self, needle: &str) -> String {
+        tokio::time::timeout(READ_TIMEOUT, async {
+            loop {
+                let line = self
+                    .stderr
+                    .recv()
+                    .await
+                    .expect("the server's stderr closed");
+                if line.contains(needle) {
+                    return line;
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("no stderr line with {needle:?}"))
     }
 
     /// The `IP:PORT` of a `ws://` listener.

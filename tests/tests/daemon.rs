@@ -175,14 +175,18 @@ async fn six_proxies_in_both_framings_share_the_daemon_and_its_threads() {
                 .await
                 .unwrap();
             let messages = proxy.until_turn_completed().await;
-            (thread_id, messages)
+            (
+                thread_id,
+                messages,
+                Box::new(proxy) as Box<dyn std::any::Any + Send>,
+            )
         }
     });
     let raw = (0..3).map(|_| {
         let home = home.path().to_path_buf();
         let cwd = cwd.clone();
         async move {
-            let (_child, mut client) = raw_proxy(&home).await;
+            let (child, mut client) = raw_proxy(&home).await;
             client.initialize().await;
             let thread = client
                 .request("thread/start", json!({"cwd": cwd}))
@@ -197,7 +201,11 @@ async fn six_proxies_in_both_framings_share_the_daemon_and_its_threads() {
                 .await
                 .unwrap();
             let messages = client.until_turn_completed().await;
-            (thread_id, messages)
+            (
+                thread_id,
+                messages,
+                Box::new((child, client)) as Box<dyn std::any::Any + Send>,
+            )
         }
     });
     let (jsonl, raw) = tokio::join!(
@@ -205,7 +213,9 @@ async fn six_proxies_in_both_framings_share_the_daemon_and_its_threads() {
         futures::future::join_all(raw)
     );
     let mut threads = Vec::new();
-    for (thread_id, messages) in jsonl.into_iter().chain(raw) {
+    let mut windows = Vec::new();
+    for (thread_id, messages, window) in jsonl.into_iter().chain(raw) {
+        windows.push(window);
         let completed = messages.last().unwrap();
         assert_eq!(completed["params"]["turn"]["status"], "completed");
         let text: String = messages

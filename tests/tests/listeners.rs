@@ -496,3 +496,62 @@ async fn a_client_that_reconnects_mid_stream_misses_nothing_and_sees_nothing_twi
     assert_eq!(format!("{shown}{later}"), final_text);
     assert_eq!(listener.terminate().await, Some(0));
 }
+
+#[tokio::test]
+async fn a_thread_is_unloaded_when_its_last_connection_leaves_and_its_turn_is_done() {
+    let model = MockModel::start().await;
+    let (response, gate) = MockResponse::gated(responses_text("msg_1", &["still ", "going"]));
+    model.push(response);
+    let mut listener = Listener::spawn_logging(
+        &approval_config(&model),
+        "unix://",
+        &[],
+        None,
+        "warn,tandem::processor::subscriptions=info",
+    )
+    .await;
+    let workspace = tempfile::tempdir().unwrap();
+    let mut first = listener.connect(&[]).await.unwrap();
+    first.initialize().await;
+    let thread_id = start_thread(&mut first, workspace.path()).await;
+    first
+        .request(
+            "turn/start",
+            json!({"threadId": thread_id, "input": [{"type": "text", "text": "go"}]}),
+        )
+        .await
+        .unwrap();
+    assert!(
+        gate.wait_requested(std::time::Duration::from_secs(20))
+            .await
+    );
+    // The last connection leaves mid-turn: the turn goes on, and the thread is unloaded
+    // once it completes.
+    first.close().await;
+    gate.release_all();
+    let line = listener.stderr_line("unloaded a thread").await;
+    assert!(line.contains(&thread_id), "{line}");
+
+    let mut second = listener.connect(&[]).await.unwrap();
+    second.initialize().await;
+    let loaded = second
+        .request("thread/loaded/list", json!({}))
+        .await
+        .unwrap();
+    assert_eq!(loaded["data"], json!([]));
+    // It stays stored, with the turn that finished after its client left.
+    let read = second
+        .request(
+            "thread/read",
+            json!({"threadId": thread_id, "includeTurns": true}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(read["thread"]["turns"][0]["status"], "completed");
+    let resumed = second
+        .request("thread/resume", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    assert_eq!(resumed["thread"]["turns"][0]["status"], "completed");
+    assert_eq!(listener.terminate().await, Some(0));
+}

@@ -147,6 +147,7 @@ impl ListenerState {
                     access,
                 );
                 engine.set_audit(self.audit.clone(), front_end.name());
+                hub.attach_engine(engine.clone());
                 (engine, hub)
             });
         (engine.clone(), hub.clone())
@@ -218,7 +219,10 @@ pub async fn serve(
     state.connections.wait().await;
     let engines: Vec<Engine> = lock(&state.engines)
         .drain()
-        .map(|(_, (engine, _))| engine)
+        .map(|(_, (engine, hub))| {
+            hub.detach_engine();
+            engine
+        })
         .collect();
     for engine in &engines {
         engine.shutdown().await;

@@ -13,6 +13,10 @@
 //! `serverRequest/resolved`. A question nobody has answered stays open while its turn waits,
 //! and a connection that subscribes to the thread (by resuming it, say after a reconnect)
 //! receives it again under the same id.
+//!
+//! A thread left without subscribers (its last connection gone) is unloaded, at once when it
+//! is idle and when its turn completes otherwise, so that a long-running server does not keep
+//! every thread it ever served in memory; it stays stored and can be resumed.
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -27,9 +31,9 @@ use tokio_util::sync::CancellationToken;
 
 use crate::pending::{Answer, PendingRequests};
 use crate::processor::approvals::{APPROVAL_TIMEOUT, ClientApprover};
-use tandem_core::engine::EventSink;
 use tandem_core::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
 use tandem_core::engine::server_requests::to_server_request;
+use tandem_core::engine::{Engine, EventSink};
 use tandem_core::sync::lock;
 
 /// Identifies one connection within its hub.
@@ -52,6 +56,9 @@ pub struct ThreadHub {
     /// Notifications held for a connection that resumed a thread, until its resume response
     /// is out (see [`ThreadHub::subscribe_paused`]).
     held: Mutex<HashMap<(ConnectionId, String), Vec<ServerNotification>>>,
+    /// The principal's engine, for unloading threads nobody is subscribed to any more; set
+    /// once the engine exists and taken away at shutdown (the engine holds the hub).
+    engine: Mutex<Option<Engine>>,
 }
 
 /// Most notifications held for one resuming connection; beyond it they are dropped, with a
@@ -73,6 +80,39 @@ impl ThreadHub {
         Self::default()
     }
 
+    /// Gives the hub the engine it serves, whose orphaned threads it unloads.
+    pub fn attach_engine(&self, engine: Engine) {
+        *lock(&self.engine) = Some(engine);
+    }
+
+    /// Takes the engine back (at shutdown), ending the reference cycle between the two.
+    pub fn detach_engine(&self) {
+        lock(&self.engine).take();
+    }
+
+    /// Unloads `thread_id` if no connection is subscribed to it and it runs no turn (a
+    /// running turn is left to finish; its `turn/completed` comes back here).
+    fn unload_if_orphaned(&self, thread_id: &str) {
+        if lock(&self.subscribers).contains_key(thread_id) {
+            return;
+        }
+        let Some(engine) = lock(&self.engine).clone() else {
+            return;
+        };
+        if !engine.is_loaded(thread_id) || engine.has_active_turn(thread_id) {
+            return;
+        }
+        let thread_id = thread_id.to_string();
+        tokio::spawn(async move {
+            match engine.unsubscribe(&thread_id).await {
+                Ok(_) => tracing::info!(%thread_id, "unloaded a thread no connection follows"),
+                Err(error) => {
+                    tracing::warn!(%thread_id, %error, "cannot unload a thread nobody follows");
+                }
+            }
+        });
+    }
+
     /// The table every connection of the principal registers its server requests in, so
     /// that any of them may answer.
     pub fn pending(&self) -> Arc<PendingRequests> {
@@ -86,14 +126,23 @@ impl ThreadHub {
         id
     }
 
-    /// Removes a connection and its subscriptions; the threads it drove keep running.
+    /// Removes a connection and its subscriptions; the threads it drove keep running, and
+    /// those it was the last subscriber of are unloaded once idle.
     pub fn disconnect(&self, connection: ConnectionId) {
         lock(&self.connections).remove(&connection);
         lock(&self.held).retain(|(held_for, _), _| *held_for != connection);
-        lock(&self.subscribers).retain(|_, subscribed| {
+        let mut orphaned = Vec::new();
+        lock(&self.subscribers).retain(|thread_id, subscribed| {
+            let before = subscribed.len();
             subscribed.retain(|id| *id != connection);
+            if subscribed.is_empty() && before > 0 {
+                orphaned.push(thread_id.clone());
+            }
             !subscribed.is_empty()
         });
+        for thread_id in orphaned {
+            self.unload_if_orphaned(&thread_id);
+        }
     }
 
     /// Subscribes `connection` to `thread_id`'s notifications (nothing when it already is).
@@ -347,6 +396,7 @@ impl EventSink for ThreadHub {
                 for request_id in withdrawn.into_iter().flatten() {
                     self.resolved(thread_id.clone(), request_id).await;
                 }
+                self.unload_if_orphaned(&thread_id);
             }
         })
     }

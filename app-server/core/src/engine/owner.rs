@@ -153,6 +153,13 @@ impl Engine {
         self.thread(id).is_some()
     }
 
+    /// Whether the thread `id` (normalized) is loaded, owned by the engine's principal, and
+    /// running a turn.
+    pub fn has_active_turn(&self, id: &str) -> bool {
+        self.thread(id)
+            .is_some_and(|thread| crate::sync::lock(&thread.state).active.is_some())
+    }
+
     /// The owner check of a method naming `thread_id`, run before its handler does anything
     /// else: an [`OwnedThread`] when the thread is loaded here or stored, and the engine's
     /// principal owns it; otherwise `not_found(id)`, the error the handler gives for a thread
