@@ -159,9 +159,9 @@ fn run_app_server(args: &cli::AppServerArgs, overrides: &[String]) -> anyhow::Re
 fn run_proxy(args: &cli::ProxyArgs, overrides: &[String]) -> anyhow::Result<()> {
     init_logging();
     let config = Config::load(None, overrides)?;
-    if !overrides.is_empty() {
+    if !overrides.is_empty() && !args.jsonl {
         report_note(
-            "-c, --enable and --disable are not passed through a proxy: give them to `tandem app-server daemon start`, or as a thread's `config` in `thread/start`",
+            "-c, --enable and --disable reach the threads of `proxy --jsonl` only (the byte proxy does not read what it copies): give them to `tandem app-server daemon start`, or as a thread's `config` in `thread/start`",
         );
     }
     let socket = args
@@ -174,7 +174,7 @@ fn run_proxy(args: &cli::ProxyArgs, overrides: &[String]) -> anyhow::Result<()> 
     let max_line_bytes = config.app_server.max_line_bytes;
     runtime.block_on(async move {
         if args.jsonl {
-            transport::proxy::jsonl(&socket, max_line_bytes).await
+            transport::proxy::jsonl(&socket, max_line_bytes, overrides).await
         } else {
             transport::proxy::copy_bytes(&socket).await
         }

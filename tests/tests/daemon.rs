@@ -267,3 +267,43 @@ async fn a_proxy_without_a_daemon_says_how_to_start_one() {
         "{stderr}"
     );
 }
+
+#[tokio::test]
+async fn a_jsonl_proxys_config_flags_reach_the_threads_it_starts() {
+    let model = MockModel::start().await;
+    let home = tempfile::tempdir().unwrap();
+    let config = mock_config(&model.base_url());
+    std::fs::write(home.path().join("config.toml"), &config).unwrap();
+    let _stop = StopOnDrop(home.path());
+    let (started, ok) = daemon(home.path(), "start").await;
+    assert!(ok, "{started}");
+    let mut proxy = TestServer::spawn_with(SpawnOptions {
+        config_toml: config.clone(),
+        args: vec![
+            "-c".into(),
+            "model=\"proxy-model\"".into(),
+            "proxy".into(),
+            "--jsonl".into(),
+        ],
+        home: Some(home.path().to_path_buf()),
+        cwd: None,
+    })
+    .await;
+    proxy.initialize().await;
+    let workspace = tempfile::tempdir().unwrap();
+    let cwd = workspace.path().to_str().unwrap();
+    let started = proxy
+        .request("thread/start", json!({"cwd": cwd}))
+        .await
+        .unwrap();
+    assert_eq!(started["model"], "proxy-model");
+    // The client's own choice wins over the proxy's flag.
+    let started = proxy
+        .request(
+            "thread/start",
+            json!({"cwd": cwd, "config": {"model": "client-model"}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(started["model"], "client-model");
+}

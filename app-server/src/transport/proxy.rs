@@ -66,7 +66,16 @@ pub async fn copy_bytes(socket: &Path) -> anyhow::Result<()> {
 /// each text frame one stdout line. At stdin EOF the connection stays open until every
 /// request sent has been answered, then closes, as a stdio server answers what it read before
 /// EOF. Lines longer than `max_line_bytes` are dropped with a warning.
-pub async fn jsonl(socket: &Path, max_line_bytes: usize) -> anyhow::Result<()> {
+///
+/// `overrides` (the proxy's own `-c key=value` flags) are added to the `config` of each
+/// `thread/start` and `thread/fork` the client sends, where the client did not set the key:
+/// they are client overrides, which the server checks against its policy like any other.
+pub async fn jsonl(
+    socket: &Path,
+    max_line_bytes: usize,
+    overrides: &[String],
+) -> anyhow::Result<()> {
+    let overrides = thread_config(overrides)?;
     let stream = connect(socket).await?;
     let request = "ws://localhost/".into_client_request()?;
     let (socket_stream, _) = tokio_tungstenite::client_async(request, stream)
@@ -105,6 +114,7 @@ pub async fn jsonl(socket: &Path, max_line_bytes: usize) -> anyhow::Result<()> {
                         if let Some(id) = message_id(&line, true) {
                             outstanding.insert(id);
                         }
+                        let line = with_thread_config(line, &overrides);
                         if frames_out.send(Message::text(line)).await.is_err() {
                             break;
                         }
@@ -155,4 +165,93 @@ fn message_id(line: &str, request: bool) -> Option<String> {
     let probe: Probe = serde_json::from_str(line).ok()?;
     let id = probe.id.filter(|id| !id.is_null())?;
     (probe.method.is_some() == request).then(|| id.to_string())
+}
+
+/// The proxy's `-c key=value` flags as a thread's `config`: each value read as TOML, or as a
+/// string when it is not TOML (as `-c` reads it).
+fn thread_config(
+    overrides: &[String],
+) -> anyhow::Result<serde_json::Map<String, serde_json::Value>> {
+    let mut config = serde_json::Map::new();
+    for flag in overrides {
+        let Some((key, value)) = flag.split_once('=') else {
+            anyhow::bail!("-c {flag}: expected key=value");
+        };
+        let value = match toml::from_str::<toml::Table>(&format!("value = {value}")) {
+            Ok(mut table) => match table.remove("value") {
+                Some(value) => serde_json::to_value(value)?,
+                None => serde_json::Value::String(value.to_string()),
+            },
+            Err(_) => serde_json::Value::String(value.to_string()),
+        };
+        config.insert(key.trim().to_string(), value);
+    }
+    Ok(config)
+}
+
+/// `line` with `overrides` added to the `config` of a `thread/start` or `thread/fork`
+/// request, keys the client set winning; any other line unchanged.
+fn with_thread_config(
+    line: String,
+    overrides: &serde_json::Map<String, serde_json::Value>,
+) -> String {
+    if overrides.is_empty() || !(line.contains("thread/start") || line.contains("thread/fork")) {
+        return line;
+    }
+    let Ok(mut message) = serde_json::from_str::<serde_json::Value>(&line) else {
+        return line;
+    };
+    let method = message["method"].as_str();
+    if !matches!(method, Some("thread/start" | "thread/fork")) || message.get("id").is_none() {
+        return line;
+    }
+    let Some(params) = message
+        .as_object_mut()
+        .map(|message| {
+            message
+                .entry("params")
+                .or_insert_with(|| serde_json::json!({}))
+        })
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return line;
+    };
+    let config = params
+        .entry("config")
+        .or_insert_with(|| serde_json::json!({}));
+    if config.is_null() {
+        *config = serde_json::json!({});
+    }
+    let Some(config) = config.as_object_mut() else {
+        return line;
+    };
+    for (key, value) in overrides {
+        config.entry(key.clone()).or_insert_with(|| value.clone());
+    }
+    message.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proxy_flags_join_a_thread_starts_config_without_replacing_the_clients() {
+        let overrides = thread_config(&[
+            "model=\"m1\"".into(),
+            "sandbox_mode=read-only".into(),
+            "x.y=3".into(),
+        ])
+        .unwrap();
+        let line = r#"{"id":1,"method":"thread/start","params":{"config":{"model":"mine"}}}"#;
+        let rewritten: serde_json::Value =
+            serde_json::from_str(&with_thread_config(line.to_string(), &overrides)).unwrap();
+        assert_eq!(
+            rewritten["params"]["config"],
+            serde_json::json!({"model": "mine", "sandbox_mode": "read-only", "x.y": 3})
+        );
+        let other = r#"{"id":2,"method":"turn/start","params":{}}"#;
+        assert_eq!(with_thread_config(other.to_string(), &overrides), other);
+        assert!(thread_config(&["novalue".into()]).is_err());
+    }
 }
