@@ -270,6 +270,31 @@ pub struct AppServerArgs {
     pub command: Option<AppServerCommand>,
 }
 
+impl WsFlags {
+    /// The flags that were given, by name.
+    pub fn given(&self) -> Vec<&'static str> {
+        [
+            (self.ws_auth.is_some(), "--ws-auth"),
+            (self.ws_token_file.is_some(), "--ws-token-file"),
+            (self.ws_token_sha256.is_some(), "--ws-token-sha256"),
+            (
+                self.ws_shared_secret_file.is_some(),
+                "--ws-shared-secret-file",
+            ),
+            (self.ws_issuer.is_some(), "--ws-issuer"),
+            (self.ws_audience.is_some(), "--ws-audience"),
+            (
+                self.ws_max_clock_skew_seconds.is_some(),
+                "--ws-max-clock-skew-seconds",
+            ),
+            (!self.allowed_origin.is_empty(), "--allowed-origin"),
+        ]
+        .into_iter()
+        .filter_map(|(given, name)| given.then_some(name))
+        .collect()
+    }
+}
+
 /// How `--listen ws://` authenticates (`--ws-auth`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum WsAuthMode {

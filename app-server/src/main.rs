@@ -92,6 +92,13 @@ fn report_error(error: &anyhow::Error) {
 fn run_app_server(args: &cli::AppServerArgs, overrides: &[String]) -> anyhow::Result<()> {
     let listen = if args.stdio { "stdio://" } else { &args.listen };
     let address = listener::ListenAddress::parse(listen)?;
+    if !matches!(address, listener::ListenAddress::WebSocket(_)) {
+        for flag in args.ws.given() {
+            report_note(&format!(
+                "{flag} is accepted and ignored: it applies to ws:// listeners"
+            ));
+        }
+    }
     for (flag, why) in args.ignored.given() {
         report_note(&format!("{flag} is accepted and ignored: {why}"));
     }
@@ -197,14 +204,9 @@ fn listener_admission(
     use listener::auth::{SignedTokens, WsAuth};
     let bind = match address {
         listener::ListenAddress::WebSocket(bind) => *bind,
-        _ => {
-            if flags.ws_auth.is_some() || flags.ws_token_file.is_some() {
-                report_note(
-                    "the --ws-* flags apply to ws:// listeners; a unix:// socket admits the server's own user",
-                );
-            }
-            return Ok(listener::Admission::SameUser);
-        }
+        // The --ws-* flags were noted as ignored: a unix:// socket admits the server's own
+        // user only.
+        _ => return Ok(listener::Admission::SameUser),
     };
     let mode = flags.ws_auth.unwrap_or(WsAuthMode::CapabilityToken);
     let signed_flags = flags.ws_shared_secret_file.is_some()
