@@ -303,7 +303,7 @@ async fn serve_socket(
     let (lines, written) = mpsc::channel::<String>(OUTPUT_QUEUE);
     let outgoing = Arc::new(OutgoingSender::with_pending(lines, hub.pending()));
     let approver = Arc::new(ClientApprover::new(outgoing.clone()));
-    let connection_id = hub.connect(approver.clone());
+    let (connection_id, closed_by_hub) = hub.connect(approver.clone());
     let processor = Arc::new(
         Processor::new(outgoing.clone(), engine, state.os_release.clone())
             .with_history(state.history.clone())
@@ -320,7 +320,13 @@ async fn serve_socket(
         state.config.app_server.max_line_bytes,
         guard.clone(),
     );
-    read_frames(&mut stream, &connection, guard.begun()).await;
+    let stop = async {
+        tokio::select! {
+            () = guard.begun() => {}
+            () = closed_by_hub.cancelled() => {}
+        }
+    };
+    read_frames(&mut stream, &connection, stop).await;
     hub.disconnect(connection_id);
     connection.finish_closed().await;
     drop(processor);

@@ -23,6 +23,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::notifications::ServerRequestResolvedNotification;
@@ -43,7 +44,7 @@ pub type ConnectionId = u64;
 #[derive(Default)]
 pub struct ThreadHub {
     next_connection: AtomicU64,
-    connections: Mutex<HashMap<ConnectionId, Arc<ClientApprover>>>,
+    connections: Mutex<HashMap<ConnectionId, Member>>,
     /// Subscribed connections by thread id, in the order they subscribed.
     subscribers: Mutex<HashMap<String, Vec<ConnectionId>>>,
     /// Server-request ids and waiters, shared by every connection of the principal.
@@ -65,6 +66,18 @@ pub struct ThreadHub {
 /// warning (the resume response goes out within one request handler, so the bound is only
 /// reached when that handler fails).
 const MAX_HELD: usize = 4096;
+
+/// One connection of the hub.
+struct Member {
+    approver: Arc<ClientApprover>,
+    /// Fired to close the connection (a client too slow to take its events).
+    close: CancellationToken,
+}
+
+/// How long a notification may wait for room in one connection's queue before that
+/// connection is closed: a client that stops reading must not hold the turns that every
+/// other subscriber follows.
+const SLOW_CLIENT: Duration = Duration::from_secs(10);
 
 /// A question waiting for its first answer.
 struct OpenQuestion {
@@ -119,11 +132,19 @@ impl ThreadHub {
         self.pending.clone()
     }
 
-    /// Adds a connection, which asks and is notified through `approver`.
-    pub fn connect(&self, approver: Arc<ClientApprover>) -> ConnectionId {
+    /// Adds a connection, which asks and is notified through `approver`. The token fires
+    /// when the hub closes the connection (see [`SLOW_CLIENT`]).
+    pub fn connect(&self, approver: Arc<ClientApprover>) -> (ConnectionId, CancellationToken) {
         let id = self.next_connection.fetch_add(1, Ordering::Relaxed);
-        lock(&self.connections).insert(id, approver);
-        id
+        let close = CancellationToken::new();
+        lock(&self.connections).insert(
+            id,
+            Member {
+                approver,
+                close: close.clone(),
+            },
+        );
+        (id, close)
     }
 
     /// Removes a connection and its subscriptions; the threads it drove keep running, and
@@ -166,7 +187,10 @@ impl ThreadHub {
 
     /// Delivers what was held for `connection` on `thread_id`, in order, and ends the hold.
     pub async fn release(&self, connection: ConnectionId, thread_id: &str) {
-        let Some(approver) = lock(&self.connections).get(&connection).cloned() else {
+        let approver = lock(&self.connections)
+            .get(&connection)
+            .map(|member| member.approver.clone());
+        let Some(approver) = approver else {
             lock(&self.held).remove(&(connection, thread_id.to_string()));
             return;
         };
@@ -191,7 +215,10 @@ impl ThreadHub {
     /// Sends `connection` the questions of `thread_id` still waiting for an answer that it
     /// has not been sent yet, under their original ids.
     pub async fn replay_open_questions(&self, connection: ConnectionId, thread_id: &str) {
-        let Some(approver) = lock(&self.connections).get(&connection).cloned() else {
+        let approver = lock(&self.connections)
+            .get(&connection)
+            .map(|member| member.approver.clone());
+        let Some(approver) = approver else {
             return;
         };
         let replays: Vec<(RequestId, ApprovalRequest)> = {
@@ -243,19 +270,23 @@ impl ThreadHub {
         let Some(thread_id) = thread_id else {
             return connections
                 .iter()
-                .map(|(id, approver)| (*id, approver.clone()))
+                .map(|(id, member)| (*id, member.approver.clone()))
                 .collect();
         };
         let subscribed = lock(&self.subscribers).get(thread_id).cloned();
         match subscribed {
             Some(subscribed) => subscribed
                 .into_iter()
-                .filter_map(|id| connections.get(&id).map(|approver| (id, approver.clone())))
+                .filter_map(|id| {
+                    connections
+                        .get(&id)
+                        .map(|member| (id, member.approver.clone()))
+                })
                 .collect(),
             None => connections
                 .iter()
-                .filter(|(_, approver)| approver.has_conversation(thread_id))
-                .map(|(id, approver)| (*id, approver.clone()))
+                .filter(|(_, member)| member.approver.has_conversation(thread_id))
+                .map(|(id, member)| (*id, member.approver.clone()))
                 .collect(),
         }
     }
@@ -357,13 +388,37 @@ impl ThreadHub {
                 });
             }
         }
-        let Some((_, last)) = recipients.pop() else {
+        let Some((last_id, last)) = recipients.pop() else {
             return;
         };
-        for (_, approver) in recipients {
-            approver.emit(notification.clone()).await;
+        for (connection, approver) in recipients {
+            self.emit_to(connection, &approver, notification.clone())
+                .await;
         }
-        last.emit(notification).await;
+        self.emit_to(last_id, &last, notification).await;
+    }
+
+    /// Emits to one connection, closing it when its queue stays full for [`SLOW_CLIENT`].
+    async fn emit_to(
+        &self,
+        connection: ConnectionId,
+        approver: &ClientApprover,
+        notification: ServerNotification,
+    ) {
+        if tokio::time::timeout(SLOW_CLIENT, approver.emit(notification))
+            .await
+            .is_err()
+        {
+            tracing::warn!(
+                connection,
+                "closing a connection that stopped reading its events"
+            );
+            let member = lock(&self.connections).remove(&connection);
+            if let Some(member) = member {
+                member.close.cancel();
+            }
+            self.disconnect(connection);
+        }
     }
 }
 
