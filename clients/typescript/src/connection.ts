@@ -51,6 +51,7 @@ export class Connection {
   private readonly lines: string[] = [];
   private draining = false;
   private inputDone = false;
+  private inputEndReported = false;
   private failure: ConnectionError | undefined;
 
   /** Starts reading `input` at once; `hooks` receive everything that is not a reply. */
@@ -155,14 +156,19 @@ export class Connection {
     this.draining = true;
     try {
       for (let line = this.lines.shift(); line !== undefined; line = this.lines.shift()) {
-        if (this.failure !== undefined) return;
+        if (this.failure !== undefined) break;
         this.handleLine(line);
         if (this.lines.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       this.draining = false;
     }
-    if (this.inputDone && this.lines.length === 0 && this.failure === undefined) this.hooks.inputEnded();
+    // After a failure the rest is not read, but the end is still reported: for a stream pair or a
+    // socket it is the moment the connection is over (`exited`).
+    if (this.inputDone && (this.lines.length === 0 || this.failure !== undefined) && !this.inputEndReported) {
+      this.inputEndReported = true;
+      this.hooks.inputEnded();
+    }
   }
 
   private handleLine(line: string): void {
