@@ -137,6 +137,10 @@ class WebSocket:
                 return b""
             opcode, payload = message
             if opcode == _TEXT:
+                try:
+                    payload.decode()
+                except UnicodeDecodeError:
+                    self._fail("a text message that is not UTF-8", code=1007)
                 return payload.replace(b"\n", b" ").replace(b"\r", b" ") + b"\n"
 
     def write(self, data: bytes) -> None:
@@ -244,10 +248,10 @@ class WebSocket:
             self._send_close(1000 if self.close_code == 1005 else self.close_code)
         self._drop()
 
-    def _fail(self, what: str) -> None:
-        """Close with 1002 (protocol error) and raise `ProtocolError`."""
+    def _fail(self, what: str, *, code: int = 1002) -> None:
+        """Close with `code` (1002: protocol error) and raise `ProtocolError`."""
         if not self._close_sent:
-            self._send_close(1002)
+            self._send_close(code)
         self._drop()
         raise ProtocolError(f"the server sent {what} on the WebSocket")
 
