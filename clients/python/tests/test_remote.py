@@ -136,3 +136,22 @@ async def test_sync_client_over_ws(tandem: Tandem, listeners: Listeners) -> None
 
     turn = await within(asyncio.to_thread(run))
     assert turn.status == models.TurnStatus.completed
+
+
+async def test_proxy_jsonl_is_spawned_like_a_stdio_server(tandem: Tandem, listeners: Listeners) -> None:
+    # `tandem app-server proxy --jsonl` joins stdio to a running server's socket (the daemon's, or
+    # the one `--sock` names): the client spawns it like a stdio server, and the turn runs there.
+    listener = await listeners.unix()
+    socket_path = listener.url.removeprefix("unix://")
+    async with AppServerClient.spawn(
+        [tandem.binary, "app-server", "proxy", "--jsonl", "--sock", socket_path], env={"TANDEM_HOME": str(tandem.home)}
+    ) as client:
+        started = await within(
+            client.request(ClientRequests.THREAD_START, {"cwd": str(tandem.workspace), "approvalPolicy": "never"})
+        )
+        turn = await within(client.run_turn(started.thread.id, "Hello through the proxy").completed)
+    assert turn.status == models.TurnStatus.completed
+    # The thread lives in the listening server, not in the proxy.
+    async with AppServerClient.connect_url(listener.url) as direct:
+        read = await within(direct.request(ClientRequests.THREAD_READ, {"threadId": started.thread.id}))
+        assert read.thread.id == started.thread.id

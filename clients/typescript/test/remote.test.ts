@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import type { NotificationOf, ThreadItem } from "../src/index.js";
 import { AppServerClient, ConnectionError, WebSocketRefusedError, parseEndpoint } from "../src/index.js";
-import { closeWithHome, demoHome, startListener, within } from "./helpers.js";
+import { closeWithHome, demoHome, startListener, tandemBin, within } from "./helpers.js";
 
 const clientInfo = { name: "tandem_client_tests", title: null, version: "0.0.0" };
 
@@ -143,4 +143,33 @@ test("connectUrl: unreachable listeners and bad URLs", { timeout: 10_000 }, asyn
     resource: "/",
   });
   assert.equal(parseEndpoint("unix:///run/tandem.sock").socketPath, "/run/tandem.sock");
+});
+
+test("proxy --jsonl is spawned like a stdio server and reaches the listening server", { timeout: 30_000 }, async (t) => {
+  // `tandem app-server proxy --jsonl` joins stdio to a running server's socket (the daemon's, or the
+  // one `--sock` names): the client spawns it like a stdio server, and the turn runs there.
+  const home = demoHome(t);
+  const listener = await startListener(t, home, "unix");
+  const socketPath = listener.url.slice("unix://".length);
+  const client = closeWithHome(
+    t,
+    home,
+    await AppServerClient.spawn({
+      command: [tandemBin, "app-server", "proxy", "--jsonl", "--sock", socketPath],
+      env: { TANDEM_HOME: home.home },
+      stderr: "ignore",
+    }),
+  );
+  const { thread } = await client.request("thread/start", { cwd: home.workspace, approvalPolicy: "never" });
+  const turn = await within(
+    20_000,
+    "turn/completed",
+    client.runTurn(thread.id, [{ type: "text", text: "Hello through the proxy" }]).completed,
+  );
+  assert.equal(turn.status, "completed");
+  assert.deepEqual(await client.close(), { code: 0, signal: null });
+  // The thread lives in the listening server, not in the proxy.
+  const direct = closeWithHome(t, home, await AppServerClient.connectUrl({ url: listener.url }));
+  const read = await direct.request("thread/read", { threadId: thread.id, includeTurns: false });
+  assert.equal(read.thread.id, thread.id);
 });
