@@ -155,3 +155,29 @@ async def test_proxy_jsonl_is_spawned_like_a_stdio_server(tandem: Tandem, listen
     async with AppServerClient.connect_url(listener.url) as direct:
         read = await within(direct.request(ClientRequests.THREAD_READ, {"threadId": started.thread.id}))
         assert read.thread.id == started.thread.id
+
+
+async def test_a_watching_connection_leaves_approvals_to_the_one_that_handles_them(
+    tandem: Tandem, listeners: Listeners
+) -> None:
+    listener = await listeners.ws()
+    async with (
+        AppServerClient.connect_url(listener.url, token=listener.token) as first,
+        AppServerClient.connect_url(listener.url, token=listener.token) as watcher,
+    ):
+        first.on_command_approval(lambda _: "accept")
+        first.on_file_change_approval(lambda _: "accept")
+        watcher.answer_unhandled_server_requests = False
+        thread_id = await tandem.start_thread(first)
+        async with watcher.notifications("serverRequest/resolved", "turn/completed") as watched:
+            await within(watcher.request(ClientRequests.THREAD_RESUME, {"threadId": thread_id}))
+            stream = first.run_turn(thread_id, "Show me around")
+            turn = await within(stream.completed)
+            seen = [await within(watched.__anext__()) for _ in range(3)]
+    assert turn.status == models.TurnStatus.completed
+    statuses = {
+        item.type: item.status.value for item in stream.items if item.type in ("commandExecution", "fileChange")
+    }
+    assert statuses == {"commandExecution": "completed", "fileChange": "completed"}
+    # The watcher is told when each request it saw is answered.
+    assert [n.method for n in seen] == ["serverRequest/resolved", "serverRequest/resolved", "turn/completed"]

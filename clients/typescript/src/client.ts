@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn as spawnProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { AsyncQueue } from "./async-queue.js";
-import { Connection, type RequestId, type RequestOptions } from "./connection.js";
+import { Connection, NO_REPLY, type RequestId, type RequestOptions } from "./connection.js";
 import { ConnectionError, exitMessage, messageOf } from "./errors.js";
 import { Listeners } from "./listeners.js";
 import {
@@ -84,6 +84,7 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   private readonly errorListeners = new Listeners<Error>();
   private readonly exitListeners = new Listeners<ExitInfo>();
   private closing = false;
+  private answerUnhandled = true;
   private inputDrained = false;
   private exitInfo: ExitInfo | undefined;
   private exitReported = false;
@@ -354,8 +355,9 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   }
 
   /**
-   * Answers server request `method` with `handler`'s result. Requests without a handler, and
-   * handlers that throw, are answered with a JSON-RPC error (`-32000`) so the turn never hangs.
+   * Answers server request `method` with `handler`'s result. Requests without a handler (unless
+   * the client was made with `answerUnhandledServerRequests: false`), and handlers that throw, are
+   * answered with a JSON-RPC error (`-32000`) so the turn never hangs.
    */
   onServerRequest<M extends ServerRequestMethod<P>>(method: M, handler: ServerRequestHandler<P, M>): () => void {
     return this.setServerRequestHandler(method, handler);
@@ -399,6 +401,7 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   }
 
   private async handshake(options: ConnectOptions<Protocol>): Promise<this> {
+    this.answerUnhandled = options.answerUnhandledServerRequests ?? true;
     const params = {
       clientInfo: options.clientInfo ?? { name: CLIENT_NAME, title: null, version: CLIENT_VERSION },
       capabilities: options.capabilities ?? null,
@@ -442,6 +445,7 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
 
   private async dispatchServerRequest(method: string, params: unknown, id: RequestId): Promise<unknown> {
     const handler = this.serverRequestHandlers.get(method);
+    if (handler === undefined && !this.answerUnhandled) return NO_REPLY;
     if (handler === undefined) throw new Error(`no handler registered for ${method}`);
     try {
       return await handler(params, { id, method });

@@ -22,11 +22,14 @@ export interface RequestOptions {
 /** The code the client answers unhandled or failed server requests with. */
 export const SERVER_REQUEST_FAILED = -32000;
 
+/** What a server-request hook resolves with to send no reply at all (another connection answers). */
+export const NO_REPLY: unique symbol = Symbol("no reply");
+
 /** What the connection hands upwards. */
 export interface ConnectionHooks {
   /** A server notification arrived. */
   notification(method: string, params: unknown): void;
-  /** A server request arrived; the returned promise's value (or error) becomes the reply. */
+  /** A server request arrived; the returned promise's value (or error) becomes the reply, unless it is `NO_REPLY`. */
   request(method: string, params: unknown, id: RequestId): Promise<unknown>;
   /** The server's output ended; call `fail` on the connection when that is the end. */
   inputEnded(): void;
@@ -208,6 +211,7 @@ export class Connection {
     }
     reply.then(
       (result) => {
+        if (result === NO_REPLY) return;
         if (this.failure === undefined) this.write({ id, result: result ?? null });
       },
       (error: unknown) => {

@@ -13,6 +13,13 @@ export interface ConnectOptions<P extends Protocol = StableProtocol> {
   capabilities?: InitializeCapabilitiesOf<P>;
   /** How long to wait for the `initialize` reply, in milliseconds (default 30 000). */
   initializeTimeoutMs?: number;
+  /**
+   * Whether a server request without a handler is answered with an error (default `true`). Set it
+   * to `false` on a connection that only watches a thread others also subscribe to (over a
+   * listener): the server asks every subscribed connection and takes the first answer, so an error
+   * from the watcher would beat the approval of the connection that handles it.
+   */
+  answerUnhandledServerRequests?: boolean;
 }
 
 /** Options for spawning the server process. */

@@ -173,3 +173,42 @@ test("proxy --jsonl is spawned like a stdio server and reaches the listening ser
   const read = await direct.request("thread/read", { threadId: thread.id, includeTurns: false });
   assert.equal(read.thread.id, thread.id);
 });
+
+test("a watching connection leaves approvals to the one that handles them", { timeout: 30_000 }, async (t) => {
+  const home = demoHome(t);
+  const listener = await startListener(t, home, "ws");
+  const first = closeWithHome(t, home, await AppServerClient.connectUrl({ url: listener.url, token: listener.token }));
+  const watcher = closeWithHome(
+    t,
+    home,
+    await AppServerClient.connectUrl({ url: listener.url, token: listener.token, answerUnhandledServerRequests: false }),
+  );
+  first.onCommandApproval(() => ({ decision: "accept" }));
+  first.onFileChangeApproval(() => ({ decision: "accept" }));
+  const { thread } = await first.request("thread/start", { cwd: home.workspace });
+  const watched = watcher.notifications();
+  await watcher.request("thread/resume", { threadId: thread.id });
+  const run = first.runTurn(thread.id, [{ type: "text", text: "Show me around" }]);
+  const turn = await within(20_000, "turn/completed", run.completed);
+  const seen: string[] = [];
+  await within(20_000, "the watcher's turn/completed", (async () => {
+    for await (const notification of watched) {
+      if (notification.method === "serverRequest/resolved" || notification.method === "turn/completed") seen.push(notification.method);
+      if (notification.method === "turn/completed") break;
+    }
+  })());
+
+  assert.equal(turn.status, "completed");
+  const statuses = (run.notifications as readonly NotificationOf[]).flatMap((notification) =>
+    notification.method === "item/completed" &&
+    (notification.params.item.type === "commandExecution" || notification.params.item.type === "fileChange")
+      ? [[notification.params.item.type, notification.params.item.status]]
+      : [],
+  );
+  assert.deepEqual(statuses, [
+    ["commandExecution", "completed"],
+    ["fileChange", "completed"],
+  ]);
+  // The watcher is told when each request it saw is answered.
+  assert.deepEqual(seen, ["serverRequest/resolved", "serverRequest/resolved", "turn/completed"]);
+});

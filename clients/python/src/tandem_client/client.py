@@ -118,6 +118,13 @@ class AppServerClient:
         """The server child process when the client spawned it."""
         self.initialize_response: models.InitializeResponse | None = None
         """The server's answer to ``initialize``."""
+        self.answer_unhandled_server_requests = True
+        """Whether a server request without a handler is answered with error ``-32601``.
+
+        Set it to False on a connection that only watches a thread others also subscribe to (over
+        a listener): the server asks every subscribed connection and takes the first answer, so an
+        error from the watcher would beat the approval of the connection that handles it. The
+        unanswered request is then left to the other connections."""
         self._next_id = 0
         self._pending: dict[wire.RequestId, _Pending] = {}
         self._subscriptions: list[Subscription] = []
@@ -458,7 +465,8 @@ class AppServerClient:
 
         The handler gets the params model (a dict for a method the map lacks) and returns the
         response: a model, or a mapping with wire keys (validated against the response model).
-        A request without a handler is answered with error ``-32601``; a handler that raises,
+        A request without a handler is answered with error ``-32601`` (unless
+        `answer_unhandled_server_requests` is False); a handler that raises,
         with ``-32603`` and the exception's message. A handler still running when the server
         withdraws the request (``serverRequest/resolved``, say after an interrupt) is cancelled.
         """
@@ -539,6 +547,9 @@ class AppServerClient:
     async def _answer(self, request: wire.IncomingRequest) -> None:
         spec = SERVER_REQUESTS_BY_METHOD.get(request.method)
         handler = self._server_request_handlers.get(request.method)
+        if handler is None and not self.answer_unhandled_server_requests:
+            logger.debug("no handler for server request %s; leaving it to other connections", request.method)
+            return
         if handler is None:
             logger.warning("no handler for server request %s; answering with an error", request.method)
             await self._send_error(request.id, AppServerError.METHOD_NOT_FOUND, f"no handler for {request.method}")
