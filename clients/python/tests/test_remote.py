@@ -11,7 +11,14 @@ from typing import Any
 import pytest
 from conftest import Listeners, Tandem, within
 
-from tandem_client import AppServerClient, ClientRequests, Notification, SyncAppServerClient, WebSocketRefused
+from tandem_client import (
+    AppServerClient,
+    ClientRequests,
+    ConnectionClosed,
+    Notification,
+    SyncAppServerClient,
+    WebSocketRefused,
+)
 from tandem_client.generated import models
 from tandem_client.websocket import parse_url
 
@@ -181,3 +188,16 @@ async def test_a_watching_connection_leaves_approvals_to_the_one_that_handles_th
     assert statuses == {"commandExecution": "completed", "fileChange": "completed"}
     # The watcher is told when each request it saw is answered.
     assert [n.method for n in seen] == ["serverRequest/resolved", "serverRequest/resolved", "turn/completed"]
+
+
+async def test_the_server_going_away_ends_the_connection(listeners: Listeners) -> None:
+    listener = await listeners.ws()
+    client = await AppServerClient.connect_url(listener.url, token=listener.token)
+    stream = client.notifications()
+    listener.process.kill()
+    with pytest.raises(ConnectionClosed, match="the server closed the connection"):
+        await within(stream.__anext__())
+    assert client.closed
+    with pytest.raises(ConnectionClosed):
+        await client.request(ClientRequests.THREAD_LIST)
+    assert await client.close() is None

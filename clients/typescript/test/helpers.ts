@@ -96,6 +96,8 @@ export interface Listener {
   url: string;
   /** The token of its `--ws-token-file`, for a `ws://` listener. */
   token: string | undefined;
+  /** Kills the server with `signal`. */
+  kill(signal: NodeJS.Signals): void;
 }
 
 /** How the server announces a listener's address on stderr. */
@@ -146,5 +148,5 @@ export async function startListener(t: TestContext, home: DemoHome, kind: "ws" |
       void exited.then(() => reject(new Error(`the server exited before listening:\n${log.join("\n")}`)));
     }),
   );
-  return { url, token };
+  return { url, token, kill: (signal) => child.kill(signal) };
 }

@@ -212,3 +212,20 @@ test("a watching connection leaves approvals to the one that handles them", { ti
   // The watcher is told when each request it saw is answered.
   assert.deepEqual(seen, ["serverRequest/resolved", "serverRequest/resolved", "turn/completed"]);
 });
+
+test("the server going away ends the connection with reason eof", { timeout: 20_000 }, async (t) => {
+  const home = demoHome(t);
+  const listener = await startListener(t, home, "ws");
+  const client = closeWithHome(t, home, await AppServerClient.connectUrl({ url: listener.url, token: listener.token }));
+  const errors: Error[] = [];
+  client.onError((error) => errors.push(error));
+  listener.kill("SIGKILL");
+  assert.deepEqual(await within(10_000, "the end of the connection", client.exited), { code: null, signal: null });
+  await assert.rejects(client.request("thread/loaded/list", {}), (error: unknown) => {
+    assert.ok(error instanceof ConnectionError);
+    assert.equal(error.reason, "eof");
+    assert.equal(error.message, `${listener.url} closed the connection`);
+    return true;
+  });
+  assert.equal(errors.length, 1);
+});
