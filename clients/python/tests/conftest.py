@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import secrets
 import shutil
-from collections.abc import Awaitable
+import signal
+import tempfile
+from collections.abc import AsyncIterator, Awaitable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -86,3 +90,99 @@ def tandem(tmp_path: Path) -> Tandem:
     workspace.mkdir()
     (home / "config.toml").write_text(CONFIG_TOML)
     return Tandem(tandem_binary(), home, workspace)
+
+
+LISTENING = "tandem app-server listening on "
+"""How the server announces a listener's address on stderr."""
+
+
+@dataclass
+class Listener:
+    """A real server started with ``--listen``."""
+
+    url: str
+    """The address it printed: ``ws://127.0.0.1:PORT`` or ``unix:///path``."""
+    token: str | None
+    """The token of its ``--ws-token-file``, if it has one."""
+    process: asyncio.subprocess.Process
+    """The server process."""
+
+
+class Listeners:
+    """Starts servers with ``--listen`` on a test's home and stops them when the test ends."""
+
+    def __init__(self, tandem: Tandem):
+        """Servers on `tandem`'s home and workspace."""
+        self.tandem = tandem
+        self._started: list[Listener] = []
+        self._stderr_tasks: list[asyncio.Task[None]] = []
+        self._directory = Path(tempfile.mkdtemp(prefix="tandem-sock-"))
+
+    async def ws(self) -> Listener:
+        """A ``ws://127.0.0.1:0`` listener with a fresh token in a ``--ws-token-file``."""
+        token = secrets.token_hex(32)
+        token_file = self.tandem.home / "ws.token"
+        token_file.write_text(token + "\n")
+        return await self._start("ws://127.0.0.1:0", ["--ws-token-file", str(token_file)], token)
+
+    async def unix(self) -> Listener:
+        """A ``unix://PATH`` listener (a short path: Unix socket paths are limited to 107 bytes)."""
+        return await self._start(f"unix://{self._directory / 'app-server.sock'}", [], None)
+
+    async def _start(self, listen: str, args: list[str], token: str | None) -> Listener:
+        process = await asyncio.create_subprocess_exec(
+            self.tandem.binary,
+            "app-server",
+            "--listen",
+            listen,
+            *args,
+            env={**os.environ, "TANDEM_HOME": str(self.tandem.home)},
+            cwd=self.tandem.workspace,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        assert process.stderr is not None
+        lines: list[str] = []
+        while True:
+            line = (await within(process.stderr.readline())).decode(errors="replace")
+            if not line:
+                pytest.fail(f"the server exited before listening on {listen}:\n{''.join(lines)}")
+            lines.append(line)
+            if line.startswith(LISTENING):
+                break
+        self._stderr_tasks.append(asyncio.create_task(_drain(process.stderr)))
+        listener = Listener(line[len(LISTENING) :].strip(), token, process)
+        self._started.append(listener)
+        return listener
+
+    async def stop(self) -> None:
+        """SIGTERM every server (it removes its socket), then SIGKILL after 10 seconds."""
+        for listener in self._started:
+            with contextlib.suppress(ProcessLookupError):
+                listener.process.send_signal(signal.SIGTERM)
+        for listener in self._started:
+            try:
+                await asyncio.wait_for(listener.process.wait(), 10.0)
+            except asyncio.TimeoutError:
+                listener.process.kill()
+                await listener.process.wait()
+        for task in self._stderr_tasks:
+            task.cancel()
+        shutil.rmtree(self._directory, ignore_errors=True)
+
+
+async def _drain(stream: asyncio.StreamReader) -> None:
+    """Read the server's log so that it never blocks on a full pipe (`TANDEM_TEST_LOG` shows it)."""
+    show = "TANDEM_TEST_LOG" in os.environ
+    while line := await stream.readline():
+        if show:
+            print("server:", line.decode(errors="replace"), end="")
+
+
+@pytest.fixture
+async def listeners(tandem: Tandem) -> AsyncIterator[Listeners]:
+    """Servers with ``--listen`` on the test's home, stopped at the end of the test."""
+    started = Listeners(tandem)
+    yield started
+    await started.stop()

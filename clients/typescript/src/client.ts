@@ -1,10 +1,11 @@
 // `AppServerClient`: the typed client. Every method, params and result type comes from the
-// generated method tables (see `protocol.ts`); this file adds the transport and conveniences.
+// generated method tables (see `protocol.ts`); this file adds the transports (a spawned process's
+// stdio, a stream pair, or a listener's WebSocket; see `websocket.ts`) and conveniences.
 
 import { type ChildProcess, spawn as spawnProcess } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { AsyncQueue } from "./async-queue.js";
-import { Connection, type RequestId, type RequestOptions } from "./connection.js";
+import { Connection, NO_REPLY, type RequestId, type RequestOptions } from "./connection.js";
 import { ConnectionError, exitMessage, messageOf } from "./errors.js";
 import { Listeners } from "./listeners.js";
 import {
@@ -15,6 +16,7 @@ import {
   DEFAULT_INITIALIZE_TIMEOUT_MS,
   type ExitInfo,
   type SpawnOptions,
+  type UrlConnectOptions,
 } from "./options.js";
 import type {
   ExperimentalProtocol,
@@ -35,6 +37,7 @@ import type {
 } from "./protocol.js";
 import { type NotificationSink, type TurnRun, startTurnRun } from "./turn-run.js";
 import { CLIENT_NAME, CLIENT_VERSION } from "./version.js";
+import { type WebSocketStreams, WebSocketProtocolError, WebSocketRefusedError, openWebSocket } from "./websocket.js";
 
 /** Options of `indexQuery` and `indexRefresh`. */
 export interface IndexRequestOptions extends RequestOptions {
@@ -57,13 +60,15 @@ interface Transport {
   output: Writable;
   child: ChildProcess | undefined;
   description: string;
+  /** For `connectUrl`: the WebSocket under the pipes. */
+  webSocket?: WebSocketStreams;
 }
 
 /**
  * A connection to a Tandem (or Codex) app-server, typed by the protocol surface `P`.
  *
- * Create one with {@link AppServerClient.spawn} or {@link AppServerClient.connect}; both perform
- * the `initialize` handshake before resolving.
+ * Create one with {@link AppServerClient.spawn}, {@link AppServerClient.connectUrl} or
+ * {@link AppServerClient.connect}; each performs the `initialize` handshake before resolving.
  */
 export class AppServerClient<P extends Protocol = StableProtocol> {
   /** The server process, when the client spawned it. */
@@ -79,6 +84,7 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   private readonly errorListeners = new Listeners<Error>();
   private readonly exitListeners = new Listeners<ExitInfo>();
   private closing = false;
+  private answerUnhandled = true;
   private inputDrained = false;
   private exitInfo: ExitInfo | undefined;
   private exitReported = false;
@@ -96,6 +102,9 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
       closed: (error) => this.onClosed(error),
     });
     transport.child?.on("error", (error) => this.onSpawnError(error));
+    transport.webSocket?.onProtocolError((error) =>
+      this.connection.fail(new ConnectionError("malformed", `${transport.description}: ${error.message}`, { cause: error })),
+    );
     transport.child?.on("close", (code, signal) => this.onProcessExit({ code, signal }));
   }
 
@@ -145,6 +154,44 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
       output: writable,
       child: undefined,
       description: "server",
+    });
+    return (await client.handshake(options)) as AnyClient;
+  }
+
+  /**
+   * Connects to a running server's listener (`tandem app-server --listen ws://IP:PORT` or
+   * `--listen unix://PATH`, or the daemon's socket) and performs the handshake. Both speak
+   * WebSocket, one message per text frame; `token` is sent as `Authorization: Bearer <token>`.
+   * Rejects with a `WebSocketRefusedError` (HTTP status and body, such as
+   * `401 invalid websocket bearer token`), a `ConnectionError` with `reason: "connect"` when the
+   * socket cannot be reached or the upgrade is not a WebSocket one, and a `TypeError` for a URL that
+   * is neither `ws://` nor `unix://`. `initializeTimeoutMs` also bounds connecting and the upgrade.
+   */
+  static connectUrl(
+    options: ExperimentalOptions<UrlConnectOptions<ExperimentalProtocol>>,
+  ): Promise<AppServerClient<ExperimentalProtocol>>;
+  static connectUrl(options: UrlConnectOptions): Promise<AppServerClient<StableProtocol>>;
+  static async connectUrl(options: UrlConnectOptions): Promise<AnyClient> {
+    const { url } = options;
+    let webSocket: WebSocketStreams;
+    try {
+      webSocket = await openWebSocket(url, {
+        token: options.token,
+        headers: options.headers,
+        maxMessageBytes: options.maxMessageBytes,
+        timeoutMs: options.initializeTimeoutMs ?? DEFAULT_INITIALIZE_TIMEOUT_MS,
+      });
+    } catch (error) {
+      if (error instanceof WebSocketRefusedError || error instanceof TypeError) throw error;
+      const reason = error instanceof WebSocketProtocolError ? error.message : `cannot connect to ${url}: ${messageOf(error)}`;
+      throw new ConnectionError("connect", reason, { cause: error });
+    }
+    const client = new AppServerClient<Protocol>({
+      input: webSocket.input,
+      output: webSocket.output,
+      child: undefined,
+      description: url,
+      webSocket,
     });
     return (await client.handshake(options)) as AnyClient;
   }
@@ -308,8 +355,9 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   }
 
   /**
-   * Answers server request `method` with `handler`'s result. Requests without a handler, and
-   * handlers that throw, are answered with a JSON-RPC error (`-32000`) so the turn never hangs.
+   * Answers server request `method` with `handler`'s result. Requests without a handler (unless
+   * the client was made with `answerUnhandledServerRequests: false`), and handlers that throw, are
+   * answered with a JSON-RPC error (`-32000`) so the turn never hangs.
    */
   onServerRequest<M extends ServerRequestMethod<P>>(method: M, handler: ServerRequestHandler<P, M>): () => void {
     return this.setServerRequestHandler(method, handler);
@@ -332,6 +380,8 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   /**
    * Shuts down cleanly: closes the server's stdin, waits for it to exit, and sends SIGKILL after
    * `graceMs` (default 3000). Pending requests reject with a `ConnectionError` (`reason: "closed"`).
+   * Over a listener (`connectUrl`) it runs the WebSocket closing handshake instead (dropping the
+   * socket after `graceMs`); the server keeps running, and so do this connection's turns.
    */
   async close(options: CloseOptions = {}): Promise<ExitInfo> {
     const graceMs = options.graceMs ?? DEFAULT_CLOSE_GRACE_MS;
@@ -351,6 +401,7 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   }
 
   private async handshake(options: ConnectOptions<Protocol>): Promise<this> {
+    this.answerUnhandled = options.answerUnhandledServerRequests ?? true;
     const params = {
       clientInfo: options.clientInfo ?? { name: CLIENT_NAME, title: null, version: CLIENT_VERSION },
       capabilities: options.capabilities ?? null,
@@ -394,6 +445,7 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
 
   private async dispatchServerRequest(method: string, params: unknown, id: RequestId): Promise<unknown> {
     const handler = this.serverRequestHandlers.get(method);
+    if (handler === undefined && !this.answerUnhandled) return NO_REPLY;
     if (handler === undefined) throw new Error(`no handler registered for ${method}`);
     try {
       return await handler(params, { id, method });
@@ -408,7 +460,7 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
     this.inputDrained = true;
     if (this.transport.child === undefined) {
       // A plain stream pair has no process: the end of its output is its exit.
-      this.connection.fail(new ConnectionError("eof", "server closed the connection"));
+      this.connection.fail(new ConnectionError("eof", `${this.transport.description} closed the connection`));
       this.onProcessExit({ code: null, signal: null });
     } else {
       this.finishIfExited();

@@ -22,11 +22,14 @@ export interface RequestOptions {
 /** The code the client answers unhandled or failed server requests with. */
 export const SERVER_REQUEST_FAILED = -32000;
 
+/** What a server-request hook resolves with to send no reply at all (another connection answers). */
+export const NO_REPLY: unique symbol = Symbol("no reply");
+
 /** What the connection hands upwards. */
 export interface ConnectionHooks {
   /** A server notification arrived. */
   notification(method: string, params: unknown): void;
-  /** A server request arrived; the returned promise's value (or error) becomes the reply. */
+  /** A server request arrived; the returned promise's value (or error) becomes the reply, unless it is `NO_REPLY`. */
   request(method: string, params: unknown, id: RequestId): Promise<unknown>;
   /** The server's output ended; call `fail` on the connection when that is the end. */
   inputEnded(): void;
@@ -51,6 +54,7 @@ export class Connection {
   private readonly lines: string[] = [];
   private draining = false;
   private inputDone = false;
+  private inputEndReported = false;
   private failure: ConnectionError | undefined;
 
   /** Starts reading `input` at once; `hooks` receive everything that is not a reply. */
@@ -155,14 +159,19 @@ export class Connection {
     this.draining = true;
     try {
       for (let line = this.lines.shift(); line !== undefined; line = this.lines.shift()) {
-        if (this.failure !== undefined) return;
+        if (this.failure !== undefined) break;
         this.handleLine(line);
         if (this.lines.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
       }
     } finally {
       this.draining = false;
     }
-    if (this.inputDone && this.lines.length === 0 && this.failure === undefined) this.hooks.inputEnded();
+    // After a failure the rest is not read, but the end is still reported: for a stream pair or a
+    // socket it is the moment the connection is over (`exited`).
+    if (this.inputDone && (this.lines.length === 0 || this.failure !== undefined) && !this.inputEndReported) {
+      this.inputEndReported = true;
+      this.hooks.inputEnded();
+    }
   }
 
   private handleLine(line: string): void {
@@ -202,6 +211,7 @@ export class Connection {
     }
     reply.then(
       (result) => {
+        if (result === NO_REPLY) return;
         if (this.failure === undefined) this.write({ id, result: result ?? null });
       },
       (error: unknown) => {

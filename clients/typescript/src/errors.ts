@@ -44,11 +44,16 @@ export class TimeoutError extends Error {
 export type ConnectionErrorReason =
   /** The server process could not be started. */
   | "spawn"
+  /** The listener given to `connectUrl` could not be reached, or did not upgrade to WebSocket. */
+  | "connect"
   /** The server process exited (or was killed) while the connection was open. */
   | "exit"
-  /** The server's output ended without the process exiting (streams given to `connect`). */
+  /** The server's output ended without the process exiting (streams given to `connect`, a listener's socket). */
   | "eof"
-  /** The server wrote a line that is not a JSON-RPC message; the connection is no longer trusted. */
+  /**
+   * The server wrote a line that is not a JSON-RPC message, or broke the WebSocket protocol; the
+   * connection is no longer trusted.
+   */
   | "malformed"
   /** Writing to the server failed. */
   | "write"

@@ -13,10 +13,18 @@ export {
   DEFAULT_INITIALIZE_TIMEOUT_MS,
   type ExitInfo,
   type SpawnOptions,
+  type UrlConnectOptions,
 } from "./options.js";
 export type * from "./protocol.js";
 export type { NotificationSink, RawNotification, TurnRun } from "./turn-run.js";
 export { CLIENT_NAME, CLIENT_VERSION } from "./version.js";
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  WebSocketProtocolError,
+  WebSocketRefusedError,
+  parseEndpoint,
+  type Endpoint,
+} from "./websocket.js";
 
 /** Every type of the stable protocol surface (generated from `schemas/typescript/`). */
 export type * from "./generated/index.js";

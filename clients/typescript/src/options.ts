@@ -1,8 +1,8 @@
-// Options for `AppServerClient.spawn` and `AppServerClient.connect`.
+// Options for `AppServerClient.spawn`, `AppServerClient.connectUrl` and `AppServerClient.connect`.
 
 import type { ClientInfoOf, InitializeCapabilitiesOf, Protocol, StableProtocol } from "./protocol.js";
 
-/** Options for the `initialize` handshake, shared by `spawn` and `connect`. */
+/** Options for the `initialize` handshake, shared by `spawn`, `connectUrl` and `connect`. */
 export interface ConnectOptions<P extends Protocol = StableProtocol> {
   /** Who the client is; defaults to `{ name: "tandem-client-ts", version: <package version> }`. */
   clientInfo?: ClientInfoOf<P>;
@@ -13,6 +13,13 @@ export interface ConnectOptions<P extends Protocol = StableProtocol> {
   capabilities?: InitializeCapabilitiesOf<P>;
   /** How long to wait for the `initialize` reply, in milliseconds (default 30 000). */
   initializeTimeoutMs?: number;
+  /**
+   * Whether a server request without a handler is answered with an error (default `true`). Set it
+   * to `false` on a connection that only watches a thread others also subscribe to (over a
+   * listener): the server asks every subscribed connection and takes the first answer, so an error
+   * from the watcher would beat the approval of the connection that handles it.
+   */
+  answerUnhandledServerRequests?: boolean;
 }
 
 /** Options for spawning the server process. */
@@ -27,6 +34,18 @@ export interface SpawnOptions<P extends Protocol = StableProtocol> extends Conne
   cwd?: string;
   /** Where the server's stderr (its log) goes: inherited (default), ignored, or piped to `serverProcess.stderr`. */
   stderr?: "inherit" | "ignore" | "pipe";
+}
+
+/** Options for connecting to a running server's `ws://` or `unix://` listener. */
+export interface UrlConnectOptions<P extends Protocol = StableProtocol> extends ConnectOptions<P> {
+  /** `ws://HOST:PORT` or `unix:///path/to.sock`. */
+  url: string;
+  /** Sent as `Authorization: Bearer <token>` (what the server's `--ws-token-file` holds); a Unix socket needs none. */
+  token?: string;
+  /** Extra headers for the upgrade request. */
+  headers?: Record<string, string>;
+  /** Largest message accepted from the server, in bytes (default 64 MiB); a larger one ends the connection. */
+  maxMessageBytes?: number;
 }
 
 /** Options for {@link AppServerClient.close}. */

@@ -1,8 +1,11 @@
 // Shared test fixtures: the real binary with a fresh home per test.
 
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import type { TestContext } from "node:test";
 import { fileURLToPath } from "node:url";
 import { AppServerClient } from "../src/index.js";
@@ -85,4 +88,65 @@ export function within<T>(ms: number, what: string, promise: Promise<T>): Promis
     timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** A real server started with `--listen`. */
+export interface Listener {
+  /** The address it printed: `ws://127.0.0.1:PORT` or `unix:///path`. */
+  url: string;
+  /** The token of its `--ws-token-file`, for a `ws://` listener. */
+  token: string | undefined;
+  /** Kills the server with `signal`. */
+  kill(signal: NodeJS.Signals): void;
+}
+
+/** How the server announces a listener's address on stderr. */
+const LISTENING = "tandem app-server listening on ";
+
+/**
+ * Starts the real server on `home` with `--listen`: `ws` on `127.0.0.1:0` with a fresh token in a
+ * `--ws-token-file`, or `unix` on a socket in a short temporary directory (Unix socket paths are
+ * limited to 107 bytes). The address comes from its stderr; it is stopped (SIGTERM) when the test
+ * ends, before the home is removed.
+ */
+export async function startListener(t: TestContext, home: DemoHome, kind: "ws" | "unix"): Promise<Listener> {
+  let args: string[];
+  let token: string | undefined;
+  if (kind === "ws") {
+    token = randomBytes(32).toString("hex");
+    const tokenFile = join(home.home, "ws.token");
+    writeFileSync(tokenFile, `${token}\n`);
+    args = ["--listen", "ws://127.0.0.1:0", "--ws-token-file", tokenFile];
+  } else {
+    const directory = mkdtempSync(join(tmpdir(), "tandem-sock-"));
+    t.after(() => rmSync(directory, { recursive: true, force: true }));
+    args = ["--listen", `unix://${join(directory, "app-server.sock")}`];
+  }
+  const child = spawn(tandemBin, ["app-server", ...args], {
+    cwd: home.workspace,
+    env: { ...process.env, TANDEM_HOME: home.home },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
+  closeWithHome(t, home, {
+    close: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  });
+  const log: string[] = [];
+  const url = await within(
+    20_000,
+    `the server listening on ${kind}`,
+    new Promise<string>((resolve, reject) => {
+      const lines = createInterface({ input: child.stderr });
+      lines.on("line", (line) => {
+        if (process.env.TANDEM_TEST_LOG !== undefined) process.stderr.write(`server: ${line}\n`);
+        log.push(line);
+        if (line.startsWith(LISTENING)) resolve(line.slice(LISTENING.length).trim());
+      });
+      void exited.then(() => reject(new Error(`the server exited before listening:\n${log.join("\n")}`)));
+    }),
+  );
+  return { url, token, kill: (signal) => child.kill(signal) };
 }

@@ -1,6 +1,7 @@
-"""Python client for the Tandem app-server (the Codex app-server protocol over JSONL stdio).
+"""Python client for the Tandem app-server (the Codex app-server protocol over JSONL stdio,
+a Unix socket or a WebSocket).
 
-- `AppServerClient`: the asyncio client (`spawn`, `request`, `on`, `notifications`, `run_turn`,
+- `AppServerClient`: the asyncio client (`spawn`, `connect_url`, `request`, `on`, `notifications`, `run_turn`,
   server-request handlers, `close`).
 - `SyncAppServerClient`: a blocking wrapper for scripts.
 - `tandem_client.generated.models`: pydantic models of every protocol type.
@@ -16,6 +17,7 @@ from tandem_client.errors import (
     ProtocolError,
     RequestTimeout,
     TandemClientError,
+    WebSocketRefused,
 )
 from tandem_client.generated.methods import (
     ClientNotifications,
@@ -49,6 +51,7 @@ __all__ = [
     "TandemClientError",
     "TurnStream",
     "TurnTimeout",
+    "WebSocketRefused",
     "__version__",
     "question_answers",
     "user_input_answers",

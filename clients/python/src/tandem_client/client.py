@@ -1,4 +1,5 @@
-"""`AppServerClient`: an asyncio connection to a Tandem (or Codex) app-server over JSONL stdio."""
+"""`AppServerClient`: an asyncio connection to a Tandem (or Codex) app-server, over JSONL stdio or
+over a ``ws://`` or ``unix://`` listener's WebSocket."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar, overload
+from typing import Any, Protocol, TypeVar, overload
 
 from pydantic import BaseModel, ValidationError
 
-from tandem_client import wire
+from tandem_client import websocket, wire
 from tandem_client.errors import (
     AppServerError,
     ConnectionClosed,
@@ -62,6 +63,32 @@ SERVER_REQUEST_RESOLVED = "serverRequest/resolved"
 """Sent when a server request is answered or cleaned up (for example by an interrupt)."""
 
 
+class LineReader(Protocol):
+    """What the client reads the server's messages from, one per line: an `asyncio.StreamReader`
+    (stdio) or a `tandem_client.websocket.WebSocket`."""
+
+    async def readline(self) -> bytes:
+        """The next line, with its ``\\n``; ``b""`` at the end."""
+        ...
+
+
+class LineWriter(Protocol):
+    """What the client writes its messages to, one per line: an `asyncio.StreamWriter` (stdio) or a
+    `tandem_client.websocket.WebSocket`."""
+
+    def write(self, data: bytes) -> None:
+        """Queue `data` (whole lines)."""
+        ...
+
+    async def drain(self) -> None:
+        """Wait for the queued data to go out."""
+        ...
+
+    def close(self) -> None:
+        """Close the server's input (stdin, or the socket's closing handshake)."""
+        ...
+
+
 @dataclass
 class _Pending:
     method: str
@@ -72,14 +99,15 @@ class _Pending:
 class AppServerClient:
     """An initialized connection to an app-server.
 
-    Get one with `AppServerClient.spawn` (which also runs the handshake), or wrap existing
-    streams with `AppServerClient.connect`. It must be used from one event loop.
+    Get one with `AppServerClient.spawn` (which also runs the handshake), connect to a listener
+    with `AppServerClient.connect_url`, or wrap existing streams with `AppServerClient.connect`.
+    It must be used from one event loop.
     """
 
     def __init__(
         self,
-        reader: asyncio.StreamReader,
-        writer: asyncio.StreamWriter,
+        reader: LineReader,
+        writer: LineWriter,
         *,
         process: ServerProcess | None = None,
     ):
@@ -90,6 +118,13 @@ class AppServerClient:
         """The server child process when the client spawned it."""
         self.initialize_response: models.InitializeResponse | None = None
         """The server's answer to ``initialize``."""
+        self.answer_unhandled_server_requests = True
+        """Whether a server request without a handler is answered with error ``-32601``.
+
+        Set it to False on a connection that only watches a thread others also subscribe to (over
+        a listener): the server asks every subscribed connection and takes the first answer, so an
+        error from the watcher would beat the approval of the connection that handles it. The
+        unanswered request is then left to the other connections."""
         self._next_id = 0
         self._pending: dict[wire.RequestId, _Pending] = {}
         self._subscriptions: list[Subscription] = []
@@ -141,6 +176,48 @@ class AppServerClient:
             stdin, stdout = process.process.stdin, process.process.stdout
             assert stdin is not None and stdout is not None
             client = cls(stdout, stdin, process=process)
+            try:
+                await client.initialize(client_info, capabilities, timeout=initialize_timeout)
+            except BaseException:
+                await client.close(grace=1.0)
+                raise
+            return client
+
+        return _Spawning(start)
+
+    @classmethod
+    def connect_url(
+        cls,
+        url: str,
+        *,
+        token: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        client_info: models.ClientInfo | Mapping[str, Any] | None = None,
+        capabilities: models.InitializeCapabilities | Mapping[str, Any] | None = None,
+        initialize_timeout: float | None = 30.0,
+    ) -> _Spawning:
+        """Connect to a running server's listener and run the handshake.
+
+        - `url`: ``ws://HOST:PORT`` (``tandem app-server --listen ws://...``) or
+          ``unix:///path/to.sock`` (``--listen unix://PATH``, or the daemon's socket); both speak
+          WebSocket, one message per text frame.
+        - `token`: sent as ``Authorization: Bearer <token>`` (what ``--ws-token-file`` holds);
+          a Unix socket needs none (the kernel names the peer).
+        - `headers`: extra headers for the upgrade request.
+        - `initialize_timeout` also bounds connecting and the upgrade.
+
+        Raises `WebSocketRefused` (with the HTTP status and body, such as ``401 invalid websocket
+        bearer token``), the `OSError` of the connect (`ConnectionRefusedError`,
+        `FileNotFoundError`), `ProtocolError` for a response that is not a WebSocket upgrade, and
+        ValueError for a URL that is neither ``ws://`` nor ``unix://``.
+        Await it, or use it with ``async with`` (which closes it); the client's API is then the
+        same as over stdio, and `close` runs the WebSocket closing handshake.
+        """
+
+        async def start() -> AppServerClient:
+            opening = websocket.connect(url, token=token, headers=headers)
+            socket = await (opening if initialize_timeout is None else asyncio.wait_for(opening, initialize_timeout))
+            client = cls(socket, socket)
             try:
                 await client.initialize(client_info, capabilities, timeout=initialize_timeout)
             except BaseException:
@@ -388,7 +465,8 @@ class AppServerClient:
 
         The handler gets the params model (a dict for a method the map lacks) and returns the
         response: a model, or a mapping with wire keys (validated against the response model).
-        A request without a handler is answered with error ``-32601``; a handler that raises,
+        A request without a handler is answered with error ``-32601`` (unless
+        `answer_unhandled_server_requests` is False); a handler that raises,
         with ``-32603`` and the exception's message. A handler still running when the server
         withdraws the request (``serverRequest/resolved``, say after an interrupt) is cancelled.
         """
@@ -469,6 +547,9 @@ class AppServerClient:
     async def _answer(self, request: wire.IncomingRequest) -> None:
         spec = SERVER_REQUESTS_BY_METHOD.get(request.method)
         handler = self._server_request_handlers.get(request.method)
+        if handler is None and not self.answer_unhandled_server_requests:
+            logger.debug("no handler for server request %s; leaving it to other connections", request.method)
+            return
         if handler is None:
             logger.warning("no handler for server request %s; answering with an error", request.method)
             await self._send_error(request.id, AppServerError.METHOD_NOT_FOUND, f"no handler for {request.method}")
@@ -522,6 +603,9 @@ class AppServerClient:
                     )
                     return
                 self._handle(message)
+        except ConnectionClosed as error:  # a WebSocket protocol violation
+            self._fail(error)
+            return
         except (ConnectionError, OSError) as error:
             self._fail(ConnectionClosed(f"reading from the server failed: {error}", **self._exit_info()))
             return
@@ -646,6 +730,9 @@ class AppServerClient:
         """Close stdin (the server then interrupts running turns and exits), wait up to `grace`
         seconds, then kill it. Returns the server's exit status (None without a child process).
 
+        Over a listener (`connect_url`) it runs the WebSocket closing handshake instead; the
+        server keeps running, and so do the turns of this connection.
+
         Pending requests fail with `ConnectionClosed`; notification streams end. Idempotent.
         """
         if self._close_task is None:
@@ -678,7 +765,7 @@ class AppServerClient:
 
 
 class _Spawning:
-    """What `AppServerClient.spawn` returns: await it, or use it with ``async with``."""
+    """What `AppServerClient.spawn` and `connect_url` return: await it, or use it with ``async with``."""
 
     def __init__(self, start: Callable[[], Awaitable[AppServerClient]]):
         self._start = start

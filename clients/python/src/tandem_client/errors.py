@@ -87,3 +87,24 @@ class InvalidResponse(TandemClientError):
         self.error = error
         """The pydantic validation error."""
         super().__init__(f"{method}: unexpected response: {error}")
+
+
+class WebSocketRefused(TandemClientError):
+    """A ``ws://`` or ``unix://`` listener refused the WebSocket upgrade with an HTTP status.
+
+    Tandem answers ``401`` for a missing or wrong bearer token (the body says which) and ``403``
+    for a refused ``Origin`` or a Unix-socket peer of another user.
+    """
+
+    def __init__(self, url: str, status: int, reason: str, body: str):
+        """Record the listener, the HTTP status line and the response body."""
+        self.url = url
+        """The URL the client connected to."""
+        self.status = status
+        """The HTTP status code (``401``, ``403``…)."""
+        self.reason = reason
+        """The status line's reason phrase (``Unauthorized``)."""
+        self.body = body
+        """The response body, which says why (``invalid websocket bearer token``)."""
+        detail = f": {body}" if body else ""
+        super().__init__(f"{url}: the server refused the connection: HTTP {status} {reason}{detail}".rstrip())

@@ -74,7 +74,7 @@ class SyncAppServerClient:
     """Blocking counterpart of `AppServerClient` (see the module docstring for threading)."""
 
     def __init__(self, client: AppServerClient, runner: _LoopThread):
-        """Use `SyncAppServerClient.spawn`."""
+        """Use `SyncAppServerClient.spawn` or `connect_url`."""
         self._client = client
         self._runner = runner
 
@@ -103,6 +103,37 @@ class SyncAppServerClient:
                 client_info=client_info,
                 capabilities=capabilities,
                 stderr=stderr,
+                initialize_timeout=initialize_timeout,
+            )
+
+        try:
+            client = runner.run(start())
+        except BaseException:
+            runner.stop()
+            raise
+        return cls(client, runner)
+
+    @classmethod
+    def connect_url(
+        cls,
+        url: str,
+        *,
+        token: str | None = None,
+        headers: Mapping[str, str] | None = None,
+        client_info: models.ClientInfo | Mapping[str, Any] | None = None,
+        capabilities: models.InitializeCapabilities | Mapping[str, Any] | None = None,
+        initialize_timeout: float | None = 30.0,
+    ) -> SyncAppServerClient:
+        """Connect to a ``ws://`` or ``unix://`` listener; same arguments as `AppServerClient.connect_url`."""
+        runner = _LoopThread()
+
+        async def start() -> AppServerClient:
+            return await AppServerClient.connect_url(
+                url,
+                token=token,
+                headers=headers,
+                client_info=client_info,
+                capabilities=capabilities,
                 initialize_timeout=initialize_timeout,
             )
 
