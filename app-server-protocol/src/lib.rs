@@ -36,6 +36,7 @@ pub mod tables_meta;
 pub mod thread;
 pub mod thread_context;
 pub mod thread_items;
+pub mod thread_lifecycle;
 pub mod thread_requests;
 pub mod thread_search;
 pub mod turn_requests;

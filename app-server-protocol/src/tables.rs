@@ -79,6 +79,10 @@ use crate::thread_context::{
     ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
 };
 use crate::thread_items::{ThreadItemsListParams, ThreadItemsListResponse};
+use crate::thread_lifecycle::{
+    ThreadInjectItemsParams, ThreadMetadataUpdateParams, ThreadMetadataUpdateResponse,
+    ThreadRevertParams, ThreadRevertResponse,
+};
 use crate::thread_requests::{
     EmptyParams, EmptyResponse, NoParams, ThreadForkParams, ThreadIdParams, ThreadListParams,
     ThreadListResponse, ThreadLoadedListParams, ThreadLoadedListResponse, ThreadReadParams,
@@ -153,6 +157,29 @@ request_table! {
     ThreadArchive => "thread/archive" [Stable] {
         params: ThreadIdParams,
         response: EmptyResponse,
+    },
+    /// Delete a thread for good: interrupt and unload it, remove its rollout (live or
+    /// archived) and its rows in the thread and history indexes. Followed by
+    /// `thread/deleted`.
+    ThreadDelete => "thread/delete" [Stable] {
+        params: ThreadIdParams,
+        response: EmptyResponse,
+    },
+    /// Patch a thread's stored metadata (Git information, project, Daybreak choice).
+    ThreadMetadataUpdate => "thread/metadata/update" [Stable] {
+        params: ThreadMetadataUpdateParams,
+        response: ThreadMetadataUpdateResponse,
+    },
+    /// Append raw Responses API items to a loaded thread's model-visible history.
+    ThreadInjectItems => "thread/inject_items" [Stable] {
+        params: ThreadInjectItemsParams,
+        response: EmptyResponse,
+    },
+    /// Drop a turn and every later one from a thread's history (files are not restored).
+    /// Followed by `thread/reverted`.
+    ThreadRevert => "thread/revert" [Stable] {
+        params: ThreadRevertParams,
+        response: ThreadRevertResponse,
     },
     /// Restore an archived thread.
     ThreadUnarchive => "thread/unarchive" [Stable] {
@@ -606,6 +633,10 @@ notification_table! {
     ThreadStatusChanged => "thread/status/changed" [Stable] { params: ThreadStatusChangedNotification },
     /// A thread was archived.
     ThreadArchived => "thread/archived" [Stable] { params: ThreadIdNotification },
+    /// A thread was deleted (`thread/delete`).
+    ThreadDeleted => "thread/deleted" [Stable] { params: ThreadIdNotification },
+    /// A thread's history was cut back by `thread/revert`.
+    ThreadReverted => "thread/reverted" [Stable] { params: ThreadIdNotification },
     /// A thread was unarchived.
     ThreadUnarchived => "thread/unarchived" [Stable] { params: ThreadIdNotification },
     /// A thread was renamed.

@@ -103,11 +103,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::Cloud,
     ),
     unsupported(
-        "thread/delete",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/increment_elicitation",
         Stability::Experimental,
         Unsupported::NotImplemented,
@@ -165,11 +160,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
     unsupported(
         "thread/queue/start",
         Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/metadata/update",
-        Stability::Stable,
         Unsupported::NotImplemented,
     ),
     unsupported(
@@ -248,11 +238,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/revert",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "project/list",
         Stability::Experimental,
         Unsupported::NotImplemented,
@@ -326,11 +311,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         "thread/guardianReview",
         Stability::Experimental,
         Unsupported::Cloud,
-    ),
-    unsupported(
-        "thread/inject_items",
-        Stability::Stable,
-        Unsupported::NotImplemented,
     ),
     unsupported(
         "thread/prepareApprovedPlan",

@@ -82,6 +82,47 @@ func (c *Client) ThreadArchive(ctx context.Context, params protocol.ThreadIDPara
 	return result, nil
 }
 
+// ThreadDelete sends `thread/delete`: Delete a thread for good: interrupt and unload it, remove its rollout (live or
+//
+//	archived) and its rows in the thread and history indexes. Followed by
+//	`thread/deleted`.
+func (c *Client) ThreadDelete(ctx context.Context, params protocol.ThreadIDParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodThreadDelete, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadMetadataUpdate sends `thread/metadata/update`: Patch a thread's stored metadata (Git information, project, Daybreak choice).
+func (c *Client) ThreadMetadataUpdate(ctx context.Context, params protocol.ThreadMetadataUpdateParams) (*protocol.ThreadMetadataUpdateResponse, error) {
+	result := new(protocol.ThreadMetadataUpdateResponse)
+	if err := c.Call(ctx, protocol.MethodThreadMetadataUpdate, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadInjectItems sends `thread/inject_items`: Append raw Responses API items to a loaded thread's model-visible history.
+func (c *Client) ThreadInjectItems(ctx context.Context, params protocol.ThreadInjectItemsParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodThreadInjectItems, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadRevert sends `thread/revert`: Drop a turn and every later one from a thread's history (files are not restored).
+//
+//	Followed by `thread/reverted`.
+func (c *Client) ThreadRevert(ctx context.Context, params protocol.ThreadRevertParams) (*protocol.ThreadRevertResponse, error) {
+	result := new(protocol.ThreadRevertResponse)
+	if err := c.Call(ctx, protocol.MethodThreadRevert, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // ThreadUnarchive sends `thread/unarchive`: Restore an archived thread.
 func (c *Client) ThreadUnarchive(ctx context.Context, params protocol.ThreadIDParams) (*protocol.ThreadUnarchiveResponse, error) {
 	result := new(protocol.ThreadUnarchiveResponse)

@@ -39,6 +39,8 @@ export type ServerNotification =
   | { method: "thread/started", params: ThreadStartedNotification }
   | { method: "thread/status/changed", params: ThreadStatusChangedNotification }
   | { method: "thread/archived", params: ThreadIdNotification }
+  | { method: "thread/deleted", params: ThreadIdNotification }
+  | { method: "thread/reverted", params: ThreadIdNotification }
   | { method: "thread/unarchived", params: ThreadIdNotification }
   | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
   | { method: "thread/closed", params: ThreadIdNotification }
@@ -91,6 +93,14 @@ export type ServerNotificationMap = {
    * A thread was archived.
    */
   "thread/archived": { params: ThreadIdNotification };
+  /**
+   * A thread was deleted (`thread/delete`).
+   */
+  "thread/deleted": { params: ThreadIdNotification };
+  /**
+   * A thread's history was cut back by `thread/revert`.
+   */
+  "thread/reverted": { params: ThreadIdNotification };
   /**
    * A thread was unarchived.
    */

@@ -82,16 +82,21 @@ import type { SetDefaultModelParams } from "./SetDefaultModelParams";
 import type { ThreadCompactStartParams } from "./ThreadCompactStartParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
 import type { ThreadIdParams } from "./ThreadIdParams";
+import type { ThreadInjectItemsParams } from "./ThreadInjectItemsParams";
 import type { ThreadItemsListParams } from "./ThreadItemsListParams";
 import type { ThreadItemsListResponse } from "./ThreadItemsListResponse";
 import type { ThreadListParams } from "./ThreadListParams";
 import type { ThreadListResponse } from "./ThreadListResponse";
 import type { ThreadLoadedListParams } from "./ThreadLoadedListParams";
 import type { ThreadLoadedListResponse } from "./ThreadLoadedListResponse";
+import type { ThreadMetadataUpdateParams } from "./ThreadMetadataUpdateParams";
+import type { ThreadMetadataUpdateResponse } from "./ThreadMetadataUpdateResponse";
 import type { ThreadReadParams } from "./ThreadReadParams";
 import type { ThreadReadResponse } from "./ThreadReadResponse";
 import type { ThreadResumeParams } from "./ThreadResumeParams";
 import type { ThreadResumeResponse } from "./ThreadResumeResponse";
+import type { ThreadRevertParams } from "./ThreadRevertParams";
+import type { ThreadRevertResponse } from "./ThreadRevertResponse";
 import type { ThreadRollbackParams } from "./ThreadRollbackParams";
 import type { ThreadRollbackResponse } from "./ThreadRollbackResponse";
 import type { ThreadSetNameParams } from "./ThreadSetNameParams";
@@ -121,6 +126,10 @@ export type ClientRequest =
   | { method: "thread/turns/list", id: RequestId, params: ThreadTurnsListParams }
   | { method: "thread/items/list", id: RequestId, params: ThreadItemsListParams }
   | { method: "thread/archive", id: RequestId, params: ThreadIdParams }
+  | { method: "thread/delete", id: RequestId, params: ThreadIdParams }
+  | { method: "thread/metadata/update", id: RequestId, params: ThreadMetadataUpdateParams }
+  | { method: "thread/inject_items", id: RequestId, params: ThreadInjectItemsParams }
+  | { method: "thread/revert", id: RequestId, params: ThreadRevertParams }
   | { method: "thread/unarchive", id: RequestId, params: ThreadIdParams }
   | { method: "thread/name/set", id: RequestId, params: ThreadSetNameParams }
   | { method: "thread/loaded/list", id: RequestId, params: ThreadLoadedListParams }
@@ -219,6 +228,25 @@ export type ClientRequestMap = {
    * Archive a thread: unload it and move its rollout to `archived_sessions/`.
    */
   "thread/archive": { params: ThreadIdParams; response: EmptyResponse };
+  /**
+   * Delete a thread for good: interrupt and unload it, remove its rollout (live or
+   * archived) and its rows in the thread and history indexes. Followed by
+   * `thread/deleted`.
+   */
+  "thread/delete": { params: ThreadIdParams; response: EmptyResponse };
+  /**
+   * Patch a thread's stored metadata (Git information, project, Daybreak choice).
+   */
+  "thread/metadata/update": { params: ThreadMetadataUpdateParams; response: ThreadMetadataUpdateResponse };
+  /**
+   * Append raw Responses API items to a loaded thread's model-visible history.
+   */
+  "thread/inject_items": { params: ThreadInjectItemsParams; response: EmptyResponse };
+  /**
+   * Drop a turn and every later one from a thread's history (files are not restored).
+   * Followed by `thread/reverted`.
+   */
+  "thread/revert": { params: ThreadRevertParams; response: ThreadRevertResponse };
   /**
    * Restore an archived thread.
    */

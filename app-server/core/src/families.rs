@@ -80,6 +80,10 @@ impl MethodFamily {
             | ClientMethod::ThreadTurnsList
             | ClientMethod::ThreadItemsList
             | ClientMethod::ThreadArchive
+            | ClientMethod::ThreadDelete
+            | ClientMethod::ThreadMetadataUpdate
+            | ClientMethod::ThreadInjectItems
+            | ClientMethod::ThreadRevert
             | ClientMethod::ThreadUnarchive
             | ClientMethod::ThreadSetName
             | ClientMethod::ThreadLoadedList
@@ -187,6 +191,10 @@ impl ThreadScope {
             | ClientMethod::ThreadTurnsList
             | ClientMethod::ThreadItemsList
             | ClientMethod::ThreadArchive
+            | ClientMethod::ThreadDelete
+            | ClientMethod::ThreadMetadataUpdate
+            | ClientMethod::ThreadInjectItems
+            | ClientMethod::ThreadRevert
             | ClientMethod::ThreadUnarchive
             | ClientMethod::ThreadSetName
             | ClientMethod::ThreadUnsubscribe

@@ -9,6 +9,7 @@ mod fuzzy_sessions;
 mod history_requests;
 mod index_requests;
 mod process_requests;
+mod thread_lifecycle;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -336,6 +337,16 @@ impl Processor {
                     self.respond(id, result).await;
                 }
             }
+            ClientRequestPayload::ThreadDelete(params) => self.thread_delete(id, params).await,
+            ClientRequestPayload::ThreadMetadataUpdate(params) => {
+                let result = self.engine.update_thread_metadata(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ThreadInjectItems(params) => {
+                let result = self.engine.inject_items(params).await;
+                self.respond(id, result.map(|()| EmptyResponse {})).await;
+            }
+            ClientRequestPayload::ThreadRevert(params) => self.thread_revert(id, params).await,
             ClientRequestPayload::ThreadUnarchive(params) => {
                 match self.engine.unarchive_thread(&params.thread_id).await {
                     Ok(thread) => {

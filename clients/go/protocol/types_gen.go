@@ -24,6 +24,17 @@ const (
 	MethodThreadItemsList = "thread/items/list"
 	// Archive a thread: unload it and move its rollout to `archived_sessions/`.
 	MethodThreadArchive = "thread/archive"
+	// Delete a thread for good: interrupt and unload it, remove its rollout (live or
+	//  archived) and its rows in the thread and history indexes. Followed by
+	//  `thread/deleted`.
+	MethodThreadDelete = "thread/delete"
+	// Patch a thread's stored metadata (Git information, project, Daybreak choice).
+	MethodThreadMetadataUpdate = "thread/metadata/update"
+	// Append raw Responses API items to a loaded thread's model-visible history.
+	MethodThreadInjectItems = "thread/inject_items"
+	// Drop a turn and every later one from a thread's history (files are not restored).
+	//  Followed by `thread/reverted`.
+	MethodThreadRevert = "thread/revert"
 	// Restore an archived thread.
 	MethodThreadUnarchive = "thread/unarchive"
 	// Name a thread. Followed by `thread/name/updated`.
@@ -216,6 +227,10 @@ const (
 	MethodThreadStatusChanged = "thread/status/changed"
 	// A thread was archived.
 	MethodThreadArchived = "thread/archived"
+	// A thread was deleted (`thread/delete`).
+	MethodThreadDeleted = "thread/deleted"
+	// A thread's history was cut back by `thread/revert`.
+	MethodThreadReverted = "thread/reverted"
 	// A thread was unarchived.
 	MethodThreadUnarchived = "thread/unarchived"
 	// A thread was renamed.
@@ -326,6 +341,12 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		v := new(ThreadStatusChangedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadArchived:
+		v := new(ThreadIDNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadDeleted:
+		v := new(ThreadIDNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadReverted:
 		v := new(ThreadIDNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadUnarchived:
@@ -3808,15 +3829,24 @@ const (
 )
 
 // ThreadIDNotification: Notifications that only name a thread (`thread/archived`, `thread/unarchived`,
-// `thread/closed`, `thread/goal/cleared`).
+// `thread/deleted`, `thread/reverted`, `thread/closed`, `thread/goal/cleared`).
 type ThreadIDNotification struct {
 	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadIDParams: Parameters of `thread/archive`, `thread/unarchive` and `thread/unsubscribe`.
+// ThreadIDParams: Parameters of `thread/archive`, `thread/unarchive`, `thread/delete` and `thread/unsubscribe`.
 type ThreadIDParams struct {
 	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadInjectItemsParams: Parameters of `thread/inject_items`.
+type ThreadInjectItemsParams struct {
+	// Items: Raw Responses API items (`message`, `function_call`, …) appended to the thread's
+	// model-visible history, in order. They become no turn or item of the thread.
+	Items []json.RawMessage `json:"items"`
+	// ThreadID: The thread; it must be loaded.
 	ThreadID string `json:"threadId"`
 }
 
@@ -4033,6 +4063,38 @@ type ThreadLoadedListResponse struct {
 	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
+// ThreadMetadataGitInfoUpdateParams: A patch of a thread's Git metadata (`thread/metadata/update`).
+type ThreadMetadataGitInfoUpdateParams struct {
+	// Branch: The branch: left out keeps it, `null` clears it, a non-empty string replaces it.
+	Branch *string `json:"branch,omitempty"`
+	// OriginURL: The origin URL: left out keeps it, `null` clears it, a non-empty string replaces it.
+	OriginURL *string `json:"originUrl,omitempty"`
+	// Sha: The commit: left out keeps it, `null` clears it, a non-empty string replaces it.
+	Sha *string `json:"sha,omitempty"`
+}
+
+// ThreadMetadataUpdateParams: Parameters of `thread/metadata/update`. At least one of `gitInfo`, `projectId` and
+// `daybreakEnabled` must be given.
+type ThreadMetadataUpdateParams struct {
+	// DaybreakEnabled: The client's Daybreak choice for this thread, stored and reported back; `null` or left
+	// out leaves it unchanged. It grants nothing.
+	DaybreakEnabled *bool `json:"daybreakEnabled,omitempty"`
+	// GitInfo: Patch of the stored Git metadata: a field left out is unchanged, `null` clears it, a
+	// non-empty string replaces it.
+	GitInfo *ThreadMetadataGitInfoUpdateParams `json:"gitInfo,omitempty"`
+	// ProjectID: The project: left out or `null` leaves it unchanged, an empty string clears it.
+	// Tandem keeps no projects, so any other value is refused as a project not found.
+	ProjectID *string `json:"projectId,omitempty"`
+	// ThreadID: The thread (loaded or stored).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadMetadataUpdateResponse: Result of `thread/metadata/update`.
+type ThreadMetadataUpdateResponse struct {
+	// Thread: The thread after the update, without turns.
+	Thread Thread `json:"thread"`
+}
+
 // ThreadNameUpdatedNotification: `thread/name/updated`.
 type ThreadNameUpdatedNotification struct {
 	// ThreadID: The thread.
@@ -4128,6 +4190,28 @@ type ThreadResumeResponse struct {
 	// Thread: The resumed thread, with its turns unless `excludeTurns`.
 	Thread Thread `json:"thread"`
 	// TurnsBackwardsCursor: Cursor for paging older turns with `thread/turns/list`.
+	TurnsBackwardsCursor *string `json:"turnsBackwardsCursor,omitempty"`
+}
+
+// ThreadRevertParams: Parameters of `thread/revert`.
+type ThreadRevertParams struct {
+	// BeforeTurnID: The first turn to drop: it and every later turn leave the thread's history. Files the
+	// turns changed are not restored.
+	BeforeTurnID string `json:"beforeTurnId"`
+	// ThreadID: The thread (loaded or stored).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadRevertResponse: Result of `thread/revert`.
+type ThreadRevertResponse struct {
+	// ItemsBackwardsCursor: A `thread/items/list` cursor for `sortDirection: "desc"` whose first page starts with
+	// the last kept item; `null` when no item is kept.
+	ItemsBackwardsCursor *string `json:"itemsBackwardsCursor,omitempty"`
+	// Thread: The thread after the revert; `turns` is always empty (page the kept ones with
+	// `thread/turns/list`).
+	Thread Thread `json:"thread"`
+	// TurnsBackwardsCursor: A `thread/turns/list` cursor for `sortDirection: "desc"` whose first page starts with
+	// the last kept turn; `null` when no turn is kept.
 	TurnsBackwardsCursor *string `json:"turnsBackwardsCursor,omitempty"`
 }
 

@@ -144,6 +144,8 @@ impl Engine {
             )
             .map_err(|error| self.beyond_ceiling(error))?;
         let meta = ThreadMeta {
+            git_info: None,
+            daybreak_enabled: None,
             collaboration_mode: None,
             compact_prompt: None,
             id: id.clone(),
@@ -611,7 +613,7 @@ impl Engine {
 
     /// Removes a thread of the engine's principal from the registry, interrupting its turn.
     /// Returns whether it was loaded (another principal's thread never is, for this engine).
-    fn unload(&self, id: &str) -> bool {
+    pub(super) fn unload(&self, id: &str) -> bool {
         let Some(thread) = self.inner.threads.remove(self.principal(), id) else {
             return false;
         };

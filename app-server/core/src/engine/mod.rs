@@ -8,6 +8,7 @@ pub mod agents_md;
 pub mod approval;
 mod compaction;
 pub mod config_requests;
+mod delete;
 mod image_file;
 mod items_list;
 mod lifecycle;
@@ -24,6 +25,7 @@ mod settings;
 #[cfg(test)]
 mod test_support;
 mod thread;
+mod thread_edits;
 pub mod tools;
 mod turn;
 mod turn_control;

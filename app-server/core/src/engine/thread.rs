@@ -80,6 +80,9 @@ pub struct ActiveTurn {
     pub steer: mpsc::Sender<SteerInput>,
     /// Start time (Unix seconds).
     pub started_at: i64,
+    /// Cancelled once the turn's task has ended (its rollout synced and its index row
+    /// written), or once its launcher was dropped unlaunched; `thread/delete` waits for it.
+    pub ended: CancellationToken,
 }
 
 /// Input added to a running turn.
@@ -191,9 +194,9 @@ pub fn thread_from_meta(meta: &ThreadMeta, status: ThreadStatus, ephemeral: bool
         thread_source: meta.thread_source.clone(),
         agent_nickname: None,
         agent_role: None,
-        git_info: None,
+        git_info: meta.git_info.clone(),
         name: meta.name.clone(),
-        daybreak_enabled: None,
+        daybreak_enabled: meta.daybreak_enabled,
         turns: Vec::new(),
     }
 }

@@ -36,6 +36,11 @@ pub trait RolloutMirror: Send + Sync + 'static {
     fn mirror(&self, path: &std::path::Path, line: &[u8]);
     /// Thread `thread_id` was archived: its mirror is no longer needed.
     fn forget(&self, _thread_id: &str) {}
+    /// Thread `thread_id` was deleted: its mirror, and whatever else the cluster keeps for
+    /// it, goes.
+    fn delete(&self, thread_id: &str) {
+        self.forget(thread_id);
+    }
 }
 
 /// Version written in every rollout header.
@@ -101,6 +106,12 @@ pub struct ThreadMeta {
     /// the local user.
     #[serde(default, with = "owner_name")]
     pub owner: Principal,
+    /// Git information a client stored with `thread/metadata/update`; absent until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_info: Option<app_server_protocol::thread::GitInfo>,
+    /// The client's Daybreak choice stored with `thread/metadata/update`; absent until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daybreak_enabled: Option<bool>,
 }
 
 mod response_item_payload {

@@ -39,6 +39,8 @@ pub(super) fn thread_id(number: u32) -> String {
 
 pub(super) fn meta(store: &Store, id: &str, created_at: i64) -> ThreadMeta {
     ThreadMeta {
+        git_info: None,
+        daybreak_enabled: None,
         collaboration_mode: None,
         compact_prompt: None,
         id: id.to_owned(),
