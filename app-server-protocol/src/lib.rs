@@ -35,6 +35,7 @@ pub mod tables;
 pub mod tables_meta;
 pub mod thread;
 pub mod thread_context;
+pub mod thread_goal;
 pub mod thread_items;
 pub mod thread_lifecycle;
 pub mod thread_requests;

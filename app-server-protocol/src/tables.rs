@@ -78,6 +78,10 @@ use crate::server_requests::{
 use crate::thread_context::{
     ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
 };
+use crate::thread_goal::{
+    ThreadGoalClearParams, ThreadGoalClearResponse, ThreadGoalGetParams, ThreadGoalGetResponse,
+    ThreadGoalSetParams, ThreadGoalSetResponse, ThreadGoalUpdatedNotification,
+};
 use crate::thread_items::{ThreadItemsListParams, ThreadItemsListResponse};
 use crate::thread_lifecycle::{
     ThreadInjectItemsParams, ThreadMetadataUpdateParams, ThreadMetadataUpdateResponse,
@@ -180,6 +184,21 @@ request_table! {
     ThreadRevert => "thread/revert" [Stable] {
         params: ThreadRevertParams,
         response: ThreadRevertResponse,
+    },
+    /// Set or change a loaded thread's goal. Followed by `thread/goal/updated`.
+    ThreadGoalSet => "thread/goal/set" [Stable] {
+        params: ThreadGoalSetParams,
+        response: ThreadGoalSetResponse,
+    },
+    /// A loaded thread's goal, if it has one.
+    ThreadGoalGet => "thread/goal/get" [Stable] {
+        params: ThreadGoalGetParams,
+        response: ThreadGoalGetResponse,
+    },
+    /// Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
+    ThreadGoalClear => "thread/goal/clear" [Stable] {
+        params: ThreadGoalClearParams,
+        response: ThreadGoalClearResponse,
     },
     /// Restore an archived thread.
     ThreadUnarchive => "thread/unarchive" [Stable] {
@@ -643,8 +662,10 @@ notification_table! {
     ThreadNameUpdated => "thread/name/updated" [Stable] { params: ThreadNameUpdatedNotification },
     /// A thread was unloaded from this server.
     ThreadClosed => "thread/closed" [Stable] { params: ThreadIdNotification },
-    /// A resumed thread has no active goal.
+    /// A thread's goal was cleared (`thread/goal/clear`), or a resumed thread has none.
     ThreadGoalCleared => "thread/goal/cleared" [Stable] { params: ThreadIdNotification },
+    /// A thread's goal was set or changed (`thread/goal/set`), or a resumed thread has one.
+    ThreadGoalUpdated => "thread/goal/updated" [Stable] { params: ThreadGoalUpdatedNotification },
     /// Token usage after a model response.
     ThreadTokenUsageUpdated => "thread/tokenUsage/updated" [Stable] { params: ThreadTokenUsageUpdatedNotification },
     /// A turn started streaming.

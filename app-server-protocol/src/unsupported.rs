@@ -118,21 +118,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::Cloud,
     ),
     unsupported(
-        "thread/goal/set",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/goal/get",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/goal/clear",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/queue/add",
         Stability::Experimental,
         Unsupported::NotImplemented,

@@ -123,6 +123,33 @@ func (c *Client) ThreadRevert(ctx context.Context, params protocol.ThreadRevertP
 	return result, nil
 }
 
+// ThreadGoalSet sends `thread/goal/set`: Set or change a loaded thread's goal. Followed by `thread/goal/updated`.
+func (c *Client) ThreadGoalSet(ctx context.Context, params protocol.ThreadGoalSetParams) (*protocol.ThreadGoalSetResponse, error) {
+	result := new(protocol.ThreadGoalSetResponse)
+	if err := c.Call(ctx, protocol.MethodThreadGoalSet, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadGoalGet sends `thread/goal/get`: A loaded thread's goal, if it has one.
+func (c *Client) ThreadGoalGet(ctx context.Context, params protocol.ThreadGoalGetParams) (*protocol.ThreadGoalGetResponse, error) {
+	result := new(protocol.ThreadGoalGetResponse)
+	if err := c.Call(ctx, protocol.MethodThreadGoalGet, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadGoalClear sends `thread/goal/clear`: Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
+func (c *Client) ThreadGoalClear(ctx context.Context, params protocol.ThreadGoalClearParams) (*protocol.ThreadGoalClearResponse, error) {
+	result := new(protocol.ThreadGoalClearResponse)
+	if err := c.Call(ctx, protocol.MethodThreadGoalClear, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // ThreadUnarchive sends `thread/unarchive`: Restore an archived thread.
 func (c *Client) ThreadUnarchive(ctx context.Context, params protocol.ThreadIDParams) (*protocol.ThreadUnarchiveResponse, error) {
 	result := new(protocol.ThreadUnarchiveResponse)

@@ -81,6 +81,12 @@ import type { SendUserTurnParams } from "./SendUserTurnParams";
 import type { SetDefaultModelParams } from "./SetDefaultModelParams";
 import type { ThreadCompactStartParams } from "./ThreadCompactStartParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
+import type { ThreadGoalClearParams } from "./ThreadGoalClearParams";
+import type { ThreadGoalClearResponse } from "./ThreadGoalClearResponse";
+import type { ThreadGoalGetParams } from "./ThreadGoalGetParams";
+import type { ThreadGoalGetResponse } from "./ThreadGoalGetResponse";
+import type { ThreadGoalSetParams } from "./ThreadGoalSetParams";
+import type { ThreadGoalSetResponse } from "./ThreadGoalSetResponse";
 import type { ThreadIdParams } from "./ThreadIdParams";
 import type { ThreadInjectItemsParams } from "./ThreadInjectItemsParams";
 import type { ThreadItemsListParams } from "./ThreadItemsListParams";
@@ -130,6 +136,9 @@ export type ClientRequest =
   | { method: "thread/metadata/update", id: RequestId, params: ThreadMetadataUpdateParams }
   | { method: "thread/inject_items", id: RequestId, params: ThreadInjectItemsParams }
   | { method: "thread/revert", id: RequestId, params: ThreadRevertParams }
+  | { method: "thread/goal/set", id: RequestId, params: ThreadGoalSetParams }
+  | { method: "thread/goal/get", id: RequestId, params: ThreadGoalGetParams }
+  | { method: "thread/goal/clear", id: RequestId, params: ThreadGoalClearParams }
   | { method: "thread/unarchive", id: RequestId, params: ThreadIdParams }
   | { method: "thread/name/set", id: RequestId, params: ThreadSetNameParams }
   | { method: "thread/loaded/list", id: RequestId, params: ThreadLoadedListParams }
@@ -247,6 +256,18 @@ export type ClientRequestMap = {
    * Followed by `thread/reverted`.
    */
   "thread/revert": { params: ThreadRevertParams; response: ThreadRevertResponse };
+  /**
+   * Set or change a loaded thread's goal. Followed by `thread/goal/updated`.
+   */
+  "thread/goal/set": { params: ThreadGoalSetParams; response: ThreadGoalSetResponse };
+  /**
+   * A loaded thread's goal, if it has one.
+   */
+  "thread/goal/get": { params: ThreadGoalGetParams; response: ThreadGoalGetResponse };
+  /**
+   * Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
+   */
+  "thread/goal/clear": { params: ThreadGoalClearParams; response: ThreadGoalClearResponse };
   /**
    * Restore an archived thread.
    */

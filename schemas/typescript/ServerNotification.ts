@@ -21,6 +21,7 @@ import type { ReasoningSummaryPartAddedNotification } from "./ReasoningSummaryPa
 import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTextDeltaNotification";
 import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
 import type { ServerRequestResolvedNotification } from "./ServerRequestResolvedNotification";
+import type { ThreadGoalUpdatedNotification } from "./ThreadGoalUpdatedNotification";
 import type { ThreadIdNotification } from "./ThreadIdNotification";
 import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
 import type { ThreadStartedNotification } from "./ThreadStartedNotification";
@@ -44,6 +45,7 @@ export type ServerNotification =
   | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
   | { method: "thread/closed", params: ThreadIdNotification }
   | { method: "thread/goal/cleared", params: ThreadIdNotification }
+  | { method: "thread/goal/updated", params: ThreadGoalUpdatedNotification }
   | { method: "thread/tokenUsage/updated", params: ThreadTokenUsageUpdatedNotification }
   | { method: "turn/started", params: TurnNotification }
   | { method: "turn/completed", params: TurnNotification }
@@ -112,9 +114,13 @@ export type ServerNotificationMap = {
    */
   "thread/closed": { params: ThreadIdNotification };
   /**
-   * A resumed thread has no active goal.
+   * A thread's goal was cleared (`thread/goal/clear`), or a resumed thread has none.
    */
   "thread/goal/cleared": { params: ThreadIdNotification };
+  /**
+   * A thread's goal was set or changed (`thread/goal/set`), or a resumed thread has one.
+   */
+  "thread/goal/updated": { params: ThreadGoalUpdatedNotification };
   /**
    * Token usage after a model response.
    */

@@ -1,4 +1,5 @@
-//! `thread/metadata/update`, `thread/inject_items` and `thread/revert` against the real binary
+//! `thread/metadata/update`, `thread/inject_items`, `thread/revert` and `thread/goal/*` against
+//! the real binary
 //! and the mock model: what each changes is what the next model request, `thread/read`,
 //! `thread/turns/list` and a later process see; bad params are refused with the reference's
 //! messages. (Another principal's thread: `thread_lifecycle.rs`.)
@@ -433,5 +434,133 @@ async fn revert_drops_the_turn_and_later_ones_from_the_history() {
         .collect();
     assert_eq!(texts.len(), 2);
     assert_eq!(texts[0], first);
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_goal_is_set_changed_cleared_and_kept_across_a_restart() {
+    let home = tempfile::tempdir().unwrap();
+    let model = MockModel::start().await;
+    let mut server = spawn_in(home.path(), &model).await;
+    let thread_id = start_thread(&mut server).await;
+    let none = server
+        .request("thread/goal/get", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    assert_eq!(none, json!({"goal": null}));
+    let no_goal = server
+        .request(
+            "thread/goal/set",
+            json!({"threadId": thread_id, "status": "active"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error_message(&no_goal),
+        format!("cannot update goal for thread {thread_id}: no goal exists")
+    );
+
+    let set = server
+        .request(
+            "thread/goal/set",
+            json!({"threadId": thread_id, "objective": "Ship the pelican feature"}),
+        )
+        .await
+        .unwrap();
+    let goal = set["goal"].clone();
+    assert_eq!(goal["threadId"], thread_id.as_str());
+    assert_eq!(goal["objective"], "Ship the pelican feature");
+    assert_eq!(goal["status"], "active");
+    assert_eq!(goal["tokenBudget"], Value::Null);
+    assert_eq!(
+        (goal["tokensUsed"].clone(), goal["timeUsedSeconds"].clone()),
+        (json!(0), json!(0))
+    );
+    let updated = server.notification("thread/goal/updated").await;
+    assert_eq!(
+        updated,
+        json!({"threadId": thread_id, "turnId": null, "goal": goal})
+    );
+
+    let paused = server
+        .request(
+            "thread/goal/set",
+            json!({"threadId": thread_id, "status": "paused", "tokenBudget": 1000, "origin": "user"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(paused["goal"]["status"], "paused");
+    assert_eq!(paused["goal"]["tokenBudget"], 1000);
+    assert_eq!(paused["goal"]["objective"], "Ship the pelican feature");
+    assert_eq!(paused["goal"]["createdAt"], goal["createdAt"]);
+    let empty = server
+        .request(
+            "thread/goal/set",
+            json!({"threadId": thread_id, "objective": " "}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error_message(&empty), "goal objective must not be empty");
+    let bad_status = server
+        .request(
+            "thread/goal/set",
+            json!({"threadId": thread_id, "status": "sleeping"}),
+        )
+        .await
+        .unwrap_err();
+    assert!(error_message(&bad_status).starts_with("Invalid request"));
+    let unknown = server
+        .request(
+            "thread/goal/get",
+            json!({"threadId": "019a0000-0000-7000-8000-000000000000"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        error_message(&unknown),
+        "thread not found: 019a0000-0000-7000-8000-000000000000"
+    );
+    server.shutdown().await;
+
+    // The goal is in the rollout (created for it, before any turn): a resume has it back and
+    // says so with `thread/goal/updated` instead of `thread/goal/cleared`.
+    let mut server = spawn_in(home.path(), &model).await;
+    server
+        .request("thread/resume", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    let resumed = server.notification("thread/goal/updated").await;
+    assert_eq!(resumed["goal"], paused["goal"]);
+    let got = server
+        .request("thread/goal/get", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    assert_eq!(got["goal"], paused["goal"]);
+
+    let cleared = server
+        .request("thread/goal/clear", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    assert_eq!(cleared, json!({"cleared": true}));
+    assert_eq!(
+        server.notification("thread/goal/cleared").await,
+        json!({"threadId": thread_id})
+    );
+    let again = server
+        .request("thread/goal/clear", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    assert_eq!(again, json!({"cleared": false}));
+    server.shutdown().await;
+
+    let mut server = spawn_in(home.path(), &model).await;
+    server
+        .request("thread/resume", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    assert_eq!(
+        server.notification("thread/goal/cleared").await,
+        json!({"threadId": thread_id})
+    );
     server.shutdown().await;
 }

@@ -2,7 +2,8 @@
 //! thread index and the history index, also across a restart; a running turn ends first; an
 //! archived thread goes too; bad params are refused. And every method of this family that
 //! names a thread (`thread/delete`, `thread/metadata/update`, `thread/inject_items`,
-//! `thread/revert`) refuses another principal's thread exactly as a missing one.
+//! `thread/revert`, `thread/goal/*`) refuses another principal's thread exactly as a missing
+//! one.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -456,6 +457,9 @@ async fn another_principals_thread_is_refused_as_missing_by_every_method() {
             "thread/revert",
             json!({"beforeTurnId": "019a0000-0000-7000-8000-00000000abcd"}),
         ),
+        ("thread/goal/set", json!({"objective": "mine now"})),
+        ("thread/goal/get", json!({})),
+        ("thread/goal/clear", json!({})),
     ];
     for (method, params) in calls {
         let mut for_alices = params.clone();

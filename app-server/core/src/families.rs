@@ -84,6 +84,9 @@ impl MethodFamily {
             | ClientMethod::ThreadMetadataUpdate
             | ClientMethod::ThreadInjectItems
             | ClientMethod::ThreadRevert
+            | ClientMethod::ThreadGoalSet
+            | ClientMethod::ThreadGoalGet
+            | ClientMethod::ThreadGoalClear
             | ClientMethod::ThreadUnarchive
             | ClientMethod::ThreadSetName
             | ClientMethod::ThreadLoadedList
@@ -195,6 +198,9 @@ impl ThreadScope {
             | ClientMethod::ThreadMetadataUpdate
             | ClientMethod::ThreadInjectItems
             | ClientMethod::ThreadRevert
+            | ClientMethod::ThreadGoalSet
+            | ClientMethod::ThreadGoalGet
+            | ClientMethod::ThreadGoalClear
             | ClientMethod::ThreadUnarchive
             | ClientMethod::ThreadSetName
             | ClientMethod::ThreadUnsubscribe

@@ -23,6 +23,7 @@ use app_server_protocol::notifications::{
 };
 use app_server_protocol::policy::CollaborationModeListResponse;
 use app_server_protocol::tables::{ClientRequest, ClientRequestPayload, ServerNotification};
+use app_server_protocol::thread_goal::ThreadGoalGetResponse;
 use app_server_protocol::thread_requests::{
     EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
 };
@@ -271,10 +272,7 @@ impl Processor {
                         let thread_id = response.thread.id.clone();
                         self.outgoing.send_response(id, &response).await;
                         self.replay_usage(&thread_id, usage).await;
-                        self.notify(ServerNotification::ThreadGoalCleared(
-                            ThreadIdNotification { thread_id },
-                        ))
-                        .await;
+                        self.notify_resumed_goal(thread_id).await;
                     }
                     Err(error) => self.send_engine_error(id, error).await,
                 }
@@ -347,6 +345,15 @@ impl Processor {
                 self.respond(id, result.map(|()| EmptyResponse {})).await;
             }
             ClientRequestPayload::ThreadRevert(params) => self.thread_revert(id, params).await,
+            ClientRequestPayload::ThreadGoalSet(params) => self.thread_goal_set(id, params).await,
+            ClientRequestPayload::ThreadGoalGet(params) => {
+                let result = self.engine.goal(params).await;
+                self.respond(id, result.map(|goal| ThreadGoalGetResponse { goal }))
+                    .await;
+            }
+            ClientRequestPayload::ThreadGoalClear(params) => {
+                self.thread_goal_clear(id, params).await
+            }
             ClientRequestPayload::ThreadUnarchive(params) => {
                 match self.engine.unarchive_thread(&params.thread_id).await {
                     Ok(thread) => {

@@ -1,4 +1,5 @@
-//! `thread/delete` and `thread/revert`, whose answers are followed by a notification.
+//! `thread/delete`, `thread/revert` and `thread/goal/set|clear`, whose answers are followed
+//! by a notification, and the goal notification that follows `thread/resume`.
 //!
 //! For `thread/delete` the engine removes the thread (its turn, its registration, its rollout
 //! and its row in the thread index), then this front end removes its events from the history
@@ -7,6 +8,10 @@
 use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::notifications::ThreadIdNotification;
 use app_server_protocol::tables::ServerNotification;
+use app_server_protocol::thread_goal::{
+    ThreadGoalClearParams, ThreadGoalClearResponse, ThreadGoalSetParams, ThreadGoalSetResponse,
+    ThreadGoalUpdatedNotification,
+};
 use app_server_protocol::thread_lifecycle::ThreadRevertParams;
 use app_server_protocol::thread_requests::{EmptyResponse, ThreadIdParams};
 
@@ -62,5 +67,60 @@ impl Processor {
             }
             Err(error) => self.send_engine_error(id, error).await,
         }
+    }
+
+    /// `thread/goal/set`: the goal, then `thread/goal/updated`.
+    pub(super) async fn thread_goal_set(&self, id: RequestId, params: ThreadGoalSetParams) {
+        match self.engine.set_goal(params).await {
+            Ok(goal) => {
+                let thread_id = goal.thread_id.clone();
+                self.outgoing
+                    .send_response(id, &ThreadGoalSetResponse { goal: goal.clone() })
+                    .await;
+                self.notify(ServerNotification::ThreadGoalUpdated(
+                    ThreadGoalUpdatedNotification {
+                        thread_id,
+                        turn_id: None,
+                        goal,
+                    },
+                ))
+                .await;
+            }
+            Err(error) => self.send_engine_error(id, error).await,
+        }
+    }
+
+    /// `thread/goal/clear`: whether there was a goal, then `thread/goal/cleared` if there was.
+    pub(super) async fn thread_goal_clear(&self, id: RequestId, params: ThreadGoalClearParams) {
+        let thread_id = tandem_core::engine::normalize_thread_id(&params.thread_id)
+            .unwrap_or_else(|_| params.thread_id.clone());
+        match self.engine.clear_goal(params).await {
+            Ok(cleared) => {
+                self.outgoing
+                    .send_response(id, &ThreadGoalClearResponse { cleared })
+                    .await;
+                if cleared {
+                    self.notify(ServerNotification::ThreadGoalCleared(
+                        ThreadIdNotification { thread_id },
+                    ))
+                    .await;
+                }
+            }
+            Err(error) => self.send_engine_error(id, error).await,
+        }
+    }
+
+    /// After `thread/resume`: `thread/goal/updated` with the thread's goal, or
+    /// `thread/goal/cleared` when it has none.
+    pub(super) async fn notify_resumed_goal(&self, thread_id: String) {
+        let notification = match self.engine.loaded_goal(&thread_id) {
+            Some(goal) => ServerNotification::ThreadGoalUpdated(ThreadGoalUpdatedNotification {
+                thread_id,
+                turn_id: None,
+                goal,
+            }),
+            None => ServerNotification::ThreadGoalCleared(ThreadIdNotification { thread_id }),
+        };
+        self.notify(notification).await;
     }
 }

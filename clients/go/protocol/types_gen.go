@@ -35,6 +35,12 @@ const (
 	// Drop a turn and every later one from a thread's history (files are not restored).
 	//  Followed by `thread/reverted`.
 	MethodThreadRevert = "thread/revert"
+	// Set or change a loaded thread's goal. Followed by `thread/goal/updated`.
+	MethodThreadGoalSet = "thread/goal/set"
+	// A loaded thread's goal, if it has one.
+	MethodThreadGoalGet = "thread/goal/get"
+	// Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
+	MethodThreadGoalClear = "thread/goal/clear"
 	// Restore an archived thread.
 	MethodThreadUnarchive = "thread/unarchive"
 	// Name a thread. Followed by `thread/name/updated`.
@@ -237,8 +243,10 @@ const (
 	MethodThreadNameUpdated = "thread/name/updated"
 	// A thread was unloaded from this server.
 	MethodThreadClosed = "thread/closed"
-	// A resumed thread has no active goal.
+	// A thread's goal was cleared (`thread/goal/clear`), or a resumed thread has none.
 	MethodThreadGoalCleared = "thread/goal/cleared"
+	// A thread's goal was set or changed (`thread/goal/set`), or a resumed thread has one.
+	MethodThreadGoalUpdated = "thread/goal/updated"
 	// Token usage after a model response.
 	MethodThreadTokenUsageUpdated = "thread/tokenUsage/updated"
 	// A turn started streaming.
@@ -360,6 +368,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodThreadGoalCleared:
 		v := new(ThreadIDNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadGoalUpdated:
+		v := new(ThreadGoalUpdatedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadTokenUsageUpdated:
 		v := new(ThreadTokenUsageUpdatedNotification)
@@ -3815,6 +3826,113 @@ type ThreadForkParams struct {
 	ThreadID string `json:"threadId"`
 	// ThreadSource: Free-form label stored as `thread.threadSource`.
 	ThreadSource *string `json:"threadSource,omitempty"`
+}
+
+// ThreadGoal: The objective a thread works toward, kept with the thread (its rollout) across restarts.
+type ThreadGoal struct {
+	// CreatedAt: When the goal was set (Unix seconds).
+	CreatedAt int64 `json:"createdAt"`
+	// Objective: What the thread works toward.
+	Objective string `json:"objective"`
+	// Status: Where the goal stands.
+	Status ThreadGoalStatus `json:"status"`
+	// ThreadID: The thread the goal belongs to.
+	ThreadID string `json:"threadId"`
+	// TimeUsedSeconds: Seconds spent on the goal. Tandem does not count them yet: always 0.
+	TimeUsedSeconds int64 `json:"timeUsedSeconds"`
+	// TokenBudget: The most tokens the goal may use, if the client set a budget.
+	TokenBudget *int64 `json:"tokenBudget,omitempty"`
+	// TokensUsed: Tokens used toward the goal. Tandem does not count them yet: always 0.
+	TokensUsed int64 `json:"tokensUsed"`
+	// UpdatedAt: When the goal last changed (Unix seconds).
+	UpdatedAt int64 `json:"updatedAt"`
+}
+
+// ThreadGoalClearParams: Parameters of `thread/goal/clear`.
+type ThreadGoalClearParams struct {
+	// Origin: Who asks. Accepted and not acted on.
+	Origin *ThreadGoalMutationOrigin `json:"origin,omitempty"`
+	// ThreadID: The thread; it must be loaded.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadGoalClearResponse: Result of `thread/goal/clear`.
+type ThreadGoalClearResponse struct {
+	// Cleared: Whether there was a goal to clear.
+	Cleared bool `json:"cleared"`
+}
+
+// ThreadGoalGetParams: Parameters of `thread/goal/get`.
+type ThreadGoalGetParams struct {
+	// ThreadID: The thread; it must be loaded.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadGoalGetResponse: Result of `thread/goal/get`.
+type ThreadGoalGetResponse struct {
+	// Goal: The thread's goal; `null` when it has none.
+	Goal *ThreadGoal `json:"goal,omitempty"`
+}
+
+// ThreadGoalMutationOrigin: Who asked for a goal change: an explicit user action or the goal's own lifecycle.
+type ThreadGoalMutationOrigin string
+
+// The values of ThreadGoalMutationOrigin.
+const (
+	// The user asked for it.
+	ThreadGoalMutationOriginUser ThreadGoalMutationOrigin = "user"
+	// The goal's own lifecycle changed it.
+	ThreadGoalMutationOriginAutomatic ThreadGoalMutationOrigin = "automatic"
+)
+
+// ThreadGoalSetParams: Parameters of `thread/goal/set`: a new `objective` sets a new goal; without one, the
+// thread's goal is updated (and must exist).
+type ThreadGoalSetParams struct {
+	// Objective: The objective; must not be empty. A different objective replaces the goal.
+	Objective *string `json:"objective,omitempty"`
+	// Origin: Who asks. Accepted and not acted on: a missing origin grants nothing.
+	Origin *ThreadGoalMutationOrigin `json:"origin,omitempty"`
+	// Status: The new status (default `active` for a new goal).
+	Status *ThreadGoalStatus `json:"status,omitempty"`
+	// ThreadID: The thread; it must be loaded.
+	ThreadID string `json:"threadId"`
+	// TokenBudget: The token budget (a new goal has none unless given).
+	TokenBudget *int64 `json:"tokenBudget,omitempty"`
+}
+
+// ThreadGoalSetResponse: Result of `thread/goal/set`.
+type ThreadGoalSetResponse struct {
+	// Goal: The goal after the change.
+	Goal ThreadGoal `json:"goal"`
+}
+
+// ThreadGoalStatus: Where a goal stands.
+type ThreadGoalStatus string
+
+// The values of ThreadGoalStatus.
+const (
+	// Being worked on.
+	ThreadGoalStatusActive ThreadGoalStatus = "active"
+	// Set aside by the user.
+	ThreadGoalStatusPaused ThreadGoalStatus = "paused"
+	// Waiting on something outside the thread.
+	ThreadGoalStatusBlocked ThreadGoalStatus = "blocked"
+	// Stopped by a usage limit.
+	ThreadGoalStatusUsageLimited ThreadGoalStatus = "usageLimited"
+	// Stopped by its token budget.
+	ThreadGoalStatusBudgetLimited ThreadGoalStatus = "budgetLimited"
+	// Reached.
+	ThreadGoalStatusComplete ThreadGoalStatus = "complete"
+)
+
+// ThreadGoalUpdatedNotification: `thread/goal/updated`: a thread's goal was set or changed.
+type ThreadGoalUpdatedNotification struct {
+	// Goal: The goal after the change.
+	Goal ThreadGoal `json:"goal"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn that changed it; `null` for a client's `thread/goal/set` (and on resume).
+	TurnID *string `json:"turnId,omitempty"`
 }
 
 // ThreadHistoryMode: How a thread's history is stored.

@@ -80,6 +80,7 @@ impl Engine {
             context_limits: crate::engine::compaction::ContextLimits::from_config(
                 &self.inner.config(),
             ),
+            goal: None,
         }
     }
 
@@ -268,6 +269,7 @@ impl Engine {
                     token_usage,
                     instruction_sources,
                     turn_starts,
+                    goal,
                 } = stored;
                 let sent_for = Some(meta.cwd.clone());
                 let before = meta.clone();
@@ -280,6 +282,7 @@ impl Engine {
                 state.token_usage = token_usage;
                 state.instruction_sources = instruction_sources;
                 state.turn_starts = turn_starts;
+                state.goal = goal;
                 state.environment_sent_for = sent_for;
                 state.writer = Some(writer);
                 if before != meta {

@@ -9,6 +9,7 @@ pub mod approval;
 mod compaction;
 pub mod config_requests;
 mod delete;
+mod goal;
 mod image_file;
 mod items_list;
 mod lifecycle;

@@ -162,6 +162,18 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             outcome(engine.archive_thread(id).await, id)
         }
         ClientMethod::ThreadDelete => outcome(engine.delete_thread(id).await, id),
+        ClientMethod::ThreadGoalSet => outcome(
+            engine
+                .set_goal(params(json!({"threadId": id, "objective": "bob's goal"})))
+                .await,
+            id,
+        ),
+        ClientMethod::ThreadGoalGet => {
+            outcome(engine.goal(params(json!({"threadId": id}))).await, id)
+        }
+        ClientMethod::ThreadGoalClear => {
+            outcome(engine.clear_goal(params(json!({"threadId": id}))).await, id)
+        }
         ClientMethod::ThreadMetadataUpdate => outcome(
             engine
                 .update_thread_metadata(params(json!({"threadId": id, "daybreakEnabled": true})))

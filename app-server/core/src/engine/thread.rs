@@ -68,6 +68,8 @@ pub struct ThreadState {
     pub turn_starts: Vec<(String, usize)>,
     /// The compaction keys this thread uses (its `config` overrides win).
     pub context_limits: crate::engine::compaction::ContextLimits,
+    /// The thread's goal (`thread/goal/*`), recorded in its rollout.
+    pub goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
 }
 
 /// The running turn of a thread.

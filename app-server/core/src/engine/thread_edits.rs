@@ -5,6 +5,8 @@
 //! line per injected item, a `rollback` line), so that a reader or a later resume rebuilds the
 //! same thread, and the index row follows the metadata.
 
+use std::sync::Arc;
+
 use app_server_protocol::notifications::ThreadStatusChangedNotification;
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{GitInfo, ThreadStatus};
@@ -16,7 +18,7 @@ use app_server_protocol::thread_lifecycle::{
 use crate::engine::owner::thread_not_found;
 use crate::engine::queries::encode_offset_cursor;
 use crate::engine::settings::no_rollout;
-use crate::engine::thread::thread_from_meta;
+use crate::engine::thread::{LoadedThread, thread_from_meta};
 use crate::engine::{Engine, EngineError};
 use crate::model::ResponseItem;
 use crate::store::{RolloutRecord, RolloutWriter, ThreadMeta};
@@ -109,22 +111,7 @@ impl Engine {
             })?;
             items.push(item);
         }
-        let unpersisted = {
-            let state = lock(&thread.state);
-            (!state.ephemeral && state.writer.is_none()).then(|| state.meta.clone())
-        };
-        if let Some(meta) = unpersisted {
-            // Off the async workers, and never under the thread's lock.
-            let writer = self
-                .inner
-                .store
-                .blocking(move |store| store.create(&meta))
-                .await?;
-            let mut state = lock(&thread.state);
-            if state.writer.is_none() {
-                state.writer = Some(writer);
-            }
-        }
+        self.persist_now(&thread).await?;
         let mut state = lock(&thread.state);
         let turn_id = state
             .turns
@@ -216,6 +203,30 @@ impl Engine {
             .await;
         }
         Ok(response)
+    }
+}
+
+impl Engine {
+    /// Creates the rollout of a loaded thread that has none yet (it ran no turn), so that a
+    /// change recorded next is kept; an ephemeral thread stays without one.
+    pub(super) async fn persist_now(&self, thread: &Arc<LoadedThread>) -> Result<(), EngineError> {
+        let unpersisted = {
+            let state = lock(&thread.state);
+            (!state.ephemeral && state.writer.is_none()).then(|| state.meta.clone())
+        };
+        if let Some(meta) = unpersisted {
+            // Off the async workers, and never under the thread's lock.
+            let writer = self
+                .inner
+                .store
+                .blocking(move |store| store.create(&meta))
+                .await?;
+            let mut state = lock(&thread.state);
+            if state.writer.is_none() {
+                state.writer = Some(writer);
+            }
+        }
+        Ok(())
     }
 }
 

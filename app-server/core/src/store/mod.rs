@@ -374,6 +374,11 @@ pub enum RolloutRecord {
         /// The history that replaces everything before this record.
         history: Vec<ResponseItem>,
     },
+    /// The thread's goal was set, changed (`Some`) or cleared (`None`); later lines win.
+    Goal {
+        /// The goal after the change.
+        goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
+    },
 }
 
 /// A thread read back from its rollout.
@@ -392,6 +397,8 @@ pub struct StoredThread {
     pub instruction_sources: Vec<String>,
     /// Where each turn's model history begins (turn id, history length at its start).
     pub turn_starts: Vec<(String, usize)>,
+    /// The thread's goal, as its last goal record left it.
+    pub goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
 }
 
 /// A `thread/list` query, already validated.
