@@ -34,6 +34,7 @@ pub mod server_requests;
 pub mod tables;
 pub mod tables_meta;
 pub mod thread;
+pub mod thread_attachment;
 pub mod thread_context;
 pub mod thread_goal;
 pub mod thread_items;

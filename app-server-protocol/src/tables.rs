@@ -75,6 +75,11 @@ use crate::server_requests::{
     FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, ToolRequestUserInputParams,
     ToolRequestUserInputResponse,
 };
+use crate::thread_attachment::{
+    ThreadAttachmentAddParams, ThreadAttachmentAddResponse, ThreadAttachmentListParams,
+    ThreadAttachmentListResponse, ThreadAttachmentRemoveParams,
+    ThreadAttachmentUpdatedNotification,
+};
 use crate::thread_context::{
     ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
 };
@@ -199,6 +204,23 @@ request_table! {
     ThreadGoalClear => "thread/goal/clear" [Stable] {
         params: ThreadGoalClearParams,
         response: ThreadGoalClearResponse,
+    },
+    /// Keep an attachment with a thread, or find the one already kept with the same type and
+    /// identity. Followed by `thread/attachment/updated` when created.
+    ThreadAttachmentAdd => "thread/attachment/add" [Stable] {
+        params: ThreadAttachmentAddParams,
+        response: ThreadAttachmentAddResponse,
+    },
+    /// A thread's attachments, oldest first, one page at a time.
+    ThreadAttachmentList => "thread/attachment/list" [Stable] {
+        params: ThreadAttachmentListParams,
+        response: ThreadAttachmentListResponse,
+    },
+    /// Remove a thread's attachment by type and identity. Followed by
+    /// `thread/attachment/updated` when there was one.
+    ThreadAttachmentRemove => "thread/attachment/remove" [Stable] {
+        params: ThreadAttachmentRemoveParams,
+        response: EmptyResponse,
     },
     /// Restore an archived thread.
     ThreadUnarchive => "thread/unarchive" [Stable] {
@@ -656,6 +678,8 @@ notification_table! {
     ThreadDeleted => "thread/deleted" [Stable] { params: ThreadIdNotification },
     /// A thread's history was cut back by `thread/revert`.
     ThreadReverted => "thread/reverted" [Stable] { params: ThreadIdNotification },
+    /// An attachment of a thread was added or removed.
+    ThreadAttachmentUpdated => "thread/attachment/updated" [Stable] { params: ThreadAttachmentUpdatedNotification },
     /// A thread was unarchived.
     ThreadUnarchived => "thread/unarchived" [Stable] { params: ThreadIdNotification },
     /// A thread was renamed.

@@ -148,22 +148,7 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/attachment/add",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/attachment/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/attachmentOwner/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/attachment/remove",
         Stability::Stable,
         Unsupported::NotImplemented,
     ),

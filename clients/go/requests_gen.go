@@ -150,6 +150,37 @@ func (c *Client) ThreadGoalClear(ctx context.Context, params protocol.ThreadGoal
 	return result, nil
 }
 
+// ThreadAttachmentAdd sends `thread/attachment/add`: Keep an attachment with a thread, or find the one already kept with the same type and
+//
+//	identity. Followed by `thread/attachment/updated` when created.
+func (c *Client) ThreadAttachmentAdd(ctx context.Context, params protocol.ThreadAttachmentAddParams) (*protocol.ThreadAttachmentAddResponse, error) {
+	result := new(protocol.ThreadAttachmentAddResponse)
+	if err := c.Call(ctx, protocol.MethodThreadAttachmentAdd, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadAttachmentList sends `thread/attachment/list`: A thread's attachments, oldest first, one page at a time.
+func (c *Client) ThreadAttachmentList(ctx context.Context, params protocol.ThreadAttachmentListParams) (*protocol.ThreadAttachmentListResponse, error) {
+	result := new(protocol.ThreadAttachmentListResponse)
+	if err := c.Call(ctx, protocol.MethodThreadAttachmentList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadAttachmentRemove sends `thread/attachment/remove`: Remove a thread's attachment by type and identity. Followed by
+//
+//	`thread/attachment/updated` when there was one.
+func (c *Client) ThreadAttachmentRemove(ctx context.Context, params protocol.ThreadAttachmentRemoveParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodThreadAttachmentRemove, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // ThreadUnarchive sends `thread/unarchive`: Restore an archived thread.
 func (c *Client) ThreadUnarchive(ctx context.Context, params protocol.ThreadIDParams) (*protocol.ThreadUnarchiveResponse, error) {
 	result := new(protocol.ThreadUnarchiveResponse)

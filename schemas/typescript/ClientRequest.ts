@@ -79,6 +79,11 @@ import type { SendUserMessageParams } from "./SendUserMessageParams";
 import type { SendUserMessageResponse } from "./SendUserMessageResponse";
 import type { SendUserTurnParams } from "./SendUserTurnParams";
 import type { SetDefaultModelParams } from "./SetDefaultModelParams";
+import type { ThreadAttachmentAddParams } from "./ThreadAttachmentAddParams";
+import type { ThreadAttachmentAddResponse } from "./ThreadAttachmentAddResponse";
+import type { ThreadAttachmentListParams } from "./ThreadAttachmentListParams";
+import type { ThreadAttachmentListResponse } from "./ThreadAttachmentListResponse";
+import type { ThreadAttachmentRemoveParams } from "./ThreadAttachmentRemoveParams";
 import type { ThreadCompactStartParams } from "./ThreadCompactStartParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
 import type { ThreadGoalClearParams } from "./ThreadGoalClearParams";
@@ -139,6 +144,9 @@ export type ClientRequest =
   | { method: "thread/goal/set", id: RequestId, params: ThreadGoalSetParams }
   | { method: "thread/goal/get", id: RequestId, params: ThreadGoalGetParams }
   | { method: "thread/goal/clear", id: RequestId, params: ThreadGoalClearParams }
+  | { method: "thread/attachment/add", id: RequestId, params: ThreadAttachmentAddParams }
+  | { method: "thread/attachment/list", id: RequestId, params: ThreadAttachmentListParams }
+  | { method: "thread/attachment/remove", id: RequestId, params: ThreadAttachmentRemoveParams }
   | { method: "thread/unarchive", id: RequestId, params: ThreadIdParams }
   | { method: "thread/name/set", id: RequestId, params: ThreadSetNameParams }
   | { method: "thread/loaded/list", id: RequestId, params: ThreadLoadedListParams }
@@ -268,6 +276,20 @@ export type ClientRequestMap = {
    * Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
    */
   "thread/goal/clear": { params: ThreadGoalClearParams; response: ThreadGoalClearResponse };
+  /**
+   * Keep an attachment with a thread, or find the one already kept with the same type and
+   * identity. Followed by `thread/attachment/updated` when created.
+   */
+  "thread/attachment/add": { params: ThreadAttachmentAddParams; response: ThreadAttachmentAddResponse };
+  /**
+   * A thread's attachments, oldest first, one page at a time.
+   */
+  "thread/attachment/list": { params: ThreadAttachmentListParams; response: ThreadAttachmentListResponse };
+  /**
+   * Remove a thread's attachment by type and identity. Followed by
+   * `thread/attachment/updated` when there was one.
+   */
+  "thread/attachment/remove": { params: ThreadAttachmentRemoveParams; response: EmptyResponse };
   /**
    * Restore an archived thread.
    */

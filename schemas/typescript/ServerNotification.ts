@@ -21,6 +21,7 @@ import type { ReasoningSummaryPartAddedNotification } from "./ReasoningSummaryPa
 import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTextDeltaNotification";
 import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
 import type { ServerRequestResolvedNotification } from "./ServerRequestResolvedNotification";
+import type { ThreadAttachmentUpdatedNotification } from "./ThreadAttachmentUpdatedNotification";
 import type { ThreadGoalUpdatedNotification } from "./ThreadGoalUpdatedNotification";
 import type { ThreadIdNotification } from "./ThreadIdNotification";
 import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
@@ -41,6 +42,7 @@ export type ServerNotification =
   | { method: "thread/archived", params: ThreadIdNotification }
   | { method: "thread/deleted", params: ThreadIdNotification }
   | { method: "thread/reverted", params: ThreadIdNotification }
+  | { method: "thread/attachment/updated", params: ThreadAttachmentUpdatedNotification }
   | { method: "thread/unarchived", params: ThreadIdNotification }
   | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
   | { method: "thread/closed", params: ThreadIdNotification }
@@ -101,6 +103,10 @@ export type ServerNotificationMap = {
    * A thread's history was cut back by `thread/revert`.
    */
   "thread/reverted": { params: ThreadIdNotification };
+  /**
+   * An attachment of a thread was added or removed.
+   */
+  "thread/attachment/updated": { params: ThreadAttachmentUpdatedNotification };
   /**
    * A thread was unarchived.
    */

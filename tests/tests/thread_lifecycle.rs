@@ -2,8 +2,8 @@
 //! thread index and the history index, also across a restart; a running turn ends first; an
 //! archived thread goes too; bad params are refused. And every method of this family that
 //! names a thread (`thread/delete`, `thread/metadata/update`, `thread/inject_items`,
-//! `thread/revert`, `thread/goal/*`) refuses another principal's thread exactly as a missing
-//! one.
+//! `thread/revert`, `thread/goal/*`, `thread/attachment/*`) refuses another principal's
+//! thread exactly as a missing one.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -460,6 +460,14 @@ async fn another_principals_thread_is_refused_as_missing_by_every_method() {
         ("thread/goal/set", json!({"objective": "mine now"})),
         ("thread/goal/get", json!({})),
         ("thread/goal/clear", json!({})),
+        (
+            "thread/attachment/add",
+            json!({"attachmentType": "file", "identityKey": "k", "payload": 1}),
+        ),
+        (
+            "thread/attachment/remove",
+            json!({"attachmentType": "file", "identityKey": "k"}),
+        ),
     ];
     for (method, params) in calls {
         let mut for_alices = params.clone();
@@ -477,8 +485,17 @@ async fn another_principals_thread_is_refused_as_missing_by_every_method() {
                 .replace(missing, "<id>"),
             "{method}"
         );
-        assert_eq!(refused["code"], -32600, "{method}: {refused}");
+        assert!(
+            refused["code"] == -32600 || refused["code"] == -32602,
+            "{method}: {refused}"
+        );
     }
+    // Listing alice's attachments reads as listing a missing thread's: none.
+    let listed = server
+        .request("thread/attachment/list", json!({"threadId": alices}))
+        .await
+        .unwrap();
+    assert_eq!(listed, json!({"data": [], "nextCursor": null}));
     let before = std::fs::read_to_string(&rollouts(&path)[0]).unwrap();
     assert_eq!(rollouts(&path).len(), 1);
     assert!(rollouts(&path)[0].to_string_lossy().contains(&alices));

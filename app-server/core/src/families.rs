@@ -87,6 +87,9 @@ impl MethodFamily {
             | ClientMethod::ThreadGoalSet
             | ClientMethod::ThreadGoalGet
             | ClientMethod::ThreadGoalClear
+            | ClientMethod::ThreadAttachmentAdd
+            | ClientMethod::ThreadAttachmentList
+            | ClientMethod::ThreadAttachmentRemove
             | ClientMethod::ThreadUnarchive
             | ClientMethod::ThreadSetName
             | ClientMethod::ThreadLoadedList
@@ -201,6 +204,9 @@ impl ThreadScope {
             | ClientMethod::ThreadGoalSet
             | ClientMethod::ThreadGoalGet
             | ClientMethod::ThreadGoalClear
+            | ClientMethod::ThreadAttachmentAdd
+            | ClientMethod::ThreadAttachmentList
+            | ClientMethod::ThreadAttachmentRemove
             | ClientMethod::ThreadUnarchive
             | ClientMethod::ThreadSetName
             | ClientMethod::ThreadUnsubscribe

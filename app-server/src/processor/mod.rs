@@ -9,6 +9,7 @@ mod fuzzy_sessions;
 mod history_requests;
 mod index_requests;
 mod process_requests;
+mod thread_attachments;
 mod thread_lifecycle;
 mod utility_requests;
 
@@ -346,6 +347,16 @@ impl Processor {
             }
             ClientRequestPayload::ThreadRevert(params) => self.thread_revert(id, params).await,
             ClientRequestPayload::ThreadGoalSet(params) => self.thread_goal_set(id, params).await,
+            ClientRequestPayload::ThreadAttachmentAdd(params) => {
+                self.thread_attachment_add(id, params).await
+            }
+            ClientRequestPayload::ThreadAttachmentList(params) => {
+                let result = self.engine.list_attachments(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ThreadAttachmentRemove(params) => {
+                self.thread_attachment_remove(id, params).await
+            }
             ClientRequestPayload::ThreadGoalGet(params) => {
                 let result = self.engine.goal(params).await;
                 self.respond(id, result.map(|goal| ThreadGoalGetResponse { goal }))

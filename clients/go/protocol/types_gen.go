@@ -41,6 +41,14 @@ const (
 	MethodThreadGoalGet = "thread/goal/get"
 	// Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
 	MethodThreadGoalClear = "thread/goal/clear"
+	// Keep an attachment with a thread, or find the one already kept with the same type and
+	//  identity. Followed by `thread/attachment/updated` when created.
+	MethodThreadAttachmentAdd = "thread/attachment/add"
+	// A thread's attachments, oldest first, one page at a time.
+	MethodThreadAttachmentList = "thread/attachment/list"
+	// Remove a thread's attachment by type and identity. Followed by
+	//  `thread/attachment/updated` when there was one.
+	MethodThreadAttachmentRemove = "thread/attachment/remove"
 	// Restore an archived thread.
 	MethodThreadUnarchive = "thread/unarchive"
 	// Name a thread. Followed by `thread/name/updated`.
@@ -237,6 +245,8 @@ const (
 	MethodThreadDeleted = "thread/deleted"
 	// A thread's history was cut back by `thread/revert`.
 	MethodThreadReverted = "thread/reverted"
+	// An attachment of a thread was added or removed.
+	MethodThreadAttachmentUpdated = "thread/attachment/updated"
 	// A thread was unarchived.
 	MethodThreadUnarchived = "thread/unarchived"
 	// A thread was renamed.
@@ -356,6 +366,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodThreadReverted:
 		v := new(ThreadIDNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadAttachmentUpdated:
+		v := new(ThreadAttachmentUpdatedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadUnarchived:
 		v := new(ThreadIDNotification)
@@ -3771,6 +3784,105 @@ const (
 	// A question to the user is pending.
 	ThreadActiveFlagWaitingOnUserInput ThreadActiveFlag = "waitingOnUserInput"
 )
+
+// ThreadAttachment: Data a client keeps with a thread, identified within it by `(attachmentType,
+// identityKey)`. The server stores the payload as given and never reads a file it names.
+type ThreadAttachment struct {
+	// AttachmentType: The client's kind of attachment (`file`, …).
+	AttachmentType string `json:"attachmentType"`
+	// CreatedAt: When it was added (Unix seconds).
+	CreatedAt int64 `json:"createdAt"`
+	// ID: Server-generated id (UUIDv7).
+	ID string `json:"id"`
+	// IdentityKey: What makes the attachment unique within its type on this thread (a path, a URL, …).
+	IdentityKey string `json:"identityKey"`
+	// Payload: The client's data, any JSON value.
+	Payload json.RawMessage `json:"payload"`
+}
+
+// ThreadAttachmentAddOutcome: Whether `thread/attachment/add` created the attachment or found it already there.
+type ThreadAttachmentAddOutcome string
+
+// The values of ThreadAttachmentAddOutcome.
+const (
+	// A new attachment was stored.
+	ThreadAttachmentAddOutcomeCreated ThreadAttachmentAddOutcome = "created"
+	// One with the same type and identity was already there; it is returned unchanged.
+	ThreadAttachmentAddOutcomeExisting ThreadAttachmentAddOutcome = "existing"
+)
+
+// ThreadAttachmentAddParams: Parameters of `thread/attachment/add`.
+type ThreadAttachmentAddParams struct {
+	// AttachmentType: The kind of attachment; not empty, at most 1 KiB.
+	AttachmentType string `json:"attachmentType"`
+	// IdentityKey: Its identity within the type; not empty, at most 1 KiB.
+	IdentityKey string `json:"identityKey"`
+	// Payload: The data to keep; at most 64 KiB once serialized.
+	Payload json.RawMessage `json:"payload"`
+	// ThreadID: The thread (loaded or stored, with at least one turn).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadAttachmentAddResponse: Result of `thread/attachment/add`.
+type ThreadAttachmentAddResponse struct {
+	// Attachment: The attachment as stored.
+	Attachment ThreadAttachment `json:"attachment"`
+	// Outcome: Whether it was created now or already there.
+	Outcome ThreadAttachmentAddOutcome `json:"outcome"`
+}
+
+// ThreadAttachmentListParams: Parameters of `thread/attachment/list`.
+type ThreadAttachmentListParams struct {
+	// Cursor: The `nextCursor` of an earlier page.
+	Cursor *string `json:"cursor,omitempty"`
+	// Limit: Page size (at least 1; every attachment when absent).
+	Limit *int64 `json:"limit,omitempty"`
+	// ThreadID: The thread. One that does not exist (for the caller) has no attachments.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadAttachmentListResponse: Result of `thread/attachment/list`.
+type ThreadAttachmentListResponse struct {
+	// Data: The attachments of this page, oldest first.
+	Data []ThreadAttachment `json:"data"`
+	// NextCursor: Cursor of the next page; `null` on the last page.
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
+// ThreadAttachmentOperation: What a `thread/attachment/updated` notification reports.
+type ThreadAttachmentOperation string
+
+// The values of ThreadAttachmentOperation.
+const (
+	// The attachment was added.
+	ThreadAttachmentOperationCreated ThreadAttachmentOperation = "created"
+	// The attachment was removed.
+	ThreadAttachmentOperationDeleted ThreadAttachmentOperation = "deleted"
+)
+
+// ThreadAttachmentRemoveParams: Parameters of `thread/attachment/remove`.
+type ThreadAttachmentRemoveParams struct {
+	// AttachmentType: The kind of the attachment to remove.
+	AttachmentType string `json:"attachmentType"`
+	// IdentityKey: Its identity within the type. Removing one that is not there succeeds.
+	IdentityKey string `json:"identityKey"`
+	// ThreadID: The thread (loaded or stored, with at least one turn).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadAttachmentUpdatedNotification: `thread/attachment/updated`: an attachment was added or removed.
+type ThreadAttachmentUpdatedNotification struct {
+	// AttachmentID: The attachment's id.
+	AttachmentID string `json:"attachmentId"`
+	// AttachmentType: The attachment's kind.
+	AttachmentType string `json:"attachmentType"`
+	// IdentityKey: The attachment's identity within its kind.
+	IdentityKey string `json:"identityKey"`
+	// Operation: What happened to it.
+	Operation ThreadAttachmentOperation `json:"operation"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+}
 
 // ThreadCompactStartParams: Parameters of `thread/compact/start`.
 type ThreadCompactStartParams struct {

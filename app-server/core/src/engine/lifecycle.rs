@@ -81,6 +81,7 @@ impl Engine {
                 &self.inner.config(),
             ),
             goal: None,
+            attachments: Vec::new(),
         }
     }
 
@@ -270,6 +271,7 @@ impl Engine {
                     instruction_sources,
                     turn_starts,
                     goal,
+                    attachments,
                 } = stored;
                 let sent_for = Some(meta.cwd.clone());
                 let before = meta.clone();
@@ -283,6 +285,7 @@ impl Engine {
                 state.instruction_sources = instruction_sources;
                 state.turn_starts = turn_starts;
                 state.goal = goal;
+                state.attachments = attachments;
                 state.environment_sent_for = sent_for;
                 state.writer = Some(writer);
                 if before != meta {

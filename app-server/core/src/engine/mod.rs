@@ -6,6 +6,7 @@
 
 pub mod agents_md;
 pub mod approval;
+mod attachments;
 mod compaction;
 pub mod config_requests;
 mod delete;

@@ -162,6 +162,28 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             outcome(engine.archive_thread(id).await, id)
         }
         ClientMethod::ThreadDelete => outcome(engine.delete_thread(id).await, id),
+        ClientMethod::ThreadAttachmentAdd => outcome(
+            engine
+                .add_attachment(params(json!({
+                    "threadId": id, "attachmentType": "file", "identityKey": "k", "payload": 1,
+                })))
+                .await,
+            id,
+        ),
+        ClientMethod::ThreadAttachmentList => outcome(
+            engine
+                .list_attachments(params(json!({"threadId": id})))
+                .await,
+            id,
+        ),
+        ClientMethod::ThreadAttachmentRemove => outcome(
+            engine
+                .remove_attachment(params(json!({
+                    "threadId": id, "attachmentType": "file", "identityKey": "k",
+                })))
+                .await,
+            id,
+        ),
         ClientMethod::ThreadGoalSet => outcome(
             engine
                 .set_goal(params(json!({"threadId": id, "objective": "bob's goal"})))

@@ -70,6 +70,8 @@ pub struct ThreadState {
     pub context_limits: crate::engine::compaction::ContextLimits,
     /// The thread's goal (`thread/goal/*`), recorded in its rollout.
     pub goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
+    /// The thread's attachments (`thread/attachment/*`), recorded in its rollout.
+    pub attachments: Vec<app_server_protocol::thread_attachment::ThreadAttachment>,
 }
 
 /// The running turn of a thread.

@@ -379,6 +379,11 @@ pub enum RolloutRecord {
         /// The goal after the change.
         goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
     },
+    /// The thread's attachments after one was added or removed; later lines win.
+    Attachments {
+        /// Every attachment, oldest first.
+        attachments: Vec<app_server_protocol::thread_attachment::ThreadAttachment>,
+    },
 }
 
 /// A thread read back from its rollout.
@@ -399,6 +404,8 @@ pub struct StoredThread {
     pub turn_starts: Vec<(String, usize)>,
     /// The thread's goal, as its last goal record left it.
     pub goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
+    /// The thread's attachments, as its last attachments record left them.
+    pub attachments: Vec<app_server_protocol::thread_attachment::ThreadAttachment>,
 }
 
 /// A `thread/list` query, already validated.

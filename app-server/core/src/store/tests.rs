@@ -349,6 +349,7 @@ fn round_trip_rebuilds_the_whole_thread() {
         instruction_sources: Vec::new(),
         turn_starts: vec![("turn-1".to_owned(), 0), ("turn-2".to_owned(), 2)],
         goal: None,
+        attachments: Vec::new(),
     };
     assert_eq!(loaded, expected);
 
