@@ -462,7 +462,7 @@ pub struct ModelProviderDefaultSetParams {
 
 /// `Option<Option<T>>` that tells a field left out (`None`) from an explicit `null`
 /// (`Some(None)`).
-mod double_option {
+pub(crate) mod double_option {
     use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
     pub fn serialize<S: Serializer, T: Serialize>(

@@ -27,7 +27,7 @@ pub struct ThreadStatusChangedNotification {
 }
 
 /// Notifications that only name a thread (`thread/archived`, `thread/unarchived`,
-/// `thread/closed`, `thread/goal/cleared`).
+/// `thread/deleted`, `thread/reverted`, `thread/closed`, `thread/goal/cleared`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ThreadIdNotification {

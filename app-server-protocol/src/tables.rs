@@ -75,10 +75,23 @@ use crate::server_requests::{
     FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, ToolRequestUserInputParams,
     ToolRequestUserInputResponse,
 };
+use crate::thread_attachment::{
+    ThreadAttachmentAddParams, ThreadAttachmentAddResponse, ThreadAttachmentListParams,
+    ThreadAttachmentListResponse, ThreadAttachmentRemoveParams,
+    ThreadAttachmentUpdatedNotification,
+};
 use crate::thread_context::{
     ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
 };
+use crate::thread_goal::{
+    ThreadGoalClearParams, ThreadGoalClearResponse, ThreadGoalGetParams, ThreadGoalGetResponse,
+    ThreadGoalSetParams, ThreadGoalSetResponse, ThreadGoalUpdatedNotification,
+};
 use crate::thread_items::{ThreadItemsListParams, ThreadItemsListResponse};
+use crate::thread_lifecycle::{
+    ThreadInjectItemsParams, ThreadMetadataUpdateParams, ThreadMetadataUpdateResponse,
+    ThreadRevertParams, ThreadRevertResponse,
+};
 use crate::thread_requests::{
     EmptyParams, EmptyResponse, NoParams, ThreadForkParams, ThreadIdParams, ThreadListParams,
     ThreadListResponse, ThreadLoadedListParams, ThreadLoadedListResponse, ThreadReadParams,
@@ -152,6 +165,61 @@ request_table! {
     /// Archive a thread: unload it and move its rollout to `archived_sessions/`.
     ThreadArchive => "thread/archive" [Stable] {
         params: ThreadIdParams,
+        response: EmptyResponse,
+    },
+    /// Delete a thread for good: interrupt and unload it, remove its rollout (live or
+    /// archived) and its rows in the thread and history indexes. Followed by
+    /// `thread/deleted`.
+    ThreadDelete => "thread/delete" [Stable] {
+        params: ThreadIdParams,
+        response: EmptyResponse,
+    },
+    /// Patch a thread's stored metadata (Git information, project, Daybreak choice).
+    ThreadMetadataUpdate => "thread/metadata/update" [Stable] {
+        params: ThreadMetadataUpdateParams,
+        response: ThreadMetadataUpdateResponse,
+    },
+    /// Append raw Responses API items to a loaded thread's model-visible history.
+    ThreadInjectItems => "thread/inject_items" [Stable] {
+        params: ThreadInjectItemsParams,
+        response: EmptyResponse,
+    },
+    /// Drop a turn and every later one from a thread's history (files are not restored).
+    /// Followed by `thread/reverted`.
+    ThreadRevert => "thread/revert" [Stable] {
+        params: ThreadRevertParams,
+        response: ThreadRevertResponse,
+    },
+    /// Set or change a loaded thread's goal. Followed by `thread/goal/updated`.
+    ThreadGoalSet => "thread/goal/set" [Stable] {
+        params: ThreadGoalSetParams,
+        response: ThreadGoalSetResponse,
+    },
+    /// A loaded thread's goal, if it has one.
+    ThreadGoalGet => "thread/goal/get" [Stable] {
+        params: ThreadGoalGetParams,
+        response: ThreadGoalGetResponse,
+    },
+    /// Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
+    ThreadGoalClear => "thread/goal/clear" [Stable] {
+        params: ThreadGoalClearParams,
+        response: ThreadGoalClearResponse,
+    },
+    /// Keep an attachment with a thread, or find the one already kept with the same type and
+    /// identity. Followed by `thread/attachment/updated` when created.
+    ThreadAttachmentAdd => "thread/attachment/add" [Stable] {
+        params: ThreadAttachmentAddParams,
+        response: ThreadAttachmentAddResponse,
+    },
+    /// A thread's attachments, oldest first, one page at a time.
+    ThreadAttachmentList => "thread/attachment/list" [Stable] {
+        params: ThreadAttachmentListParams,
+        response: ThreadAttachmentListResponse,
+    },
+    /// Remove a thread's attachment by type and identity. Followed by
+    /// `thread/attachment/updated` when there was one.
+    ThreadAttachmentRemove => "thread/attachment/remove" [Stable] {
+        params: ThreadAttachmentRemoveParams,
         response: EmptyResponse,
     },
     /// Restore an archived thread.
@@ -606,14 +674,22 @@ notification_table! {
     ThreadStatusChanged => "thread/status/changed" [Stable] { params: ThreadStatusChangedNotification },
     /// A thread was archived.
     ThreadArchived => "thread/archived" [Stable] { params: ThreadIdNotification },
+    /// A thread was deleted (`thread/delete`).
+    ThreadDeleted => "thread/deleted" [Stable] { params: ThreadIdNotification },
+    /// A thread's history was cut back by `thread/revert`.
+    ThreadReverted => "thread/reverted" [Stable] { params: ThreadIdNotification },
+    /// An attachment of a thread was added or removed.
+    ThreadAttachmentUpdated => "thread/attachment/updated" [Stable] { params: ThreadAttachmentUpdatedNotification },
     /// A thread was unarchived.
     ThreadUnarchived => "thread/unarchived" [Stable] { params: ThreadIdNotification },
     /// A thread was renamed.
     ThreadNameUpdated => "thread/name/updated" [Stable] { params: ThreadNameUpdatedNotification },
     /// A thread was unloaded from this server.
     ThreadClosed => "thread/closed" [Stable] { params: ThreadIdNotification },
-    /// A resumed thread has no active goal.
+    /// A thread's goal was cleared (`thread/goal/clear`), or a resumed thread has none.
     ThreadGoalCleared => "thread/goal/cleared" [Stable] { params: ThreadIdNotification },
+    /// A thread's goal was set or changed (`thread/goal/set`), or a resumed thread has one.
+    ThreadGoalUpdated => "thread/goal/updated" [Stable] { params: ThreadGoalUpdatedNotification },
     /// Token usage after a model response.
     ThreadTokenUsageUpdated => "thread/tokenUsage/updated" [Stable] { params: ThreadTokenUsageUpdatedNotification },
     /// A turn started streaming.

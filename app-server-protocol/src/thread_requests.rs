@@ -476,7 +476,7 @@ pub struct ThreadTurnsListResponse {
     pub backwards_cursor: Option<String>,
 }
 
-/// Parameters of `thread/archive`, `thread/unarchive` and `thread/unsubscribe`.
+/// Parameters of `thread/archive`, `thread/unarchive`, `thread/delete` and `thread/unsubscribe`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ThreadIdParams {

@@ -103,11 +103,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::Cloud,
     ),
     unsupported(
-        "thread/delete",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/increment_elicitation",
         Stability::Experimental,
         Unsupported::NotImplemented,
@@ -121,21 +116,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         "thread/prediction/request",
         Stability::Experimental,
         Unsupported::Cloud,
-    ),
-    unsupported(
-        "thread/goal/set",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/goal/get",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/goal/clear",
-        Stability::Stable,
-        Unsupported::NotImplemented,
     ),
     unsupported(
         "thread/queue/add",
@@ -168,27 +148,7 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/metadata/update",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/attachment/add",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/attachment/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/attachmentOwner/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/attachment/remove",
         Stability::Stable,
         Unsupported::NotImplemented,
     ),
@@ -245,11 +205,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
     unsupported(
         "thread/backgroundTerminals/terminate",
         Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/revert",
-        Stability::Stable,
         Unsupported::NotImplemented,
     ),
     unsupported(
@@ -326,11 +281,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         "thread/guardianReview",
         Stability::Experimental,
         Unsupported::Cloud,
-    ),
-    unsupported(
-        "thread/inject_items",
-        Stability::Stable,
-        Unsupported::NotImplemented,
     ),
     unsupported(
         "thread/prepareApprovedPlan",

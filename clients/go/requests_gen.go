@@ -82,6 +82,105 @@ func (c *Client) ThreadArchive(ctx context.Context, params protocol.ThreadIDPara
 	return result, nil
 }
 
+// ThreadDelete sends `thread/delete`: Delete a thread for good: interrupt and unload it, remove its rollout (live or
+//
+//	archived) and its rows in the thread and history indexes. Followed by
+//	`thread/deleted`.
+func (c *Client) ThreadDelete(ctx context.Context, params protocol.ThreadIDParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodThreadDelete, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadMetadataUpdate sends `thread/metadata/update`: Patch a thread's stored metadata (Git information, project, Daybreak choice).
+func (c *Client) ThreadMetadataUpdate(ctx context.Context, params protocol.ThreadMetadataUpdateParams) (*protocol.ThreadMetadataUpdateResponse, error) {
+	result := new(protocol.ThreadMetadataUpdateResponse)
+	if err := c.Call(ctx, protocol.MethodThreadMetadataUpdate, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadInjectItems sends `thread/inject_items`: Append raw Responses API items to a loaded thread's model-visible history.
+func (c *Client) ThreadInjectItems(ctx context.Context, params protocol.ThreadInjectItemsParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodThreadInjectItems, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadRevert sends `thread/revert`: Drop a turn and every later one from a thread's history (files are not restored).
+//
+//	Followed by `thread/reverted`.
+func (c *Client) ThreadRevert(ctx context.Context, params protocol.ThreadRevertParams) (*protocol.ThreadRevertResponse, error) {
+	result := new(protocol.ThreadRevertResponse)
+	if err := c.Call(ctx, protocol.MethodThreadRevert, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadGoalSet sends `thread/goal/set`: Set or change a loaded thread's goal. Followed by `thread/goal/updated`.
+func (c *Client) ThreadGoalSet(ctx context.Context, params protocol.ThreadGoalSetParams) (*protocol.ThreadGoalSetResponse, error) {
+	result := new(protocol.ThreadGoalSetResponse)
+	if err := c.Call(ctx, protocol.MethodThreadGoalSet, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadGoalGet sends `thread/goal/get`: A loaded thread's goal, if it has one.
+func (c *Client) ThreadGoalGet(ctx context.Context, params protocol.ThreadGoalGetParams) (*protocol.ThreadGoalGetResponse, error) {
+	result := new(protocol.ThreadGoalGetResponse)
+	if err := c.Call(ctx, protocol.MethodThreadGoalGet, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadGoalClear sends `thread/goal/clear`: Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
+func (c *Client) ThreadGoalClear(ctx context.Context, params protocol.ThreadGoalClearParams) (*protocol.ThreadGoalClearResponse, error) {
+	result := new(protocol.ThreadGoalClearResponse)
+	if err := c.Call(ctx, protocol.MethodThreadGoalClear, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadAttachmentAdd sends `thread/attachment/add`: Keep an attachment with a thread, or find the one already kept with the same type and
+//
+//	identity. Followed by `thread/attachment/updated` when created.
+func (c *Client) ThreadAttachmentAdd(ctx context.Context, params protocol.ThreadAttachmentAddParams) (*protocol.ThreadAttachmentAddResponse, error) {
+	result := new(protocol.ThreadAttachmentAddResponse)
+	if err := c.Call(ctx, protocol.MethodThreadAttachmentAdd, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadAttachmentList sends `thread/attachment/list`: A thread's attachments, oldest first, one page at a time.
+func (c *Client) ThreadAttachmentList(ctx context.Context, params protocol.ThreadAttachmentListParams) (*protocol.ThreadAttachmentListResponse, error) {
+	result := new(protocol.ThreadAttachmentListResponse)
+	if err := c.Call(ctx, protocol.MethodThreadAttachmentList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadAttachmentRemove sends `thread/attachment/remove`: Remove a thread's attachment by type and identity. Followed by
+//
+//	`thread/attachment/updated` when there was one.
+func (c *Client) ThreadAttachmentRemove(ctx context.Context, params protocol.ThreadAttachmentRemoveParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodThreadAttachmentRemove, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // ThreadUnarchive sends `thread/unarchive`: Restore an archived thread.
 func (c *Client) ThreadUnarchive(ctx context.Context, params protocol.ThreadIDParams) (*protocol.ThreadUnarchiveResponse, error) {
 	result := new(protocol.ThreadUnarchiveResponse)

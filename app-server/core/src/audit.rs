@@ -47,6 +47,11 @@ pub enum AuditEvent {
         /// When the user is asked before a command runs.
         approval_policy: String,
     },
+    /// A thread was deleted (`thread/delete`).
+    ThreadDeleted {
+        /// The deleted thread.
+        thread_id: String,
+    },
     /// A command ran (the model's, `command/exec`, `execOneOffCommand`).
     CommandRun {
         /// The thread it ran in, if any.

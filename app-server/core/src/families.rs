@@ -80,6 +80,16 @@ impl MethodFamily {
             | ClientMethod::ThreadTurnsList
             | ClientMethod::ThreadItemsList
             | ClientMethod::ThreadArchive
+            | ClientMethod::ThreadDelete
+            | ClientMethod::ThreadMetadataUpdate
+            | ClientMethod::ThreadInjectItems
+            | ClientMethod::ThreadRevert
+            | ClientMethod::ThreadGoalSet
+            | ClientMethod::ThreadGoalGet
+            | ClientMethod::ThreadGoalClear
+            | ClientMethod::ThreadAttachmentAdd
+            | ClientMethod::ThreadAttachmentList
+            | ClientMethod::ThreadAttachmentRemove
             | ClientMethod::ThreadUnarchive
             | ClientMethod::ThreadSetName
             | ClientMethod::ThreadLoadedList
@@ -187,6 +197,16 @@ impl ThreadScope {
             | ClientMethod::ThreadTurnsList
             | ClientMethod::ThreadItemsList
             | ClientMethod::ThreadArchive
+            | ClientMethod::ThreadDelete
+            | ClientMethod::ThreadMetadataUpdate
+            | ClientMethod::ThreadInjectItems
+            | ClientMethod::ThreadRevert
+            | ClientMethod::ThreadGoalSet
+            | ClientMethod::ThreadGoalGet
+            | ClientMethod::ThreadGoalClear
+            | ClientMethod::ThreadAttachmentAdd
+            | ClientMethod::ThreadAttachmentList
+            | ClientMethod::ThreadAttachmentRemove
             | ClientMethod::ThreadUnarchive
             | ClientMethod::ThreadSetName
             | ClientMethod::ThreadUnsubscribe

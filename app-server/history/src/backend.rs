@@ -172,6 +172,10 @@ pub trait HistoryBackend: Send + Sync {
     }
     /// Writes one batch atomically (as far as the backend allows).
     fn commit(&self, batch: &Batch) -> Result<(), HistoryError>;
+    /// Removes every event of session (thread) `session_id`, with its postings and its share
+    /// of the corpus statistics, and the ingestion state of the files they came from (a
+    /// deleted thread). Returns how many events went.
+    fn delete_session(&self, session_id: &str) -> Result<u64, HistoryError>;
     /// Corpus statistics for `terms`, with `owner`'s number of events.
     fn corpus_stats(&self, terms: &[String], owner: &str) -> Result<CorpusStats, HistoryError>;
     /// Scores and ranks (score descending, then doc ascending), at most `plan.limit`, among

@@ -28,6 +28,7 @@ use crate::event::{Event, EventClass, LOCAL_OWNER};
 use crate::rollout::Cursor;
 use crate::tokenize::term_frequencies;
 
+mod delete;
 mod values;
 
 use values::{
@@ -415,34 +416,8 @@ impl HistoryBackend for ClickHouseBackend {
         let mut total_len = 0i64;
         let mut owner_docs: HashMap<String, i64> = HashMap::new();
         for reset in batch.files.iter().filter(|file| file.reset) {
-            let file = file_id(&reset.path);
-            for row in self.rows(&format!(
-                "SELECT term, count() FROM {} WHERE file_id = {file} GROUP BY term",
-                self.table("postings")
-            ))? {
-                let term = string(row.first().unwrap_or(&Value::Null));
-                *df.entry(term).or_insert(0) -= int(row.get(1).unwrap_or(&Value::Null));
-            }
-            for row in self.rows(&format!(
-                "SELECT owner, count(), sum(length) FROM {} WHERE file_id = {file} GROUP BY owner",
-                self.table("events")
-            ))? {
-                let count = int(row.get(1).unwrap_or(&Value::Null));
-                *owner_docs
-                    .entry(string(row.first().unwrap_or(&Value::Null)))
-                    .or_insert(0) -= count;
-                docs -= count;
-                total_len -= int(row.get(2).unwrap_or(&Value::Null));
-            }
-            for table in ["events", "hit_rows", "postings"] {
-                self.execute(
-                    &format!(
-                        "ALTER TABLE {} DELETE WHERE file_id = {file}",
-                        self.table(table)
-                    ),
-                    None,
-                )?;
-            }
+            let removed = self.remove_file(file_id(&reset.path))?;
+            removed.add_to(&mut df, &mut docs, &mut total_len, &mut owner_docs);
         }
         let mut event_rows = Vec::with_capacity(batch.events.len());
         let mut hit_rows = Vec::with_capacity(batch.events.len());
@@ -516,6 +491,10 @@ impl HistoryBackend for ClickHouseBackend {
             })
             .collect();
         self.insert("files", &files)
+    }
+
+    fn delete_session(&self, session_id: &str) -> Result<u64, HistoryError> {
+        self.delete_session_rows(session_id)
     }
 
     fn corpus_stats(&self, terms: &[String], owner: &str) -> Result<CorpusStats, HistoryError> {

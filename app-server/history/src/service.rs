@@ -284,6 +284,18 @@ impl HistoryService {
         ingest_one(self.backend()?, path)
     }
 
+    /// Removes every event of session (thread) `session_id` (blocking); returns how many went.
+    /// An embedded index that was never created holds nothing, and is not created for this.
+    pub fn delete_session(&self, session_id: &str) -> Result<u64, HistoryError> {
+        if self.backend.get().is_none()
+            && self.config.backend == BackendKind::Embedded
+            && !self.config.index_path.exists()
+        {
+            return Ok(0);
+        }
+        self.backend()?.delete_session(session_id)
+    }
+
     /// Work counters of the backend and the telemetry queue (name, value), for the benchmark.
     pub fn counters(&self) -> Vec<(&'static str, u64)> {
         let mut counters = self

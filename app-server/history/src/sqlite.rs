@@ -334,6 +334,18 @@ impl HistoryBackend for EmbeddedBackend {
         result
     }
 
+    fn delete_session(&self, session_id: &str) -> Result<u64, HistoryError> {
+        let mut writer = self
+            .writer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let result = writer.delete_session(session_id);
+        if result.is_err() {
+            writer.term_ids.clear();
+        }
+        result
+    }
+
     fn corpus_stats(&self, terms: &[String], owner: &str) -> Result<CorpusStats, HistoryError> {
         let mut guard = self.reader();
         let reader = &mut *guard;

@@ -282,6 +282,51 @@ fn rewritten_file_is_read_again(backend: BackendKind) {
     );
 }
 
+fn deleted_session_is_neither_found_nor_opened(backend: BackendKind) {
+    let fixture = Fixture::new(backend);
+    fixture.seed();
+    let before = fixture.search_full(json!({"query": "linker libssl"}));
+    assert_eq!(before["hits"][0]["session_id"], "sess-alpha", "{before}");
+    let corpus_before = before["corpus_events"].as_i64().expect("corpus_events");
+    let opened = fixture.call(
+        "open",
+        json!({"event_uid": "sess-alpha:1", "verbosity": "full"}),
+    );
+    assert_eq!(opened["structuredContent"]["found"], true, "{opened}");
+
+    // The thread's rollout goes first, then its events.
+    std::fs::remove_file(fixture.sessions().join("rollout-sess-alpha.jsonl")).expect("rm");
+    let removed = fixture
+        .service
+        .delete_session("sess-alpha")
+        .expect("delete");
+    assert!(removed > 0, "{removed}");
+    wait_for_deletes(&fixture, "linker");
+
+    assert_eq!(
+        fixture.search_full(json!({"query": "linker libssl"}))["hits"],
+        json!([])
+    );
+    let opened = fixture.call(
+        "open",
+        json!({"event_uid": "sess-alpha:1", "verbosity": "full"}),
+    );
+    assert_eq!(opened["structuredContent"]["found"], false, "{opened}");
+    let beta = fixture.search_full(json!({"query": "nginx websockets"}));
+    assert_eq!(beta["hits"][0]["session_id"], "sess-beta", "{beta}");
+    assert_eq!(
+        beta["corpus_events"].as_i64(),
+        Some(corpus_before - removed as i64)
+    );
+    // Nothing of it comes back with the next ingest, and a second delete finds nothing.
+    let report = fixture.service.ingest().expect("ingest");
+    assert_eq!(report.events, 0);
+    assert_eq!(
+        fixture.service.delete_session("sess-alpha").expect("again"),
+        0
+    );
+}
+
 /// ClickHouse applies `ALTER TABLE … DELETE` asynchronously; wait until the mutation ran.
 fn wait_for_deletes(fixture: &Fixture, term: &str) {
     if fixture.clickhouse.is_none() {
@@ -605,6 +650,7 @@ both_backends!(
     undecodable_arguments_are_request_errors,
     query_logs_are_written_after_the_answer,
     each_principal_finds_and_opens_only_its_own_events,
+    deleted_session_is_neither_found_nor_opened,
 );
 
 #[test]
@@ -665,7 +711,10 @@ fn clickhouse_down_mid_call_is_an_error_result_and_recovers() {
     let down = fixture.call("search", json!({"query": "cargo"}));
     assert_eq!(down["isError"], true);
     assert!(text_of(&down).contains("clickhouse"), "{}", text_of(&down));
-    let open_down = fixture.call("open", json!({"event_uid": "sess-alpha:1"}));
+    let open_down = fixture.call(
+        "open",
+        json!({"event_uid": "sess-alpha:1", "verbosity": "full"}),
+    );
     assert_eq!(open_down["isError"], true);
     fixture.clickhouse.as_mut().expect("server").resume();
     assert!(!uids(&fixture.search_full(json!({"query": "cargo"}))).is_empty());

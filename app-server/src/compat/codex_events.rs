@@ -339,7 +339,9 @@ impl CodexEvents {
                 state.turn_id = None;
                 push(&turn.id, msg);
             }
-            ServerNotification::ThreadClosed(_) | ServerNotification::ThreadArchived(_) => {
+            ServerNotification::ThreadClosed(_)
+            | ServerNotification::ThreadArchived(_)
+            | ServerNotification::ThreadDeleted(_) => {
                 self.threads.remove(thread_id);
             }
             _ => {}
@@ -478,9 +480,9 @@ pub fn notification_thread(notification: &ServerNotification) -> Option<&str> {
             &event.thread_id
         }
         ServerNotification::ThreadStatusChanged(event) => &event.thread_id,
-        ServerNotification::ThreadClosed(event) | ServerNotification::ThreadArchived(event) => {
-            &event.thread_id
-        }
+        ServerNotification::ThreadClosed(event)
+        | ServerNotification::ThreadArchived(event)
+        | ServerNotification::ThreadDeleted(event) => &event.thread_id,
         ServerNotification::ItemStarted(event) => &event.thread_id,
         ServerNotification::ItemCompleted(event) => &event.thread_id,
         ServerNotification::AgentMessageDelta(event)

@@ -10,6 +10,8 @@ mod history_requests;
 mod index_requests;
 mod process_requests;
 pub mod subscriptions;
+mod thread_attachments;
+mod thread_lifecycle;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -23,6 +25,7 @@ use app_server_protocol::notifications::{
 };
 use app_server_protocol::policy::CollaborationModeListResponse;
 use app_server_protocol::tables::{ClientRequest, ClientRequestPayload, ServerNotification};
+use app_server_protocol::thread_goal::ThreadGoalGetResponse;
 use app_server_protocol::thread_requests::{
     EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
 };
@@ -364,10 +367,7 @@ impl Processor {
                             hub.replay_open_questions(*connection, &thread_id).await;
                         }
                         self.replay_usage(&thread_id, usage).await;
-                        self.notify(ServerNotification::ThreadGoalCleared(
-                            ThreadIdNotification { thread_id },
-                        ))
-                        .await;
+                        self.notify_resumed_goal(thread_id).await;
                     }
                     Err(error) => self.send_engine_error(id, error).await,
                 }
@@ -430,6 +430,35 @@ impl Processor {
                 } else {
                     self.respond(id, result).await;
                 }
+            }
+            ClientRequestPayload::ThreadDelete(params) => self.thread_delete(id, params).await,
+            ClientRequestPayload::ThreadMetadataUpdate(params) => {
+                let result = self.engine.update_thread_metadata(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ThreadInjectItems(params) => {
+                let result = self.engine.inject_items(params).await;
+                self.respond(id, result.map(|()| EmptyResponse {})).await;
+            }
+            ClientRequestPayload::ThreadRevert(params) => self.thread_revert(id, params).await,
+            ClientRequestPayload::ThreadGoalSet(params) => self.thread_goal_set(id, params).await,
+            ClientRequestPayload::ThreadAttachmentAdd(params) => {
+                self.thread_attachment_add(id, params).await
+            }
+            ClientRequestPayload::ThreadAttachmentList(params) => {
+                let result = self.engine.list_attachments(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ThreadAttachmentRemove(params) => {
+                self.thread_attachment_remove(id, params).await
+            }
+            ClientRequestPayload::ThreadGoalGet(params) => {
+                let result = self.engine.goal(params).await;
+                self.respond(id, result.map(|goal| ThreadGoalGetResponse { goal }))
+                    .await;
+            }
+            ClientRequestPayload::ThreadGoalClear(params) => {
+                self.thread_goal_clear(id, params).await
             }
             ClientRequestPayload::ThreadUnarchive(params) => {
                 match self.engine.unarchive_thread(&params.thread_id).await {

@@ -467,7 +467,11 @@ fn notification_thread(notification: &ServerNotification) -> Option<&str> {
         N::ThreadArchived(thread)
         | N::ThreadUnarchived(thread)
         | N::ThreadClosed(thread)
-        | N::ThreadGoalCleared(thread) => Some(&thread.thread_id),
+        | N::ThreadGoalCleared(thread)
+        | N::ThreadDeleted(thread)
+        | N::ThreadReverted(thread) => Some(&thread.thread_id),
+        N::ThreadAttachmentUpdated(updated) => Some(&updated.thread_id),
+        N::ThreadGoalUpdated(updated) => Some(&updated.thread_id),
         N::ThreadNameUpdated(updated) => Some(&updated.thread_id),
         N::ThreadTokenUsageUpdated(usage) => Some(&usage.thread_id),
         N::TurnStarted(turn) | N::TurnCompleted(turn) => Some(&turn.thread_id),

@@ -24,6 +24,31 @@ const (
 	MethodThreadItemsList = "thread/items/list"
 	// Archive a thread: unload it and move its rollout to `archived_sessions/`.
 	MethodThreadArchive = "thread/archive"
+	// Delete a thread for good: interrupt and unload it, remove its rollout (live or
+	//  archived) and its rows in the thread and history indexes. Followed by
+	//  `thread/deleted`.
+	MethodThreadDelete = "thread/delete"
+	// Patch a thread's stored metadata (Git information, project, Daybreak choice).
+	MethodThreadMetadataUpdate = "thread/metadata/update"
+	// Append raw Responses API items to a loaded thread's model-visible history.
+	MethodThreadInjectItems = "thread/inject_items"
+	// Drop a turn and every later one from a thread's history (files are not restored).
+	//  Followed by `thread/reverted`.
+	MethodThreadRevert = "thread/revert"
+	// Set or change a loaded thread's goal. Followed by `thread/goal/updated`.
+	MethodThreadGoalSet = "thread/goal/set"
+	// A loaded thread's goal, if it has one.
+	MethodThreadGoalGet = "thread/goal/get"
+	// Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
+	MethodThreadGoalClear = "thread/goal/clear"
+	// Keep an attachment with a thread, or find the one already kept with the same type and
+	//  identity. Followed by `thread/attachment/updated` when created.
+	MethodThreadAttachmentAdd = "thread/attachment/add"
+	// A thread's attachments, oldest first, one page at a time.
+	MethodThreadAttachmentList = "thread/attachment/list"
+	// Remove a thread's attachment by type and identity. Followed by
+	//  `thread/attachment/updated` when there was one.
+	MethodThreadAttachmentRemove = "thread/attachment/remove"
 	// Restore an archived thread.
 	MethodThreadUnarchive = "thread/unarchive"
 	// Name a thread. Followed by `thread/name/updated`.
@@ -216,14 +241,22 @@ const (
 	MethodThreadStatusChanged = "thread/status/changed"
 	// A thread was archived.
 	MethodThreadArchived = "thread/archived"
+	// A thread was deleted (`thread/delete`).
+	MethodThreadDeleted = "thread/deleted"
+	// A thread's history was cut back by `thread/revert`.
+	MethodThreadReverted = "thread/reverted"
+	// An attachment of a thread was added or removed.
+	MethodThreadAttachmentUpdated = "thread/attachment/updated"
 	// A thread was unarchived.
 	MethodThreadUnarchived = "thread/unarchived"
 	// A thread was renamed.
 	MethodThreadNameUpdated = "thread/name/updated"
 	// A thread was unloaded from this server.
 	MethodThreadClosed = "thread/closed"
-	// A resumed thread has no active goal.
+	// A thread's goal was cleared (`thread/goal/clear`), or a resumed thread has none.
 	MethodThreadGoalCleared = "thread/goal/cleared"
+	// A thread's goal was set or changed (`thread/goal/set`), or a resumed thread has one.
+	MethodThreadGoalUpdated = "thread/goal/updated"
 	// Token usage after a model response.
 	MethodThreadTokenUsageUpdated = "thread/tokenUsage/updated"
 	// A turn started streaming.
@@ -328,6 +361,15 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 	case MethodThreadArchived:
 		v := new(ThreadIDNotification)
 		return v, json.Unmarshal(params, v)
+	case MethodThreadDeleted:
+		v := new(ThreadIDNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadReverted:
+		v := new(ThreadIDNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadAttachmentUpdated:
+		v := new(ThreadAttachmentUpdatedNotification)
+		return v, json.Unmarshal(params, v)
 	case MethodThreadUnarchived:
 		v := new(ThreadIDNotification)
 		return v, json.Unmarshal(params, v)
@@ -339,6 +381,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodThreadGoalCleared:
 		v := new(ThreadIDNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadGoalUpdated:
+		v := new(ThreadGoalUpdatedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadTokenUsageUpdated:
 		v := new(ThreadTokenUsageUpdatedNotification)
@@ -3740,6 +3785,105 @@ const (
 	ThreadActiveFlagWaitingOnUserInput ThreadActiveFlag = "waitingOnUserInput"
 )
 
+// ThreadAttachment: Data a client keeps with a thread, identified within it by `(attachmentType,
+// identityKey)`. The server stores the payload as given and never reads a file it names.
+type ThreadAttachment struct {
+	// AttachmentType: The client's kind of attachment (`file`, …).
+	AttachmentType string `json:"attachmentType"`
+	// CreatedAt: When it was added (Unix seconds).
+	CreatedAt int64 `json:"createdAt"`
+	// ID: Server-generated id (UUIDv7).
+	ID string `json:"id"`
+	// IdentityKey: What makes the attachment unique within its type on this thread (a path, a URL, …).
+	IdentityKey string `json:"identityKey"`
+	// Payload: The client's data, any JSON value.
+	Payload json.RawMessage `json:"payload"`
+}
+
+// ThreadAttachmentAddOutcome: Whether `thread/attachment/add` created the attachment or found it already there.
+type ThreadAttachmentAddOutcome string
+
+// The values of ThreadAttachmentAddOutcome.
+const (
+	// A new attachment was stored.
+	ThreadAttachmentAddOutcomeCreated ThreadAttachmentAddOutcome = "created"
+	// One with the same type and identity was already there; it is returned unchanged.
+	ThreadAttachmentAddOutcomeExisting ThreadAttachmentAddOutcome = "existing"
+)
+
+// ThreadAttachmentAddParams: Parameters of `thread/attachment/add`.
+type ThreadAttachmentAddParams struct {
+	// AttachmentType: The kind of attachment; not empty, at most 1 KiB.
+	AttachmentType string `json:"attachmentType"`
+	// IdentityKey: Its identity within the type; not empty, at most 1 KiB.
+	IdentityKey string `json:"identityKey"`
+	// Payload: The data to keep; at most 64 KiB once serialized.
+	Payload json.RawMessage `json:"payload"`
+	// ThreadID: The thread (loaded or stored, with at least one turn).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadAttachmentAddResponse: Result of `thread/attachment/add`.
+type ThreadAttachmentAddResponse struct {
+	// Attachment: The attachment as stored.
+	Attachment ThreadAttachment `json:"attachment"`
+	// Outcome: Whether it was created now or already there.
+	Outcome ThreadAttachmentAddOutcome `json:"outcome"`
+}
+
+// ThreadAttachmentListParams: Parameters of `thread/attachment/list`.
+type ThreadAttachmentListParams struct {
+	// Cursor: The `nextCursor` of an earlier page.
+	Cursor *string `json:"cursor,omitempty"`
+	// Limit: Page size (at least 1; every attachment when absent).
+	Limit *int64 `json:"limit,omitempty"`
+	// ThreadID: The thread. One that does not exist (for the caller) has no attachments.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadAttachmentListResponse: Result of `thread/attachment/list`.
+type ThreadAttachmentListResponse struct {
+	// Data: The attachments of this page, oldest first.
+	Data []ThreadAttachment `json:"data"`
+	// NextCursor: Cursor of the next page; `null` on the last page.
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
+// ThreadAttachmentOperation: What a `thread/attachment/updated` notification reports.
+type ThreadAttachmentOperation string
+
+// The values of ThreadAttachmentOperation.
+const (
+	// The attachment was added.
+	ThreadAttachmentOperationCreated ThreadAttachmentOperation = "created"
+	// The attachment was removed.
+	ThreadAttachmentOperationDeleted ThreadAttachmentOperation = "deleted"
+)
+
+// ThreadAttachmentRemoveParams: Parameters of `thread/attachment/remove`.
+type ThreadAttachmentRemoveParams struct {
+	// AttachmentType: The kind of the attachment to remove.
+	AttachmentType string `json:"attachmentType"`
+	// IdentityKey: Its identity within the type. Removing one that is not there succeeds.
+	IdentityKey string `json:"identityKey"`
+	// ThreadID: The thread (loaded or stored, with at least one turn).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadAttachmentUpdatedNotification: `thread/attachment/updated`: an attachment was added or removed.
+type ThreadAttachmentUpdatedNotification struct {
+	// AttachmentID: The attachment's id.
+	AttachmentID string `json:"attachmentId"`
+	// AttachmentType: The attachment's kind.
+	AttachmentType string `json:"attachmentType"`
+	// IdentityKey: The attachment's identity within its kind.
+	IdentityKey string `json:"identityKey"`
+	// Operation: What happened to it.
+	Operation ThreadAttachmentOperation `json:"operation"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+}
+
 // ThreadCompactStartParams: Parameters of `thread/compact/start`.
 type ThreadCompactStartParams struct {
 	// ThreadID: The thread to compact; it must be loaded and idle.
@@ -3796,6 +3940,113 @@ type ThreadForkParams struct {
 	ThreadSource *string `json:"threadSource,omitempty"`
 }
 
+// ThreadGoal: The objective a thread works toward, kept with the thread (its rollout) across restarts.
+type ThreadGoal struct {
+	// CreatedAt: When the goal was set (Unix seconds).
+	CreatedAt int64 `json:"createdAt"`
+	// Objective: What the thread works toward.
+	Objective string `json:"objective"`
+	// Status: Where the goal stands.
+	Status ThreadGoalStatus `json:"status"`
+	// ThreadID: The thread the goal belongs to.
+	ThreadID string `json:"threadId"`
+	// TimeUsedSeconds: Seconds spent on the goal. Tandem does not count them yet: always 0.
+	TimeUsedSeconds int64 `json:"timeUsedSeconds"`
+	// TokenBudget: The most tokens the goal may use, if the client set a budget.
+	TokenBudget *int64 `json:"tokenBudget,omitempty"`
+	// TokensUsed: Tokens used toward the goal. Tandem does not count them yet: always 0.
+	TokensUsed int64 `json:"tokensUsed"`
+	// UpdatedAt: When the goal last changed (Unix seconds).
+	UpdatedAt int64 `json:"updatedAt"`
+}
+
+// ThreadGoalClearParams: Parameters of `thread/goal/clear`.
+type ThreadGoalClearParams struct {
+	// Origin: Who asks. Accepted and not acted on.
+	Origin *ThreadGoalMutationOrigin `json:"origin,omitempty"`
+	// ThreadID: The thread; it must be loaded.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadGoalClearResponse: Result of `thread/goal/clear`.
+type ThreadGoalClearResponse struct {
+	// Cleared: Whether there was a goal to clear.
+	Cleared bool `json:"cleared"`
+}
+
+// ThreadGoalGetParams: Parameters of `thread/goal/get`.
+type ThreadGoalGetParams struct {
+	// ThreadID: The thread; it must be loaded.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadGoalGetResponse: Result of `thread/goal/get`.
+type ThreadGoalGetResponse struct {
+	// Goal: The thread's goal; `null` when it has none.
+	Goal *ThreadGoal `json:"goal,omitempty"`
+}
+
+// ThreadGoalMutationOrigin: Who asked for a goal change: an explicit user action or the goal's own lifecycle.
+type ThreadGoalMutationOrigin string
+
+// The values of ThreadGoalMutationOrigin.
+const (
+	// The user asked for it.
+	ThreadGoalMutationOriginUser ThreadGoalMutationOrigin = "user"
+	// The goal's own lifecycle changed it.
+	ThreadGoalMutationOriginAutomatic ThreadGoalMutationOrigin = "automatic"
+)
+
+// ThreadGoalSetParams: Parameters of `thread/goal/set`: a new `objective` sets a new goal; without one, the
+// thread's goal is updated (and must exist).
+type ThreadGoalSetParams struct {
+	// Objective: The objective; must not be empty. A different objective replaces the goal.
+	Objective *string `json:"objective,omitempty"`
+	// Origin: Who asks. Accepted and not acted on: a missing origin grants nothing.
+	Origin *ThreadGoalMutationOrigin `json:"origin,omitempty"`
+	// Status: The new status (default `active` for a new goal).
+	Status *ThreadGoalStatus `json:"status,omitempty"`
+	// ThreadID: The thread; it must be loaded.
+	ThreadID string `json:"threadId"`
+	// TokenBudget: The token budget (a new goal has none unless given).
+	TokenBudget *int64 `json:"tokenBudget,omitempty"`
+}
+
+// ThreadGoalSetResponse: Result of `thread/goal/set`.
+type ThreadGoalSetResponse struct {
+	// Goal: The goal after the change.
+	Goal ThreadGoal `json:"goal"`
+}
+
+// ThreadGoalStatus: Where a goal stands.
+type ThreadGoalStatus string
+
+// The values of ThreadGoalStatus.
+const (
+	// Being worked on.
+	ThreadGoalStatusActive ThreadGoalStatus = "active"
+	// Set aside by the user.
+	ThreadGoalStatusPaused ThreadGoalStatus = "paused"
+	// Waiting on something outside the thread.
+	ThreadGoalStatusBlocked ThreadGoalStatus = "blocked"
+	// Stopped by a usage limit.
+	ThreadGoalStatusUsageLimited ThreadGoalStatus = "usageLimited"
+	// Stopped by its token budget.
+	ThreadGoalStatusBudgetLimited ThreadGoalStatus = "budgetLimited"
+	// Reached.
+	ThreadGoalStatusComplete ThreadGoalStatus = "complete"
+)
+
+// ThreadGoalUpdatedNotification: `thread/goal/updated`: a thread's goal was set or changed.
+type ThreadGoalUpdatedNotification struct {
+	// Goal: The goal after the change.
+	Goal ThreadGoal `json:"goal"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn that changed it; `null` for a client's `thread/goal/set` (and on resume).
+	TurnID *string `json:"turnId,omitempty"`
+}
+
 // ThreadHistoryMode: How a thread's history is stored.
 type ThreadHistoryMode string
 
@@ -3808,15 +4059,24 @@ const (
 )
 
 // ThreadIDNotification: Notifications that only name a thread (`thread/archived`, `thread/unarchived`,
-// `thread/closed`, `thread/goal/cleared`).
+// `thread/deleted`, `thread/reverted`, `thread/closed`, `thread/goal/cleared`).
 type ThreadIDNotification struct {
 	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
 }
 
-// ThreadIDParams: Parameters of `thread/archive`, `thread/unarchive` and `thread/unsubscribe`.
+// ThreadIDParams: Parameters of `thread/archive`, `thread/unarchive`, `thread/delete` and `thread/unsubscribe`.
 type ThreadIDParams struct {
 	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadInjectItemsParams: Parameters of `thread/inject_items`.
+type ThreadInjectItemsParams struct {
+	// Items: Raw Responses API items (`message`, `function_call`, …) appended to the thread's
+	// model-visible history, in order. They become no turn or item of the thread.
+	Items []json.RawMessage `json:"items"`
+	// ThreadID: The thread; it must be loaded.
 	ThreadID string `json:"threadId"`
 }
 
@@ -4033,6 +4293,38 @@ type ThreadLoadedListResponse struct {
 	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
+// ThreadMetadataGitInfoUpdateParams: A patch of a thread's Git metadata (`thread/metadata/update`).
+type ThreadMetadataGitInfoUpdateParams struct {
+	// Branch: The branch: left out keeps it, `null` clears it, a non-empty string replaces it.
+	Branch *string `json:"branch,omitempty"`
+	// OriginURL: The origin URL: left out keeps it, `null` clears it, a non-empty string replaces it.
+	OriginURL *string `json:"originUrl,omitempty"`
+	// Sha: The commit: left out keeps it, `null` clears it, a non-empty string replaces it.
+	Sha *string `json:"sha,omitempty"`
+}
+
+// ThreadMetadataUpdateParams: Parameters of `thread/metadata/update`. At least one of `gitInfo`, `projectId` and
+// `daybreakEnabled` must be given.
+type ThreadMetadataUpdateParams struct {
+	// DaybreakEnabled: The client's Daybreak choice for this thread, stored and reported back; `null` or left
+	// out leaves it unchanged. It grants nothing.
+	DaybreakEnabled *bool `json:"daybreakEnabled,omitempty"`
+	// GitInfo: Patch of the stored Git metadata: a field left out is unchanged, `null` clears it, a
+	// non-empty string replaces it.
+	GitInfo *ThreadMetadataGitInfoUpdateParams `json:"gitInfo,omitempty"`
+	// ProjectID: The project: left out or `null` leaves it unchanged, an empty string clears it.
+	// Tandem keeps no projects, so any other value is refused as a project not found.
+	ProjectID *string `json:"projectId,omitempty"`
+	// ThreadID: The thread (loaded or stored).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadMetadataUpdateResponse: Result of `thread/metadata/update`.
+type ThreadMetadataUpdateResponse struct {
+	// Thread: The thread after the update, without turns.
+	Thread Thread `json:"thread"`
+}
+
 // ThreadNameUpdatedNotification: `thread/name/updated`.
 type ThreadNameUpdatedNotification struct {
 	// ThreadID: The thread.
@@ -4128,6 +4420,28 @@ type ThreadResumeResponse struct {
 	// Thread: The resumed thread, with its turns unless `excludeTurns`.
 	Thread Thread `json:"thread"`
 	// TurnsBackwardsCursor: Cursor for paging older turns with `thread/turns/list`.
+	TurnsBackwardsCursor *string `json:"turnsBackwardsCursor,omitempty"`
+}
+
+// ThreadRevertParams: Parameters of `thread/revert`.
+type ThreadRevertParams struct {
+	// BeforeTurnID: The first turn to drop: it and every later turn leave the thread's history. Files the
+	// turns changed are not restored.
+	BeforeTurnID string `json:"beforeTurnId"`
+	// ThreadID: The thread (loaded or stored).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadRevertResponse: Result of `thread/revert`.
+type ThreadRevertResponse struct {
+	// ItemsBackwardsCursor: A `thread/items/list` cursor for `sortDirection: "desc"` whose first page starts with
+	// the last kept item; `null` when no item is kept.
+	ItemsBackwardsCursor *string `json:"itemsBackwardsCursor,omitempty"`
+	// Thread: The thread after the revert; `turns` is always empty (page the kept ones with
+	// `thread/turns/list`).
+	Thread Thread `json:"thread"`
+	// TurnsBackwardsCursor: A `thread/turns/list` cursor for `sortDirection: "desc"` whose first page starts with
+	// the last kept turn; `null` when no turn is kept.
 	TurnsBackwardsCursor *string `json:"turnsBackwardsCursor,omitempty"`
 }
 

@@ -81,6 +81,8 @@ impl Engine {
             context_limits: crate::engine::compaction::ContextLimits::from_config(
                 &self.inner.config(),
             ),
+            goal: None,
+            attachments: Vec::new(),
         }
     }
 
@@ -145,6 +147,8 @@ impl Engine {
             )
             .map_err(|error| self.beyond_ceiling(error))?;
         let meta = ThreadMeta {
+            git_info: None,
+            daybreak_enabled: None,
             collaboration_mode: None,
             compact_prompt: None,
             id: id.clone(),
@@ -279,6 +283,8 @@ impl Engine {
                     token_usage,
                     instruction_sources,
                     turn_starts,
+                    goal,
+                    attachments,
                 } = stored;
                 let sent_for = Some(meta.cwd.clone());
                 let before = meta.clone();
@@ -291,6 +297,8 @@ impl Engine {
                 state.token_usage = token_usage;
                 state.instruction_sources = instruction_sources;
                 state.turn_starts = turn_starts;
+                state.goal = goal;
+                state.attachments = attachments;
                 state.environment_sent_for = sent_for;
                 state.writer = Some(writer);
                 if before != meta {
@@ -630,7 +638,7 @@ impl Engine {
 
     /// Removes a thread of the engine's principal from the registry, interrupting its turn.
     /// Returns whether it was loaded (another principal's thread never is, for this engine).
-    fn unload(&self, id: &str) -> bool {
+    pub(super) fn unload(&self, id: &str) -> bool {
         let Some(thread) = self.inner.threads.remove(self.principal(), id) else {
             return false;
         };

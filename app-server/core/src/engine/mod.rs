@@ -6,8 +6,11 @@
 
 pub mod agents_md;
 pub mod approval;
+mod attachments;
 mod compaction;
 pub mod config_requests;
+mod delete;
+mod goal;
 mod image_file;
 mod items_list;
 mod lifecycle;
@@ -25,6 +28,7 @@ mod settings;
 #[cfg(test)]
 mod test_support;
 mod thread;
+mod thread_edits;
 pub mod tools;
 mod turn;
 mod turn_control;

@@ -161,6 +161,64 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
         ClientMethod::ThreadArchive | ClientMethod::ArchiveConversation => {
             outcome(engine.archive_thread(id).await, id)
         }
+        ClientMethod::ThreadDelete => outcome(engine.delete_thread(id).await, id),
+        ClientMethod::ThreadAttachmentAdd => outcome(
+            engine
+                .add_attachment(params(json!({
+                    "threadId": id, "attachmentType": "file", "identityKey": "k", "payload": 1,
+                })))
+                .await,
+            id,
+        ),
+        ClientMethod::ThreadAttachmentList => outcome(
+            engine
+                .list_attachments(params(json!({"threadId": id})))
+                .await,
+            id,
+        ),
+        ClientMethod::ThreadAttachmentRemove => outcome(
+            engine
+                .remove_attachment(params(json!({
+                    "threadId": id, "attachmentType": "file", "identityKey": "k",
+                })))
+                .await,
+            id,
+        ),
+        ClientMethod::ThreadGoalSet => outcome(
+            engine
+                .set_goal(params(json!({"threadId": id, "objective": "bob's goal"})))
+                .await,
+            id,
+        ),
+        ClientMethod::ThreadGoalGet => {
+            outcome(engine.goal(params(json!({"threadId": id}))).await, id)
+        }
+        ClientMethod::ThreadGoalClear => {
+            outcome(engine.clear_goal(params(json!({"threadId": id}))).await, id)
+        }
+        ClientMethod::ThreadMetadataUpdate => outcome(
+            engine
+                .update_thread_metadata(params(json!({"threadId": id, "daybreakEnabled": true})))
+                .await
+                .map(drop),
+            id,
+        ),
+        ClientMethod::ThreadInjectItems => outcome(
+            engine
+                .inject_items(params(json!({
+                    "threadId": id,
+                    "items": [{"type": "message", "role": "user", "content": []}],
+                })))
+                .await,
+            id,
+        ),
+        ClientMethod::ThreadRevert => outcome(
+            engine
+                .revert_thread(params(json!({"threadId": id, "beforeTurnId": "turn-1"})))
+                .await
+                .map(drop),
+            id,
+        ),
         ClientMethod::ThreadUnarchive => outcome(engine.unarchive_thread(id).await.map(drop), id),
         ClientMethod::ThreadSetName => {
             outcome(engine.set_thread_name(id, "bob was here").await, id)
@@ -411,6 +469,8 @@ const CREATED_AT: i64 = 1_795_293_943;
 /// index.
 fn pre_owner_thread(home: &std::path::Path, store: &Store, id: &str, index: bool) {
     let meta = crate::store::ThreadMeta {
+        git_info: None,
+        daybreak_enabled: None,
         id: id.to_owned(),
         created_at: CREATED_AT,
         updated_at_ms: CREATED_AT * 1000,

@@ -72,6 +72,10 @@ pub struct ThreadState {
     pub turn_starts: Vec<(String, usize)>,
     /// The compaction keys this thread uses (its `config` overrides win).
     pub context_limits: crate::engine::compaction::ContextLimits,
+    /// The thread's goal (`thread/goal/*`), recorded in its rollout.
+    pub goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
+    /// The thread's attachments (`thread/attachment/*`), recorded in its rollout.
+    pub attachments: Vec<app_server_protocol::thread_attachment::ThreadAttachment>,
 }
 
 /// The running turn of a thread.
@@ -86,6 +90,9 @@ pub struct ActiveTurn {
     pub started_at: i64,
     /// The items so far, for a client that resumes the thread mid-turn.
     pub live: crate::engine::live_turn::LiveTurn,
+    /// Cancelled once the turn's task has ended (its rollout synced and its index row
+    /// written), or once its launcher was dropped unlaunched; `thread/delete` waits for it.
+    pub ended: CancellationToken,
 }
 
 impl ActiveTurn {
@@ -214,9 +221,9 @@ pub fn thread_from_meta(meta: &ThreadMeta, status: ThreadStatus, ephemeral: bool
         thread_source: meta.thread_source.clone(),
         agent_nickname: None,
         agent_role: None,
-        git_info: None,
+        git_info: meta.git_info.clone(),
         name: meta.name.clone(),
-        daybreak_enabled: None,
+        daybreak_enabled: meta.daybreak_enabled,
         turns: Vec::new(),
     }
 }

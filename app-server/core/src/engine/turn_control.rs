@@ -8,7 +8,7 @@ use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{ThreadStatus, Turn, TurnItemsView, TurnStatus};
 use app_server_protocol::turn_requests::{TurnStartParams, TurnSteerParams};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
+use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::clock::unix_millis;
 use crate::engine::settings::{normalize_thread_id, resolve_cwd};
@@ -28,12 +28,20 @@ const STEER_QUEUE: usize = 64;
 pub struct TurnLauncher {
     engine: Arc<EngineInner>,
     pub(super) task: TurnTask,
+    /// Cancels the turn's [`ActiveTurn::ended`] when dropped: at the end of the turn's task,
+    /// or here when the launcher is dropped unlaunched.
+    ended: DropGuard,
 }
 
 impl TurnLauncher {
     /// Spawns the turn.
     pub fn launch(self) {
-        self.engine.tasks.spawn(run_guarded(self.task));
+        let ended = self.ended;
+        let task = self.task;
+        self.engine.tasks.spawn(async move {
+            run_guarded(task).await;
+            drop(ended);
+        });
     }
 }
 
@@ -159,12 +167,14 @@ impl Engine {
         let cancel = self.inner.shutdown.child_token();
         let (steer_sender, steer_receiver) = mpsc::channel(STEER_QUEUE);
         let started_at_ms = unix_millis();
+        let ended = CancellationToken::new();
         state.active = Some(ActiveTurn {
             id: turn_id.clone(),
             cancel: cancel.clone(),
             steer: steer_sender,
             started_at: started_at_ms / 1000,
             live: Default::default(),
+            ended: ended.clone(),
         });
         state.status = ThreadStatus::Active {
             active_flags: Vec::new(),
@@ -188,6 +198,7 @@ impl Engine {
             Some(TurnLauncher {
                 engine: self.inner.clone(),
                 task,
+                ended: ended.drop_guard(),
             }),
         ))
     }

@@ -320,6 +320,43 @@ impl Store {
         Ok(meta)
     }
 
+    /// Deletes thread `id` for good: its rollout file (live or archived) and then its index
+    /// row, and tells the rollout mirror (distributed MCP) that the thread is gone.
+    /// [`StoreError::NotFound`] when the thread has neither a rollout nor a row. The file goes
+    /// first: a failure in between leaves a row without a file, which a second delete
+    /// removes, never a file without a row that the next rebuild would bring back. Blocking.
+    pub fn delete(&self, id: &str) -> Result<(), StoreError> {
+        // Lines still queued for the file go into it before it is removed, not after.
+        self.sink.appender.barrier();
+        // The indexed file when it is there; otherwise whatever the directory scans find.
+        let paths = match self.indexed_location(id)? {
+            Some((path, _)) if path.is_file() => vec![path],
+            _ => [self.locate(id, false)?, self.locate(id, true)?]
+                .into_iter()
+                .flatten()
+                .collect(),
+        };
+        let mut found = false;
+        for path in paths {
+            match fs::remove_file(&path) {
+                Ok(()) => found = true,
+                Err(error) if error.kind() == io::ErrorKind::NotFound => {}
+                Err(error) => return Err(io_error(&path, error)),
+            }
+        }
+        let removed = self
+            .connection()?
+            .prepare_cached("DELETE FROM threads WHERE id = ?1")?
+            .execute([id])?;
+        if !found && removed == 0 {
+            return Err(StoreError::NotFound(id.to_owned()));
+        }
+        if let Some(mirror) = &self.sink.mirror {
+            mirror.delete(id);
+        }
+        Ok(())
+    }
+
     /// The connection. A panic while it was held cannot leave a half-done change behind
     /// (every change is one statement or one transaction), so a poisoned lock is still good.
     fn connection(&self) -> Result<MutexGuard<'_, Connection>, StoreError> {

@@ -36,6 +36,11 @@ pub trait RolloutMirror: Send + Sync + 'static {
     fn mirror(&self, path: &std::path::Path, line: &[u8]);
     /// Thread `thread_id` was archived: its mirror is no longer needed.
     fn forget(&self, _thread_id: &str) {}
+    /// Thread `thread_id` was deleted: its mirror, and whatever else the cluster keeps for
+    /// it, goes.
+    fn delete(&self, thread_id: &str) {
+        self.forget(thread_id);
+    }
 }
 
 /// Version written in every rollout header.
@@ -101,6 +106,12 @@ pub struct ThreadMeta {
     /// the local user.
     #[serde(default, with = "owner_name")]
     pub owner: Principal,
+    /// Git information a client stored with `thread/metadata/update`; absent until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub git_info: Option<app_server_protocol::thread::GitInfo>,
+    /// The client's Daybreak choice stored with `thread/metadata/update`; absent until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daybreak_enabled: Option<bool>,
 }
 
 mod response_item_payload {
@@ -363,6 +374,16 @@ pub enum RolloutRecord {
         /// The history that replaces everything before this record.
         history: Vec<ResponseItem>,
     },
+    /// The thread's goal was set, changed (`Some`) or cleared (`None`); later lines win.
+    Goal {
+        /// The goal after the change.
+        goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
+    },
+    /// The thread's attachments after one was added or removed; later lines win.
+    Attachments {
+        /// Every attachment, oldest first.
+        attachments: Vec<app_server_protocol::thread_attachment::ThreadAttachment>,
+    },
 }
 
 /// A thread read back from its rollout.
@@ -381,6 +402,10 @@ pub struct StoredThread {
     pub instruction_sources: Vec<String>,
     /// Where each turn's model history begins (turn id, history length at its start).
     pub turn_starts: Vec<(String, usize)>,
+    /// The thread's goal, as its last goal record left it.
+    pub goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
+    /// The thread's attachments, as its last attachments record left them.
+    pub attachments: Vec<app_server_protocol::thread_attachment::ThreadAttachment>,
 }
 
 /// A `thread/list` query, already validated.

@@ -275,6 +275,8 @@ pub(super) fn read_rollout(path: &Path, archived: bool) -> Result<StoredThread, 
         token_usage: replay.token_usage,
         instruction_sources: replay.instruction_sources,
         turn_starts: replay.turn_starts,
+        goal: replay.goal,
+        attachments: replay.attachments,
     })
 }
 
@@ -289,6 +291,8 @@ struct Replay {
     last_timestamp_ms: Option<i64>,
     instruction_sources: Vec<String>,
     turn_starts: Vec<(String, usize)>,
+    goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
+    attachments: Vec<app_server_protocol::thread_attachment::ThreadAttachment>,
 }
 
 impl Replay {
@@ -341,6 +345,8 @@ impl Replay {
                 }
             }
             RolloutRecord::Item { turn_id, item } => self.turn_mut(turn_id).items.push(item),
+            RolloutRecord::Goal { goal } => self.goal = goal,
+            RolloutRecord::Attachments { attachments } => self.attachments = attachments,
             RolloutRecord::ResponseItem { item, .. } => self.history.push(item),
             RolloutRecord::TokenUsage { usage, .. } => self.token_usage = Some(usage),
             RolloutRecord::TurnCompleted {

@@ -39,6 +39,8 @@ pub(super) fn thread_id(number: u32) -> String {
 
 pub(super) fn meta(store: &Store, id: &str, created_at: i64) -> ThreadMeta {
     ThreadMeta {
+        git_info: None,
+        daybreak_enabled: None,
         collaboration_mode: None,
         compact_prompt: None,
         id: id.to_owned(),
@@ -346,6 +348,8 @@ fn round_trip_rebuilds_the_whole_thread() {
         token_usage: Some(usage(216)),
         instruction_sources: Vec::new(),
         turn_starts: vec![("turn-1".to_owned(), 0), ("turn-2".to_owned(), 2)],
+        goal: None,
+        attachments: Vec::new(),
     };
     assert_eq!(loaded, expected);
 

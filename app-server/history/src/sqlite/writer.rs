@@ -172,17 +172,49 @@ impl Writer {
             deltas.total_len += length;
             *deltas.owners.entry(event.owner.clone()).or_insert(0) += 1;
         }
-        postings::remove(&transaction, std::mem::take(&mut deltas.removed))?;
+        self.apply(&transaction, deltas, added, fresh)?;
+        for file in &batch.files {
+            let cursor = serde_json::to_string(&file.state.cursor).unwrap_or_default();
+            let mut upsert = transaction.prepare_cached(
+                "INSERT INTO files (path, inode, offset, fingerprint, cursor, corrupt_lines)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (path) DO UPDATE SET inode = ?2, offset = ?3, fingerprint = ?4,
+                 cursor = ?5, corrupt_lines = ?6",
+            )?;
+            upsert.execute(params![
+                file.path,
+                file.state.inode as i64,
+                file.state.offset as i64,
+                file.state.fingerprint,
+                cursor,
+                file.state.corrupt_lines
+            ])?;
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Writes what a change besides its rows amounts to: the removed and `added` postings
+    /// (new postings by term, in document order), document frequencies, the corpus row and
+    /// each owner's count.
+    fn apply(
+        &self,
+        transaction: &rusqlite::Transaction<'_>,
+        mut deltas: Deltas,
+        added: HashMap<String, Vec<Posting>>,
+        fresh: &mut HashMap<String, i64>,
+    ) -> Result<(), HistoryError> {
+        postings::remove(transaction, std::mem::take(&mut deltas.removed))?;
         let mut lists = Vec::with_capacity(added.len());
         for (term, list) in added {
-            if let Some((tid, created)) = self.term_id(&transaction, &term, fresh, true)? {
+            if let Some((tid, created)) = self.term_id(transaction, &term, fresh, true)? {
                 lists.push((tid, created, list));
             }
         }
         // In term order: the blocks table is clustered by term.
         lists.sort_unstable_by_key(|(tid, _, _)| *tid);
         for (tid, created, list) in &lists {
-            postings::append(&transaction, *tid, *created, list)?;
+            postings::append(transaction, *tid, *created, list)?;
             *deltas.df.entry(*tid).or_insert(0) += list.len() as i64;
         }
         {
@@ -210,24 +242,57 @@ impl Writer {
                 }
             }
         }
-        for file in &batch.files {
-            let cursor = serde_json::to_string(&file.state.cursor).unwrap_or_default();
-            let mut upsert = transaction.prepare_cached(
-                "INSERT INTO files (path, inode, offset, fingerprint, cursor, corrupt_lines)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-                 ON CONFLICT (path) DO UPDATE SET inode = ?2, offset = ?3, fingerprint = ?4,
-                 cursor = ?5, corrupt_lines = ?6",
-            )?;
-            upsert.execute(params![
-                file.path,
-                file.state.inode as i64,
-                file.state.offset as i64,
-                file.state.fingerprint,
-                cursor,
-                file.state.corrupt_lines
-            ])?;
-        }
-        transaction.commit()?;
         Ok(())
+    }
+
+    /// Removes every event of session (thread) `session_id`, with its postings and its share
+    /// of the statistics, and forgets the ingestion state of the files they came from, in one
+    /// `IMMEDIATE` transaction. Returns how many events went.
+    pub(super) fn delete_session(&mut self, session_id: &str) -> Result<u64, HistoryError> {
+        let mut fresh = HashMap::new();
+        let result = self.delete_session_inner(session_id, &mut fresh);
+        if result.is_ok() {
+            self.term_ids.extend(fresh);
+        }
+        result
+    }
+
+    fn delete_session_inner(
+        &mut self,
+        session_id: &str,
+        fresh: &mut HashMap<String, i64>,
+    ) -> Result<u64, HistoryError> {
+        let transaction = rusqlite::Transaction::new_unchecked(
+            &self.connection,
+            rusqlite::TransactionBehavior::Immediate,
+        )?;
+        let old: Vec<(i64, String, String, String)> = {
+            let mut select = transaction.prepare_cached(
+                "SELECT n, text, owner, source_path FROM events WHERE session_id = ?1",
+            )?;
+            select
+                .query_map([session_id], |row| {
+                    Ok((row.get(0)?, row.get(1)?, row.get(2)?, row.get(3)?))
+                })?
+                .collect::<Result<_, _>>()?
+        };
+        let mut deltas = Deltas::default();
+        let mut paths = std::collections::BTreeSet::new();
+        for (n, text, owner, path) in &old {
+            self.forget(&transaction, (*n, text, owner.clone()), &mut deltas, fresh)?;
+            paths.insert(path.as_str());
+        }
+        transaction
+            .prepare_cached("DELETE FROM events WHERE session_id = ?1")?
+            .execute([session_id])?;
+        {
+            let mut delete = transaction.prepare_cached("DELETE FROM files WHERE path = ?1")?;
+            for path in paths {
+                delete.execute([path])?;
+            }
+        }
+        self.apply(&transaction, deltas, HashMap::new(), fresh)?;
+        transaction.commit()?;
+        Ok(old.len() as u64)
     }
 }

@@ -244,6 +244,8 @@ enum Mirrored {
     Line(String, Vec<u8>),
     /// The thread left this home (archived): its mirror goes.
     Forget(String),
+    /// The thread was deleted: its mirror and its lease go.
+    Delete(String),
 }
 
 /// Mirrors rollout lines to Redis from a bounded queue.
@@ -296,6 +298,15 @@ impl RedisRolloutMirror {
                                 .cmd("DEL")
                                 .arg(keys.rollout(&thread_id))
                                 .arg(keys.rollout_head(&thread_id))
+                                .ignore();
+                        }
+                        Mirrored::Delete(thread_id) => {
+                            touched.remove(&thread_id);
+                            pipeline
+                                .cmd("DEL")
+                                .arg(keys.rollout(&thread_id))
+                                .arg(keys.rollout_head(&thread_id))
+                                .arg(keys.lease(&thread_id))
                                 .ignore();
                         }
                     }
@@ -359,6 +370,17 @@ impl RolloutMirror for RedisRolloutMirror {
         {
             self.metrics.redis_errors.inc();
             tracing::warn!(%thread_id, "rollout mirror queue full; an archived thread's mirror stays until it expires");
+        }
+    }
+
+    fn delete(&self, thread_id: &str) {
+        if self
+            .lines
+            .try_send(Mirrored::Delete(thread_id.to_string()))
+            .is_err()
+        {
+            self.metrics.redis_errors.inc();
+            tracing::warn!(%thread_id, "rollout mirror queue full; a deleted thread's mirror and lease stay until they expire");
         }
     }
 }
