@@ -38,6 +38,7 @@ use crate::fuzzy_sessions::{
 use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
+use crate::hooks::{HookRunNotification, HooksListParams, HooksListResponse};
 use crate::index::{
     IndexProgressNotification, IndexQueryParams, IndexQueryResponse, IndexRefreshParams,
     IndexRefreshResponse,
@@ -51,6 +52,10 @@ use crate::legacy::{
     NewConversationParams, NewConversationResponse, ResumeConversationParams,
     ResumeConversationResponse, ReviewDecisionResponse, SendUserMessageParams,
     SendUserMessageResponse, SendUserTurnParams, SetDefaultModelParams, UserInfoResponse,
+};
+use crate::mcp_calls::{
+    McpResourceReadParams, McpResourceReadResponse, McpServerToolCallParams,
+    McpServerToolCallResponse,
 };
 use crate::mcp_servers::{
     ListMcpServerStatusParams, ListMcpServerStatusResponse, McpServerElicitationRequestParams,
@@ -74,6 +79,10 @@ use crate::server_requests::{
     CommandExecutionRequestApprovalParams, CommandExecutionRequestApprovalResponse,
     FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, ToolRequestUserInputParams,
     ToolRequestUserInputResponse,
+};
+use crate::skills::{
+    SkillsChangedNotification, SkillsConfigWriteParams, SkillsConfigWriteResponse,
+    SkillsExtraRootsSetParams, SkillsListParams, SkillsListResponse,
 };
 use crate::thread_context::{
     ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
@@ -530,6 +539,43 @@ request_table! {
         params: ModelProviderDefaultSetParams,
         response: ConfigWriteResponse,
     },
+    /// The skills each working directory sees: `SKILL.md` directories under
+    /// `$TANDEM_HOME/skills/`, the repository's `.agents/skills/` and `.codex/skills/`, and the
+    /// connection's extra roots, with whether each is enabled.
+    SkillsList => "skills/list" [Stable] {
+        params: SkillsListParams,
+        response: SkillsListResponse,
+    },
+    /// Enable or disable a skill (by path or by name) in `config.toml`'s `[[skills.config]]`;
+    /// subject to `clients.allow_config_writes`.
+    SkillsConfigWrite => "skills/config/write" [Stable] {
+        params: SkillsConfigWriteParams,
+        response: SkillsConfigWriteResponse,
+    },
+    /// Set the connection's extra skill roots (within its file roots). Followed by
+    /// `skills/changed` when the list changed.
+    SkillsExtraRootsSet => "skills/extraRoots/set" [Stable] {
+        params: SkillsExtraRootsSetParams,
+        response: EmptyResponse,
+    },
+    /// The hooks of the operator's `config.toml` for each working directory, with their
+    /// trust keys, hashes and whether each runs.
+    HooksList => "hooks/list" [Stable] {
+        params: HooksListParams,
+        response: HooksListResponse,
+    },
+    /// Call a tool of one of a loaded thread's MCP servers directly; the result is cut as the
+    /// model's would be. Off on network listeners unless `clients.allow_mcp_server_calls`.
+    McpServerToolCall => "mcpServer/tool/call" [Stable] {
+        params: McpServerToolCallParams,
+        response: McpServerToolCallResponse,
+    },
+    /// Read a resource of one of a loaded thread's MCP servers; cut as tool results are. Off
+    /// on network listeners unless `clients.allow_mcp_server_calls`.
+    McpResourceRead => "mcpServer/resource/read" [Stable] {
+        params: McpResourceReadParams,
+        response: McpResourceReadResponse,
+    },
 }
 
 request_table! {
@@ -677,6 +723,12 @@ notification_table! {
     AuthStatusChange => "authStatusChange" [Stable] { params: AuthStatusChangeNotification },
     /// An MCP server of a thread is starting, ready, failed or cancelled.
     McpServerStatusUpdated => "mcpServer/startupStatus/updated" [Stable] { params: McpServerStatusUpdatedNotification },
+    /// The skills a client would list changed; list them again.
+    SkillsChanged => "skills/changed" [Stable] { params: SkillsChangedNotification },
+    /// A trusted hook started running in a turn.
+    HookStarted => "hook/started" [Stable] { params: HookRunNotification },
+    /// A hook run ended: completed, failed or blocked, with what it said.
+    HookCompleted => "hook/completed" [Stable] { params: HookRunNotification },
 }
 
 notification_table! {

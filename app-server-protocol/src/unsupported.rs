@@ -337,17 +337,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Stability::Experimental,
         Unsupported::NotImplemented,
     ),
-    unsupported(
-        "skills/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "skills/extraRoots/set",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported("hooks/list", Stability::Stable, Unsupported::NotImplemented),
     unsupported("marketplace/add", Stability::Stable, Unsupported::Cloud),
     unsupported("marketplace/remove", Stability::Stable, Unsupported::Cloud),
     unsupported("marketplace/upgrade", Stability::Stable, Unsupported::Cloud),
@@ -377,11 +366,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
     unsupported("app/read", Stability::Stable, Unsupported::Cloud),
     unsupported("app/list", Stability::Stable, Unsupported::Cloud),
     unsupported("app/installed", Stability::Stable, Unsupported::Cloud),
-    unsupported(
-        "skills/config/write",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
     unsupported("plugin/install", Stability::Stable, Unsupported::Cloud),
     unsupported("plugin/uninstall", Stability::Stable, Unsupported::Cloud),
     unsupported(
@@ -505,11 +489,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::Account,
     ),
     unsupported(
-        "mcpServer/resource/read",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "mcpServer/event/stream/start",
         Stability::Experimental,
         Unsupported::NotImplemented,
@@ -517,11 +496,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
     unsupported(
         "mcpServer/event/stream/stop",
         Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "mcpServer/tool/call",
-        Stability::Stable,
         Unsupported::NotImplemented,
     ),
     unsupported(

@@ -787,6 +787,73 @@ func (c *Client) ModelProviderDefaultSet(ctx context.Context, params protocol.Mo
 	return result, nil
 }
 
+// SkillsList sends `skills/list`: The skills each working directory sees: `SKILL.md` directories under
+//
+//	`$TANDEM_HOME/skills/`, the repository's `.agents/skills/` and `.codex/skills/`, and the
+//	connection's extra roots, with whether each is enabled.
+func (c *Client) SkillsList(ctx context.Context, params protocol.SkillsListParams) (*protocol.SkillsListResponse, error) {
+	result := new(protocol.SkillsListResponse)
+	if err := c.Call(ctx, protocol.MethodSkillsList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// SkillsConfigWrite sends `skills/config/write`: Enable or disable a skill (by path or by name) in `config.toml`'s `[[skills.config]]`;
+//
+//	subject to `clients.allow_config_writes`.
+func (c *Client) SkillsConfigWrite(ctx context.Context, params protocol.SkillsConfigWriteParams) (*protocol.SkillsConfigWriteResponse, error) {
+	result := new(protocol.SkillsConfigWriteResponse)
+	if err := c.Call(ctx, protocol.MethodSkillsConfigWrite, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// SkillsExtraRootsSet sends `skills/extraRoots/set`: Set the connection's extra skill roots (within its file roots). Followed by
+//
+//	`skills/changed` when the list changed.
+func (c *Client) SkillsExtraRootsSet(ctx context.Context, params protocol.SkillsExtraRootsSetParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodSkillsExtraRootsSet, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// HooksList sends `hooks/list`: The hooks of the operator's `config.toml` for each working directory, with their
+//
+//	trust keys, hashes and whether each runs.
+func (c *Client) HooksList(ctx context.Context, params protocol.HooksListParams) (*protocol.HooksListResponse, error) {
+	result := new(protocol.HooksListResponse)
+	if err := c.Call(ctx, protocol.MethodHooksList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// MCPServerToolCall sends `mcpServer/tool/call`: Call a tool of one of a loaded thread's MCP servers directly; the result is cut as the
+//
+//	model's would be. Off on network listeners unless `clients.allow_mcp_server_calls`.
+func (c *Client) MCPServerToolCall(ctx context.Context, params protocol.MCPServerToolCallParams) (*protocol.MCPServerToolCallResponse, error) {
+	result := new(protocol.MCPServerToolCallResponse)
+	if err := c.Call(ctx, protocol.MethodMCPServerToolCall, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// MCPServerResourceRead sends `mcpServer/resource/read`: Read a resource of one of a loaded thread's MCP servers; cut as tool results are. Off
+//
+//	on network listeners unless `clients.allow_mcp_server_calls`.
+func (c *Client) MCPServerResourceRead(ctx context.Context, params protocol.MCPResourceReadParams) (*protocol.MCPResourceReadResponse, error) {
+	result := new(protocol.MCPResourceReadResponse)
+	if err := c.Call(ctx, protocol.MethodMCPServerResourceRead, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // HandleItemCommandExecutionRequestApproval answers every `item/commandExecution/requestApproval` request with the handler's result (its error
 // becomes a JSON-RPC error reply). Ask whether a command may run.
 func (c *Client) HandleItemCommandExecutionRequestApproval(handler func(ctx context.Context, params *protocol.CommandExecutionRequestApprovalParams) (*protocol.CommandExecutionRequestApprovalResponse, error)) {

@@ -55,6 +55,8 @@ import type { HistoryOpenParams } from "./HistoryOpenParams";
 import type { HistoryOpenResponse } from "./HistoryOpenResponse";
 import type { HistorySearchParams } from "./HistorySearchParams";
 import type { HistorySearchResponse } from "./HistorySearchResponse";
+import type { HooksListParams } from "./HooksListParams";
+import type { HooksListResponse } from "./HooksListResponse";
 import type { IndexQueryParams } from "./IndexQueryParams";
 import type { IndexQueryResponse } from "./IndexQueryResponse";
 import type { IndexRefreshParams } from "./IndexRefreshParams";
@@ -71,6 +73,10 @@ import type { ListMcpServerStatusParams } from "./ListMcpServerStatusParams";
 import type { ListMcpServerStatusResponse } from "./ListMcpServerStatusResponse";
 import type { LoginAccountParams } from "./LoginAccountParams";
 import type { LoginAccountResponse } from "./LoginAccountResponse";
+import type { McpResourceReadParams } from "./McpResourceReadParams";
+import type { McpResourceReadResponse } from "./McpResourceReadResponse";
+import type { McpServerToolCallParams } from "./McpServerToolCallParams";
+import type { McpServerToolCallResponse } from "./McpServerToolCallResponse";
 import type { MemoryStatusParams } from "./MemoryStatusParams";
 import type { MemoryStatusResponse } from "./MemoryStatusResponse";
 import type { ModelListParams } from "./ModelListParams";
@@ -98,6 +104,11 @@ import type { SendUserMessageParams } from "./SendUserMessageParams";
 import type { SendUserMessageResponse } from "./SendUserMessageResponse";
 import type { SendUserTurnParams } from "./SendUserTurnParams";
 import type { SetDefaultModelParams } from "./SetDefaultModelParams";
+import type { SkillsConfigWriteParams } from "./SkillsConfigWriteParams";
+import type { SkillsConfigWriteResponse } from "./SkillsConfigWriteResponse";
+import type { SkillsExtraRootsSetParams } from "./SkillsExtraRootsSetParams";
+import type { SkillsListParams } from "./SkillsListParams";
+import type { SkillsListResponse } from "./SkillsListResponse";
 import type { ThreadCompactStartParams } from "./ThreadCompactStartParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
 import type { ThreadIdParams } from "./ThreadIdParams";
@@ -212,7 +223,13 @@ export type ClientRequest =
   | { method: "modelProvider/list", id: RequestId, params: ModelProviderListParams }
   | { method: "modelProvider/capabilities/read", id: RequestId, params: ModelProviderCapabilitiesReadParams }
   | { method: "modelProvider/config/write", id: RequestId, params: ModelProviderConfigWriteParams }
-  | { method: "modelProvider/default/set", id: RequestId, params: ModelProviderDefaultSetParams };
+  | { method: "modelProvider/default/set", id: RequestId, params: ModelProviderDefaultSetParams }
+  | { method: "skills/list", id: RequestId, params: SkillsListParams }
+  | { method: "skills/config/write", id: RequestId, params: SkillsConfigWriteParams }
+  | { method: "skills/extraRoots/set", id: RequestId, params: SkillsExtraRootsSetParams }
+  | { method: "hooks/list", id: RequestId, params: HooksListParams }
+  | { method: "mcpServer/tool/call", id: RequestId, params: McpServerToolCallParams }
+  | { method: "mcpServer/resource/read", id: RequestId, params: McpResourceReadParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -559,4 +576,35 @@ export type ClientRequestMap = {
    * ones.
    */
   "modelProvider/default/set": { params: ModelProviderDefaultSetParams; response: ConfigWriteResponse };
+  /**
+   * The skills each working directory sees: `SKILL.md` directories under
+   * `$TANDEM_HOME/skills/`, the repository's `.agents/skills/` and `.codex/skills/`, and the
+   * connection's extra roots, with whether each is enabled.
+   */
+  "skills/list": { params: SkillsListParams; response: SkillsListResponse };
+  /**
+   * Enable or disable a skill (by path or by name) in `config.toml`'s `[[skills.config]]`;
+   * subject to `clients.allow_config_writes`.
+   */
+  "skills/config/write": { params: SkillsConfigWriteParams; response: SkillsConfigWriteResponse };
+  /**
+   * Set the connection's extra skill roots (within its file roots). Followed by
+   * `skills/changed` when the list changed.
+   */
+  "skills/extraRoots/set": { params: SkillsExtraRootsSetParams; response: EmptyResponse };
+  /**
+   * The hooks of the operator's `config.toml` for each working directory, with their
+   * trust keys, hashes and whether each runs.
+   */
+  "hooks/list": { params: HooksListParams; response: HooksListResponse };
+  /**
+   * Call a tool of one of a loaded thread's MCP servers directly; the result is cut as the
+   * model's would be. Off on network listeners unless `clients.allow_mcp_server_calls`.
+   */
+  "mcpServer/tool/call": { params: McpServerToolCallParams; response: McpServerToolCallResponse };
+  /**
+   * Read a resource of one of a loaded thread's MCP servers; cut as tool results are. Off
+   * on network listeners unless `clients.allow_mcp_server_calls`.
+   */
+  "mcpServer/resource/read": { params: McpResourceReadParams; response: McpResourceReadResponse };
 };

@@ -10,6 +10,7 @@ import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotificat
 import type { ErrorNotification } from "./ErrorNotification";
 import type { FsChangedNotification } from "./FsChangedNotification";
 import type { FuzzyFileSearchSessionUpdatedNotification } from "./FuzzyFileSearchSessionUpdatedNotification";
+import type { HookRunNotification } from "./HookRunNotification";
 import type { ItemCompletedNotification } from "./ItemCompletedNotification";
 import type { ItemDeltaNotification } from "./ItemDeltaNotification";
 import type { ItemStartedNotification } from "./ItemStartedNotification";
@@ -21,6 +22,7 @@ import type { ReasoningSummaryPartAddedNotification } from "./ReasoningSummaryPa
 import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTextDeltaNotification";
 import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
 import type { ServerRequestResolvedNotification } from "./ServerRequestResolvedNotification";
+import type { SkillsChangedNotification } from "./SkillsChangedNotification";
 import type { ThreadIdNotification } from "./ThreadIdNotification";
 import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
 import type { ThreadStartedNotification } from "./ThreadStartedNotification";
@@ -71,7 +73,10 @@ export type ServerNotification =
   | { method: "account/rateLimits/updated", params: AccountRateLimitsUpdatedNotification }
   | { method: "loginChatGptComplete", params: LoginChatGptCompleteNotification }
   | { method: "authStatusChange", params: AuthStatusChangeNotification }
-  | { method: "mcpServer/startupStatus/updated", params: McpServerStatusUpdatedNotification };
+  | { method: "mcpServer/startupStatus/updated", params: McpServerStatusUpdatedNotification }
+  | { method: "skills/changed", params: SkillsChangedNotification }
+  | { method: "hook/started", params: HookRunNotification }
+  | { method: "hook/completed", params: HookRunNotification };
 
 /**
  * Each `ServerNotification` method with its params type.
@@ -226,4 +231,16 @@ export type ServerNotificationMap = {
    * An MCP server of a thread is starting, ready, failed or cancelled.
    */
   "mcpServer/startupStatus/updated": { params: McpServerStatusUpdatedNotification };
+  /**
+   * The skills a client would list changed; list them again.
+   */
+  "skills/changed": { params: SkillsChangedNotification };
+  /**
+   * A trusted hook started running in a turn.
+   */
+  "hook/started": { params: HookRunNotification };
+  /**
+   * A hook run ended: completed, failed or blocked, with what it said.
+   */
+  "hook/completed": { params: HookRunNotification };
 };

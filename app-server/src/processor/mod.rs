@@ -9,6 +9,7 @@ mod fuzzy_sessions;
 mod history_requests;
 mod index_requests;
 mod process_requests;
+mod skills_requests;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -689,6 +690,25 @@ impl Processor {
             }
             ClientRequestPayload::ModelProviderDefaultSet(params) => {
                 self.model_provider_default_set(id, params).await;
+            }
+            ClientRequestPayload::SkillsList(params) => self.skills_list(id, params).await,
+            ClientRequestPayload::SkillsConfigWrite(params) => {
+                self.skills_config_write(id, params).await;
+            }
+            ClientRequestPayload::SkillsExtraRootsSet(params) => {
+                self.skills_extra_roots_set(id, params).await;
+            }
+            ClientRequestPayload::HooksList(params) => {
+                let result = self.engine.list_hooks(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::McpServerToolCall(params) => {
+                let result = self.engine.call_mcp_tool(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::McpResourceRead(params) => {
+                let result = self.engine.read_mcp_resource(params).await;
+                self.respond(id, result).await;
             }
         }
     }

@@ -8,10 +8,12 @@ pub mod agents_md;
 pub mod approval;
 mod compaction;
 pub mod config_requests;
+mod hooks;
 mod image_file;
 mod items_list;
 mod lifecycle;
 pub mod mcp;
+mod mcp_calls;
 pub mod owner;
 #[cfg(test)]
 mod owner_tests;
@@ -21,6 +23,7 @@ mod rate_limits;
 mod rollback;
 pub mod server_requests;
 mod settings;
+mod skills;
 #[cfg(test)]
 mod test_support;
 mod thread;
@@ -142,6 +145,8 @@ pub struct EngineInner {
     shutdown: CancellationToken,
     /// Running turn tasks, awaited at shutdown.
     tasks: TaskTracker,
+    /// The connection's extra skill roots (`skills/extraRoots/set`).
+    skill_roots: Mutex<Vec<std::path::PathBuf>>,
 }
 
 impl EngineInner {
@@ -215,6 +220,7 @@ impl Engine {
                 audit: std::sync::OnceLock::new(),
                 shutdown: CancellationToken::new(),
                 tasks: TaskTracker::new(),
+                skill_roots: Mutex::new(Vec::new()),
             }),
         }
     }
