@@ -25,6 +25,11 @@ use crate::dialogs::{
     AgentAskUserQuestionParams, AgentRequestUserInputParams, AgentRequestUserInputResponse,
     QuestionAnswersResponse, UserInputRequestParams,
 };
+use crate::external_agent::{
+    ExternalAgentConfigDetectParams, ExternalAgentConfigDetectResponse,
+    ExternalAgentConfigImportNotification, ExternalAgentConfigImportParams,
+    ExternalAgentConfigImportResponse,
+};
 use crate::fs::{
     FsChangedNotification, FsCopyParams, FsCreateDirectoryParams, FsGetMetadataParams,
     FsGetMetadataResponse, FsReadDirectoryParams, FsReadDirectoryResponse, FsReadFileParams,
@@ -39,6 +44,9 @@ use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
 };
 use crate::hooks::{HookRunNotification, HooksListParams, HooksListResponse};
+use crate::housekeeping::{
+    FeedbackSaveParams, FeedbackSaveResponse, PluginListParams, PluginListResponse,
+};
 use crate::index::{
     IndexProgressNotification, IndexQueryParams, IndexQueryResponse, IndexRefreshParams,
     IndexRefreshResponse,
@@ -576,6 +584,31 @@ request_table! {
         params: McpResourceReadParams,
         response: McpResourceReadResponse,
     },
+    /// Write a local feedback bundle (a ZIP of a thread's rollout and, optionally, the server's
+    /// logs, secrets masked) at a new path within the connection's file roots.
+    FeedbackSave => "feedback/save" [Stable] {
+        params: FeedbackSaveParams,
+        response: FeedbackSaveResponse,
+    },
+    /// The local plugins: always none, since Tandem installs no plugins; a remote catalogue
+    /// kind answers "not supported by this server".
+    PluginList => "plugin/list" [Stable] {
+        params: PluginListParams,
+        response: PluginListResponse,
+    },
+    /// What of Claude Code's setup (`CLAUDE.md`, skills, `.mcp.json` servers, hooks) in the
+    /// given repositories and the home directory could be imported.
+    ExternalAgentConfigDetect => "externalAgentConfig/detect" [Stable] {
+        params: ExternalAgentConfigDetectParams,
+        response: ExternalAgentConfigDetectResponse,
+    },
+    /// Import detected items: `CLAUDE.md` as `AGENTS.md`, skills copied, MCP servers and hooks
+    /// added to `config.toml` disabled (local connections only). Answers at once; the outcome
+    /// follows as `externalAgentConfig/import/progress` and `…/completed`.
+    ExternalAgentConfigImport => "externalAgentConfig/import" [Stable] {
+        params: ExternalAgentConfigImportParams,
+        response: ExternalAgentConfigImportResponse,
+    },
 }
 
 request_table! {
@@ -729,6 +762,10 @@ notification_table! {
     HookStarted => "hook/started" [Stable] { params: HookRunNotification },
     /// A hook run ended: completed, failed or blocked, with what it said.
     HookCompleted => "hook/completed" [Stable] { params: HookRunNotification },
+    /// One item of an `externalAgentConfig/import` was imported (or failed).
+    ExternalAgentConfigImportProgress => "externalAgentConfig/import/progress" [Stable] { params: ExternalAgentConfigImportNotification },
+    /// An `externalAgentConfig/import` ended, with every item's outcome.
+    ExternalAgentConfigImportCompleted => "externalAgentConfig/import/completed" [Stable] { params: ExternalAgentConfigImportNotification },
 }
 
 notification_table! {

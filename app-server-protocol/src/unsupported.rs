@@ -340,11 +340,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
     unsupported("marketplace/add", Stability::Stable, Unsupported::Cloud),
     unsupported("marketplace/remove", Stability::Stable, Unsupported::Cloud),
     unsupported("marketplace/upgrade", Stability::Stable, Unsupported::Cloud),
-    unsupported(
-        "plugin/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
     unsupported("plugin/search", Stability::Experimental, Unsupported::Cloud),
     unsupported("plugin/installed", Stability::Stable, Unsupported::Cloud),
     unsupported("plugin/reconcile", Stability::Stable, Unsupported::Cloud),
@@ -564,21 +559,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::Account,
     ),
     unsupported("feedback/upload", Stability::Stable, Unsupported::Cloud),
-    unsupported(
-        "feedback/save",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "externalAgentConfig/detect",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "externalAgentConfig/import",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
     unsupported(
         "externalAgentConfig/import/recordHistory",
         Stability::Stable,

@@ -854,6 +854,51 @@ func (c *Client) MCPServerResourceRead(ctx context.Context, params protocol.MCPR
 	return result, nil
 }
 
+// FeedbackSave sends `feedback/save`: Write a local feedback bundle (a ZIP of a thread's rollout and, optionally, the server's
+//
+//	logs, secrets masked) at a new path within the connection's file roots.
+func (c *Client) FeedbackSave(ctx context.Context, params protocol.FeedbackSaveParams) (*protocol.FeedbackSaveResponse, error) {
+	result := new(protocol.FeedbackSaveResponse)
+	if err := c.Call(ctx, protocol.MethodFeedbackSave, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// PluginList sends `plugin/list`: The local plugins: always none, since Tandem installs no plugins; a remote catalogue
+//
+//	kind answers "not supported by this server".
+func (c *Client) PluginList(ctx context.Context, params protocol.PluginListParams) (*protocol.PluginListResponse, error) {
+	result := new(protocol.PluginListResponse)
+	if err := c.Call(ctx, protocol.MethodPluginList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ExternalAgentConfigDetect sends `externalAgentConfig/detect`: What of Claude Code's setup (`CLAUDE.md`, skills, `.mcp.json` servers, hooks) in the
+//
+//	given repositories and the home directory could be imported.
+func (c *Client) ExternalAgentConfigDetect(ctx context.Context, params protocol.ExternalAgentConfigDetectParams) (*protocol.ExternalAgentConfigDetectResponse, error) {
+	result := new(protocol.ExternalAgentConfigDetectResponse)
+	if err := c.Call(ctx, protocol.MethodExternalAgentConfigDetect, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ExternalAgentConfigImport sends `externalAgentConfig/import`: Import detected items: `CLAUDE.md` as `AGENTS.md`, skills copied, MCP servers and hooks
+//
+//	added to `config.toml` disabled (local connections only). Answers at once; the outcome
+//	follows as `externalAgentConfig/import/progress` and `…/completed`.
+func (c *Client) ExternalAgentConfigImport(ctx context.Context, params protocol.ExternalAgentConfigImportParams) (*protocol.ExternalAgentConfigImportResponse, error) {
+	result := new(protocol.ExternalAgentConfigImportResponse)
+	if err := c.Call(ctx, protocol.MethodExternalAgentConfigImport, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // HandleItemCommandExecutionRequestApproval answers every `item/commandExecution/requestApproval` request with the handler's result (its error
 // becomes a JSON-RPC error reply). Ask whether a command may run.
 func (c *Client) HandleItemCommandExecutionRequestApproval(handler func(ctx context.Context, params *protocol.CommandExecutionRequestApprovalParams) (*protocol.CommandExecutionRequestApprovalResponse, error)) {

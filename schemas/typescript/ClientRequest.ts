@@ -20,6 +20,12 @@ import type { ExperimentalFeatureEnablementSetParams } from "./ExperimentalFeatu
 import type { ExperimentalFeatureEnablementSetResponse } from "./ExperimentalFeatureEnablementSetResponse";
 import type { ExperimentalFeatureListParams } from "./ExperimentalFeatureListParams";
 import type { ExperimentalFeatureListResponse } from "./ExperimentalFeatureListResponse";
+import type { ExternalAgentConfigDetectParams } from "./ExternalAgentConfigDetectParams";
+import type { ExternalAgentConfigDetectResponse } from "./ExternalAgentConfigDetectResponse";
+import type { ExternalAgentConfigImportParams } from "./ExternalAgentConfigImportParams";
+import type { ExternalAgentConfigImportResponse } from "./ExternalAgentConfigImportResponse";
+import type { FeedbackSaveParams } from "./FeedbackSaveParams";
+import type { FeedbackSaveResponse } from "./FeedbackSaveResponse";
 import type { FsCopyParams } from "./FsCopyParams";
 import type { FsCreateDirectoryParams } from "./FsCreateDirectoryParams";
 import type { FsGetMetadataParams } from "./FsGetMetadataParams";
@@ -78,6 +84,8 @@ import type { NewConversationResponse } from "./NewConversationResponse";
 import type { NoParams } from "./NoParams";
 import type { PermissionProfileListParams } from "./PermissionProfileListParams";
 import type { PermissionProfileListResponse } from "./PermissionProfileListResponse";
+import type { PluginListParams } from "./PluginListParams";
+import type { PluginListResponse } from "./PluginListResponse";
 import type { RequestId } from "./RequestId";
 import type { ResumeConversationParams } from "./ResumeConversationParams";
 import type { ResumeConversationResponse } from "./ResumeConversationResponse";
@@ -194,7 +202,11 @@ export type ClientRequest =
   | { method: "skills/extraRoots/set", id: RequestId, params: SkillsExtraRootsSetParams }
   | { method: "hooks/list", id: RequestId, params: HooksListParams }
   | { method: "mcpServer/tool/call", id: RequestId, params: McpServerToolCallParams }
-  | { method: "mcpServer/resource/read", id: RequestId, params: McpResourceReadParams };
+  | { method: "mcpServer/resource/read", id: RequestId, params: McpResourceReadParams }
+  | { method: "feedback/save", id: RequestId, params: FeedbackSaveParams }
+  | { method: "plugin/list", id: RequestId, params: PluginListParams }
+  | { method: "externalAgentConfig/detect", id: RequestId, params: ExternalAgentConfigDetectParams }
+  | { method: "externalAgentConfig/import", id: RequestId, params: ExternalAgentConfigImportParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -509,4 +521,25 @@ export type ClientRequestMap = {
    * on network listeners unless `clients.allow_mcp_server_calls`.
    */
   "mcpServer/resource/read": { params: McpResourceReadParams; response: McpResourceReadResponse };
+  /**
+   * Write a local feedback bundle (a ZIP of a thread's rollout and, optionally, the server's
+   * logs, secrets masked) at a new path within the connection's file roots.
+   */
+  "feedback/save": { params: FeedbackSaveParams; response: FeedbackSaveResponse };
+  /**
+   * The local plugins: always none, since Tandem installs no plugins; a remote catalogue
+   * kind answers "not supported by this server".
+   */
+  "plugin/list": { params: PluginListParams; response: PluginListResponse };
+  /**
+   * What of Claude Code's setup (`CLAUDE.md`, skills, `.mcp.json` servers, hooks) in the
+   * given repositories and the home directory could be imported.
+   */
+  "externalAgentConfig/detect": { params: ExternalAgentConfigDetectParams; response: ExternalAgentConfigDetectResponse };
+  /**
+   * Import detected items: `CLAUDE.md` as `AGENTS.md`, skills copied, MCP servers and hooks
+   * added to `config.toml` disabled (local connections only). Answers at once; the outcome
+   * follows as `externalAgentConfig/import/progress` and `…/completed`.
+   */
+  "externalAgentConfig/import": { params: ExternalAgentConfigImportParams; response: ExternalAgentConfigImportResponse };
 };

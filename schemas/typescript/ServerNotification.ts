@@ -8,6 +8,7 @@ import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDelt
 import type { ConfigWarningNotification } from "./ConfigWarningNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 import type { ErrorNotification } from "./ErrorNotification";
+import type { ExternalAgentConfigImportNotification } from "./ExternalAgentConfigImportNotification";
 import type { FsChangedNotification } from "./FsChangedNotification";
 import type { FuzzyFileSearchSessionUpdatedNotification } from "./FuzzyFileSearchSessionUpdatedNotification";
 import type { HookRunNotification } from "./HookRunNotification";
@@ -76,7 +77,9 @@ export type ServerNotification =
   | { method: "mcpServer/startupStatus/updated", params: McpServerStatusUpdatedNotification }
   | { method: "skills/changed", params: SkillsChangedNotification }
   | { method: "hook/started", params: HookRunNotification }
-  | { method: "hook/completed", params: HookRunNotification };
+  | { method: "hook/completed", params: HookRunNotification }
+  | { method: "externalAgentConfig/import/progress", params: ExternalAgentConfigImportNotification }
+  | { method: "externalAgentConfig/import/completed", params: ExternalAgentConfigImportNotification };
 
 /**
  * Each `ServerNotification` method with its params type.
@@ -243,4 +246,12 @@ export type ServerNotificationMap = {
    * A hook run ended: completed, failed or blocked, with what it said.
    */
   "hook/completed": { params: HookRunNotification };
+  /**
+   * One item of an `externalAgentConfig/import` was imported (or failed).
+   */
+  "externalAgentConfig/import/progress": { params: ExternalAgentConfigImportNotification };
+  /**
+   * An `externalAgentConfig/import` ended, with every item's outcome.
+   */
+  "externalAgentConfig/import/completed": { params: ExternalAgentConfigImportNotification };
 };

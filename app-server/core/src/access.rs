@@ -110,6 +110,9 @@ pub struct ClientPolicy {
     /// Whether a client may call a thread's MCP servers directly
     /// (`clients.allow_mcp_server_calls`, off by default on a network listener).
     mcp_server_calls: bool,
+    /// Whether the client is local (not on a network listener): only a local client may
+    /// import MCP servers or hooks from another agent's setup.
+    local: bool,
 }
 
 /// A sandbox beyond the ceiling: what was asked and the ceiling it exceeds.
@@ -178,6 +181,7 @@ impl ClientPolicy {
             mcp_server_calls: clients
                 .allow_mcp_server_calls
                 .unwrap_or(!front_end.is_network()),
+            local: !front_end.is_network(),
         }
     }
 
@@ -214,6 +218,13 @@ impl ClientPolicy {
     /// `mcpServer/resource/read`).
     pub fn allows_mcp_server_calls(&self) -> bool {
         self.mcp_server_calls
+    }
+
+    /// Whether a client may import MCP servers or hooks from another agent's setup
+    /// (`externalAgentConfig/import`): only a local one, whatever `[clients]` says, since both
+    /// run commands once enabled.
+    pub fn allows_command_imports(&self) -> bool {
+        self.local
     }
 
     /// Refuses a persistent write of `edits` to `config.toml` that this client may not make:

@@ -57,6 +57,10 @@ pub enum MethodFamily {
     /// `mcpServer/resource/read`): a network listener serves them only when the operator
     /// enables them ([`MethodFamily::OPERATOR_OPT_IN`]).
     McpServerCalls,
+    /// Housekeeping: a local feedback bundle (`feedback/save`), the local plugins
+    /// (`plugin/list`) and importing another agent's setup (`externalAgentConfig/detect`,
+    /// `externalAgentConfig/import`, which adds MCP servers or hooks for local clients only).
+    Housekeeping,
 }
 
 impl MethodFamily {
@@ -78,6 +82,7 @@ impl MethodFamily {
         MethodFamily::Skills,
         MethodFamily::Hooks,
         MethodFamily::McpServerCalls,
+        MethodFamily::Housekeeping,
     ];
 
     /// The families a network listener leaves out unless the operator enables them:
@@ -173,6 +178,10 @@ impl MethodFamily {
             ClientMethod::McpServerToolCall | ClientMethod::McpResourceRead => {
                 MethodFamily::McpServerCalls
             }
+            ClientMethod::FeedbackSave
+            | ClientMethod::PluginList
+            | ClientMethod::ExternalAgentConfigDetect
+            | ClientMethod::ExternalAgentConfigImport => MethodFamily::Housekeeping,
         }
     }
 
@@ -229,7 +238,8 @@ impl ThreadScope {
             | ClientMethod::ArchiveConversation
             | ClientMethod::HooksList
             | ClientMethod::McpServerToolCall
-            | ClientMethod::McpResourceRead => ThreadScope::NamesThread,
+            | ClientMethod::McpResourceRead
+            | ClientMethod::FeedbackSave => ThreadScope::NamesThread,
             ClientMethod::ThreadList
             | ClientMethod::ThreadLoadedList
             | ClientMethod::ListConversations => ThreadScope::ListsThreads,
@@ -290,7 +300,10 @@ impl ThreadScope {
             | ClientMethod::MemoryStatus
             | ClientMethod::SkillsList
             | ClientMethod::SkillsConfigWrite
-            | ClientMethod::SkillsExtraRootsSet => ThreadScope::None,
+            | ClientMethod::SkillsExtraRootsSet
+            | ClientMethod::PluginList
+            | ClientMethod::ExternalAgentConfigDetect
+            | ClientMethod::ExternalAgentConfigImport => ThreadScope::None,
         }
     }
 }

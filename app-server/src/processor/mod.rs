@@ -7,6 +7,7 @@ mod config_requests;
 mod fs_requests;
 mod fuzzy_sessions;
 mod history_requests;
+mod housekeeping_requests;
 mod index_requests;
 mod process_requests;
 mod skills_requests;
@@ -709,6 +710,14 @@ impl Processor {
             ClientRequestPayload::McpResourceRead(params) => {
                 let result = self.engine.read_mcp_resource(params).await;
                 self.respond(id, result).await;
+            }
+            ClientRequestPayload::FeedbackSave(params) => self.feedback_save(id, params).await,
+            ClientRequestPayload::PluginList(params) => self.plugin_list(id, params).await,
+            ClientRequestPayload::ExternalAgentConfigDetect(params) => {
+                self.external_agent_detect(id, params).await;
+            }
+            ClientRequestPayload::ExternalAgentConfigImport(params) => {
+                self.external_agent_import(id, params).await;
             }
         }
     }

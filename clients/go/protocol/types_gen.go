@@ -206,6 +206,19 @@ const (
 	// Read a resource of one of a loaded thread's MCP servers; cut as tool results are. Off
 	//  on network listeners unless `clients.allow_mcp_server_calls`.
 	MethodMCPServerResourceRead = "mcpServer/resource/read"
+	// Write a local feedback bundle (a ZIP of a thread's rollout and, optionally, the server's
+	//  logs, secrets masked) at a new path within the connection's file roots.
+	MethodFeedbackSave = "feedback/save"
+	// The local plugins: always none, since Tandem installs no plugins; a remote catalogue
+	//  kind answers "not supported by this server".
+	MethodPluginList = "plugin/list"
+	// What of Claude Code's setup (`CLAUDE.md`, skills, `.mcp.json` servers, hooks) in the
+	//  given repositories and the home directory could be imported.
+	MethodExternalAgentConfigDetect = "externalAgentConfig/detect"
+	// Import detected items: `CLAUDE.md` as `AGENTS.md`, skills copied, MCP servers and hooks
+	//  added to `config.toml` disabled (local connections only). Answers at once; the outcome
+	//  follows as `externalAgentConfig/import/progress` and `…/completed`.
+	MethodExternalAgentConfigImport = "externalAgentConfig/import"
 	// Ask whether a command may run.
 	MethodItemCommandExecutionRequestApproval = "item/commandExecution/requestApproval"
 	// Ask whether file changes may be written.
@@ -312,6 +325,10 @@ const (
 	MethodHookStarted = "hook/started"
 	// A hook run ended: completed, failed or blocked, with what it said.
 	MethodHookCompleted = "hook/completed"
+	// One item of an `externalAgentConfig/import` was imported (or failed).
+	MethodExternalAgentConfigImportProgress = "externalAgentConfig/import/progress"
+	// An `externalAgentConfig/import` ended, with every item's outcome.
+	MethodExternalAgentConfigImportCompleted = "externalAgentConfig/import/completed"
 	// The client processed the `initialize` response (accepted, not enforced).
 	MethodInitialized = "initialized"
 )
@@ -466,6 +483,12 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodHookCompleted:
 		v := new(HookRunNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodExternalAgentConfigImportProgress:
+		v := new(ExternalAgentConfigImportNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodExternalAgentConfigImportCompleted:
+		v := new(ExternalAgentConfigImportNotification)
 		return v, json.Unmarshal(params, v)
 	}
 	return params, nil
@@ -1585,6 +1608,171 @@ const (
 	// Kept only so that old configuration still loads.
 	ExperimentalFeatureStageRemoved ExperimentalFeatureStage = "removed"
 )
+
+// ExternalAgentConfigDetectParams: Parameters of `externalAgentConfig/detect`.
+type ExternalAgentConfigDetectParams struct {
+	// Cwds: Repositories to look in (at most 64); each must lie within the connection's file roots.
+	Cwds []string `json:"cwds,omitempty"`
+	// IncludeHome: Whether to look in the user's home directory (`~/.claude/`, `~/.claude.json`).
+	IncludeHome *bool `json:"includeHome,omitempty"`
+	// MaxSessionAgeDays: Accepted for compatibility; sessions are not imported.
+	MaxSessionAgeDays *int64 `json:"maxSessionAgeDays,omitempty"`
+	// MaxSessions: Accepted for compatibility; sessions are not imported.
+	MaxSessions *int64 `json:"maxSessions,omitempty"`
+	// MigrationSource: Accepted for compatibility; the source is always Claude Code's setup.
+	MigrationSource *string `json:"migrationSource,omitempty"`
+	// Source: Accepted for compatibility and ignored.
+	Source *string `json:"source,omitempty"`
+}
+
+// ExternalAgentConfigDetectResponse: Result of `externalAgentConfig/detect`.
+type ExternalAgentConfigDetectResponse struct {
+	// Connectors: Always empty: Tandem has no connectors.
+	Connectors []json.RawMessage `json:"connectors"`
+	// Items: What could be imported: home-scoped items first, then each repository's.
+	Items []ExternalAgentConfigMigrationItem `json:"items"`
+}
+
+// ExternalAgentConfigImportItemTypeFailure: One thing not imported.
+type ExternalAgentConfigImportItemTypeFailure struct {
+	// Cwd: Its repository; `null` for the home.
+	Cwd *string `json:"cwd,omitempty"`
+	// ErrorType: Always `null`.
+	ErrorType *string `json:"errorType,omitempty"`
+	// FailureStage: Where it failed: `read` or `write`.
+	FailureStage string `json:"failureStage"`
+	// ItemType: Its kind.
+	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
+	// Message: Why.
+	Message string `json:"message"`
+	// Source: What was to be read.
+	Source *string `json:"source,omitempty"`
+	// SubErrorType: Always `null`.
+	SubErrorType *string `json:"subErrorType,omitempty"`
+}
+
+// ExternalAgentConfigImportItemTypeSuccess: One thing imported.
+type ExternalAgentConfigImportItemTypeSuccess struct {
+	// Cwd: Its repository; `null` for the home.
+	Cwd *string `json:"cwd,omitempty"`
+	// ItemType: Its kind.
+	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
+	// Source: What was read (a file, or a server, skill or event name).
+	Source *string `json:"source,omitempty"`
+	// Target: What was written (a file, or the name in `config.toml`).
+	Target *string `json:"target,omitempty"`
+	// Title: Always `null` (sessions are not imported).
+	Title *string `json:"title,omitempty"`
+}
+
+// ExternalAgentConfigImportNotification: `externalAgentConfig/import/progress` and `externalAgentConfig/import/completed`.
+type ExternalAgentConfigImportNotification struct {
+	// ImportID: The import.
+	ImportID string `json:"importId"`
+	// ItemTypeResults: What happened: one item's outcome in a progress notification, every item's in the
+	// completion.
+	ItemTypeResults []ExternalAgentConfigImportTypeResult `json:"itemTypeResults"`
+}
+
+// ExternalAgentConfigImportParams: Parameters of `externalAgentConfig/import`.
+type ExternalAgentConfigImportParams struct {
+	// MigrationItems: The items to import, as `externalAgentConfig/detect` gave them (at most 256).
+	MigrationItems []ExternalAgentConfigMigrationItem `json:"migrationItems"`
+	// MigrationSource: Accepted for compatibility and ignored.
+	MigrationSource *string `json:"migrationSource,omitempty"`
+	// ProviderID: Accepted for compatibility and ignored.
+	ProviderID *string `json:"providerId,omitempty"`
+	// Source: Accepted for compatibility and ignored.
+	Source *string `json:"source,omitempty"`
+}
+
+// ExternalAgentConfigImportResponse: Result of `externalAgentConfig/import`; the outcome follows as
+// `externalAgentConfig/import/progress` (one per item) and
+// `externalAgentConfig/import/completed`.
+type ExternalAgentConfigImportResponse struct {
+	// ImportID: Names this import in its notifications.
+	ImportID string `json:"importId"`
+}
+
+// ExternalAgentConfigImportTypeResult: The outcome of importing one item.
+type ExternalAgentConfigImportTypeResult struct {
+	// Failures: What was not, and why.
+	Failures []ExternalAgentConfigImportItemTypeFailure `json:"failures"`
+	// ItemType: The item's kind.
+	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
+	// Successes: What was imported.
+	Successes []ExternalAgentConfigImportItemTypeSuccess `json:"successes"`
+}
+
+// ExternalAgentConfigMigrationItem: One thing that can be imported.
+type ExternalAgentConfigMigrationItem struct {
+	// Cwd: The repository it belongs to; `null` (or empty) for the user's home.
+	Cwd *string `json:"cwd,omitempty"`
+	// Description: What importing it does, for the user.
+	Description string `json:"description"`
+	// Details: The names it covers (servers, hooks' events, skills), when it has several.
+	Details *MigrationDetails `json:"details,omitempty"`
+	// ItemType: What kind of thing it is.
+	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
+}
+
+// ExternalAgentConfigMigrationItemType: The kinds of things an import covers. Tandem imports `AGENTS_MD`, `SKILLS`,
+// `MCP_SERVER_CONFIG` and `HOOKS`; the others fail as not supported.
+type ExternalAgentConfigMigrationItemType string
+
+// The values of ExternalAgentConfigMigrationItemType.
+const (
+	// `CLAUDE.md` as `AGENTS.md`.
+	ExternalAgentConfigMigrationItemTypeAGENTSMD ExternalAgentConfigMigrationItemType = "AGENTS_MD"
+	// Settings (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypeCONFIG ExternalAgentConfigMigrationItemType = "CONFIG"
+	// Skills.
+	ExternalAgentConfigMigrationItemTypeSKILLS ExternalAgentConfigMigrationItemType = "SKILLS"
+	// Plugins (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypePLUGINS ExternalAgentConfigMigrationItemType = "PLUGINS"
+	// MCP servers, added disabled.
+	ExternalAgentConfigMigrationItemTypeMCPSERVERCONFIG ExternalAgentConfigMigrationItemType = "MCP_SERVER_CONFIG"
+	// Sub-agents (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypeSUBAGENTS ExternalAgentConfigMigrationItemType = "SUBAGENTS"
+	// Hooks, added untrusted and disabled.
+	ExternalAgentConfigMigrationItemTypeHOOKS ExternalAgentConfigMigrationItemType = "HOOKS"
+	// Commands (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypeCOMMANDS ExternalAgentConfigMigrationItemType = "COMMANDS"
+	// Memory (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypeMEMORY ExternalAgentConfigMigrationItemType = "MEMORY"
+	// Sessions (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypeSESSIONS ExternalAgentConfigMigrationItemType = "SESSIONS"
+)
+
+// FeedbackSaveParams: Parameters of `feedback/save`.
+type FeedbackSaveParams struct {
+	// Classification: What kind of feedback it is (`bug`, `good_result`, …), recorded in the bundle.
+	Classification string `json:"classification"`
+	// ExtraLogFiles: More log files to include (with `includeLogs`), each within the connection's file
+	// roots; at most 16.
+	ExtraLogFiles []string `json:"extraLogFiles,omitempty"`
+	// IncludeLogs: Whether the server's logs (`$TANDEM_HOME/log/`) go into the bundle.
+	IncludeLogs *bool `json:"includeLogs,omitempty"`
+	// Reason: The user's words about it, recorded in the bundle.
+	Reason *string `json:"reason,omitempty"`
+	// SavePath: Absolute path of the ZIP file to create, within the connection's file roots; it must
+	// not exist yet.
+	SavePath string `json:"savePath"`
+	// Tags: Labels recorded in the bundle.
+	Tags map[string]string `json:"tags,omitempty"`
+	// ThreadID: One of the caller's threads whose rollout goes into the bundle.
+	ThreadID *string `json:"threadId,omitempty"`
+}
+
+// FeedbackSaveResponse: Result of `feedback/save`.
+type FeedbackSaveResponse struct {
+	// PromptHash: Always `null`: Tandem computes no prompt hash.
+	PromptHash *string `json:"promptHash,omitempty"`
+	// SavedPath: The ZIP file written.
+	SavedPath string `json:"savedPath"`
+	// ThreadID: The thread the bundle is about, or `no-active-thread-<uuid>` when none was named.
+	ThreadID string `json:"threadId"`
+}
 
 // FileChange: A file change as Codex's first-generation types describe it (tagged by `type`,
 // snake_case).
@@ -3129,6 +3317,24 @@ const (
 	MessagePhaseFinalAnswer MessagePhase = "final_answer"
 )
 
+// MigrationDetails: The names an item covers.
+type MigrationDetails struct {
+	// Commands: Commands; always empty.
+	Commands []NamedMigration `json:"commands,omitempty"`
+	// Hooks: Hooks, by event name.
+	Hooks []NamedMigration `json:"hooks,omitempty"`
+	// MCPServers: MCP servers, by name.
+	MCPServers []NamedMigration `json:"mcpServers,omitempty"`
+	// Plugins: Plugins; always empty.
+	Plugins []json.RawMessage `json:"plugins,omitempty"`
+	// Sessions: Sessions; always empty.
+	Sessions []json.RawMessage `json:"sessions,omitempty"`
+	// Skills: Skills, by name.
+	Skills []NamedMigration `json:"skills,omitempty"`
+	// Subagents: Sub-agents; always empty.
+	Subagents []NamedMigration `json:"subagents,omitempty"`
+}
+
 // ModeKind: The kind of collaboration mode.
 type ModeKind string
 
@@ -3282,6 +3488,12 @@ type ModelServiceTier struct {
 	// ID: Tier id.
 	ID string `json:"id"`
 	// Name: Display name.
+	Name string `json:"name"`
+}
+
+// NamedMigration: One named thing of an item.
+type NamedMigration struct {
+	// Name: Its name.
 	Name string `json:"name"`
 }
 
@@ -3488,6 +3700,27 @@ const (
 	// The `unknown` plan.
 	PlanTypeUnknown PlanType = "unknown"
 )
+
+// PluginListParams: Parameters of `plugin/list`.
+type PluginListParams struct {
+	// Cwds: Working directories whose repository marketplaces to list (Tandem has none).
+	Cwds []string `json:"cwds,omitempty"`
+	// ForceRefetch: Accepted for compatibility: there is no remote catalogue to fetch.
+	ForceRefetch *bool `json:"forceRefetch,omitempty"`
+	// MarketplaceKinds: Marketplace kinds to list; only `local` is served, any other (a remote catalogue)
+	// answers "not supported by this server".
+	MarketplaceKinds []string `json:"marketplaceKinds,omitempty"`
+}
+
+// PluginListResponse: Result of `plugin/list`: Tandem installs no plugins, so every list is empty.
+type PluginListResponse struct {
+	// FeaturedPluginIds: Featured plugins; always empty.
+	FeaturedPluginIds []string `json:"featuredPluginIds"`
+	// MarketplaceLoadErrors: Marketplaces that could not be loaded; always empty.
+	MarketplaceLoadErrors []json.RawMessage `json:"marketplaceLoadErrors"`
+	// Marketplaces: The marketplaces; always empty.
+	Marketplaces []json.RawMessage `json:"marketplaces"`
+}
 
 // ProcessExitedNotification: `process/exited`: a process ended; the last notification about it.
 type ProcessExitedNotification struct {

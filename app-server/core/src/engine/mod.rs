@@ -8,6 +8,8 @@ pub mod agents_md;
 pub mod approval;
 mod compaction;
 pub mod config_requests;
+mod external_agent;
+mod feedback;
 mod hooks;
 mod image_file;
 mod items_list;

@@ -216,6 +216,17 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
                 .await,
             id,
         ),
+        ClientMethod::FeedbackSave => {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let result = engine
+                .save_feedback(
+                    params(json!({"classification": "bug", "savePath": "/unused", "threadId": id})),
+                    dir.path().join("feedback.zip"),
+                    Vec::new(),
+                )
+                .await;
+            outcome(result.map(|response| response.thread_id), id)
+        }
         ClientMethod::McpResourceRead => outcome(
             engine
                 .read_mcp_resource(params(
