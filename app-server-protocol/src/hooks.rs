@@ -312,3 +312,13 @@ pub enum HookOutputEntryKind {
     /// Why the run failed.
     Error,
 }
+
+/// One hook run's reason in a `hookPrompt` item.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HookPromptFragment {
+    /// The reason, as the model receives it.
+    pub text: String,
+    /// The hook run that gave it (`hook/completed`'s `run.id`).
+    pub hook_run_id: String,
+}

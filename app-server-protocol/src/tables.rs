@@ -560,8 +560,8 @@ request_table! {
         params: SkillsConfigWriteParams,
         response: SkillsConfigWriteResponse,
     },
-    /// Set the connection's extra skill roots (within its file roots). Followed by
-    /// `skills/changed` when the list changed.
+    /// Set the connection's extra skill roots (within its file roots); `skills/changed` comes
+    /// just before the answer when the list changed.
     SkillsExtraRootsSet => "skills/extraRoots/set" [Stable] {
         params: SkillsExtraRootsSetParams,
         response: EmptyResponse,

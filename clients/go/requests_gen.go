@@ -810,9 +810,9 @@ func (c *Client) SkillsConfigWrite(ctx context.Context, params protocol.SkillsCo
 	return result, nil
 }
 
-// SkillsExtraRootsSet sends `skills/extraRoots/set`: Set the connection's extra skill roots (within its file roots). Followed by
+// SkillsExtraRootsSet sends `skills/extraRoots/set`: Set the connection's extra skill roots (within its file roots); `skills/changed` comes
 //
-//	`skills/changed` when the list changed.
+//	just before the answer when the list changed.
 func (c *Client) SkillsExtraRootsSet(ctx context.Context, params protocol.SkillsExtraRootsSetParams) (*protocol.EmptyResponse, error) {
 	result := new(protocol.EmptyResponse)
 	if err := c.Call(ctx, protocol.MethodSkillsExtraRootsSet, params, result); err != nil {

@@ -502,8 +502,8 @@ export type ClientRequestMap = {
    */
   "skills/config/write": { params: SkillsConfigWriteParams; response: SkillsConfigWriteResponse };
   /**
-   * Set the connection's extra skill roots (within its file roots). Followed by
-   * `skills/changed` when the list changed.
+   * Set the connection's extra skill roots (within its file roots); `skills/changed` comes
+   * just before the answer when the list changed.
    */
   "skills/extraRoots/set": { params: SkillsExtraRootsSetParams; response: EmptyResponse };
   /**

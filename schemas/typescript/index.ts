@@ -128,6 +128,7 @@ export type { HookHandlerType } from "./HookHandlerType";
 export type { HookMetadata } from "./HookMetadata";
 export type { HookOutputEntry } from "./HookOutputEntry";
 export type { HookOutputEntryKind } from "./HookOutputEntryKind";
+export type { HookPromptFragment } from "./HookPromptFragment";
 export type { HookRunNotification } from "./HookRunNotification";
 export type { HookRunStatus } from "./HookRunStatus";
 export type { HookRunSummary } from "./HookRunSummary";

@@ -367,6 +367,18 @@ async fn hooks_block_the_input_or_a_command_and_send_the_model_back_to_work() {
         output,
         "Command blocked by PreToolUse hook: no commands today. Command: touch ran.txt"
     );
+    let hook_prompt = of(&messages, "item/completed")
+        .into_iter()
+        .map(|message| &message["params"]["item"])
+        .find(|item| item["type"] == "hookPrompt")
+        .unwrap_or_else(|| panic!("no hookPrompt item in {messages:#?}"))
+        .clone();
+    let stop_run = of(&messages, "hook/completed")[1]["params"]["run"]["id"].clone();
+    assert_eq!(
+        hook_prompt["fragments"],
+        json!([{"text": "check the tests", "hookRunId": stop_run}])
+    );
+    assert!(hook_prompt["id"].as_str().unwrap().starts_with("msg_"));
     let prompt = texts(&requests[2], "user").last().unwrap().clone();
     assert!(
         prompt.starts_with("<hook_prompt hook_run_id=\"stop:1:")

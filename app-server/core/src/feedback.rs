@@ -69,7 +69,7 @@ pub fn log_files(home: &Path) -> Vec<PathBuf> {
             Some((metadata.modified().ok()?, entry.path()))
         })
         .collect();
-    files.sort_by(|a, b| b.0.cmp(&a.0));
+    files.sort_by_key(|(modified, _)| std::cmp::Reverse(*modified));
     files
         .into_iter()
         .take(MAX_LOG_FILES)

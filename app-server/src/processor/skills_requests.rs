@@ -36,7 +36,8 @@ impl Processor {
     }
 
     /// `skills/extraRoots/set`: every root must be an absolute directory within the
-    /// connection's file roots; `skills/changed` follows the answer when the list changed.
+    /// connection's file roots; `skills/changed` comes just before the answer when the list
+    /// changed.
     pub(super) async fn skills_extra_roots_set(
         &self,
         id: RequestId,
@@ -72,12 +73,13 @@ impl Processor {
                 return;
             }
         };
-        self.outgoing.send_response(id, &EmptyResponse {}).await;
+        // As the reference does, the notification goes out before the answer.
         if changed {
             self.notify(ServerNotification::SkillsChanged(
                 SkillsChangedNotification {},
             ))
             .await;
         }
+        self.outgoing.send_response(id, &EmptyResponse {}).await;
     }
 }

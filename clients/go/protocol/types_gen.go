@@ -194,8 +194,8 @@ const (
 	// Enable or disable a skill (by path or by name) in `config.toml`'s `[[skills.config]]`;
 	//  subject to `clients.allow_config_writes`.
 	MethodSkillsConfigWrite = "skills/config/write"
-	// Set the connection's extra skill roots (within its file roots). Followed by
-	//  `skills/changed` when the list changed.
+	// Set the connection's extra skill roots (within its file roots); `skills/changed` comes
+	//  just before the answer when the list changed.
 	MethodSkillsExtraRootsSet = "skills/extraRoots/set"
 	// The hooks of the operator's `config.toml` for each working directory, with their
 	//  trust keys, hashes and whether each runs.
@@ -2436,6 +2436,14 @@ const (
 	HookOutputEntryKindError HookOutputEntryKind = "error"
 )
 
+// HookPromptFragment: One hook run's reason in a `hookPrompt` item.
+type HookPromptFragment struct {
+	// HookRunID: The hook run that gave it (`hook/completed`'s `run.id`).
+	HookRunID string `json:"hookRunId"`
+	// Text: The reason, as the model receives it.
+	Text string `json:"text"`
+}
+
 // HookRunNotification: `hook/started` and `hook/completed`: a hook run of a thread's turn.
 type HookRunNotification struct {
 	// Run: The run: `running` in `hook/started`, its outcome in `hook/completed`.
@@ -4548,6 +4556,8 @@ type ThreadItem struct {
 	Error *MCPToolCallError `json:"error,omitempty"`
 	// ExitCode: Exit code; `null` until the command ran.
 	ExitCode *int64 `json:"exitCode,omitempty"`
+	// Fragments: One reason per hook run that blocked.
+	Fragments []HookPromptFragment `json:"fragments,omitempty"`
 	// ID: Item id (UUIDv7).
 	ID string `json:"id"`
 	// MCPAppResourceURI: MCP app resource; always `null` in Tandem.
@@ -4592,7 +4602,7 @@ type ThreadItem struct {
 	Text *string `json:"text,omitempty"`
 	// Tool: Tool name, as the model called it.
 	Tool *string `json:"tool,omitempty"`
-	// Type: The variant: `userMessage`, `agentMessage`, `plan`, `reasoning`, `commandExecution`, `fileChange`, `dynamicToolCall`, `mcpToolCall`, `imageView`, `contextCompaction`.
+	// Type: The variant: `userMessage`, `agentMessage`, `plan`, `reasoning`, `commandExecution`, `fileChange`, `dynamicToolCall`, `mcpToolCall`, `imageView`, `contextCompaction`, `hookPrompt`.
 	Type string `json:"type"`
 }
 

@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use app_server_protocol::hooks::{
-    HookEventName, HookRunNotification, HooksListParams, HooksListResponse,
+    HookEventName, HookPromptFragment, HookRunNotification, HooksListParams, HooksListResponse,
 };
 use app_server_protocol::item::{ThreadItemDetails, UserInput};
 use app_server_protocol::tables::ServerNotification;
@@ -212,10 +212,11 @@ impl TurnTask {
     /// the model back to work with a reason, which is added to the history as the next input.
     pub(super) async fn stop_hooks_continue(
         &self,
-        items: &[app_server_protocol::item::ThreadItem],
+        items: &mut Vec<app_server_protocol::item::ThreadItem>,
         continuations: &mut usize,
     ) -> bool {
-        if *continuations >= MAX_STOP_CONTINUATIONS {
+        // A turn that only compacts has no answer of the model's to judge.
+        if *continuations >= MAX_STOP_CONTINUATIONS || self.compact_only {
             return false;
         }
         let hooks = self.hooks_for(HookEventName::Stop, "").await;
@@ -232,28 +233,38 @@ impl TurnTask {
             "last_assistant_message": last_message,
         });
         let decisions = self.run_hooks(&hooks, fields, None).await;
-        let prompts: Vec<String> = decisions
+        let fragments: Vec<HookPromptFragment> = decisions
             .iter()
             .filter_map(|decision| {
-                let reason = decision.block_reason.as_ref()?;
-                Some(format!(
-                    "<hook_prompt hook_run_id=\"{}\">{reason}</hook_prompt>",
-                    decision.summary.id
-                ))
+                Some(HookPromptFragment {
+                    text: decision.block_reason.clone()?,
+                    hook_run_id: decision.summary.id.clone(),
+                })
             })
             .collect();
-        if prompts.is_empty() || self.cancel.is_cancelled() {
+        if fragments.is_empty() || self.cancel.is_cancelled() {
             return false;
         }
         *continuations += 1;
         let message = ResponseItem::Message {
             id: None,
             role: "user".into(),
-            content: prompts
-                .into_iter()
-                .map(|text| ContentItem::InputText { text })
+            content: fragments
+                .iter()
+                .map(|fragment| ContentItem::InputText {
+                    text: format!(
+                        "<hook_prompt hook_run_id=\"{}\">{}</hook_prompt>",
+                        fragment.hook_run_id, fragment.text
+                    ),
+                })
                 .collect(),
         };
+        let details = ThreadItemDetails::HookPrompt {
+            id: format!("msg_{}", uuid::Uuid::now_v7()),
+            fragments,
+        };
+        let started = self.start_item(details.clone()).await;
+        items.push(self.complete_item(&started, details).await);
         lock(&self.thread.state).push_history(&self.turn_id, message);
         true
     }

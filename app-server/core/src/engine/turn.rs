@@ -142,7 +142,7 @@ impl TurnTask {
                 RoundEnd::Completed {
                     needs_follow_up: false,
                 } if self
-                    .stop_hooks_continue(&items, &mut stop_continuations)
+                    .stop_hooks_continue(&mut items, &mut stop_continuations)
                     .await =>
                 {
                     continue;
