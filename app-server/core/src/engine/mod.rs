@@ -9,6 +9,8 @@ pub mod approval;
 mod compaction;
 pub mod config_requests;
 mod external_agent;
+#[cfg(test)]
+mod external_agent_tests;
 mod feedback;
 mod hooks;
 mod image_file;
