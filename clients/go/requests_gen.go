@@ -787,10 +787,7 @@ func (c *Client) ModelProviderDefaultSet(ctx context.Context, params protocol.Mo
 	return result, nil
 }
 
-// SkillsList sends `skills/list`: The skills each working directory sees: `SKILL.md` directories under
-//
-//	`$TANDEM_HOME/skills/`, the repository's `.agents/skills/` and `.codex/skills/`, and the
-//	connection's extra roots, with whether each is enabled.
+// SkillsList sends `skills/list`: The skills (`SKILL.md` directories) each working directory sees, and which are enabled.
 func (c *Client) SkillsList(ctx context.Context, params protocol.SkillsListParams) (*protocol.SkillsListResponse, error) {
 	result := new(protocol.SkillsListResponse)
 	if err := c.Call(ctx, protocol.MethodSkillsList, params, result); err != nil {
@@ -799,9 +796,7 @@ func (c *Client) SkillsList(ctx context.Context, params protocol.SkillsListParam
 	return result, nil
 }
 
-// SkillsConfigWrite sends `skills/config/write`: Enable or disable a skill (by path or by name) in `config.toml`'s `[[skills.config]]`;
-//
-//	subject to `clients.allow_config_writes`.
+// SkillsConfigWrite sends `skills/config/write`: Enable or disable a skill, by path or by name, in `config.toml`'s `[[skills.config]]`.
 func (c *Client) SkillsConfigWrite(ctx context.Context, params protocol.SkillsConfigWriteParams) (*protocol.SkillsConfigWriteResponse, error) {
 	result := new(protocol.SkillsConfigWriteResponse)
 	if err := c.Call(ctx, protocol.MethodSkillsConfigWrite, params, result); err != nil {
@@ -810,9 +805,7 @@ func (c *Client) SkillsConfigWrite(ctx context.Context, params protocol.SkillsCo
 	return result, nil
 }
 
-// SkillsExtraRootsSet sends `skills/extraRoots/set`: Set the connection's extra skill roots (within its file roots); `skills/changed` comes
-//
-//	just before the answer when the list changed.
+// SkillsExtraRootsSet sends `skills/extraRoots/set`: Set the connection's extra skill roots, within its file roots (then `skills/changed`).
 func (c *Client) SkillsExtraRootsSet(ctx context.Context, params protocol.SkillsExtraRootsSetParams) (*protocol.EmptyResponse, error) {
 	result := new(protocol.EmptyResponse)
 	if err := c.Call(ctx, protocol.MethodSkillsExtraRootsSet, params, result); err != nil {
@@ -821,9 +814,7 @@ func (c *Client) SkillsExtraRootsSet(ctx context.Context, params protocol.Skills
 	return result, nil
 }
 
-// HooksList sends `hooks/list`: The hooks of the operator's `config.toml` for each working directory, with their
-//
-//	trust keys, hashes and whether each runs.
+// HooksList sends `hooks/list`: The hooks of the operator's `config.toml`, with their trust keys and hashes.
 func (c *Client) HooksList(ctx context.Context, params protocol.HooksListParams) (*protocol.HooksListResponse, error) {
 	result := new(protocol.HooksListResponse)
 	if err := c.Call(ctx, protocol.MethodHooksList, params, result); err != nil {
@@ -832,9 +823,7 @@ func (c *Client) HooksList(ctx context.Context, params protocol.HooksListParams)
 	return result, nil
 }
 
-// MCPServerToolCall sends `mcpServer/tool/call`: Call a tool of one of a loaded thread's MCP servers directly; the result is cut as the
-//
-//	model's would be. Off on network listeners unless `clients.allow_mcp_server_calls`.
+// MCPServerToolCall sends `mcpServer/tool/call`: Call a tool of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
 func (c *Client) MCPServerToolCall(ctx context.Context, params protocol.MCPServerToolCallParams) (*protocol.MCPServerToolCallResponse, error) {
 	result := new(protocol.MCPServerToolCallResponse)
 	if err := c.Call(ctx, protocol.MethodMCPServerToolCall, params, result); err != nil {
@@ -843,9 +832,7 @@ func (c *Client) MCPServerToolCall(ctx context.Context, params protocol.MCPServe
 	return result, nil
 }
 
-// MCPServerResourceRead sends `mcpServer/resource/read`: Read a resource of one of a loaded thread's MCP servers; cut as tool results are. Off
-//
-//	on network listeners unless `clients.allow_mcp_server_calls`.
+// MCPServerResourceRead sends `mcpServer/resource/read`: Read a resource of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
 func (c *Client) MCPServerResourceRead(ctx context.Context, params protocol.MCPResourceReadParams) (*protocol.MCPResourceReadResponse, error) {
 	result := new(protocol.MCPResourceReadResponse)
 	if err := c.Call(ctx, protocol.MethodMCPServerResourceRead, params, result); err != nil {
@@ -854,9 +841,7 @@ func (c *Client) MCPServerResourceRead(ctx context.Context, params protocol.MCPR
 	return result, nil
 }
 
-// FeedbackSave sends `feedback/save`: Write a local feedback bundle (a ZIP of a thread's rollout and, optionally, the server's
-//
-//	logs, secrets masked) at a new path within the connection's file roots.
+// FeedbackSave sends `feedback/save`: Write a local feedback bundle (ZIP: a thread's rollout, logs; secrets masked).
 func (c *Client) FeedbackSave(ctx context.Context, params protocol.FeedbackSaveParams) (*protocol.FeedbackSaveResponse, error) {
 	result := new(protocol.FeedbackSaveResponse)
 	if err := c.Call(ctx, protocol.MethodFeedbackSave, params, result); err != nil {
@@ -865,9 +850,7 @@ func (c *Client) FeedbackSave(ctx context.Context, params protocol.FeedbackSaveP
 	return result, nil
 }
 
-// PluginList sends `plugin/list`: The local plugins: always none, since Tandem installs no plugins; a remote catalogue
-//
-//	kind answers "not supported by this server".
+// PluginList sends `plugin/list`: The local plugins: none, since Tandem installs no plugins.
 func (c *Client) PluginList(ctx context.Context, params protocol.PluginListParams) (*protocol.PluginListResponse, error) {
 	result := new(protocol.PluginListResponse)
 	if err := c.Call(ctx, protocol.MethodPluginList, params, result); err != nil {
@@ -876,9 +859,7 @@ func (c *Client) PluginList(ctx context.Context, params protocol.PluginListParam
 	return result, nil
 }
 
-// ExternalAgentConfigDetect sends `externalAgentConfig/detect`: What of Claude Code's setup (`CLAUDE.md`, skills, `.mcp.json` servers, hooks) in the
-//
-//	given repositories and the home directory could be imported.
+// ExternalAgentConfigDetect sends `externalAgentConfig/detect`: What of a Claude Code setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
 func (c *Client) ExternalAgentConfigDetect(ctx context.Context, params protocol.ExternalAgentConfigDetectParams) (*protocol.ExternalAgentConfigDetectResponse, error) {
 	result := new(protocol.ExternalAgentConfigDetectResponse)
 	if err := c.Call(ctx, protocol.MethodExternalAgentConfigDetect, params, result); err != nil {
@@ -887,10 +868,7 @@ func (c *Client) ExternalAgentConfigDetect(ctx context.Context, params protocol.
 	return result, nil
 }
 
-// ExternalAgentConfigImport sends `externalAgentConfig/import`: Import detected items: `CLAUDE.md` as `AGENTS.md`, skills copied, MCP servers and hooks
-//
-//	added to `config.toml` disabled (local connections only). Answers at once; the outcome
-//	follows as `externalAgentConfig/import/progress` and `…/completed`.
+// ExternalAgentConfigImport sends `externalAgentConfig/import`: Import detected items; MCP servers and hooks only locally, and disabled.
 func (c *Client) ExternalAgentConfigImport(ctx context.Context, params protocol.ExternalAgentConfigImportParams) (*protocol.ExternalAgentConfigImportResponse, error) {
 	result := new(protocol.ExternalAgentConfigImportResponse)
 	if err := c.Call(ctx, protocol.MethodExternalAgentConfigImport, params, result); err != nil {

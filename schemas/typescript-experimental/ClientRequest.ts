@@ -589,55 +589,43 @@ export type ClientRequestMap = {
    */
   "modelProvider/default/set": { params: ModelProviderDefaultSetParams; response: ConfigWriteResponse };
   /**
-   * The skills each working directory sees: `SKILL.md` directories under
-   * `$TANDEM_HOME/skills/`, the repository's `.agents/skills/` and `.codex/skills/`, and the
-   * connection's extra roots, with whether each is enabled.
+   * The skills (`SKILL.md` directories) each working directory sees, and which are enabled.
    */
   "skills/list": { params: SkillsListParams; response: SkillsListResponse };
   /**
-   * Enable or disable a skill (by path or by name) in `config.toml`'s `[[skills.config]]`;
-   * subject to `clients.allow_config_writes`.
+   * Enable or disable a skill, by path or by name, in `config.toml`'s `[[skills.config]]`.
    */
   "skills/config/write": { params: SkillsConfigWriteParams; response: SkillsConfigWriteResponse };
   /**
-   * Set the connection's extra skill roots (within its file roots); `skills/changed` comes
-   * just before the answer when the list changed.
+   * Set the connection's extra skill roots, within its file roots (then `skills/changed`).
    */
   "skills/extraRoots/set": { params: SkillsExtraRootsSetParams; response: EmptyResponse };
   /**
-   * The hooks of the operator's `config.toml` for each working directory, with their
-   * trust keys, hashes and whether each runs.
+   * The hooks of the operator's `config.toml`, with their trust keys and hashes.
    */
   "hooks/list": { params: HooksListParams; response: HooksListResponse };
   /**
-   * Call a tool of one of a loaded thread's MCP servers directly; the result is cut as the
-   * model's would be. Off on network listeners unless `clients.allow_mcp_server_calls`.
+   * Call a tool of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
    */
   "mcpServer/tool/call": { params: McpServerToolCallParams; response: McpServerToolCallResponse };
   /**
-   * Read a resource of one of a loaded thread's MCP servers; cut as tool results are. Off
-   * on network listeners unless `clients.allow_mcp_server_calls`.
+   * Read a resource of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
    */
   "mcpServer/resource/read": { params: McpResourceReadParams; response: McpResourceReadResponse };
   /**
-   * Write a local feedback bundle (a ZIP of a thread's rollout and, optionally, the server's
-   * logs, secrets masked) at a new path within the connection's file roots.
+   * Write a local feedback bundle (ZIP: a thread's rollout, logs; secrets masked).
    */
   "feedback/save": { params: FeedbackSaveParams; response: FeedbackSaveResponse };
   /**
-   * The local plugins: always none, since Tandem installs no plugins; a remote catalogue
-   * kind answers "not supported by this server".
+   * The local plugins: none, since Tandem installs no plugins.
    */
   "plugin/list": { params: PluginListParams; response: PluginListResponse };
   /**
-   * What of Claude Code's setup (`CLAUDE.md`, skills, `.mcp.json` servers, hooks) in the
-   * given repositories and the home directory could be imported.
+   * What of a Claude Code setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
    */
   "externalAgentConfig/detect": { params: ExternalAgentConfigDetectParams; response: ExternalAgentConfigDetectResponse };
   /**
-   * Import detected items: `CLAUDE.md` as `AGENTS.md`, skills copied, MCP servers and hooks
-   * added to `config.toml` disabled (local connections only). Answers at once; the outcome
-   * follows as `externalAgentConfig/import/progress` and `…/completed`.
+   * Import detected items; MCP servers and hooks only locally, and disabled.
    */
   "externalAgentConfig/import": { params: ExternalAgentConfigImportParams; response: ExternalAgentConfigImportResponse };
 };

@@ -443,3 +443,68 @@ async fn clients_cannot_write_hooks_even_when_every_key_is_allowed() {
     let written = std::fs::read_to_string(home.path().join("config.toml")).unwrap();
     assert!(!written.contains("hooks"), "{written}");
 }
+
+#[tokio::test]
+async fn a_post_tool_use_hook_sees_the_output_and_its_reason_reaches_the_model() {
+    const POST_HOOK: &str =
+        "cat > post-input.json; echo '{\"decision\":\"block\",\"reason\":\"output looked wrong\"}'";
+    let mut setup = setup(&[("PostToolUse", Some("Bash"), POST_HOOK, None)]).await;
+    // Trust the hook by the hash `hooks/list` reports, as an operator would.
+    let listed = setup.server.request("hooks/list", json!({})).await.unwrap();
+    let hook = &listed["data"][0]["hooks"][0];
+    assert_eq!(hook["trustStatus"], "untrusted");
+    let config_path = setup.home.path().join("config.toml");
+    let mut config = std::fs::read_to_string(&config_path).unwrap();
+    config.push_str(&format!(
+        "\n[hooks.state.\"{}\"]\ntrusted_hash = \"{}\"\n",
+        hook["key"].as_str().unwrap(),
+        hook["currentHash"].as_str().unwrap()
+    ));
+    std::fs::write(&config_path, config).unwrap();
+
+    let arguments = json!({"cmd": "echo from-the-command", "yield_time_ms": 5000}).to_string();
+    setup.model.push_all([
+        MockResponse::sse(responses_function_call(
+            "call_9",
+            "exec_command",
+            &arguments,
+        )),
+        MockResponse::sse(responses_text("msg_1", &["done"])),
+    ]);
+    let messages = turn(&mut setup, "run it").await;
+    let completed = of(&messages, "hook/completed");
+    assert_eq!(completed.len(), 1, "{messages:#?}");
+    assert_eq!(completed[0]["params"]["run"]["eventName"], "postToolUse");
+    assert_eq!(completed[0]["params"]["run"]["status"], "blocked");
+    let input: Value = serde_json::from_str(
+        &std::fs::read_to_string(setup.work.path().join("post-input.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(input["tool_name"], "Bash");
+    assert_eq!(
+        input["tool_input"],
+        json!({"command": "echo from-the-command"})
+    );
+    assert_eq!(input["tool_use_id"], "call_9");
+    assert!(
+        input["tool_response"]
+            .as_str()
+            .unwrap()
+            .contains("from-the-command"),
+        "{input}"
+    );
+    let request = setup.model.requests()[1].clone();
+    let position = |predicate: &dyn Fn(&Value) -> bool| {
+        request["input"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(predicate)
+            .unwrap_or_else(|| panic!("{request:#}"))
+    };
+    let output = position(&|item| item["type"] == "function_call_output");
+    let feedback = position(&|item| {
+        item["role"] == "developer" && item["content"][0]["text"] == "output looked wrong"
+    });
+    assert!(output < feedback, "{request:#}");
+}
