@@ -40,7 +40,7 @@ pub struct SkillsListEntry {
     /// The working directory, as requested.
     pub cwd: String,
     /// Its skills: the repository's first, then the user's and the extra roots', each group in
-    /// name order; a name already found earlier is not listed again.
+    /// name order; a file reached through two roots is listed once.
     pub skills: Vec<SkillMetadata>,
     /// The `SKILL.md` files that could not be read as skills.
     pub errors: Vec<SkillErrorInfo>,

@@ -12,7 +12,7 @@ export type SkillsListEntry = {
 cwd: string, 
 /**
  * Its skills: the repository's first, then the user's and the extra roots', each group in
- * name order; a name already found earlier is not listed again.
+ * name order; a file reached through two roots is listed once.
  */
 skills: Array<SkillMetadata>, 
 /**

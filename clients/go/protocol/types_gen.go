@@ -4297,7 +4297,7 @@ type SkillsListEntry struct {
 	// Errors: The `SKILL.md` files that could not be read as skills.
 	Errors []SkillErrorInfo `json:"errors"`
 	// Skills: Its skills: the repository's first, then the user's and the extra roots', each group in
-	// name order; a name already found earlier is not listed again.
+	// name order; a file reached through two roots is listed once.
 	Skills []SkillMetadata `json:"skills"`
 }
 
