@@ -508,3 +508,58 @@ async fn a_post_tool_use_hook_sees_the_output_and_its_reason_reaches_the_model()
     });
     assert!(output < feedback, "{request:#}");
 }
+
+#[tokio::test]
+async fn a_clients_config_overrides_add_no_hook_even_when_every_key_is_allowed() {
+    let home = tempfile::tempdir().unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let model = MockModel::start().await;
+    let config = format!(
+        "{}\n[clients]\nallow_client_config = \"all\"\n",
+        mock_config(&model.base_url())
+    );
+    let mut server = TestServer::spawn_with(SpawnOptions {
+        config_toml: config,
+        args: Vec::new(),
+        home: Some(home.path().to_path_buf()),
+        cwd: Some(work.path().to_path_buf()),
+    })
+    .await;
+    server.initialize().await;
+    // The override names the hook and trusts it with the very key and hash a configured hook
+    // would have: neither counts, since hooks are read from config.toml itself.
+    let source = home
+        .path()
+        .join("config.toml")
+        .to_string_lossy()
+        .into_owned();
+    let started = server
+        .request(
+            "thread/start",
+            json!({
+                "cwd": work.path().to_string_lossy(),
+                "config": {
+                    "hooks": {
+                        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": CONTEXT_HOOK}]}],
+                        "state": {format!("{source}:user_prompt_submit:0:0"): {"trusted_hash": CONTEXT_HASH}},
+                    },
+                },
+            }),
+        )
+        .await
+        .unwrap();
+    let thread_id = started["thread"]["id"].as_str().unwrap().to_string();
+    model.push(MockResponse::sse(responses_text("msg_1", &["one"])));
+    server
+        .request(
+            "turn/start",
+            json!({"threadId": thread_id, "input": [{"type": "text", "text": "hi"}]}),
+        )
+        .await
+        .unwrap();
+    let messages = server.until_turn_completed().await;
+    assert!(of(&messages, "hook/started").is_empty(), "{messages:#?}");
+    assert!(!work.path().join("ups-input.json").exists());
+    let listed = server.request("hooks/list", json!({})).await.unwrap();
+    assert_eq!(listed["data"][0]["hooks"], json!([]));
+}
