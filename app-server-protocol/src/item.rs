@@ -33,7 +33,8 @@ impl ThreadItemDetails {
             | ThreadItemDetails::DynamicToolCall { id, .. }
             | ThreadItemDetails::McpToolCall { id, .. }
             | ThreadItemDetails::ImageView { id, .. }
-            | ThreadItemDetails::ContextCompaction { id, .. } => id,
+            | ThreadItemDetails::ContextCompaction { id, .. }
+            | ThreadItemDetails::HookPrompt { id, .. } => id,
         }
     }
 }
@@ -213,6 +214,13 @@ pub enum ThreadItemDetails {
     ContextCompaction {
         /// Item id.
         id: String,
+    },
+    /// A `Stop` hook sent the model back to work: the reasons it gave, sent as the next input.
+    HookPrompt {
+        /// Item id.
+        id: String,
+        /// One reason per hook run that blocked.
+        fragments: Vec<crate::hooks::HookPromptFragment>,
     },
 }
 

@@ -25,6 +25,11 @@ use crate::dialogs::{
     AgentAskUserQuestionParams, AgentRequestUserInputParams, AgentRequestUserInputResponse,
     QuestionAnswersResponse, UserInputRequestParams,
 };
+use crate::external_agent::{
+    ExternalAgentConfigDetectParams, ExternalAgentConfigDetectResponse,
+    ExternalAgentConfigImportNotification, ExternalAgentConfigImportParams,
+    ExternalAgentConfigImportResponse,
+};
 use crate::fs::{
     FsChangedNotification, FsCopyParams, FsCreateDirectoryParams, FsGetMetadataParams,
     FsGetMetadataResponse, FsReadDirectoryParams, FsReadDirectoryResponse, FsReadFileParams,
@@ -37,6 +42,10 @@ use crate::fuzzy_sessions::{
 };
 use crate::history::{
     HistoryOpenParams, HistoryOpenResponse, HistorySearchParams, HistorySearchResponse,
+};
+use crate::hooks::{HookRunNotification, HooksListParams, HooksListResponse};
+use crate::housekeeping::{
+    FeedbackSaveParams, FeedbackSaveResponse, PluginListParams, PluginListResponse,
 };
 use crate::index::{
     IndexProgressNotification, IndexQueryParams, IndexQueryResponse, IndexRefreshParams,
@@ -51,6 +60,10 @@ use crate::legacy::{
     NewConversationParams, NewConversationResponse, ResumeConversationParams,
     ResumeConversationResponse, ReviewDecisionResponse, SendUserMessageParams,
     SendUserMessageResponse, SendUserTurnParams, SetDefaultModelParams, UserInfoResponse,
+};
+use crate::mcp_calls::{
+    McpResourceReadParams, McpResourceReadResponse, McpServerToolCallParams,
+    McpServerToolCallResponse,
 };
 use crate::mcp_servers::{
     ListMcpServerStatusParams, ListMcpServerStatusResponse, McpServerElicitationRequestParams,
@@ -79,6 +92,10 @@ use crate::thread_attachment::{
     ThreadAttachmentAddParams, ThreadAttachmentAddResponse, ThreadAttachmentListParams,
     ThreadAttachmentListResponse, ThreadAttachmentRemoveParams,
     ThreadAttachmentUpdatedNotification,
+};
+use crate::skills::{
+    SkillsChangedNotification, SkillsConfigWriteParams, SkillsConfigWriteResponse,
+    SkillsExtraRootsSetParams, SkillsListParams, SkillsListResponse,
 };
 use crate::thread_context::{
     ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
@@ -598,6 +615,56 @@ request_table! {
         params: ModelProviderDefaultSetParams,
         response: ConfigWriteResponse,
     },
+    /// The skills (`SKILL.md` directories) each working directory sees, and which are enabled.
+    SkillsList => "skills/list" [Stable] {
+        params: SkillsListParams,
+        response: SkillsListResponse,
+    },
+    /// Enable or disable a skill, by path or by name, in `config.toml`'s `[[skills.config]]`.
+    SkillsConfigWrite => "skills/config/write" [Stable] {
+        params: SkillsConfigWriteParams,
+        response: SkillsConfigWriteResponse,
+    },
+    /// Set the connection's extra skill roots, within its file roots (then `skills/changed`).
+    SkillsExtraRootsSet => "skills/extraRoots/set" [Stable] {
+        params: SkillsExtraRootsSetParams,
+        response: EmptyResponse,
+    },
+    /// The hooks of the operator's `config.toml`, with their trust keys and hashes.
+    HooksList => "hooks/list" [Stable] {
+        params: HooksListParams,
+        response: HooksListResponse,
+    },
+    /// Call a tool of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
+    McpServerToolCall => "mcpServer/tool/call" [Stable] {
+        params: McpServerToolCallParams,
+        response: McpServerToolCallResponse,
+    },
+    /// Read a resource of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
+    McpResourceRead => "mcpServer/resource/read" [Stable] {
+        params: McpResourceReadParams,
+        response: McpResourceReadResponse,
+    },
+    /// Write a local feedback bundle (ZIP: a thread's rollout, logs; secrets masked).
+    FeedbackSave => "feedback/save" [Stable] {
+        params: FeedbackSaveParams,
+        response: FeedbackSaveResponse,
+    },
+    /// The local plugins: none, since Tandem installs no plugins.
+    PluginList => "plugin/list" [Stable] {
+        params: PluginListParams,
+        response: PluginListResponse,
+    },
+    /// What of a Claude Code setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
+    ExternalAgentConfigDetect => "externalAgentConfig/detect" [Stable] {
+        params: ExternalAgentConfigDetectParams,
+        response: ExternalAgentConfigDetectResponse,
+    },
+    /// Import detected items; MCP servers and hooks only locally, and disabled.
+    ExternalAgentConfigImport => "externalAgentConfig/import" [Stable] {
+        params: ExternalAgentConfigImportParams,
+        response: ExternalAgentConfigImportResponse,
+    },
 }
 
 request_table! {
@@ -753,6 +820,16 @@ notification_table! {
     AuthStatusChange => "authStatusChange" [Stable] { params: AuthStatusChangeNotification },
     /// An MCP server of a thread is starting, ready, failed or cancelled.
     McpServerStatusUpdated => "mcpServer/startupStatus/updated" [Stable] { params: McpServerStatusUpdatedNotification },
+    /// The skills a client would list changed; list them again.
+    SkillsChanged => "skills/changed" [Stable] { params: SkillsChangedNotification },
+    /// A trusted hook started running in a turn.
+    HookStarted => "hook/started" [Stable] { params: HookRunNotification },
+    /// A hook run ended: completed, failed or blocked, with what it said.
+    HookCompleted => "hook/completed" [Stable] { params: HookRunNotification },
+    /// One item of an `externalAgentConfig/import` was imported (or failed).
+    ExternalAgentConfigImportProgress => "externalAgentConfig/import/progress" [Stable] { params: ExternalAgentConfigImportNotification },
+    /// An `externalAgentConfig/import` ended, with every item's outcome.
+    ExternalAgentConfigImportCompleted => "externalAgentConfig/import/completed" [Stable] { params: ExternalAgentConfigImportNotification },
 }
 
 notification_table! {

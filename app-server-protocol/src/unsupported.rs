@@ -287,25 +287,9 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Stability::Experimental,
         Unsupported::NotImplemented,
     ),
-    unsupported(
-        "skills/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "skills/extraRoots/set",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported("hooks/list", Stability::Stable, Unsupported::NotImplemented),
     unsupported("marketplace/add", Stability::Stable, Unsupported::Cloud),
     unsupported("marketplace/remove", Stability::Stable, Unsupported::Cloud),
     unsupported("marketplace/upgrade", Stability::Stable, Unsupported::Cloud),
-    unsupported(
-        "plugin/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
     unsupported("plugin/search", Stability::Experimental, Unsupported::Cloud),
     unsupported("plugin/installed", Stability::Stable, Unsupported::Cloud),
     unsupported("plugin/reconcile", Stability::Stable, Unsupported::Cloud),
@@ -327,11 +311,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
     unsupported("app/read", Stability::Stable, Unsupported::Cloud),
     unsupported("app/list", Stability::Stable, Unsupported::Cloud),
     unsupported("app/installed", Stability::Stable, Unsupported::Cloud),
-    unsupported(
-        "skills/config/write",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
     unsupported("plugin/install", Stability::Stable, Unsupported::Cloud),
     unsupported("plugin/uninstall", Stability::Stable, Unsupported::Cloud),
     unsupported(
@@ -455,11 +434,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::Account,
     ),
     unsupported(
-        "mcpServer/resource/read",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "mcpServer/event/stream/start",
         Stability::Experimental,
         Unsupported::NotImplemented,
@@ -467,11 +441,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
     unsupported(
         "mcpServer/event/stream/stop",
         Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "mcpServer/tool/call",
-        Stability::Stable,
         Unsupported::NotImplemented,
     ),
     unsupported(
@@ -540,21 +509,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::Account,
     ),
     unsupported("feedback/upload", Stability::Stable, Unsupported::Cloud),
-    unsupported(
-        "feedback/save",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "externalAgentConfig/detect",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "externalAgentConfig/import",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
     unsupported(
         "externalAgentConfig/import/recordHistory",
         Stability::Stable,

@@ -886,6 +886,96 @@ func (c *Client) ModelProviderDefaultSet(ctx context.Context, params protocol.Mo
 	return result, nil
 }
 
+// SkillsList sends `skills/list`: The skills (`SKILL.md` directories) each working directory sees, and which are enabled.
+func (c *Client) SkillsList(ctx context.Context, params protocol.SkillsListParams) (*protocol.SkillsListResponse, error) {
+	result := new(protocol.SkillsListResponse)
+	if err := c.Call(ctx, protocol.MethodSkillsList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// SkillsConfigWrite sends `skills/config/write`: Enable or disable a skill, by path or by name, in `config.toml`'s `[[skills.config]]`.
+func (c *Client) SkillsConfigWrite(ctx context.Context, params protocol.SkillsConfigWriteParams) (*protocol.SkillsConfigWriteResponse, error) {
+	result := new(protocol.SkillsConfigWriteResponse)
+	if err := c.Call(ctx, protocol.MethodSkillsConfigWrite, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// SkillsExtraRootsSet sends `skills/extraRoots/set`: Set the connection's extra skill roots, within its file roots (then `skills/changed`).
+func (c *Client) SkillsExtraRootsSet(ctx context.Context, params protocol.SkillsExtraRootsSetParams) (*protocol.EmptyResponse, error) {
+	result := new(protocol.EmptyResponse)
+	if err := c.Call(ctx, protocol.MethodSkillsExtraRootsSet, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// HooksList sends `hooks/list`: The hooks of the operator's `config.toml`, with their trust keys and hashes.
+func (c *Client) HooksList(ctx context.Context, params protocol.HooksListParams) (*protocol.HooksListResponse, error) {
+	result := new(protocol.HooksListResponse)
+	if err := c.Call(ctx, protocol.MethodHooksList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// MCPServerToolCall sends `mcpServer/tool/call`: Call a tool of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
+func (c *Client) MCPServerToolCall(ctx context.Context, params protocol.MCPServerToolCallParams) (*protocol.MCPServerToolCallResponse, error) {
+	result := new(protocol.MCPServerToolCallResponse)
+	if err := c.Call(ctx, protocol.MethodMCPServerToolCall, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// MCPServerResourceRead sends `mcpServer/resource/read`: Read a resource of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
+func (c *Client) MCPServerResourceRead(ctx context.Context, params protocol.MCPResourceReadParams) (*protocol.MCPResourceReadResponse, error) {
+	result := new(protocol.MCPResourceReadResponse)
+	if err := c.Call(ctx, protocol.MethodMCPServerResourceRead, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// FeedbackSave sends `feedback/save`: Write a local feedback bundle (ZIP: a thread's rollout, logs; secrets masked).
+func (c *Client) FeedbackSave(ctx context.Context, params protocol.FeedbackSaveParams) (*protocol.FeedbackSaveResponse, error) {
+	result := new(protocol.FeedbackSaveResponse)
+	if err := c.Call(ctx, protocol.MethodFeedbackSave, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// PluginList sends `plugin/list`: The local plugins: none, since Tandem installs no plugins.
+func (c *Client) PluginList(ctx context.Context, params protocol.PluginListParams) (*protocol.PluginListResponse, error) {
+	result := new(protocol.PluginListResponse)
+	if err := c.Call(ctx, protocol.MethodPluginList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ExternalAgentConfigDetect sends `externalAgentConfig/detect`: What of a Claude Code setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
+func (c *Client) ExternalAgentConfigDetect(ctx context.Context, params protocol.ExternalAgentConfigDetectParams) (*protocol.ExternalAgentConfigDetectResponse, error) {
+	result := new(protocol.ExternalAgentConfigDetectResponse)
+	if err := c.Call(ctx, protocol.MethodExternalAgentConfigDetect, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ExternalAgentConfigImport sends `externalAgentConfig/import`: Import detected items; MCP servers and hooks only locally, and disabled.
+func (c *Client) ExternalAgentConfigImport(ctx context.Context, params protocol.ExternalAgentConfigImportParams) (*protocol.ExternalAgentConfigImportResponse, error) {
+	result := new(protocol.ExternalAgentConfigImportResponse)
+	if err := c.Call(ctx, protocol.MethodExternalAgentConfigImport, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // HandleItemCommandExecutionRequestApproval answers every `item/commandExecution/requestApproval` request with the handler's result (its error
 // becomes a JSON-RPC error reply). Ask whether a command may run.
 func (c *Client) HandleItemCommandExecutionRequestApproval(handler func(ctx context.Context, params *protocol.CommandExecutionRequestApprovalParams) (*protocol.CommandExecutionRequestApprovalResponse, error)) {

@@ -8,8 +8,10 @@ import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDelt
 import type { ConfigWarningNotification } from "./ConfigWarningNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 import type { ErrorNotification } from "./ErrorNotification";
+import type { ExternalAgentConfigImportNotification } from "./ExternalAgentConfigImportNotification";
 import type { FsChangedNotification } from "./FsChangedNotification";
 import type { FuzzyFileSearchSessionUpdatedNotification } from "./FuzzyFileSearchSessionUpdatedNotification";
+import type { HookRunNotification } from "./HookRunNotification";
 import type { IndexProgressNotification } from "./IndexProgressNotification";
 import type { ItemCompletedNotification } from "./ItemCompletedNotification";
 import type { ItemDeltaNotification } from "./ItemDeltaNotification";
@@ -22,8 +24,7 @@ import type { ReasoningSummaryPartAddedNotification } from "./ReasoningSummaryPa
 import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTextDeltaNotification";
 import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
 import type { ServerRequestResolvedNotification } from "./ServerRequestResolvedNotification";
-import type { ThreadAttachmentUpdatedNotification } from "./ThreadAttachmentUpdatedNotification";
-import type { ThreadGoalUpdatedNotification } from "./ThreadGoalUpdatedNotification";
+import type { SkillsChangedNotification } from "./SkillsChangedNotification";
 import type { ThreadIdNotification } from "./ThreadIdNotification";
 import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
 import type { ThreadStartedNotification } from "./ThreadStartedNotification";
@@ -41,14 +42,10 @@ export type ServerNotification =
   | { method: "thread/started", params: ThreadStartedNotification }
   | { method: "thread/status/changed", params: ThreadStatusChangedNotification }
   | { method: "thread/archived", params: ThreadIdNotification }
-  | { method: "thread/deleted", params: ThreadIdNotification }
-  | { method: "thread/reverted", params: ThreadIdNotification }
-  | { method: "thread/attachment/updated", params: ThreadAttachmentUpdatedNotification }
   | { method: "thread/unarchived", params: ThreadIdNotification }
   | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
   | { method: "thread/closed", params: ThreadIdNotification }
   | { method: "thread/goal/cleared", params: ThreadIdNotification }
-  | { method: "thread/goal/updated", params: ThreadGoalUpdatedNotification }
   | { method: "thread/tokenUsage/updated", params: ThreadTokenUsageUpdatedNotification }
   | { method: "turn/started", params: TurnNotification }
   | { method: "turn/completed", params: TurnNotification }
@@ -79,7 +76,12 @@ export type ServerNotification =
   | { method: "account/rateLimits/updated", params: AccountRateLimitsUpdatedNotification }
   | { method: "loginChatGptComplete", params: LoginChatGptCompleteNotification }
   | { method: "authStatusChange", params: AuthStatusChangeNotification }
-  | { method: "mcpServer/startupStatus/updated", params: McpServerStatusUpdatedNotification };
+  | { method: "mcpServer/startupStatus/updated", params: McpServerStatusUpdatedNotification }
+  | { method: "skills/changed", params: SkillsChangedNotification }
+  | { method: "hook/started", params: HookRunNotification }
+  | { method: "hook/completed", params: HookRunNotification }
+  | { method: "externalAgentConfig/import/progress", params: ExternalAgentConfigImportNotification }
+  | { method: "externalAgentConfig/import/completed", params: ExternalAgentConfigImportNotification };
 
 /**
  * Each `ServerNotification` method with its params type.
@@ -98,18 +100,6 @@ export type ServerNotificationMap = {
    */
   "thread/archived": { params: ThreadIdNotification };
   /**
-   * A thread was deleted (`thread/delete`).
-   */
-  "thread/deleted": { params: ThreadIdNotification };
-  /**
-   * A thread's history was cut back by `thread/revert`.
-   */
-  "thread/reverted": { params: ThreadIdNotification };
-  /**
-   * An attachment of a thread was added or removed.
-   */
-  "thread/attachment/updated": { params: ThreadAttachmentUpdatedNotification };
-  /**
    * A thread was unarchived.
    */
   "thread/unarchived": { params: ThreadIdNotification };
@@ -122,13 +112,9 @@ export type ServerNotificationMap = {
    */
   "thread/closed": { params: ThreadIdNotification };
   /**
-   * A thread's goal was cleared (`thread/goal/clear`), or a resumed thread has none.
+   * A resumed thread has no active goal.
    */
   "thread/goal/cleared": { params: ThreadIdNotification };
-  /**
-   * A thread's goal was set or changed (`thread/goal/set`), or a resumed thread has one.
-   */
-  "thread/goal/updated": { params: ThreadGoalUpdatedNotification };
   /**
    * Token usage after a model response.
    */
@@ -254,4 +240,24 @@ export type ServerNotificationMap = {
    * An MCP server of a thread is starting, ready, failed or cancelled.
    */
   "mcpServer/startupStatus/updated": { params: McpServerStatusUpdatedNotification };
+  /**
+   * The skills a client would list changed; list them again.
+   */
+  "skills/changed": { params: SkillsChangedNotification };
+  /**
+   * A trusted hook started running in a turn.
+   */
+  "hook/started": { params: HookRunNotification };
+  /**
+   * A hook run ended: completed, failed or blocked, with what it said.
+   */
+  "hook/completed": { params: HookRunNotification };
+  /**
+   * One item of an `externalAgentConfig/import` was imported (or failed).
+   */
+  "externalAgentConfig/import/progress": { params: ExternalAgentConfigImportNotification };
+  /**
+   * An `externalAgentConfig/import` ended, with every item's outcome.
+   */
+  "externalAgentConfig/import/completed": { params: ExternalAgentConfigImportNotification };
 };

@@ -5,6 +5,7 @@ import type { CommandExecutionStatus } from "./CommandExecutionStatus";
 import type { DynamicToolCallOutputContentItem } from "./DynamicToolCallOutputContentItem";
 import type { DynamicToolCallStatus } from "./DynamicToolCallStatus";
 import type { FileUpdateChange } from "./FileUpdateChange";
+import type { HookPromptFragment } from "./HookPromptFragment";
 import type { McpToolCallError } from "./McpToolCallError";
 import type { McpToolCallResult } from "./McpToolCallResult";
 import type { McpToolCallStatus } from "./McpToolCallStatus";
@@ -241,4 +242,12 @@ path: string, } | { "type": "contextCompaction",
 /**
  * Item id.
  */
-id: string, });
+id: string, } | { "type": "hookPrompt", 
+/**
+ * Item id.
+ */
+id: string, 
+/**
+ * One reason per hook run that blocked.
+ */
+fragments: Array<HookPromptFragment>, });

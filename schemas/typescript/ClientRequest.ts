@@ -20,6 +20,12 @@ import type { ExperimentalFeatureEnablementSetParams } from "./ExperimentalFeatu
 import type { ExperimentalFeatureEnablementSetResponse } from "./ExperimentalFeatureEnablementSetResponse";
 import type { ExperimentalFeatureListParams } from "./ExperimentalFeatureListParams";
 import type { ExperimentalFeatureListResponse } from "./ExperimentalFeatureListResponse";
+import type { ExternalAgentConfigDetectParams } from "./ExternalAgentConfigDetectParams";
+import type { ExternalAgentConfigDetectResponse } from "./ExternalAgentConfigDetectResponse";
+import type { ExternalAgentConfigImportParams } from "./ExternalAgentConfigImportParams";
+import type { ExternalAgentConfigImportResponse } from "./ExternalAgentConfigImportResponse";
+import type { FeedbackSaveParams } from "./FeedbackSaveParams";
+import type { FeedbackSaveResponse } from "./FeedbackSaveResponse";
 import type { FsCopyParams } from "./FsCopyParams";
 import type { FsCreateDirectoryParams } from "./FsCreateDirectoryParams";
 import type { FsGetMetadataParams } from "./FsGetMetadataParams";
@@ -46,6 +52,8 @@ import type { GetUserAgentResponse } from "./GetUserAgentResponse";
 import type { GetUserSavedConfigResponse } from "./GetUserSavedConfigResponse";
 import type { GitDiffToRemoteParams } from "./GitDiffToRemoteParams";
 import type { GitDiffToRemoteResponse } from "./GitDiffToRemoteResponse";
+import type { HooksListParams } from "./HooksListParams";
+import type { HooksListResponse } from "./HooksListResponse";
 import type { InitializeParams } from "./InitializeParams";
 import type { InitializeResponse } from "./InitializeResponse";
 import type { InterruptConversationParams } from "./InterruptConversationParams";
@@ -58,6 +66,10 @@ import type { ListMcpServerStatusParams } from "./ListMcpServerStatusParams";
 import type { ListMcpServerStatusResponse } from "./ListMcpServerStatusResponse";
 import type { LoginAccountParams } from "./LoginAccountParams";
 import type { LoginAccountResponse } from "./LoginAccountResponse";
+import type { McpResourceReadParams } from "./McpResourceReadParams";
+import type { McpResourceReadResponse } from "./McpResourceReadResponse";
+import type { McpServerToolCallParams } from "./McpServerToolCallParams";
+import type { McpServerToolCallResponse } from "./McpServerToolCallResponse";
 import type { ModelListParams } from "./ModelListParams";
 import type { ModelListResponse } from "./ModelListResponse";
 import type { ModelProviderCapabilitiesReadParams } from "./ModelProviderCapabilitiesReadParams";
@@ -72,6 +84,8 @@ import type { NewConversationResponse } from "./NewConversationResponse";
 import type { NoParams } from "./NoParams";
 import type { PermissionProfileListParams } from "./PermissionProfileListParams";
 import type { PermissionProfileListResponse } from "./PermissionProfileListResponse";
+import type { PluginListParams } from "./PluginListParams";
+import type { PluginListResponse } from "./PluginListResponse";
 import type { RequestId } from "./RequestId";
 import type { ResumeConversationParams } from "./ResumeConversationParams";
 import type { ResumeConversationResponse } from "./ResumeConversationResponse";
@@ -79,35 +93,24 @@ import type { SendUserMessageParams } from "./SendUserMessageParams";
 import type { SendUserMessageResponse } from "./SendUserMessageResponse";
 import type { SendUserTurnParams } from "./SendUserTurnParams";
 import type { SetDefaultModelParams } from "./SetDefaultModelParams";
-import type { ThreadAttachmentAddParams } from "./ThreadAttachmentAddParams";
-import type { ThreadAttachmentAddResponse } from "./ThreadAttachmentAddResponse";
-import type { ThreadAttachmentListParams } from "./ThreadAttachmentListParams";
-import type { ThreadAttachmentListResponse } from "./ThreadAttachmentListResponse";
-import type { ThreadAttachmentRemoveParams } from "./ThreadAttachmentRemoveParams";
+import type { SkillsConfigWriteParams } from "./SkillsConfigWriteParams";
+import type { SkillsConfigWriteResponse } from "./SkillsConfigWriteResponse";
+import type { SkillsExtraRootsSetParams } from "./SkillsExtraRootsSetParams";
+import type { SkillsListParams } from "./SkillsListParams";
+import type { SkillsListResponse } from "./SkillsListResponse";
 import type { ThreadCompactStartParams } from "./ThreadCompactStartParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
-import type { ThreadGoalClearParams } from "./ThreadGoalClearParams";
-import type { ThreadGoalClearResponse } from "./ThreadGoalClearResponse";
-import type { ThreadGoalGetParams } from "./ThreadGoalGetParams";
-import type { ThreadGoalGetResponse } from "./ThreadGoalGetResponse";
-import type { ThreadGoalSetParams } from "./ThreadGoalSetParams";
-import type { ThreadGoalSetResponse } from "./ThreadGoalSetResponse";
 import type { ThreadIdParams } from "./ThreadIdParams";
-import type { ThreadInjectItemsParams } from "./ThreadInjectItemsParams";
 import type { ThreadItemsListParams } from "./ThreadItemsListParams";
 import type { ThreadItemsListResponse } from "./ThreadItemsListResponse";
 import type { ThreadListParams } from "./ThreadListParams";
 import type { ThreadListResponse } from "./ThreadListResponse";
 import type { ThreadLoadedListParams } from "./ThreadLoadedListParams";
 import type { ThreadLoadedListResponse } from "./ThreadLoadedListResponse";
-import type { ThreadMetadataUpdateParams } from "./ThreadMetadataUpdateParams";
-import type { ThreadMetadataUpdateResponse } from "./ThreadMetadataUpdateResponse";
 import type { ThreadReadParams } from "./ThreadReadParams";
 import type { ThreadReadResponse } from "./ThreadReadResponse";
 import type { ThreadResumeParams } from "./ThreadResumeParams";
 import type { ThreadResumeResponse } from "./ThreadResumeResponse";
-import type { ThreadRevertParams } from "./ThreadRevertParams";
-import type { ThreadRevertResponse } from "./ThreadRevertResponse";
 import type { ThreadRollbackParams } from "./ThreadRollbackParams";
 import type { ThreadRollbackResponse } from "./ThreadRollbackResponse";
 import type { ThreadSetNameParams } from "./ThreadSetNameParams";
@@ -137,16 +140,6 @@ export type ClientRequest =
   | { method: "thread/turns/list", id: RequestId, params: ThreadTurnsListParams }
   | { method: "thread/items/list", id: RequestId, params: ThreadItemsListParams }
   | { method: "thread/archive", id: RequestId, params: ThreadIdParams }
-  | { method: "thread/delete", id: RequestId, params: ThreadIdParams }
-  | { method: "thread/metadata/update", id: RequestId, params: ThreadMetadataUpdateParams }
-  | { method: "thread/inject_items", id: RequestId, params: ThreadInjectItemsParams }
-  | { method: "thread/revert", id: RequestId, params: ThreadRevertParams }
-  | { method: "thread/goal/set", id: RequestId, params: ThreadGoalSetParams }
-  | { method: "thread/goal/get", id: RequestId, params: ThreadGoalGetParams }
-  | { method: "thread/goal/clear", id: RequestId, params: ThreadGoalClearParams }
-  | { method: "thread/attachment/add", id: RequestId, params: ThreadAttachmentAddParams }
-  | { method: "thread/attachment/list", id: RequestId, params: ThreadAttachmentListParams }
-  | { method: "thread/attachment/remove", id: RequestId, params: ThreadAttachmentRemoveParams }
   | { method: "thread/unarchive", id: RequestId, params: ThreadIdParams }
   | { method: "thread/name/set", id: RequestId, params: ThreadSetNameParams }
   | { method: "thread/loaded/list", id: RequestId, params: ThreadLoadedListParams }
@@ -203,7 +196,17 @@ export type ClientRequest =
   | { method: "modelProvider/list", id: RequestId, params: ModelProviderListParams }
   | { method: "modelProvider/capabilities/read", id: RequestId, params: ModelProviderCapabilitiesReadParams }
   | { method: "modelProvider/config/write", id: RequestId, params: ModelProviderConfigWriteParams }
-  | { method: "modelProvider/default/set", id: RequestId, params: ModelProviderDefaultSetParams };
+  | { method: "modelProvider/default/set", id: RequestId, params: ModelProviderDefaultSetParams }
+  | { method: "skills/list", id: RequestId, params: SkillsListParams }
+  | { method: "skills/config/write", id: RequestId, params: SkillsConfigWriteParams }
+  | { method: "skills/extraRoots/set", id: RequestId, params: SkillsExtraRootsSetParams }
+  | { method: "hooks/list", id: RequestId, params: HooksListParams }
+  | { method: "mcpServer/tool/call", id: RequestId, params: McpServerToolCallParams }
+  | { method: "mcpServer/resource/read", id: RequestId, params: McpResourceReadParams }
+  | { method: "feedback/save", id: RequestId, params: FeedbackSaveParams }
+  | { method: "plugin/list", id: RequestId, params: PluginListParams }
+  | { method: "externalAgentConfig/detect", id: RequestId, params: ExternalAgentConfigDetectParams }
+  | { method: "externalAgentConfig/import", id: RequestId, params: ExternalAgentConfigImportParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -245,51 +248,6 @@ export type ClientRequestMap = {
    * Archive a thread: unload it and move its rollout to `archived_sessions/`.
    */
   "thread/archive": { params: ThreadIdParams; response: EmptyResponse };
-  /**
-   * Delete a thread for good: interrupt and unload it, remove its rollout (live or
-   * archived) and its rows in the thread and history indexes. Followed by
-   * `thread/deleted`.
-   */
-  "thread/delete": { params: ThreadIdParams; response: EmptyResponse };
-  /**
-   * Patch a thread's stored metadata (Git information, project, Daybreak choice).
-   */
-  "thread/metadata/update": { params: ThreadMetadataUpdateParams; response: ThreadMetadataUpdateResponse };
-  /**
-   * Append raw Responses API items to a loaded thread's model-visible history.
-   */
-  "thread/inject_items": { params: ThreadInjectItemsParams; response: EmptyResponse };
-  /**
-   * Drop a turn and every later one from a thread's history (files are not restored).
-   * Followed by `thread/reverted`.
-   */
-  "thread/revert": { params: ThreadRevertParams; response: ThreadRevertResponse };
-  /**
-   * Set or change a loaded thread's goal. Followed by `thread/goal/updated`.
-   */
-  "thread/goal/set": { params: ThreadGoalSetParams; response: ThreadGoalSetResponse };
-  /**
-   * A loaded thread's goal, if it has one.
-   */
-  "thread/goal/get": { params: ThreadGoalGetParams; response: ThreadGoalGetResponse };
-  /**
-   * Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
-   */
-  "thread/goal/clear": { params: ThreadGoalClearParams; response: ThreadGoalClearResponse };
-  /**
-   * Keep an attachment with a thread, or find the one already kept with the same type and
-   * identity. Followed by `thread/attachment/updated` when created.
-   */
-  "thread/attachment/add": { params: ThreadAttachmentAddParams; response: ThreadAttachmentAddResponse };
-  /**
-   * A thread's attachments, oldest first, one page at a time.
-   */
-  "thread/attachment/list": { params: ThreadAttachmentListParams; response: ThreadAttachmentListResponse };
-  /**
-   * Remove a thread's attachment by type and identity. Followed by
-   * `thread/attachment/updated` when there was one.
-   */
-  "thread/attachment/remove": { params: ThreadAttachmentRemoveParams; response: EmptyResponse };
   /**
    * Restore an archived thread.
    */
@@ -532,4 +490,44 @@ export type ClientRequestMap = {
    * ones.
    */
   "modelProvider/default/set": { params: ModelProviderDefaultSetParams; response: ConfigWriteResponse };
+  /**
+   * The skills (`SKILL.md` directories) each working directory sees, and which are enabled.
+   */
+  "skills/list": { params: SkillsListParams; response: SkillsListResponse };
+  /**
+   * Enable or disable a skill, by path or by name, in `config.toml`'s `[[skills.config]]`.
+   */
+  "skills/config/write": { params: SkillsConfigWriteParams; response: SkillsConfigWriteResponse };
+  /**
+   * Set the connection's extra skill roots, within its file roots (then `skills/changed`).
+   */
+  "skills/extraRoots/set": { params: SkillsExtraRootsSetParams; response: EmptyResponse };
+  /**
+   * The hooks of the operator's `config.toml`, with their trust keys and hashes.
+   */
+  "hooks/list": { params: HooksListParams; response: HooksListResponse };
+  /**
+   * Call a tool of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
+   */
+  "mcpServer/tool/call": { params: McpServerToolCallParams; response: McpServerToolCallResponse };
+  /**
+   * Read a resource of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
+   */
+  "mcpServer/resource/read": { params: McpResourceReadParams; response: McpResourceReadResponse };
+  /**
+   * Write a local feedback bundle (ZIP: a thread's rollout, logs; secrets masked).
+   */
+  "feedback/save": { params: FeedbackSaveParams; response: FeedbackSaveResponse };
+  /**
+   * The local plugins: none, since Tandem installs no plugins.
+   */
+  "plugin/list": { params: PluginListParams; response: PluginListResponse };
+  /**
+   * What of a Claude Code setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
+   */
+  "externalAgentConfig/detect": { params: ExternalAgentConfigDetectParams; response: ExternalAgentConfigDetectResponse };
+  /**
+   * Import detected items; MCP servers and hooks only locally, and disabled.
+   */
+  "externalAgentConfig/import": { params: ExternalAgentConfigImportParams; response: ExternalAgentConfigImportResponse };
 };

@@ -117,6 +117,12 @@ pub struct ClientPolicy {
     /// Whether the operator set `clients.max_sandbox = "danger-full-access"` explicitly: only
     /// then may a client persist settings that would widen the ceiling of other front ends.
     operator_full_access: bool,
+    /// Whether a client may call a thread's MCP servers directly
+    /// (`clients.allow_mcp_server_calls`, off by default on a network listener).
+    mcp_server_calls: bool,
+    /// Whether the client is local (not on a network listener): only a local client may
+    /// import MCP servers or hooks from another agent's setup.
+    local: bool,
 }
 
 /// A sandbox beyond the ceiling: what was asked and the ceiling it exceeds.
@@ -182,6 +188,10 @@ impl ClientPolicy {
                 .allow_config_writes
                 .unwrap_or(!front_end.is_network()),
             operator_full_access: clients.max_sandbox == Some(SandboxMode::DangerFullAccess),
+            mcp_server_calls: clients
+                .allow_mcp_server_calls
+                .unwrap_or(!front_end.is_network()),
+            local: !front_end.is_network(),
         }
     }
 
@@ -214,19 +224,41 @@ impl ClientPolicy {
         self.config_writes
     }
 
+    /// Whether a client may call a thread's MCP servers directly (`mcpServer/tool/call`,
+    /// `mcpServer/resource/read`).
+    pub fn allows_mcp_server_calls(&self) -> bool {
+        self.mcp_server_calls
+    }
+
+    /// Whether a client may import MCP servers or hooks from another agent's setup
+    /// (`externalAgentConfig/import`): only a local one, whatever `[clients]` says, since both
+    /// run commands once enabled.
+    pub fn allows_command_imports(&self) -> bool {
+        self.local
+    }
+
     /// Refuses a persistent write of `edits` to `config.toml` that this client may not make:
     /// config writes off for this front end, a key outside the client allow-list (the same
     /// list as `config` overrides; removing a key counts as setting it), or a setting the
     /// ceiling of every front end is computed from (`sandbox_mode` wider than
     /// `workspace-write` or beyond this client's ceiling, `sandbox_workspace_write`'s
     /// `network_access = true` or writable roots), unless the operator set
-    /// `clients.max_sandbox = "danger-full-access"`.
+    /// `clients.max_sandbox = "danger-full-access"`. The `hooks` table is never written for a
+    /// client.
     pub fn check_persistent_config(&self, edits: &[ConfigEdit]) -> Result<(), ConfigWriteError> {
         if !self.config_writes {
             return Err(ConfigWriteError::Disabled);
         }
         for edit in edits {
             let path = split_key_path(&edit.key_path)?;
+            // A hook runs commands once trusted in `[hooks.state]`: only the operator writes
+            // either, whatever the allow-list says.
+            if path.first().is_some_and(|first| first == "hooks") {
+                return Err(ConfigWriteError::Refused(format!(
+                    "config key `{}` cannot be written by a client: hooks come only from the operator's config.toml",
+                    edit.key_path
+                )));
+            }
             // A removal is a write of the key itself; `refused_client_key` skips `null`.
             let value = match &edit.value {
                 serde_json::Value::Null => serde_json::Value::Bool(false),

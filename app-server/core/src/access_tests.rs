@@ -313,3 +313,25 @@ fn secrets_of_a_config_are_redacted_and_the_rest_kept() {
         })
     );
 }
+
+#[test]
+fn direct_mcp_calls_and_command_imports_are_local_unless_the_operator_says_otherwise() {
+    let local = policy(&[], FrontEnd::AppServerStdio);
+    assert!(local.allows_mcp_server_calls());
+    assert!(local.allows_command_imports());
+    let network = policy(&[], FrontEnd::McpServerHttp);
+    assert!(!network.allows_mcp_server_calls());
+    assert!(!network.allows_command_imports());
+    let enabled = policy(
+        &["clients.allow_mcp_server_calls=true"],
+        FrontEnd::McpServerHttp,
+    );
+    assert!(enabled.allows_mcp_server_calls());
+    // Importing MCP servers or hooks stays local whatever `[clients]` says.
+    assert!(!enabled.allows_command_imports());
+    let disabled = policy(
+        &["clients.allow_mcp_server_calls=false"],
+        FrontEnd::AppServerStdio,
+    );
+    assert!(!disabled.allows_mcp_server_calls());
+}

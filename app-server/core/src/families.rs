@@ -48,6 +48,19 @@ pub enum MethodFamily {
     Index,
     /// The configured MCP servers of a thread (`mcpServerStatus/list`).
     McpServers,
+    /// Skills: listing them, choosing which the model is told about, the connection's extra
+    /// roots (`skills/*`); the write is also subject to `clients.allow_config_writes`.
+    Skills,
+    /// The operator's hooks (`hooks/list`).
+    Hooks,
+    /// A client calling a thread's MCP servers directly (`mcpServer/tool/call`,
+    /// `mcpServer/resource/read`): a network listener serves them only when the operator
+    /// enables them ([`MethodFamily::OPERATOR_OPT_IN`]).
+    McpServerCalls,
+    /// Housekeeping: a local feedback bundle (`feedback/save`), the local plugins
+    /// (`plugin/list`) and importing another agent's setup (`externalAgentConfig/detect`,
+    /// `externalAgentConfig/import`, which adds MCP servers or hooks for local clients only).
+    Housekeeping,
 }
 
 impl MethodFamily {
@@ -66,7 +79,16 @@ impl MethodFamily {
         MethodFamily::History,
         MethodFamily::Index,
         MethodFamily::McpServers,
+        MethodFamily::Skills,
+        MethodFamily::Hooks,
+        MethodFamily::McpServerCalls,
+        MethodFamily::Housekeeping,
     ];
+
+    /// The families a network listener leaves out unless the operator enables them:
+    /// `McpServerCalls` with `clients.allow_mcp_server_calls = true` (the core refuses the
+    /// calls too, whichever front end serves them, see `ClientPolicy::allows_mcp_server_calls`).
+    pub const OPERATOR_OPT_IN: &'static [MethodFamily] = &[MethodFamily::McpServerCalls];
 
     /// The family a method belongs to.
     pub const fn of(method: ClientMethod) -> MethodFamily {
@@ -159,6 +181,17 @@ impl MethodFamily {
             | ClientMethod::MemoryStatus => MethodFamily::History,
             ClientMethod::IndexQuery | ClientMethod::IndexRefresh => MethodFamily::Index,
             ClientMethod::McpServerStatusList => MethodFamily::McpServers,
+            ClientMethod::SkillsList
+            | ClientMethod::SkillsConfigWrite
+            | ClientMethod::SkillsExtraRootsSet => MethodFamily::Skills,
+            ClientMethod::HooksList => MethodFamily::Hooks,
+            ClientMethod::McpServerToolCall | ClientMethod::McpResourceRead => {
+                MethodFamily::McpServerCalls
+            }
+            ClientMethod::FeedbackSave
+            | ClientMethod::PluginList
+            | ClientMethod::ExternalAgentConfigDetect
+            | ClientMethod::ExternalAgentConfigImport => MethodFamily::Housekeeping,
         }
     }
 
@@ -222,7 +255,11 @@ impl ThreadScope {
             | ClientMethod::SendUserTurn
             | ClientMethod::InterruptConversation
             | ClientMethod::ResumeConversation
-            | ClientMethod::ArchiveConversation => ThreadScope::NamesThread,
+            | ClientMethod::ArchiveConversation
+            | ClientMethod::HooksList
+            | ClientMethod::McpServerToolCall
+            | ClientMethod::McpResourceRead
+            | ClientMethod::FeedbackSave => ThreadScope::NamesThread,
             ClientMethod::ThreadList
             | ClientMethod::ThreadLoadedList
             | ClientMethod::ListConversations => ThreadScope::ListsThreads,
@@ -280,7 +317,13 @@ impl ThreadScope {
             | ClientMethod::ModelProviderCapabilitiesRead
             | ClientMethod::ModelProviderConfigWrite
             | ClientMethod::ModelProviderDefaultSet
-            | ClientMethod::MemoryStatus => ThreadScope::None,
+            | ClientMethod::MemoryStatus
+            | ClientMethod::SkillsList
+            | ClientMethod::SkillsConfigWrite
+            | ClientMethod::SkillsExtraRootsSet
+            | ClientMethod::PluginList
+            | ClientMethod::ExternalAgentConfigDetect
+            | ClientMethod::ExternalAgentConfigImport => ThreadScope::None,
         }
     }
 }

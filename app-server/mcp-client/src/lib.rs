@@ -364,6 +364,20 @@ impl McpServers {
         slot.call(tool, arguments, cancel).await
     }
 
+    /// Reads the resource `uri` of `server`, bounded by the server's tool timeout; `cancel`
+    /// abandons the read.
+    pub async fn read_resource(
+        &self,
+        server: &str,
+        uri: &str,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<Value>, CallError> {
+        let Some(slot) = self.slots.iter().find(|slot| slot.config.name == server) else {
+            return Err(CallError::UnknownServer(server.to_string()));
+        };
+        slot.read_resource(uri, cancel).await
+    }
+
     /// Stops every server: closes the connections and kills the process groups.
     pub async fn shutdown(&self) {
         self.shutdown.cancel();

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rmcp::Peer;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
 use rmcp::service::{RoleClient, ServiceError};
 use serde_json::{Value, json};
 use tokio::sync::watch;
@@ -239,6 +239,52 @@ impl ServerSlot {
             is_error: result.is_error.unwrap_or(false),
             meta: value.get("_meta").cloned(),
         })
+    }
+
+    /// Reads the resource `uri`, starting the server first if needed, bounded by the tool
+    /// timeout; the contents as the server sent them.
+    pub async fn read_resource(
+        self: &Arc<Self>,
+        uri: &str,
+        cancel: &CancellationToken,
+    ) -> Result<Vec<Value>, CallError> {
+        let peer = tokio::select! {
+            _ = cancel.cancelled() => return Err(CallError::Cancelled),
+            peer = self.ensure_started() => peer,
+        }
+        .map_err(|message| CallError::Unavailable {
+            server: self.config.name.clone(),
+            message,
+        })?;
+        let params: ReadResourceRequestParams = serde_json::from_value(json!({"uri": uri}))
+            .map_err(|error| CallError::Server {
+                server: self.config.name.clone(),
+                message: format!("invalid resource URI: {error}"),
+            })?;
+        let outcome = tokio::select! {
+            _ = cancel.cancelled() => return Err(CallError::Cancelled),
+            _ = self.shutdown.cancelled() => return Err(CallError::Cancelled),
+            outcome = tokio::time::timeout(self.config.tool_timeout, peer.read_resource(params)) => outcome,
+        };
+        match outcome {
+            Err(_) => Err(CallError::Timeout(self.config.tool_timeout)),
+            Ok(Ok(result)) => Ok(serde_json::to_value(&result)
+                .ok()
+                .and_then(|value| value.get("contents").and_then(Value::as_array).cloned())
+                .unwrap_or_default()),
+            Ok(Err(ServiceError::McpError(error))) => Err(CallError::Server {
+                server: self.config.name.clone(),
+                message: error.message.to_string(),
+            }),
+            Ok(Err(error)) => {
+                let message = error.to_string();
+                self.connection_lost(&message).await;
+                Err(CallError::ConnectionLost {
+                    server: self.config.name.clone(),
+                    message,
+                })
+            }
+        }
     }
 
     /// Closes the connection and kills the process group.

@@ -7,11 +7,13 @@ mod config_requests;
 mod fs_requests;
 mod fuzzy_sessions;
 mod history_requests;
+mod housekeeping_requests;
 mod index_requests;
 mod process_requests;
 pub mod subscriptions;
 mod thread_attachments;
 mod thread_lifecycle;
+mod skills_requests;
 mod utility_requests;
 
 use std::collections::HashSet;
@@ -808,6 +810,33 @@ impl Processor {
             }
             ClientRequestPayload::ModelProviderDefaultSet(params) => {
                 self.model_provider_default_set(id, params).await;
+            }
+            ClientRequestPayload::SkillsList(params) => self.skills_list(id, params).await,
+            ClientRequestPayload::SkillsConfigWrite(params) => {
+                self.skills_config_write(id, params).await;
+            }
+            ClientRequestPayload::SkillsExtraRootsSet(params) => {
+                self.skills_extra_roots_set(id, params).await;
+            }
+            ClientRequestPayload::HooksList(params) => {
+                let result = self.engine.list_hooks(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::McpServerToolCall(params) => {
+                let result = self.engine.call_mcp_tool(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::McpResourceRead(params) => {
+                let result = self.engine.read_mcp_resource(params).await;
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::FeedbackSave(params) => self.feedback_save(id, params).await,
+            ClientRequestPayload::PluginList(params) => self.plugin_list(id, params).await,
+            ClientRequestPayload::ExternalAgentConfigDetect(params) => {
+                self.external_agent_detect(id, params).await;
+            }
+            ClientRequestPayload::ExternalAgentConfigImport(params) => {
+                self.external_agent_import(id, params).await;
             }
         }
     }

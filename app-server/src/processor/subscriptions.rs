@@ -472,6 +472,7 @@ fn notification_thread(notification: &ServerNotification) -> Option<&str> {
         | N::ThreadReverted(thread) => Some(&thread.thread_id),
         N::ThreadAttachmentUpdated(updated) => Some(&updated.thread_id),
         N::ThreadGoalUpdated(updated) => Some(&updated.thread_id),
+        N::HookStarted(run) | N::HookCompleted(run) => Some(&run.thread_id),
         N::ThreadNameUpdated(updated) => Some(&updated.thread_id),
         N::ThreadTokenUsageUpdated(usage) => Some(&usage.thread_id),
         N::TurnStarted(turn) | N::TurnCompleted(turn) => Some(&turn.thread_id),
@@ -504,7 +505,10 @@ fn notification_thread(notification: &ServerNotification) -> Option<&str> {
         | N::AccountUpdated(_)
         | N::AccountRateLimitsUpdated(_)
         | N::LoginChatGptComplete(_)
-        | N::AuthStatusChange(_) => None,
+        | N::AuthStatusChange(_)
+        | N::SkillsChanged(_)
+        | N::ExternalAgentConfigImportProgress(_)
+        | N::ExternalAgentConfigImportCompleted(_) => None,
     }
 }
 

@@ -212,6 +212,26 @@ const (
 	// Choose the default provider (`model_provider` in `config.toml`) among the configured
 	//  ones.
 	MethodModelProviderDefaultSet = "modelProvider/default/set"
+	// The skills (`SKILL.md` directories) each working directory sees, and which are enabled.
+	MethodSkillsList = "skills/list"
+	// Enable or disable a skill, by path or by name, in `config.toml`'s `[[skills.config]]`.
+	MethodSkillsConfigWrite = "skills/config/write"
+	// Set the connection's extra skill roots, within its file roots (then `skills/changed`).
+	MethodSkillsExtraRootsSet = "skills/extraRoots/set"
+	// The hooks of the operator's `config.toml`, with their trust keys and hashes.
+	MethodHooksList = "hooks/list"
+	// Call a tool of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
+	MethodMCPServerToolCall = "mcpServer/tool/call"
+	// Read a resource of a loaded thread's MCP server (`clients.allow_mcp_server_calls`).
+	MethodMCPServerResourceRead = "mcpServer/resource/read"
+	// Write a local feedback bundle (ZIP: a thread's rollout, logs; secrets masked).
+	MethodFeedbackSave = "feedback/save"
+	// The local plugins: none, since Tandem installs no plugins.
+	MethodPluginList = "plugin/list"
+	// What of a Claude Code setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
+	MethodExternalAgentConfigDetect = "externalAgentConfig/detect"
+	// Import detected items; MCP servers and hooks only locally, and disabled.
+	MethodExternalAgentConfigImport = "externalAgentConfig/import"
 	// Ask whether a command may run.
 	MethodItemCommandExecutionRequestApproval = "item/commandExecution/requestApproval"
 	// Ask whether file changes may be written.
@@ -320,6 +340,16 @@ const (
 	MethodAuthStatusChange = "authStatusChange"
 	// An MCP server of a thread is starting, ready, failed or cancelled.
 	MethodMCPServerStartupStatusUpdated = "mcpServer/startupStatus/updated"
+	// The skills a client would list changed; list them again.
+	MethodSkillsChanged = "skills/changed"
+	// A trusted hook started running in a turn.
+	MethodHookStarted = "hook/started"
+	// A hook run ended: completed, failed or blocked, with what it said.
+	MethodHookCompleted = "hook/completed"
+	// One item of an `externalAgentConfig/import` was imported (or failed).
+	MethodExternalAgentConfigImportProgress = "externalAgentConfig/import/progress"
+	// An `externalAgentConfig/import` ended, with every item's outcome.
+	MethodExternalAgentConfigImportCompleted = "externalAgentConfig/import/completed"
 	// The client processed the `initialize` response (accepted, not enforced).
 	MethodInitialized = "initialized"
 )
@@ -477,6 +507,21 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodMCPServerStartupStatusUpdated:
 		v := new(MCPServerStatusUpdatedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodSkillsChanged:
+		v := new(SkillsChangedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodHookStarted:
+		v := new(HookRunNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodHookCompleted:
+		v := new(HookRunNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodExternalAgentConfigImportProgress:
+		v := new(ExternalAgentConfigImportNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodExternalAgentConfigImportCompleted:
+		v := new(ExternalAgentConfigImportNotification)
 		return v, json.Unmarshal(params, v)
 	}
 	return params, nil
@@ -1597,6 +1642,171 @@ const (
 	ExperimentalFeatureStageRemoved ExperimentalFeatureStage = "removed"
 )
 
+// ExternalAgentConfigDetectParams: Parameters of `externalAgentConfig/detect`.
+type ExternalAgentConfigDetectParams struct {
+	// Cwds: Repositories to look in (at most 64); each must lie within the connection's file roots.
+	Cwds []string `json:"cwds,omitempty"`
+	// IncludeHome: Whether to look in the user's home directory (`~/.claude/`, `~/.claude.json`).
+	IncludeHome *bool `json:"includeHome,omitempty"`
+	// MaxSessionAgeDays: Accepted for compatibility; sessions are not imported.
+	MaxSessionAgeDays *int64 `json:"maxSessionAgeDays,omitempty"`
+	// MaxSessions: Accepted for compatibility; sessions are not imported.
+	MaxSessions *int64 `json:"maxSessions,omitempty"`
+	// MigrationSource: Accepted for compatibility; the source is always Claude Code's setup.
+	MigrationSource *string `json:"migrationSource,omitempty"`
+	// Source: Accepted for compatibility and ignored.
+	Source *string `json:"source,omitempty"`
+}
+
+// ExternalAgentConfigDetectResponse: Result of `externalAgentConfig/detect`.
+type ExternalAgentConfigDetectResponse struct {
+	// Connectors: Always empty: Tandem has no connectors.
+	Connectors []json.RawMessage `json:"connectors"`
+	// Items: What could be imported: home-scoped items first, then each repository's.
+	Items []ExternalAgentConfigMigrationItem `json:"items"`
+}
+
+// ExternalAgentConfigImportItemTypeFailure: One thing not imported.
+type ExternalAgentConfigImportItemTypeFailure struct {
+	// Cwd: Its repository; `null` for the home.
+	Cwd *string `json:"cwd,omitempty"`
+	// ErrorType: Always `null`.
+	ErrorType *string `json:"errorType,omitempty"`
+	// FailureStage: Where it failed: `read` or `write`.
+	FailureStage string `json:"failureStage"`
+	// ItemType: Its kind.
+	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
+	// Message: Why.
+	Message string `json:"message"`
+	// Source: What was to be read.
+	Source *string `json:"source,omitempty"`
+	// SubErrorType: Always `null`.
+	SubErrorType *string `json:"subErrorType,omitempty"`
+}
+
+// ExternalAgentConfigImportItemTypeSuccess: One thing imported.
+type ExternalAgentConfigImportItemTypeSuccess struct {
+	// Cwd: Its repository; `null` for the home.
+	Cwd *string `json:"cwd,omitempty"`
+	// ItemType: Its kind.
+	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
+	// Source: What was read (a file, or a server, skill or event name).
+	Source *string `json:"source,omitempty"`
+	// Target: What was written (a file, or the name in `config.toml`).
+	Target *string `json:"target,omitempty"`
+	// Title: Always `null` (sessions are not imported).
+	Title *string `json:"title,omitempty"`
+}
+
+// ExternalAgentConfigImportNotification: `externalAgentConfig/import/progress` and `externalAgentConfig/import/completed`.
+type ExternalAgentConfigImportNotification struct {
+	// ImportID: The import.
+	ImportID string `json:"importId"`
+	// ItemTypeResults: What happened: one item's outcome in a progress notification, every item's in the
+	// completion.
+	ItemTypeResults []ExternalAgentConfigImportTypeResult `json:"itemTypeResults"`
+}
+
+// ExternalAgentConfigImportParams: Parameters of `externalAgentConfig/import`.
+type ExternalAgentConfigImportParams struct {
+	// MigrationItems: The items to import, as `externalAgentConfig/detect` gave them (at most 256).
+	MigrationItems []ExternalAgentConfigMigrationItem `json:"migrationItems"`
+	// MigrationSource: Accepted for compatibility and ignored.
+	MigrationSource *string `json:"migrationSource,omitempty"`
+	// ProviderID: Accepted for compatibility and ignored.
+	ProviderID *string `json:"providerId,omitempty"`
+	// Source: Accepted for compatibility and ignored.
+	Source *string `json:"source,omitempty"`
+}
+
+// ExternalAgentConfigImportResponse: Result of `externalAgentConfig/import`; the outcome follows as
+// `externalAgentConfig/import/progress` (one per item) and
+// `externalAgentConfig/import/completed`.
+type ExternalAgentConfigImportResponse struct {
+	// ImportID: Names this import in its notifications.
+	ImportID string `json:"importId"`
+}
+
+// ExternalAgentConfigImportTypeResult: The outcome of importing one item.
+type ExternalAgentConfigImportTypeResult struct {
+	// Failures: What was not, and why.
+	Failures []ExternalAgentConfigImportItemTypeFailure `json:"failures"`
+	// ItemType: The item's kind.
+	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
+	// Successes: What was imported.
+	Successes []ExternalAgentConfigImportItemTypeSuccess `json:"successes"`
+}
+
+// ExternalAgentConfigMigrationItem: One thing that can be imported.
+type ExternalAgentConfigMigrationItem struct {
+	// Cwd: The repository it belongs to; `null` (or empty) for the user's home.
+	Cwd *string `json:"cwd,omitempty"`
+	// Description: What importing it does, for the user.
+	Description string `json:"description"`
+	// Details: The names it covers (servers, hooks' events, skills), when it has several.
+	Details *MigrationDetails `json:"details,omitempty"`
+	// ItemType: What kind of thing it is.
+	ItemType ExternalAgentConfigMigrationItemType `json:"itemType"`
+}
+
+// ExternalAgentConfigMigrationItemType: The kinds of things an import covers. Tandem imports `AGENTS_MD`, `SKILLS`,
+// `MCP_SERVER_CONFIG` and `HOOKS`; the others fail as not supported.
+type ExternalAgentConfigMigrationItemType string
+
+// The values of ExternalAgentConfigMigrationItemType.
+const (
+	// `CLAUDE.md` as `AGENTS.md`.
+	ExternalAgentConfigMigrationItemTypeAGENTSMD ExternalAgentConfigMigrationItemType = "AGENTS_MD"
+	// Settings (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypeCONFIG ExternalAgentConfigMigrationItemType = "CONFIG"
+	// Skills.
+	ExternalAgentConfigMigrationItemTypeSKILLS ExternalAgentConfigMigrationItemType = "SKILLS"
+	// Plugins (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypePLUGINS ExternalAgentConfigMigrationItemType = "PLUGINS"
+	// MCP servers, added disabled.
+	ExternalAgentConfigMigrationItemTypeMCPSERVERCONFIG ExternalAgentConfigMigrationItemType = "MCP_SERVER_CONFIG"
+	// Sub-agents (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypeSUBAGENTS ExternalAgentConfigMigrationItemType = "SUBAGENTS"
+	// Hooks, added untrusted and disabled.
+	ExternalAgentConfigMigrationItemTypeHOOKS ExternalAgentConfigMigrationItemType = "HOOKS"
+	// Commands (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypeCOMMANDS ExternalAgentConfigMigrationItemType = "COMMANDS"
+	// Memory (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypeMEMORY ExternalAgentConfigMigrationItemType = "MEMORY"
+	// Sessions (not imported by Tandem).
+	ExternalAgentConfigMigrationItemTypeSESSIONS ExternalAgentConfigMigrationItemType = "SESSIONS"
+)
+
+// FeedbackSaveParams: Parameters of `feedback/save`.
+type FeedbackSaveParams struct {
+	// Classification: What kind of feedback it is (`bug`, `good_result`, …), recorded in the bundle.
+	Classification string `json:"classification"`
+	// ExtraLogFiles: More log files to include (with `includeLogs`), each within the connection's file
+	// roots; at most 16.
+	ExtraLogFiles []string `json:"extraLogFiles,omitempty"`
+	// IncludeLogs: Whether the server's logs (`$TANDEM_HOME/log/`) go into the bundle.
+	IncludeLogs *bool `json:"includeLogs,omitempty"`
+	// Reason: The user's words about it, recorded in the bundle.
+	Reason *string `json:"reason,omitempty"`
+	// SavePath: Absolute path of the ZIP file to create, within the connection's file roots; it must
+	// not exist yet.
+	SavePath string `json:"savePath"`
+	// Tags: Labels recorded in the bundle.
+	Tags map[string]string `json:"tags,omitempty"`
+	// ThreadID: One of the caller's threads whose rollout goes into the bundle.
+	ThreadID *string `json:"threadId,omitempty"`
+}
+
+// FeedbackSaveResponse: Result of `feedback/save`.
+type FeedbackSaveResponse struct {
+	// PromptHash: Always `null`: Tandem computes no prompt hash.
+	PromptHash *string `json:"promptHash,omitempty"`
+	// SavedPath: The ZIP file written.
+	SavedPath string `json:"savedPath"`
+	// ThreadID: The thread the bundle is about, or `no-active-thread-<uuid>` when none was named.
+	ThreadID string `json:"threadId"`
+}
+
 // FileChange: A file change as Codex's first-generation types describe it (tagged by `type`,
 // snake_case).
 type FileChange struct {
@@ -2121,6 +2331,294 @@ type HistoryWindowEvent struct {
 	TurnSeq int64 `json:"turnSeq"`
 }
 
+// HookErrorInfo: A configuration file whose hooks could not be read.
+type HookErrorInfo struct {
+	// Message: What is wrong with it.
+	Message string `json:"message"`
+	// Path: The file.
+	Path string `json:"path"`
+}
+
+// HookEventName: When a hook runs. Tandem runs `preToolUse`, `postToolUse`, `userPromptSubmit` and `stop`;
+// the others are the reference's and are never configured here.
+type HookEventName string
+
+// The values of HookEventName.
+const (
+	// Before a model request (not run by Tandem).
+	HookEventNamePreModelRequest HookEventName = "preModelRequest"
+	// After a model request (not run by Tandem).
+	HookEventNamePostModelRequest HookEventName = "postModelRequest"
+	// Before a tool call runs; may block it.
+	HookEventNamePreToolUse HookEventName = "preToolUse"
+	// When a tool call asks for approval (not run by Tandem).
+	HookEventNamePermissionRequest HookEventName = "permissionRequest"
+	// After a tool call ran; may give the model feedback.
+	HookEventNamePostToolUse HookEventName = "postToolUse"
+	// Before a compaction (not run by Tandem).
+	HookEventNamePreCompact HookEventName = "preCompact"
+	// After a compaction (not run by Tandem).
+	HookEventNamePostCompact HookEventName = "postCompact"
+	// When a session starts (not run by Tandem).
+	HookEventNameSessionStart HookEventName = "sessionStart"
+	// When a session ends (not run by Tandem).
+	HookEventNameSessionEnd HookEventName = "sessionEnd"
+	// When the user's input starts a turn; may add context or block the input.
+	HookEventNameUserPromptSubmit HookEventName = "userPromptSubmit"
+	// When a sub-agent starts (not run by Tandem).
+	HookEventNameSubagentStart HookEventName = "subagentStart"
+	// When a sub-agent stops (not run by Tandem).
+	HookEventNameSubagentStop HookEventName = "subagentStop"
+	// When the model ends its answer; may send it back to work with a reason.
+	HookEventNameStop HookEventName = "stop"
+	// When a turn is interrupted (not run by Tandem).
+	HookEventNameInterrupt HookEventName = "interrupt"
+)
+
+// HookExecutionMode: Whether a hook's turn waits for it.
+type HookExecutionMode string
+
+// The values of HookExecutionMode.
+const (
+	// The turn waits for the hook (every hook Tandem runs).
+	HookExecutionModeSync HookExecutionMode = "sync"
+	// The hook runs beside the turn.
+	HookExecutionModeAsync HookExecutionMode = "async"
+)
+
+// HookHandlerType: What kind of handler a hook has.
+type HookHandlerType string
+
+// The values of HookHandlerType.
+const (
+	// A shell command.
+	HookHandlerTypeCommand HookHandlerType = "command"
+	// An MCP tool (not run by Tandem).
+	HookHandlerTypeMCPTool HookHandlerType = "mcpTool"
+	// A model prompt (not run by Tandem).
+	HookHandlerTypePrompt HookHandlerType = "prompt"
+	// An agent (not run by Tandem).
+	HookHandlerTypeAgent HookHandlerType = "agent"
+)
+
+// HookMetadata: One configured hook.
+type HookMetadata struct {
+	// AdditionalContextLimit: Accepted for compatibility; always `null`: hook context is not spilled to files.
+	AdditionalContextLimit *int64 `json:"additionalContextLimit,omitempty"`
+	// Async: Whether it was configured `async`; Tandem runs every hook to completion.
+	Async *bool `json:"async,omitempty"`
+	// Command: The command line, run by `sh -c` in the thread's working directory.
+	Command string `json:"command"`
+	// CurrentHash: `sha256:` and the hex SHA-256 of the hook as configured, the value its
+	// `[hooks.state]` entry's `trusted_hash` must hold for it to run.
+	CurrentHash string `json:"currentHash"`
+	// DisplayOrder: Its position among all hooks, from 0.
+	DisplayOrder int64 `json:"displayOrder"`
+	// Enabled: Whether it is enabled (`enabled = false` in its `[hooks.state]` entry disables it).
+	Enabled bool `json:"enabled"`
+	// EnvironmentID: Always `null`: hooks come from no execution environment's requirements.
+	EnvironmentID *string `json:"environmentId,omitempty"`
+	// EventName: When it runs.
+	EventName HookEventName `json:"eventName"`
+	// HandlerType: The variant: `command`.
+	HandlerType string `json:"handlerType"`
+	// IsManaged: Always `false`: Tandem has no administrator-managed hooks.
+	IsManaged bool `json:"isManaged"`
+	// Key: `SOURCE_PATH:EVENT:GROUP:HANDLER` (the event in snake case, the matcher group's and the
+	// handler's positions from 0): the key of its `[hooks.state]` entry.
+	Key string `json:"key"`
+	// Matcher: The tool-name pattern (a regular expression) of a tool event's matcher group; `null`
+	// for every tool, and for events without matchers.
+	Matcher *string `json:"matcher,omitempty"`
+	// PluginID: Always `null`: Tandem loads no plugin hooks.
+	PluginID *string `json:"pluginId,omitempty"`
+	// Source: The kind of configuration it came from; always `user` (`config.toml`).
+	Source HookSource `json:"source"`
+	// SourcePath: The configuration file that defines it.
+	SourcePath string `json:"sourcePath"`
+	// StatusMessage: `statusMessage`: what a client may show while it runs.
+	StatusMessage *string `json:"statusMessage,omitempty"`
+	// TimeoutSec: How long it may run, in seconds (`timeout`, default 600).
+	TimeoutSec int64 `json:"timeoutSec"`
+	// TrustStatus: Whether it runs: `trusted` when `trusted_hash` equals `currentHash`.
+	TrustStatus HookTrustStatus `json:"trustStatus"`
+}
+
+// HookOutputEntry: One thing a hook run said.
+type HookOutputEntry struct {
+	// Kind: What it is.
+	Kind HookOutputEntryKind `json:"kind"`
+	// Text: The text.
+	Text string `json:"text"`
+}
+
+// HookOutputEntryKind: The kind of a hook output entry.
+type HookOutputEntryKind string
+
+// The values of HookOutputEntryKind.
+const (
+	// A warning for the user.
+	HookOutputEntryKindWarning HookOutputEntryKind = "warning"
+	// Why the turn was stopped.
+	HookOutputEntryKindStop HookOutputEntryKind = "stop"
+	// Why something was blocked, given back to the model.
+	HookOutputEntryKindFeedback HookOutputEntryKind = "feedback"
+	// Context added for the model.
+	HookOutputEntryKindContext HookOutputEntryKind = "context"
+	// Why the run failed.
+	HookOutputEntryKindError HookOutputEntryKind = "error"
+)
+
+// HookPromptFragment: One hook run's reason in a `hookPrompt` item.
+type HookPromptFragment struct {
+	// HookRunID: The hook run that gave it (`hook/completed`'s `run.id`).
+	HookRunID string `json:"hookRunId"`
+	// Text: The reason, as the model receives it.
+	Text string `json:"text"`
+}
+
+// HookRunNotification: `hook/started` and `hook/completed`: a hook run of a thread's turn.
+type HookRunNotification struct {
+	// Run: The run: `running` in `hook/started`, its outcome in `hook/completed`.
+	Run HookRunSummary `json:"run"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn the run belongs to.
+	TurnID *string `json:"turnId,omitempty"`
+}
+
+// HookRunStatus: Where a hook run is.
+type HookRunStatus string
+
+// The values of HookRunStatus.
+const (
+	// It runs.
+	HookRunStatusRunning HookRunStatus = "running"
+	// It ended and let the turn go on.
+	HookRunStatusCompleted HookRunStatus = "completed"
+	// It failed (exit status other than 0 and 2, bad output, timeout); the turn goes on.
+	HookRunStatusFailed HookRunStatus = "failed"
+	// It blocked what it guards (exit status 2 or a `block` decision).
+	HookRunStatusBlocked HookRunStatus = "blocked"
+	// It asked to stop the turn.
+	HookRunStatusStopped HookRunStatus = "stopped"
+)
+
+// HookRunSummary: One run of a hook.
+type HookRunSummary struct {
+	// CompletedAt: When it ended (Unix seconds); `null` while it runs.
+	CompletedAt *int64 `json:"completedAt,omitempty"`
+	// DisplayOrder: The hook's position among all hooks.
+	DisplayOrder int64 `json:"displayOrder"`
+	// DurationMs: How long it ran, in milliseconds; `null` while it runs.
+	DurationMs *int64 `json:"durationMs,omitempty"`
+	// Entries: What it said: context for the model, feedback, warnings, errors.
+	Entries []HookOutputEntry `json:"entries"`
+	// EventName: The event that ran it.
+	EventName HookEventName `json:"eventName"`
+	// ExecutionMode: Whether the turn waited for it.
+	ExecutionMode HookExecutionMode `json:"executionMode"`
+	// HandlerType: Its handler's kind.
+	HandlerType HookHandlerType `json:"handlerType"`
+	// ID: `EVENT:DISPLAY_ORDER:SOURCE_PATH`, the event in kebab case (`user-prompt-submit`).
+	ID string `json:"id"`
+	// Scope: What the run belongs to.
+	Scope HookScope `json:"scope"`
+	// Source: The kind of configuration the hook came from.
+	Source HookSource `json:"source"`
+	// SourcePath: The configuration file that defines the hook.
+	SourcePath string `json:"sourcePath"`
+	// StartedAt: When it started (Unix seconds).
+	StartedAt int64 `json:"startedAt"`
+	// Status: Where the run is.
+	Status HookRunStatus `json:"status"`
+	// StatusMessage: The hook's `statusMessage`.
+	StatusMessage *string `json:"statusMessage,omitempty"`
+}
+
+// HookScope: What a hook run belongs to.
+type HookScope string
+
+// The values of HookScope.
+const (
+	// The thread as a whole.
+	HookScopeThread HookScope = "thread"
+	// One turn (every hook Tandem runs).
+	HookScopeTurn HookScope = "turn"
+)
+
+// HookSource: The kind of configuration a hook came from.
+type HookSource string
+
+// The values of HookSource.
+const (
+	// A system-wide configuration.
+	HookSourceSystem HookSource = "system"
+	// The user's `config.toml` (every hook Tandem runs).
+	HookSourceUser HookSource = "user"
+	// A project's configuration.
+	HookSourceProject HookSource = "project"
+	// A managed-device profile.
+	HookSourceMdm HookSource = "mdm"
+	// Command-line flags.
+	HookSourceSessionFlags HookSource = "sessionFlags"
+	// A plugin.
+	HookSourcePlugin HookSource = "plugin"
+	// Cloud requirements.
+	HookSourceCloudRequirements HookSource = "cloudRequirements"
+	// A cloud-managed configuration.
+	HookSourceCloudManagedConfig HookSource = "cloudManagedConfig"
+	// A legacy managed configuration file.
+	HookSourceLegacyManagedConfigFile HookSource = "legacyManagedConfigFile"
+	// A legacy managed-device configuration.
+	HookSourceLegacyManagedConfigMdm HookSource = "legacyManagedConfigMdm"
+	// Unknown.
+	HookSourceUnknown HookSource = "unknown"
+)
+
+// HookTrustStatus: Whether a hook may run.
+type HookTrustStatus string
+
+// The values of HookTrustStatus.
+const (
+	// Managed by an administrator (never in Tandem).
+	HookTrustStatusManaged HookTrustStatus = "managed"
+	// No `trusted_hash` recorded: it does not run.
+	HookTrustStatusUntrusted HookTrustStatus = "untrusted"
+	// `trusted_hash` equals its current hash: it runs.
+	HookTrustStatusTrusted HookTrustStatus = "trusted"
+	// `trusted_hash` is that of an earlier version: it does not run until trusted again.
+	HookTrustStatusModified HookTrustStatus = "modified"
+)
+
+// HooksListEntry: The hooks configured for one working directory.
+type HooksListEntry struct {
+	// Cwd: The working directory, as requested.
+	Cwd string `json:"cwd"`
+	// Errors: Configuration files that could not be read.
+	Errors []HookErrorInfo `json:"errors"`
+	// Hooks: Every configured hook, trusted or not, in the order they run.
+	Hooks []HookMetadata `json:"hooks"`
+	// Warnings: Configuration problems that did not stop the other hooks (a hook kind or event this
+	// server does not run, an invalid matcher, an empty command).
+	Warnings []string `json:"warnings"`
+}
+
+// HooksListParams: Parameters of `hooks/list`.
+type HooksListParams struct {
+	// Cwds: The working directories to report, one entry each; omitted or empty reports the
+	// server's working directory (or the thread's, with `threadId`).
+	Cwds []string `json:"cwds,omitempty"`
+	// ThreadID: A loaded thread of the caller whose working directory to report.
+	ThreadID *string `json:"threadId,omitempty"`
+}
+
+// HooksListResponse: Result of `hooks/list`.
+type HooksListResponse struct {
+	// Data: One entry per working directory.
+	Data []HooksListEntry `json:"data"`
+}
+
 // ImageDetail: Detail level for image inputs.
 type ImageDetail string
 
@@ -2635,6 +3133,30 @@ const (
 	MCPAuthStatusOAuth MCPAuthStatus = "oAuth"
 )
 
+// MCPResourceReadParams: Parameters of `mcpServer/resource/read`.
+type MCPResourceReadParams struct {
+	// Meta: Accepted for compatibility; not forwarded to the server.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Server: The server's name in `[mcp_servers]`.
+	Server string `json:"server"`
+	// ThreadID: A loaded thread of the caller whose server to read from; omitted, the most recently
+	// started of the caller's loaded threads.
+	ThreadID *string `json:"threadId,omitempty"`
+	// URI: The resource's URI.
+	URI string `json:"uri"`
+}
+
+// MCPResourceReadResponse: Result of `mcpServer/resource/read`.
+type MCPResourceReadResponse struct {
+	// Contents: The resource's contents as the server sent them (`{uri, mimeType?, text}` or
+	// `{uri, mimeType?, blob}`), cut to `mcp_tool_output_max_bytes`: a text cut short ends
+	// with a note saying how much was cut, and a blob that does not fit is replaced by a
+	// text saying so.
+	Contents []json.RawMessage `json:"contents"`
+	// OriginCallID: Always `null`: Tandem scopes no resource to an app.
+	OriginCallID *string `json:"originCallId,omitempty"`
+}
+
 // MCPServerElicitationAction: The user's choice on an elicitation.
 type MCPServerElicitationAction string
 
@@ -2740,6 +3262,33 @@ type MCPServerStatusUpdatedNotification struct {
 	ThreadID *string `json:"threadId,omitempty"`
 }
 
+// MCPServerToolCallParams: Parameters of `mcpServer/tool/call`.
+type MCPServerToolCallParams struct {
+	// Meta: Accepted for compatibility; not forwarded to the server.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Arguments: The tool's arguments: a JSON object, or omitted.
+	Arguments json.RawMessage `json:"arguments,omitempty"`
+	// Server: The server's name in `[mcp_servers]`.
+	Server string `json:"server"`
+	// ThreadID: A loaded thread of the caller whose server to call.
+	ThreadID string `json:"threadId"`
+	// Tool: The tool's name on the server.
+	Tool string `json:"tool"`
+}
+
+// MCPServerToolCallResponse: Result of `mcpServer/tool/call`: the server's `CallToolResult`, cut to
+// `mcp_tool_output_max_bytes`.
+type MCPServerToolCallResponse struct {
+	// Meta: The result's `_meta`, when the server sent one.
+	Meta json.RawMessage `json:"_meta,omitempty"`
+	// Content: The content blocks, as the server sent them.
+	Content []json.RawMessage `json:"content"`
+	// IsError: Whether the server reports the call as failed.
+	IsError *bool `json:"isError,omitempty"`
+	// StructuredContent: The structured result, when the server sent one.
+	StructuredContent json.RawMessage `json:"structuredContent,omitempty"`
+}
+
 // MCPToolCallError: Why an MCP tool call produced no result.
 type MCPToolCallError struct {
 	// Message: What went wrong (also what the model is told).
@@ -2808,6 +3357,24 @@ const (
 	// The final answer.
 	MessagePhaseFinalAnswer MessagePhase = "final_answer"
 )
+
+// MigrationDetails: The names an item covers.
+type MigrationDetails struct {
+	// Commands: Commands; always empty.
+	Commands []NamedMigration `json:"commands,omitempty"`
+	// Hooks: Hooks, by event name.
+	Hooks []NamedMigration `json:"hooks,omitempty"`
+	// MCPServers: MCP servers, by name.
+	MCPServers []NamedMigration `json:"mcpServers,omitempty"`
+	// Plugins: Plugins; always empty.
+	Plugins []json.RawMessage `json:"plugins,omitempty"`
+	// Sessions: Sessions; always empty.
+	Sessions []json.RawMessage `json:"sessions,omitempty"`
+	// Skills: Skills, by name.
+	Skills []NamedMigration `json:"skills,omitempty"`
+	// Subagents: Sub-agents; always empty.
+	Subagents []NamedMigration `json:"subagents,omitempty"`
+}
 
 // ModeKind: The kind of collaboration mode.
 type ModeKind string
@@ -2962,6 +3529,12 @@ type ModelServiceTier struct {
 	// ID: Tier id.
 	ID string `json:"id"`
 	// Name: Display name.
+	Name string `json:"name"`
+}
+
+// NamedMigration: One named thing of an item.
+type NamedMigration struct {
+	// Name: Its name.
 	Name string `json:"name"`
 }
 
@@ -3168,6 +3741,27 @@ const (
 	// The `unknown` plan.
 	PlanTypeUnknown PlanType = "unknown"
 )
+
+// PluginListParams: Parameters of `plugin/list`.
+type PluginListParams struct {
+	// Cwds: Working directories whose repository marketplaces to list (Tandem has none).
+	Cwds []string `json:"cwds,omitempty"`
+	// ForceRefetch: Accepted for compatibility: there is no remote catalogue to fetch.
+	ForceRefetch *bool `json:"forceRefetch,omitempty"`
+	// MarketplaceKinds: Marketplace kinds to list; only `local` is served, any other (a remote catalogue)
+	// answers "not supported by this server".
+	MarketplaceKinds []string `json:"marketplaceKinds,omitempty"`
+}
+
+// PluginListResponse: Result of `plugin/list`: Tandem installs no plugins, so every list is empty.
+type PluginListResponse struct {
+	// FeaturedPluginIds: Featured plugins; always empty.
+	FeaturedPluginIds []string `json:"featuredPluginIds"`
+	// MarketplaceLoadErrors: Marketplaces that could not be loaded; always empty.
+	MarketplaceLoadErrors []json.RawMessage `json:"marketplaceLoadErrors"`
+	// Marketplaces: The marketplaces; always empty.
+	Marketplaces []json.RawMessage `json:"marketplaces"`
+}
 
 // ProcessExitedNotification: `process/exited`: a process ended; the last notification about it.
 type ProcessExitedNotification struct {
@@ -3671,6 +4265,103 @@ type SetDefaultModelParams struct {
 	ReasoningEffort *ReasoningEffort `json:"reasoningEffort,omitempty"`
 }
 
+// SkillErrorInfo: A `SKILL.md` file that is not a valid skill.
+type SkillErrorInfo struct {
+	// Message: What is wrong with it, such as ``missing field `description` ``.
+	Message string `json:"message"`
+	// Path: Absolute path of the file.
+	Path string `json:"path"`
+}
+
+// SkillMetadata: One skill.
+type SkillMetadata struct {
+	// Description: `description` of the front matter.
+	Description string `json:"description"`
+	// Enabled: Whether the model is told about it (`[[skills.config]]` in `config.toml`; default on).
+	Enabled bool `json:"enabled"`
+	// Name: `name` of the front matter.
+	Name string `json:"name"`
+	// Path: Absolute path of the `SKILL.md` file.
+	Path string `json:"path"`
+	// PluginID: The plugin that ships the skill; always `null`, since Tandem loads no plugin skills.
+	PluginID *string `json:"pluginId,omitempty"`
+	// Scope: Where the skill was found.
+	Scope SkillScope `json:"scope"`
+	// ShortDescription: `metadata.short-description` of the front matter; absent when it has none.
+	ShortDescription *string `json:"shortDescription,omitempty"`
+}
+
+// SkillScope: Where a skill was found.
+type SkillScope string
+
+// The values of SkillScope.
+const (
+	// `$TANDEM_HOME/skills/` or an extra root set with `skills/extraRoots/set`.
+	SkillScopeUser SkillScope = "user"
+	// A repository's `.agents/skills/` or `.codex/skills/`.
+	SkillScopeRepo SkillScope = "repo"
+	// Shipped with the server; Tandem ships none.
+	SkillScopeSystem SkillScope = "system"
+	// Installed by an administrator; Tandem has no such location.
+	SkillScopeAdmin SkillScope = "admin"
+)
+
+// SkillsChangedNotification: `skills/changed`: the skills a client would list changed (sent after
+// `skills/extraRoots/set` changed the roots); list them again to see how.
+type SkillsChangedNotification struct {
+}
+
+// SkillsConfigWriteParams: Parameters of `skills/config/write`: exactly one of `path` and `name`.
+type SkillsConfigWriteParams struct {
+	// Enabled: Whether the skill is listed to the model.
+	Enabled bool `json:"enabled"`
+	// Name: A skill name: the setting applies to every skill of that name.
+	Name *string `json:"name,omitempty"`
+	// Path: The absolute path of the skill's `SKILL.md`: the setting applies to that file.
+	Path *string `json:"path,omitempty"`
+}
+
+// SkillsConfigWriteResponse: Result of `skills/config/write`.
+type SkillsConfigWriteResponse struct {
+	// EffectiveEnabled: Whether the skill is now enabled.
+	EffectiveEnabled bool `json:"effectiveEnabled"`
+}
+
+// SkillsExtraRootsSetParams: Parameters of `skills/extraRoots/set`.
+type SkillsExtraRootsSetParams struct {
+	// ExtraRoots: Absolute directories searched (recursively) for user skills besides
+	// `$TANDEM_HOME/skills/`, replacing the connection's previous list; each must lie within
+	// the connection's file roots.
+	ExtraRoots []string `json:"extraRoots"`
+}
+
+// SkillsListEntry: The skills one working directory sees.
+type SkillsListEntry struct {
+	// Cwd: The working directory, as requested.
+	Cwd string `json:"cwd"`
+	// Errors: The `SKILL.md` files that could not be read as skills.
+	Errors []SkillErrorInfo `json:"errors"`
+	// Skills: Its skills: the repository's first, then the user's and the extra roots', each group in
+	// name order; a file reached through two roots is listed once.
+	Skills []SkillMetadata `json:"skills"`
+}
+
+// SkillsListParams: Parameters of `skills/list`.
+type SkillsListParams struct {
+	// Cwds: The working directories whose skills to list, one entry each; omitted or empty lists
+	// the server's working directory.
+	Cwds []string `json:"cwds,omitempty"`
+	// ForceReload: Accepted for compatibility: skills are read from disk at every call, so there is no
+	// cache to bypass.
+	ForceReload *bool `json:"forceReload,omitempty"`
+}
+
+// SkillsListResponse: Result of `skills/list`.
+type SkillsListResponse struct {
+	// Data: One entry per requested working directory, in the order asked.
+	Data []SkillsListEntry `json:"data"`
+}
+
 // SortDirection: Sort direction for paginated lists.
 type SortDirection string
 
@@ -4113,6 +4804,8 @@ type ThreadItem struct {
 	Error *MCPToolCallError `json:"error,omitempty"`
 	// ExitCode: Exit code; `null` until the command ran.
 	ExitCode *int64 `json:"exitCode,omitempty"`
+	// Fragments: One reason per hook run that blocked.
+	Fragments []HookPromptFragment `json:"fragments,omitempty"`
 	// ID: Item id (UUIDv7).
 	ID string `json:"id"`
 	// MCPAppResourceURI: MCP app resource; always `null` in Tandem.
@@ -4157,7 +4850,7 @@ type ThreadItem struct {
 	Text *string `json:"text,omitempty"`
 	// Tool: Tool name, as the model called it.
 	Tool *string `json:"tool,omitempty"`
-	// Type: The variant: `userMessage`, `agentMessage`, `plan`, `reasoning`, `commandExecution`, `fileChange`, `dynamicToolCall`, `mcpToolCall`, `imageView`, `contextCompaction`.
+	// Type: The variant: `userMessage`, `agentMessage`, `plan`, `reasoning`, `commandExecution`, `fileChange`, `dynamicToolCall`, `mcpToolCall`, `imageView`, `contextCompaction`, `hookPrompt`.
 	Type string `json:"type"`
 }
 

@@ -130,6 +130,10 @@ pub struct ClientsConfig {
     /// `config/batchWrite`, `modelProvider/*` writes, `setDefaultModel`); `None` means the
     /// front end's default: on for local front ends, off on a network listener.
     pub allow_config_writes: Option<bool>,
+    /// `allow_mcp_server_calls`: whether a client may call a thread's MCP servers directly
+    /// (`mcpServer/tool/call`, `mcpServer/resource/read`); `None` means the front end's
+    /// default: on for local front ends, off on a network listener.
+    pub allow_mcp_server_calls: Option<bool>,
 }
 
 /// `clients.allow_client_config`.

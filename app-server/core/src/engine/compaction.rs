@@ -376,15 +376,19 @@ fn interrupted_stream() -> TurnError {
 }
 
 /// The history a compacted thread continues from: the initial context (AGENTS.md message,
-/// then the environment context for the current cwd), the summary, then the recent user
-/// messages within `budget` estimated tokens, so that the latest request comes last.
+/// the skills message, then the environment context for the current cwd), the summary, then
+/// the recent user messages within `budget` estimated tokens, so that the latest request
+/// comes last.
 fn compacted_history(state: &ThreadState, summary: &str, budget: u64) -> Vec<ResponseItem> {
-    let mut history: Vec<ResponseItem> = state
-        .history
+    let mut history: Vec<ResponseItem> = ["# AGENTS.md instructions", "<skills_instructions>"]
         .iter()
-        .find(|item| message_starts_with(item, "# AGENTS.md instructions"))
-        .cloned()
-        .into_iter()
+        .filter_map(|prefix| {
+            state
+                .history
+                .iter()
+                .find(|item| message_starts_with(item, prefix))
+                .cloned()
+        })
         .collect();
     history.push(prompt::environment_context(
         &state.meta.cwd,

@@ -260,7 +260,7 @@ impl Engine {
 
     /// Makes `loaded` (read from the file) the engine's configuration, keeping the server's
     /// index state.
-    fn adopt(&self, current: &Config, mut loaded: Config) -> Arc<Config> {
+    pub(super) fn adopt(&self, current: &Config, mut loaded: Config) -> Arc<Config> {
         loaded.query_project_index.state = current.query_project_index.state.clone();
         let loaded = Arc::new(loaded);
         self.inner.replace_config(loaded.clone());

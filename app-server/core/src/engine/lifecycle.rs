@@ -76,6 +76,7 @@ impl Engine {
             environment_sent_for: None,
             instruction_sources: Vec::new(),
             pending_instructions: None,
+            pending_skills: None,
             pending_warnings: Vec::new(),
             turn_starts: Vec::new(),
             context_limits: crate::engine::compaction::ContextLimits::from_config(
@@ -194,8 +195,10 @@ impl Engine {
             config.project_doc_max_bytes,
         )
         .await;
+        let skills = self.skills_message(&meta.cwd).await;
         let mut state = self.new_state(meta, client, ephemeral);
         state.pending_instructions = docs.message(&state.meta.cwd);
+        state.pending_skills = skills;
         state.pending_warnings = docs.warnings;
         state.instruction_sources = docs.sources;
         state.approvals_reviewer = params.approvals_reviewer.unwrap_or(ApprovalsReviewer::User);

@@ -11,11 +11,17 @@ mod compaction;
 pub mod config_requests;
 mod delete;
 mod goal;
+mod external_agent;
+#[cfg(test)]
+mod external_agent_tests;
+mod feedback;
+mod hooks;
 mod image_file;
 mod items_list;
 mod lifecycle;
 mod live_turn;
 pub mod mcp;
+mod mcp_calls;
 pub mod owner;
 #[cfg(test)]
 mod owner_tests;
@@ -25,6 +31,7 @@ mod rate_limits;
 mod rollback;
 pub mod server_requests;
 mod settings;
+mod skills;
 #[cfg(test)]
 mod test_support;
 mod thread;
@@ -147,6 +154,8 @@ pub struct EngineInner {
     shutdown: CancellationToken,
     /// Running turn tasks, awaited at shutdown.
     tasks: TaskTracker,
+    /// The connection's extra skill roots (`skills/extraRoots/set`).
+    skill_roots: Mutex<Vec<std::path::PathBuf>>,
 }
 
 impl EngineInner {
@@ -220,6 +229,7 @@ impl Engine {
                 audit: std::sync::OnceLock::new(),
                 shutdown: CancellationToken::new(),
                 tasks: TaskTracker::new(),
+                skill_roots: Mutex::new(Vec::new()),
             }),
         }
     }

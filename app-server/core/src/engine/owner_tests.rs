@@ -263,6 +263,36 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             engine.list_mcp_server_status(params(json!({"threadId": id}))),
             id,
         ),
+        ClientMethod::HooksList => {
+            outcome(engine.list_hooks(params(json!({"threadId": id}))).await, id)
+        }
+        ClientMethod::McpServerToolCall => outcome(
+            engine
+                .call_mcp_tool(params(
+                    json!({"threadId": id, "server": "none", "tool": "none"}),
+                ))
+                .await,
+            id,
+        ),
+        ClientMethod::FeedbackSave => {
+            let dir = tempfile::tempdir().expect("tempdir");
+            let result = engine
+                .save_feedback(
+                    params(json!({"classification": "bug", "savePath": "/unused", "threadId": id})),
+                    dir.path().join("feedback.zip"),
+                    Vec::new(),
+                )
+                .await;
+            outcome(result.map(|response| response.thread_id), id)
+        }
+        ClientMethod::McpResourceRead => outcome(
+            engine
+                .read_mcp_resource(params(
+                    json!({"threadId": id, "server": "none", "uri": "none:"}),
+                ))
+                .await,
+            id,
+        ),
         // Every other method names no thread (`ThreadScope::of`); reaching here with one
         // that does means this test has no call for it yet.
         _ => panic!("{} names no thread", method.method()),

@@ -64,6 +64,8 @@ pub struct ThreadState {
     pub instruction_sources: Vec<String>,
     /// The AGENTS.md message still to be sent before the first turn.
     pub pending_instructions: Option<ResponseItem>,
+    /// The message listing the enabled skills, still to be sent before the first turn.
+    pub pending_skills: Option<ResponseItem>,
     /// Warnings about the thread's setup (an AGENTS.md cut at `project_doc_max_bytes`) that
     /// its first turn emits.
     pub pending_warnings: Vec<String>,
@@ -133,7 +135,7 @@ impl ThreadState {
     }
 
     /// Adds what the model must see before a turn's input and records it: the AGENTS.md
-    /// message (first turn only) and the environment context (first turn and whenever the
+    /// message and the skills message (first turn only), and the environment context (first turn and whenever the
     /// cwd changed). Then marks where the turn's history begins.
     pub fn send_initial_context(&mut self, turn_id: &str) {
         if let Some(instructions) = self.pending_instructions.take() {
@@ -141,6 +143,9 @@ impl ThreadState {
                 sources: self.instruction_sources.clone(),
             });
             self.push_history(turn_id, instructions);
+        }
+        if let Some(skills) = self.pending_skills.take() {
+            self.push_history(turn_id, skills);
         }
         let cwd = self.meta.cwd.clone();
         if self.environment_sent_for.as_deref() != Some(cwd.as_str()) {

@@ -22,6 +22,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::clock::{unix_millis, unix_seconds};
 use crate::engine::EngineInner;
+use crate::engine::hooks::PromptVerdict;
 use crate::engine::image_file::LocalImages;
 use crate::engine::prompt;
 use crate::engine::thread::{LoadedThread, SteerInput};
@@ -112,8 +113,13 @@ impl TurnTask {
         let first_input = self.input.clone();
         let images = LocalImages::read(&first_input.input).await;
         if !first_input.input.is_empty() {
+            let PromptVerdict::Proceed(context) = self.user_prompt_hooks(&first_input).await else {
+                self.finish(TurnStatus::Completed, items).await;
+                return;
+            };
             let item = self.record_user_message(&first_input, &images).await;
             items.push(item);
+            self.add_prompt_context(&context);
         }
         if let Some(error) = input_rejection(&first_input.input, &images) {
             self.finish_failed(error).await;
@@ -122,6 +128,7 @@ impl TurnTask {
 
         // A provider's "context window exceeded" is answered by one compaction and a retry.
         let mut compacted_after_error = false;
+        let mut stop_continuations = 0;
         let outcome = loop {
             let round = match self.compact_when_needed(&mut items, false).await {
                 Some(end) => end,
@@ -132,6 +139,14 @@ impl TurnTask {
                     needs_follow_up: true,
                 }
                 | RoundEnd::Steered => continue,
+                RoundEnd::Completed {
+                    needs_follow_up: false,
+                } if self
+                    .stop_hooks_continue(&mut items, &mut stop_continuations)
+                    .await =>
+                {
+                    continue;
+                }
                 RoundEnd::Completed {
                     needs_follow_up: false,
                 } => break TurnStatus::Completed,

@@ -18,6 +18,7 @@ const KEYS: &[&str] = &[
     "reveal_credentials",
     "fs_roots",
     "allow_config_writes",
+    "allow_mcp_server_calls",
 ];
 
 /// The config keys a client may set through `config` overrides (`thread/start`,
@@ -82,6 +83,7 @@ pub(super) fn resolve(
         reveal_credentials: effective.field(&table, PREFIX, "reveal_credentials")?,
         fs_roots,
         allow_config_writes: effective.field(&table, PREFIX, "allow_config_writes")?,
+        allow_mcp_server_calls: effective.field(&table, PREFIX, "allow_mcp_server_calls")?,
     })
 }
 

@@ -56,6 +56,8 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "compact_prompt",
     "model_context_window",
     "model_auto_compact_token_limit",
+    "skills",
+    "hooks",
 ];
 
 const WORKSPACE_WRITE_KEYS: &[&str] = &[

@@ -185,8 +185,13 @@ impl ToolCall {
 }
 
 impl TurnTask {
-    /// Runs one tool call and returns its output and items.
+    /// Runs one tool call, between the hooks that guard it, and returns its output and items.
     pub async fn run_tool(&mut self, call: &ToolCall) -> ToolOutcome {
+        self.run_hooked_tool(call).await
+    }
+
+    /// Runs one tool call without its hooks.
+    pub(crate) async fn run_tool_unhooked(&mut self, call: &ToolCall) -> ToolOutcome {
         match registry::find(&call.name) {
             Some(tool) => tool.run(self, call).await,
             None => match self.thread.mcp.resolve(&call.name) {
