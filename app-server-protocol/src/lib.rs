@@ -17,6 +17,7 @@ pub mod codex_event;
 pub mod config_requests;
 pub mod conversation_summary;
 pub mod dialogs;
+pub mod dynamic_tools;
 pub mod export;
 pub mod fs;
 pub mod fuzzy_sessions;

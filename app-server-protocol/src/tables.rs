@@ -25,6 +25,7 @@ use crate::dialogs::{
     AgentAskUserQuestionParams, AgentRequestUserInputParams, AgentRequestUserInputResponse,
     QuestionAnswersResponse, UserInputRequestParams,
 };
+use crate::dynamic_tools::{DynamicToolCallParams, DynamicToolCallResponse};
 use crate::fs::{
     FsChangedNotification, FsCopyParams, FsCreateDirectoryParams, FsGetMetadataParams,
     FsGetMetadataResponse, FsReadDirectoryParams, FsReadDirectoryResponse, FsReadFileParams,
@@ -591,6 +592,12 @@ request_table! {
     McpServerElicitationRequest => "mcpServer/elicitation/request" [Stable] {
         params: McpServerElicitationRequestParams,
         response: McpServerElicitationRequestResponse,
+    },
+    /// The model called a tool the client declared at `thread/start` (`dynamicTools`): the
+    /// client runs it and answers with its output.
+    DynamicToolCall => "item/tool/call" [Stable] {
+        params: DynamicToolCallParams,
+        response: DynamicToolCallResponse,
     },
 }
 

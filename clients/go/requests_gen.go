@@ -947,3 +947,21 @@ func (c *Client) HandleMCPServerElicitationRequest(handler func(ctx context.Cont
 		return result, err
 	})
 }
+
+// HandleItemToolCall answers every `item/tool/call` request with the handler's result (its error
+// becomes a JSON-RPC error reply). The model called a tool the client declared at `thread/start` (`dynamicTools`): the
+//
+//	client runs it and answers with its output.
+func (c *Client) HandleItemToolCall(handler func(ctx context.Context, params *protocol.DynamicToolCallParams) (*protocol.DynamicToolCallResponse, error)) {
+	c.HandleRaw(protocol.MethodItemToolCall, func(ctx context.Context, raw json.RawMessage) (any, error) {
+		params := new(protocol.DynamicToolCallParams)
+		if err := json.Unmarshal(raw, params); err != nil {
+			return nil, &InvalidParamsError{Method: protocol.MethodItemToolCall, Err: err}
+		}
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the item/tool/call handler returned no response")
+		}
+		return result, err
+	})
+}

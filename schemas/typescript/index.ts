@@ -55,6 +55,8 @@ export type { ConversationSummary } from "./ConversationSummary";
 export type { CreditsSnapshot } from "./CreditsSnapshot";
 export type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 export type { DynamicToolCallOutputContentItem } from "./DynamicToolCallOutputContentItem";
+export type { DynamicToolCallParams } from "./DynamicToolCallParams";
+export type { DynamicToolCallResponse } from "./DynamicToolCallResponse";
 export type { DynamicToolCallStatus } from "./DynamicToolCallStatus";
 export type { EmptyParams } from "./EmptyParams";
 export type { EmptyResponse } from "./EmptyResponse";

@@ -210,6 +210,9 @@ const (
 	// An MCP server asks the user something during a tool call (or Tandem asks whether an
 	//  MCP tool may run); the answer goes back to the server.
 	MethodMCPServerElicitationRequest = "mcpServer/elicitation/request"
+	// The model called a tool the client declared at `thread/start` (`dynamicTools`): the
+	//  client runs it and answers with its output.
+	MethodItemToolCall = "item/tool/call"
 	// A thread was created by `thread/start` or `thread/fork`.
 	MethodThreadStarted = "thread/started"
 	// A thread's status changed.
@@ -448,6 +451,7 @@ var ServerRequestMethods = []string{
 	MethodAgentRequestUserInput,
 	MethodAgentAskUserQuestion,
 	MethodMCPServerElicitationRequest,
+	MethodItemToolCall,
 }
 
 // Account: The logged-in account.
@@ -1262,10 +1266,40 @@ type DeprecationNoticeNotification struct {
 
 // DynamicToolCallOutputContentItem: One piece of a dynamic tool call's output (tagged by `type`).
 type DynamicToolCallOutputContentItem struct {
+	// AudioURL: The audio as a URL.
+	AudioURL *string `json:"audioUrl,omitempty"`
+	// ImageURL: The image as a URL (a `data:` URL or an `https:` one).
+	ImageURL *string `json:"imageUrl,omitempty"`
 	// Text: The text.
-	Text string `json:"text"`
-	// Type: The variant: `inputText`.
+	Text *string `json:"text,omitempty"`
+	// Type: The variant: `inputText`, `inputImage`, `inputAudio`.
 	Type string `json:"type"`
+}
+
+// DynamicToolCallParams: Parameters of `item/tool/call`: the model called a tool the client declared; the client
+// runs it and answers with its output.
+type DynamicToolCallParams struct {
+	// Arguments: The arguments as the model sent them (`{}` when it sent none).
+	Arguments json.RawMessage `json:"arguments"`
+	// CallID: The model's call id, also the id of the `dynamicToolCall` item.
+	CallID string `json:"callId"`
+	// Namespace: The namespace the tool was declared in; `null` for a top-level function.
+	Namespace *string `json:"namespace,omitempty"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// Tool: The tool's name as declared.
+	Tool string `json:"tool"`
+	// TurnID: The turn.
+	TurnID string `json:"turnId"`
+}
+
+// DynamicToolCallResponse: Result of `item/tool/call`: what the tool returned, passed to the model.
+type DynamicToolCallResponse struct {
+	// ContentItems: The output, in order; cut to Tandem's tool output cap (1 MiB) before the model, the
+	// item or the rollout sees it.
+	ContentItems []DynamicToolCallOutputContentItem `json:"contentItems"`
+	// Success: Whether the call succeeded (the item's status is `completed` or `failed`).
+	Success bool `json:"success"`
 }
 
 // DynamicToolCallStatus: Lifecycle status of a dynamic tool call item.
@@ -1280,6 +1314,35 @@ const (
 	// Returned an error.
 	DynamicToolCallStatusFailed DynamicToolCallStatus = "failed"
 )
+
+// DynamicToolNamespaceTool: One tool of a namespace (tagged by `type`).
+type DynamicToolNamespaceTool struct {
+	// DeferLoading: Asks that the tool be loaded only when the model searches for it; allowed only inside
+	// a namespace. Tandem has no tool search, so a deferred tool is offered like any other.
+	DeferLoading *bool `json:"deferLoading,omitempty"`
+	// Description: What the tool does, shown to the model.
+	Description string `json:"description"`
+	// InputSchema: JSON Schema (an object) of the arguments the model passes.
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// Name: The tool's name (letters, digits, `_` and `-`, as the Responses API requires).
+	Name string `json:"name"`
+}
+
+// DynamicToolSpec: A tool the client offers the model for the whole thread (tagged by `type`; a spec without
+// `type` is read as a function, as the reference reads it).
+type DynamicToolSpec struct {
+	// DeferLoading: Asks that the tool be loaded only when the model searches for it; allowed only inside
+	// a namespace. Tandem has no tool search, so a deferred tool is offered like any other.
+	DeferLoading *bool `json:"deferLoading,omitempty"`
+	// Description: What the tool does, shown to the model.
+	Description string `json:"description"`
+	// InputSchema: JSON Schema (an object) of the arguments the model passes.
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	// Name: The tool's name (letters, digits, `_` and `-`, as the Responses API requires).
+	Name string `json:"name"`
+	// Tools: The tools (at least one, names unique within the namespace).
+	Tools []DynamicToolNamespaceTool `json:"tools,omitempty"`
+}
 
 // EmptyParams: Empty params, `{}`; may be omitted.
 type EmptyParams struct {
@@ -1734,6 +1797,19 @@ type FsWriteFileParams struct {
 	DataBase64 string `json:"dataBase64"`
 	// Path: Absolute path of the file to create or replace; its directory must exist.
 	Path string `json:"path"`
+}
+
+// FunctionDynamicToolSpec: A function tool of [`DynamicToolSpec`].
+type FunctionDynamicToolSpec struct {
+	// DeferLoading: Asks that the tool be loaded only when the model searches for it; allowed only inside
+	// a namespace. Tandem has no tool search, so a deferred tool is offered like any other.
+	DeferLoading *bool `json:"deferLoading,omitempty"`
+	// Description: What the tool does, shown to the model.
+	Description string `json:"description"`
+	// InputSchema: JSON Schema (an object) of the arguments the model passes.
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// Name: The tool's name (letters, digits, `_` and `-`, as the Responses API requires).
+	Name string `json:"name"`
 }
 
 // FuzzyFileSearchMatchType: Whether a match is a file or a directory.
@@ -2920,6 +2996,16 @@ type ModelServiceTier struct {
 	Name string `json:"name"`
 }
 
+// NamespaceDynamicToolSpec: A namespace of [`DynamicToolSpec`]: tools grouped under one name.
+type NamespaceDynamicToolSpec struct {
+	// Description: What the tools of the namespace are for.
+	Description string `json:"description"`
+	// Name: The namespace's name (letters, digits, `_` and `-`).
+	Name string `json:"name"`
+	// Tools: The tools (at least one, names unique within the namespace).
+	Tools []DynamicToolNamespaceTool `json:"tools"`
+}
+
 // NetworkAccess: Network access for an externally sandboxed process.
 type NetworkAccess string
 
@@ -3863,7 +3949,7 @@ type ThreadItem struct {
 	MemoryCitation json.RawMessage `json:"memoryCitation,omitempty"`
 	// Moderation: Moderation result; always `null` in Tandem.
 	Moderation json.RawMessage `json:"moderation,omitempty"`
-	// Namespace: Tool namespace; always `null` in Tandem.
+	// Namespace: The namespace a client-declared tool belongs to; `null` for a top-level tool.
 	Namespace *string `json:"namespace,omitempty"`
 	// Path: Absolute path of the image.
 	Path *string `json:"path,omitempty"`
@@ -4268,6 +4354,11 @@ type ThreadStartParams struct {
 	Cwd *string `json:"cwd,omitempty"`
 	// DeveloperInstructions: Extra developer instructions.
 	DeveloperInstructions *string `json:"developerInstructions,omitempty"`
+	// DynamicTools: Tools the client offers the model for the whole thread (kept across resumes); the
+	// model's calls come back as `item/tool/call` requests. Names follow the Responses API
+	// (letters, digits, `_`, `-`) and must not repeat or take a name Tandem's own tools use.
+	// @experimental
+	DynamicTools []DynamicToolSpec `json:"dynamicTools,omitempty"`
 	// Ephemeral: Ephemeral threads are never written to disk.
 	Ephemeral *bool `json:"ephemeral,omitempty"`
 	// Model: Model slug; defaults to the configured model.

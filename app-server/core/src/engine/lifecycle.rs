@@ -120,6 +120,9 @@ impl Engine {
                     .filter(|_| provider_id == config.model_provider)
             })
             .unwrap_or_else(|| provider.default_model.clone());
+        let dynamic_tools = params.dynamic_tools.clone().unwrap_or_default();
+        crate::engine::tools::dynamic::validate(&dynamic_tools)
+            .map_err(EngineError::InvalidRequest)?;
         let id = uuid::Uuid::now_v7().to_string();
         let now_ms = unix_millis();
         let created_at = now_ms / 1000;
@@ -174,6 +177,7 @@ impl Engine {
             archived: false,
             rollout_path: self.inner.store.rollout_path_for(&id, created_at),
             owner: self.principal().clone(),
+            dynamic_tools,
         };
         // A provider changed by the overrides gets its own client, not the shared one.
         let client = if base.model_providers.get(&provider.id) == Some(&provider) {

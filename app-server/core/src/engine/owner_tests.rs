@@ -435,6 +435,7 @@ fn pre_owner_thread(home: &std::path::Path, store: &Store, id: &str, index: bool
         collaboration_mode: None,
         compact_prompt: None,
         owner: Principal::local_user(),
+        dynamic_tools: Vec::new(),
     };
     let mut header = serde_json::to_value(&meta).expect("meta JSON");
     header

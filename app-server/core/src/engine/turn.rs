@@ -306,6 +306,9 @@ impl TurnTask {
             instructions: prompt::instructions(&state.meta),
             input: state.history.clone(),
             tools: {
+                tools.extend(crate::engine::tools::dynamic::tool_specs(
+                    &state.meta.dynamic_tools,
+                ));
                 tools.extend(crate::engine::mcp::tool_specs(&self.thread.mcp));
                 tools
             },
