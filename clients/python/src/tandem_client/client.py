@@ -39,6 +39,7 @@ from tandem_client.server_requests import (
     free_text_result,
     question_answers_result,
     response_result,
+    tool_output_result,
     user_input_result,
 )
 from tandem_client.turn import TurnStream, text_input
@@ -462,6 +463,17 @@ class AppServerClient:
         "content": ..., "_meta": ...}``.
         """
         self.on_server_request(ServerRequests.MCP_SERVER_ELICITATION_REQUEST.method, handler)
+
+    def on_tool_call(self, handler: ServerRequestHandler[models.DynamicToolCallParams]) -> None:
+        """Answer ``item/tool/call``: the model called a tool this client declared with
+        ``thread/start``'s experimental ``dynamicTools``.
+
+        The handler gets `models.DynamicToolCallParams` (``namespace``, ``tool``, ``arguments``,
+        ``callId``) and returns the tool's output: a string, a list of content items, or the whole
+        response (``{"contentItems": [...], "success": bool}``, see `tool_output`). Raising fails
+        the call: the model reads the exception's message and the turn goes on.
+        """
+        self.on_server_request(ServerRequests.ITEM_TOOL_CALL.method, _converting(handler, tool_output_result))
 
     def _on_decision(self, spec: AnyRequestSpec, handler: ServerRequestHandler[Any]) -> None:
         self.on_server_request(spec.method, _converting(handler, decision_result))
