@@ -32,6 +32,7 @@ pub mod notifications;
 pub mod policy;
 pub mod process;
 pub mod server_requests;
+pub mod shell_command;
 pub mod tables;
 pub mod tables_meta;
 pub mod thread;

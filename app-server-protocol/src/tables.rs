@@ -76,6 +76,7 @@ use crate::server_requests::{
     FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, ToolRequestUserInputParams,
     ToolRequestUserInputResponse,
 };
+use crate::shell_command::{ThreadShellCommandParams, ThreadShellCommandResponse};
 use crate::thread_context::{
     ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
 };
@@ -188,6 +189,13 @@ request_table! {
     ThreadCompactStart => "thread/compact/start" [Stable] {
         params: ThreadCompactStartParams,
         response: EmptyResponse,
+    },
+    /// Run a user's shell command in a loaded, idle thread, under the thread's sandbox: a turn
+    /// of its own with one `commandExecution` item (`source: "userShell"`) and its output
+    /// deltas. Answers at once with `{}`; the turn's notifications follow.
+    ThreadShellCommand => "thread/shellCommand" [Stable] {
+        params: ThreadShellCommandParams,
+        response: ThreadShellCommandResponse,
     },
     /// Start a turn. On a busy thread the input joins the running turn, which is returned.
     TurnStart => "turn/start" [Stable] {

@@ -223,11 +223,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/shellCommand",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/approveGuardianDeniedAction",
         Stability::Stable,
         Unsupported::Cloud,

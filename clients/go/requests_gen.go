@@ -142,6 +142,18 @@ func (c *Client) ThreadCompactStart(ctx context.Context, params protocol.ThreadC
 	return result, nil
 }
 
+// ThreadShellCommand sends `thread/shellCommand`: Run a user's shell command in a loaded, idle thread, under the thread's sandbox: a turn
+//
+//	of its own with one `commandExecution` item (`source: "userShell"`) and its output
+//	deltas. Answers at once with `{}`; the turn's notifications follow.
+func (c *Client) ThreadShellCommand(ctx context.Context, params protocol.ThreadShellCommandParams) (*protocol.ThreadShellCommandResponse, error) {
+	result := new(protocol.ThreadShellCommandResponse)
+	if err := c.Call(ctx, protocol.MethodThreadShellCommand, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // TurnStart sends `turn/start`: Start a turn. On a busy thread the input joins the running turn, which is returned.
 func (c *Client) TurnStart(ctx context.Context, params protocol.TurnStartParams) (*protocol.TurnStartResponse, error) {
 	result := new(protocol.TurnStartResponse)

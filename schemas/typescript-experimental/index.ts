@@ -288,6 +288,8 @@ export type { ThreadSearchResponse } from "./ThreadSearchResponse";
 export type { ThreadSearchResult } from "./ThreadSearchResult";
 export type { ThreadSearchSortKey } from "./ThreadSearchSortKey";
 export type { ThreadSetNameParams } from "./ThreadSetNameParams";
+export type { ThreadShellCommandParams } from "./ThreadShellCommandParams";
+export type { ThreadShellCommandResponse } from "./ThreadShellCommandResponse";
 export type { ThreadSortKey } from "./ThreadSortKey";
 export type { ThreadSourceKind } from "./ThreadSourceKind";
 export type { ThreadStartParams } from "./ThreadStartParams";

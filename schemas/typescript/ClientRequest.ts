@@ -95,6 +95,8 @@ import type { ThreadResumeResponse } from "./ThreadResumeResponse";
 import type { ThreadRollbackParams } from "./ThreadRollbackParams";
 import type { ThreadRollbackResponse } from "./ThreadRollbackResponse";
 import type { ThreadSetNameParams } from "./ThreadSetNameParams";
+import type { ThreadShellCommandParams } from "./ThreadShellCommandParams";
+import type { ThreadShellCommandResponse } from "./ThreadShellCommandResponse";
 import type { ThreadStartParams } from "./ThreadStartParams";
 import type { ThreadStartResponse } from "./ThreadStartResponse";
 import type { ThreadTurnsListParams } from "./ThreadTurnsListParams";
@@ -127,6 +129,7 @@ export type ClientRequest =
   | { method: "thread/unsubscribe", id: RequestId, params: ThreadIdParams }
   | { method: "thread/rollback", id: RequestId, params: ThreadRollbackParams }
   | { method: "thread/compact/start", id: RequestId, params: ThreadCompactStartParams }
+  | { method: "thread/shellCommand", id: RequestId, params: ThreadShellCommandParams }
   | { method: "turn/start", id: RequestId, params: TurnStartParams }
   | { method: "turn/interrupt", id: RequestId, params: TurnInterruptParams }
   | { method: "turn/steer", id: RequestId, params: TurnSteerParams }
@@ -247,6 +250,12 @@ export type ClientRequestMap = {
    * the turn's notifications follow.
    */
   "thread/compact/start": { params: ThreadCompactStartParams; response: EmptyResponse };
+  /**
+   * Run a user's shell command in a loaded, idle thread, under the thread's sandbox: a turn
+   * of its own with one `commandExecution` item (`source: "userShell"`) and its output
+   * deltas. Answers at once with `{}`; the turn's notifications follow.
+   */
+  "thread/shellCommand": { params: ThreadShellCommandParams; response: ThreadShellCommandResponse };
   /**
    * Start a turn. On a busy thread the input joins the running turn, which is returned.
    */

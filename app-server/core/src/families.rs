@@ -86,6 +86,7 @@ impl MethodFamily {
             | ClientMethod::ThreadUnsubscribe
             | ClientMethod::ThreadRollback
             | ClientMethod::ThreadCompactStart
+            | ClientMethod::ThreadShellCommand
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer => MethodFamily::Threads,
@@ -192,6 +193,7 @@ impl ThreadScope {
             | ClientMethod::ThreadUnsubscribe
             | ClientMethod::ThreadRollback
             | ClientMethod::ThreadCompactStart
+            | ClientMethod::ThreadShellCommand
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer

@@ -21,6 +21,7 @@ use app_server_protocol::notifications::{
     ThreadStartedNotification, ThreadTokenUsageUpdatedNotification,
 };
 use app_server_protocol::policy::CollaborationModeListResponse;
+use app_server_protocol::shell_command::ThreadShellCommandResponse;
 use app_server_protocol::tables::{ClientRequest, ClientRequestPayload, ServerNotification};
 use app_server_protocol::thread_requests::{
     EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
@@ -390,6 +391,17 @@ impl Processor {
                 match self.engine.start_compaction(&params.thread_id) {
                     Ok(launcher) => {
                         self.outgoing.send_response(id, &EmptyResponse {}).await;
+                        launcher.launch();
+                    }
+                    Err(error) => self.send_engine_error(id, error).await,
+                }
+            }
+            ClientRequestPayload::ThreadShellCommand(params) => {
+                match self.engine.start_shell_command(params) {
+                    Ok(launcher) => {
+                        self.outgoing
+                            .send_response(id, &ThreadShellCommandResponse {})
+                            .await;
                         launcher.launch();
                     }
                     Err(error) => self.send_engine_error(id, error).await,

@@ -40,6 +40,10 @@ const (
 	//  and continues from it, shown as a `contextCompaction` item. Answers at once with `{}`;
 	//  the turn's notifications follow.
 	MethodThreadCompactStart = "thread/compact/start"
+	// Run a user's shell command in a loaded, idle thread, under the thread's sandbox: a turn
+	//  of its own with one `commandExecution` item (`source: "userShell"`) and its output
+	//  deltas. Answers at once with `{}`; the turn's notifications follow.
+	MethodThreadShellCommand = "thread/shellCommand"
 	// Start a turn. On a busy thread the input joins the running turn, which is returned.
 	MethodTurnStart = "turn/start"
 	// Interrupt the running turn. Followed by `turn/completed` with status `interrupted`.
@@ -4293,6 +4297,24 @@ type ThreadSetNameParams struct {
 	Name string `json:"name"`
 	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
+}
+
+// ThreadShellCommandParams: Parameters of `thread/shellCommand`.
+type ThreadShellCommandParams struct {
+	// Command: A shell command line, run by the user's shell as a login shell (`bash -lc` unless
+	// `$SHELL` names another), so pipes, redirections and quoting work. Unlike the
+	// reference, Tandem runs it under the thread's sandbox, within the operator's
+	// `clients.max_sandbox`, with the environment `[shell_environment_policy]` builds.
+	Command string `json:"command"`
+	// ThreadID: The thread (loaded, with no running turn).
+	ThreadID string `json:"threadId"`
+	// TimeoutMs: Kill the command after this many milliseconds (default one hour; `0` kills it at once).
+	// Negative values are refused.
+	TimeoutMs *int64 `json:"timeoutMs,omitempty"`
+}
+
+// ThreadShellCommandResponse: Result of `thread/shellCommand`: `{}`, sent before the command's turn starts.
+type ThreadShellCommandResponse struct {
 }
 
 // ThreadSortKey: Sort key of `thread/list` (snake_case on the wire).

@@ -21,6 +21,7 @@ mod rate_limits;
 mod rollback;
 pub mod server_requests;
 mod settings;
+mod shell_command;
 #[cfg(test)]
 mod test_support;
 mod thread;

@@ -174,6 +174,12 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             id,
         ),
         ClientMethod::ThreadCompactStart => outcome(engine.start_compaction(id).map(drop), id),
+        ClientMethod::ThreadShellCommand => outcome(
+            engine
+                .start_shell_command(params(json!({"threadId": id, "command": "echo bob"})))
+                .map(drop),
+            id,
+        ),
         ClientMethod::TurnStart | ClientMethod::SendUserMessage | ClientMethod::SendUserTurn => {
             outcome(
                 engine

@@ -51,6 +51,8 @@ pub struct TurnTask {
     pub diff: TurnDiffTracker,
     /// `thread/compact/start`: the turn compacts the history and ends.
     pub compact_only: bool,
+    /// `thread/shellCommand`: the turn runs the user's command and ends.
+    pub shell_command: Option<crate::engine::shell_command::UserShellCommand>,
 }
 
 /// How long an interrupt that a tool asked for (an approval answered `cancel`) waits for the
@@ -108,6 +110,16 @@ impl TurnTask {
         .await;
 
         self.begin_persisted_turn().await;
+        if let Some(shell) = self.shell_command.take() {
+            let (item, interrupted) = self.run_user_shell(shell).await;
+            let status = if interrupted {
+                TurnStatus::Interrupted
+            } else {
+                TurnStatus::Completed
+            };
+            self.finish(status, vec![item]).await;
+            return;
+        }
         let mut items: Vec<ThreadItem> = Vec::new();
         let first_input = self.input.clone();
         let images = LocalImages::read(&first_input.input).await;
