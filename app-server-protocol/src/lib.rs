@@ -13,6 +13,7 @@
 mod macros;
 
 pub mod account;
+pub mod background_terminals;
 pub mod codex_event;
 pub mod config_requests;
 pub mod conversation_summary;

@@ -10,6 +10,9 @@ use crate::account::{
     CancelLoginAccountResponse, GetAccountParams, GetAccountRateLimitsResponse, GetAccountResponse,
     LoginAccountParams, LoginAccountResponse, LoginChatGptCompleteNotification,
 };
+use crate::background_terminals::{
+    ThreadBackgroundTerminalsListParams, ThreadBackgroundTerminalsListResponse,
+};
 use crate::codex_event::CodexEventNotification;
 use crate::config_requests::{
     ConfigBatchWriteParams, ConfigRequirementsReadResponse, ConfigValueWriteParams,
@@ -196,6 +199,12 @@ request_table! {
     ThreadShellCommand => "thread/shellCommand" [Stable] {
         params: ThreadShellCommandParams,
         response: ThreadShellCommandResponse,
+    },
+    /// List a loaded thread's `exec_command` processes still running after their tool call
+    /// returned, oldest first.
+    ThreadBackgroundTerminalsList => "thread/backgroundTerminals/list" [Experimental] {
+        params: ThreadBackgroundTerminalsListParams,
+        response: ThreadBackgroundTerminalsListResponse,
     },
     /// Start a turn. On a busy thread the input joins the running turn, which is returned.
     TurnStart => "turn/start" [Stable] {

@@ -233,11 +233,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/backgroundTerminals/list",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/backgroundTerminals/terminate",
         Stability::Experimental,
         Unsupported::NotImplemented,

@@ -154,6 +154,19 @@ func (c *Client) ThreadShellCommand(ctx context.Context, params protocol.ThreadS
 	return result, nil
 }
 
+// ThreadBackgroundTerminalsList sends `thread/backgroundTerminals/list`: List a loaded thread's `exec_command` processes still running after their tool call
+//
+//	returned, oldest first.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ThreadBackgroundTerminalsList(ctx context.Context, params protocol.ThreadBackgroundTerminalsListParams) (*protocol.ThreadBackgroundTerminalsListResponse, error) {
+	result := new(protocol.ThreadBackgroundTerminalsListResponse)
+	if err := c.Call(ctx, protocol.MethodThreadBackgroundTerminalsList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // TurnStart sends `turn/start`: Start a turn. On a busy thread the input joins the running turn, which is returned.
 func (c *Client) TurnStart(ctx context.Context, params protocol.TurnStartParams) (*protocol.TurnStartResponse, error) {
 	result := new(protocol.TurnStartResponse)

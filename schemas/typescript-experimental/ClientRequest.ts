@@ -98,6 +98,8 @@ import type { SendUserMessageParams } from "./SendUserMessageParams";
 import type { SendUserMessageResponse } from "./SendUserMessageResponse";
 import type { SendUserTurnParams } from "./SendUserTurnParams";
 import type { SetDefaultModelParams } from "./SetDefaultModelParams";
+import type { ThreadBackgroundTerminalsListParams } from "./ThreadBackgroundTerminalsListParams";
+import type { ThreadBackgroundTerminalsListResponse } from "./ThreadBackgroundTerminalsListResponse";
 import type { ThreadCompactStartParams } from "./ThreadCompactStartParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
 import type { ThreadIdParams } from "./ThreadIdParams";
@@ -151,6 +153,7 @@ export type ClientRequest =
   | { method: "thread/rollback", id: RequestId, params: ThreadRollbackParams }
   | { method: "thread/compact/start", id: RequestId, params: ThreadCompactStartParams }
   | { method: "thread/shellCommand", id: RequestId, params: ThreadShellCommandParams }
+  | { method: "thread/backgroundTerminals/list", id: RequestId, params: ThreadBackgroundTerminalsListParams }
   | { method: "turn/start", id: RequestId, params: TurnStartParams }
   | { method: "turn/interrupt", id: RequestId, params: TurnInterruptParams }
   | { method: "turn/steer", id: RequestId, params: TurnSteerParams }
@@ -291,6 +294,11 @@ export type ClientRequestMap = {
    * deltas. Answers at once with `{}`; the turn's notifications follow.
    */
   "thread/shellCommand": { params: ThreadShellCommandParams; response: ThreadShellCommandResponse };
+  /**
+   * List a loaded thread's `exec_command` processes still running after their tool call
+   * returned, oldest first.
+   */
+  "thread/backgroundTerminals/list": { params: ThreadBackgroundTerminalsListParams; response: ThreadBackgroundTerminalsListResponse };
   /**
    * Start a turn. On a busy thread the input joins the running turn, which is returned.
    */

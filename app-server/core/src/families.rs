@@ -87,6 +87,7 @@ impl MethodFamily {
             | ClientMethod::ThreadRollback
             | ClientMethod::ThreadCompactStart
             | ClientMethod::ThreadShellCommand
+            | ClientMethod::ThreadBackgroundTerminalsList
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer => MethodFamily::Threads,
@@ -194,6 +195,7 @@ impl ThreadScope {
             | ClientMethod::ThreadRollback
             | ClientMethod::ThreadCompactStart
             | ClientMethod::ThreadShellCommand
+            | ClientMethod::ThreadBackgroundTerminalsList
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer

@@ -407,6 +407,10 @@ impl Processor {
                     Err(error) => self.send_engine_error(id, error).await,
                 }
             }
+            ClientRequestPayload::ThreadBackgroundTerminalsList(params) => {
+                let result = self.engine.list_background_terminals(params);
+                self.respond(id, result).await;
+            }
             ClientRequestPayload::TurnStart(params) => match self.engine.start_turn(params) {
                 Ok((turn, launcher)) => {
                     self.outgoing

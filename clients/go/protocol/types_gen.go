@@ -44,6 +44,9 @@ const (
 	//  of its own with one `commandExecution` item (`source: "userShell"`) and its output
 	//  deltas. Answers at once with `{}`; the turn's notifications follow.
 	MethodThreadShellCommand = "thread/shellCommand"
+	// List a loaded thread's `exec_command` processes still running after their tool call
+	//  returned, oldest first. @experimental
+	MethodThreadBackgroundTerminalsList = "thread/backgroundTerminals/list"
 	// Start a turn. On a busy thread the input joins the running turn, which is returned.
 	MethodTurnStart = "turn/start"
 	// Interrupt the running turn. Followed by `turn/completed` with status `interrupted`.
@@ -300,25 +303,26 @@ const (
 
 // ExperimentalMethods are the methods a connection sees only with the `experimentalApi` capability.
 var ExperimentalMethods = map[string]bool{
-	"agent/askUserQuestion":         true,
-	"agent/requestUserInput":        true,
-	"collaborationMode/list":        true,
-	"fuzzyFileSearch/sessionStart":  true,
-	"fuzzyFileSearch/sessionStop":   true,
-	"fuzzyFileSearch/sessionUpdate": true,
-	"history/open":                  true,
-	"history/search":                true,
-	"index/progress":                true,
-	"index/query":                   true,
-	"index/refresh":                 true,
-	"item/tool/requestUserInput":    true,
-	"memory/status":                 true,
-	"process/kill":                  true,
-	"process/resizePty":             true,
-	"process/spawn":                 true,
-	"process/writeStdin":            true,
-	"thread/search":                 true,
-	"tool/requestUserInput":         true,
+	"agent/askUserQuestion":           true,
+	"agent/requestUserInput":          true,
+	"collaborationMode/list":          true,
+	"fuzzyFileSearch/sessionStart":    true,
+	"fuzzyFileSearch/sessionStop":     true,
+	"fuzzyFileSearch/sessionUpdate":   true,
+	"history/open":                    true,
+	"history/search":                  true,
+	"index/progress":                  true,
+	"index/query":                     true,
+	"index/refresh":                   true,
+	"item/tool/requestUserInput":      true,
+	"memory/status":                   true,
+	"process/kill":                    true,
+	"process/resizePty":               true,
+	"process/spawn":                   true,
+	"process/writeStdin":              true,
+	"thread/backgroundTerminals/list": true,
+	"thread/search":                   true,
+	"tool/requestUserInput":           true,
 }
 
 // DecodeNotification decodes the params of a server notification into a pointer to its generated
@@ -3829,6 +3833,43 @@ const (
 	// A question to the user is pending.
 	ThreadActiveFlagWaitingOnUserInput ThreadActiveFlag = "waitingOnUserInput"
 )
+
+// ThreadBackgroundTerminal: A command the model started with `exec_command` that is still running (reachable with
+// `write_stdin`).
+type ThreadBackgroundTerminal struct {
+	// Command: The command line, as the item shows it.
+	Command string `json:"command"`
+	// CpuPercent: CPU use; Tandem does not measure it (`null`).
+	CpuPercent *float64 `json:"cpuPercent,omitempty"`
+	// Cwd: Its working directory.
+	Cwd string `json:"cwd"`
+	// ItemID: The `commandExecution` item that started it.
+	ItemID string `json:"itemId"`
+	// OsPid: The operating system's process id; Tandem does not report it (`null`).
+	OsPid *int64 `json:"osPid,omitempty"`
+	// ProcessID: The unified-exec session id the model writes to (`processId` of the item).
+	ProcessID string `json:"processId"`
+	// RssKb: Resident memory; Tandem does not measure it (`null`).
+	RssKb *int64 `json:"rssKb,omitempty"`
+}
+
+// ThreadBackgroundTerminalsListParams: Parameters of `thread/backgroundTerminals/list`.
+type ThreadBackgroundTerminalsListParams struct {
+	// Cursor: The `nextCursor` of the previous page (an offset, as decimal digits).
+	Cursor *string `json:"cursor,omitempty"`
+	// Limit: Page size; `null` or `0` lists every running command.
+	Limit *int64 `json:"limit,omitempty"`
+	// ThreadID: The thread (loaded).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadBackgroundTerminalsListResponse: Result of `thread/backgroundTerminals/list`, in the order the commands started.
+type ThreadBackgroundTerminalsListResponse struct {
+	// Data: The running commands of this page.
+	Data []ThreadBackgroundTerminal `json:"data"`
+	// NextCursor: The cursor of the next page; `null` on the last one.
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
 
 // ThreadCompactStartParams: Parameters of `thread/compact/start`.
 type ThreadCompactStartParams struct {

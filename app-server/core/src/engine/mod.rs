@@ -6,6 +6,7 @@
 
 pub mod agents_md;
 pub mod approval;
+mod background_terminals;
 mod compaction;
 pub mod config_requests;
 mod image_file;

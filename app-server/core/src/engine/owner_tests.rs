@@ -174,6 +174,12 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             id,
         ),
         ClientMethod::ThreadCompactStart => outcome(engine.start_compaction(id).map(drop), id),
+        ClientMethod::ThreadBackgroundTerminalsList => outcome(
+            engine
+                .list_background_terminals(params(json!({"threadId": id})))
+                .map(drop),
+            id,
+        ),
         ClientMethod::ThreadShellCommand => outcome(
             engine
                 .start_shell_command(params(json!({"threadId": id, "command": "echo bob"})))
