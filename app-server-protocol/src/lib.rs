@@ -39,6 +39,7 @@ pub mod tables_meta;
 pub mod thread;
 pub mod thread_context;
 pub mod thread_items;
+pub mod thread_queue;
 pub mod thread_requests;
 pub mod thread_search;
 pub mod turn_requests;

@@ -84,6 +84,10 @@ use crate::thread_context::{
     ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
 };
 use crate::thread_items::{ThreadItemsListParams, ThreadItemsListResponse};
+use crate::thread_queue::{
+    ThreadQueueAddParams, ThreadQueueAddResponse, ThreadQueueChangedNotification,
+    ThreadQueueListParams, ThreadQueueListResponse,
+};
 use crate::thread_requests::{
     EmptyParams, EmptyResponse, NoParams, ThreadForkParams, ThreadIdParams, ThreadListParams,
     ThreadListResponse, ThreadLoadedListParams, ThreadLoadedListResponse, ThreadReadParams,
@@ -205,6 +209,17 @@ request_table! {
     ThreadBackgroundTerminalsList => "thread/backgroundTerminals/list" [Experimental] {
         params: ThreadBackgroundTerminalsListParams,
         response: ThreadBackgroundTerminalsListResponse,
+    },
+    /// Queue an input behind the thread's running turn: it starts a turn of its own when the
+    /// running one ends (not after an interrupt), in order. On an idle thread it starts at once.
+    ThreadQueueAdd => "thread/queue/add" [Experimental] {
+        params: ThreadQueueAddParams,
+        response: ThreadQueueAddResponse,
+    },
+    /// List the inputs queued behind the thread's running turn, in the order they will start.
+    ThreadQueueList => "thread/queue/list" [Experimental] {
+        params: ThreadQueueListParams,
+        response: ThreadQueueListResponse,
     },
     /// Start a turn. On a busy thread the input joins the running turn, which is returned.
     TurnStart => "turn/start" [Stable] {
@@ -628,6 +643,8 @@ notification_table! {
     ThreadStarted => "thread/started" [Stable] { params: ThreadStartedNotification },
     /// A thread's status changed.
     ThreadStatusChanged => "thread/status/changed" [Stable] { params: ThreadStatusChangedNotification },
+    /// A thread's queue of inputs changed (`thread/queue/add`, or an input left it to start).
+    ThreadQueueChanged => "thread/queue/changed" [Experimental] { params: ThreadQueueChangedNotification },
     /// A thread was archived.
     ThreadArchived => "thread/archived" [Stable] { params: ThreadIdNotification },
     /// A thread was unarchived.

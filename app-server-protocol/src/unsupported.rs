@@ -138,16 +138,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/queue/add",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/queue/list",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/queue/update",
         Stability::Experimental,
         Unsupported::NotImplemented,

@@ -167,6 +167,30 @@ func (c *Client) ThreadBackgroundTerminalsList(ctx context.Context, params proto
 	return result, nil
 }
 
+// ThreadQueueAdd sends `thread/queue/add`: Queue an input behind the thread's running turn: it starts a turn of its own when the
+//
+//	running one ends (not after an interrupt), in order. On an idle thread it starts at once.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ThreadQueueAdd(ctx context.Context, params protocol.ThreadQueueAddParams) (*protocol.ThreadQueueAddResponse, error) {
+	result := new(protocol.ThreadQueueAddResponse)
+	if err := c.Call(ctx, protocol.MethodThreadQueueAdd, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadQueueList sends `thread/queue/list`: List the inputs queued behind the thread's running turn, in the order they will start.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ThreadQueueList(ctx context.Context, params protocol.ThreadQueueListParams) (*protocol.ThreadQueueListResponse, error) {
+	result := new(protocol.ThreadQueueListResponse)
+	if err := c.Call(ctx, protocol.MethodThreadQueueList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // TurnStart sends `turn/start`: Start a turn. On a busy thread the input joins the running turn, which is returned.
 func (c *Client) TurnStart(ctx context.Context, params protocol.TurnStartParams) (*protocol.TurnStartResponse, error) {
 	result := new(protocol.TurnStartResponse)

@@ -109,6 +109,10 @@ import type { ThreadListParams } from "./ThreadListParams";
 import type { ThreadListResponse } from "./ThreadListResponse";
 import type { ThreadLoadedListParams } from "./ThreadLoadedListParams";
 import type { ThreadLoadedListResponse } from "./ThreadLoadedListResponse";
+import type { ThreadQueueAddParams } from "./ThreadQueueAddParams";
+import type { ThreadQueueAddResponse } from "./ThreadQueueAddResponse";
+import type { ThreadQueueListParams } from "./ThreadQueueListParams";
+import type { ThreadQueueListResponse } from "./ThreadQueueListResponse";
 import type { ThreadReadParams } from "./ThreadReadParams";
 import type { ThreadReadResponse } from "./ThreadReadResponse";
 import type { ThreadResumeParams } from "./ThreadResumeParams";
@@ -154,6 +158,8 @@ export type ClientRequest =
   | { method: "thread/compact/start", id: RequestId, params: ThreadCompactStartParams }
   | { method: "thread/shellCommand", id: RequestId, params: ThreadShellCommandParams }
   | { method: "thread/backgroundTerminals/list", id: RequestId, params: ThreadBackgroundTerminalsListParams }
+  | { method: "thread/queue/add", id: RequestId, params: ThreadQueueAddParams }
+  | { method: "thread/queue/list", id: RequestId, params: ThreadQueueListParams }
   | { method: "turn/start", id: RequestId, params: TurnStartParams }
   | { method: "turn/interrupt", id: RequestId, params: TurnInterruptParams }
   | { method: "turn/steer", id: RequestId, params: TurnSteerParams }
@@ -299,6 +305,15 @@ export type ClientRequestMap = {
    * returned, oldest first.
    */
   "thread/backgroundTerminals/list": { params: ThreadBackgroundTerminalsListParams; response: ThreadBackgroundTerminalsListResponse };
+  /**
+   * Queue an input behind the thread's running turn: it starts a turn of its own when the
+   * running one ends (not after an interrupt), in order. On an idle thread it starts at once.
+   */
+  "thread/queue/add": { params: ThreadQueueAddParams; response: ThreadQueueAddResponse };
+  /**
+   * List the inputs queued behind the thread's running turn, in the order they will start.
+   */
+  "thread/queue/list": { params: ThreadQueueListParams; response: ThreadQueueListResponse };
   /**
    * Start a turn. On a busy thread the input joins the running turn, which is returned.
    */

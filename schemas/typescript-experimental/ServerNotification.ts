@@ -24,6 +24,7 @@ import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotific
 import type { ServerRequestResolvedNotification } from "./ServerRequestResolvedNotification";
 import type { ThreadIdNotification } from "./ThreadIdNotification";
 import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
+import type { ThreadQueueChangedNotification } from "./ThreadQueueChangedNotification";
 import type { ThreadStartedNotification } from "./ThreadStartedNotification";
 import type { ThreadStatusChangedNotification } from "./ThreadStatusChangedNotification";
 import type { ThreadTokenUsageUpdatedNotification } from "./ThreadTokenUsageUpdatedNotification";
@@ -38,6 +39,7 @@ import type { WarningNotification } from "./WarningNotification";
 export type ServerNotification =
   | { method: "thread/started", params: ThreadStartedNotification }
   | { method: "thread/status/changed", params: ThreadStatusChangedNotification }
+  | { method: "thread/queue/changed", params: ThreadQueueChangedNotification }
   | { method: "thread/archived", params: ThreadIdNotification }
   | { method: "thread/unarchived", params: ThreadIdNotification }
   | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
@@ -87,6 +89,10 @@ export type ServerNotificationMap = {
    * A thread's status changed.
    */
   "thread/status/changed": { params: ThreadStatusChangedNotification };
+  /**
+   * A thread's queue of inputs changed (`thread/queue/add`, or an input left it to start).
+   */
+  "thread/queue/changed": { params: ThreadQueueChangedNotification };
   /**
    * A thread was archived.
    */

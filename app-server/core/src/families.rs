@@ -88,6 +88,8 @@ impl MethodFamily {
             | ClientMethod::ThreadCompactStart
             | ClientMethod::ThreadShellCommand
             | ClientMethod::ThreadBackgroundTerminalsList
+            | ClientMethod::ThreadQueueAdd
+            | ClientMethod::ThreadQueueList
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer => MethodFamily::Threads,
@@ -196,6 +198,8 @@ impl ThreadScope {
             | ClientMethod::ThreadCompactStart
             | ClientMethod::ThreadShellCommand
             | ClientMethod::ThreadBackgroundTerminalsList
+            | ClientMethod::ThreadQueueAdd
+            | ClientMethod::ThreadQueueList
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer

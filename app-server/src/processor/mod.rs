@@ -411,6 +411,17 @@ impl Processor {
                 let result = self.engine.list_background_terminals(params);
                 self.respond(id, result).await;
             }
+            ClientRequestPayload::ThreadQueueAdd(params) => match self.engine.queue_add(params) {
+                Ok((response, follow_up)) => {
+                    self.outgoing.send_response(id, &response).await;
+                    follow_up.run().await;
+                }
+                Err(error) => self.send_engine_error(id, error).await,
+            },
+            ClientRequestPayload::ThreadQueueList(params) => {
+                let result = self.engine.queue_list(params);
+                self.respond(id, result).await;
+            }
             ClientRequestPayload::TurnStart(params) => match self.engine.start_turn(params) {
                 Ok((turn, launcher)) => {
                     self.outgoing

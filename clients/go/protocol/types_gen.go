@@ -47,6 +47,11 @@ const (
 	// List a loaded thread's `exec_command` processes still running after their tool call
 	//  returned, oldest first. @experimental
 	MethodThreadBackgroundTerminalsList = "thread/backgroundTerminals/list"
+	// Queue an input behind the thread's running turn: it starts a turn of its own when the
+	//  running one ends (not after an interrupt), in order. On an idle thread it starts at once. @experimental
+	MethodThreadQueueAdd = "thread/queue/add"
+	// List the inputs queued behind the thread's running turn, in the order they will start. @experimental
+	MethodThreadQueueList = "thread/queue/list"
 	// Start a turn. On a busy thread the input joins the running turn, which is returned.
 	MethodTurnStart = "turn/start"
 	// Interrupt the running turn. Followed by `turn/completed` with status `interrupted`.
@@ -224,6 +229,8 @@ const (
 	MethodThreadStarted = "thread/started"
 	// A thread's status changed.
 	MethodThreadStatusChanged = "thread/status/changed"
+	// A thread's queue of inputs changed (`thread/queue/add`, or an input left it to start). @experimental
+	MethodThreadQueueChanged = "thread/queue/changed"
 	// A thread was archived.
 	MethodThreadArchived = "thread/archived"
 	// A thread was unarchived.
@@ -321,6 +328,9 @@ var ExperimentalMethods = map[string]bool{
 	"process/spawn":                   true,
 	"process/writeStdin":              true,
 	"thread/backgroundTerminals/list": true,
+	"thread/queue/add":                true,
+	"thread/queue/changed":            true,
+	"thread/queue/list":               true,
 	"thread/search":                   true,
 	"tool/requestUserInput":           true,
 }
@@ -335,6 +345,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodThreadStatusChanged:
 		v := new(ThreadStatusChangedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadQueueChanged:
+		v := new(ThreadQueueChangedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadArchived:
 		v := new(ThreadIDNotification)
@@ -3357,6 +3370,18 @@ type QuestionAnswersResponse struct {
 	Answers []QuestionAnswer `json:"answers"`
 }
 
+// QueuedSubmission: An input waiting for the thread's running turn to end; it then starts a turn of its own.
+type QueuedSubmission struct {
+	// ClientUserMessageID: The client's id for the user message, echoed as the message item's `clientId`.
+	ClientUserMessageID string `json:"clientUserMessageId"`
+	// ID: Id of the queued input (UUIDv7).
+	ID string `json:"id"`
+	// Input: The input of the turn it will start.
+	Input []UserInput `json:"input"`
+	// ResponsesapiClientMetadata: Metadata the client attached; kept and echoed, never sent to the provider.
+	ResponsesapiClientMetadata map[string]string `json:"responsesapiClientMetadata,omitempty"`
+}
+
 // RateLimitSnapshot: Rate limits as Codex reports them with `token_count`; Tandem knows none.
 type RateLimitSnapshot struct {
 	// Credits: Credits.
@@ -4170,6 +4195,49 @@ type ThreadNameUpdatedNotification struct {
 	ThreadID string `json:"threadId"`
 	// ThreadName: Its new name.
 	ThreadName *string `json:"threadName,omitempty"`
+}
+
+// ThreadQueueAddParams: Parameters of `thread/queue/add`.
+type ThreadQueueAddParams struct {
+	// ClientUserMessageID: The client's id for the user message.
+	ClientUserMessageID string `json:"clientUserMessageId"`
+	// Input: The input (at least one item).
+	Input []UserInput `json:"input"`
+	// ResponsesapiClientMetadata: Metadata kept with the input and echoed; never sent to the provider.
+	ResponsesapiClientMetadata map[string]string `json:"responsesapiClientMetadata,omitempty"`
+	// ThreadID: The thread (loaded).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadQueueAddResponse: Result of `thread/queue/add`.
+type ThreadQueueAddResponse struct {
+	// QueuedSubmission: The input as queued; on an idle thread it has already started its turn.
+	QueuedSubmission QueuedSubmission `json:"queuedSubmission"`
+}
+
+// ThreadQueueChangedNotification: `thread/queue/changed`: a thread's queue changed (an input was added, or one left it to
+// start its turn); read it again with `thread/queue/list`.
+type ThreadQueueChangedNotification struct {
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadQueueListParams: Parameters of `thread/queue/list`.
+type ThreadQueueListParams struct {
+	// Cursor: The `nextCursor` of the previous page (an offset, as decimal digits).
+	Cursor *string `json:"cursor,omitempty"`
+	// Limit: Page size; `null` or `0` lists every queued input.
+	Limit *int64 `json:"limit,omitempty"`
+	// ThreadID: The thread (loaded).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadQueueListResponse: Result of `thread/queue/list`, in the order the inputs will start.
+type ThreadQueueListResponse struct {
+	// Data: The queued inputs of this page.
+	Data []QueuedSubmission `json:"data"`
+	// NextCursor: The cursor of the next page; `null` on the last one.
+	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
 // ThreadReadParams: Parameters of `thread/read`: a thread's metadata (and turns) without loading it.

@@ -77,6 +77,7 @@ impl Engine {
             pending_instructions: None,
             pending_warnings: Vec::new(),
             turn_starts: Vec::new(),
+            queue: std::collections::VecDeque::new(),
             context_limits: crate::engine::compaction::ContextLimits::from_config(
                 &self.inner.config(),
             ),

@@ -18,6 +18,7 @@ pub mod owner;
 mod owner_tests;
 mod prompt;
 mod queries;
+pub mod queue;
 mod rate_limits;
 mod rollback;
 pub mod server_requests;

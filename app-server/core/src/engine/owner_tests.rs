@@ -180,6 +180,20 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
                 .map(drop),
             id,
         ),
+        ClientMethod::ThreadQueueAdd => outcome(
+            engine
+                .queue_add(params(json!({
+                    "threadId": id,
+                    "clientUserMessageId": "bob-1",
+                    "input": [{"type": "text", "text": "bob's words"}],
+                })))
+                .map(drop),
+            id,
+        ),
+        ClientMethod::ThreadQueueList => outcome(
+            engine.queue_list(params(json!({"threadId": id}))).map(drop),
+            id,
+        ),
         ClientMethod::ThreadShellCommand => outcome(
             engine
                 .start_shell_command(params(json!({"threadId": id, "command": "echo bob"})))

@@ -738,6 +738,9 @@ impl TurnTask {
             turn: reported,
         }))
         .await;
+        if status == TurnStatus::Completed {
+            crate::engine::queue::start_next_queued(&self.engine, &self.thread).await;
+        }
     }
 
     /// Ends a failed turn: status `systemError`, `error`, then `turn/completed`.
