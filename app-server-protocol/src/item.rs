@@ -140,13 +140,14 @@ pub enum ThreadItemDetails {
         /// Lifecycle status.
         status: PatchApplyStatus,
     },
-    /// A tool call answered by the server itself rather than by a command or a patch: Tandem's
-    /// `query_project` (the project index). Its output reaches the model as the text of
+    /// A tool call answered outside the command and patch machinery: a tool the client declared
+    /// at `thread/start` (`dynamicTools`, run by the client through `item/tool/call`), or
+    /// Tandem's own `query_project` (the project index). Its output reaches the model as
     /// `contentItems`.
     DynamicToolCall {
         /// Item id: the model's `call_id`.
         id: String,
-        /// Tool namespace; always `null` in Tandem.
+        /// The namespace a client-declared tool belongs to; `null` for a top-level tool.
         #[serde(default)]
         namespace: Option<String>,
         /// Tool name, as the model called it.
@@ -426,6 +427,17 @@ pub enum DynamicToolCallOutputContentItem {
     InputText {
         /// The text.
         text: String,
+    },
+    /// An image, shown to the model after the call's output.
+    InputImage {
+        /// The image as a URL (a `data:` URL or an `https:` one).
+        image_url: String,
+    },
+    /// Audio. Tandem's model clients send no audio: the model is told that audio was
+    /// returned and left out.
+    InputAudio {
+        /// The audio as a URL.
+        audio_url: String,
     },
 }
 

@@ -13,10 +13,12 @@
 mod macros;
 
 pub mod account;
+pub mod background_terminals;
 pub mod codex_event;
 pub mod config_requests;
 pub mod conversation_summary;
 pub mod dialogs;
+pub mod dynamic_tools;
 pub mod export;
 pub mod external_agent;
 pub mod fs;
@@ -35,6 +37,7 @@ pub mod notifications;
 pub mod policy;
 pub mod process;
 pub mod server_requests;
+pub mod shell_command;
 pub mod skills;
 pub mod tables;
 pub mod tables_meta;
@@ -44,6 +47,7 @@ pub mod thread_context;
 pub mod thread_goal;
 pub mod thread_items;
 pub mod thread_lifecycle;
+pub mod thread_queue;
 pub mod thread_requests;
 pub mod thread_search;
 pub mod turn_requests;

@@ -2,13 +2,20 @@
 //!
 //! Each entry reads `Variant => "wire/name" [Stable|Experimental] { params: P, response: R }`
 //! with its doc comment; the typed enums, method names, stability, dispatch and the schema
-//! and binding exports all come from here.
+//! and binding exports all come from here. The two notification tables live in
+//! `tables/notifications.rs` and are re-exported here.
+
+mod notifications;
+pub use notifications::*;
 
 use crate::account::{
     AccountLoginCompletedNotification, AccountRateLimitsUpdatedNotification,
     AccountUpdatedNotification, AuthStatusChangeNotification, CancelLoginAccountParams,
     CancelLoginAccountResponse, GetAccountParams, GetAccountRateLimitsResponse, GetAccountResponse,
     LoginAccountParams, LoginAccountResponse, LoginChatGptCompleteNotification,
+};
+use crate::background_terminals::{
+    ThreadBackgroundTerminalsListParams, ThreadBackgroundTerminalsListResponse,
 };
 use crate::codex_event::CodexEventNotification;
 use crate::config_requests::{
@@ -25,6 +32,7 @@ use crate::dialogs::{
     AgentAskUserQuestionParams, AgentRequestUserInputParams, AgentRequestUserInputResponse,
     QuestionAnswersResponse, UserInputRequestParams,
 };
+use crate::dynamic_tools::{DynamicToolCallParams, DynamicToolCallResponse};
 use crate::external_agent::{
     ExternalAgentConfigDetectParams, ExternalAgentConfigDetectResponse,
     ExternalAgentConfigImportNotification, ExternalAgentConfigImportParams,
@@ -88,14 +96,15 @@ use crate::server_requests::{
     FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, ToolRequestUserInputParams,
     ToolRequestUserInputResponse,
 };
+use crate::shell_command::{ThreadShellCommandParams, ThreadShellCommandResponse};
+use crate::skills::{
+    SkillsChangedNotification, SkillsConfigWriteParams, SkillsConfigWriteResponse,
+    SkillsExtraRootsSetParams, SkillsListParams, SkillsListResponse,
+};
 use crate::thread_attachment::{
     ThreadAttachmentAddParams, ThreadAttachmentAddResponse, ThreadAttachmentListParams,
     ThreadAttachmentListResponse, ThreadAttachmentRemoveParams,
     ThreadAttachmentUpdatedNotification,
-};
-use crate::skills::{
-    SkillsChangedNotification, SkillsConfigWriteParams, SkillsConfigWriteResponse,
-    SkillsExtraRootsSetParams, SkillsListParams, SkillsListResponse,
 };
 use crate::thread_context::{
     ThreadCompactStartParams, ThreadRollbackParams, ThreadRollbackResponse,
@@ -108,6 +117,10 @@ use crate::thread_items::{ThreadItemsListParams, ThreadItemsListResponse};
 use crate::thread_lifecycle::{
     ThreadInjectItemsParams, ThreadMetadataUpdateParams, ThreadMetadataUpdateResponse,
     ThreadRevertParams, ThreadRevertResponse,
+};
+use crate::thread_queue::{
+    ThreadQueueAddParams, ThreadQueueAddResponse, ThreadQueueChangedNotification,
+    ThreadQueueListParams, ThreadQueueListResponse,
 };
 use crate::thread_requests::{
     EmptyParams, EmptyResponse, NoParams, ThreadForkParams, ThreadIdParams, ThreadListParams,
@@ -272,6 +285,30 @@ request_table! {
     ThreadCompactStart => "thread/compact/start" [Stable] {
         params: ThreadCompactStartParams,
         response: EmptyResponse,
+    },
+    /// Run a user's shell command in a loaded, idle thread, under the thread's sandbox: a turn
+    /// of its own with one `commandExecution` item (`source: "userShell"`) and its output
+    /// deltas. Answers at once with `{}`; the turn's notifications follow.
+    ThreadShellCommand => "thread/shellCommand" [Stable] {
+        params: ThreadShellCommandParams,
+        response: ThreadShellCommandResponse,
+    },
+    /// List a loaded thread's `exec_command` processes still running after their tool call
+    /// returned, oldest first.
+    ThreadBackgroundTerminalsList => "thread/backgroundTerminals/list" [Experimental] {
+        params: ThreadBackgroundTerminalsListParams,
+        response: ThreadBackgroundTerminalsListResponse,
+    },
+    /// Queue an input behind the thread's running turn: it starts a turn of its own when the
+    /// running one ends (not after an interrupt), in order. On an idle thread it starts at once.
+    ThreadQueueAdd => "thread/queue/add" [Experimental] {
+        params: ThreadQueueAddParams,
+        response: ThreadQueueAddResponse,
+    },
+    /// List the inputs queued behind the thread's running turn, in the order they will start.
+    ThreadQueueList => "thread/queue/list" [Experimental] {
+        params: ThreadQueueListParams,
+        response: ThreadQueueListResponse,
     },
     /// Start a turn. On a busy thread the input joins the running turn, which is returned.
     TurnStart => "turn/start" [Stable] {
@@ -727,117 +764,10 @@ request_table! {
         params: McpServerElicitationRequestParams,
         response: McpServerElicitationRequestResponse,
     },
-}
-
-notification_table! {
-    /// A notification from the server to the client.
-    enum ServerNotification;
-    /// One type per server notification, naming its params type (`Notification`).
-    markers server_notifications;
-
-    /// A thread was created by `thread/start` or `thread/fork`.
-    ThreadStarted => "thread/started" [Stable] { params: ThreadStartedNotification },
-    /// A thread's status changed.
-    ThreadStatusChanged => "thread/status/changed" [Stable] { params: ThreadStatusChangedNotification },
-    /// A thread was archived.
-    ThreadArchived => "thread/archived" [Stable] { params: ThreadIdNotification },
-    /// A thread was deleted (`thread/delete`).
-    ThreadDeleted => "thread/deleted" [Stable] { params: ThreadIdNotification },
-    /// A thread's history was cut back by `thread/revert`.
-    ThreadReverted => "thread/reverted" [Stable] { params: ThreadIdNotification },
-    /// An attachment of a thread was added or removed.
-    ThreadAttachmentUpdated => "thread/attachment/updated" [Stable] { params: ThreadAttachmentUpdatedNotification },
-    /// A thread was unarchived.
-    ThreadUnarchived => "thread/unarchived" [Stable] { params: ThreadIdNotification },
-    /// A thread was renamed.
-    ThreadNameUpdated => "thread/name/updated" [Stable] { params: ThreadNameUpdatedNotification },
-    /// A thread was unloaded from this server.
-    ThreadClosed => "thread/closed" [Stable] { params: ThreadIdNotification },
-    /// A thread's goal was cleared (`thread/goal/clear`), or a resumed thread has none.
-    ThreadGoalCleared => "thread/goal/cleared" [Stable] { params: ThreadIdNotification },
-    /// A thread's goal was set or changed (`thread/goal/set`), or a resumed thread has one.
-    ThreadGoalUpdated => "thread/goal/updated" [Stable] { params: ThreadGoalUpdatedNotification },
-    /// Token usage after a model response.
-    ThreadTokenUsageUpdated => "thread/tokenUsage/updated" [Stable] { params: ThreadTokenUsageUpdatedNotification },
-    /// A turn started streaming.
-    TurnStarted => "turn/started" [Stable] { params: TurnNotification },
-    /// A turn ended: completed, interrupted or failed. Closes every open item.
-    TurnCompleted => "turn/completed" [Stable] { params: TurnNotification },
-    /// The turn's aggregated diff changed.
-    TurnDiffUpdated => "turn/diff/updated" [Stable] { params: TurnDiffUpdatedNotification },
-    /// The agent's plan changed.
-    TurnPlanUpdated => "turn/plan/updated" [Stable] { params: TurnPlanUpdatedNotification },
-    /// An item started.
-    ItemStarted => "item/started" [Stable] { params: ItemStartedNotification },
-    /// An item completed; its final state.
-    ItemCompleted => "item/completed" [Stable] { params: ItemCompletedNotification },
-    /// Text appended to an agent message.
-    AgentMessageDelta => "item/agentMessage/delta" [Stable] { params: ItemDeltaNotification },
-    /// Text appended to a reasoning summary part.
-    ReasoningSummaryTextDelta => "item/reasoning/summaryTextDelta" [Stable] { params: ReasoningSummaryTextDeltaNotification },
-    /// A reasoning summary part began.
-    ReasoningSummaryPartAdded => "item/reasoning/summaryPartAdded" [Stable] { params: ReasoningSummaryPartAddedNotification },
-    /// Raw reasoning text appended.
-    ReasoningTextDelta => "item/reasoning/textDelta" [Stable] { params: ReasoningTextDeltaNotification },
-    /// Output of a running command.
-    CommandExecutionOutputDelta => "item/commandExecution/outputDelta" [Stable] { params: ItemDeltaNotification },
-    /// Textual output of a patch application (legacy; not emitted by Tandem).
-    FileChangeOutputDelta => "item/fileChange/outputDelta" [Stable] { params: ItemDeltaNotification },
-    /// A server request was answered or cleaned up.
-    ServerRequestResolved => "serverRequest/resolved" [Stable] { params: ServerRequestResolvedNotification },
-    /// A turn error (before the failing `turn/completed`, or while retrying).
-    Error => "error" [Stable] { params: ErrorNotification },
-    /// A warning.
-    Warning => "warning" [Stable] { params: WarningNotification },
-    /// A configuration problem that did not stop the server.
-    ConfigWarning => "configWarning" [Stable] { params: ConfigWarningNotification },
-    /// The client used a deprecated feature.
-    DeprecationNotice => "deprecationNotice" [Stable] { params: DeprecationNoticeNotification },
-    /// Output of a streaming `command/exec`.
-    CommandExecOutputDelta => "command/exec/outputDelta" [Stable] { params: CommandExecOutputDeltaNotification },
-    /// Output of a streaming `process/spawn`.
-    ProcessOutputDelta => "process/outputDelta" [Stable] { params: ProcessOutputDeltaNotification },
-    /// A `process/spawn` process ended.
-    ProcessExited => "process/exited" [Stable] { params: ProcessExitedNotification },
-    /// The matches of a fuzzy-file-search session's latest query.
-    FuzzyFileSearchSessionUpdated => "fuzzyFileSearch/sessionUpdated" [Stable] { params: FuzzyFileSearchSessionUpdatedNotification },
-    /// Paths under an `fs/watch` changed.
-    FsChanged => "fs/changed" [Stable] { params: FsChangedNotification },
-    /// Progress of the refresh run by this connection's `index/refresh` or `index/query`.
-    IndexProgress => "index/progress" [Experimental] { params: IndexProgressNotification },
-    /// Legacy: one Codex event (`EventMsg`) of a conversation, for threads opened with
-    /// `newConversation` / `resumeConversation` (and, over MCP, of a `codex` tool call).
-    CodexEvent => "codex/event" [Stable] { params: CodexEventNotification },
-    /// A login finished (after `account/login/start`).
-    AccountLoginCompleted => "account/login/completed" [Stable] { params: AccountLoginCompletedNotification },
-    /// The login changed (after a login or a logout).
-    AccountUpdated => "account/updated" [Stable] { params: AccountUpdatedNotification },
-    /// A model response carried new rate limits (`x-ratelimit-*` headers).
-    AccountRateLimitsUpdated => "account/rateLimits/updated" [Stable] { params: AccountRateLimitsUpdatedNotification },
-    /// Legacy: a ChatGPT login finished. Never sent: Tandem has no ChatGPT login.
-    LoginChatGptComplete => "loginChatGptComplete" [Stable] { params: LoginChatGptCompleteNotification },
-    /// Legacy: the auth mode changed; sent with `account/updated`.
-    AuthStatusChange => "authStatusChange" [Stable] { params: AuthStatusChangeNotification },
-    /// An MCP server of a thread is starting, ready, failed or cancelled.
-    McpServerStatusUpdated => "mcpServer/startupStatus/updated" [Stable] { params: McpServerStatusUpdatedNotification },
-    /// The skills a client would list changed; list them again.
-    SkillsChanged => "skills/changed" [Stable] { params: SkillsChangedNotification },
-    /// A trusted hook started running in a turn.
-    HookStarted => "hook/started" [Stable] { params: HookRunNotification },
-    /// A hook run ended: completed, failed or blocked, with what it said.
-    HookCompleted => "hook/completed" [Stable] { params: HookRunNotification },
-    /// One item of an `externalAgentConfig/import` was imported (or failed).
-    ExternalAgentConfigImportProgress => "externalAgentConfig/import/progress" [Stable] { params: ExternalAgentConfigImportNotification },
-    /// An `externalAgentConfig/import` ended, with every item's outcome.
-    ExternalAgentConfigImportCompleted => "externalAgentConfig/import/completed" [Stable] { params: ExternalAgentConfigImportNotification },
-}
-
-notification_table! {
-    /// A notification from the client to the server.
-    enum ClientNotification;
-    /// One type per client notification, naming its params type (`Notification`).
-    markers client_notifications;
-
-    /// The client processed the `initialize` response (accepted, not enforced).
-    Initialized => "initialized" [Stable] { params: EmptyParams },
+    /// The model called a tool the client declared at `thread/start` (`dynamicTools`): the
+    /// client runs it and answers with its output.
+    DynamicToolCall => "item/tool/call" [Stable] {
+        params: DynamicToolCallParams,
+        response: DynamicToolCallResponse,
+    },
 }

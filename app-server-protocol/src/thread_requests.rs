@@ -6,6 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::dynamic_tools::DynamicToolSpec;
 use crate::policy::{
     ApprovalsReviewer, AskForApproval, CollaborationMode, Personality, ReasoningEffort,
     SandboxMode, SandboxPolicy, SortDirection,
@@ -69,6 +70,12 @@ pub struct ThreadStartParams {
     /// `capabilities.experimentalApi`. @experimental
     #[serde(default)]
     pub persist_extended_history: Option<bool>,
+    /// Tools the client offers the model for the whole thread (kept across resumes); the
+    /// model's calls come back as `item/tool/call` requests. Names follow the Responses API
+    /// (letters, digits, `_`, `-`) and must not repeat or take a name Tandem's own tools use.
+    /// @experimental
+    #[serde(default)]
+    pub dynamic_tools: Option<Vec<DynamicToolSpec>>,
 }
 
 /// Why a session started.

@@ -118,16 +118,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::Cloud,
     ),
     unsupported(
-        "thread/queue/add",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/queue/list",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/queue/update",
         Stability::Experimental,
         Unsupported::NotImplemented,
@@ -183,22 +173,12 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/shellCommand",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/approveGuardianDeniedAction",
         Stability::Stable,
         Unsupported::Cloud,
     ),
     unsupported(
         "thread/backgroundTerminals/clean",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/backgroundTerminals/list",
         Stability::Experimental,
         Unsupported::NotImplemented,
     ),

@@ -241,6 +241,55 @@ func (c *Client) ThreadCompactStart(ctx context.Context, params protocol.ThreadC
 	return result, nil
 }
 
+// ThreadShellCommand sends `thread/shellCommand`: Run a user's shell command in a loaded, idle thread, under the thread's sandbox: a turn
+//
+//	of its own with one `commandExecution` item (`source: "userShell"`) and its output
+//	deltas. Answers at once with `{}`; the turn's notifications follow.
+func (c *Client) ThreadShellCommand(ctx context.Context, params protocol.ThreadShellCommandParams) (*protocol.ThreadShellCommandResponse, error) {
+	result := new(protocol.ThreadShellCommandResponse)
+	if err := c.Call(ctx, protocol.MethodThreadShellCommand, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadBackgroundTerminalsList sends `thread/backgroundTerminals/list`: List a loaded thread's `exec_command` processes still running after their tool call
+//
+//	returned, oldest first.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ThreadBackgroundTerminalsList(ctx context.Context, params protocol.ThreadBackgroundTerminalsListParams) (*protocol.ThreadBackgroundTerminalsListResponse, error) {
+	result := new(protocol.ThreadBackgroundTerminalsListResponse)
+	if err := c.Call(ctx, protocol.MethodThreadBackgroundTerminalsList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadQueueAdd sends `thread/queue/add`: Queue an input behind the thread's running turn: it starts a turn of its own when the
+//
+//	running one ends (not after an interrupt), in order. On an idle thread it starts at once.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ThreadQueueAdd(ctx context.Context, params protocol.ThreadQueueAddParams) (*protocol.ThreadQueueAddResponse, error) {
+	result := new(protocol.ThreadQueueAddResponse)
+	if err := c.Call(ctx, protocol.MethodThreadQueueAdd, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadQueueList sends `thread/queue/list`: List the inputs queued behind the thread's running turn, in the order they will start.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ThreadQueueList(ctx context.Context, params protocol.ThreadQueueListParams) (*protocol.ThreadQueueListResponse, error) {
+	result := new(protocol.ThreadQueueListResponse)
+	if err := c.Call(ctx, protocol.MethodThreadQueueList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // TurnStart sends `turn/start`: Start a turn. On a busy thread the input joins the running turn, which is returned.
 func (c *Client) TurnStart(ctx context.Context, params protocol.TurnStartParams) (*protocol.TurnStartResponse, error) {
 	result := new(protocol.TurnStartResponse)
@@ -1132,6 +1181,24 @@ func (c *Client) HandleMCPServerElicitationRequest(handler func(ctx context.Cont
 		result, err := handler(ctx, params)
 		if err == nil && result == nil {
 			return nil, errors.New("the mcpServer/elicitation/request handler returned no response")
+		}
+		return result, err
+	})
+}
+
+// HandleItemToolCall answers every `item/tool/call` request with the handler's result (its error
+// becomes a JSON-RPC error reply). The model called a tool the client declared at `thread/start` (`dynamicTools`): the
+//
+//	client runs it and answers with its output.
+func (c *Client) HandleItemToolCall(handler func(ctx context.Context, params *protocol.DynamicToolCallParams) (*protocol.DynamicToolCallResponse, error)) {
+	c.HandleRaw(protocol.MethodItemToolCall, func(ctx context.Context, raw json.RawMessage) (any, error) {
+		params := new(protocol.DynamicToolCallParams)
+		if err := json.Unmarshal(raw, params); err != nil {
+			return nil, &InvalidParamsError{Method: protocol.MethodItemToolCall, Err: err}
+		}
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the item/tool/call handler returned no response")
 		}
 		return result, err
 	})

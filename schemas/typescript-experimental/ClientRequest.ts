@@ -117,24 +117,48 @@ import type { SkillsConfigWriteResponse } from "./SkillsConfigWriteResponse";
 import type { SkillsExtraRootsSetParams } from "./SkillsExtraRootsSetParams";
 import type { SkillsListParams } from "./SkillsListParams";
 import type { SkillsListResponse } from "./SkillsListResponse";
+import type { ThreadAttachmentAddParams } from "./ThreadAttachmentAddParams";
+import type { ThreadAttachmentAddResponse } from "./ThreadAttachmentAddResponse";
+import type { ThreadAttachmentListParams } from "./ThreadAttachmentListParams";
+import type { ThreadAttachmentListResponse } from "./ThreadAttachmentListResponse";
+import type { ThreadAttachmentRemoveParams } from "./ThreadAttachmentRemoveParams";
+import type { ThreadBackgroundTerminalsListParams } from "./ThreadBackgroundTerminalsListParams";
+import type { ThreadBackgroundTerminalsListResponse } from "./ThreadBackgroundTerminalsListResponse";
 import type { ThreadCompactStartParams } from "./ThreadCompactStartParams";
 import type { ThreadForkParams } from "./ThreadForkParams";
+import type { ThreadGoalClearParams } from "./ThreadGoalClearParams";
+import type { ThreadGoalClearResponse } from "./ThreadGoalClearResponse";
+import type { ThreadGoalGetParams } from "./ThreadGoalGetParams";
+import type { ThreadGoalGetResponse } from "./ThreadGoalGetResponse";
+import type { ThreadGoalSetParams } from "./ThreadGoalSetParams";
+import type { ThreadGoalSetResponse } from "./ThreadGoalSetResponse";
 import type { ThreadIdParams } from "./ThreadIdParams";
+import type { ThreadInjectItemsParams } from "./ThreadInjectItemsParams";
 import type { ThreadItemsListParams } from "./ThreadItemsListParams";
 import type { ThreadItemsListResponse } from "./ThreadItemsListResponse";
 import type { ThreadListParams } from "./ThreadListParams";
 import type { ThreadListResponse } from "./ThreadListResponse";
 import type { ThreadLoadedListParams } from "./ThreadLoadedListParams";
 import type { ThreadLoadedListResponse } from "./ThreadLoadedListResponse";
+import type { ThreadMetadataUpdateParams } from "./ThreadMetadataUpdateParams";
+import type { ThreadMetadataUpdateResponse } from "./ThreadMetadataUpdateResponse";
+import type { ThreadQueueAddParams } from "./ThreadQueueAddParams";
+import type { ThreadQueueAddResponse } from "./ThreadQueueAddResponse";
+import type { ThreadQueueListParams } from "./ThreadQueueListParams";
+import type { ThreadQueueListResponse } from "./ThreadQueueListResponse";
 import type { ThreadReadParams } from "./ThreadReadParams";
 import type { ThreadReadResponse } from "./ThreadReadResponse";
 import type { ThreadResumeParams } from "./ThreadResumeParams";
 import type { ThreadResumeResponse } from "./ThreadResumeResponse";
+import type { ThreadRevertParams } from "./ThreadRevertParams";
+import type { ThreadRevertResponse } from "./ThreadRevertResponse";
 import type { ThreadRollbackParams } from "./ThreadRollbackParams";
 import type { ThreadRollbackResponse } from "./ThreadRollbackResponse";
 import type { ThreadSearchParams } from "./ThreadSearchParams";
 import type { ThreadSearchResponse } from "./ThreadSearchResponse";
 import type { ThreadSetNameParams } from "./ThreadSetNameParams";
+import type { ThreadShellCommandParams } from "./ThreadShellCommandParams";
+import type { ThreadShellCommandResponse } from "./ThreadShellCommandResponse";
 import type { ThreadStartParams } from "./ThreadStartParams";
 import type { ThreadStartResponse } from "./ThreadStartResponse";
 import type { ThreadTurnsListParams } from "./ThreadTurnsListParams";
@@ -161,12 +185,26 @@ export type ClientRequest =
   | { method: "thread/turns/list", id: RequestId, params: ThreadTurnsListParams }
   | { method: "thread/items/list", id: RequestId, params: ThreadItemsListParams }
   | { method: "thread/archive", id: RequestId, params: ThreadIdParams }
+  | { method: "thread/delete", id: RequestId, params: ThreadIdParams }
+  | { method: "thread/metadata/update", id: RequestId, params: ThreadMetadataUpdateParams }
+  | { method: "thread/inject_items", id: RequestId, params: ThreadInjectItemsParams }
+  | { method: "thread/revert", id: RequestId, params: ThreadRevertParams }
+  | { method: "thread/goal/set", id: RequestId, params: ThreadGoalSetParams }
+  | { method: "thread/goal/get", id: RequestId, params: ThreadGoalGetParams }
+  | { method: "thread/goal/clear", id: RequestId, params: ThreadGoalClearParams }
+  | { method: "thread/attachment/add", id: RequestId, params: ThreadAttachmentAddParams }
+  | { method: "thread/attachment/list", id: RequestId, params: ThreadAttachmentListParams }
+  | { method: "thread/attachment/remove", id: RequestId, params: ThreadAttachmentRemoveParams }
   | { method: "thread/unarchive", id: RequestId, params: ThreadIdParams }
   | { method: "thread/name/set", id: RequestId, params: ThreadSetNameParams }
   | { method: "thread/loaded/list", id: RequestId, params: ThreadLoadedListParams }
   | { method: "thread/unsubscribe", id: RequestId, params: ThreadIdParams }
   | { method: "thread/rollback", id: RequestId, params: ThreadRollbackParams }
   | { method: "thread/compact/start", id: RequestId, params: ThreadCompactStartParams }
+  | { method: "thread/shellCommand", id: RequestId, params: ThreadShellCommandParams }
+  | { method: "thread/backgroundTerminals/list", id: RequestId, params: ThreadBackgroundTerminalsListParams }
+  | { method: "thread/queue/add", id: RequestId, params: ThreadQueueAddParams }
+  | { method: "thread/queue/list", id: RequestId, params: ThreadQueueListParams }
   | { method: "turn/start", id: RequestId, params: TurnStartParams }
   | { method: "turn/interrupt", id: RequestId, params: TurnInterruptParams }
   | { method: "turn/steer", id: RequestId, params: TurnSteerParams }
@@ -284,6 +322,51 @@ export type ClientRequestMap = {
    */
   "thread/archive": { params: ThreadIdParams; response: EmptyResponse };
   /**
+   * Delete a thread for good: interrupt and unload it, remove its rollout (live or
+   * archived) and its rows in the thread and history indexes. Followed by
+   * `thread/deleted`.
+   */
+  "thread/delete": { params: ThreadIdParams; response: EmptyResponse };
+  /**
+   * Patch a thread's stored metadata (Git information, project, Daybreak choice).
+   */
+  "thread/metadata/update": { params: ThreadMetadataUpdateParams; response: ThreadMetadataUpdateResponse };
+  /**
+   * Append raw Responses API items to a loaded thread's model-visible history.
+   */
+  "thread/inject_items": { params: ThreadInjectItemsParams; response: EmptyResponse };
+  /**
+   * Drop a turn and every later one from a thread's history (files are not restored).
+   * Followed by `thread/reverted`.
+   */
+  "thread/revert": { params: ThreadRevertParams; response: ThreadRevertResponse };
+  /**
+   * Set or change a loaded thread's goal. Followed by `thread/goal/updated`.
+   */
+  "thread/goal/set": { params: ThreadGoalSetParams; response: ThreadGoalSetResponse };
+  /**
+   * A loaded thread's goal, if it has one.
+   */
+  "thread/goal/get": { params: ThreadGoalGetParams; response: ThreadGoalGetResponse };
+  /**
+   * Clear a loaded thread's goal. Followed by `thread/goal/cleared` when there was one.
+   */
+  "thread/goal/clear": { params: ThreadGoalClearParams; response: ThreadGoalClearResponse };
+  /**
+   * Keep an attachment with a thread, or find the one already kept with the same type and
+   * identity. Followed by `thread/attachment/updated` when created.
+   */
+  "thread/attachment/add": { params: ThreadAttachmentAddParams; response: ThreadAttachmentAddResponse };
+  /**
+   * A thread's attachments, oldest first, one page at a time.
+   */
+  "thread/attachment/list": { params: ThreadAttachmentListParams; response: ThreadAttachmentListResponse };
+  /**
+   * Remove a thread's attachment by type and identity. Followed by
+   * `thread/attachment/updated` when there was one.
+   */
+  "thread/attachment/remove": { params: ThreadAttachmentRemoveParams; response: EmptyResponse };
+  /**
    * Restore an archived thread.
    */
   "thread/unarchive": { params: ThreadIdParams; response: ThreadUnarchiveResponse };
@@ -311,6 +394,26 @@ export type ClientRequestMap = {
    * the turn's notifications follow.
    */
   "thread/compact/start": { params: ThreadCompactStartParams; response: EmptyResponse };
+  /**
+   * Run a user's shell command in a loaded, idle thread, under the thread's sandbox: a turn
+   * of its own with one `commandExecution` item (`source: "userShell"`) and its output
+   * deltas. Answers at once with `{}`; the turn's notifications follow.
+   */
+  "thread/shellCommand": { params: ThreadShellCommandParams; response: ThreadShellCommandResponse };
+  /**
+   * List a loaded thread's `exec_command` processes still running after their tool call
+   * returned, oldest first.
+   */
+  "thread/backgroundTerminals/list": { params: ThreadBackgroundTerminalsListParams; response: ThreadBackgroundTerminalsListResponse };
+  /**
+   * Queue an input behind the thread's running turn: it starts a turn of its own when the
+   * running one ends (not after an interrupt), in order. On an idle thread it starts at once.
+   */
+  "thread/queue/add": { params: ThreadQueueAddParams; response: ThreadQueueAddResponse };
+  /**
+   * List the inputs queued behind the thread's running turn, in the order they will start.
+   */
+  "thread/queue/list": { params: ThreadQueueListParams; response: ThreadQueueListResponse };
   /**
    * Start a turn. On a busy thread the input joins the running turn, which is returned.
    */

@@ -6,4 +6,12 @@ export type DynamicToolCallOutputContentItem = { "type": "inputText",
 /**
  * The text.
  */
-text: string, };
+text: string, } | { "type": "inputImage", 
+/**
+ * The image as a URL (a `data:` URL or an `https:` one).
+ */
+imageUrl: string, } | { "type": "inputAudio", 
+/**
+ * The audio as a URL.
+ */
+audioUrl: string, };

@@ -152,7 +152,7 @@ status: PatchApplyStatus, } | { "type": "dynamicToolCall",
  */
 id: string, 
 /**
- * Tool namespace; always `null` in Tandem.
+ * The namespace a client-declared tool belongs to; `null` for a top-level tool.
  */
 namespace: string | null, 
 /**

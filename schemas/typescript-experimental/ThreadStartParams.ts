@@ -1,6 +1,7 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
 import type { ApprovalsReviewer } from "./ApprovalsReviewer";
 import type { AskForApproval } from "./AskForApproval";
+import type { DynamicToolSpec } from "./DynamicToolSpec";
 import type { Personality } from "./Personality";
 import type { SandboxMode } from "./SandboxMode";
 import type { ThreadStartSource } from "./ThreadStartSource";
@@ -77,4 +78,11 @@ threadSource?: string | null,
  * ignored: Tandem's rollout always records every completed item. `true` requires
  * `capabilities.experimentalApi`. @experimental
  */
-persistExtendedHistory?: boolean | null, };
+persistExtendedHistory?: boolean | null, 
+/**
+ * Tools the client offers the model for the whole thread (kept across resumes); the
+ * model's calls come back as `item/tool/call` requests. Names follow the Responses API
+ * (letters, digits, `_`, `-`) and must not repeat or take a name Tandem's own tools use.
+ * @experimental
+ */
+dynamicTools?: Array<DynamicToolSpec> | null, };

@@ -24,6 +24,8 @@ import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTe
 import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
 import type { ServerRequestResolvedNotification } from "./ServerRequestResolvedNotification";
 import type { SkillsChangedNotification } from "./SkillsChangedNotification";
+import type { ThreadAttachmentUpdatedNotification } from "./ThreadAttachmentUpdatedNotification";
+import type { ThreadGoalUpdatedNotification } from "./ThreadGoalUpdatedNotification";
 import type { ThreadIdNotification } from "./ThreadIdNotification";
 import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
 import type { ThreadStartedNotification } from "./ThreadStartedNotification";
@@ -41,10 +43,14 @@ export type ServerNotification =
   | { method: "thread/started", params: ThreadStartedNotification }
   | { method: "thread/status/changed", params: ThreadStatusChangedNotification }
   | { method: "thread/archived", params: ThreadIdNotification }
+  | { method: "thread/deleted", params: ThreadIdNotification }
+  | { method: "thread/reverted", params: ThreadIdNotification }
+  | { method: "thread/attachment/updated", params: ThreadAttachmentUpdatedNotification }
   | { method: "thread/unarchived", params: ThreadIdNotification }
   | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
   | { method: "thread/closed", params: ThreadIdNotification }
   | { method: "thread/goal/cleared", params: ThreadIdNotification }
+  | { method: "thread/goal/updated", params: ThreadGoalUpdatedNotification }
   | { method: "thread/tokenUsage/updated", params: ThreadTokenUsageUpdatedNotification }
   | { method: "turn/started", params: TurnNotification }
   | { method: "turn/completed", params: TurnNotification }
@@ -98,6 +104,18 @@ export type ServerNotificationMap = {
    */
   "thread/archived": { params: ThreadIdNotification };
   /**
+   * A thread was deleted (`thread/delete`).
+   */
+  "thread/deleted": { params: ThreadIdNotification };
+  /**
+   * A thread's history was cut back by `thread/revert`.
+   */
+  "thread/reverted": { params: ThreadIdNotification };
+  /**
+   * An attachment of a thread was added or removed.
+   */
+  "thread/attachment/updated": { params: ThreadAttachmentUpdatedNotification };
+  /**
    * A thread was unarchived.
    */
   "thread/unarchived": { params: ThreadIdNotification };
@@ -110,9 +128,13 @@ export type ServerNotificationMap = {
    */
   "thread/closed": { params: ThreadIdNotification };
   /**
-   * A resumed thread has no active goal.
+   * A thread's goal was cleared (`thread/goal/clear`), or a resumed thread has none.
    */
   "thread/goal/cleared": { params: ThreadIdNotification };
+  /**
+   * A thread's goal was set or changed (`thread/goal/set`), or a resumed thread has one.
+   */
+  "thread/goal/updated": { params: ThreadGoalUpdatedNotification };
   /**
    * Token usage after a model response.
    */

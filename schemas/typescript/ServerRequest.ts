@@ -2,6 +2,8 @@
 import type { ApplyPatchApprovalParams } from "./ApplyPatchApprovalParams";
 import type { CommandExecutionRequestApprovalParams } from "./CommandExecutionRequestApprovalParams";
 import type { CommandExecutionRequestApprovalResponse } from "./CommandExecutionRequestApprovalResponse";
+import type { DynamicToolCallParams } from "./DynamicToolCallParams";
+import type { DynamicToolCallResponse } from "./DynamicToolCallResponse";
 import type { ExecCommandApprovalParams } from "./ExecCommandApprovalParams";
 import type { FileChangeRequestApprovalParams } from "./FileChangeRequestApprovalParams";
 import type { FileChangeRequestApprovalResponse } from "./FileChangeRequestApprovalResponse";
@@ -18,7 +20,8 @@ export type ServerRequest =
   | { method: "item/fileChange/requestApproval", id: RequestId, params: FileChangeRequestApprovalParams }
   | { method: "applyPatchApproval", id: RequestId, params: ApplyPatchApprovalParams }
   | { method: "execCommandApproval", id: RequestId, params: ExecCommandApprovalParams }
-  | { method: "mcpServer/elicitation/request", id: RequestId, params: McpServerElicitationRequestParams };
+  | { method: "mcpServer/elicitation/request", id: RequestId, params: McpServerElicitationRequestParams }
+  | { method: "item/tool/call", id: RequestId, params: DynamicToolCallParams };
 
 /**
  * Each `ServerRequest` method with its params and response type.
@@ -47,4 +50,9 @@ export type ServerRequestMap = {
    * MCP tool may run); the answer goes back to the server.
    */
   "mcpServer/elicitation/request": { params: McpServerElicitationRequestParams; response: McpServerElicitationRequestResponse };
+  /**
+   * The model called a tool the client declared at `thread/start` (`dynamicTools`): the
+   * client runs it and answers with its output.
+   */
+  "item/tool/call": { params: DynamicToolCallParams; response: DynamicToolCallResponse };
 };

@@ -118,6 +118,10 @@ impl MethodFamily {
             | ClientMethod::ThreadUnsubscribe
             | ClientMethod::ThreadRollback
             | ClientMethod::ThreadCompactStart
+            | ClientMethod::ThreadShellCommand
+            | ClientMethod::ThreadBackgroundTerminalsList
+            | ClientMethod::ThreadQueueAdd
+            | ClientMethod::ThreadQueueList
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer => MethodFamily::Threads,
@@ -245,6 +249,10 @@ impl ThreadScope {
             | ClientMethod::ThreadUnsubscribe
             | ClientMethod::ThreadRollback
             | ClientMethod::ThreadCompactStart
+            | ClientMethod::ThreadShellCommand
+            | ClientMethod::ThreadBackgroundTerminalsList
+            | ClientMethod::ThreadQueueAdd
+            | ClientMethod::ThreadQueueList
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer

@@ -409,7 +409,8 @@ impl CodexEvents {
             ApprovalRequest::UserInput(_)
             | ApprovalRequest::FreeText(_)
             | ApprovalRequest::Choices(_)
-            | ApprovalRequest::McpElicitation(_) => None,
+            | ApprovalRequest::McpElicitation(_)
+            | ApprovalRequest::DynamicToolCall(_) => None,
         }
     }
 

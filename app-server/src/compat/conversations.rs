@@ -7,6 +7,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use app_server_protocol::codex_event::{CodexEventMeta, CodexEventNotification};
+use app_server_protocol::dynamic_tools::DynamicToolCallResponse;
+use app_server_protocol::item::DynamicToolCallOutputContentItem;
 use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::legacy::{
     ApplyPatchApprovalParams, ExecCommandApprovalParams, ReviewDecision, ReviewDecisionDetail,
@@ -131,7 +133,8 @@ impl Conversations {
             ApprovalRequest::UserInput(_)
             | ApprovalRequest::FreeText(_)
             | ApprovalRequest::Choices(_)
-            | ApprovalRequest::McpElicitation(_) => None,
+            | ApprovalRequest::McpElicitation(_)
+            | ApprovalRequest::DynamicToolCall(_) => None,
         }
     }
 }
@@ -181,6 +184,16 @@ pub fn review_answer(request: &ApprovalRequest, decision: &ReviewDecision) -> Ap
             Verdict::Decline => FileChangeApprovalDecision::Decline,
             Verdict::Cancel => FileChangeApprovalDecision::Cancel,
         }),
+        // A client tool is never asked as a legacy request; a decision is no tool output.
+        ApprovalRequest::DynamicToolCall(_) => {
+            ApprovalAnswer::DynamicToolCall(DynamicToolCallResponse {
+                content_items: vec![DynamicToolCallOutputContentItem::InputText {
+                    text: "the client answered with a review decision instead of the tool's output"
+                        .into(),
+                }],
+                success: false,
+            })
+        }
         // A command question (questions and elicitations never get a legacy request).
         ApprovalRequest::Command(_)
         | ApprovalRequest::UserInput(_)

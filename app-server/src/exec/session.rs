@@ -73,6 +73,9 @@ impl Approver for DecliningApprover {
             | ApprovalRequest::Choices(_) => ApprovalReply::Failed(
                 "tandem exec runs without a user to answer questions".to_string(),
             ),
+            ApprovalRequest::DynamicToolCall(_) => {
+                ApprovalReply::Failed("tandem exec has no client to run the tool".to_string())
+            }
         };
         Box::pin(std::future::ready(reply))
     }

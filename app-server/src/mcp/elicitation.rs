@@ -10,6 +10,8 @@
 use std::collections::BTreeMap;
 
 use app_server_protocol::dialogs::{QuestionAnswer, QuestionAnswersResponse};
+use app_server_protocol::dynamic_tools::DynamicToolCallResponse;
+use app_server_protocol::item::DynamicToolCallOutputContentItem;
 use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::mcp_servers::{
     McpServerElicitationAction, McpServerElicitationRequest, McpServerElicitationRequestResponse,
@@ -169,6 +171,25 @@ pub fn elicitation_params(
             let schema = json!({"type": "object", "properties": properties, "required": required});
             (message, schema)
         }
+        ApprovalRequest::DynamicToolCall(params) => {
+            meta.insert("codex_elicitation".into(), json!("dynamic-tool-call"));
+            meta.insert("turnId".into(), json!(params.turn_id));
+            meta.insert("codex_call_id".into(), json!(params.call_id));
+            let tool = match &params.namespace {
+                Some(namespace) => format!("{namespace}/{}", params.tool),
+                None => params.tool.clone(),
+            };
+            let message = format!(
+                "The agent calls the client tool `{tool}` with {}. Give the tool's output.",
+                params.arguments
+            );
+            let schema = json!({
+                "type": "object",
+                "properties": {"output": {"type": "string", "title": "Output"}},
+                "required": ["output"],
+            });
+            (message, schema)
+        }
         ApprovalRequest::McpElicitation(params) => {
             meta.insert("codex_elicitation".into(), json!("mcp-server-elicitation"));
             meta.insert("turnId".into(), json!(params.turn_id));
@@ -236,7 +257,8 @@ pub fn codex_top_level(
         ApprovalRequest::UserInput(_)
         | ApprovalRequest::FreeText(_)
         | ApprovalRequest::Choices(_)
-        | ApprovalRequest::McpElicitation(_) => return fields,
+        | ApprovalRequest::McpElicitation(_)
+        | ApprovalRequest::DynamicToolCall(_) => return fields,
     };
     fields.insert("threadId".into(), json!(request.thread_id()));
     fields.insert("codex_elicitation".into(), json!(kind));
@@ -271,7 +293,8 @@ pub fn codex_top_level(
         ApprovalRequest::UserInput(_)
         | ApprovalRequest::FreeText(_)
         | ApprovalRequest::Choices(_)
-        | ApprovalRequest::McpElicitation(_) => {}
+        | ApprovalRequest::McpElicitation(_)
+        | ApprovalRequest::DynamicToolCall(_) => {}
     }
     fields
 }
@@ -309,9 +332,9 @@ pub fn reply_from_answer(
             tracing::info!(%error, "elicitation answered with an error; aborting");
             return match request {
                 ApprovalRequest::UserInput(_) => ApprovalReply::Withdrawn,
-                ApprovalRequest::FreeText(_) | ApprovalRequest::Choices(_) => {
-                    ApprovalReply::Failed(error_text(&error))
-                }
+                ApprovalRequest::FreeText(_)
+                | ApprovalRequest::Choices(_)
+                | ApprovalRequest::DynamicToolCall(_) => ApprovalReply::Failed(error_text(&error)),
                 ApprovalRequest::Command(_)
                 | ApprovalRequest::FileChange(_)
                 | ApprovalRequest::McpElicitation(_) => {
@@ -325,6 +348,7 @@ pub fn reply_from_answer(
         ApprovalRequest::FreeText(_) | ApprovalRequest::Choices(_) => {
             return dialog_reply(request, &result);
         }
+        ApprovalRequest::DynamicToolCall(_) => return tool_output_reply(&result),
         ApprovalRequest::Command(_)
         | ApprovalRequest::FileChange(_)
         | ApprovalRequest::McpElicitation(_) => {}
@@ -405,6 +429,10 @@ fn decision_reply(request: &ApprovalRequest, decision: ReviewDecision) -> Approv
         ApprovalRequest::FreeText(_) | ApprovalRequest::Choices(_) => {
             return ApprovalReply::Failed("the question was left unanswered".into());
         }
+        // Nobody ran the tool: the call fails, whatever the fallback.
+        ApprovalRequest::DynamicToolCall(_) => {
+            return ApprovalReply::Failed("nobody could run the client's tool".into());
+        }
         ApprovalRequest::McpElicitation(_) => {
             ApprovalAnswer::McpElicitation(McpServerElicitationRequestResponse {
                 action: match decision {
@@ -460,11 +488,32 @@ fn dialog_reply(request: &ApprovalRequest, result: &Value) -> ApprovalReply {
         | ApprovalRequest::Command(_)
         | ApprovalRequest::FileChange(_)
         | ApprovalRequest::UserInput(_)
-        | ApprovalRequest::McpElicitation(_) => {
+        | ApprovalRequest::McpElicitation(_)
+        | ApprovalRequest::DynamicToolCall(_) => {
             ApprovalAnswer::FreeText(content.get("answer").map(value_text).unwrap_or_default())
         }
     };
     ApprovalReply::Answered(answer)
+}
+
+/// The output of a client tool from an elicitation result: the form's `output` text on
+/// `accept`, a failed call otherwise.
+fn tool_output_reply(result: &Value) -> ApprovalReply {
+    let (text, success) = match result.get("action").and_then(Value::as_str) {
+        Some("accept") => (
+            result
+                .pointer("/content/output")
+                .map(value_text)
+                .unwrap_or_default(),
+            true,
+        ),
+        Some(action) => (format!("the user chose `{action}`"), false),
+        None => ("elicitation answer has no `action`".to_string(), false),
+    };
+    ApprovalReply::Answered(ApprovalAnswer::DynamicToolCall(DynamicToolCallResponse {
+        content_items: vec![DynamicToolCallOutputContentItem::InputText { text }],
+        success,
+    }))
 }
 
 fn no_answers() -> ToolRequestUserInputResponse {
@@ -531,6 +580,9 @@ pub fn fallback_reply(
         ApprovalRequest::McpElicitation(params) => {
             format!("answering the MCP server `{}`", params.server_name)
         }
+        ApprovalRequest::DynamicToolCall(params) => {
+            format!("running the client tool `{}`", params.tool)
+        }
     };
     let reply = match fallback {
         ApprovalFallback::Decline => decision_reply(request, ReviewDecision::Denied),
@@ -543,6 +595,7 @@ pub fn fallback_reply(
             | ApprovalRequest::Choices(_),
             _,
         ) => "left unanswered",
+        (ApprovalRequest::DynamicToolCall(_), _) => "not run",
         (_, ApprovalFallback::Decline) => "declined",
         (_, ApprovalFallback::Approve) => "approved",
     };

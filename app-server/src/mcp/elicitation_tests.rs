@@ -341,3 +341,53 @@ fn file_change_answers_map_to_file_change_decisions() {
         )
     );
 }
+
+fn tool_call_request() -> ApprovalRequest {
+    ApprovalRequest::DynamicToolCall(
+        serde_json::from_value(json!({
+            "threadId": "thread-1",
+            "turnId": "turn-1",
+            "callId": "call_4",
+            "namespace": "crm",
+            "tool": "find",
+            "arguments": {"name": "Ada"},
+        }))
+        .expect("tool call params"),
+    )
+}
+
+fn tool_output(text: &str, success: bool) -> ApprovalReply {
+    ApprovalReply::Answered(ApprovalAnswer::DynamicToolCall(DynamicToolCallResponse {
+        content_items: vec![DynamicToolCallOutputContentItem::InputText { text: text.into() }],
+        success,
+    }))
+}
+
+#[test]
+fn a_client_tool_call_is_a_form_asking_for_its_output() {
+    let request = tool_call_request();
+    let params = elicitation_params(&request, None, "2025-11-25", None);
+    assert_eq!(
+        params["message"],
+        "The agent calls the client tool `crm/find` with {\"name\":\"Ada\"}. Give the tool's output."
+    );
+    assert_eq!(params["requestedSchema"]["required"], json!(["output"]));
+    assert_eq!(params["_meta"]["codex_elicitation"], "dynamic-tool-call");
+    assert_eq!(
+        reply_from_answer(
+            &request,
+            Ok(json!({"action": "accept", "content": {"output": "Ada Lovelace"}}))
+        ),
+        tool_output("Ada Lovelace", true)
+    );
+    assert_eq!(
+        reply_from_answer(&request, Ok(json!({"action": "decline"}))),
+        tool_output("the user chose `decline`", false)
+    );
+    let (reply, note) = fallback_reply(&request, ApprovalFallback::Approve);
+    assert_eq!(
+        reply,
+        ApprovalReply::Failed("nobody could run the client's tool".into())
+    );
+    assert!(note.contains("running the client tool `find`"), "{note}");
+}

@@ -9,27 +9,28 @@ mod fuzzy_sessions;
 mod history_requests;
 mod housekeeping_requests;
 mod index_requests;
+mod initialize;
 mod process_requests;
+mod skills_requests;
 pub mod subscriptions;
 mod thread_attachments;
 mod thread_lifecycle;
-mod skills_requests;
+mod thread_subscriptions;
 mod utility_requests;
 
-use std::collections::HashSet;
 use std::sync::{Arc, OnceLock};
 
-use app_server_protocol::initialize::{InitializeParams, InitializeResponse};
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
 use app_server_protocol::notifications::{
     DeprecationNoticeNotification, ThreadIdNotification, ThreadNameUpdatedNotification,
     ThreadStartedNotification, ThreadTokenUsageUpdatedNotification,
 };
 use app_server_protocol::policy::CollaborationModeListResponse;
-use app_server_protocol::tables::{ClientRequest, ClientRequestPayload, ServerNotification};
+use app_server_protocol::shell_command::ThreadShellCommandResponse;
+use app_server_protocol::tables::{ClientRequestPayload, ServerNotification};
 use app_server_protocol::thread_goal::ThreadGoalGetResponse;
 use app_server_protocol::thread_requests::{
-    EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse, ThreadUnsubscribeResponse,
+    EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse,
 };
 use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
 use serde::Serialize;
@@ -38,7 +39,7 @@ use serde_json::Value;
 use crate::compat::conversations::Conversations;
 use crate::compat::legacy_requests::{ConversationApi, Reply};
 use crate::compat::requests::OsRelease;
-use crate::outgoing::{NotificationFilter, OutgoingSender};
+use crate::outgoing::OutgoingSender;
 use crate::processor::utility_requests::Utilities;
 use crate::rpc_error::{internal_error, invalid_request};
 use crate::unwind::catch_panic;
@@ -100,16 +101,6 @@ impl Processor {
     ) -> Self {
         self.hub = Some((hub, connection));
         self
-    }
-
-    /// Subscribes the connection to a thread's events (on a listener; a stdio connection
-    /// receives every event of its engine).
-    fn subscribe(&self, thread_id: &str) {
-        if let Some((hub, connection)) = &self.hub {
-            let thread_id = tandem_core::engine::normalize_thread_id(thread_id)
-                .unwrap_or_else(|_| thread_id.to_string());
-            hub.subscribe(*connection, &thread_id);
-        }
     }
 
     /// Shares the conversation state with the connection's approver, which sends their
@@ -177,63 +168,6 @@ impl Processor {
         }
     }
 
-    async fn initialize(&self, id: RequestId, message: Value) {
-        let _guard = self.initialize_lock.lock().await;
-        if self.session.get().is_some() {
-            self.outgoing
-                .send_error(id, invalid_request("Already initialized"))
-                .await;
-            return;
-        }
-        let params: InitializeParams = match serde_json::from_value::<ClientRequest>(message) {
-            Ok(ClientRequest::Initialize { params, .. }) => params,
-            Ok(_) => {
-                self.outgoing
-                    .send_error(id, internal_error("initialize decoded as another method"))
-                    .await;
-                return;
-            }
-            Err(error) => {
-                self.outgoing
-                    .send_error(id, invalid_request(format!("Invalid request: {error}")))
-                    .await;
-                return;
-            }
-        };
-        let capabilities = params.capabilities.unwrap_or_default();
-        let experimental = capabilities.experimental_api.unwrap_or(false);
-        self.outgoing.set_filter(NotificationFilter {
-            experimental,
-            opted_out: capabilities
-                .opt_out_notification_methods
-                .unwrap_or_default()
-                .into_iter()
-                .collect::<HashSet<_>>(),
-        });
-        self.engine.set_originator(&params.client_info.name);
-        // The structured dialogs are experimental server requests: only a client that opted
-        // in can answer them, so only its model is offered `ask_user` and `ask_user_question`.
-        self.engine.set_dialogs(experimental);
-        if let Some(approver) = &self.approver {
-            approver
-                .set_user_input_method(capabilities.request_user_input_method.unwrap_or_default());
-        }
-        let agent = crate::compat::requests::user_agent(
-            &self.os_release,
-            &params.client_info.name,
-            &params.client_info.version,
-        );
-        self.conversation_api.set_user_agent(agent.clone());
-        let _ = self.session.set(Session { experimental });
-        let response = InitializeResponse {
-            user_agent: agent,
-            codex_home: self.engine.config().home.to_string_lossy().into_owned(),
-            platform_family: if cfg!(windows) { "windows" } else { "unix" }.to_string(),
-            platform_os: std::env::consts::OS.to_string(),
-        };
-        self.outgoing.send_response(id, &response).await;
-    }
-
     async fn respond<T: Serialize>(&self, id: RequestId, result: Result<T, EngineError>) -> bool {
         match result {
             Ok(value) => {
@@ -267,60 +201,6 @@ impl Processor {
         if let Some(launcher) = reply.launcher {
             launcher.launch();
         }
-    }
-
-    /// `turn/start`, subscribing the connection to the thread first so that it receives the
-    /// turn's events from its first one.
-    fn start_turn(
-        &self,
-        params: app_server_protocol::turn_requests::TurnStartParams,
-    ) -> Result<
-        (
-            app_server_protocol::thread::Turn,
-            Option<tandem_core::engine::TurnLauncher>,
-        ),
-        EngineError,
-    > {
-        let thread_id = params.thread_id.clone();
-        let started = self.engine.start_turn(params);
-        if started.is_ok() {
-            self.subscribe(&thread_id);
-        }
-        started
-    }
-
-    /// `thread/unsubscribe`: on a listener, the thread stays loaded while other connections
-    /// are subscribed to it, and is unloaded with the last one.
-    async fn unsubscribe(&self, id: RequestId, thread_id: &str) {
-        use app_server_protocol::thread_requests::ThreadUnsubscribeStatus;
-        if let Some((hub, connection)) = &self.hub {
-            let normalized = tandem_core::engine::normalize_thread_id(thread_id)
-                .unwrap_or_else(|_| thread_id.to_string());
-            if hub.other_subscribers(*connection, &normalized) > 0
-                && self.engine.is_loaded(&normalized)
-            {
-                hub.unsubscribe(*connection, &normalized);
-                let response = ThreadUnsubscribeResponse {
-                    status: ThreadUnsubscribeStatus::Unsubscribed,
-                };
-                self.outgoing.send_response(id, &response).await;
-                return;
-            }
-            let result = self
-                .engine
-                .unsubscribe(thread_id)
-                .await
-                .map(|status| ThreadUnsubscribeResponse { status });
-            hub.unsubscribe(*connection, &normalized);
-            self.respond(id, result).await;
-            return;
-        }
-        let result = self
-            .engine
-            .unsubscribe(thread_id)
-            .await
-            .map(|status| ThreadUnsubscribeResponse { status });
-        self.respond(id, result).await;
     }
 
     async fn notify(&self, notification: ServerNotification) {
@@ -515,6 +395,32 @@ impl Processor {
                     }
                     Err(error) => self.send_engine_error(id, error).await,
                 }
+            }
+            ClientRequestPayload::ThreadShellCommand(params) => {
+                match self.engine.start_shell_command(params) {
+                    Ok(launcher) => {
+                        self.outgoing
+                            .send_response(id, &ThreadShellCommandResponse {})
+                            .await;
+                        launcher.launch();
+                    }
+                    Err(error) => self.send_engine_error(id, error).await,
+                }
+            }
+            ClientRequestPayload::ThreadBackgroundTerminalsList(params) => {
+                let result = self.engine.list_background_terminals(params);
+                self.respond(id, result).await;
+            }
+            ClientRequestPayload::ThreadQueueAdd(params) => match self.engine.queue_add(params) {
+                Ok((response, follow_up)) => {
+                    self.outgoing.send_response(id, &response).await;
+                    follow_up.run().await;
+                }
+                Err(error) => self.send_engine_error(id, error).await,
+            },
+            ClientRequestPayload::ThreadQueueList(params) => {
+                let result = self.engine.queue_list(params);
+                self.respond(id, result).await;
             }
             ClientRequestPayload::TurnStart(params) => match self.start_turn(params) {
                 Ok((turn, launcher)) => {

@@ -65,6 +65,18 @@ const (
 	//  and continues from it, shown as a `contextCompaction` item. Answers at once with `{}`;
 	//  the turn's notifications follow.
 	MethodThreadCompactStart = "thread/compact/start"
+	// Run a user's shell command in a loaded, idle thread, under the thread's sandbox: a turn
+	//  of its own with one `commandExecution` item (`source: "userShell"`) and its output
+	//  deltas. Answers at once with `{}`; the turn's notifications follow.
+	MethodThreadShellCommand = "thread/shellCommand"
+	// List a loaded thread's `exec_command` processes still running after their tool call
+	//  returned, oldest first. @experimental
+	MethodThreadBackgroundTerminalsList = "thread/backgroundTerminals/list"
+	// Queue an input behind the thread's running turn: it starts a turn of its own when the
+	//  running one ends (not after an interrupt), in order. On an idle thread it starts at once. @experimental
+	MethodThreadQueueAdd = "thread/queue/add"
+	// List the inputs queued behind the thread's running turn, in the order they will start. @experimental
+	MethodThreadQueueList = "thread/queue/list"
 	// Start a turn. On a busy thread the input joins the running turn, which is returned.
 	MethodTurnStart = "turn/start"
 	// Interrupt the running turn. Followed by `turn/completed` with status `interrupted`.
@@ -255,10 +267,15 @@ const (
 	// An MCP server asks the user something during a tool call (or Tandem asks whether an
 	//  MCP tool may run); the answer goes back to the server.
 	MethodMCPServerElicitationRequest = "mcpServer/elicitation/request"
+	// The model called a tool the client declared at `thread/start` (`dynamicTools`): the
+	//  client runs it and answers with its output.
+	MethodItemToolCall = "item/tool/call"
 	// A thread was created by `thread/start` or `thread/fork`.
 	MethodThreadStarted = "thread/started"
 	// A thread's status changed.
 	MethodThreadStatusChanged = "thread/status/changed"
+	// A thread's queue of inputs changed (`thread/queue/add`, or an input left it to start). @experimental
+	MethodThreadQueueChanged = "thread/queue/changed"
 	// A thread was archived.
 	MethodThreadArchived = "thread/archived"
 	// A thread was deleted (`thread/delete`).
@@ -356,25 +373,29 @@ const (
 
 // ExperimentalMethods are the methods a connection sees only with the `experimentalApi` capability.
 var ExperimentalMethods = map[string]bool{
-	"agent/askUserQuestion":         true,
-	"agent/requestUserInput":        true,
-	"collaborationMode/list":        true,
-	"fuzzyFileSearch/sessionStart":  true,
-	"fuzzyFileSearch/sessionStop":   true,
-	"fuzzyFileSearch/sessionUpdate": true,
-	"history/open":                  true,
-	"history/search":                true,
-	"index/progress":                true,
-	"index/query":                   true,
-	"index/refresh":                 true,
-	"item/tool/requestUserInput":    true,
-	"memory/status":                 true,
-	"process/kill":                  true,
-	"process/resizePty":             true,
-	"process/spawn":                 true,
-	"process/writeStdin":            true,
-	"thread/search":                 true,
-	"tool/requestUserInput":         true,
+	"agent/askUserQuestion":           true,
+	"agent/requestUserInput":          true,
+	"collaborationMode/list":          true,
+	"fuzzyFileSearch/sessionStart":    true,
+	"fuzzyFileSearch/sessionStop":     true,
+	"fuzzyFileSearch/sessionUpdate":   true,
+	"history/open":                    true,
+	"history/search":                  true,
+	"index/progress":                  true,
+	"index/query":                     true,
+	"index/refresh":                   true,
+	"item/tool/requestUserInput":      true,
+	"memory/status":                   true,
+	"process/kill":                    true,
+	"process/resizePty":               true,
+	"process/spawn":                   true,
+	"process/writeStdin":              true,
+	"thread/backgroundTerminals/list": true,
+	"thread/queue/add":                true,
+	"thread/queue/changed":            true,
+	"thread/queue/list":               true,
+	"thread/search":                   true,
+	"tool/requestUserInput":           true,
 }
 
 // DecodeNotification decodes the params of a server notification into a pointer to its generated
@@ -387,6 +408,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodThreadStatusChanged:
 		v := new(ThreadStatusChangedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadQueueChanged:
+		v := new(ThreadQueueChangedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadArchived:
 		v := new(ThreadIDNotification)
@@ -538,6 +562,7 @@ var ServerRequestMethods = []string{
 	MethodAgentRequestUserInput,
 	MethodAgentAskUserQuestion,
 	MethodMCPServerElicitationRequest,
+	MethodItemToolCall,
 }
 
 // Account: The logged-in account.
@@ -1352,10 +1377,40 @@ type DeprecationNoticeNotification struct {
 
 // DynamicToolCallOutputContentItem: One piece of a dynamic tool call's output (tagged by `type`).
 type DynamicToolCallOutputContentItem struct {
+	// AudioURL: The audio as a URL.
+	AudioURL *string `json:"audioUrl,omitempty"`
+	// ImageURL: The image as a URL (a `data:` URL or an `https:` one).
+	ImageURL *string `json:"imageUrl,omitempty"`
 	// Text: The text.
-	Text string `json:"text"`
-	// Type: The variant: `inputText`.
+	Text *string `json:"text,omitempty"`
+	// Type: The variant: `inputText`, `inputImage`, `inputAudio`.
 	Type string `json:"type"`
+}
+
+// DynamicToolCallParams: Parameters of `item/tool/call`: the model called a tool the client declared; the client
+// runs it and answers with its output.
+type DynamicToolCallParams struct {
+	// Arguments: The arguments as the model sent them (`{}` when it sent none).
+	Arguments json.RawMessage `json:"arguments"`
+	// CallID: The model's call id, also the id of the `dynamicToolCall` item.
+	CallID string `json:"callId"`
+	// Namespace: The namespace the tool was declared in; `null` for a top-level function.
+	Namespace *string `json:"namespace,omitempty"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// Tool: The tool's name as declared.
+	Tool string `json:"tool"`
+	// TurnID: The turn.
+	TurnID string `json:"turnId"`
+}
+
+// DynamicToolCallResponse: Result of `item/tool/call`: what the tool returned, passed to the model.
+type DynamicToolCallResponse struct {
+	// ContentItems: The output, in order; cut to Tandem's tool output cap (1 MiB) before the model, the
+	// item or the rollout sees it.
+	ContentItems []DynamicToolCallOutputContentItem `json:"contentItems"`
+	// Success: Whether the call succeeded (the item's status is `completed` or `failed`).
+	Success bool `json:"success"`
 }
 
 // DynamicToolCallStatus: Lifecycle status of a dynamic tool call item.
@@ -1370,6 +1425,35 @@ const (
 	// Returned an error.
 	DynamicToolCallStatusFailed DynamicToolCallStatus = "failed"
 )
+
+// DynamicToolNamespaceTool: One tool of a namespace (tagged by `type`).
+type DynamicToolNamespaceTool struct {
+	// DeferLoading: Asks that the tool be loaded only when the model searches for it; allowed only inside
+	// a namespace. Tandem has no tool search, so a deferred tool is offered like any other.
+	DeferLoading *bool `json:"deferLoading,omitempty"`
+	// Description: What the tool does, shown to the model.
+	Description string `json:"description"`
+	// InputSchema: JSON Schema (an object) of the arguments the model passes.
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// Name: The tool's name (letters, digits, `_` and `-`, as the Responses API requires).
+	Name string `json:"name"`
+}
+
+// DynamicToolSpec: A tool the client offers the model for the whole thread (tagged by `type`; a spec without
+// `type` is read as a function, as the reference reads it).
+type DynamicToolSpec struct {
+	// DeferLoading: Asks that the tool be loaded only when the model searches for it; allowed only inside
+	// a namespace. Tandem has no tool search, so a deferred tool is offered like any other.
+	DeferLoading *bool `json:"deferLoading,omitempty"`
+	// Description: What the tool does, shown to the model.
+	Description string `json:"description"`
+	// InputSchema: JSON Schema (an object) of the arguments the model passes.
+	InputSchema json.RawMessage `json:"inputSchema,omitempty"`
+	// Name: The tool's name (letters, digits, `_` and `-`, as the Responses API requires).
+	Name string `json:"name"`
+	// Tools: The tools (at least one, names unique within the namespace).
+	Tools []DynamicToolNamespaceTool `json:"tools,omitempty"`
+}
 
 // EmptyParams: Empty params, `{}`; may be omitted.
 type EmptyParams struct {
@@ -1989,6 +2073,19 @@ type FsWriteFileParams struct {
 	DataBase64 string `json:"dataBase64"`
 	// Path: Absolute path of the file to create or replace; its directory must exist.
 	Path string `json:"path"`
+}
+
+// FunctionDynamicToolSpec: A function tool of [`DynamicToolSpec`].
+type FunctionDynamicToolSpec struct {
+	// DeferLoading: Asks that the tool be loaded only when the model searches for it; allowed only inside
+	// a namespace. Tandem has no tool search, so a deferred tool is offered like any other.
+	DeferLoading *bool `json:"deferLoading,omitempty"`
+	// Description: What the tool does, shown to the model.
+	Description string `json:"description"`
+	// InputSchema: JSON Schema (an object) of the arguments the model passes.
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// Name: The tool's name (letters, digits, `_` and `-`, as the Responses API requires).
+	Name string `json:"name"`
 }
 
 // FuzzyFileSearchMatchType: Whether a match is a file or a directory.
@@ -3538,6 +3635,16 @@ type NamedMigration struct {
 	Name string `json:"name"`
 }
 
+// NamespaceDynamicToolSpec: A namespace of [`DynamicToolSpec`]: tools grouped under one name.
+type NamespaceDynamicToolSpec struct {
+	// Description: What the tools of the namespace are for.
+	Description string `json:"description"`
+	// Name: The namespace's name (letters, digits, `_` and `-`).
+	Name string `json:"name"`
+	// Tools: The tools (at least one, names unique within the namespace).
+	Tools []DynamicToolNamespaceTool `json:"tools"`
+}
+
 // NetworkAccess: Network access for an externally sandboxed process.
 type NetworkAccess string
 
@@ -3900,6 +4007,18 @@ type QuestionAnswer struct {
 type QuestionAnswersResponse struct {
 	// Answers: One answer per answered question.
 	Answers []QuestionAnswer `json:"answers"`
+}
+
+// QueuedSubmission: An input waiting for the thread's running turn to end; it then starts a turn of its own.
+type QueuedSubmission struct {
+	// ClientUserMessageID: The client's id for the user message, echoed as the message item's `clientId`.
+	ClientUserMessageID string `json:"clientUserMessageId"`
+	// ID: Id of the queued input (UUIDv7).
+	ID string `json:"id"`
+	// Input: The input of the turn it will start.
+	Input []UserInput `json:"input"`
+	// ResponsesapiClientMetadata: Metadata the client attached; kept and echoed, never sent to the provider.
+	ResponsesapiClientMetadata map[string]string `json:"responsesapiClientMetadata,omitempty"`
 }
 
 // RateLimitSnapshot: Rate limits as Codex reports them with `token_count`; Tandem knows none.
@@ -4575,6 +4694,43 @@ type ThreadAttachmentUpdatedNotification struct {
 	ThreadID string `json:"threadId"`
 }
 
+// ThreadBackgroundTerminal: A command the model started with `exec_command` that is still running (reachable with
+// `write_stdin`).
+type ThreadBackgroundTerminal struct {
+	// Command: The command line, as the item shows it.
+	Command string `json:"command"`
+	// CpuPercent: CPU use; Tandem does not measure it (`null`).
+	CpuPercent *float64 `json:"cpuPercent,omitempty"`
+	// Cwd: Its working directory.
+	Cwd string `json:"cwd"`
+	// ItemID: The `commandExecution` item that started it.
+	ItemID string `json:"itemId"`
+	// OsPid: The operating system's process id; Tandem does not report it (`null`).
+	OsPid *int64 `json:"osPid,omitempty"`
+	// ProcessID: The unified-exec session id the model writes to (`processId` of the item).
+	ProcessID string `json:"processId"`
+	// RssKb: Resident memory; Tandem does not measure it (`null`).
+	RssKb *int64 `json:"rssKb,omitempty"`
+}
+
+// ThreadBackgroundTerminalsListParams: Parameters of `thread/backgroundTerminals/list`.
+type ThreadBackgroundTerminalsListParams struct {
+	// Cursor: The `nextCursor` of the previous page (an offset, as decimal digits).
+	Cursor *string `json:"cursor,omitempty"`
+	// Limit: Page size; `null` or `0` lists every running command.
+	Limit *int64 `json:"limit,omitempty"`
+	// ThreadID: The thread (loaded).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadBackgroundTerminalsListResponse: Result of `thread/backgroundTerminals/list`, in the order the commands started.
+type ThreadBackgroundTerminalsListResponse struct {
+	// Data: The running commands of this page.
+	Data []ThreadBackgroundTerminal `json:"data"`
+	// NextCursor: The cursor of the next page; `null` on the last one.
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
 // ThreadCompactStartParams: Parameters of `thread/compact/start`.
 type ThreadCompactStartParams struct {
 	// ThreadID: The thread to compact; it must be loaded and idle.
@@ -4816,7 +4972,7 @@ type ThreadItem struct {
 	MemoryCitation json.RawMessage `json:"memoryCitation,omitempty"`
 	// Moderation: Moderation result; always `null` in Tandem.
 	Moderation json.RawMessage `json:"moderation,omitempty"`
-	// Namespace: Tool namespace; always `null` in Tandem.
+	// Namespace: The namespace a client-declared tool belongs to; `null` for a top-level tool.
 	Namespace *string `json:"namespace,omitempty"`
 	// Path: Absolute path of the image.
 	Path *string `json:"path,omitempty"`
@@ -5026,6 +5182,49 @@ type ThreadNameUpdatedNotification struct {
 	ThreadName *string `json:"threadName,omitempty"`
 }
 
+// ThreadQueueAddParams: Parameters of `thread/queue/add`.
+type ThreadQueueAddParams struct {
+	// ClientUserMessageID: The client's id for the user message.
+	ClientUserMessageID string `json:"clientUserMessageId"`
+	// Input: The input (at least one item).
+	Input []UserInput `json:"input"`
+	// ResponsesapiClientMetadata: Metadata kept with the input and echoed; never sent to the provider.
+	ResponsesapiClientMetadata map[string]string `json:"responsesapiClientMetadata,omitempty"`
+	// ThreadID: The thread (loaded).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadQueueAddResponse: Result of `thread/queue/add`.
+type ThreadQueueAddResponse struct {
+	// QueuedSubmission: The input as queued; on an idle thread it has already started its turn.
+	QueuedSubmission QueuedSubmission `json:"queuedSubmission"`
+}
+
+// ThreadQueueChangedNotification: `thread/queue/changed`: a thread's queue changed (an input was added, or one left it to
+// start its turn); read it again with `thread/queue/list`.
+type ThreadQueueChangedNotification struct {
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadQueueListParams: Parameters of `thread/queue/list`.
+type ThreadQueueListParams struct {
+	// Cursor: The `nextCursor` of the previous page (an offset, as decimal digits).
+	Cursor *string `json:"cursor,omitempty"`
+	// Limit: Page size; `null` or `0` lists every queued input.
+	Limit *int64 `json:"limit,omitempty"`
+	// ThreadID: The thread (loaded).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadQueueListResponse: Result of `thread/queue/list`, in the order the inputs will start.
+type ThreadQueueListResponse struct {
+	// Data: The queued inputs of this page.
+	Data []QueuedSubmission `json:"data"`
+	// NextCursor: The cursor of the next page; `null` on the last one.
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
 // ThreadReadParams: Parameters of `thread/read`: a thread's metadata (and turns) without loading it.
 type ThreadReadParams struct {
 	// IncludeTurns: Fill `thread.turns` (every item).
@@ -5216,6 +5415,24 @@ type ThreadSetNameParams struct {
 	ThreadID string `json:"threadId"`
 }
 
+// ThreadShellCommandParams: Parameters of `thread/shellCommand`.
+type ThreadShellCommandParams struct {
+	// Command: A shell command line, run by the user's shell as a login shell (`bash -lc` unless
+	// `$SHELL` names another), so pipes, redirections and quoting work. Unlike the
+	// reference, Tandem runs it under the thread's sandbox, within the operator's
+	// `clients.max_sandbox`, with the environment `[shell_environment_policy]` builds.
+	Command string `json:"command"`
+	// ThreadID: The thread (loaded, with no running turn).
+	ThreadID string `json:"threadId"`
+	// TimeoutMs: Kill the command after this many milliseconds (default one hour; `0` kills it at once).
+	// Negative values are refused.
+	TimeoutMs *int64 `json:"timeoutMs,omitempty"`
+}
+
+// ThreadShellCommandResponse: Result of `thread/shellCommand`: `{}`, sent before the command's turn starts.
+type ThreadShellCommandResponse struct {
+}
+
 // ThreadSortKey: Sort key of `thread/list` (snake_case on the wire).
 type ThreadSortKey string
 
@@ -5275,6 +5492,11 @@ type ThreadStartParams struct {
 	Cwd *string `json:"cwd,omitempty"`
 	// DeveloperInstructions: Extra developer instructions.
 	DeveloperInstructions *string `json:"developerInstructions,omitempty"`
+	// DynamicTools: Tools the client offers the model for the whole thread (kept across resumes); the
+	// model's calls come back as `item/tool/call` requests. Names follow the Responses API
+	// (letters, digits, `_`, `-`) and must not repeat or take a name Tandem's own tools use.
+	// @experimental
+	DynamicTools []DynamicToolSpec `json:"dynamicTools,omitempty"`
 	// Ephemeral: Ephemeral threads are never written to disk.
 	Ephemeral *bool `json:"ephemeral,omitempty"`
 	// Model: Model slug; defaults to the configured model.

@@ -355,6 +355,16 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   }
 
   /**
+   * Answers `item/tool/call` (`{ threadId, turnId, callId, namespace, tool, arguments }`): the model
+   * called a tool this client declared with `thread/start`'s experimental `dynamicTools`. The
+   * handler's result is the tool's output (`{ contentItems: [{ type: "inputText", text }], success }`),
+   * which the model reads; throwing fails the call and the turn goes on.
+   */
+  onToolCall(handler: HandlerFor<P, "item/tool/call">): () => void {
+    return this.setServerRequestHandler("item/tool/call", handler);
+  }
+
+  /**
    * Answers server request `method` with `handler`'s result. Requests without a handler (unless
    * the client was made with `answerUnhandledServerRequests: false`), and handlers that throw, are
    * answered with a JSON-RPC error (`-32000`) so the turn never hangs.

@@ -1,5 +1,5 @@
-//! Decisions the engine needs from the user: command and file-change approvals and answers to
-//! the model's questions.
+//! Decisions the engine needs from the user: command and file-change approvals, answers to
+//! the model's questions, and the output of the tools the client declared.
 //!
 //! The engine asks through the narrow [`Approver`] trait and never learns how the question
 //! travels: the stdio processor sends a server→client request, the MCP adapter an elicitation.
@@ -11,6 +11,7 @@ use std::pin::Pin;
 use app_server_protocol::dialogs::{
     AgentAskUserQuestionParams, AgentRequestUserInputParams, QuestionAnswersResponse,
 };
+use app_server_protocol::dynamic_tools::{DynamicToolCallParams, DynamicToolCallResponse};
 use app_server_protocol::mcp_servers::{
     McpServerElicitationRequestParams, McpServerElicitationRequestResponse,
 };
@@ -38,6 +39,8 @@ pub enum ApprovalRequest {
     Choices(AgentAskUserQuestionParams),
     /// An MCP server asks the user something, or Tandem asks whether an MCP tool may run.
     McpElicitation(McpServerElicitationRequestParams),
+    /// The model called a tool the client declared (`dynamicTools`): the client runs it.
+    DynamicToolCall(DynamicToolCallParams),
 }
 
 impl ApprovalRequest {
@@ -50,6 +53,7 @@ impl ApprovalRequest {
             ApprovalRequest::FreeText(_) => "free_text",
             ApprovalRequest::Choices(_) => "choices",
             ApprovalRequest::McpElicitation(_) => "mcp_elicitation",
+            ApprovalRequest::DynamicToolCall(_) => "dynamic_tool_call",
         }
     }
 
@@ -62,6 +66,7 @@ impl ApprovalRequest {
             ApprovalRequest::FreeText(params) => &params.thread_id,
             ApprovalRequest::Choices(params) => &params.thread_id,
             ApprovalRequest::McpElicitation(params) => &params.thread_id,
+            ApprovalRequest::DynamicToolCall(params) => &params.thread_id,
         }
     }
 }
@@ -93,6 +98,12 @@ impl ApprovalReply {
                 ApprovalAnswer::UserInput(_)
                 | ApprovalAnswer::FreeText(_)
                 | ApprovalAnswer::Choices(_) => "answered".to_string(),
+                ApprovalAnswer::DynamicToolCall(response) => if response.success {
+                    "succeeded"
+                } else {
+                    "failed"
+                }
+                .to_string(),
             },
             ApprovalReply::Failed(_) => "failed".to_string(),
             ApprovalReply::Withdrawn => "withdrawn".to_string(),
@@ -115,6 +126,8 @@ pub enum ApprovalAnswer {
     Choices(QuestionAnswersResponse),
     /// The answer to an [`ApprovalRequest::McpElicitation`].
     McpElicitation(McpServerElicitationRequestResponse),
+    /// The output of an [`ApprovalRequest::DynamicToolCall`], as the client sent it.
+    DynamicToolCall(DynamicToolCallResponse),
 }
 
 impl ApprovalAnswer {
@@ -127,6 +140,7 @@ impl ApprovalAnswer {
             ApprovalAnswer::FreeText(_) => "free-form text",
             ApprovalAnswer::Choices(_) => "answers to choice questions",
             ApprovalAnswer::McpElicitation(_) => "an elicitation answer",
+            ApprovalAnswer::DynamicToolCall(_) => "a tool output",
         }
     }
 }

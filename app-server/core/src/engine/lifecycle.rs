@@ -18,6 +18,7 @@ use app_server_protocol::thread_requests::{
 
 use crate::audit::AuditEvent;
 use crate::clock::unix_millis;
+use crate::engine::history_repair::close_dangling_calls;
 use crate::engine::settings::{
     SettingsOverrides, no_rollout, normalize_thread_id, provider_not_found, resolve_cwd,
     sandbox_policy,
@@ -79,6 +80,7 @@ impl Engine {
             pending_skills: None,
             pending_warnings: Vec::new(),
             turn_starts: Vec::new(),
+            queue: std::collections::VecDeque::new(),
             context_limits: crate::engine::compaction::ContextLimits::from_config(
                 &self.inner.config(),
             ),
@@ -124,6 +126,9 @@ impl Engine {
                     .filter(|_| provider_id == config.model_provider)
             })
             .unwrap_or_else(|| provider.default_model.clone());
+        let dynamic_tools = params.dynamic_tools.clone().unwrap_or_default();
+        crate::engine::tools::dynamic::validate(&dynamic_tools)
+            .map_err(EngineError::InvalidRequest)?;
         let id = uuid::Uuid::now_v7().to_string();
         let now_ms = unix_millis();
         let created_at = now_ms / 1000;
@@ -180,6 +185,7 @@ impl Engine {
             archived: false,
             rollout_path: self.inner.store.rollout_path_for(&id, created_at),
             owner: self.principal().clone(),
+            dynamic_tools,
         };
         // A provider changed by the overrides gets its own client, not the shared one.
         let client = if base.model_providers.get(&provider.id) == Some(&provider) {
@@ -763,36 +769,4 @@ fn start_response(state: &ThreadState, service_tier: Option<String>) -> ThreadSt
         reasoning_effort: state.meta.reasoning_effort,
         multi_agent_mode: Some("explicitRequestOnly".to_string()),
     }
-}
-
-/// Gives every tool call without an output (the process died mid-turn) an "aborted" output,
-/// so that the next model request is valid.
-fn close_dangling_calls(history: &mut Vec<ResponseItem>) {
-    let answered: std::collections::HashSet<String> = history
-        .iter()
-        .filter_map(|item| match item {
-            ResponseItem::FunctionCallOutput { call_id, .. }
-            | ResponseItem::CustomToolCallOutput { call_id, .. } => Some(call_id.clone()),
-            _ => None,
-        })
-        .collect();
-    let missing: Vec<ResponseItem> = history
-        .iter()
-        .filter_map(|item| match item {
-            ResponseItem::FunctionCall { call_id, .. } if !answered.contains(call_id) => {
-                Some(ResponseItem::FunctionCallOutput {
-                    call_id: call_id.clone(),
-                    output: "aborted: the turn ended before this call finished".into(),
-                })
-            }
-            ResponseItem::CustomToolCall { call_id, .. } if !answered.contains(call_id) => {
-                Some(ResponseItem::CustomToolCallOutput {
-                    call_id: call_id.clone(),
-                    output: "aborted: the turn ended before this call finished".into(),
-                })
-            }
-            _ => None,
-        })
-        .collect();
-    history.extend(missing);
 }

@@ -7,14 +7,16 @@
 pub mod agents_md;
 pub mod approval;
 mod attachments;
+mod background_terminals;
 mod compaction;
 pub mod config_requests;
 mod delete;
-mod goal;
 mod external_agent;
 #[cfg(test)]
 mod external_agent_tests;
 mod feedback;
+mod goal;
+mod history_repair;
 mod hooks;
 mod image_file;
 mod items_list;
@@ -27,10 +29,12 @@ pub mod owner;
 mod owner_tests;
 mod prompt;
 mod queries;
+pub mod queue;
 mod rate_limits;
 mod rollback;
 pub mod server_requests;
 mod settings;
+mod shell_command;
 mod skills;
 #[cfg(test)]
 mod test_support;
@@ -42,6 +46,7 @@ mod turn_control;
 mod turn_end;
 #[cfg(test)]
 mod turn_end_tests;
+mod turn_parts;
 
 use std::collections::HashMap;
 use std::future::Future;

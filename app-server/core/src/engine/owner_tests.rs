@@ -232,6 +232,32 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             id,
         ),
         ClientMethod::ThreadCompactStart => outcome(engine.start_compaction(id).map(drop), id),
+        ClientMethod::ThreadBackgroundTerminalsList => outcome(
+            engine
+                .list_background_terminals(params(json!({"threadId": id})))
+                .map(drop),
+            id,
+        ),
+        ClientMethod::ThreadQueueAdd => outcome(
+            engine
+                .queue_add(params(json!({
+                    "threadId": id,
+                    "clientUserMessageId": "bob-1",
+                    "input": [{"type": "text", "text": "bob's words"}],
+                })))
+                .map(drop),
+            id,
+        ),
+        ClientMethod::ThreadQueueList => outcome(
+            engine.queue_list(params(json!({"threadId": id}))).map(drop),
+            id,
+        ),
+        ClientMethod::ThreadShellCommand => outcome(
+            engine
+                .start_shell_command(params(json!({"threadId": id, "command": "echo bob"})))
+                .map(drop),
+            id,
+        ),
         ClientMethod::TurnStart | ClientMethod::SendUserMessage | ClientMethod::SendUserTurn => {
             outcome(
                 engine
@@ -525,6 +551,7 @@ fn pre_owner_thread(home: &std::path::Path, store: &Store, id: &str, index: bool
         collaboration_mode: None,
         compact_prompt: None,
         owner: Principal::local_user(),
+        dynamic_tools: Vec::new(),
     };
     let mut header = serde_json::to_value(&meta).expect("meta JSON");
     header

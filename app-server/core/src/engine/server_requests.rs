@@ -14,6 +14,7 @@ use app_server_protocol::dialogs::{
     AgentRequestUserInputResponse, QuestionAnswersResponse, RequestUserInputMethod,
     UserInputQuestion, UserInputRequestParams,
 };
+use app_server_protocol::dynamic_tools::DynamicToolCallResponse;
 use app_server_protocol::mcp_servers::McpServerElicitationRequestResponse;
 use app_server_protocol::server_requests::{
     CommandExecutionRequestApprovalResponse, FileChangeRequestApprovalResponse,
@@ -49,6 +50,8 @@ pub enum ExpectedAnswer {
     Choices(usize),
     /// The elicitation result of `mcpServer/elicitation/request`.
     McpElicitation,
+    /// `{contentItems, success}` of `item/tool/call`.
+    DynamicToolCall,
 }
 
 /// Renders `request` as the v2 server request; `method` picks the shape of the model's
@@ -97,6 +100,10 @@ pub fn to_server_request(
         ApprovalRequest::McpElicitation(params) => (
             ServerRequestPayload::McpServerElicitationRequest(params),
             ExpectedAnswer::McpElicitation,
+        ),
+        ApprovalRequest::DynamicToolCall(params) => (
+            ServerRequestPayload::DynamicToolCall(params),
+            ExpectedAnswer::DynamicToolCall,
         ),
     };
     ServerRequestFor { payload, expects }
@@ -161,6 +168,10 @@ impl ExpectedAnswer {
             ExpectedAnswer::McpElicitation => {
                 serde_json::from_value::<McpServerElicitationRequestResponse>(result)
                     .map(ApprovalAnswer::McpElicitation)
+            }
+            ExpectedAnswer::DynamicToolCall => {
+                serde_json::from_value::<DynamicToolCallResponse>(result)
+                    .map(ApprovalAnswer::DynamicToolCall)
             }
         };
         match answer {

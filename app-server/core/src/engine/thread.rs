@@ -40,6 +40,8 @@ pub struct LoadedThread {
 pub struct ThreadState {
     /// Settings and metadata (persisted in the rollout header and the index).
     pub meta: ThreadMeta,
+    /// Inputs queued behind the running turn (`thread/queue/add`), first to start first.
+    pub queue: std::collections::VecDeque<app_server_protocol::thread_queue::QueuedSubmission>,
     /// Ephemeral threads are never written to disk.
     pub ephemeral: bool,
     /// Rollout writer, once the rollout exists (created with the first turn).

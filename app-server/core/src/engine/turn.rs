@@ -20,6 +20,7 @@ use futures::{FutureExt, Stream, StreamExt};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use super::turn_parts::{add_usage, agent_message, append_part, input_rejection};
 use crate::clock::{unix_millis, unix_seconds};
 use crate::engine::EngineInner;
 use crate::engine::hooks::PromptVerdict;
@@ -52,6 +53,8 @@ pub struct TurnTask {
     pub diff: TurnDiffTracker,
     /// `thread/compact/start`: the turn compacts the history and ends.
     pub compact_only: bool,
+    /// `thread/shellCommand`: the turn runs the user's command and ends.
+    pub shell_command: Option<crate::engine::shell_command::UserShellCommand>,
 }
 
 /// How long an interrupt that a tool asked for (an approval answered `cancel`) waits for the
@@ -109,6 +112,16 @@ impl TurnTask {
         .await;
 
         self.begin_persisted_turn().await;
+        if let Some(shell) = self.shell_command.take() {
+            let (item, interrupted) = self.run_user_shell(shell).await;
+            let status = if interrupted {
+                TurnStatus::Interrupted
+            } else {
+                TurnStatus::Completed
+            };
+            self.finish(status, vec![item]).await;
+            return;
+        }
         let mut items: Vec<ThreadItem> = Vec::new();
         let first_input = self.input.clone();
         let images = LocalImages::read(&first_input.input).await;
@@ -334,6 +347,9 @@ impl TurnTask {
             instructions: prompt::instructions(&state.meta),
             input: state.history.clone(),
             tools: {
+                tools.extend(crate::engine::tools::dynamic::tool_specs(
+                    &state.meta.dynamic_tools,
+                ));
                 tools.extend(crate::engine::mcp::tool_specs(&self.thread.mcp));
                 tools
             },
@@ -751,57 +767,13 @@ impl TurnTask {
             turn: reported,
         }))
         .await;
+        if status == TurnStatus::Completed {
+            crate::engine::queue::start_next_queued(&self.engine, &self.thread).await;
+        }
     }
 
     /// Ends a failed turn: status `systemError`, `error`, then `turn/completed`.
     async fn finish_failed(self, error: TurnError) {
         self.end().fail(error).await;
-    }
-}
-
-/// The error that fails the turn before its input reaches the model, if any: audio, or a
-/// local image that cannot be sent (the model would answer without what the user showed it).
-fn input_rejection(input: &[UserInput], images: &LocalImages) -> Option<TurnError> {
-    let message = super::prompt::audio_rejection(input).or_else(|| {
-        images
-            .first_refusal(input)
-            .map(|reason| format!("cannot attach a local image: {reason}"))
-    })?;
-    Some(TurnError {
-        message,
-        codex_error_info: Some(app_server_protocol::thread::CodexErrorInfo::BadRequest),
-        additional_details: None,
-        misalignment: None,
-    })
-}
-
-fn agent_message(id: String, text: String) -> ThreadItemDetails {
-    ThreadItemDetails::AgentMessage {
-        moderation: None,
-        id,
-        text,
-        phase: None,
-        memory_citation: None,
-        delivery: None,
-        questions: None,
-    }
-}
-
-fn append_part(parts: &mut Vec<String>, index: i64, delta: &str) {
-    let index = usize::try_from(index).unwrap_or(0);
-    while parts.len() <= index {
-        parts.push(String::new());
-    }
-    parts[index].push_str(delta);
-}
-
-fn add_usage(total: TokenUsageBreakdown, last: TokenUsageBreakdown) -> TokenUsageBreakdown {
-    TokenUsageBreakdown {
-        total_tokens: total.total_tokens + last.total_tokens,
-        input_tokens: total.input_tokens + last.input_tokens,
-        cached_input_tokens: total.cached_input_tokens + last.cached_input_tokens,
-        cache_write_input_tokens: total.cache_write_input_tokens + last.cache_write_input_tokens,
-        output_tokens: total.output_tokens + last.output_tokens,
-        reasoning_output_tokens: total.reasoning_output_tokens + last.reasoning_output_tokens,
     }
 }

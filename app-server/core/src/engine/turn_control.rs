@@ -192,6 +192,7 @@ impl Engine {
             steer: steer_receiver,
             diff: TurnDiffTracker::new(std::path::PathBuf::from(&cwd)),
             compact_only: false,
+            shell_command: None,
         };
         Ok((
             in_progress_turn(&turn_id, None),

@@ -10,7 +10,8 @@
 //! allows it), the plan again, a question (`request_user_input`, answered in plan mode only),
 //! in plan mode with a client that answers the structured dialogs, a choice question
 //! (`ask_user_question`) and an open one (`ask_user`), and a closing message that reports what
-//! happened to each.
+//! happened to each. A thread whose client declared tools (`dynamicTools`) also gets a call of
+//! the first of them, right after the plan, with the request as `{"request": …}`.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -50,6 +51,9 @@ struct DemoContext<'a> {
     tools: Vec<&'a str>,
     /// Outputs of the demo's own tool calls since the last user message, by call id.
     outputs: Vec<(String, String)>,
+    /// The first offered tool that the client declared (`dynamicTools`): neither one of
+    /// Tandem's own tools nor an MCP server's.
+    client_tool: Option<&'a str>,
 }
 
 impl DemoContext<'_> {
@@ -73,6 +77,7 @@ const PLAN_DONE_CALL: &str = "call_demo_plan_done";
 const QUESTION_CALL: &str = "call_demo_question";
 const CHOICE_CALL: &str = "call_demo_choice";
 const TEXT_CALL: &str = "call_demo_text";
+const CLIENT_TOOL_CALL: &str = "call_demo_client_tool";
 
 /// The command the tour runs: harmless, but not on the known-safe list.
 pub const DEMO_COMMAND: &str = "uname -srm";
@@ -96,7 +101,7 @@ enum DemoStep {
         /// The call id (also the item id of what it produces).
         call_id: &'static str,
         /// The tool.
-        name: &'static str,
+        name: String,
         /// The arguments object.
         arguments: serde_json::Value,
     },
@@ -131,10 +136,23 @@ const SCRIPT: &[DemoRule] = &[
                 },
                 DemoStep::ToolCall {
                     call_id: PLAN_CALL,
-                    name: "update_plan",
+                    name: "update_plan".into(),
                     arguments: plan_arguments(["in_progress", "pending", "pending"]),
                 },
             ]
+        },
+    },
+    DemoRule {
+        // Only when the client declared tools: the first one is called once, with the request.
+        applies: |context| {
+            context.client_tool.is_some() && context.output(CLIENT_TOOL_CALL).is_none()
+        },
+        steps: |context| {
+            vec![DemoStep::ToolCall {
+                call_id: CLIENT_TOOL_CALL,
+                name: context.client_tool.unwrap_or_default().to_string(),
+                arguments: serde_json::json!({"request": echo(context.request_text)}),
+            }]
         },
     },
     DemoRule {
@@ -142,7 +160,7 @@ const SCRIPT: &[DemoRule] = &[
         steps: |_| {
             vec![DemoStep::ToolCall {
                 call_id: COMMAND_CALL,
-                name: "exec_command",
+                name: "exec_command".into(),
                 arguments: serde_json::json!({"cmd": DEMO_COMMAND, "login": false, "yield_time_ms": 5000}),
             }]
         },
@@ -152,7 +170,7 @@ const SCRIPT: &[DemoRule] = &[
         steps: |_| {
             vec![DemoStep::ToolCall {
                 call_id: PATCH_CALL,
-                name: "apply_patch",
+                name: "apply_patch".into(),
                 arguments: serde_json::json!({"input": format!(
                     "*** Begin Patch\n*** Add File: {DEMO_FILE}\n+Hello from the Tandem demo.\n*** End Patch\n"
                 )}),
@@ -165,12 +183,12 @@ const SCRIPT: &[DemoRule] = &[
             vec![
                 DemoStep::ToolCall {
                     call_id: PLAN_DONE_CALL,
-                    name: "update_plan",
+                    name: "update_plan".into(),
                     arguments: plan_arguments(["completed", "completed", "in_progress"]),
                 },
                 DemoStep::ToolCall {
                     call_id: QUESTION_CALL,
-                    name: "request_user_input",
+                    name: "request_user_input".into(),
                     arguments: serde_json::json!({"questions": [{
                         "id": "next_step",
                         "header": "Next step",
@@ -195,7 +213,7 @@ const SCRIPT: &[DemoRule] = &[
         steps: |_| {
             vec![DemoStep::ToolCall {
                 call_id: CHOICE_CALL,
-                name: "ask_user_question",
+                name: "ask_user_question".into(),
                 arguments: serde_json::json!({"questions": [
                     {"type": "multi_choice", "text": "Which parts of the tour were useful?", "options": ["The plan", "The command", "The patch"], "allow_other": true},
                     {"type": "single_choice", "text": "Would you try Tandem with a real model?", "options": ["Yes", "Not yet"], "allow_other": false}
@@ -208,7 +226,7 @@ const SCRIPT: &[DemoRule] = &[
         steps: |_| {
             vec![DemoStep::ToolCall {
                 call_id: TEXT_CALL,
-                name: "ask_user",
+                name: "ask_user".into(),
                 arguments: serde_json::json!({"prompt": "Anything you would like the demo to know?"}),
             }]
         },
@@ -253,6 +271,12 @@ fn tour_summary(context: &DemoContext<'_>) -> Vec<DemoStep> {
         _ => "the question got no answer".to_string(),
     };
     let mut dialogs = String::new();
+    if let (Some(tool), Some(output)) = (context.client_tool, context.output(CLIENT_TOOL_CALL)) {
+        dialogs.push_str(&format!(
+            "; your tool `{tool}` answered \u{201c}{}\u{201d}",
+            echo(output)
+        ));
+    }
     if let Some(output) = context.output(CHOICE_CALL) {
         dialogs.push_str(&format!("; to the choice questions: {output}"));
     }
@@ -328,6 +352,13 @@ fn scripted_events(
             .map(|tool| tool.name.as_str())
             .collect(),
         outputs: demo_outputs(&request.input),
+        client_tool: request
+            .tools
+            .iter()
+            .map(|tool| tool.name.as_str())
+            .find(|name| {
+                !name.starts_with("mcp__") && crate::engine::tools::registry::find(name).is_none()
+            }),
     };
     let steps = SCRIPT
         .iter()

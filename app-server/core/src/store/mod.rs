@@ -14,6 +14,7 @@ mod session_index;
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use app_server_protocol::dynamic_tools::DynamicToolSpec;
 use app_server_protocol::item::ThreadItem;
 use app_server_protocol::policy::{
     AskForApproval, CollaborationMode, ReasoningEffort, ReasoningSummary, SandboxPolicy,
@@ -112,6 +113,10 @@ pub struct ThreadMeta {
     /// The client's Daybreak choice stored with `thread/metadata/update`; absent until then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub daybreak_enabled: Option<bool>,
+    /// The tools the client declared at `thread/start` (`dynamicTools`), offered to the model
+    /// in every turn of the thread, resumed ones included.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dynamic_tools: Vec<DynamicToolSpec>,
 }
 
 mod response_item_payload {

@@ -65,6 +65,7 @@ pub(super) fn meta(store: &Store, id: &str, created_at: i64) -> ThreadMeta {
         archived: false,
         rollout_path: store.rollout_path_for(id, created_at),
         owner: Principal::local_user(),
+        dynamic_tools: Vec::new(),
     }
 }
 

@@ -99,3 +99,23 @@ def free_text_result(value: object) -> object:
     if isinstance(value, str):
         return {"userInput": value}
     return value
+
+
+def tool_output(output: str | Sequence[Mapping[str, Any]], success: bool = True) -> dict[str, Any]:
+    """Build an ``item/tool/call`` response: a text, or a list of content items
+    (``{"type": "inputText", "text": ...}``, ``{"type": "inputImage", "imageUrl": ...}``).
+
+    >>> tool_output("42")
+    {'contentItems': [{'type': 'inputText', 'text': '42'}], 'success': True}
+    """
+    items = [{"type": "inputText", "text": output}] if isinstance(output, str) else [dict(item) for item in output]
+    return {"contentItems": items, "success": success}
+
+
+def tool_output_result(value: object) -> object:
+    """Accept a bare string, or a list of content items, as the ``item/tool/call`` response."""
+    if isinstance(value, str):
+        return tool_output(value)
+    if isinstance(value, Sequence) and not isinstance(value, (str, bytes)):
+        return tool_output(value)
+    return value

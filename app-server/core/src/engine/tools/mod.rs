@@ -12,6 +12,7 @@
 //! the conversation stays valid for the next request (`model-wire.md` §2.8).
 
 mod dialogs;
+pub mod dynamic;
 mod exec;
 mod image;
 mod mcp;
@@ -194,10 +195,17 @@ impl TurnTask {
     pub(crate) async fn run_tool_unhooked(&mut self, call: &ToolCall) -> ToolOutcome {
         match registry::find(&call.name) {
             Some(tool) => tool.run(self, call).await,
-            None => match self.thread.mcp.resolve(&call.name) {
-                Some(tool) => self.mcp_tool_call(call, tool).await,
-                None => call.reply(format!("unsupported call: {}", call.name)),
-            },
+            None => {
+                if let Some((namespace, tool)) =
+                    dynamic::resolve(&self.declared_tools(), &call.name)
+                {
+                    return self.dynamic_tool_call(call, namespace, tool).await;
+                }
+                match self.thread.mcp.resolve(&call.name) {
+                    Some(tool) => self.mcp_tool_call(call, tool).await,
+                    None => call.reply(format!("unsupported call: {}", call.name)),
+                }
+            }
         }
     }
 

@@ -2,7 +2,7 @@
 //! [`Tool`](crate::tools::Tool) in its own module, with the names, descriptions and argument
 //! shapes Codex-tuned models expect (`model-wire.md` §2). The tool definitions sent to the model
 //! and the dispatch of the model's calls both read [`MODEL_TOOLS`]; a call by any other name
-//! goes to the thread's MCP servers.
+//! goes to the tools the client declared (`dynamic.rs`), then to the thread's MCP servers.
 
 use serde_json::Value;
 
