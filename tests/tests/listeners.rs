@@ -555,3 +555,63 @@ async fn a_thread_is_unloaded_when_its_last_connection_leaves_and_its_turn_is_do
     assert_eq!(resumed["thread"]["turns"][0]["status"], "completed");
     assert_eq!(listener.terminate().await, Some(0));
 }
+
+#[tokio::test]
+async fn a_websocket_client_gets_the_network_refusals_of_the_extension_methods() {
+    let model = MockModel::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let (tokens, alice, _) = token_file(dir.path());
+    let listener = Listener::spawn(
+        &approval_config(&model),
+        "ws://127.0.0.1:0",
+        &["--ws-token-file", tokens.to_str().unwrap()],
+        None,
+    )
+    .await;
+    let mut client = listener
+        .connect(&[("Authorization", &bearer(&alice))])
+        .await
+        .unwrap();
+    client.initialize().await;
+    let thread_id = start_thread(&mut client, dir.path()).await;
+    let error = client
+        .request(
+            "mcpServer/tool/call",
+            json!({"threadId": thread_id, "server": "any", "tool": "echo", "arguments": {}}),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("clients.allow_mcp_server_calls"),
+        "{error}"
+    );
+    let servers = json!({"migrationItems": [
+        {"itemType": "MCP_SERVER_CONFIG", "description": "the project's MCP servers"}
+    ]});
+    let error = client
+        .request("externalAgentConfig/import", servers.clone())
+        .await
+        .unwrap_err();
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("allowed only on a local connection"),
+        "{error}"
+    );
+    assert_eq!(listener.terminate().await, Some(0));
+
+    // The local user on the Unix socket has the trust of stdio: the import is not refused.
+    let listener = Listener::spawn(&approval_config(&model), "unix://", &[], None).await;
+    let mut local = listener.connect(&[]).await.unwrap();
+    local.initialize().await;
+    let imported = local
+        .request("externalAgentConfig/import", servers)
+        .await
+        .unwrap();
+    assert!(imported["importId"].is_string(), "{imported}");
+    assert_eq!(listener.terminate().await, Some(0));
+}
