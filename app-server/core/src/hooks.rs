@@ -343,7 +343,6 @@ pub fn hook_hash(
     run_async: bool,
     status_message: Option<&str>,
 ) -> String {
-    use sha2::Digest as _;
     let mut handler = json!({
         "type": "command",
         "command": command,
@@ -357,44 +356,7 @@ pub fn hook_hash(
     if let Some(matcher) = matcher {
         identity["matcher"] = json!(matcher);
     }
-    let mut text = String::new();
-    canonical_json(&identity, &mut text);
-    let digest = sha2::Sha256::digest(text.as_bytes());
-    let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
-    format!("sha256:{hex}")
-}
-
-/// Compact JSON with every object's keys in sorted order, whatever order the map keeps.
-fn canonical_json(value: &serde_json::Value, out: &mut String) {
-    match value {
-        serde_json::Value::Object(object) => {
-            let mut keys: Vec<&String> = object.keys().collect();
-            keys.sort();
-            out.push('{');
-            for (index, key) in keys.into_iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                out.push_str(&serde_json::Value::String(key.clone()).to_string());
-                out.push(':');
-                if let Some(inner) = object.get(key) {
-                    canonical_json(inner, out);
-                }
-            }
-            out.push('}');
-        }
-        serde_json::Value::Array(array) => {
-            out.push('[');
-            for (index, inner) in array.iter().enumerate() {
-                if index > 0 {
-                    out.push(',');
-                }
-                canonical_json(inner, out);
-            }
-            out.push(']');
-        }
-        other => out.push_str(&other.to_string()),
-    }
+    crate::config::json_version(&identity)
 }
 
 fn read_capped(path: &Path) -> Result<Option<String>, String> {

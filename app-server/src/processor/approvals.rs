@@ -205,7 +205,7 @@ impl Expect {
 }
 
 /// The message of a JSON-RPC error object, or the whole object when it has none.
-fn error_message(error: &serde_json::Value) -> String {
+pub(super) fn error_message(error: &serde_json::Value) -> String {
     match error.get("message").and_then(serde_json::Value::as_str) {
         Some(message) => message.to_string(),
         None => error.to_string(),

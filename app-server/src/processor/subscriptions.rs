@@ -31,7 +31,7 @@ use app_server_protocol::tables::ServerNotification;
 use tokio_util::sync::CancellationToken;
 
 use crate::pending::{Answer, PendingRequests};
-use crate::processor::approvals::{APPROVAL_TIMEOUT, ClientApprover};
+use crate::processor::approvals::{APPROVAL_TIMEOUT, ClientApprover, error_message};
 use tandem_core::engine::approval::{ApprovalReply, ApprovalRequest, Approver};
 use tandem_core::engine::server_requests::to_server_request;
 use tandem_core::engine::{Engine, EventSink};
@@ -510,13 +510,5 @@ fn notification_thread(notification: &ServerNotification) -> Option<&str> {
         | N::SkillsChanged(_)
         | N::ExternalAgentConfigImportProgress(_)
         | N::ExternalAgentConfigImportCompleted(_) => None,
-    }
-}
-
-/// The message of a JSON-RPC error object, or the whole object when it has none.
-fn error_message(error: &serde_json::Value) -> String {
-    match error.get("message").and_then(serde_json::Value::as_str) {
-        Some(message) => message.to_string(),
-        None => error.to_string(),
     }
 }

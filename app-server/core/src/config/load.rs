@@ -428,12 +428,15 @@ fn expand_tilde(path: PathBuf, user_home: Option<&Path>) -> Result<PathBuf, Conf
 /// of the table as compact JSON with every object's keys in sorted order. Equal tables have
 /// equal versions whatever their comments, spacing or key order in the file.
 pub fn table_version(table: &toml::Table) -> String {
+    json_version(&serde_json::Value::Object(layer::toml_table_to_json(table)))
+}
+
+/// `sha256:` and the hex SHA-256 of `value` as compact JSON with every object's keys in
+/// sorted order: the reference's version of a config table and its hash of a hook.
+pub fn json_version(value: &serde_json::Value) -> String {
     use sha2::Digest as _;
     let mut text = String::new();
-    canonical_json(
-        &serde_json::Value::Object(layer::toml_table_to_json(table)),
-        &mut text,
-    );
+    canonical_json(value, &mut text);
     let digest = sha2::Sha256::digest(text.as_bytes());
     let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
     format!("sha256:{hex}")

@@ -12,7 +12,8 @@ mod load;
 pub mod write;
 
 pub use load::{
-    CLIENT_CONFIG_KEYS, ConfigError, config_read_response, refused_client_key, table_version,
+    CLIENT_CONFIG_KEYS, ConfigError, config_read_response, json_version, refused_client_key,
+    table_version,
 };
 
 /// Default of `project_doc_max_bytes`: the AGENTS.md text loaded for a thread.
