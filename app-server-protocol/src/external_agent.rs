@@ -1,4 +1,4 @@
-//! Bringing over another agent's setup (Claude Code's): `externalAgentConfig/detect`,
+//! Bringing over another agent's setup (`CLAUDE.md`, `.mcp.json`, `.claude/`): `externalAgentConfig/detect`,
 //! `externalAgentConfig/import` and the import's progress notifications.
 //!
 //! `CLAUDE.md` becomes `AGENTS.md`, `.claude/skills/` skills become `.agents/skills/` skills,
@@ -27,7 +27,7 @@ pub struct ExternalAgentConfigDetectParams {
     /// Accepted for compatibility; sessions are not imported.
     #[serde(default)]
     pub max_sessions: Option<u32>,
-    /// Accepted for compatibility; the source is always Claude Code's setup.
+    /// Accepted for compatibility; the source is always the `CLAUDE.md` / `.mcp.json` / `.claude/` layout.
     #[serde(default)]
     pub migration_source: Option<String>,
     /// Accepted for compatibility and ignored.

@@ -692,7 +692,7 @@ request_table! {
         params: PluginListParams,
         response: PluginListResponse,
     },
-    /// What of a Claude Code setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
+    /// What of another agent's setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
     ExternalAgentConfigDetect => "externalAgentConfig/detect" [Stable] {
         params: ExternalAgentConfigDetectParams,
         response: ExternalAgentConfigDetectResponse,

@@ -1007,7 +1007,7 @@ func (c *Client) PluginList(ctx context.Context, params protocol.PluginListParam
 	return result, nil
 }
 
-// ExternalAgentConfigDetect sends `externalAgentConfig/detect`: What of a Claude Code setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
+// ExternalAgentConfigDetect sends `externalAgentConfig/detect`: What of another agent's setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
 func (c *Client) ExternalAgentConfigDetect(ctx context.Context, params protocol.ExternalAgentConfigDetectParams) (*protocol.ExternalAgentConfigDetectResponse, error) {
 	result := new(protocol.ExternalAgentConfigDetectResponse)
 	if err := c.Call(ctx, protocol.MethodExternalAgentConfigDetect, params, result); err != nil {

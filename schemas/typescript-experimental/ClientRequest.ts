@@ -724,7 +724,7 @@ export type ClientRequestMap = {
    */
   "plugin/list": { params: PluginListParams; response: PluginListResponse };
   /**
-   * What of a Claude Code setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
+   * What of another agent's setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
    */
   "externalAgentConfig/detect": { params: ExternalAgentConfigDetectParams; response: ExternalAgentConfigDetectResponse };
   /**

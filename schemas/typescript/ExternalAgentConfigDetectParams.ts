@@ -20,7 +20,7 @@ maxSessionAgeDays?: number | null,
  */
 maxSessions?: number | null, 
 /**
- * Accepted for compatibility; the source is always Claude Code's setup.
+ * Accepted for compatibility; the source is always the `CLAUDE.md` / `.mcp.json` / `.claude/` layout.
  */
 migrationSource?: string | null, 
 /**

@@ -1,5 +1,5 @@
 //! Housekeeping end to end through the binary: `feedback/save` bundles (contents, masked
-//! secrets, the paths a client may name), `plugin/list`, and importing a Claude Code setup
+//! secrets, the paths a client may name), `plugin/list`, and importing another agent's setup
 //! with `externalAgentConfig/detect` and `externalAgentConfig/import`.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]

@@ -1,4 +1,4 @@
-//! Claude Code's setup on disk: what `externalAgentConfig/detect` offers and the file side of
+//! Another agent's setup on disk (`CLAUDE.md`, `.mcp.json`, `.claude/`): what `externalAgentConfig/detect` offers and the file side of
 //! `externalAgentConfig/import` (the `config.toml` side is `engine/external_agent.rs`).
 //!
 //! Read from a repository: `CLAUDE.md`, `.mcp.json` (`mcpServers`), `.claude/settings.json`
@@ -301,7 +301,7 @@ fn copy_tree(source: &Path, target: &Path, budget: &mut (usize, u64)) -> Result<
     Ok(())
 }
 
-/// A Claude Code `mcpServers` entry as a `[mcp_servers.NAME]` table, disabled; `None` when
+/// An `mcpServers` entry of `.mcp.json` as a `[mcp_servers.NAME]` table, disabled; `None` when
 /// it names neither a command nor a URL.
 pub fn mcp_server_table(server: &Value) -> Option<serde_json::Map<String, Value>> {
     let mut table = serde_json::Map::new();

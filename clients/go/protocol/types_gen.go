@@ -240,7 +240,7 @@ const (
 	MethodFeedbackSave = "feedback/save"
 	// The local plugins: none, since Tandem installs no plugins.
 	MethodPluginList = "plugin/list"
-	// What of a Claude Code setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
+	// What of another agent's setup (`CLAUDE.md`, skills, MCP servers, hooks) could be imported.
 	MethodExternalAgentConfigDetect = "externalAgentConfig/detect"
 	// Import detected items; MCP servers and hooks only locally, and disabled.
 	MethodExternalAgentConfigImport = "externalAgentConfig/import"
@@ -1736,7 +1736,7 @@ type ExternalAgentConfigDetectParams struct {
 	MaxSessionAgeDays *int64 `json:"maxSessionAgeDays,omitempty"`
 	// MaxSessions: Accepted for compatibility; sessions are not imported.
 	MaxSessions *int64 `json:"maxSessions,omitempty"`
-	// MigrationSource: Accepted for compatibility; the source is always Claude Code's setup.
+	// MigrationSource: Accepted for compatibility; the source is always the `CLAUDE.md` / `.mcp.json` / `.claude/` layout.
 	MigrationSource *string `json:"migrationSource,omitempty"`
 	// Source: Accepted for compatibility and ignored.
 	Source *string `json:"source,omitempty"`

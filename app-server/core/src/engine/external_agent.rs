@@ -1,4 +1,4 @@
-//! `externalAgentConfig/detect` and `externalAgentConfig/import`: Claude Code's setup brought
+//! `externalAgentConfig/detect` and `externalAgentConfig/import`: another agent's setup brought
 //! over (the files are `crate::external_agent`; this module writes `config.toml`).
 //!
 //! MCP servers and hooks run commands, so an import that adds either is refused on a network
@@ -24,7 +24,7 @@ use crate::external_agent::{Scope, mcp_server_table, valid_server_name};
 /// The most items one import takes.
 pub const MAX_IMPORT_ITEMS: usize = 256;
 
-/// The hook events Tandem runs: Claude Code's name and the key label of `[hooks.state]`.
+/// The hook events Tandem runs: its name in `.claude/settings.json` and the key label of `[hooks.state]`.
 const HOOK_EVENTS: [(&str, &str); 4] = [
     ("PreToolUse", "pre_tool_use"),
     ("PostToolUse", "post_tool_use"),
