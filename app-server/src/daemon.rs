@@ -8,10 +8,8 @@
 //! `start` and `stop` commands take turns, so that two starts never race to two daemons. Each
 //! command prints one JSON object with the status, as the reference's does.
 
-use std::fs::File;
 use std::io::{Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
-use std::os::unix::io::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -20,6 +18,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::listener::socket;
+use crate::listener_auth::write_private_file;
+use tandem_core::sync::FileLock;
 
 /// The daemon's directory under `$TANDEM_HOME` (mode 0700).
 const DAEMON_DIR: &str = "app-server-daemon";
@@ -75,7 +75,9 @@ pub fn run(command: DaemonCommand, home: &Path, overrides: &[String]) -> anyhow:
         .mode(0o700)
         .create(&paths.dir)
         .map_err(|error| anyhow::anyhow!("cannot create {}: {error}", paths.dir.display()))?;
-    let _lock = lock(&paths.dir.join("daemon.lock"))?;
+    let lock_path = paths.dir.join("daemon.lock");
+    let _lock = FileLock::exclusive(&lock_path)
+        .map_err(|error| anyhow::anyhow!("cannot lock {}: {error}", lock_path.display()))?;
     let report = match command {
         DaemonCommand::Start => start(&paths, home, overrides)?,
         DaemonCommand::Stop => stop(&paths)?,
@@ -96,7 +98,7 @@ fn running(paths: &Paths) -> Option<(i32, String)> {
     let record: Value = serde_json::from_str(&text).ok()?;
     let pid = i32::try_from(record["pid"].as_i64()?).ok()?;
     let version = record["version"].as_str().unwrap_or_default().to_string();
-    (alive(pid) && ready(&paths.socket)).then_some((pid, version))
+    (is_daemon(pid) && ready(&paths.socket)).then_some((pid, version))
 }
 
 fn base_report(paths: &Paths, status: &str) -> Value {
@@ -170,7 +172,8 @@ fn start(paths: &Paths, home: &Path, overrides: &[String]) -> anyhow::Result<Val
         std::thread::sleep(POLL);
     }
     let record = json!({"pid": pid, "version": env!("CARGO_PKG_VERSION")});
-    write_private(&paths.pid_file(), record.to_string().as_bytes())?;
+    write_private_file(&paths.pid_file(), record.to_string().as_bytes())
+        .map_err(|error| anyhow::anyhow!("cannot write {}: {error}", paths.pid_file().display()))?;
     let mut report = base_report(paths, "started");
     report["backend"] = json!("pid");
     report["pid"] = json!(pid);
@@ -184,7 +187,7 @@ fn stop(paths: &Paths) -> anyhow::Result<Value> {
         .and_then(|text| serde_json::from_str::<Value>(&text).ok())
         .and_then(|record| record["pid"].as_i64())
         .and_then(|pid| i32::try_from(pid).ok())
-        .filter(|pid| alive(*pid));
+        .filter(|pid| is_daemon(*pid));
     let Some(pid) = recorded else {
         let _ = std::fs::remove_file(paths.pid_file());
         return Ok(base_report(paths, "notRunning"));
@@ -221,6 +224,20 @@ fn version(paths: &Paths) -> anyhow::Result<Value> {
     Ok(report)
 }
 
+/// Whether `pid` is a listening `tandem app-server` (its command line holds `app-server` and
+/// `--listen`), so that a pid file left by a daemon that died never names, and never gets
+/// signalled as, an unrelated process that was given the same pid.
+fn is_daemon(pid: i32) -> bool {
+    if !alive(pid) {
+        return false;
+    }
+    let Ok(command_line) = std::fs::read(format!("/proc/{pid}/cmdline")) else {
+        return false;
+    };
+    let arguments: Vec<&[u8]> = command_line.split(|byte| *byte == 0).collect();
+    arguments.contains(&b"app-server".as_slice()) && arguments.contains(&b"--listen".as_slice())
+}
+
 /// Whether a process `pid` exists (a zombie child counts until it is reaped).
 fn alive(pid: i32) -> bool {
     // SAFETY: signal 0 only checks that the process exists and may be signalled.
@@ -241,39 +258,6 @@ pub fn ready(socket: &Path) -> bool {
     }
     let mut head = [0u8; 12];
     stream.read_exact(&mut head).is_ok() && &head[9..12] == b"200"
-}
-
-/// Takes the exclusive lock of `path`, waiting for another `daemon` command to finish.
-fn lock(path: &Path) -> anyhow::Result<File> {
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .mode(0o600)
-        .open(path)
-        .map_err(|error| anyhow::anyhow!("cannot open {}: {error}", path.display()))?;
-    // SAFETY: flock on a descriptor we own; the lock ends when the file is closed.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-        anyhow::bail!(
-            "cannot lock {}: {}",
-            path.display(),
-            std::io::Error::last_os_error()
-        );
-    }
-    Ok(file)
-}
-
-fn write_private(path: &Path, contents: &[u8]) -> anyhow::Result<()> {
-    let staged = path.with_extension("staged");
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(true)
-        .write(true)
-        .mode(0o600)
-        .open(&staged)?;
-    file.write_all(contents)?;
-    std::fs::rename(&staged, path)?;
-    Ok(())
 }
 
 #[allow(

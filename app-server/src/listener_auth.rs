@@ -306,7 +306,7 @@ fn check_token(token: &str) -> Result<(), String> {
 
 /// Compares a presented token with an accepted one without an early exit: the time depends
 /// on the presented token's length only.
-fn constant_time_eq(presented: &[u8], accepted: &[u8]) -> bool {
+pub fn constant_time_eq(presented: &[u8], accepted: &[u8]) -> bool {
     let mut difference = u8::from(presented.len() != accepted.len());
     for (index, byte) in presented.iter().enumerate() {
         let other = accepted.get(index).copied().unwrap_or(0);
@@ -329,13 +329,14 @@ fn read_token_file(path: &Path) -> std::io::Result<(String, FileVersion)> {
 
 /// Writes `contents` to `path` with mode 0600, through a temporary file in the same directory
 /// renamed over it, so that a reader sees the old file or the whole new one.
-fn write_private_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
+pub fn write_private_file(path: &Path, contents: &[u8]) -> std::io::Result<()> {
     let directory = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(directory)?;
-    let temporary = directory.join(format!(
-        ".{GENERATED_TOKEN_FILE}.{}.tmp",
-        std::process::id()
-    ));
+    let name = path
+        .file_name()
+        .map(|name| name.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let temporary = directory.join(format!(".{name}.{}.tmp", std::process::id()));
     let _ = std::fs::remove_file(&temporary);
     let written = (|| {
         let mut file = std::fs::OpenOptions::new()

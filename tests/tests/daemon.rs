@@ -307,3 +307,31 @@ async fn a_jsonl_proxys_config_flags_reach_the_threads_it_starts() {
         .unwrap();
     assert_eq!(started["model"], "client-model");
 }
+
+#[tokio::test]
+async fn a_pid_file_naming_another_process_neither_counts_nor_gets_it_signalled() {
+    let home = tempfile::tempdir().unwrap();
+    let mut bystander = tokio::process::Command::new("sleep")
+        .arg("30")
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let pid = bystander.id().unwrap();
+    let dir = home.path().join("app-server-daemon");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("daemon.pid"),
+        json!({"pid": pid, "version": "0.1.0"}).to_string(),
+    )
+    .unwrap();
+    let (stopped, ok) = daemon(home.path(), "stop").await;
+    assert!(ok);
+    assert_eq!(stopped["status"], "notRunning");
+    assert!(
+        alive(i64::from(pid)),
+        "the unrelated process was not signalled"
+    );
+    let (_, ok) = daemon(home.path(), "version").await;
+    assert!(!ok);
+    bystander.kill().await.unwrap();
+}

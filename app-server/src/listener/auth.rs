@@ -15,7 +15,9 @@ use jsonwebtoken::{Algorithm, DecodingKey, Validation};
 use sha2::{Digest, Sha256};
 use tandem_core::principal::Principal;
 
-use crate::listener_auth::{DEFAULT_PRINCIPAL, MAX_NAME_BYTES, MIN_TOKEN_BYTES, TokenTable};
+use crate::listener_auth::{
+    DEFAULT_PRINCIPAL, MAX_NAME_BYTES, MIN_TOKEN_BYTES, TokenTable, constant_time_eq,
+};
 
 /// The file a generated capability token is written to, under `$TANDEM_HOME`.
 pub const GENERATED_WS_TOKEN_FILE: &str = "app-server-ws.token";
@@ -227,15 +229,6 @@ pub fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
     allowed
         .iter()
         .any(|allowed| allowed.trim_end_matches('/').eq_ignore_ascii_case(origin))
-}
-
-fn constant_time_eq(left: &[u8], right: &[u8]) -> bool {
-    left.len() == right.len()
-        && left
-            .iter()
-            .zip(right)
-            .fold(0u8, |difference, (a, b)| difference | (a ^ b))
-            == 0
 }
 
 #[cfg(test)]

@@ -273,14 +273,14 @@ impl ThreadHub {
                 .map(|(id, member)| (*id, member.approver.clone()))
                 .collect();
         };
-        let subscribed = lock(&self.subscribers).get(thread_id).cloned();
-        match subscribed {
+        let subscribers = lock(&self.subscribers);
+        match subscribers.get(thread_id) {
             Some(subscribed) => subscribed
-                .into_iter()
+                .iter()
                 .filter_map(|id| {
                     connections
-                        .get(&id)
-                        .map(|member| (id, member.approver.clone()))
+                        .get(id)
+                        .map(|member| (*id, member.approver.clone()))
                 })
                 .collect(),
             None => connections
@@ -370,24 +370,29 @@ impl ThreadHub {
     }
 
     async fn deliver(&self, notification: ServerNotification) {
-        let thread_id = notification_thread(&notification).map(str::to_string);
-        let mut recipients = self.recipients(thread_id.as_deref());
-        if let Some(thread_id) = &thread_id {
-            let mut held = lock(&self.held);
-            if !held.is_empty() {
-                recipients.retain(|(connection, _)| {
-                    let Some(batch) = held.get_mut(&(*connection, thread_id.clone())) else {
-                        return true;
-                    };
-                    if batch.len() < MAX_HELD {
-                        batch.push(notification.clone());
-                    } else {
-                        tracing::warn!(thread_id, "dropping a notification held for a resume");
-                    }
-                    false
-                });
+        let mut recipients = {
+            let thread_id = notification_thread(&notification);
+            let mut recipients = self.recipients(thread_id);
+            // Held deliveries are rare (a resume in flight): the thread id is copied only then.
+            if let Some(thread_id) = thread_id {
+                let mut held = lock(&self.held);
+                if !held.is_empty() {
+                    recipients.retain(|(connection, _)| {
+                        let Some(batch) = held.get_mut(&(*connection, thread_id.to_string()))
+                        else {
+                            return true;
+                        };
+                        if batch.len() < MAX_HELD {
+                            batch.push(notification.clone());
+                        } else {
+                            tracing::warn!(thread_id, "dropping a notification held for a resume");
+                        }
+                        false
+                    });
+                }
             }
-        }
+            recipients
+        };
         let Some((last_id, last)) = recipients.pop() else {
             return;
         };

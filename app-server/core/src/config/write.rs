@@ -437,39 +437,20 @@ fn sync_directory(home: &Path) {
     }
 }
 
-/// An exclusive `flock` on `$TANDEM_HOME/.config.toml.lock`, released on drop (the file is
-/// closed).
+/// An exclusive `flock` on `$TANDEM_HOME/.config.toml.lock`, released on drop.
 struct WriteLock {
-    _file: std::fs::File,
+    _lock: crate::sync::FileLock,
 }
 
 impl WriteLock {
     fn acquire(home: &Path) -> Result<WriteLock, ConfigWriteError> {
-        use std::os::fd::AsRawFd as _;
-        use std::os::unix::fs::OpenOptionsExt as _;
         let path = home.join(".config.toml.lock");
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .open(&path)
-            .map_err(|error| {
-                ConfigWriteError::Io(format!("cannot open {}: {error}", path.display()))
-            })?;
-        loop {
-            // SAFETY: `flock` on a descriptor this function owns for the call's duration.
-            let result = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
-            if result == 0 {
-                return Ok(WriteLock { _file: file });
-            }
-            let error = std::io::Error::last_os_error();
-            if error.kind() != std::io::ErrorKind::Interrupted {
-                return Err(ConfigWriteError::Io(format!(
-                    "cannot lock {}: {error}",
-                    path.display()
-                )));
-            }
+        match crate::sync::FileLock::exclusive(&path) {
+            Ok(lock) => Ok(WriteLock { _lock: lock }),
+            Err(error) => Err(ConfigWriteError::Io(format!(
+                "cannot lock {}: {error}",
+                path.display()
+            ))),
         }
     }
 }
