@@ -207,6 +207,8 @@ async fn sessions_run_concurrently_and_cannot_drive_each_others_threads() {
         .as_str()
         .unwrap()
         .to_string();
+    // B's call must not reach the model before A's has taken the gated response.
+    assert!(gate.wait_requested(Duration::from_secs(30)).await);
     let b = server
         .post(Some(&session_b), &call(1, "codex", json!({"prompt": "B?"})))
         .header("x-mcp-post-stream", "0")

@@ -531,6 +531,10 @@ class AppServerClient(TypedServerRequests):
         except ConnectionClosed as error:  # a WebSocket protocol violation
             self._fail(error)
             return
+        except ConnectionResetError:
+            # A peer that dies with unread data in its socket resets the connection instead of
+            # closing it: for the client that is the same end as an orderly close.
+            pass
         except (ConnectionError, OSError) as error:
             self._fail(ConnectionClosed(f"reading from the server failed: {error}", **self._exit_info()))
             return
