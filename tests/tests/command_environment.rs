@@ -287,3 +287,38 @@ async fn sandboxed_commands_cannot_read_tandem_home() {
         "{output}"
     );
 }
+
+#[tokio::test]
+async fn sandboxed_commands_read_the_user_skills_and_nothing_else_of_the_home() {
+    let mut setup = start("").await;
+    let skill = setup.server.home.join("skills/review");
+    std::fs::create_dir_all(&skill).unwrap();
+    let body = "---\nname: review\ndescription: Review a diff\n---\nRead the diff first.\n";
+    std::fs::write(skill.join("SKILL.md"), body).unwrap();
+    let read = format!("cat '{}/SKILL.md'", skill.display());
+    let plant = format!("echo x > '{}/planted'", skill.display());
+    let list = format!("ls -A '{}'", setup.server.home.display());
+    if !sandbox_enforced(&mut setup).await {
+        return;
+    }
+    for policy in sandboxed_policies() {
+        let result = command_exec(&mut setup, &read, policy.clone()).await;
+        assert_eq!(result["exitCode"], 0, "{policy}: {result}");
+        assert_eq!(result["stdout"], body, "{policy}");
+        let result = command_exec(&mut setup, &plant, policy.clone()).await;
+        assert_ne!(result["exitCode"], 0, "{policy}: {result}");
+        assert!(!skill.join("planted").exists(), "{policy}");
+        // Listing the home shows nothing else: an unprivileged user may not list it at all,
+        // root (who ignores permissions) sees the one mount point.
+        let result = command_exec(&mut setup, &list, policy.clone()).await;
+        let listed = result["stdout"].as_str().unwrap();
+        assert!(matches!(listed, "" | "skills\n"), "{policy}: {result}");
+    }
+
+    // The model reads the skill through exec_command under the thread's read-only sandbox.
+    setup.model.push_all([exec("call_skill", &read), done()]);
+    let messages = run_turn(&mut setup, "use the review skill", Vec::new()).await;
+    assert_eq!(find(&messages, "turn/completed").len(), 1);
+    let output = tool_output(&setup.model, "call_skill");
+    assert!(output.contains("Read the diff first."), "{output}");
+}

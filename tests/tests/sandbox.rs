@@ -701,3 +701,53 @@ fn a_command_inside_a_hidden_home_is_refused() {
     );
     assert!(!String::from_utf8_lossy(&output.stdout).contains("sk-stored-secret"));
 }
+
+#[test]
+fn an_exposed_directory_inside_a_hidden_home_is_readable_but_not_writable() {
+    let parent = tempfile::tempdir().unwrap();
+    let home = home_with_key(parent.path());
+    let skill = home.path().join("skills/review");
+    fs::create_dir_all(&skill).unwrap();
+    fs::write(
+        skill.join("SKILL.md"),
+        "---\nname: review\n---\nRead the diff.\n",
+    )
+    .unwrap();
+    let fixture = Fixture::new();
+    let writable_tmp = json!({ "type": "workspaceWrite", "writableRoots": [parent.path()] });
+    for mode in MODES {
+        let mut options: Vec<String> = mode.iter().map(|option| option.to_string()).collect();
+        options.extend(hide(home.path()));
+        options.extend([
+            "--expose".to_string(),
+            home.path().join("skills").display().to_string(),
+        ]);
+        let options: Vec<&str> = options.iter().map(String::as_str).collect();
+        for policy in [read_only(), writable_tmp.clone()] {
+            let script = format!("cat '{}/SKILL.md'", skill.display());
+            let output = sandboxed(&policy, fixture.workspace(), &script, &options);
+            assert_allowed(&output);
+            if matches!(support(), Support::Enforced) {
+                assert_eq!(
+                    String::from_utf8_lossy(&output.stdout),
+                    "---\nname: review\n---\nRead the diff.\n",
+                    "{mode:?}"
+                );
+            }
+            // The rest of the home stays hidden.
+            let script = format!("cat '{}/auth.json'", home.path().display());
+            assert_hidden(&sandboxed(&policy, fixture.workspace(), &script, &options));
+            let script = format!("cat '{}/skills/../auth.json'", home.path().display());
+            assert_hidden(&sandboxed(&policy, fixture.workspace(), &script, &options));
+            // And the skills cannot be changed, even where the enclosing root is writable.
+            let planted = skill.join("planted");
+            let script = format!("echo x > '{}'", planted.display());
+            let output = sandboxed(&policy, fixture.workspace(), &script, &options);
+            assert!(!output.status.success(), "{mode:?}: {}", describe(&output));
+            assert!(
+                !planted.exists(),
+                "{mode:?}: written into an exposed directory"
+            );
+        }
+    }
+}

@@ -65,7 +65,7 @@ impl Scope {
             mcp_json: user_home.join(".claude.json"),
             settings: user_home.join(".claude/settings.json"),
             skills: user_home.join(".claude/skills"),
-            target_skills: tandem_home.join("skills"),
+            target_skills: crate::skills::user_skills_dir(tandem_home),
         }
     }
 

@@ -101,6 +101,13 @@ pub fn is_enabled(settings: &[SkillSetting], name: &str, path: &str) -> bool {
     by_path.or(by_name).is_none_or(|setting| setting.enabled)
 }
 
+/// The user's own skills directory, `$TANDEM_HOME/skills/`. Sandboxed commands may read it
+/// (never write it) although the rest of the home is hidden from them, so that the model can
+/// read the skills it is told about.
+pub fn user_skills_dir(tandem_home: &Path) -> PathBuf {
+    tandem_home.join("skills")
+}
+
 /// Finds the skills `cwd` sees: the repository's, then `home/skills` and `extra_roots`, with
 /// `settings` deciding which are enabled.
 pub fn discover(
@@ -115,7 +122,7 @@ pub fn discover(
             roots.push((directory.join(hidden).join("skills"), SkillScope::Repo));
         }
     }
-    roots.push((home.join("skills"), SkillScope::User));
+    roots.push((user_skills_dir(home), SkillScope::User));
     roots.extend(
         extra_roots
             .iter()

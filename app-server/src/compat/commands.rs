@@ -11,7 +11,7 @@ use app_server_protocol::utility::{
 };
 use tandem_core::audit::AuditEvent;
 use tandem_core::engine::Engine;
-use tandem_core::sandbox::{SandboxError, wrap_command};
+use tandem_core::sandbox::{Concealment, SandboxError, wrap_command};
 use tandem_core::tools::exec::ExecError;
 use tandem_core::tools::exec::command_exec::CommandExecRegistry;
 use tokio::sync::mpsc;
@@ -85,7 +85,8 @@ pub fn resolve_path(path: Option<&str>) -> PathBuf {
     }
 }
 
-/// The argv that runs `command` under `policy`, unable to read `home` (`TANDEM_HOME`), or why
+/// The argv that runs `command` under `policy`, unable to read `home` (`TANDEM_HOME`) but for
+/// its `skills/` directory, or why
 /// it cannot be confined. A kernel that cannot enforce the sandbox is an error: the command
 /// must never run unconfined.
 pub fn sandboxed_argv(
@@ -94,7 +95,7 @@ pub fn sandboxed_argv(
     home: &Path,
     command: &[String],
 ) -> Result<Vec<String>, JsonRpcErrorBody> {
-    match wrap_command(policy, cwd, &[home.to_path_buf()], command) {
+    match wrap_command(policy, cwd, &Concealment::tandem_home(home), command) {
         Ok(argv) => Ok(argv),
         Err(SandboxError::EmptyCommand) => Err(exec_error(&ExecError::EmptyCommand)),
         Err(error) => {

@@ -163,8 +163,8 @@ impl TurnTask {
                 .await;
             return (item, false);
         }
-        let hidden = [self.engine.config().home.clone()];
-        let wrapped = match crate::sandbox::wrap_command(&sandbox, &cwd, &hidden, &argv) {
+        let concealed = crate::sandbox::Concealment::tandem_home(&self.engine.config().home);
+        let wrapped = match crate::sandbox::wrap_command(&sandbox, &cwd, &concealed, &argv) {
             Ok(wrapped) => wrapped,
             Err(error) => {
                 let message = format!("failed to sandbox command: {error}");

@@ -13,6 +13,7 @@ use std::process::Command;
 use app_server_protocol::policy::SandboxPolicy;
 
 use crate::sandbox::filesystem::{self, FilesystemRules};
+use crate::sandbox::hidden::Exposure;
 use crate::sandbox::plan::{self, ConfinementPlan};
 use crate::sandbox::{SandboxError, SandboxExecArgs, hidden, namespace, seccomp};
 
@@ -59,6 +60,7 @@ fn confine(args: &SandboxExecArgs) -> Result<(), SandboxError> {
         return Ok(());
     };
     let hidden = hidden::resolve(&args.hide);
+    let exposed = hidden::resolve_exposed(&args.expose, &args.hide, &hidden);
     match std::env::current_dir() {
         Ok(cwd) => hidden::check_working_directory(&cwd, &hidden)?,
         Err(source) => {
@@ -70,8 +72,9 @@ fn confine(args: &SandboxExecArgs) -> Result<(), SandboxError> {
     }
     hidden::leave_out(&mut plan, &hidden);
     set_no_new_privs()?;
-    let (protection, readable, writable) = protect_paths(&plan, &hidden, args.no_namespace)?;
-    tracing::debug!(?protection, writable = ?writable, protected = ?plan.protected, hidden = ?hidden, "access");
+    let (protection, readable, writable) =
+        protect_paths(&plan, &hidden, &exposed, args.no_namespace)?;
+    tracing::debug!(?protection, writable = ?writable, protected = ?plan.protected, hidden = ?hidden, exposed = ?exposed, "access");
     if !plan.network_access {
         let program = seccomp::network_filter()?;
         seccomp::install(&program)?;
@@ -85,11 +88,13 @@ fn confine(args: &SandboxExecArgs) -> Result<(), SandboxError> {
     Ok(())
 }
 
-/// Keeps the protected paths read-only and the hidden ones unreadable, and returns how, with
-/// the paths to grant read and write access below.
+/// Keeps the protected paths read-only and the hidden ones unreadable (but for the exposed
+/// directories, read-only), and returns how, with the paths to grant read and write access
+/// below.
 fn protect_paths(
     plan: &ConfinementPlan,
     hidden: &[PathBuf],
+    exposed: &[Exposure],
     no_namespace: bool,
 ) -> Result<(PathProtection, Vec<PathBuf>, Vec<PathBuf>), SandboxError> {
     let everything = vec![PathBuf::from("/")];
@@ -101,7 +106,7 @@ fn protect_paths(
         ));
     }
     if !no_namespace {
-        match namespace::isolate(&plan.protected, hidden) {
+        match namespace::isolate(&plan.protected, hidden, exposed) {
             Ok(kind) => {
                 return Ok((
                     PathProtection::Namespace(kind),
@@ -121,10 +126,12 @@ fn protect_paths(
         Ok(grants) => grants,
         Err(source) => return Err(SandboxError::ReadWritableRoot(source)),
     };
-    let readable = match plan::grants_excluding(&everything, hidden) {
+    let mut readable = match plan::grants_excluding(&everything, hidden) {
         Ok(grants) => grants,
         Err(source) => return Err(SandboxError::ReadAboveHidden(source)),
     };
+    // No write grant reaches them: write grants leave out the hidden paths they lie in.
+    readable.extend(exposed.iter().map(|exposure| exposure.source.clone()));
     Ok((PathProtection::LandlockOnly, readable, writable))
 }
 

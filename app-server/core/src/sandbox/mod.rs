@@ -9,8 +9,9 @@
 //!
 //! 1. sets `PR_SET_NO_NEW_PRIVS`;
 //! 2. keeps `.git` under each writable root read-only and the hidden paths (`--hide`,
-//!    `$TANDEM_HOME`: credentials and every thread's rollout) unreadable: with a read-only bind
-//!    mount and an empty `tmpfs` in a private mount namespace (a plain one when we have
+//!    `$TANDEM_HOME`: credentials and every thread's rollout) unreadable but for the exposed
+//!    directories inside them (`--expose`, `$TANDEM_HOME/skills`: readable, never writable):
+//!    with a read-only bind mount and an empty `tmpfs` in a private mount namespace (a plain one when we have
 //!    `CAP_SYS_ADMIN`, else an unprivileged user namespace), or, when namespaces are
 //!    unavailable (containers, hardened kernels), with Landlock alone by granting access to
 //!    each child of a directory except the excluded one: in that mode new top-level entries
@@ -39,10 +40,13 @@ use std::sync::OnceLock;
 
 use app_server_protocol::policy::SandboxPolicy;
 
+pub use crate::sandbox::hidden::Concealment;
+
 /// Arguments of the hidden `tandem sandbox-exec` subcommand.
 ///
 /// Built by [`wrap_command`]; the layout is
-/// `tandem sandbox-exec --policy <JSON> --cwd <DIR> [--hide <PATH>]... [--debug] -- <COMMAND>...`.
+/// `tandem sandbox-exec --policy <JSON> --cwd <DIR> [--hide <PATH>]... [--expose <PATH>]...
+/// [--debug] -- <COMMAND>...`.
 #[derive(Debug, clap::Args)]
 pub struct SandboxExecArgs {
     /// The sandbox policy, as the JSON of a protocol `SandboxPolicy`.
@@ -59,6 +63,12 @@ pub struct SandboxExecArgs {
     /// working directory lies inside one is refused.
     #[arg(long = "hide", value_name = "PATH")]
     pub hide: Vec<PathBuf>,
+
+    /// A directory inside a `--hide` path that the command may still read, never write:
+    /// `$TANDEM_HOME/skills`. Repeatable; one that does not exist, lies outside every hidden
+    /// path or leads elsewhere into one stays hidden.
+    #[arg(long = "expose", value_name = "PATH")]
+    pub expose: Vec<PathBuf>,
 
     /// Log the confinement steps (which `.git` protection was used, the write grants) on
     /// stderr.
@@ -144,16 +154,17 @@ pub enum SandboxError {
 
 /// Returns the command line to spawn so that `argv` runs under `policy`.
 ///
-/// `cwd` is the workspace that `policy` refers to; `hidden` are the paths the command may not
-/// read (`$TANDEM_HOME`). Full access (and an external sandbox) returns `argv` unchanged;
-/// anything else returns
-/// `[<tandem>, "sandbox-exec", "--policy", <json>, "--cwd", <cwd>, "--hide", <path>, ..., "--", argv...]`,
+/// `cwd` is the workspace that `policy` refers to; `concealed` names the paths the command may
+/// not read (`$TANDEM_HOME`) and the directories inside them it may. Full access (and an
+/// external sandbox) returns `argv` unchanged; anything else returns
+/// `[<tandem>, "sandbox-exec", "--policy", <json>, "--cwd", <cwd>, "--hide", <path>, ...,
+/// "--expose", <path>, ..., "--", argv...]`,
 /// or [`SandboxError::Unsupported`] when this kernel cannot enforce the sandbox: the command
 /// must then not run at all.
 pub fn wrap_command(
     policy: &SandboxPolicy,
     cwd: &Path,
-    hidden: &[PathBuf],
+    concealed: &Concealment,
     argv: &[String],
 ) -> Result<Vec<String>, SandboxError> {
     if matches!(
@@ -186,12 +197,14 @@ pub fn wrap_command(
         "--cwd".to_string(),
         cwd,
     ];
-    for path in hidden {
+    let flagged = (concealed.hidden.iter().map(|path| ("--hide", path)))
+        .chain(concealed.exposed.iter().map(|path| ("--expose", path)));
+    for (flag, path) in flagged {
         let path = match std::path::absolute(path) {
             Ok(path) => utf8(path)?,
             Err(_) => return Err(SandboxError::InvalidPath(path.clone())),
         };
-        wrapped.push("--hide".to_string());
+        wrapped.push(flag.to_string());
         wrapped.push(path);
     }
     if tracing::enabled!(tracing::Level::DEBUG) {
@@ -283,7 +296,13 @@ mod tests {
             },
         ] {
             assert_eq!(
-                wrap_command(&policy, Path::new("/work"), &[], &command).unwrap(),
+                wrap_command(
+                    &policy,
+                    Path::new("/work"),
+                    &Concealment::default(),
+                    &command
+                )
+                .unwrap(),
                 command
             );
         }
@@ -298,8 +317,8 @@ mod tests {
             exclude_slash_tmp: Some(true),
         };
         let command = argv(&["bash", "-c", "echo --policy"]);
-        let hidden = [PathBuf::from("/home/user/.tandem")];
-        let result = wrap_command(&policy, Path::new("/work/repo"), &hidden, &command);
+        let concealed = Concealment::tandem_home(Path::new("/home/user/.tandem"));
+        let result = wrap_command(&policy, Path::new("/work/repo"), &concealed, &command);
         if let Err(reason) = sandbox_status() {
             assert!(
                 !sandbox_required(),
@@ -324,7 +343,11 @@ mod tests {
             policy
         );
         assert_eq!(args.cwd, PathBuf::from("/work/repo"));
-        assert_eq!(args.hide, hidden);
+        assert_eq!(args.hide, concealed.hidden);
+        assert_eq!(
+            args.expose,
+            vec![PathBuf::from("/home/user/.tandem/skills")]
+        );
         assert_eq!(args.command, command);
         assert!(!args.no_namespace);
     }
@@ -339,7 +362,8 @@ mod tests {
         let policy = SandboxPolicy::ReadOnly {
             network_access: None,
         };
-        let error = wrap_command(&policy, Path::new("/"), &[], &[]).unwrap_err();
+        let error =
+            wrap_command(&policy, Path::new("/"), &Concealment::default(), &[]).unwrap_err();
         assert_eq!(error.to_string(), "no command to run");
     }
 

@@ -1,6 +1,8 @@
 //! Read-only `.git` and unreadable `$TANDEM_HOME` through a private mount namespace:
 //! bind-mount each protected path onto itself and remount the bind read-only, and cover each
-//! hidden path with an empty, read-only file system.
+//! hidden path with an empty, read-only file system. An exposed directory inside a hidden one
+//! is bind-mounted back, read-only, at its place in that file system, whose other directories
+//! can be crossed but not listed.
 //!
 //! Landlock only adds rights, so a write rule on a workspace also covers its `.git`, and the
 //! read rule on `/` covers everything; a mount is the one thing that takes access away again
@@ -9,11 +11,15 @@
 //! remount them.
 
 use std::ffi::CString;
+use std::fs::File;
 use std::io;
+use std::os::fd::AsRawFd;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use crate::sandbox::SandboxError;
+use crate::sandbox::hidden::Exposure;
 
 /// How the mount namespace was obtained.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,12 +34,17 @@ pub enum NamespaceKind {
 
 /// Moves this process into a new mount namespace and, there, makes every path in `protected`
 /// read-only and every path in `hidden` empty: a directory becomes an empty read-only
-/// `tmpfs` without permissions, a file an empty read-only file (`/dev/null`).
+/// `tmpfs` without permissions, a file an empty read-only file (`/dev/null`). The `exposed`
+/// directories reappear read-only inside the `tmpfs` over their hidden ancestor.
 ///
 /// Must run while the process is single-threaded (`unshare(CLONE_NEWUSER)` requires it). On
 /// error the process may already be in new namespaces with only some paths protected; the
 /// caller then protects them another way.
-pub fn isolate(protected: &[PathBuf], hidden: &[PathBuf]) -> Result<NamespaceKind, SandboxError> {
+pub fn isolate(
+    protected: &[PathBuf],
+    hidden: &[PathBuf],
+    exposed: &[Exposure],
+) -> Result<NamespaceKind, SandboxError> {
     let kind = enter_namespace()?;
     // Without this, our bind mounts could propagate back into the parent namespace when `/`
     // is a shared mount (the systemd default).
@@ -50,10 +61,21 @@ pub fn isolate(protected: &[PathBuf], hidden: &[PathBuf]) -> Result<NamespaceKin
         let flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | mount_flags(path)?;
         mount("remount read-only", None, path, flags)?;
     }
+    // Opened before anything covers them: afterwards their paths lead into the empty mounts.
+    let mut sources = Vec::with_capacity(exposed.len());
+    for exposure in exposed {
+        sources.push((open_directory(&exposure.source)?, exposure));
+    }
     // After the binds, so that a hidden path below a protected one is covered too.
     for path in hidden {
-        if path.is_dir() {
+        let inside: Vec<&(File, &Exposure)> = sources
+            .iter()
+            .filter(|(_, exposure)| exposure.mount_point.starts_with(path))
+            .collect();
+        if path.is_dir() && inside.is_empty() {
             mount_empty_directory(path)?;
+        } else if path.is_dir() {
+            mount_directory_exposing(path, &inside)?;
         } else {
             let null = Path::new("/dev/null");
             mount("bind-mount", Some(null), path, libc::MS_BIND)?;
@@ -88,6 +110,79 @@ fn mount_empty_directory(path: &Path) -> Result<(), SandboxError> {
         });
     }
     Ok(())
+}
+
+/// Covers `path` with a `tmpfs` that holds only the mount points of `exposed`, each a read-only
+/// bind of its source; every directory of the `tmpfs` may be crossed but not listed, and the
+/// `tmpfs` ends read-only.
+fn mount_directory_exposing(
+    path: &Path,
+    exposed: &[&(File, &Exposure)],
+) -> Result<(), SandboxError> {
+    let target = c_path(path)?;
+    let fstype = c"tmpfs";
+    let data = c"mode=700,size=64k";
+    let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+    // SAFETY: every pointer is a NUL-terminated string that outlives the call.
+    let result = unsafe {
+        libc::mount(
+            fstype.as_ptr(),
+            target.as_ptr(),
+            fstype.as_ptr(),
+            flags,
+            data.as_ptr().cast(),
+        )
+    };
+    if result != 0 {
+        return Err(SandboxError::Mount {
+            action: "hide",
+            path: path.to_path_buf(),
+            source: io::Error::last_os_error(),
+        });
+    }
+    for (directory, exposure) in exposed {
+        let point = &exposure.mount_point;
+        std::fs::create_dir_all(point).map_err(io_error("create the mount point", point))?;
+        let source = PathBuf::from(format!("/proc/self/fd/{}", directory.as_raw_fd()));
+        mount("bind-mount", Some(&source), point, libc::MS_BIND)?;
+        let flags = libc::MS_BIND | libc::MS_REMOUNT | libc::MS_RDONLY | mount_flags(point)?;
+        mount("remount read-only", None, point, flags)?;
+    }
+    // Once every mount point exists: the directories leading to them become searchable, not
+    // listable.
+    for (_, exposure) in exposed {
+        for ancestor in exposure.mount_point.ancestors().skip(1) {
+            if !ancestor.starts_with(path) {
+                break;
+            }
+            std::fs::set_permissions(ancestor, std::fs::Permissions::from_mode(0o111))
+                .map_err(io_error("restrict", ancestor))?;
+        }
+    }
+    mount(
+        "remount read-only",
+        None,
+        path,
+        libc::MS_REMOUNT | libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+    )
+}
+
+fn io_error(action: &'static str, path: &Path) -> impl FnOnce(io::Error) -> SandboxError {
+    let path = path.to_path_buf();
+    move |source| SandboxError::Mount {
+        action,
+        path,
+        source,
+    }
+}
+
+/// A handle on the directory `path` that names it whatever is mounted over it later.
+fn open_directory(path: &Path) -> Result<File, SandboxError> {
+    std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_PATH | libc::O_DIRECTORY | libc::O_CLOEXEC)
+        .open(path)
+        .map_err(io_error("open", path))
 }
 
 fn enter_namespace() -> Result<NamespaceKind, SandboxError> {

@@ -447,8 +447,8 @@ impl TurnTask {
             return Err(format!("exec_command failed: {error}"));
         }
         let argv = if sandboxed {
-            let hidden = [self.engine.config().home.clone()];
-            match crate::sandbox::wrap_command(sandbox, &workspace, &hidden, &command.argv) {
+            let concealed = crate::sandbox::Concealment::tandem_home(&self.engine.config().home);
+            match crate::sandbox::wrap_command(sandbox, &workspace, &concealed, &command.argv) {
                 Ok(argv) => argv,
                 Err(error) => return Err(format!("exec_command failed: sandbox: {error}")),
             }
