@@ -62,7 +62,8 @@ const MISSING: Refusal = Refusal {
     status: StatusCode::UNAUTHORIZED,
     message: "missing websocket bearer token",
 };
-const INVALID: Refusal = Refusal {
+/// A token that does not verify.
+pub const INVALID: Refusal = Refusal {
     status: StatusCode::UNAUTHORIZED,
     message: "invalid websocket bearer token",
 };
@@ -83,7 +84,12 @@ impl WsAuth {
         if let WsAuth::Disabled = self {
             return Ok(Principal::local_user());
         }
-        let token = bearer(headers)?;
+        self.principal_of_token(bearer(headers)?)
+    }
+
+    /// The principal `token` names, or why it is refused: the check of a bearer header's
+    /// token, also used for the token a web page sends in its first message.
+    pub fn principal_of_token(&self, token: &str) -> Result<Principal, Refusal> {
         match self {
             WsAuth::Disabled => Ok(Principal::local_user()),
             WsAuth::Tokens(table) => table.principal_of(token.as_bytes()).ok_or(INVALID),
