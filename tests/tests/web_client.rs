@@ -220,3 +220,33 @@ async fn another_origin_is_refused_even_with_web_on() {
     assert_eq!(refused.status, 401);
     assert_eq!(listener.terminate().await, Some(0));
 }
+
+#[tokio::test]
+async fn with_ws_auth_none_the_page_url_has_no_token_and_any_first_token_is_the_local_user() {
+    let model = MockModel::start().await;
+    let config = config(
+        &model.base_url(),
+        "untrusted",
+        "workspace-write",
+        "responses",
+    );
+    let mut listener = Listener::spawn(
+        &config,
+        "ws://127.0.0.1:0",
+        &["--ws-auth", "none", "--web"],
+        None,
+    )
+    .await;
+    let line = listener.stderr_line("web client at").await;
+    assert!(
+        line.ends_with(&format!("web client at {}/", page_origin(&listener))),
+        "{line}"
+    );
+    let origin = page_origin(&listener);
+    let mut client = listener.connect(&[("Origin", &origin)]).await.unwrap();
+    client
+        .send(&json!({"type": "authenticate", "token": ""}))
+        .await;
+    client.initialize().await;
+    assert_eq!(listener.terminate().await, Some(0));
+}
