@@ -5,7 +5,8 @@
 //! a header the upgrade is refused `401 missing websocket bearer token`; a header of another
 //! scheme `401 invalid authorization header`; a token that does not verify `401 invalid
 //! websocket bearer token`. A request carrying an `Origin` header (a browser page) is refused
-//! `403` unless that origin was allowed with `--allowed-origin`.
+//! `403` unless that origin was allowed with `--allowed-origin` or is the page of `--web`,
+//! whose connections present their token in their first message instead ([`super::web`]).
 
 use std::path::Path;
 use std::sync::Arc;
