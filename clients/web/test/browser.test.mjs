@@ -92,6 +92,13 @@ after(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
+/** Waits until one of the locators is visible; the others' waits end quietly. */
+async function firstOf(...locators) {
+  const waits = locators.map((locator) => locator.waitFor());
+  for (const wait of waits) wait.catch(() => {});
+  await Promise.race(waits);
+}
+
 /** The thread's items as shown: id, kind and text. */
 function shownItems(page) {
   return page.$$eval("#items [data-item-id]", (elements) =>
@@ -119,7 +126,7 @@ test("a turn streams, a command is approved by a click, the diff shows, and a re
   // The file change is applied, after an approval when the policy asks for one.
   const patch = page.locator('form.dialog[data-method="item/fileChange/requestApproval"]');
   const fileChange = page.locator("section.file-change.completed");
-  await Promise.race([patch.waitFor(), fileChange.waitFor()]);
+  await firstOf(patch, fileChange);
   if (await patch.count()) {
     // A new question takes the focus, so the keyboard alone answers it.
     await page.waitForFunction(() => document.activeElement?.closest("form.dialog:not(.answered)") !== null);
@@ -170,7 +177,7 @@ test("in plan mode the questionnaires are answered with the page's forms", async
   const open = page.locator("form.dialog:not(.answered)");
   const answered = [];
   while (true) {
-    await Promise.race([open.first().waitFor(), page.getByRole("status").filter({ hasText: "Turn completed." }).waitFor()]);
+    await firstOf(open.first(), page.getByRole("status").filter({ hasText: "Turn completed." }));
     if ((await open.count()) === 0) break;
     const dialog = open.first();
     const method = await dialog.getAttribute("data-method");
