@@ -288,6 +288,7 @@ impl WsFlags {
                 "--ws-max-clock-skew-seconds",
             ),
             (!self.allowed_origin.is_empty(), "--allowed-origin"),
+            (self.web, "--web"),
         ]
         .into_iter()
         .filter_map(|(given, name)| given.then_some(name))
@@ -337,6 +338,10 @@ pub struct WsFlags {
     /// any other `Origin` header is refused with 403.
     #[arg(long, value_name = "ORIGIN")]
     pub allowed_origin: Vec<String>,
+    /// Serve the web client at `/` and print its URL (with the token in the fragment) on
+    /// stderr; its page's own origin may connect and sends the token in its first message.
+    #[arg(long)]
+    pub web: bool,
 }
 
 /// Flags of the reference's `codex app-server` that mean nothing in Tandem: accepted, named

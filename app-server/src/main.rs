@@ -273,9 +273,25 @@ fn listener_admission(
             }
         }
     };
+    // The page's URL carries the token when the server knows the one token to give.
+    let web = flags.web.then(|| {
+        listener::web::WebPage::new(match &auth {
+            WsAuth::Disabled => Some(String::new()),
+            WsAuth::Tokens(table) => {
+                let tokens = table.tokens();
+                if tokens.len() == 1 {
+                    tokens.into_iter().next()
+                } else {
+                    None
+                }
+            }
+            WsAuth::TokenDigest(_) | WsAuth::Signed(_) => None,
+        })
+    });
     Ok(listener::Admission::WebSocket {
         auth,
         allowed_origins: flags.allowed_origin.clone(),
+        web,
     })
 }
 

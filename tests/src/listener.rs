@@ -331,6 +331,25 @@ impl WsClient {
         }
     }
 
+    /// Waits for the server to close the connection; returns the close frame's code and
+    /// reason (1005 and an empty reason when it sent none).
+    pub async fn close_frame(&mut self) -> (u16, String) {
+        loop {
+            let frame = tokio::time::timeout(READ_TIMEOUT, self.socket.next())
+                .await
+                .expect("timed out waiting for the connection to close");
+            match frame {
+                Some(Ok(Message::Close(Some(close)))) => {
+                    return (u16::from(close.code), close.reason.as_str().to_string());
+                }
+                Some(Ok(Message::Close(None))) | None => return (1005, String::new()),
+                Some(Ok(Message::Text(text))) => panic!("a message before the close: {text}"),
+                Some(Ok(_)) => {}
+                Some(Err(error)) => panic!("the connection failed instead of closing: {error}"),
+            }
+        }
+    }
+
     /// Closes the connection with a close frame.
     pub async fn close(mut self) {
         let _ = self.socket.close(None).await;

@@ -5,7 +5,8 @@
 //! a header the upgrade is refused `401 missing websocket bearer token`; a header of another
 //! scheme `401 invalid authorization header`; a token that does not verify `401 invalid
 //! websocket bearer token`. A request carrying an `Origin` header (a browser page) is refused
-//! `403` unless that origin was allowed with `--allowed-origin`.
+//! `403` unless that origin was allowed with `--allowed-origin` or is the page of `--web`,
+//! whose connections present their token in their first message instead ([`super::web`]).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -62,7 +63,8 @@ const MISSING: Refusal = Refusal {
     status: StatusCode::UNAUTHORIZED,
     message: "missing websocket bearer token",
 };
-const INVALID: Refusal = Refusal {
+/// A token that does not verify.
+pub const INVALID: Refusal = Refusal {
     status: StatusCode::UNAUTHORIZED,
     message: "invalid websocket bearer token",
 };
@@ -83,7 +85,12 @@ impl WsAuth {
         if let WsAuth::Disabled = self {
             return Ok(Principal::local_user());
         }
-        let token = bearer(headers)?;
+        self.principal_of_token(bearer(headers)?)
+    }
+
+    /// The principal `token` names, or why it is refused: the check of a bearer header's
+    /// token, also used for the token a web page sends in its first message.
+    pub fn principal_of_token(&self, token: &str) -> Result<Principal, Refusal> {
         match self {
             WsAuth::Disabled => Ok(Principal::local_user()),
             WsAuth::Tokens(table) => table.principal_of(token.as_bytes()).ok_or(INVALID),

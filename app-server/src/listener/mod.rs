@@ -14,6 +14,7 @@
 
 pub mod auth;
 pub mod socket;
+pub mod web;
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -23,7 +24,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::ws::{WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -49,6 +50,7 @@ use tandem_core::engine::Engine;
 use tandem_core::principal::Principal;
 use tandem_core::store::Store;
 use tandem_core::sync::lock;
+use web::WebPage;
 
 /// The read buffer a WebSocket connection starts with.
 const IDLE_READ_BUFFER: usize = 16 * 1024;
@@ -102,11 +104,21 @@ impl ListenAddress {
 pub enum Admission {
     /// `unix://`: the peer's uid must be the server's.
     SameUser,
-    /// `ws://`: a bearer token, and an allowed `Origin` when one is sent.
+    /// `ws://`: a bearer token, and an allowed `Origin` when one is sent; with `--web`, the
+    /// web client's page, whose connections send their token in their first message.
     WebSocket {
         auth: WsAuth,
         allowed_origins: Vec<String>,
+        web: Option<WebPage>,
     },
+}
+
+/// Who an admitted upgrade acts for.
+enum Admitted {
+    /// Known from the peer or the `Authorization` header.
+    Known(Principal, FrontEnd),
+    /// The web page's connection: named by the token of its first message.
+    FirstMessage(WsAuth),
 }
 
 /// A principal's engine and the hub that routes its events and questions.
@@ -169,6 +181,20 @@ pub async fn serve(
     let shutdown = Shutdown::start();
     let audit = AuditLog::open(&config.home);
     let home = config.home.clone();
+    let mut admission = admission;
+    let tcp = match address {
+        ListenAddress::WebSocket(address) => {
+            let listener = tokio::net::TcpListener::bind(address)
+                .await
+                .map_err(|error| anyhow::anyhow!("cannot listen on ws://{address}: {error}"))?;
+            let bound = listener.local_addr()?;
+            if let Admission::WebSocket { web: Some(web), .. } = &mut admission {
+                *web = web.clone().bound_to(bound);
+            }
+            Some((listener, bound))
+        }
+        _ => None,
+    };
     let state = Arc::new(ListenerState {
         config,
         store,
@@ -185,6 +211,7 @@ pub async fn serve(
         .route("/", get(upgrade))
         .route("/readyz", get(healthy))
         .route("/healthz", get(healthy))
+        .route("/web/{name}", get(web_asset))
         .with_state(state.clone());
     let stopping = {
         let guard = shutdown.guard();
@@ -192,12 +219,14 @@ pub async fn serve(
     };
     let mut socket_file = None;
     match address {
-        ListenAddress::WebSocket(address) => {
-            let listener = tokio::net::TcpListener::bind(address)
-                .await
-                .map_err(|error| anyhow::anyhow!("cannot listen on ws://{address}: {error}"))?;
-            let bound = listener.local_addr()?;
+        ListenAddress::WebSocket(_) => {
+            let Some((listener, bound)) = tcp else {
+                anyhow::bail!("the WebSocket listener was not bound");
+            };
             socket::report_listening(&format!("ws://{bound}"));
+            if let Admission::WebSocket { web: Some(web), .. } = &state.admission {
+                socket::report_page(&web.url());
+            }
             axum::serve(listener, app.into_make_service_with_connect_info::<Peer>())
                 .with_graceful_shutdown(stopping)
                 .await?;
@@ -240,34 +269,54 @@ async fn healthy() -> StatusCode {
     StatusCode::OK
 }
 
-/// `GET /`: admits the client (peer, `Origin`, bearer token) and upgrades to WebSocket.
+/// `GET /web/{name}`: the web client's files, with `--web`.
+async fn web_asset(State(state): State<Arc<ListenerState>>, Path(name): Path<String>) -> Response {
+    match &state.admission {
+        Admission::WebSocket { web: Some(_), .. } => web::asset(&name),
+        _ => (StatusCode::NOT_FOUND, "not found").into_response(),
+    }
+}
+
+/// `GET /`: admits the client (peer, `Origin`, bearer token) and upgrades to WebSocket; with
+/// `--web`, a request that is not an upgrade gets the web client's page.
 async fn upgrade(
     State(state): State<Arc<ListenerState>>,
     ConnectInfo(peer): ConnectInfo<Peer>,
     headers: HeaderMap,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Response {
+    if let (Admission::WebSocket { web: Some(_), .. }, Err(_)) = (&state.admission, &upgrade) {
+        return web::asset("index.html");
+    }
     let admitted = match &state.admission {
         Admission::SameUser => match peer.uid {
-            Some(uid) if uid == socket::own_uid() => {
-                Ok((Principal::local_user(), FrontEnd::AppServerStdio))
-            }
+            Some(uid) if uid == socket::own_uid() => Ok(Admitted::Known(
+                Principal::local_user(),
+                FrontEnd::AppServerStdio,
+            )),
             _ => Err((StatusCode::FORBIDDEN, "peer is not the server's user")),
         },
         Admission::WebSocket {
             auth,
             allowed_origins,
+            web,
         } => {
-            if origin_allowed(&headers, allowed_origins) {
+            if web.as_ref().is_some_and(|web| web.is_own_origin(&headers))
+                && !headers.contains_key(axum::http::header::AUTHORIZATION)
+            {
+                Ok(Admitted::FirstMessage(auth.clone()))
+            } else if origin_allowed(&headers, allowed_origins)
+                || web.as_ref().is_some_and(|web| web.is_own_origin(&headers))
+            {
                 auth.principal(&headers)
-                    .map(|principal| (principal, FrontEnd::AppServerWebSocket))
+                    .map(|principal| Admitted::Known(principal, FrontEnd::AppServerWebSocket))
                     .map_err(|refusal| (refusal.status, refusal.message))
             } else {
                 Err((ORIGIN_REFUSED.status, ORIGIN_REFUSED.message))
             }
         }
     };
-    let (principal, front_end) = match admitted {
+    let admitted = match admitted {
         Ok(admitted) => admitted,
         Err((status, message)) => return (status, message).into_response(),
     };
@@ -283,8 +332,24 @@ async fn upgrade(
         .read_buffer_size(IDLE_READ_BUFFER)
         .max_message_size(max)
         .max_frame_size(max)
-        .on_upgrade(move |socket| {
-            tracker.track_future(serve_socket(state, principal, front_end, socket))
+        .on_upgrade(move |mut socket| {
+            tracker.track_future(async move {
+                let (principal, front_end) = match admitted {
+                    Admitted::Known(principal, front_end) => (principal, front_end),
+                    Admitted::FirstMessage(auth) => {
+                        let stopping = state.guard.clone();
+                        let principal = tokio::select! {
+                            principal = web::authenticate(&mut socket, &auth) => principal,
+                            () = stopping.begun() => None,
+                        };
+                        match principal {
+                            Some(principal) => (principal, FrontEnd::AppServerWebSocket),
+                            None => return,
+                        }
+                    }
+                };
+                serve_socket(state, principal, front_end, socket).await;
+            })
         })
 }
 

@@ -115,3 +115,13 @@ pub fn bind(path: &Path) -> anyhow::Result<(UnixListener, SocketFile)> {
 pub fn report_listening(url: &str) {
     eprintln!("tandem app-server listening on {url}");
 }
+
+/// Tells whoever started the server where the web client's page is (`--web`), with the
+/// token in the URL's fragment, as notebook servers do.
+#[allow(
+    clippy::print_stderr,
+    reason = "the page's address is told on stderr to whoever started the server"
+)]
+pub fn report_page(url: &str) {
+    eprintln!("tandem app-server web client at {url}");
+}
