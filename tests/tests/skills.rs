@@ -375,3 +375,40 @@ async fn skill_config_writes_follow_the_operators_config_write_switch() {
     let written = std::fs::read_to_string(layout.home.path().join("config.toml")).unwrap();
     assert!(!written.contains("deploy"), "{written}");
 }
+
+#[tokio::test]
+async fn changes_in_the_skill_directories_of_a_started_thread_send_skills_changed() {
+    let layout = layout();
+    let cwd = layout.repo.join("crates/app");
+    let mut server = spawn(layout.home.path(), layout.work.path(), "").await;
+    server
+        .request("thread/start", json!({"cwd": cwd.to_str().unwrap()}))
+        .await
+        .unwrap();
+    server.notification("thread/started").await;
+
+    // A new skill in the user's directory.
+    let added = skill(
+        &layout.home.path().join("skills/added"),
+        "added",
+        "Came later.",
+    );
+    assert_eq!(server.notification("skills/changed").await, json!({}));
+    let listed = server
+        .request("skills/list", json!({"cwds": [cwd.to_str().unwrap()]}))
+        .await
+        .unwrap();
+    let listed_added = listed["data"][0]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|skill| skill["path"] == added.as_str());
+    assert!(listed_added, "{listed}");
+
+    // An edit in the repository's skills, nested below the root.
+    write(
+        Path::new(&layout.agents),
+        "---\nname: deploy\ndescription: Deploys it differently.\n---\n",
+    );
+    assert_eq!(server.notification("skills/changed").await, json!({}));
+}

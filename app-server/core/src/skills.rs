@@ -108,14 +108,10 @@ pub fn user_skills_dir(tandem_home: &Path) -> PathBuf {
     tandem_home.join("skills")
 }
 
-/// Finds the skills `cwd` sees: the repository's, then `home/skills` and `extra_roots`, with
-/// `settings` deciding which are enabled.
-pub fn discover(
-    home: &Path,
-    cwd: &Path,
-    extra_roots: &[PathBuf],
-    settings: &[SkillSetting],
-) -> Discovery {
+/// The directories searched for the skills `cwd` sees, in order, existing or not: the
+/// repository's `.agents/skills/` and `.codex/skills/` from its root down to `cwd`, then
+/// `home/skills` and `extra_roots`.
+pub fn roots(home: &Path, cwd: &Path, extra_roots: &[PathBuf]) -> Vec<(PathBuf, SkillScope)> {
     let mut roots: Vec<(PathBuf, SkillScope)> = Vec::new();
     for directory in crate::engine::agents_md::project_directories(cwd) {
         for hidden in [".agents", ".codex"] {
@@ -128,6 +124,18 @@ pub fn discover(
             .iter()
             .map(|root| (root.clone(), SkillScope::User)),
     );
+    roots
+}
+
+/// Finds the skills `cwd` sees: the repository's, then `home/skills` and `extra_roots`, with
+/// `settings` deciding which are enabled.
+pub fn discover(
+    home: &Path,
+    cwd: &Path,
+    extra_roots: &[PathBuf],
+    settings: &[SkillSetting],
+) -> Discovery {
+    let roots = roots(home, cwd, extra_roots);
 
     let mut discovery = Discovery::default();
     let mut seen = HashSet::new();

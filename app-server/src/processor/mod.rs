@@ -219,7 +219,10 @@ impl Processor {
                 let result = self.engine.start_thread(params).await;
                 if let Ok(response) = &result {
                     let thread = response.thread.clone();
+                    let cwd = thread.cwd.clone();
                     self.subscribe(&thread.id);
+                    self.watch_skill_roots(move |engine| engine.skill_roots(&cwd))
+                        .await;
                     self.outgoing.send_response(id, response).await;
                     self.notify(ServerNotification::ThreadStarted(
                         ThreadStartedNotification { thread },
@@ -243,6 +246,9 @@ impl Processor {
                 {
                     Ok((response, usage)) => {
                         let thread_id = response.thread.id.clone();
+                        let cwd = response.thread.cwd.clone();
+                        self.watch_skill_roots(move |engine| engine.skill_roots(&cwd))
+                            .await;
                         self.outgoing.send_response(id, &response).await;
                         if let Some((hub, connection)) = &self.hub {
                             hub.release(*connection, &thread_id).await;
@@ -267,7 +273,10 @@ impl Processor {
                         .await;
                     }
                     let thread = response.thread.clone();
+                    let cwd = thread.cwd.clone();
                     self.subscribe(&thread.id);
+                    self.watch_skill_roots(move |engine| engine.skill_roots(&cwd))
+                        .await;
                     self.outgoing.send_response(id, &response).await;
                     self.replay_usage(&thread.id, usage).await;
                     let mut started = thread;

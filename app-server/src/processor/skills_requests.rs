@@ -8,12 +8,40 @@ use app_server_protocol::skills::{
 };
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread_requests::EmptyResponse;
+use std::sync::Arc;
+
 use tandem_core::file_access::FileUse;
+
+use crate::utility::skills_watch::OnChange;
 
 use crate::processor::Processor;
 use crate::rpc_error::{config_write_error, invalid_params, invalid_request};
 
 impl Processor {
+    /// Watches, for `skills/changed`, the skill directories that `roots` names when run with
+    /// the engine on the blocking pool (the roots are found on disk, and watching walks them).
+    /// Called before the answer of the request that names them, so that any change made once
+    /// the client has its answer is reported.
+    pub(super) async fn watch_skill_roots<F>(&self, roots: F)
+    where
+        F: FnOnce(&tandem_core::engine::Engine) -> Vec<std::path::PathBuf> + Send + 'static,
+    {
+        let (engine, watch) = (self.engine.clone(), self.utilities.skills_watch.clone());
+        let outgoing = self.outgoing.clone();
+        let on_change: OnChange = Arc::new(move || {
+            let outgoing = outgoing.clone();
+            Box::pin(async move {
+                let notification = ServerNotification::SkillsChanged(SkillsChangedNotification {});
+                outgoing.send_notification(&notification).await;
+            })
+        });
+        let watched =
+            tokio::task::spawn_blocking(move || watch.add_roots(roots(&engine), &on_change));
+        if let Err(error) = watched.await {
+            tracing::warn!(%error, "watching skill directories failed");
+        }
+    }
+
     /// `skills/list`.
     pub(super) async fn skills_list(&self, id: RequestId, params: SkillsListParams) {
         let result = self.engine.list_skills(params).await;
@@ -80,6 +108,8 @@ impl Processor {
             ))
             .await;
         }
+        self.watch_skill_roots(|engine| engine.skill_extra_roots())
+            .await;
         self.outgoing.send_response(id, &EmptyResponse {}).await;
     }
 }

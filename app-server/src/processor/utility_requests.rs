@@ -45,6 +45,8 @@ pub struct Utilities {
     pub(super) processes: Arc<CommandExecRegistry>,
     /// The connection's fuzzy-file-search sessions.
     pub(super) fuzzy_sessions: crate::processor::fuzzy_sessions::FuzzySessions,
+    /// The skill directories watched for `skills/changed`.
+    pub(super) skills_watch: Arc<crate::utility::skills_watch::SkillsWatch>,
 }
 
 /// The cancellation flag of the running `fuzzyFileSearch` for each `cancellationToken`.
@@ -74,6 +76,7 @@ impl Processor {
         self.utilities.commands.terminate_all();
         self.utilities.processes.terminate_all();
         self.utilities.watches.close();
+        self.utilities.skills_watch.close();
         self.utilities.fuzzy_sessions.close();
         self.conversation_api.close();
     }

@@ -5,3 +5,4 @@ pub mod fs;
 pub mod fs_watch;
 pub mod fuzzy_search;
 pub mod git_diff;
+pub mod skills_watch;

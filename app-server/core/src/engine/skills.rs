@@ -23,6 +23,17 @@ pub const MAX_LIST_CWDS: usize = 64;
 pub const MAX_EXTRA_ROOTS: usize = 64;
 
 impl Engine {
+    /// The skill directories a thread working in `cwd` reads (`crate::skills::roots`), with
+    /// the connection's extra roots: what a client watches for `skills/changed`.
+    pub fn skill_roots(&self, cwd: &str) -> Vec<PathBuf> {
+        let home = self.config().home.clone();
+        let cwd = PathBuf::from(super::resolve_cwd(Some(cwd)));
+        crate::skills::roots(&home, &cwd, &self.skill_extra_roots())
+            .into_iter()
+            .map(|(root, _)| root)
+            .collect()
+    }
+
     /// `skills/list`: the skills each of `params.cwds` sees (the server's working directory
     /// when none is named), read from disk now.
     pub async fn list_skills(
