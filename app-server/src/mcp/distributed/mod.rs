@@ -20,6 +20,7 @@ pub mod follow;
 pub mod metrics;
 pub mod outbound;
 pub mod store;
+pub mod tasks;
 pub mod threads;
 
 use std::future::Future;
@@ -219,6 +220,11 @@ impl Keys {
     pub fn control_channel(&self) -> String {
         format!("{}:control", self.prefix)
     }
+
+    /// A task of the Tasks extension (`crate::mcp::tasks`).
+    pub fn task(&self, id: &str) -> String {
+        format!("{}:task:{id}", self.prefix)
+    }
 }
 
 /// A message from one node to another (or to all).
@@ -288,6 +294,14 @@ pub enum Forward {
         /// The session.
         session: String,
     },
+    /// `tasks/update` (answers by question key) or `tasks/cancel` (`None`) of a task the
+    /// receiving node runs; the sending node checked the principal.
+    Task {
+        /// The task.
+        task_id: String,
+        /// The answers, or `None` to cancel.
+        responses: Option<serde_json::Map<String, Value>>,
+    },
 }
 
 /// One step of a POST stream resumed on another node.
@@ -344,6 +358,8 @@ pub struct Cluster {
     pub threads: Arc<dyn ThreadStore>,
     /// This node's metrics.
     pub metrics: Arc<Metrics>,
+    /// The Redis copy of the Tasks extension's tasks (none on a single node).
+    pub task_mirror: Option<Arc<dyn crate::mcp::tasks::TaskMirror>>,
     /// GET streams opened on this node, by session: their claim and their connection.
     gets: std::sync::Mutex<
         std::collections::HashMap<
@@ -376,6 +392,7 @@ struct Backends {
     events: Arc<dyn EventStore>,
     streams: Arc<dyn StreamManager>,
     threads: Arc<dyn ThreadStore>,
+    task_mirror: Option<Arc<dyn crate::mcp::tasks::TaskMirror>>,
 }
 
 impl Cluster {
@@ -389,6 +406,7 @@ impl Cluster {
             events: backends.events,
             streams: backends.streams,
             threads: backends.threads,
+            task_mirror: backends.task_mirror,
             metrics,
             remote: std::sync::Mutex::new(std::collections::HashMap::new()),
             resumes: std::sync::Mutex::new(std::collections::HashMap::new()),
@@ -416,6 +434,7 @@ impl Cluster {
             events,
             streams,
             threads: Arc::new(MemoryThreadStore::default()),
+            task_mirror: None,
         };
         (Self::with(backends, metrics), received)
     }
@@ -462,7 +481,11 @@ impl Cluster {
             keys.node_channel(&options.node_id),
             forwards,
         ));
+        let task_mirror: Arc<dyn crate::mcp::tasks::TaskMirror> = Arc::new(
+            tasks::RedisTaskMirror::new(connection.clone(), keys.clone(), streams.clone()),
+        );
         let backends = Backends {
+            task_mirror: Some(task_mirror),
             node_id: options.node_id.clone(),
             session_ttl: options.session_ttl,
             lease_ttl: options.lease_ttl,

@@ -609,6 +609,14 @@ pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::R
             Forward::ResumeStep { tag, step } => {
                 super::cluster_resume::take_step(&state.cluster, tag, step);
             }
+            Forward::Task {
+                task_id,
+                responses: Some(responses),
+            } => state.options.tasks.deliver(&task_id, responses).await,
+            Forward::Task {
+                task_id,
+                responses: None,
+            } => state.options.tasks.cancel_local(&task_id),
             Forward::Deleted { session } => {
                 state.cluster.streams.end(&session);
                 if let Some(local) = state.sessions.remove(&session) {

@@ -120,6 +120,12 @@ pub async fn serve_http(
         Some(options) => Cluster::connect(options, metrics.clone()).await?,
         None => Cluster::local(http.session_ttl, http.replay_buffer, metrics.clone()),
     };
+    // With Redis, every node answers `tasks/get` for every task.
+    if let Some(mirror) = &cluster.task_mirror {
+        options
+            .tasks
+            .set_mirror(mirror.clone(), cluster.node_id().to_string());
+    }
     let mut store = Store::open(&config.home)?;
     // With Redis, every rollout line this node writes is mirrored, so another node can
     // rebuild the thread; a single node mirrors nothing.

@@ -6,8 +6,8 @@
 //! missing or without its protocol version or client capabilities (`-32602`); the
 //! `MCP-Protocol-Version` header missing or not the `_meta` version (`-32020`); a version
 //! other than 2026-07-28 (`-32022`, listing the supported ones); `Mcp-Method` missing or not
-//! the body's method, `Mcp-Name` missing or not the body's `params.name` / `params.uri` for
-//! `tools/call`, `prompts/get` and `resources/read` (`-32020`; header values are trimmed, and
+//! the body's method, `Mcp-Name` missing or not the body's `params.name` / `params.uri` /
+//! `params.taskId` for `tools/call`, `prompts/get`, `resources/read` and `tasks/*` (`-32020`; header values are trimmed, and
 //! `=?base64?…?=` values decoded, before comparing); for `tools/call`, an `Mcp-Param-*` header
 //! missing for, or not matching, an argument whose schema names it in `x-mcp-header`
 //! (`-32020`). An unknown or removed method is `404`
@@ -123,6 +123,9 @@ fn check_headers(
     let name = match method {
         "tools/call" | "prompts/get" => params.get("name").and_then(Value::as_str),
         "resources/read" => params.get("uri").and_then(Value::as_str),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => {
+            params.get("taskId").and_then(Value::as_str)
+        }
         _ => None,
     };
     if let Some(name) = name {

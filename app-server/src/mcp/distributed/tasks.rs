@@ -1,0 +1,83 @@
+//! The Redis copy of the Tasks extension's tasks ([`crate::mcp::tasks::TaskMirror`]): each
+//! task's record under `<prefix>:task:<id>` (JSON, expiring with the task), so that any node
+//! answers `tasks/get`; `tasks/update` and `tasks/cancel` for a task of another node go to
+//! that node as a [`Forward::Task`].
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use redis::AsyncCommands;
+use serde_json::{Map, Value};
+
+use crate::mcp::distributed::bus::StreamManager;
+use crate::mcp::distributed::{BoxFuture, Forward, Keys, StoreError};
+use crate::mcp::tasks::{TaskMirror, TaskRecord};
+
+/// Tasks in Redis.
+pub struct RedisTaskMirror {
+    connection: redis::aio::ConnectionManager,
+    keys: Keys,
+    streams: Arc<dyn StreamManager>,
+}
+
+impl RedisTaskMirror {
+    /// Tasks in the Redis of `connection`, under `keys`; forwards go through `streams`.
+    pub fn new(
+        connection: redis::aio::ConnectionManager,
+        keys: Keys,
+        streams: Arc<dyn StreamManager>,
+    ) -> Self {
+        Self {
+            connection,
+            keys,
+            streams,
+        }
+    }
+}
+
+impl TaskMirror for RedisTaskMirror {
+    fn save<'a>(
+        &'a self,
+        record: &'a TaskRecord,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let text = serde_json::to_string(record)?;
+            let mut connection = self.connection.clone();
+            let millis = ttl.as_millis().max(1) as u64;
+            let () = connection
+                .pset_ex(self.keys.task(&record.task_id), text, millis)
+                .await?;
+            Ok(())
+        })
+    }
+
+    fn load<'a>(
+        &'a self,
+        task_id: &'a str,
+    ) -> BoxFuture<'a, Result<Option<TaskRecord>, StoreError>> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            let text: Option<String> = connection.get(self.keys.task(task_id)).await?;
+            match text {
+                Some(text) => Ok(Some(serde_json::from_str(&text)?)),
+                None => Ok(None),
+            }
+        })
+    }
+
+    fn forward<'a>(
+        &'a self,
+        node: &'a str,
+        task_id: &'a str,
+        responses: Option<Map<String, Value>>,
+    ) -> BoxFuture<'a, Result<(), StoreError>> {
+        Box::pin(async move {
+            let forward = Forward::Task {
+                task_id: task_id.to_string(),
+                responses,
+            };
+            self.streams.forward(Some(node), &forward).await
+        })
+    }
+}
