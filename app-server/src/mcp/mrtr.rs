@@ -130,6 +130,11 @@ impl ParkedCalls {
         lock(&self.entries).remove(question);
     }
 
+    /// Whether a call waits for the answer to `question`.
+    fn holds(&self, question: &str) -> bool {
+        lock(&self.entries).contains_key(question)
+    }
+
     fn take(&self, question: &str) -> Option<Parked> {
         lock(&self.entries).remove(question)
     }
@@ -138,6 +143,13 @@ impl ParkedCalls {
         parked.expires = Instant::now() + self.ttl;
         lock(&self.entries).insert(question, parked);
     }
+}
+
+/// The refusal of a state whose call does not wait on this server.
+fn no_call_waits() -> JsonRpcErrorBody {
+    rpc_error::invalid_params(
+        "requestState refused: no call waits for it on this server (it ended, timed out, or runs on another node)",
+    )
 }
 
 /// The tools whose 2026 calls can ask through `input_required`.
@@ -296,15 +308,21 @@ impl McpSession {
         let options = &self.shared.options;
         let redeemed = match options
             .request_states
-            .redeem(state, &self.principal, &target)
+            .check(state, &self.principal, &target)
         {
             Ok(redeemed) => redeemed,
             Err(error) => return Some(Err(error)),
         };
+        // A node where no call waits refuses the state without using it up, so that the
+        // node whose call waits still honours it; that node marks it used cluster-wide.
+        if !options.parked_calls.holds(&redeemed.question) {
+            return Some(Err(no_call_waits()));
+        }
+        if let Err(error) = options.request_states.claim(&redeemed).await {
+            return Some(Err(error));
+        }
         let Some(parked) = options.parked_calls.take(&redeemed.question) else {
-            return Some(Err(rpc_error::invalid_params(
-                "requestState refused: no call waits for it on this server (it ended, timed out, or runs on another node)",
-            )));
+            return Some(Err(no_call_waits()));
         };
         if parked.principal != self.principal.name() || parked.target != target {
             return Some(Err(rpc_error::invalid_params(

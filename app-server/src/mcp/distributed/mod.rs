@@ -225,6 +225,11 @@ impl Keys {
     pub fn task(&self, id: &str) -> String {
         format!("{}:task:{id}", self.prefix)
     }
+
+    /// The mark of a used `requestState`, by its question id (`crate::mcp::request_state`).
+    pub fn used_state(&self, question: &str) -> String {
+        format!("{}:used-state:{question}", self.prefix)
+    }
 }
 
 /// A message from one node to another (or to all).
@@ -360,6 +365,8 @@ pub struct Cluster {
     pub metrics: Arc<Metrics>,
     /// The Redis copy of the Tasks extension's tasks (none on a single node).
     pub task_mirror: Option<Arc<dyn crate::mcp::tasks::TaskMirror>>,
+    /// The request states used on any node (none on a single node).
+    pub used_states: Option<Arc<dyn crate::mcp::request_state::UsedStates>>,
     /// GET streams opened on this node, by session: their claim and their connection.
     gets: std::sync::Mutex<
         std::collections::HashMap<
@@ -393,6 +400,7 @@ struct Backends {
     streams: Arc<dyn StreamManager>,
     threads: Arc<dyn ThreadStore>,
     task_mirror: Option<Arc<dyn crate::mcp::tasks::TaskMirror>>,
+    used_states: Option<Arc<dyn crate::mcp::request_state::UsedStates>>,
 }
 
 impl Cluster {
@@ -407,6 +415,7 @@ impl Cluster {
             streams: backends.streams,
             threads: backends.threads,
             task_mirror: backends.task_mirror,
+            used_states: backends.used_states,
             metrics,
             remote: std::sync::Mutex::new(std::collections::HashMap::new()),
             resumes: std::sync::Mutex::new(std::collections::HashMap::new()),
@@ -435,6 +444,7 @@ impl Cluster {
             streams,
             threads: Arc::new(MemoryThreadStore::default()),
             task_mirror: None,
+            used_states: None,
         };
         (Self::with(backends, metrics), received)
     }
@@ -481,11 +491,14 @@ impl Cluster {
             keys.node_channel(&options.node_id),
             forwards,
         ));
-        let task_mirror: Arc<dyn crate::mcp::tasks::TaskMirror> = Arc::new(
-            tasks::RedisTaskMirror::new(connection.clone(), keys.clone(), streams.clone()),
-        );
+        let modern = Arc::new(tasks::RedisTaskMirror::new(
+            connection.clone(),
+            keys.clone(),
+            streams.clone(),
+        ));
         let backends = Backends {
-            task_mirror: Some(task_mirror),
+            task_mirror: Some(modern.clone()),
+            used_states: Some(modern),
             node_id: options.node_id.clone(),
             session_ttl: options.session_ttl,
             lease_ttl: options.lease_ttl,

@@ -1,7 +1,9 @@
-//! The Redis copy of the Tasks extension's tasks ([`crate::mcp::tasks::TaskMirror`]): each
-//! task's record under `<prefix>:task:<id>` (JSON, expiring with the task), so that any node
-//! answers `tasks/get`; `tasks/update` and `tasks/cancel` for a task of another node go to
-//! that node as a [`Forward::Task`].
+//! What 2026-07-28 requests share in Redis: the Tasks extension's tasks
+//! ([`crate::mcp::tasks::TaskMirror`]), each task's record under `<prefix>:task:<id>` (JSON,
+//! expiring with the task), so that any node answers `tasks/get` (`tasks/update` and
+//! `tasks/cancel` for a task of another node go to that node as a [`Forward::Task`]); and the
+//! used `requestState`s ([`crate::mcp::request_state::UsedStates`]), one
+//! `<prefix>:used-state:<question>` key each, set with `SET NX` and expiring with the state.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,9 +13,10 @@ use serde_json::{Map, Value};
 
 use crate::mcp::distributed::bus::StreamManager;
 use crate::mcp::distributed::{BoxFuture, Forward, Keys, StoreError};
+use crate::mcp::request_state::UsedStates;
 use crate::mcp::tasks::{TaskMirror, TaskRecord};
 
-/// Tasks in Redis.
+/// Tasks and used request states in Redis.
 pub struct RedisTaskMirror {
     connection: redis::aio::ConnectionManager,
     keys: Keys,
@@ -78,6 +81,27 @@ impl TaskMirror for RedisTaskMirror {
                 responses,
             };
             self.streams.forward(Some(node), &forward).await
+        })
+    }
+}
+
+impl UsedStates for RedisTaskMirror {
+    fn claim<'a>(
+        &'a self,
+        question: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            let set: Option<String> = redis::cmd("SET")
+                .arg(self.keys.used_state(question))
+                .arg(1)
+                .arg("NX")
+                .arg("PX")
+                .arg(ttl.as_millis().max(1) as u64)
+                .query_async(&mut connection)
+                .await?;
+            Ok(set.is_some())
         })
     }
 }

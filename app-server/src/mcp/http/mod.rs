@@ -126,6 +126,10 @@ pub async fn serve_http(
             .tasks
             .set_mirror(mirror.clone(), cluster.node_id().to_string());
     }
+    // With Redis, a request state used on one node is refused on every other.
+    if let Some(used_states) = &cluster.used_states {
+        options.request_states.set_shared(used_states.clone());
+    }
     let mut store = Store::open(&config.home)?;
     // With Redis, every rollout line this node writes is mirrored, so another node can
     // rebuild the thread; a single node mirrors nothing.
