@@ -196,6 +196,7 @@ impl RequestStates {
     /// Refused, with nothing marked: a malformed or oversized state, a signature that does not
     /// match, an expired state, a state of another principal or request, and one already
     /// redeemed here.
+    #[cfg(any(test, feature = "conformance-fixtures"))]
     pub fn redeem(
         &self,
         state: &str,

@@ -299,6 +299,26 @@ pub enum Forward {
         /// The session.
         session: String,
     },
+    /// A 2026 request (`codex-reply`) for the node owning the thread it names, from a client
+    /// of `reply_node`.
+    ModernCall {
+        /// Names the request on `reply_node`.
+        tag: String,
+        /// The principal the request acts for (checked by `reply_node`).
+        principal: String,
+        /// The whole request.
+        message: Value,
+        /// The node whose client waits for the request's messages.
+        reply_node: String,
+    },
+    /// A message of a [`Forward::ModernCall`], for the node whose client waits for it; `None`
+    /// when the request ended without a response.
+    ModernDeliver {
+        /// The request's tag.
+        tag: String,
+        /// The message.
+        message: Option<Value>,
+    },
     /// `tasks/update` (answers by question key) or `tasks/cancel` (`None`) of a task the
     /// receiving node runs; the sending node checked the principal.
     Task {

@@ -609,6 +609,20 @@ pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::R
             Forward::ResumeStep { tag, step } => {
                 super::cluster_resume::take_step(&state.cluster, tag, step);
             }
+            Forward::ModernCall {
+                tag,
+                principal,
+                message,
+                reply_node,
+            } => {
+                let state = state.clone();
+                tokio::spawn(super::modern::run_forwarded(
+                    state, tag, principal, message, reply_node,
+                ));
+            }
+            Forward::ModernDeliver { tag, message } => {
+                super::modern::deliver_forwarded(&state, &tag, message)
+            }
             Forward::Task {
                 task_id,
                 responses: Some(responses),

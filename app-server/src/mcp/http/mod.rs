@@ -104,6 +104,8 @@ struct HttpState {
     /// The tool arguments that clients mirror in `Mcp-Param-*` headers, read from the tool
     /// list (fixed for the life of the server) on first use (`modern.rs`).
     param_headers: std::sync::OnceLock<modern::ParamHeaders>,
+    /// 2026 requests forwarded to the node owning their thread, by tag (`modern.rs`).
+    modern_forwards: std::sync::Mutex<std::collections::HashMap<String, modern::ForwardedHere>>,
 }
 
 /// Serves MCP over streamable HTTP until a signal arrives; the shutdown it begins
@@ -165,6 +167,7 @@ pub async fn serve_http(
         modern_requests: Arc::new(tokio::sync::Semaphore::new(max_sessions.max(1))),
         modern_sessions: std::sync::atomic::AtomicU64::new(0),
         param_headers: std::sync::OnceLock::new(),
+        modern_forwards: std::sync::Mutex::default(),
     });
     tokio::spawn(cluster::handle_forwards(state.clone(), forwards));
     tokio::spawn(cluster::renew_leases(state.clone(), state.cluster.clone()));
