@@ -5,8 +5,8 @@
 //! for the approval (`input_required`), `tasks/update` delivers the answers, and the task ends
 //! `completed` with the call's result. Another principal's `tasks/get` and `tasks/update` are
 //! "not found"; without the extension the methods are `-32021`; with Redis, another node
-//! answers `tasks/get` and forwards `tasks/update` to the task's node; a 2025 session works
-//! beside a running task.
+//! answers `tasks/get` and forwards `tasks/update` to the task's node (which holds the lease of
+//! the task's thread meanwhile); a 2025 session works beside a running task.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -266,7 +266,7 @@ async fn with_redis_another_node_answers_tasks_get_and_forwards_tasks_update() {
     let mut nodes = Vec::new();
     for node_id in ["a", "b"] {
         let home = tandem_tests::mcp::home_with(&format!(
-            "{DEMO_CONFIG}[mcp.distributed]\nnode_id = \"{node_id}\"\n"
+            "{DEMO_CONFIG}[mcp.distributed]\nnode_id = \"{node_id}\"\nlease_ttl = \"300ms\"\n"
         ));
         let path = home.path().to_path_buf();
         nodes.push(McpHttp::spawn_in(path, Some(home), &["--redis", &redis.url], "info").await);
@@ -280,7 +280,18 @@ async fn with_redis_another_node_answers_tasks_get_and_forwards_tasks_update() {
     )
     .await;
     let task_id = created["result"]["taskId"].as_str().unwrap().to_string();
-    // Node b knows the task at once, and sees it wait.
+    // While the task runs, node a holds (and renews) its thread's lease.
+    let started = Instant::now();
+    let lease = loop {
+        let leases = redis.cli(&["KEYS", "tandem:lease:*"]).await;
+        if let Some(lease) = leases.lines().next().filter(|lease| !lease.is_empty()) {
+            break lease.to_string();
+        }
+        assert!(started.elapsed() < TASK_DEADLINE, "no lease taken");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert_eq!(redis.cli(&["GET", &lease]).await, "a");
+    // Node b knows the task, and sees it wait.
     let at_once = post(&nodes[1], None, "tasks/get", task_params(&task_id)).await;
     assert_eq!(at_once["result"]["taskId"], task_id.as_str(), "{at_once}");
     for _ in 0..2 {

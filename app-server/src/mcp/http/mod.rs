@@ -106,6 +106,11 @@ struct HttpState {
     param_headers: std::sync::OnceLock<modern::ParamHeaders>,
     /// 2026 requests forwarded to the node owning their thread, by tag (`modern.rs`).
     modern_forwards: std::sync::Mutex<std::collections::HashMap<String, modern::ForwardedHere>>,
+    /// The sessions of the 2026 requests running here, by number, whose loaded threads'
+    /// leases are renewed like those of session-era sessions (`modern.rs`).
+    modern_live: std::sync::Mutex<
+        std::collections::HashMap<u64, std::sync::Weak<crate::mcp::session::McpSession>>,
+    >,
 }
 
 /// Serves MCP over streamable HTTP until a signal arrives; the shutdown it begins
@@ -168,6 +173,7 @@ pub async fn serve_http(
         modern_sessions: std::sync::atomic::AtomicU64::new(0),
         param_headers: std::sync::OnceLock::new(),
         modern_forwards: std::sync::Mutex::default(),
+        modern_live: std::sync::Mutex::default(),
     });
     tokio::spawn(cluster::handle_forwards(state.clone(), forwards));
     tokio::spawn(cluster::renew_leases(state.clone(), state.cluster.clone()));

@@ -357,10 +357,12 @@ pub(super) async fn post(
     let streams = matches!(method.as_str(), "tools/call" | "subscriptions/listen");
     let streamed = streams && matches!(reply, PostReply::Sse);
     let handler = session.clone().handle_request(id.clone(), method, value);
+    let live = LiveSession::enter(state, number, &session);
     let closing = session.clone();
     let work = async move {
         handler.await;
         closing.close().await;
+        drop(live);
         drop(permit);
     };
     if streamed {
@@ -641,9 +643,34 @@ pub(super) async fn run_forwarded(
         owners: state.owners.clone(),
     };
     let session = McpSession::modern(parts, &meta);
+    let live = LiveSession::enter(&state, number, &session);
     session.clone().handle_request(id, method, value).await;
     session.close().await;
+    drop(live);
     drop(permit);
+}
+
+/// A 2026 request's session in [`HttpState::modern_live`] until dropped, so that the leases
+/// of the threads it runs are renewed (`cluster::renew_leases`).
+struct LiveSession {
+    state: Arc<HttpState>,
+    number: u64,
+}
+
+impl LiveSession {
+    fn enter(state: &Arc<HttpState>, number: u64, session: &Arc<McpSession>) -> LiveSession {
+        tandem_core::sync::lock(&state.modern_live).insert(number, Arc::downgrade(session));
+        LiveSession {
+            state: state.clone(),
+            number,
+        }
+    }
+}
+
+impl Drop for LiveSession {
+    fn drop(&mut self) {
+        tandem_core::sync::lock(&self.state.modern_live).remove(&self.number);
+    }
 }
 
 /// The outbound of a 2026 request run here for a client of another node: its request's
