@@ -361,6 +361,7 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
         )),
         request_states,
         listeners: Arc::default(),
+        tasks: Arc::default(),
         #[cfg(feature = "conformance-fixtures")]
         conformance_fixtures: args.conformance_fixtures,
     };

@@ -1,8 +1,9 @@
 //! MCP 2026-07-28 beside 2025-11-25 on one `tandem mcp-server`, over real stdio and real
 //! HTTP: `server/discover`, requests in the 2026 form served without `initialize` or a
 //! session, the caching hints, the version, `_meta` and header errors, a `codex` call in the
-//! 2026 form (progress and `codex/event` on its own SSE stream), and a 2025 client served as
-//! before on the same server at the same time.
+//! 2026 form (progress and `codex/event` on its own SSE stream), a 2025 client served as
+//! before on the same server at the same time, and, with Redis, a 2026 `codex-reply` reaching
+//! another node than the thread's run on the thread's node.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -575,4 +576,129 @@ async fn over_http_subscriptions_listen_carries_the_principals_stream_less_call_
         .await
         .unwrap();
     assert_eq!(refused.status(), 406);
+}
+
+#[tokio::test]
+async fn with_redis_a_2026_codex_reply_on_another_node_runs_on_the_threads_node() {
+    let redis = tandem_tests::cluster::Redis::start().await;
+    let mut nodes = Vec::new();
+    for node_id in ["a", "b"] {
+        let home = tandem_tests::mcp::home_with(&format!(
+            "{DEMO_CONFIG}[mcp.distributed]\nnode_id = \"{node_id}\"\n"
+        ));
+        let path = home.path().to_path_buf();
+        nodes.push(McpHttp::spawn_in(path, Some(home), &["--redis", &redis.url], "info").await);
+    }
+    let workspace = tempfile::tempdir().unwrap();
+    let call = |id: i64, name: &str, arguments: Value| {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": with_meta(json!({
+            "name": name, "arguments": arguments,
+        }))})
+    };
+    let started = call(
+        1,
+        "codex",
+        json!({
+            "prompt": "Show me what you can do.",
+            "cwd": workspace.path().to_string_lossy(),
+            "approval-policy": "never",
+            "sandbox": "workspace-write",
+        }),
+    );
+    let (status, body) = json_of(
+        nodes[0]
+            .post_2026(&started, Some("codex"), "application/json")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let thread_id = body["result"]["structuredContent"]["threadId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // The thread is node a's: its lease names it.
+    assert_eq!(
+        redis
+            .cli(&["GET", &format!("tandem:lease:{thread_id}")])
+            .await,
+        "a"
+    );
+
+    // Node b has no rollout of the thread; it forwards the call to node a (JSON answer).
+    let reply = call(
+        2,
+        "codex-reply",
+        json!({"threadId": thread_id, "prompt": "And again."}),
+    );
+    let (status, body) = json_of(
+        nodes[1]
+            .post_2026(&reply, Some("codex-reply"), "application/json")
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body["id"], 2, "{body}");
+    assert_eq!(body["result"]["isError"], false, "{body}");
+    assert_eq!(
+        body["result"]["structuredContent"]["threadId"],
+        thread_id.as_str(),
+        "{body}"
+    );
+    assert!(
+        !holds_rollout(&nodes[1].home, &thread_id),
+        "node b wrote no rollout of the thread"
+    );
+    assert!(holds_rollout(&nodes[0].home, &thread_id));
+
+    // The same on an SSE stream: node a's events come back through node b.
+    let reply = call(
+        3,
+        "codex-reply",
+        json!({"threadId": thread_id, "prompt": "Once more."}),
+    );
+    let response = nodes[1]
+        .post_2026(
+            &reply,
+            Some("codex-reply"),
+            "application/json, text/event-stream",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let events: Vec<Value> = SseReader::new(response)
+        .rest()
+        .await
+        .iter()
+        .map(|event| event.json())
+        .collect();
+    let last = events.last().unwrap();
+    assert_eq!(last["id"], 3, "{last}");
+    assert_eq!(last["result"]["isError"], false, "{last}");
+    assert!(events.iter().any(
+        |event| event["method"] == "codex/event" && event["params"]["_meta"]["requestId"] == 3
+    ));
+}
+
+/// Whether a rollout file of `thread_id` exists under `home`'s sessions.
+fn holds_rollout(home: &std::path::Path, thread_id: &str) -> bool {
+    let mut directories = vec![home.join("sessions")];
+    while let Some(directory) = directories.pop() {
+        let Ok(entries) = std::fs::read_dir(&directory) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                directories.push(path);
+            } else if path.to_string_lossy().contains(thread_id) {
+                return true;
+            }
+        }
+    }
+    false
 }

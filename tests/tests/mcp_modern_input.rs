@@ -5,7 +5,7 @@
 //! retries with `inputResponses` approve or decline. Replayed, tampered, expired and
 //! other-principal states are refused with `-32602`; waiting calls are capped per principal,
 //! an unanswered question times out, and with Redis only the node whose call waits honours a
-//! state.
+//! state, and a state is used once in the whole cluster (marked in Redis).
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -486,6 +486,62 @@ async fn with_redis_a_state_is_honoured_only_by_the_node_whose_call_waits() {
     let done = call(&nodes[0], 5, &retry(workspace.path(), &next, approve())).await;
     assert_eq!(done["result"]["isError"], false, "{done}");
     assert!(workspace.path().join(DEMO_FILE).exists());
+}
+
+/// The question id a state answers (its claims' `q`).
+fn question_of(state: &str) -> String {
+    let claims = state.split('.').next().unwrap();
+    let claims: Value = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(claims).unwrap()).unwrap();
+    claims["q"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn with_redis_a_state_is_used_once_in_the_whole_cluster() {
+    let redis = tandem_tests::cluster::Redis::start().await;
+    let home = tandem_tests::mcp::home_with(&format!(
+        "{DEMO_CONFIG}[mcp.request_state]\nkey = \"{KEY_HEX}\"\n"
+    ));
+    let path = home.path().to_path_buf();
+    let node = McpHttp::spawn_in(path, Some(home), &["--redis", &redis.url], "info").await;
+    let call = async |id: i64, params: &Value| -> Value {
+        let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let response = node
+            .post_2026(&body, Some("codex"), "application/json")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), 200);
+        response.json().await.unwrap()
+    };
+    // A state this node redeems is marked used in Redis, for every other node to see.
+    let workspace = tempfile::tempdir().unwrap();
+    let first = call(1, &codex_params(workspace.path())).await;
+    let (_, state) = asked(&first["result"]);
+    let second = call(2, &retry(workspace.path(), &state, approve())).await;
+    let (kind, _) = asked(&second["result"]);
+    assert_eq!(kind, "patch-approval");
+    let mark = format!("tandem:used-state:{}", question_of(&state));
+    assert_eq!(redis.cli(&["EXISTS", &mark]).await, "1");
+    let ttl: i64 = redis.cli(&["PTTL", &mark]).await.parse().unwrap();
+    assert!(ttl > 0, "the mark expires with the state: {ttl}");
+
+    // A state used on another node (its mark in Redis) is refused here although this node
+    // never saw it used, and the call still waits for a valid answer.
+    let other = tempfile::tempdir().unwrap();
+    let waiting = call(3, &codex_params(other.path())).await;
+    let (_, state) = asked(&waiting["result"]);
+    let mark = format!("tandem:used-state:{}", question_of(&state));
+    assert_eq!(redis.cli(&["SET", &mark, "1"]).await, "OK");
+    let refused = call(4, &retry(other.path(), &state, approve())).await;
+    assert_eq!(refused["error"]["code"], -32602, "{refused}");
+    assert!(
+        refused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("already been used"),
+        "{refused}"
+    );
+    assert!(!other.path().join(DEMO_FILE).exists());
 }
 
 #[tokio::test]

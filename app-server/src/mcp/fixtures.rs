@@ -122,6 +122,7 @@ pub fn tools() -> Vec<Value> {
     ]
     .into_iter()
     .chain(crate::mcp::fixtures_mrtr::tools())
+    .chain(crate::mcp::fixtures_tasks::tools())
     .collect()
 }
 

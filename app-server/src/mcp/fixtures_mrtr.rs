@@ -75,7 +75,9 @@ fn roots() -> Value {
 /// names. `capabilities` are the request's declared client capabilities.
 fn rounds(name: &str, capabilities: &Value) -> Option<Vec<Vec<(&'static str, Value)>>> {
     Some(match name {
-        "test_input_required_result_elicitation" | "test_streaming_elicitation" => vec![vec![(
+        "test_input_required_result_elicitation"
+        | "test_streaming_elicitation"
+        | "test_tool_with_task" => vec![vec![(
             "user_name",
             elicit("What is your name?", "name", "string"),
         )]],
@@ -138,7 +140,7 @@ fn final_text(name: &str, answers: &Map<String, Value>) -> String {
             .unwrap_or_default()
     };
     match name {
-        "test_input_required_result_elicitation" => {
+        "test_input_required_result_elicitation" | "test_tool_with_task" => {
             format!("Hello, {}!", field("user_name", "/content/name"))
         }
         "test_input_required_result_sampling" => {

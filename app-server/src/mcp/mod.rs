@@ -5,7 +5,7 @@
 //! Layout: `protocol` (JSON-RPC and MCP basics), `tools` (tool definitions and arguments),
 //! `options` (what every session of a server shares), `session` (one MCP session: dispatch, cancellation, its own engine), `calls` (running a
 //! tool call's turn), `events` (engine events → `codex/event` and progress), `elicitation`
-//! (approvals), `request_state` (the signed `requestState` of 2026 multi-round-trip requests), `mrtr` (approvals of 2026 calls through `input_required`), `listen` (`subscriptions/listen`), `legacy` (the first-generation conversation API), `output` (routing to streams), `stdio` and `http` (transports), `logging`.
+//! (approvals), `request_state` (the signed `requestState` of 2026 multi-round-trip requests), `mrtr` (approvals of 2026 calls through `input_required`), `listen` (`subscriptions/listen`), `tasks` and `task_calls` (the Tasks extension: the tasks of a server, and calls run as tasks), `legacy` (the first-generation conversation API), `output` (routing to streams), `stdio` and `http` (transports), `logging`.
 
 pub mod calls;
 pub mod distributed;
@@ -15,6 +15,8 @@ pub mod events;
 pub mod fixtures;
 #[cfg(feature = "conformance-fixtures")]
 pub mod fixtures_mrtr;
+#[cfg(feature = "conformance-fixtures")]
+pub mod fixtures_tasks;
 pub mod history_tools;
 pub mod http;
 pub mod index_tools;
@@ -29,4 +31,6 @@ pub mod protocol;
 pub mod request_state;
 pub mod session;
 pub mod stdio;
+pub mod task_calls;
+pub mod tasks;
 pub mod tools;

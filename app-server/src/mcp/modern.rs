@@ -167,7 +167,8 @@ pub fn server_info() -> Value {
 
 /// The `server/discover` result, with `capabilities` (those `initialize` would announce,
 /// without logging, which 2026 clients ask for per request, and without `subscribe` and
-/// `listChanged`, since `subscriptions/listen` honours no list-changed or resource type).
+/// `listChanged`, since `subscriptions/listen` honours no list-changed or resource type), and
+/// with the Tasks extension under `extensions`.
 pub fn discover_result(mut capabilities: Value) -> Value {
     if let Some(capabilities) = capabilities.as_object_mut() {
         capabilities.remove("logging");
@@ -179,8 +180,13 @@ pub fn discover_result(mut capabilities: Value) -> Value {
                 capability.remove("listChanged");
             }
         }
+        // The Tasks extension (`crate::mcp::tasks`) is a 2026-07-28 one.
+        capabilities.insert(
+            "extensions".to_string(),
+            json!({crate::mcp::tasks::EXTENSION: {}}),
+        );
     }
-    let instructions = "Tandem runs a coding agent. Call `codex` with a prompt to start a conversation and `codex-reply` with its threadId to continue it. Progress streams as `codex/event` and progress notifications on the call's own stream. When a call needs an approval or an answer, a client that declares the elicitation capability gets an `input_required` result and retries the call with `inputResponses` and the `requestState`; for other clients the server's approval fallback decides, and the result says how.";
+    let instructions = "Tandem runs a coding agent. Call `codex` with a prompt to start a conversation and `codex-reply` with its threadId to continue it. Progress streams as `codex/event` and progress notifications on the call's own stream. When a call needs an approval or an answer, a client that declares the elicitation capability gets an `input_required` result and retries the call with `inputResponses` and the `requestState`; for other clients the server's approval fallback decides, and the result says how. A client that declares the io.modelcontextprotocol/tasks extension gets a task for `codex` and `codex-reply` instead: poll it with `tasks/get`, answer its inputRequests with `tasks/update`.";
     json!({
         "resultType": "complete",
         "supportedVersions": ALL_VERSIONS,

@@ -78,7 +78,10 @@ fn results_carry_the_result_type_server_info_and_cache_hints() {
 
     let discovered = discover_result(json!({"tools": {"listChanged": false}, "logging": {}}));
     assert_eq!(discovered["supportedVersions"], json!(ALL_VERSIONS));
-    assert_eq!(discovered["capabilities"], json!({"tools": {}}));
+    assert_eq!(
+        discovered["capabilities"],
+        json!({"tools": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
+    );
     let read = complete_result("resources/read", json!({"contents": []}));
     assert_eq!(read["cacheScope"], "public");
     assert_eq!(discovered["resultType"], "complete");

@@ -130,6 +130,11 @@ impl ParkedCalls {
         lock(&self.entries).remove(question);
     }
 
+    /// Whether a call waits for the answer to `question`.
+    fn holds(&self, question: &str) -> bool {
+        lock(&self.entries).contains_key(question)
+    }
+
     fn take(&self, question: &str) -> Option<Parked> {
         lock(&self.entries).remove(question)
     }
@@ -138,6 +143,13 @@ impl ParkedCalls {
         parked.expires = Instant::now() + self.ttl;
         lock(&self.entries).insert(question, parked);
     }
+}
+
+/// The refusal of a state whose call does not wait on this server.
+fn no_call_waits() -> JsonRpcErrorBody {
+    rpc_error::invalid_params(
+        "requestState refused: no call waits for it on this server (it ended, timed out, or runs on another node)",
+    )
 }
 
 /// The tools whose 2026 calls can ask through `input_required`.
@@ -296,15 +308,21 @@ impl McpSession {
         let options = &self.shared.options;
         let redeemed = match options
             .request_states
-            .redeem(state, &self.principal, &target)
+            .check(state, &self.principal, &target)
         {
             Ok(redeemed) => redeemed,
             Err(error) => return Some(Err(error)),
         };
+        // A node where no call waits refuses the state without using it up, so that the
+        // node whose call waits still honours it; that node marks it used cluster-wide.
+        if !options.parked_calls.holds(&redeemed.question) {
+            return Some(Err(no_call_waits()));
+        }
+        if let Err(error) = options.request_states.claim(&redeemed).await {
+            return Some(Err(error));
+        }
         let Some(parked) = options.parked_calls.take(&redeemed.question) else {
-            return Some(Err(rpc_error::invalid_params(
-                "requestState refused: no call waits for it on this server (it ended, timed out, or runs on another node)",
-            )));
+            return Some(Err(no_call_waits()));
         };
         if parked.principal != self.principal.name() || parked.target != target {
             return Some(Err(rpc_error::invalid_params(
@@ -450,6 +468,9 @@ struct RelayState {
     answered: Option<RequestId>,
     /// The retry waiting on the call, if any.
     target: Option<Relay>,
+    /// The task the answered request started, whose status message follows the call's
+    /// progress messages (`crate::mcp::tasks`).
+    task: Option<(Arc<crate::mcp::tasks::Tasks>, String)>,
 }
 
 /// The outbound of a 2026 session: the transport's, except that once the session's call was
@@ -468,6 +489,7 @@ impl CallOutbound {
                 direct,
                 answered: None,
                 target: None,
+                task: None,
             }),
         }
     }
@@ -475,6 +497,20 @@ impl CallOutbound {
     /// Request `id` has been answered; its call's messages now follow the retries.
     fn answered(&self, id: &RequestId) {
         lock(&self.state).answered = Some(id.clone());
+    }
+
+    /// Request `id` has been answered with a task: its call's messages still go to the
+    /// transport (over HTTP, the principal's `subscriptions/listen` streams), and its progress
+    /// messages become the status message of task `task_id`.
+    pub(crate) fn answered_with_task(
+        &self,
+        id: &RequestId,
+        tasks: Arc<crate::mcp::tasks::Tasks>,
+        task_id: String,
+    ) {
+        let mut state = lock(&self.state);
+        state.answered = Some(id.clone());
+        state.task = Some((tasks, task_id));
     }
 
     fn attach(&self, relay: Relay) {
@@ -505,10 +541,20 @@ fn relayed(mut message: Value, relay: &Relay) -> Option<Value> {
 
 impl Outbound for CallOutbound {
     fn send(&self, route: Route, message: Value) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        let mut progress = None;
         let forward = {
             let state = lock(&self.state);
-            match (&state.answered, &route) {
-                (Some(answered), Route::Request(id)) if id == answered => {
+            match (&state.answered, &route, &state.task) {
+                (Some(answered), Route::Request(id), Some((tasks, task_id))) if id == answered => {
+                    if message["method"] == "notifications/progress"
+                        && let Some(text) =
+                            message.pointer("/params/message").and_then(Value::as_str)
+                    {
+                        progress = Some((tasks.clone(), task_id.clone(), text.to_string()));
+                    }
+                    Some((state.direct.clone(), route, message))
+                }
+                (Some(answered), Route::Request(id), None) if id == answered => {
                     state.target.as_ref().and_then(|relay| {
                         relayed(message, relay).map(|message| {
                             (
@@ -523,6 +569,9 @@ impl Outbound for CallOutbound {
             }
         };
         Box::pin(async move {
+            if let Some((tasks, task_id, text)) = progress {
+                tasks.progress(&task_id, &text).await;
+            }
             if let Some((outbound, route, message)) = forward {
                 outbound.send(route, message).await;
             }

@@ -45,6 +45,8 @@ pub struct McpOptions {
     pub parked_calls: Arc<crate::mcp::mrtr::ParkedCalls>,
     /// The open 2026 `subscriptions/listen` streams that take the principal's call messages.
     pub listeners: Arc<crate::mcp::listen::Listeners>,
+    /// The tasks of 2026 calls run with the Tasks extension.
+    pub tasks: Arc<crate::mcp::tasks::Tasks>,
 }
 
 /// What `initialize` fixed.

@@ -96,6 +96,9 @@ pub fn log_level_rank(level: &str) -> Option<usize> {
 pub struct ClientCapabilities {
     /// Whether the client answers `elicitation/create` in form mode.
     pub form_elicitation: bool,
+    /// Whether the client declares the Tasks extension (`extensions` holds
+    /// `io.modelcontextprotocol/tasks`; only 2026-07-28 requests use it).
+    pub tasks: bool,
 }
 
 impl ClientCapabilities {
@@ -108,7 +111,14 @@ impl ClientCapabilities {
             }
             _ => false,
         };
-        Self { form_elicitation }
+        let tasks = params
+            .pointer("/capabilities/extensions")
+            .and_then(Value::as_object)
+            .is_some_and(|extensions| extensions.contains_key(crate::mcp::tasks::EXTENSION));
+        Self {
+            form_elicitation,
+            tasks,
+        }
     }
 }
 

@@ -13,12 +13,16 @@
 //! The key is the operator's (`[mcp.request_state] key`, shared by the nodes of a cluster
 //! through their configuration) or, without one, 32 random bytes generated once per home in
 //! `$TANDEM_HOME/mcp-request-state.key` (mode 0600).
+//!
+//! A state is marked used in this process and, with `--redis`, also in Redis
+//! ([`UsedStates`], one `SET NX` per state), so that a state used on one node of a cluster is
+//! refused on every other.
 
 use std::collections::HashMap;
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use app_server_protocol::jsonrpc::JsonRpcErrorBody;
@@ -27,8 +31,20 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::mcp::distributed::{BoxFuture, StoreError};
 use tandem_core::principal::Principal;
 use tandem_core::sync::lock;
+
+/// The states used anywhere in a cluster.
+pub trait UsedStates: Send + Sync + 'static {
+    /// Marks the state of question `question` used until `ttl` has passed: `false` when it
+    /// was marked already (by any node).
+    fn claim<'a>(
+        &'a self,
+        question: &'a str,
+        ttl: Duration,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+}
 
 /// The file holding a home's generated key.
 pub const KEY_FILE: &str = "mcp-request-state.key";
@@ -50,6 +66,8 @@ pub struct RequestStates {
     max_pending: usize,
     /// Question ids of redeemed states, with their expiry (unix seconds).
     redeemed: Mutex<HashMap<String, u64>>,
+    /// Where the states used by the other nodes of a cluster are marked too (`--redis`).
+    shared: OnceLock<Arc<dyn UsedStates>>,
 }
 
 impl std::fmt::Debug for RequestStates {
@@ -69,6 +87,8 @@ pub struct Redeemed {
     pub question: String,
     /// What the server stored in the state when it issued it.
     pub data: Value,
+    /// When the state expires (unix seconds).
+    pub expires: u64,
 }
 
 impl RequestStates {
@@ -79,7 +99,13 @@ impl RequestStates {
             ttl,
             max_pending: crate::mcp::mrtr::DEFAULT_MAX_PENDING,
             redeemed: Mutex::new(HashMap::new()),
+            shared: OnceLock::new(),
         }
+    }
+
+    /// Marks used states in `shared` too, so that each is used once in the whole cluster.
+    pub fn set_shared(&self, shared: Arc<dyn UsedStates>) {
+        let _ = self.shared.set(shared);
     }
 
     /// Reads `[mcp.request_state]` of the effective configuration: `key` (hex, at least 64
@@ -166,10 +192,44 @@ impl RequestStates {
         format!("{claims}.{mac}")
     }
 
-    /// Checks `state` for `principal`'s request `target` and marks it used. Refused, with
-    /// nothing marked: a malformed or oversized state, a signature that does not match, an
-    /// expired state, a state of another principal or request, and one already redeemed.
+    /// Checks `state` for `principal`'s request `target` and marks it used in this process.
+    /// Refused, with nothing marked: a malformed or oversized state, a signature that does not
+    /// match, an expired state, a state of another principal or request, and one already
+    /// redeemed here.
+    #[cfg(any(test, feature = "conformance-fixtures"))]
     pub fn redeem(
+        &self,
+        state: &str,
+        principal: &Principal,
+        target: &str,
+    ) -> Result<Redeemed, JsonRpcErrorBody> {
+        let redeemed = self.check(state, principal, target)?;
+        self.mark_used(&redeemed)?;
+        Ok(redeemed)
+    }
+
+    /// Marks the checked state `redeemed` used, in this process and, with `--redis`, in the
+    /// whole cluster: refused when it was used already here or on any node (or when Redis
+    /// cannot say, since a state must not be used twice).
+    pub async fn claim(&self, redeemed: &Redeemed) -> Result<(), JsonRpcErrorBody> {
+        self.mark_used(redeemed)?;
+        let Some(shared) = self.shared.get() else {
+            return Ok(());
+        };
+        let ttl = Duration::from_secs(redeemed.expires.saturating_sub(now_secs()).max(1));
+        match shared.claim(&redeemed.question, ttl).await {
+            Ok(true) => Ok(()),
+            Ok(false) => Err(refused("it has already been used")),
+            Err(error) => {
+                tracing::warn!(%error, "cannot mark a request state used in redis");
+                Err(refused("the cluster cannot confirm it is unused"))
+            }
+        }
+    }
+
+    /// Checks `state` for `principal`'s request `target` (see [`RequestStates::redeem`])
+    /// without marking it used.
+    pub fn check(
         &self,
         state: &str,
         principal: &Principal,
@@ -204,6 +264,21 @@ impl RequestStates {
         let Some(question) = claims["q"].as_str() else {
             return Err(refused("it is malformed"));
         };
+        if lock(&self.redeemed).contains_key(question) {
+            return Err(refused("it has already been used"));
+        }
+        Ok(Redeemed {
+            question: question.to_string(),
+            data: claims["d"].clone(),
+            expires,
+        })
+    }
+
+    /// Marks `redeemed` used in this process; refused when it was already.
+    fn mark_used(&self, redeemed: &Redeemed) -> Result<(), JsonRpcErrorBody> {
+        let now = now_secs();
+        let question = redeemed.question.as_str();
+        let expires = redeemed.expires;
         {
             let mut redeemed = lock(&self.redeemed);
             redeemed.retain(|_, expiry| *expiry > now);
@@ -220,10 +295,7 @@ impl RequestStates {
             }
             redeemed.insert(question.to_string(), expires);
         }
-        Ok(Redeemed {
-            question: question.to_string(),
-            data: claims["d"].clone(),
-        })
+        Ok(())
     }
 }
 

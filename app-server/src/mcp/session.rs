@@ -91,6 +91,8 @@ pub struct SessionShared {
     pub(crate) call_link: OnceLock<crate::mcp::mrtr::CallLink>,
     /// The outbound of a 2026 session, which relays its call's messages to retries.
     pub(crate) call_relay: OnceLock<Arc<crate::mcp::mrtr::CallOutbound>>,
+    /// The task this 2026 session's call runs as (`crate::mcp::task_calls`), once it is one.
+    pub(crate) task_link: OnceLock<String>,
 }
 
 impl McpSession {
@@ -116,6 +118,7 @@ impl McpSession {
             conversations: Arc::new(Conversations::default()),
             call_link: OnceLock::new(),
             call_relay: OnceLock::new(),
+            task_link: OnceLock::new(),
         });
         let sink =
             crate::history::ingesting_sink(shared.clone(), shared.options.history.as_ref(), &store);
@@ -392,6 +395,13 @@ impl McpSession {
                 Some(_) => Err(rpc_error::invalid_params("invalid cursor")),
             }),
             "subscriptions/listen" if self.is_modern() => self.listen(id, &params, cancel).await,
+            "tasks/get" | "tasks/update" | "tasks/cancel" if self.is_modern() => {
+                self.tasks_method(method, &params).await
+            }
+            "tools/call" if self.task_mode(&params).is_some() => match self.task_mode(&params) {
+                Some(Err(error)) => Some(Err(error)),
+                _ => self.task_call(id, &params).await,
+            },
             "tools/call" if self.is_multi_round_call(&params) => {
                 self.multi_round_call(id, &params, cancel).await
             }
@@ -510,6 +520,9 @@ impl McpSession {
                     }
                     if let Some(result) = self.stateless_fixture(id, name, params).await {
                         return Some(result);
+                    }
+                    if let Some(outcome) = self.task_fixture(name, params, &cancel).await {
+                        return outcome;
                     }
                     if let Some(result) = self.call_fixture(id, name, params).await {
                         return Some(Ok(result));
@@ -666,6 +679,18 @@ impl SessionShared {
         };
         // A 2026 request gets no server requests: a client that can answer elicitations is
         // asked through its call's `input_required` result; for others, the fallback decides.
+        if negotiated.version == crate::mcp::modern::MODERN_VERSION
+            && let Some(reply) = self
+                .ask_through_task(
+                    &request,
+                    call.as_ref(),
+                    announcement.as_ref().map(|(_, message)| message),
+                    &cancel,
+                )
+                .await
+        {
+            return reply;
+        }
         if negotiated.version == crate::mcp::modern::MODERN_VERSION
             && negotiated.capabilities.form_elicitation
             && let Some(reply) = self

@@ -20,6 +20,7 @@ pub mod follow;
 pub mod metrics;
 pub mod outbound;
 pub mod store;
+pub mod tasks;
 pub mod threads;
 
 use std::future::Future;
@@ -219,6 +220,16 @@ impl Keys {
     pub fn control_channel(&self) -> String {
         format!("{}:control", self.prefix)
     }
+
+    /// A task of the Tasks extension (`crate::mcp::tasks`).
+    pub fn task(&self, id: &str) -> String {
+        format!("{}:task:{id}", self.prefix)
+    }
+
+    /// The mark of a used `requestState`, by its question id (`crate::mcp::request_state`).
+    pub fn used_state(&self, question: &str) -> String {
+        format!("{}:used-state:{question}", self.prefix)
+    }
 }
 
 /// A message from one node to another (or to all).
@@ -288,6 +299,34 @@ pub enum Forward {
         /// The session.
         session: String,
     },
+    /// A 2026 request (`codex-reply`) for the node owning the thread it names, from a client
+    /// of `reply_node`.
+    ModernCall {
+        /// Names the request on `reply_node`.
+        tag: String,
+        /// The principal the request acts for (checked by `reply_node`).
+        principal: String,
+        /// The whole request.
+        message: Value,
+        /// The node whose client waits for the request's messages.
+        reply_node: String,
+    },
+    /// A message of a [`Forward::ModernCall`], for the node whose client waits for it; `None`
+    /// when the request ended without a response.
+    ModernDeliver {
+        /// The request's tag.
+        tag: String,
+        /// The message.
+        message: Option<Value>,
+    },
+    /// `tasks/update` (answers by question key) or `tasks/cancel` (`None`) of a task the
+    /// receiving node runs; the sending node checked the principal.
+    Task {
+        /// The task.
+        task_id: String,
+        /// The answers, or `None` to cancel.
+        responses: Option<serde_json::Map<String, Value>>,
+    },
 }
 
 /// One step of a POST stream resumed on another node.
@@ -344,6 +383,10 @@ pub struct Cluster {
     pub threads: Arc<dyn ThreadStore>,
     /// This node's metrics.
     pub metrics: Arc<Metrics>,
+    /// The Redis copy of the Tasks extension's tasks (none on a single node).
+    pub task_mirror: Option<Arc<dyn crate::mcp::tasks::TaskMirror>>,
+    /// The request states used on any node (none on a single node).
+    pub used_states: Option<Arc<dyn crate::mcp::request_state::UsedStates>>,
     /// GET streams opened on this node, by session: their claim and their connection.
     gets: std::sync::Mutex<
         std::collections::HashMap<
@@ -376,6 +419,8 @@ struct Backends {
     events: Arc<dyn EventStore>,
     streams: Arc<dyn StreamManager>,
     threads: Arc<dyn ThreadStore>,
+    task_mirror: Option<Arc<dyn crate::mcp::tasks::TaskMirror>>,
+    used_states: Option<Arc<dyn crate::mcp::request_state::UsedStates>>,
 }
 
 impl Cluster {
@@ -389,6 +434,8 @@ impl Cluster {
             events: backends.events,
             streams: backends.streams,
             threads: backends.threads,
+            task_mirror: backends.task_mirror,
+            used_states: backends.used_states,
             metrics,
             remote: std::sync::Mutex::new(std::collections::HashMap::new()),
             resumes: std::sync::Mutex::new(std::collections::HashMap::new()),
@@ -416,6 +463,8 @@ impl Cluster {
             events,
             streams,
             threads: Arc::new(MemoryThreadStore::default()),
+            task_mirror: None,
+            used_states: None,
         };
         (Self::with(backends, metrics), received)
     }
@@ -462,7 +511,14 @@ impl Cluster {
             keys.node_channel(&options.node_id),
             forwards,
         ));
+        let modern = Arc::new(tasks::RedisTaskMirror::new(
+            connection.clone(),
+            keys.clone(),
+            streams.clone(),
+        ));
         let backends = Backends {
+            task_mirror: Some(modern.clone()),
+            used_states: Some(modern),
             node_id: options.node_id.clone(),
             session_ttl: options.session_ttl,
             lease_ttl: options.lease_ttl,

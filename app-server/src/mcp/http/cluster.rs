@@ -346,11 +346,15 @@ pub(super) async fn owner_elsewhere(
 }
 
 fn loaded_here(state: &HttpState, thread_id: &str) -> bool {
-    state
-        .sessions
-        .snapshot()
-        .iter()
-        .any(|(_, session)| tandem_core::sync::lock(&session.session.loaded).contains(thread_id))
+    let in_sessions =
+        state.sessions.snapshot().iter().any(|(_, session)| {
+            tandem_core::sync::lock(&session.session.loaded).contains(thread_id)
+        });
+    in_sessions
+        || tandem_core::sync::lock(&state.modern_live)
+            .values()
+            .filter_map(std::sync::Weak::upgrade)
+            .any(|session| tandem_core::sync::lock(&session.loaded).contains(thread_id))
 }
 
 /// Sends request `id` to `node`, which runs it and streams its messages back here.
@@ -400,6 +404,14 @@ pub(super) async fn renew_leases(state: Arc<HttpState>, cluster: Arc<Cluster>) {
                     .iter()
                     .cloned(),
             );
+        }
+        // The sessions of 2026 requests (calls and tasks) running here.
+        let modern: Vec<Arc<McpSession>> = tandem_core::sync::lock(&state.modern_live)
+            .values()
+            .filter_map(std::sync::Weak::upgrade)
+            .collect();
+        for session in modern {
+            threads.extend(tandem_core::sync::lock(&session.loaded).iter().cloned());
         }
         let mut held = 0;
         for thread_id in threads {
@@ -609,6 +621,28 @@ pub(super) async fn handle_forwards(state: Arc<HttpState>, mut forwards: mpsc::R
             Forward::ResumeStep { tag, step } => {
                 super::cluster_resume::take_step(&state.cluster, tag, step);
             }
+            Forward::ModernCall {
+                tag,
+                principal,
+                message,
+                reply_node,
+            } => {
+                let state = state.clone();
+                tokio::spawn(super::modern::run_forwarded(
+                    state, tag, principal, message, reply_node,
+                ));
+            }
+            Forward::ModernDeliver { tag, message } => {
+                super::modern::deliver_forwarded(&state, &tag, message)
+            }
+            Forward::Task {
+                task_id,
+                responses: Some(responses),
+            } => state.options.tasks.deliver(&task_id, responses).await,
+            Forward::Task {
+                task_id,
+                responses: None,
+            } => state.options.tasks.cancel_local(&task_id),
             Forward::Deleted { session } => {
                 state.cluster.streams.end(&session);
                 if let Some(local) = state.sessions.remove(&session) {

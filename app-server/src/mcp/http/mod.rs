@@ -104,6 +104,13 @@ struct HttpState {
     /// The tool arguments that clients mirror in `Mcp-Param-*` headers, read from the tool
     /// list (fixed for the life of the server) on first use (`modern.rs`).
     param_headers: std::sync::OnceLock<modern::ParamHeaders>,
+    /// 2026 requests forwarded to the node owning their thread, by tag (`modern.rs`).
+    modern_forwards: std::sync::Mutex<std::collections::HashMap<String, modern::ForwardedHere>>,
+    /// The sessions of the 2026 requests running here, by number, whose loaded threads'
+    /// leases are renewed like those of session-era sessions (`modern.rs`).
+    modern_live: std::sync::Mutex<
+        std::collections::HashMap<u64, std::sync::Weak<crate::mcp::session::McpSession>>,
+    >,
 }
 
 /// Serves MCP over streamable HTTP until a signal arrives; the shutdown it begins
@@ -120,6 +127,16 @@ pub async fn serve_http(
         Some(options) => Cluster::connect(options, metrics.clone()).await?,
         None => Cluster::local(http.session_ttl, http.replay_buffer, metrics.clone()),
     };
+    // With Redis, every node answers `tasks/get` for every task.
+    if let Some(mirror) = &cluster.task_mirror {
+        options
+            .tasks
+            .set_mirror(mirror.clone(), cluster.node_id().to_string());
+    }
+    // With Redis, a request state used on one node is refused on every other.
+    if let Some(used_states) = &cluster.used_states {
+        options.request_states.set_shared(used_states.clone());
+    }
     let mut store = Store::open(&config.home)?;
     // With Redis, every rollout line this node writes is mirrored, so another node can
     // rebuild the thread; a single node mirrors nothing.
@@ -155,6 +172,8 @@ pub async fn serve_http(
         modern_requests: Arc::new(tokio::sync::Semaphore::new(max_sessions.max(1))),
         modern_sessions: std::sync::atomic::AtomicU64::new(0),
         param_headers: std::sync::OnceLock::new(),
+        modern_forwards: std::sync::Mutex::default(),
+        modern_live: std::sync::Mutex::default(),
     });
     tokio::spawn(cluster::handle_forwards(state.clone(), forwards));
     tokio::spawn(cluster::renew_leases(state.clone(), state.cluster.clone()));

@@ -6,14 +6,19 @@
 //! missing or without its protocol version or client capabilities (`-32602`); the
 //! `MCP-Protocol-Version` header missing or not the `_meta` version (`-32020`); a version
 //! other than 2026-07-28 (`-32022`, listing the supported ones); `Mcp-Method` missing or not
-//! the body's method, `Mcp-Name` missing or not the body's `params.name` / `params.uri` for
-//! `tools/call`, `prompts/get` and `resources/read` (`-32020`; header values are trimmed, and
+//! the body's method, `Mcp-Name` missing or not the body's `params.name` / `params.uri` /
+//! `params.taskId` for `tools/call`, `prompts/get`, `resources/read` and `tasks/*` (`-32020`; header values are trimmed, and
 //! `=?base64?…?=` values decoded, before comparing); for `tools/call`, an `Mcp-Param-*` header
 //! missing for, or not matching, an argument whose schema names it in `x-mcp-header`
 //! (`-32020`). An unknown or removed method is `404`
 //! with `-32601`. `tools/call` answers on an SSE stream when the client accepts one (its
 //! progress and `codex/event` notifications first; closing the stream cancels the call),
 //! every other method with one JSON object.
+//!
+//! In a cluster, a 2026 call whose result names a thread takes that thread's lease, and a
+//! 2026 `codex-reply` on a thread whose lease another live node holds is forwarded to that
+//! node ([`Forward::ModernCall`]), which runs it in a session of its own and sends each of its
+//! messages back ([`Forward::ModernDeliver`]) to the stream or JSON answer waiting here.
 
 use std::collections::HashMap;
 use std::convert::Infallible;
@@ -34,6 +39,7 @@ use super::HttpState;
 use super::guard::{PostReply, SESSION_HEADER, VERSION_HEADER};
 use super::responses::{json_response, rpc_status, sse_headers};
 use super::streams::{Attached, StreamHub};
+use crate::mcp::distributed::{Cluster, Forward};
 use crate::mcp::modern::{
     HEADER_MISMATCH, MISSING_CAPABILITY, ModernSessionParts, UNSUPPORTED_VERSION, header_mismatch,
     is_modern_request, read_meta,
@@ -123,6 +129,9 @@ fn check_headers(
     let name = match method {
         "tools/call" | "prompts/get" => params.get("name").and_then(Value::as_str),
         "resources/read" => params.get("uri").and_then(Value::as_str),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => {
+            params.get("taskId").and_then(Value::as_str)
+        }
         _ => None,
     };
     if let Some(name) = name {
@@ -314,6 +323,12 @@ pub(super) async fn post(
             ),
         );
     }
+    let owner = super::cluster::owner_elsewhere(state, &state.cluster, &method, &value).await;
+    match owner {
+        Ok(Some(node)) => return forward_to_owner(state, &principal, id, value, reply, node).await,
+        Ok(None) => {}
+        Err(error) => return *super::cluster::unavailable(Some(&id), &error),
+    }
     let Ok(permit) = state.modern_requests.clone().try_acquire_owned() else {
         return rpc_status(
             StatusCode::SERVICE_UNAVAILABLE,
@@ -333,6 +348,7 @@ pub(super) async fn post(
             hub: hub.clone(),
             principal: principal.clone(),
             listeners: state.options.listeners.clone(),
+            cluster: state.cluster.clone(),
         }),
         options: state.options.clone(),
         owners: state.owners.clone(),
@@ -341,16 +357,22 @@ pub(super) async fn post(
     let streams = matches!(method.as_str(), "tools/call" | "subscriptions/listen");
     let streamed = streams && matches!(reply, PostReply::Sse);
     let handler = session.clone().handle_request(id.clone(), method, value);
+    let live = LiveSession::enter(state, number, &session);
     let closing = session.clone();
     let work = async move {
         handler.await;
         closing.close().await;
+        drop(live);
         drop(permit);
     };
     if streamed {
         let attached = hub.open_post_stream_as(id.clone(), false, None);
         state.tasks.spawn(work);
-        return stream_response(attached, session, id).await;
+        let closer = CancelOnClose {
+            session,
+            id: id.clone(),
+        };
+        return stream_response(attached, closer, id).await;
     }
     let answer = hub.open_json_route(id);
     let _guard = hub.connection_guard();
@@ -383,12 +405,12 @@ const FIRST_MESSAGE_WAIT: std::time::Duration = std::time::Duration::from_millis
 /// streams are not resumable), then the end of the stream. The headers wait for the first
 /// message (at most [`FIRST_MESSAGE_WAIT`]): when it is already an error answer, it is sent
 /// as one JSON object with the status its code calls for (`400` for `-32021`, ...).
-async fn stream_response(attached: Attached, session: Arc<McpSession>, id: RequestId) -> Response {
+async fn stream_response<Closer: Send + 'static>(
+    attached: Attached,
+    closer: Closer,
+    id: RequestId,
+) -> Response {
     let Attached { mut events, guard } = attached;
-    let closer = CancelOnClose {
-        session,
-        id: id.clone(),
-    };
     // A call that fails at once has its error within microseconds; a slow first message
     // does not hold the headers back for long.
     let first = tokio::time::timeout(FIRST_MESSAGE_WAIT, events.recv())
@@ -432,11 +454,25 @@ struct RequestOutbound {
     hub: Arc<StreamHub>,
     principal: Principal,
     listeners: Arc<crate::mcp::listen::Listeners>,
+    cluster: Arc<Cluster>,
+}
+
+/// Takes the lease of the thread a result names, so that a `codex-reply` reaching another
+/// node finds its owner.
+async fn lease_named_thread(cluster: &Cluster, message: &Value) {
+    if let Some(thread_id) = message
+        .pointer("/result/structuredContent/threadId")
+        .and_then(Value::as_str)
+        && cluster.take_lease(thread_id).await.is_err()
+    {
+        tracing::warn!(%thread_id, "thread lease not taken: Redis unavailable");
+    }
 }
 
 impl Outbound for RequestOutbound {
     fn send(&self, route: Route, message: Value) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
         Box::pin(async move {
+            lease_named_thread(&self.cluster, &message).await;
             if matches!(route, Route::Request(_))
                 && let Some(unrouted) = self.hub.route_here(route, message, false)
             {
@@ -447,6 +483,239 @@ impl Outbound for RequestOutbound {
 
     fn abandon(&self, id: &RequestId) {
         self.hub.abandon_request(id);
+    }
+}
+
+/// A 2026 request forwarded to the node owning its thread, waiting here for its messages.
+#[derive(Clone)]
+pub(super) struct ForwardedHere {
+    hub: Arc<StreamHub>,
+    id: RequestId,
+}
+
+/// Forgets a forwarded request when its client goes (the owner's call goes on).
+struct ForgetOnClose {
+    state: Arc<HttpState>,
+    tag: String,
+}
+
+impl Drop for ForgetOnClose {
+    fn drop(&mut self) {
+        tandem_core::sync::lock(&self.state.modern_forwards).remove(&self.tag);
+    }
+}
+
+/// Sends 2026 request `value` of `principal` to `node`, which owns its thread, and answers it
+/// with the messages that node sends back.
+async fn forward_to_owner(
+    state: &Arc<HttpState>,
+    principal: &Principal,
+    id: RequestId,
+    value: Value,
+    reply: PostReply,
+    node: String,
+) -> Response {
+    let hub = Arc::new(StreamHub::new(state.http.replay_buffer));
+    let number = state.modern_sessions.fetch_add(1, Ordering::Relaxed);
+    let tag = format!("{}/{number}", state.cluster.node_id());
+    tandem_core::sync::lock(&state.modern_forwards).insert(
+        tag.clone(),
+        ForwardedHere {
+            hub: hub.clone(),
+            id: id.clone(),
+        },
+    );
+    let closer = ForgetOnClose {
+        state: state.clone(),
+        tag: tag.clone(),
+    };
+    // The routes exist before the owner can answer.
+    let streamed = matches!(reply, PostReply::Sse);
+    let attached = streamed.then(|| hub.open_post_stream_as(id.clone(), false, None));
+    let answer = (!streamed).then(|| hub.open_json_route(id.clone()));
+    let forward = Forward::ModernCall {
+        tag,
+        principal: principal.name().to_string(),
+        message: value,
+        reply_node: state.cluster.node_id().to_string(),
+    };
+    tracing::info!(%id, %node, "2026 request forwarded to the thread's owner");
+    if let Err(error) = state.cluster.forward(Some(&node), &forward).await {
+        return *super::cluster::unavailable(Some(&id), &error);
+    }
+    if let Some(attached) = attached {
+        return stream_response(attached, closer, id).await;
+    }
+    let _guard = hub.connection_guard();
+    let outcome = match answer {
+        Some(answer) => answer.await,
+        None => return StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    };
+    drop(closer);
+    match outcome {
+        Ok(message) => json_response(status_of(&message), &message),
+        Err(_) => StatusCode::ACCEPTED.into_response(),
+    }
+}
+
+/// Hands a message of a request forwarded from here (`None`: it ended unanswered) to the
+/// stream or JSON answer waiting for it.
+pub(super) fn deliver_forwarded(state: &HttpState, tag: &str, message: Option<Value>) {
+    let Some(forwarded) = tandem_core::sync::lock(&state.modern_forwards)
+        .get(tag)
+        .cloned()
+    else {
+        return;
+    };
+    let ended = message
+        .as_ref()
+        .is_none_or(|message| message.get("result").is_some() || message.get("error").is_some());
+    match message {
+        Some(message) => {
+            forwarded
+                .hub
+                .route_here(Route::Request(forwarded.id.clone()), message, false);
+        }
+        None => forwarded.hub.abandon_request(&forwarded.id),
+    }
+    if ended {
+        tandem_core::sync::lock(&state.modern_forwards).remove(tag);
+    }
+}
+
+/// Runs a 2026 request another node forwarded here (it names a thread this node owns) and
+/// sends its messages back to `reply_node` under `tag`.
+pub(super) async fn run_forwarded(
+    state: Arc<HttpState>,
+    tag: String,
+    principal: String,
+    value: Value,
+    reply_node: String,
+) {
+    let cluster = state.cluster.clone();
+    let outbound = Arc::new(ForwardedOutbound {
+        cluster: cluster.clone(),
+        reply_node,
+        tag,
+    });
+    let id = value
+        .get("id")
+        .cloned()
+        .and_then(|id| serde_json::from_value::<RequestId>(id).ok());
+    let method = value
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let (Some(id), Some(method)) = (id, method) else {
+        outbound.abandon(&RequestId::Integer(0));
+        return;
+    };
+    let params = value.get("params").cloned().unwrap_or(Value::Null);
+    let meta = match read_meta(&params) {
+        Ok(meta) => meta,
+        Err(error) => {
+            let reply = error_response(Some(&id), &error);
+            outbound.send(Route::Request(id), reply).await;
+            return;
+        }
+    };
+    let Ok(permit) = state.modern_requests.clone().try_acquire_owned() else {
+        let error = crate::rpc_error::with_code(
+            OVERLOADED,
+            "the thread's node runs its maximum of requests at once; try again later",
+        );
+        outbound
+            .send(
+                Route::Request(id.clone()),
+                error_response(Some(&id), &error),
+            )
+            .await;
+        return;
+    };
+    let number = state.modern_sessions.fetch_add(1, Ordering::Relaxed);
+    let parts = ModernSessionParts {
+        session_id: format!("http-{number}"),
+        principal: Principal::named(&principal),
+        config: state.config.clone(),
+        store: state.store.clone(),
+        outbound,
+        options: state.options.clone(),
+        owners: state.owners.clone(),
+    };
+    let session = McpSession::modern(parts, &meta);
+    let live = LiveSession::enter(&state, number, &session);
+    session.clone().handle_request(id, method, value).await;
+    session.close().await;
+    drop(live);
+    drop(permit);
+}
+
+/// A 2026 request's session in [`HttpState::modern_live`] until dropped, so that the leases
+/// of the threads it runs are renewed (`cluster::renew_leases`).
+struct LiveSession {
+    state: Arc<HttpState>,
+    number: u64,
+}
+
+impl LiveSession {
+    fn enter(state: &Arc<HttpState>, number: u64, session: &Arc<McpSession>) -> LiveSession {
+        tandem_core::sync::lock(&state.modern_live).insert(number, Arc::downgrade(session));
+        LiveSession {
+            state: state.clone(),
+            number,
+        }
+    }
+}
+
+impl Drop for LiveSession {
+    fn drop(&mut self) {
+        tandem_core::sync::lock(&self.state.modern_live).remove(&self.number);
+    }
+}
+
+/// The outbound of a 2026 request run here for a client of another node: its request's
+/// messages go back to that node; nothing else is sent.
+struct ForwardedOutbound {
+    cluster: Arc<Cluster>,
+    reply_node: String,
+    tag: String,
+}
+
+impl ForwardedOutbound {
+    async fn deliver(&self, message: Option<Value>) {
+        let forward = Forward::ModernDeliver {
+            tag: self.tag.clone(),
+            message,
+        };
+        if self
+            .cluster
+            .forward(Some(&self.reply_node), &forward)
+            .await
+            .is_err()
+        {
+            tracing::warn!(tag = %self.tag, "message of a forwarded 2026 request lost");
+        }
+    }
+}
+
+impl Outbound for ForwardedOutbound {
+    fn send(&self, route: Route, message: Value) -> Pin<Box<dyn Future<Output = ()> + Send + '_>> {
+        Box::pin(async move {
+            if matches!(route, Route::Request(_)) {
+                lease_named_thread(&self.cluster, &message).await;
+                self.deliver(Some(message)).await;
+            }
+        })
+    }
+
+    fn abandon(&self, _id: &RequestId) {
+        let forward = Forward::ModernDeliver {
+            tag: self.tag.clone(),
+            message: None,
+        };
+        let cluster = self.cluster.clone();
+        let node = self.reply_node.clone();
+        tokio::spawn(async move { cluster.forward(Some(&node), &forward).await });
     }
 }
 
