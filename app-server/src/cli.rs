@@ -263,6 +263,17 @@ pub struct AppServerArgs {
     #[command(flatten)]
     pub ws: WsFlags,
 
+    /// Connections a `ws://` or `unix://` listener serves at once; one more is closed as
+    /// soon as it is accepted (lowered to half the process's open-file limit when that is
+    /// smaller).
+    #[arg(long, value_name = "N", default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_connections: u32,
+
+    /// Time a connection to a `ws://` or `unix://` listener has to send a whole request head
+    /// (its WebSocket upgrade, a health check); a slower one is closed.
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = parse_positive_duration)]
+    pub header_read_timeout: std::time::Duration,
+
     #[command(flatten)]
     pub ignored: AppServerIgnoredFlags,
 

@@ -11,6 +11,7 @@ mod exec;
 #[cfg(feature = "fuzzing")]
 mod fuzz;
 mod history;
+mod http_accept;
 mod index_cli;
 mod listener;
 mod listener_auth;
@@ -122,6 +123,13 @@ fn run_app_server(args: &cli::AppServerArgs, overrides: &[String]) -> anyhow::Re
     // batch instead of waking a second worker for each notification.
     if address != listener::ListenAddress::Stdio {
         let admission = listener_admission(&args.ws, &address, &config)?;
+        let limits = http_accept::ConnectionLimits {
+            max_connections: http_accept::connection_cap(
+                args.max_connections as usize,
+                "app-server",
+            ),
+            header_read_timeout: args.header_read_timeout,
+        };
         // Connections are served side by side: as many workers as cores.
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .enable_all()
@@ -142,6 +150,7 @@ fn run_app_server(args: &cli::AppServerArgs, overrides: &[String]) -> anyhow::Re
                 Some(history),
                 address,
                 admission,
+                limits,
             )
             .await
         });
@@ -382,8 +391,11 @@ fn run_mcp_server(args: &cli::McpServerArgs, overrides: &[String]) -> anyhow::Re
                     allowed_origins: args.allowed_origin.clone(),
                     authentication,
                 },
-                limits: mcp::http::listener::ConnectionLimits {
-                    max_connections: mcp_connection_cap(args.max_connections as usize),
+                limits: http_accept::ConnectionLimits {
+                    max_connections: http_accept::connection_cap(
+                        args.max_connections as usize,
+                        "mcp-server",
+                    ),
                     header_read_timeout: args.header_read_timeout,
                 },
                 max_sessions: args.max_sessions as usize,
@@ -447,37 +459,6 @@ fn mcp_authentication(
             Ok(Authentication::Tokens(std::sync::Arc::new(table)))
         }
     }
-}
-
-/// `--max-connections`, lowered to half the process's open-file limit when that is smaller:
-/// every connection holds a descriptor, and sessions, rollouts and model connections need
-/// theirs, so that a full server still accepts its next legitimate client.
-#[allow(
-    clippy::print_stderr,
-    reason = "a lowered limit is told on stderr to whoever started the server"
-)]
-fn mcp_connection_cap(requested: usize) -> usize {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes one `rlimit` through a valid pointer.
-    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } != 0
-        || limit.rlim_cur == libc::RLIM_INFINITY
-    {
-        return requested;
-    }
-    let allowed = usize::try_from(limit.rlim_cur / 2)
-        .unwrap_or(usize::MAX)
-        .max(1);
-    if allowed >= requested {
-        return requested;
-    }
-    eprintln!(
-        "tandem mcp-server: --max-connections lowered from {requested} to {allowed}: this process may open {} files (ulimit -n)",
-        limit.rlim_cur
-    );
-    allowed
 }
 
 fn run_terminal_client(args: &cli::RunArgs, overrides: &[String]) -> anyhow::Result<ExitCode> {

@@ -33,6 +33,7 @@ use tokio::sync::mpsc;
 use tokio_util::task::TaskTracker;
 
 use crate::connection::Connection;
+use crate::http_accept::{self, ConnectionLimits};
 use crate::outgoing::OutgoingSender;
 use crate::processor::Processor;
 use crate::processor::approvals::ClientApprover;
@@ -166,8 +167,8 @@ impl ListenerState {
     }
 }
 
-/// Serves the app-server protocol on `address` (a Unix socket or a WebSocket port) until
-/// SIGINT or SIGTERM.
+/// Serves the app-server protocol on `address` (a Unix socket or a WebSocket port), within
+/// `limits`, until SIGINT or SIGTERM.
 pub async fn serve(
     config: Config,
     account: Arc<AccountState>,
@@ -175,6 +176,7 @@ pub async fn serve(
     history: Option<Arc<crate::history::History>>,
     address: ListenAddress,
     admission: Admission,
+    limits: ConnectionLimits,
 ) -> anyhow::Result<()> {
     let store = Arc::new(Store::open(&config.home)?);
     tandem_core::redact::register_known_secrets(store.redactor(), &config, &account);
@@ -227,18 +229,16 @@ pub async fn serve(
             if let Admission::WebSocket { web: Some(web), .. } = &state.admission {
                 socket::report_page(&web.url());
             }
-            axum::serve(listener, app.into_make_service_with_connect_info::<Peer>())
-                .with_graceful_shutdown(stopping)
-                .await?;
+            let events = Arc::new(http_accept::Uncounted);
+            http_accept::serve(listener, app, Peer::of_tcp, limits, events, stopping).await;
         }
         ListenAddress::Unix(path) => {
             let path = path.unwrap_or_else(|| socket::default_path(&home));
             let (listener, file) = socket::bind(&path)?;
             socket_file = Some(file);
             socket::report_listening(&format!("unix://{}", path.display()));
-            axum::serve(listener, app.into_make_service_with_connect_info::<Peer>())
-                .with_graceful_shutdown(stopping)
-                .await?;
+            let events = Arc::new(http_accept::Uncounted);
+            http_accept::serve(listener, app, Peer::of_unix, limits, events, stopping).await;
         }
         ListenAddress::Off => stopping.await,
         ListenAddress::Stdio => anyhow::bail!("stdio:// is served by server::serve_stdio"),

@@ -4,9 +4,7 @@
 use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
-use axum::extract::connect_info::Connected;
-use axum::serve::IncomingStream;
-use tokio::net::{TcpListener, UnixListener};
+use tokio::net::{TcpStream, UnixListener, UnixStream};
 
 /// The directory of the default socket, under `$TANDEM_HOME` (mode 0700).
 pub const CONTROL_DIR: &str = "app-server-control";
@@ -28,20 +26,19 @@ pub struct Peer {
     pub uid: Option<u32>,
 }
 
-impl Connected<IncomingStream<'_, UnixListener>> for Peer {
-    fn connect_info(stream: IncomingStream<'_, UnixListener>) -> Peer {
+impl Peer {
+    /// The peer of a Unix-socket connection, as the kernel reports it.
+    pub fn of_unix(stream: &UnixStream) -> Peer {
         Peer {
             uid: stream
-                .io()
                 .peer_cred()
                 .ok()
                 .map(|credentials| credentials.uid()),
         }
     }
-}
 
-impl Connected<IncomingStream<'_, TcpListener>> for Peer {
-    fn connect_info(_stream: IncomingStream<'_, TcpListener>) -> Peer {
+    /// The peer of a TCP connection: anyone; the bearer token decides.
+    pub fn of_tcp(_stream: &TcpStream) -> Peer {
         Peer { uid: None }
     }
 }

@@ -158,3 +158,17 @@ impl Drop for InFlight {
         self.0.calls_in_flight.dec();
     }
 }
+
+impl crate::http_accept::ConnectionEvents for Metrics {
+    fn opened(&self) {
+        self.connections_open.inc();
+    }
+
+    fn closed(&self) {
+        self.connections_open.dec();
+    }
+
+    fn refused(&self) {
+        self.connections_refused.inc();
+    }
+}

@@ -18,7 +18,6 @@ mod cluster;
 mod cluster_resume;
 mod cors;
 pub mod guard;
-pub mod listener;
 mod modern;
 mod responses;
 pub mod sessions;
@@ -49,7 +48,7 @@ use crate::mcp::http::guard::{
     AccessPolicy, POST_STREAM_HEADER, PostReply, Refusal, SESSION_HEADER, VERSION_HEADER, accepts,
     is_json_content, post_reply,
 };
-use crate::mcp::http::listener::ConnectionLimits;
+use crate::http_accept::{self, ConnectionLimits};
 use crate::mcp::http::sessions::{HttpSession, SessionTable, new_session_id};
 use crate::mcp::http::streams::StreamHub;
 use crate::mcp::protocol::{SUPPORTED_VERSIONS, is_supported_version};
@@ -193,9 +192,10 @@ pub async fn serve_http(
     let closing = state.clone();
     let limits = state.http.limits;
     let guard = shutdown.guard();
-    listener::serve(
+    http_accept::serve(
         listener,
         router,
+        |_| (),
         limits,
         state.metrics.clone(),
         async move {
