@@ -48,8 +48,14 @@ async fn open_websockets_count_against_the_cap_and_a_closed_one_frees_its_place(
         .await;
     assert_eq!(read_until_closed(&mut third).await, b"");
     // The two are still served.
-    first.request("thread/list", serde_json::json!({})).await.unwrap();
-    second.request("thread/list", serde_json::json!({})).await.unwrap();
+    first
+        .request("thread/list", serde_json::json!({}))
+        .await
+        .unwrap();
+    second
+        .request("thread/list", serde_json::json!({}))
+        .await
+        .unwrap();
 
     // Once one is closed, its place is free again (as soon as the server has dropped it).
     first.close().await;
@@ -93,7 +99,10 @@ async fn a_connection_that_does_not_finish_its_request_head_is_closed() {
     assert!(started.elapsed() >= Duration::from_millis(900));
     // hyper answers 408 or closes without a word; either way no 200.
     let answer = String::from_utf8_lossy(&answer);
-    assert!(answer.is_empty() || answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.is_empty() || answer.starts_with("HTTP/1.1 408"),
+        "{answer}"
+    );
     // A client that sends its request head in time is served.
     let mut client = listener.connect(&[]).await.unwrap();
     client.initialize().await;

@@ -30,10 +30,7 @@ impl Peer {
     /// The peer of a Unix-socket connection, as the kernel reports it.
     pub fn of_unix(stream: &UnixStream) -> Peer {
         Peer {
-            uid: stream
-                .peer_cred()
-                .ok()
-                .map(|credentials| credentials.uid()),
+            uid: stream.peer_cred().ok().map(|credentials| credentials.uid()),
         }
     }
 

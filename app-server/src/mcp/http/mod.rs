@@ -40,6 +40,7 @@ use axum::routing::post;
 use serde_json::Value;
 use tokio_util::task::TaskTracker;
 
+use crate::http_accept::{self, ConnectionLimits};
 use crate::listener_auth::{self as auth, Authentication};
 use crate::mcp::calls::ThreadOwners;
 use crate::mcp::distributed::metrics::{self, Metrics};
@@ -48,7 +49,6 @@ use crate::mcp::http::guard::{
     AccessPolicy, POST_STREAM_HEADER, PostReply, Refusal, SESSION_HEADER, VERSION_HEADER, accepts,
     is_json_content, post_reply,
 };
-use crate::http_accept::{self, ConnectionLimits};
 use crate::mcp::http::sessions::{HttpSession, SessionTable, new_session_id};
 use crate::mcp::http::streams::StreamHub;
 use crate::mcp::protocol::{SUPPORTED_VERSIONS, is_supported_version};
