@@ -464,6 +464,7 @@ mod tests {
                     start_line: 1,
                     end_line: 1,
                     text: (*text).into(),
+                    context: String::new(),
                 }],
                 touch_only: false,
             })
