@@ -6,14 +6,20 @@
 //! `context`, so that a part of a long method still names the method and its type. What the tree
 //! cannot split (a member that is still too long, or nesting deeper than [`MAX_DEPTH`]) falls back
 //! to the line chunker within its lines, with the same context. Files of other languages, and files
-//! whose tree has a syntax error, are not handled here ([`chunk_code`] answers `None`).
+//! whose tree has a syntax error or that take the parser over [`MAX_PARSE_TIME`], are not handled
+//! here ([`chunk_code`] answers `None`).
 
-use tree_sitter::{Language, Node, Parser};
+use std::ops::ControlFlow;
+use std::time::{Duration, Instant};
+
+use tree_sitter::{Language, Node, ParseOptions, ParseState, Parser};
 
 use crate::chunk::{Chunk, ChunkLimits};
 
 /// Deepest nesting of items split by their members; deeper ones are cut by lines.
 const MAX_DEPTH: usize = 6;
+/// Longest parse of one file; past it the file is cut by lines.
+const MAX_PARSE_TIME: Duration = Duration::from_secs(2);
 /// Most lines of an item's signature repeated as the context of its parts.
 const MAX_HEADER_LINES: usize = 4;
 /// Longest context, in bytes (the signatures of the enclosing items).
@@ -84,7 +90,21 @@ pub fn chunk_code(path: &str, text: &str, limits: ChunkLimits) -> Option<Vec<Chu
     let lang = Lang::of(path)?;
     let mut parser = Parser::new();
     parser.set_language(&lang.grammar()).ok()?;
-    let tree = parser.parse(text, None)?;
+    // A file that takes the parser this long (a pathological one) is cut by lines instead.
+    let started = Instant::now();
+    let mut in_time = |_: &ParseState| {
+        if started.elapsed() > MAX_PARSE_TIME {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    };
+    let bytes = text.as_bytes();
+    let tree = parser.parse_with_options(
+        &mut |offset, _| bytes.get(offset..).unwrap_or_default(),
+        None,
+        Some(ParseOptions::new().progress_callback(&mut in_time)),
+    )?;
     let root = tree.root_node();
     if root.has_error() {
         return None;
