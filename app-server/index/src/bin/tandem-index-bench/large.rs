@@ -219,12 +219,48 @@ fn measure(
     let mut hybrid = settings.clone();
     hybrid.embedding_model = model.into();
     let mut embed_times = Vec::new();
+    let mut query_vectors = Vec::new();
     for query in QUERIES {
         let started = Instant::now();
-        runtime.block_on(provider.embed(&[query.to_string()]))?;
+        let mut vector = runtime
+            .block_on(provider.embed(&[query.to_string()]))?
+            .pop()
+            .unwrap_or_default();
         embed_times.push(started.elapsed());
+        tandem_index::vectors::normalize(&mut vector);
+        query_vectors.push(vector);
     }
     let embed_p50 = median(&mut embed_times);
+    let globs = tandem_index::scan::Globs::new(&[]).map_err(|e| e.to_string())?;
+    for method in [Method::Fusion, Method::Blend] {
+        let mut cpu = Vec::new();
+        for _ in 0..3 {
+            for (query, vector) in QUERIES.iter().zip(&query_vectors) {
+                let started = thread_cpu();
+                let expression = tandem_index::tokenize::match_expression(query, 64);
+                tandem_index::query::rank(
+                    &state,
+                    &index_dir,
+                    expression.as_deref(),
+                    model,
+                    Some(vector),
+                    &globs,
+                    tandem_index::query::RankOptions {
+                        alpha: 0.6,
+                        limit: 8,
+                        method,
+                        partial: false,
+                    },
+                )
+                .map_err(|e| e.to_string())?;
+                cpu.push(thread_cpu().saturating_sub(started));
+            }
+        }
+        println!(
+            "hybrid ranking alone ({method:?}, vectors cached): thread CPU p50 {:.2?}",
+            median(&mut cpu)
+        );
+    }
     for method in [Method::Fusion, Method::Blend] {
         hybrid.ranking = method;
         let (wall, cpu) = calls(&hybrid, None)?;
