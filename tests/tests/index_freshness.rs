@@ -98,3 +98,44 @@ async fn edits_are_seen_by_the_next_query_without_a_walk() {
     let walk = server.log_line("project index walk").await;
     assert!(walk.contains("walks=2"), "{walk}");
 }
+
+/// `chunker` chooses how files are cut, and a server whose chunker differs from the one the
+/// index was built with cuts every file again at its first query, though no file changed.
+#[tokio::test]
+async fn a_new_chunker_re_chunks_every_file() {
+    let repo = tempfile::tempdir().unwrap();
+    let root = repo.path();
+    std::fs::create_dir_all(root.join(".git/info")).unwrap();
+    write(
+        root,
+        "src/queue.rs",
+        "pub struct Queue {\n    items: Vec<u32>,\n}\n\nimpl Queue {\n    pub fn push(&mut self, item: u32) {\n        self.items.push(item);\n    }\n\n    pub fn drain_all(&mut self) -> Vec<u32> {\n        std::mem::take(&mut self.items)\n    }\n}\n",
+    );
+    let config = |chunker: &str| format!("{LEXICAL}chunk_max_lines = 8\nchunker = \"{chunker}\"\n");
+    let mut ranges = Vec::new();
+    for (round, chunker) in ["lines", "code"].into_iter().enumerate() {
+        let mut server = LoggedServer::spawn("mcp-server", root, &config(chunker)).await;
+        server
+            .send(&json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "test", "version": "0"}}}))
+            .await;
+        server.response(0).await;
+        let first = query(&mut server, 1, "push").await;
+        assert_eq!(paths(&first)[0], "src/queue.rs", "{first}");
+        // The first server indexes the file; the second cuts it again (its content is the same).
+        assert_eq!(
+            first["refresh"]["updated_files"], 1,
+            "round {round}: {first}"
+        );
+        ranges.push(first["results"][0]["line_range"].clone());
+        let again = query(&mut server, 2, "push").await;
+        assert_eq!(again["refresh"]["updated_files"], 0, "{again}");
+    }
+    // Line chunks cut the impl at the 8-line cap; the code chunker cuts it at its methods.
+    assert_eq!(
+        ranges,
+        vec![
+            json!({"start": 5, "end": 12}),
+            json!({"start": 5, "end": 8})
+        ]
+    );
+}

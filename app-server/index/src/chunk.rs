@@ -1,7 +1,8 @@
 //! Line chunks that follow code structure: a chunk ends at a blank line or at the start of a
 //! top-level item (a line with no indentation after indented lines) once it has a useful size,
 //! and always at the size cap; consecutive chunks overlap by a few lines so that a result cut at
-//! a boundary still reads.
+//! a boundary still reads. Rust and Python files are cut by their syntax tree instead
+//! ([`crate::syntax`]) when [`chunk_file`] is asked for code-aware chunks.
 
 /// One chunk: 1-based inclusive line numbers and the text of those lines.
 #[derive(Debug, Clone, PartialEq)]
@@ -12,6 +13,43 @@ pub struct Chunk {
     pub end_line: usize,
     /// The lines, joined by `\n`.
     pub text: String,
+    /// The signatures of the items this chunk is a part of (an impl's or class's first line, a
+    /// long function's signature), one a line; empty for a whole item or a line chunk. Indexed
+    /// and embedded before `text`, never shown as part of it.
+    pub context: String,
+}
+
+/// Which chunker cuts the files of a language that has a grammar here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Chunker {
+    /// Functions, methods, types and impls/classes from the syntax tree (Rust and Python), the
+    /// line chunker for everything else. The default: it scored higher over the bench's 62
+    /// questions (`docs/index-evaluation.md`).
+    #[default]
+    Code,
+    /// The line chunker for every file.
+    Lines,
+}
+
+impl Chunker {
+    /// The name stored with an index, so that a change of chunker re-chunks every file.
+    pub fn id(self) -> &'static str {
+        match self {
+            Self::Code => "code-1",
+            Self::Lines => "lines-1",
+        }
+    }
+}
+
+/// The chunks of the file at `path` (relative, `/`-separated): code-aware when `chunker` says so
+/// and the file's language has a grammar and parses, line chunks otherwise.
+pub fn chunk_file(path: &str, text: &str, limits: ChunkLimits, chunker: Chunker) -> Vec<Chunk> {
+    if chunker == Chunker::Code
+        && let Some(chunks) = crate::syntax::chunk_code(path, text, limits)
+    {
+        return chunks;
+    }
+    chunk_text(text, limits)
 }
 
 /// How big chunks get.
@@ -71,6 +109,7 @@ pub fn chunk_text(text: &str, limits: ChunkLimits) -> Vec<Chunk> {
             start_line: start + 1,
             end_line: last,
             text: lines[start..last].join("\n"),
+            context: String::new(),
         });
         start = if cut_at_cap && end - start > overlap {
             end - overlap

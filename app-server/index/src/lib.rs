@@ -22,6 +22,7 @@ pub mod refresh;
 pub mod scan;
 pub mod stop;
 pub mod store;
+pub mod syntax;
 pub mod tokenize;
 pub mod vectors;
 pub mod watch;
@@ -76,6 +77,8 @@ pub struct IndexSettings {
     pub embedding: embed::EmbeddingSettings,
     /// Chunk sizes.
     pub chunk_limits: chunk::ChunkLimits,
+    /// How files are cut into chunks.
+    pub chunker: chunk::Chunker,
     /// Files larger than this are not indexed.
     pub max_file_bytes: u64,
     /// Default `alpha`.
@@ -106,6 +109,7 @@ impl IndexSettings {
                 max_lines: 60,
                 overlap_lines: 3,
             },
+            chunker: chunk::Chunker::default(),
             max_file_bytes: 1024 * 1024,
             default_alpha: 0.6,
             ranking: query::Method::default(),

@@ -267,19 +267,36 @@ pub fn rank(
         Some(expression) => store.lexical(expression, lexical_pool)?,
         None => Vec::new(),
     };
-    let mut embedding_scores: HashMap<i64, f32> = HashMap::new();
+    // The best `pool` chunks by embedding, best first: chosen by the approximate (int8 query)
+    // scan of every vector, then scored exactly, as every other candidate is.
     let mut embedding_top: Vec<(i64, f32)> = Vec::new();
+    let mut matrix = None;
     if let Some(query_vector) = query_vector {
         let cached = cached_vectors(state, &store, index_dir, model)?;
-        let mut scores = cached.matrix.scores(query_vector);
+        let mut approximate = cached.matrix.approximate_scores(query_vector);
         if !globs.is_all() {
-            scores.retain(|(id, _)| cached.paths.get(id).is_some_and(|path| globs.matches(path)));
+            approximate
+                .retain(|(id, _)| cached.paths.get(id).is_some_and(|path| globs.matches(path)));
         }
-        embedding_scores = scores.iter().copied().collect();
-        scores.sort_by(|left, right| right.1.total_cmp(&left.1));
-        scores.truncate(pool);
-        embedding_top = scores;
+        if approximate.len() > pool {
+            approximate.select_nth_unstable_by(pool, |left, right| right.1.total_cmp(&left.1));
+            approximate.truncate(pool);
+        }
+        embedding_top = approximate
+            .into_iter()
+            .filter_map(|(id, _)| {
+                let row = cached.matrix.row(id)?;
+                Some((id, cached.matrix.score(row, query_vector)))
+            })
+            .collect();
+        embedding_top
+            .sort_unstable_by(|left, right| right.1.total_cmp(&left.1).then(left.0.cmp(&right.0)));
+        matrix = Some(cached.matrix);
     }
+    let embedding_score = |id: &i64| {
+        let (matrix, query_vector) = (matrix.as_ref()?, query_vector?);
+        Some(matrix.score(matrix.row(*id)?, query_vector))
+    };
     let mut candidate_ids: Vec<i64> = lexical.iter().map(|(id, _)| *id).collect();
     candidate_ids.extend(embedding_top.iter().map(|(id, _)| *id));
     candidate_ids.sort_unstable();
@@ -302,9 +319,9 @@ pub fn rank(
     candidates.dedup();
     let (low, high) = candidates
         .iter()
-        .filter_map(|id| embedding_scores.get(id))
+        .filter_map(embedding_score)
         .fold((f32::MAX, f32::MIN), |(low, high), score| {
-            (low.min(*score), high.max(*score))
+            (low.min(score), high.max(score))
         });
     let lexical_ranks: HashMap<i64, usize> = lexical
         .iter()
@@ -324,7 +341,7 @@ pub fn rank(
                 let lexical_side = reciprocal(lexical_ranks.get(&id));
                 let embedding_side = match embedding_ranks.get(&id) {
                     Some(rank) => reciprocal(Some(rank)),
-                    None if partial && !embedding_scores.contains_key(&id) => lexical_side,
+                    None if partial && embedding_score(&id).is_none() => lexical_side,
                     None => 0.0,
                 };
                 let fused = (1.0 - alpha) * lexical_side + alpha * embedding_side;
@@ -338,7 +355,7 @@ pub fn rank(
                 }
             });
             let score = if query_vector.is_some() {
-                let embedding = match embedding_scores.get(&id) {
+                let embedding = match embedding_score(&id) {
                     Some(score) if high > low => f64::from((score - low) / (high - low)),
                     Some(_) => 1.0,
                     None if partial => lexical,
@@ -464,6 +481,7 @@ mod tests {
                     start_line: 1,
                     end_line: 1,
                     text: (*text).into(),
+                    context: String::new(),
                 }],
                 touch_only: false,
             })

@@ -375,6 +375,14 @@ impl Lexical {
         if self.force_full {
             store.clear()?;
         }
+        // Chunks cut by another chunker (or an index from before chunkers were recorded) are
+        // cut again: every file, so the walk.
+        let plan = if store.chunker()?.as_deref() == Some(settings.chunker.id()) {
+            plan
+        } else {
+            store.rechunk(settings.chunker.id())?;
+            Plan::Walk
+        };
         let manifest = store.manifest()?;
         let targeted = match plan {
             Plan::Paths(paths) => changed_files(settings, repo_root, globs, &manifest, paths),
@@ -450,7 +458,7 @@ impl Lexical {
             let chunks = if touch_only {
                 Vec::new()
             } else {
-                crate::chunk::chunk_text(&text, settings.chunk_limits)
+                crate::chunk::chunk_file(&file.path, &text, settings.chunk_limits, settings.chunker)
             };
             if !touch_only {
                 stats.updated_files += 1;

@@ -14,7 +14,7 @@ use crate::stop::StopFlag;
 use crate::vectors::QuantizedVector;
 
 /// Schema version; a database with another version is rebuilt.
-const SCHEMA_VERSION: &str = "1";
+const SCHEMA_VERSION: &str = "2";
 
 /// A manifest row.
 #[derive(Debug, Clone, PartialEq)]
@@ -100,14 +100,14 @@ impl Store {
                      mtime_ns INTEGER NOT NULL, hash TEXT NOT NULL);
                  CREATE TABLE chunks(id INTEGER PRIMARY KEY, path TEXT NOT NULL,
                      start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
-                     text TEXT NOT NULL, hash TEXT NOT NULL);
+                     text TEXT NOT NULL, context TEXT NOT NULL, hash TEXT NOT NULL);
                  CREATE INDEX chunks_path ON chunks(path);
                  CREATE INDEX chunks_hash ON chunks(hash);
                  CREATE VIRTUAL TABLE chunk_terms USING fts5(terms, content='',
                      contentless_delete=1, tokenize=\"unicode61 remove_diacritics 0 tokenchars '_'\");
                  CREATE TABLE vectors(model TEXT NOT NULL, hash TEXT NOT NULL, dim INTEGER NOT NULL,
                      scale REAL NOT NULL, data BLOB NOT NULL, PRIMARY KEY(model, hash));
-                 INSERT INTO meta(key, value) VALUES ('schema', '1'), ('generation', '0');
+                 INSERT INTO meta(key, value) VALUES ('schema', '2'), ('generation', '0');
                  COMMIT;",
             )
             .map_err(sql)
@@ -165,7 +165,8 @@ impl Store {
                 .map_err(sql)?;
             let mut insert_chunk = transaction
                 .prepare(
-                    "INSERT INTO chunks(path, start_line, end_line, text, hash) VALUES (?1, ?2, ?3, ?4, ?5)",
+                    "INSERT INTO chunks(path, start_line, end_line, text, context, hash)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 )
                 .map_err(sql)?;
             let mut insert_terms = transaction
@@ -192,17 +193,18 @@ impl Store {
                 delete_terms.execute([&update.path]).map_err(sql)?;
                 delete_chunks.execute([&update.path]).map_err(sql)?;
                 for chunk in &update.chunks {
-                    let terms =
-                        crate::tokenize::index_text(&format!("{}\n{}", update.path, chunk.text));
-                    let hash = sha1_smol::Sha1::from(chunk.text.as_bytes())
-                        .digest()
-                        .to_string();
+                    let terms = crate::tokenize::index_text(&format!(
+                        "{}\n{}\n{}",
+                        update.path, chunk.context, chunk.text
+                    ));
+                    let hash = chunk_hash(chunk);
                     insert_chunk
                         .execute(params![
                             update.path,
                             chunk.start_line as i64,
                             chunk.end_line as i64,
                             chunk.text,
+                            chunk.context,
                             hash
                         ])
                         .map_err(sql)?;
@@ -232,6 +234,36 @@ impl Store {
             .map_err(sql)
     }
 
+    /// The chunker the chunks were cut with ([`crate::chunk::Chunker::id`]), if recorded.
+    pub fn chunker(&self) -> Result<Option<String>, IndexError> {
+        self.connection
+            .query_row("SELECT value FROM meta WHERE key = 'chunker'", [], |row| {
+                row.get(0)
+            })
+            .optional()
+            .map_err(sql)
+    }
+
+    /// Forgets every file and chunk (keeping the vectors, which unchanged chunk texts find
+    /// again) and records `chunker`, in one transaction: the next walk re-chunks every file.
+    pub fn rechunk(&mut self, chunker: &str) -> Result<(), IndexError> {
+        let transaction = self.connection.transaction().map_err(sql)?;
+        transaction
+            .execute_batch(
+                "DELETE FROM chunk_terms; DELETE FROM chunks; DELETE FROM files;
+                 UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'generation';",
+            )
+            .map_err(sql)?;
+        transaction
+            .execute(
+                "INSERT INTO meta(key, value) VALUES ('chunker', ?1)
+                 ON CONFLICT(key) DO UPDATE SET value = ?1",
+                [chunker],
+            )
+            .map_err(sql)?;
+        transaction.commit().map_err(sql)
+    }
+
     /// The generation: bumped by every change, so caches know when to reload.
     pub fn generation(&self) -> Result<i64, IndexError> {
         self.connection
@@ -253,12 +285,14 @@ impl Store {
             .map_err(sql)
     }
 
-    /// Distinct chunk texts (hash, text) that have no vector for `model`.
+    /// Distinct chunk texts (hash, text to embed: the context lines, then the text) that have no
+    /// vector for `model`.
     pub fn pending_embeddings(&self, model: &str) -> Result<Vec<(String, String)>, IndexError> {
         let mut statement = self
             .connection
             .prepare(
-                "SELECT c.hash, MIN(c.text) FROM chunks c
+                "SELECT c.hash, MIN(CASE c.context WHEN '' THEN c.text
+                     ELSE c.context || char(10) || c.text END) FROM chunks c
                  LEFT JOIN vectors v ON v.model = ?1 AND v.hash = c.hash
                  WHERE v.hash IS NULL GROUP BY c.hash",
             )
@@ -409,6 +443,18 @@ impl Store {
             .map_err(sql)?;
         rows.collect::<Result<_, _>>().map_err(sql)
     }
+}
+
+/// The key of a chunk's vector: the SHA-1 of what is embedded (the context lines, then the
+/// text), so an unchanged chunk keeps its vector across refreshes.
+pub fn chunk_hash(chunk: &Chunk) -> String {
+    let mut hash = sha1_smol::Sha1::new();
+    if !chunk.context.is_empty() {
+        hash.update(chunk.context.as_bytes());
+        hash.update(b"\n");
+    }
+    hash.update(chunk.text.as_bytes());
+    hash.digest().to_string()
 }
 
 fn sql(error: rusqlite::Error) -> IndexError {

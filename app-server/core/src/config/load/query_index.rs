@@ -28,6 +28,8 @@ const KEYS: &[&str] = &[
     "chunk_overlap_lines",
     "max_file_bytes",
     "default_alpha",
+    "ranking",
+    "chunker",
     "roots",
     "max_query_terms",
     "max_query_bytes",
@@ -99,6 +101,26 @@ pub(super) fn resolve(
         }
         settings.default_alpha = alpha;
     }
+    if let Some(ranking) = effective.field::<String>(&table, PREFIX, "ranking")? {
+        settings.ranking = match ranking.as_str() {
+            "fusion" => tandem_index::query::Method::Fusion,
+            "blend" => tandem_index::query::Method::Blend,
+            _ => {
+                return Err(effective
+                    .invalid_value(&join(PREFIX, "ranking"), "must be \"fusion\" or \"blend\""));
+            }
+        };
+    }
+    if let Some(chunker) = effective.field::<String>(&table, PREFIX, "chunker")? {
+        settings.chunker = match chunker.as_str() {
+            "code" => tandem_index::chunk::Chunker::Code,
+            "lines" => tandem_index::chunk::Chunker::Lines,
+            _ => {
+                return Err(effective
+                    .invalid_value(&join(PREFIX, "chunker"), "must be \"code\" or \"lines\""));
+            }
+        };
+    }
     if let Some(terms) = effective.field::<usize>(&table, PREFIX, "max_query_terms")? {
         if !(1..=1024).contains(&terms) {
             return Err(effective.invalid_value(
@@ -137,4 +159,40 @@ pub(super) fn resolve(
         settings,
         state: tandem_index::IndexState::default(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::Config;
+
+    fn load(text: &str) -> Result<Config, crate::config::ConfigError> {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join("config.toml"), text).unwrap();
+        Config::load(Some(home.path().to_path_buf()), &[])
+    }
+
+    #[test]
+    fn ranking_and_chunker_are_chosen_by_name() {
+        let settings = |text: &str| load(text).unwrap().query_project_index.settings;
+        let defaults = settings("");
+        assert_eq!(defaults.ranking, tandem_index::query::Method::Fusion);
+        assert_eq!(defaults.chunker, tandem_index::chunk::Chunker::Code);
+        let chosen = settings("[query_project_index]\nranking = \"blend\"\nchunker = \"lines\"\n");
+        assert_eq!(chosen.ranking, tandem_index::query::Method::Blend);
+        assert_eq!(chosen.chunker, tandem_index::chunk::Chunker::Lines);
+        let error = load("[query_project_index]\nranking = \"best\"\n").unwrap_err();
+        assert!(
+            error.to_string().ends_with(
+                "invalid value for `query_project_index.ranking`: must be \"fusion\" or \"blend\""
+            ),
+            "{error}"
+        );
+        let error = load("[query_project_index]\nchunker = \"ast\"\n").unwrap_err();
+        assert!(
+            error.to_string().ends_with(
+                "invalid value for `query_project_index.chunker`: must be \"code\" or \"lines\""
+            ),
+            "{error}"
+        );
+    }
 }

@@ -19,13 +19,18 @@
 //! `--sample N` (keep every N-th file that answers no question, for a shorter embedding run;
 //! the figures are then those of the sample), `--throughput N` (only the embedding throughput
 //! figures: N chunks of the corpus embedded in index order and in length order, in the same
-//! run, with the model's FLOPs per chunk and this machine's measured f32 GEMM rate).
+//! run, with the model's FLOPs per chunk and this machine's measured f32 GEMM rate),
+//! `--chunker code|lines` (code-aware chunks, the default, or line chunks everywhere),
+//! `--dir PATH --changed FILE [--embed-sample N]` (speed figures only, of any directory: see
+//! `large.rs`).
 
 #![allow(
     clippy::print_stdout,
     clippy::print_stderr,
     reason = "a benchmark prints its figures"
 )]
+
+mod large;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -50,6 +55,7 @@ struct Options {
     skip_embeddings: bool,
     sample: usize,
     throughput: Option<usize>,
+    chunker: tandem_index::chunk::Chunker,
 }
 
 fn main() {
@@ -77,10 +83,29 @@ fn run() -> Result<(), String> {
         throughput: value("--throughput")
             .map(|text| text.parse::<usize>().map_err(|e| e.to_string()))
             .transpose()?,
+        chunker: match value("--chunker").as_deref() {
+            None | Some("code") => tandem_index::chunk::Chunker::Code,
+            Some("lines") => tandem_index::chunk::Chunker::Lines,
+            Some(other) => return Err(format!("--chunker: `{other}` is neither code nor lines")),
+        },
     };
+    if let Some(dir) = value("--dir") {
+        let changed = value("--changed").ok_or("--dir needs --changed FILE (relative)")?;
+        let embed_sample = value("--embed-sample")
+            .map(|text| text.parse::<usize>().map_err(|e| e.to_string()))
+            .transpose()?
+            .unwrap_or(128);
+        return large::run(
+            Path::new(&dir),
+            &changed,
+            embed_sample,
+            options.chunker,
+            options.skip_embeddings,
+        );
+    }
     let only = value("--corpus");
     if only.as_deref().is_none_or(|name| name == "rust") {
-        let eval = load_eval(include_str!("../../bench/eval-tokio-hyper-axum.jsonl"))?;
+        let eval = load_eval(include_str!("../../../bench/eval-tokio-hyper-axum.jsonl"))?;
         let corpus = tempdir("rust")?;
         prepare_rust(&corpus)?;
         bench(
@@ -93,7 +118,7 @@ fn run() -> Result<(), String> {
         let _ = std::fs::remove_dir_all(&corpus);
     }
     if only.as_deref().is_none_or(|name| name == "python") {
-        let eval = load_eval(include_str!("../../bench/eval-requests-urllib3.jsonl"))?;
+        let eval = load_eval(include_str!("../../../bench/eval-requests-urllib3.jsonl"))?;
         let corpus = tempdir("python")?;
         prepare_python(&corpus)?;
         bench(
@@ -155,6 +180,7 @@ fn bench(
         });
     let mut settings = IndexSettings::with_defaults(&home.join("models"));
     settings.embedding_model = "none".into();
+    settings.chunker = options.chunker;
     // One state for the whole run, as a server has.
     let state = IndexState::default();
     let refresh = |force_full: bool, settings: &IndexSettings| {
