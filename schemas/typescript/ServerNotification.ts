@@ -28,6 +28,7 @@ import type { ThreadAttachmentUpdatedNotification } from "./ThreadAttachmentUpda
 import type { ThreadGoalUpdatedNotification } from "./ThreadGoalUpdatedNotification";
 import type { ThreadIdNotification } from "./ThreadIdNotification";
 import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
+import type { ThreadSectionChangedNotification } from "./ThreadSectionChangedNotification";
 import type { ThreadStartedNotification } from "./ThreadStartedNotification";
 import type { ThreadStatusChangedNotification } from "./ThreadStatusChangedNotification";
 import type { ThreadTokenUsageUpdatedNotification } from "./ThreadTokenUsageUpdatedNotification";
@@ -46,6 +47,7 @@ export type ServerNotification =
   | { method: "thread/deleted", params: ThreadIdNotification }
   | { method: "thread/reverted", params: ThreadIdNotification }
   | { method: "thread/attachment/updated", params: ThreadAttachmentUpdatedNotification }
+  | { method: "thread/section/changed", params: ThreadSectionChangedNotification }
   | { method: "thread/unarchived", params: ThreadIdNotification }
   | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
   | { method: "thread/closed", params: ThreadIdNotification }
@@ -115,6 +117,10 @@ export type ServerNotificationMap = {
    * An attachment of a thread was added or removed.
    */
   "thread/attachment/updated": { params: ThreadAttachmentUpdatedNotification };
+  /**
+   * A thread was moved into, within or out of a section (`thread/section/move`).
+   */
+  "thread/section/changed": { params: ThreadSectionChangedNotification };
   /**
    * A thread was unarchived.
    */

@@ -22,6 +22,8 @@ notification_table! {
     ThreadReverted => "thread/reverted" [Stable] { params: ThreadIdNotification },
     /// An attachment of a thread was added or removed.
     ThreadAttachmentUpdated => "thread/attachment/updated" [Stable] { params: ThreadAttachmentUpdatedNotification },
+    /// A thread was moved into, within or out of a section (`thread/section/move`).
+    ThreadSectionChanged => "thread/section/changed" [Stable] { params: ThreadSectionChangedNotification },
     /// A thread was unarchived.
     ThreadUnarchived => "thread/unarchived" [Stable] { params: ThreadIdNotification },
     /// A thread was renamed.

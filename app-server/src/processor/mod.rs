@@ -15,6 +15,7 @@ mod skills_requests;
 pub mod subscriptions;
 mod thread_attachments;
 mod thread_lifecycle;
+mod thread_sections;
 mod thread_subscriptions;
 mod utility_requests;
 
@@ -418,6 +419,21 @@ impl Processor {
                 }
                 Err(error) => self.send_engine_error(id, error).await,
             },
+            ClientRequestPayload::ThreadSectionCreate(params) => {
+                self.thread_section_create(id, params).await
+            }
+            ClientRequestPayload::ThreadSectionList(params) => {
+                self.thread_section_list(id, params).await
+            }
+            ClientRequestPayload::ThreadSectionUpdate(params) => {
+                self.thread_section_update(id, params).await
+            }
+            ClientRequestPayload::ThreadSectionDelete(params) => {
+                self.thread_section_delete(id, params).await
+            }
+            ClientRequestPayload::ThreadSectionMove(params) => {
+                self.thread_section_move(id, params).await
+            }
             ClientRequestPayload::ThreadQueueList(params) => {
                 let result = self.engine.queue_list(params);
                 self.respond(id, result).await;

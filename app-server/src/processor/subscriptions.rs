@@ -479,6 +479,7 @@ fn notification_thread(notification: &ServerNotification) -> Option<&str> {
         N::ThreadGoalUpdated(updated) => Some(&updated.thread_id),
         N::HookStarted(run) | N::HookCompleted(run) => Some(&run.thread_id),
         N::ThreadQueueChanged(changed) => Some(&changed.thread_id),
+        N::ThreadSectionChanged(changed) => Some(&changed.thread_id),
         N::ThreadNameUpdated(updated) => Some(&updated.thread_id),
         N::ThreadTokenUsageUpdated(usage) => Some(&usage.thread_id),
         N::TurnStarted(turn) | N::TurnCompleted(turn) => Some(&turn.thread_id),

@@ -244,6 +244,17 @@ const (
 	MethodExternalAgentConfigDetect = "externalAgentConfig/detect"
 	// Import detected items; MCP servers and hooks only locally, and disabled.
 	MethodExternalAgentConfigImport = "externalAgentConfig/import"
+	// Create a section of the caller's threads.
+	MethodThreadSectionCreate = "threadSection/create"
+	// The caller's sections, the built-in "Pinned" first.
+	MethodThreadSectionList = "threadSection/list"
+	// Rename a section or change its appearance.
+	MethodThreadSectionUpdate = "threadSection/update"
+	// Delete a section; its threads then belong to none.
+	MethodThreadSectionDelete = "threadSection/delete"
+	// Put a thread into a section, move it within one, or take it out. Followed by
+	//  `thread/section/changed`.
+	MethodThreadSectionMove = "thread/section/move"
 	// Ask whether a command may run.
 	MethodItemCommandExecutionRequestApproval = "item/commandExecution/requestApproval"
 	// Ask whether file changes may be written.
@@ -284,6 +295,8 @@ const (
 	MethodThreadReverted = "thread/reverted"
 	// An attachment of a thread was added or removed.
 	MethodThreadAttachmentUpdated = "thread/attachment/updated"
+	// A thread was moved into, within or out of a section (`thread/section/move`).
+	MethodThreadSectionChanged = "thread/section/changed"
 	// A thread was unarchived.
 	MethodThreadUnarchived = "thread/unarchived"
 	// A thread was renamed.
@@ -423,6 +436,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodThreadAttachmentUpdated:
 		v := new(ThreadAttachmentUpdatedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadSectionChanged:
+		v := new(ThreadSectionChangedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadUnarchived:
 		v := new(ThreadIDNotification)
@@ -4566,9 +4582,9 @@ type Thread struct {
 	ReasoningEffort *ReasoningEffort `json:"reasoningEffort,omitempty"`
 	// RecencyAt: Last activity time (Unix seconds).
 	RecencyAt *int64 `json:"recencyAt,omitempty"`
-	// Section: Sidebar section; always `null` in Tandem.
-	Section json.RawMessage `json:"section,omitempty"`
-	// SectionEnteredAt: When the thread entered its section (Unix seconds); always `null` in Tandem.
+	// Section: The section the thread's owner put it in (`thread/section/move`), if any.
+	Section *ThreadSection `json:"section,omitempty"`
+	// SectionEnteredAt: When the thread entered its section (Unix seconds); `null` outside a section.
 	SectionEnteredAt *int64 `json:"sectionEnteredAt,omitempty"`
 	// SessionID: Session id; equal to `id` for root threads.
 	SessionID string `json:"sessionId"`
@@ -5106,6 +5122,9 @@ type ThreadListParams struct {
 	ProjectID *string `json:"projectId,omitempty"`
 	// SearchTerm: Case-sensitive substring of the name or preview.
 	SearchTerm *string `json:"searchTerm,omitempty"`
+	// SectionID: Only threads of this section (`threadSection/*`); `null` means threads of no section,
+	// and leaving it out means every thread.
+	SectionID *string `json:"sectionId,omitempty"`
 	// SortDirection: Sort direction (default `desc`, newest first).
 	SortDirection *SortDirection `json:"sortDirection,omitempty"`
 	// SortKey: Sort key (default `created_at`).
@@ -5407,6 +5426,107 @@ const (
 	ThreadSearchSortKeyRecencyAt ThreadSearchSortKey = "recency_at"
 )
 
+// ThreadSection: A named group of threads, shared by every client of the principal that created it.
+type ThreadSection struct {
+	// Appearance: How clients draw the section, when one was set.
+	Appearance *ThreadSectionAppearance `json:"appearance,omitempty"`
+	// ID: The section's UUIDv7, chosen by the server; it stays when the section is renamed.
+	ID string `json:"id"`
+	// Name: The name shown to the user (trimmed, never empty).
+	Name string `json:"name"`
+}
+
+// ThreadSectionAppearance: How clients draw a section. The server stores it and gives it back; it does not interpret
+// it.
+type ThreadSectionAppearance struct {
+	// Color: A color name or code chosen by the client.
+	Color *string `json:"color,omitempty"`
+	// Icon: An icon name chosen by the client.
+	Icon *string `json:"icon,omitempty"`
+}
+
+// ThreadSectionChangedNotification: `thread/section/changed`: a thread was moved by `thread/section/move`.
+type ThreadSectionChangedNotification struct {
+	// SectionID: The section it is in now; `null` when it was taken out of its section.
+	SectionID *string `json:"sectionId,omitempty"`
+	// ThreadID: The thread that moved.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadSectionCreateParams: Parameters of `threadSection/create`.
+type ThreadSectionCreateParams struct {
+	// Appearance: How clients draw the section.
+	Appearance *ThreadSectionAppearance `json:"appearance,omitempty"`
+	// Name: The section's name; surrounding whitespace is trimmed and the rest must not be empty.
+	Name string `json:"name"`
+}
+
+// ThreadSectionCreateResponse: Result of `threadSection/create`.
+type ThreadSectionCreateResponse struct {
+	// Section: The new section, with the id the server gave it.
+	Section ThreadSection `json:"section"`
+}
+
+// ThreadSectionDeleteParams: Parameters of `threadSection/delete`: the section goes, and its threads belong to no
+// section afterwards. The built-in "Pinned" section cannot be deleted.
+type ThreadSectionDeleteParams struct {
+	// SectionID: The section to delete.
+	SectionID string `json:"sectionId"`
+}
+
+// ThreadSectionDeleteResponse: Result of `threadSection/delete` (empty).
+type ThreadSectionDeleteResponse struct {
+}
+
+// ThreadSectionListParams: Parameters of `threadSection/list`: the caller's sections, "Pinned" first, then in the
+// order they were created.
+type ThreadSectionListParams struct {
+	// Cursor: A previous page's `nextCursor`; an unknown one gives an empty page.
+	Cursor *string `json:"cursor,omitempty"`
+	// Limit: Page size (at least 1); omitted means every section.
+	Limit *int64 `json:"limit,omitempty"`
+}
+
+// ThreadSectionListResponse: Result of `threadSection/list`.
+type ThreadSectionListResponse struct {
+	// Data: This page's sections.
+	Data []ThreadSection `json:"data"`
+	// NextCursor: The cursor of the next page; `null` on the last one.
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
+// ThreadSectionMoveParams: Parameters of `thread/section/move`: put a thread into a section (at its end, or before
+// another of its threads), move it within its section, or take it out.
+type ThreadSectionMoveParams struct {
+	// BeforeThreadID: A thread of that section to put it just before; left out or `null` puts it last.
+	BeforeThreadID *string `json:"beforeThreadId,omitempty"`
+	// SectionID: The section to put it in; `null` takes it out of its section.
+	SectionID *string `json:"sectionId,omitempty"`
+	// ThreadID: The thread to move.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadSectionMoveResponse: Result of `thread/section/move` (empty).
+type ThreadSectionMoveResponse struct {
+}
+
+// ThreadSectionUpdateParams: Parameters of `threadSection/update`: rename a section and, optionally, change how it is
+// drawn. The built-in "Pinned" section cannot be renamed.
+type ThreadSectionUpdateParams struct {
+	// Appearance: Left out keeps the appearance, `null` removes it, an object replaces it.
+	Appearance *ThreadSectionAppearance `json:"appearance,omitempty"`
+	// Name: Its new name; surrounding whitespace is trimmed and the rest must not be empty.
+	Name string `json:"name"`
+	// SectionID: The section to change.
+	SectionID string `json:"sectionId"`
+}
+
+// ThreadSectionUpdateResponse: Result of `threadSection/update`.
+type ThreadSectionUpdateResponse struct {
+	// Section: The section as it is now.
+	Section ThreadSection `json:"section"`
+}
+
 // ThreadSetNameParams: Parameters of `thread/name/set`.
 type ThreadSetNameParams struct {
 	// Name: New name; must not be empty.
@@ -5445,8 +5565,9 @@ const (
 	// Time of the last activity (in Tandem, the last update time). Requires
 	// `capabilities.experimentalApi`.
 	ThreadSortKeyRecencyAt ThreadSortKey = "recency_at"
-	// Position in the client's thread sections. Tandem threads belong to no section, so this
-	// sorts by the last update time. Requires `capabilities.experimentalApi`.
+	// Position within a section (`thread/section/move`), first to last whatever the
+	// direction; needs a `sectionId` filter naming a section. Requires
+	// `capabilities.experimentalApi`.
 	ThreadSortKeySectionPosition ThreadSortKey = "section_position"
 )
 

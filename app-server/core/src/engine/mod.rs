@@ -32,6 +32,7 @@ mod queries;
 pub mod queue;
 mod rate_limits;
 mod rollback;
+mod sections;
 pub mod server_requests;
 mod settings;
 mod shell_command;
