@@ -51,6 +51,7 @@ pub mod thread_queue;
 pub mod thread_requests;
 pub mod thread_search;
 pub mod thread_section;
+pub mod thread_settings;
 pub mod turn_requests;
 pub mod unsupported;
 pub mod utility;

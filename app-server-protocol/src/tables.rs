@@ -141,6 +141,9 @@ use crate::thread_section::{
     ThreadSectionListResponse, ThreadSectionMoveParams, ThreadSectionMoveResponse,
     ThreadSectionUpdateParams, ThreadSectionUpdateResponse,
 };
+use crate::thread_settings::{
+    ThreadSettingsUpdateParams, ThreadSettingsUpdateResponse, ThreadSettingsUpdatedNotification,
+};
 use crate::turn_requests::{
     TurnInterruptParams, TurnStartParams, TurnStartResponse, TurnSteerParams, TurnSteerResponse,
 };
@@ -736,5 +739,11 @@ request_table! {
     ThreadSectionMove => "thread/section/move" [Stable] {
         params: ThreadSectionMoveParams,
         response: ThreadSectionMoveResponse,
+    },
+    /// Change a loaded thread's settings for its next turns, without starting one. Followed
+    /// by `thread/settings/updated` when a setting changed.
+    ThreadSettingsUpdate => "thread/settings/update" [Experimental] {
+        params: ThreadSettingsUpdateParams,
+        response: ThreadSettingsUpdateResponse,
     },
 }

@@ -1072,6 +1072,19 @@ func (c *Client) ThreadSectionMove(ctx context.Context, params protocol.ThreadSe
 	return result, nil
 }
 
+// ThreadSettingsUpdate sends `thread/settings/update`: Change a loaded thread's settings for its next turns, without starting one. Followed
+//
+//	by `thread/settings/updated` when a setting changed.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ThreadSettingsUpdate(ctx context.Context, params protocol.ThreadSettingsUpdateParams) (*protocol.ThreadSettingsUpdateResponse, error) {
+	result := new(protocol.ThreadSettingsUpdateResponse)
+	if err := c.Call(ctx, protocol.MethodThreadSettingsUpdate, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // HandleItemCommandExecutionRequestApproval answers every `item/commandExecution/requestApproval` request with the handler's result (its error
 // becomes a JSON-RPC error reply). Ask whether a command may run.
 func (c *Client) HandleItemCommandExecutionRequestApproval(handler func(ctx context.Context, params *protocol.CommandExecutionRequestApprovalParams) (*protocol.CommandExecutionRequestApprovalResponse, error)) {

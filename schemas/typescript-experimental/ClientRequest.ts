@@ -167,6 +167,8 @@ import type { ThreadSectionMoveResponse } from "./ThreadSectionMoveResponse";
 import type { ThreadSectionUpdateParams } from "./ThreadSectionUpdateParams";
 import type { ThreadSectionUpdateResponse } from "./ThreadSectionUpdateResponse";
 import type { ThreadSetNameParams } from "./ThreadSetNameParams";
+import type { ThreadSettingsUpdateParams } from "./ThreadSettingsUpdateParams";
+import type { ThreadSettingsUpdateResponse } from "./ThreadSettingsUpdateResponse";
 import type { ThreadShellCommandParams } from "./ThreadShellCommandParams";
 import type { ThreadShellCommandResponse } from "./ThreadShellCommandResponse";
 import type { ThreadStartParams } from "./ThreadStartParams";
@@ -294,7 +296,8 @@ export type ClientRequest =
   | { method: "threadSection/list", id: RequestId, params: ThreadSectionListParams }
   | { method: "threadSection/update", id: RequestId, params: ThreadSectionUpdateParams }
   | { method: "threadSection/delete", id: RequestId, params: ThreadSectionDeleteParams }
-  | { method: "thread/section/move", id: RequestId, params: ThreadSectionMoveParams };
+  | { method: "thread/section/move", id: RequestId, params: ThreadSectionMoveParams }
+  | { method: "thread/settings/update", id: RequestId, params: ThreadSettingsUpdateParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -767,4 +770,9 @@ export type ClientRequestMap = {
    * `thread/section/changed`.
    */
   "thread/section/move": { params: ThreadSectionMoveParams; response: ThreadSectionMoveResponse };
+  /**
+   * Change a loaded thread's settings for its next turns, without starting one. Followed
+   * by `thread/settings/updated` when a setting changed.
+   */
+  "thread/settings/update": { params: ThreadSettingsUpdateParams; response: ThreadSettingsUpdateResponse };
 };

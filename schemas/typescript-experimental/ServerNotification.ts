@@ -31,6 +31,7 @@ import type { ThreadIdNotification } from "./ThreadIdNotification";
 import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
 import type { ThreadQueueChangedNotification } from "./ThreadQueueChangedNotification";
 import type { ThreadSectionChangedNotification } from "./ThreadSectionChangedNotification";
+import type { ThreadSettingsUpdatedNotification } from "./ThreadSettingsUpdatedNotification";
 import type { ThreadStartedNotification } from "./ThreadStartedNotification";
 import type { ThreadStatusChangedNotification } from "./ThreadStatusChangedNotification";
 import type { ThreadTokenUsageUpdatedNotification } from "./ThreadTokenUsageUpdatedNotification";
@@ -51,6 +52,7 @@ export type ServerNotification =
   | { method: "thread/reverted", params: ThreadIdNotification }
   | { method: "thread/attachment/updated", params: ThreadAttachmentUpdatedNotification }
   | { method: "thread/section/changed", params: ThreadSectionChangedNotification }
+  | { method: "thread/settings/updated", params: ThreadSettingsUpdatedNotification }
   | { method: "thread/unarchived", params: ThreadIdNotification }
   | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
   | { method: "thread/closed", params: ThreadIdNotification }
@@ -129,6 +131,10 @@ export type ServerNotificationMap = {
    * A thread was moved into, within or out of a section (`thread/section/move`).
    */
   "thread/section/changed": { params: ThreadSectionChangedNotification };
+  /**
+   * A thread's settings for its next turns changed (`thread/settings/update`).
+   */
+  "thread/settings/updated": { params: ThreadSettingsUpdatedNotification };
   /**
    * A thread was unarchived.
    */

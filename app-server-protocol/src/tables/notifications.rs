@@ -24,6 +24,8 @@ notification_table! {
     ThreadAttachmentUpdated => "thread/attachment/updated" [Stable] { params: ThreadAttachmentUpdatedNotification },
     /// A thread was moved into, within or out of a section (`thread/section/move`).
     ThreadSectionChanged => "thread/section/changed" [Stable] { params: ThreadSectionChangedNotification },
+    /// A thread's settings for its next turns changed (`thread/settings/update`).
+    ThreadSettingsUpdated => "thread/settings/updated" [Experimental] { params: ThreadSettingsUpdatedNotification },
     /// A thread was unarchived.
     ThreadUnarchived => "thread/unarchived" [Stable] { params: ThreadIdNotification },
     /// A thread was renamed.

@@ -127,6 +127,7 @@ impl MethodFamily {
             | ClientMethod::ThreadSectionUpdate
             | ClientMethod::ThreadSectionDelete
             | ClientMethod::ThreadSectionMove
+            | ClientMethod::ThreadSettingsUpdate
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer => MethodFamily::Threads,
@@ -259,6 +260,7 @@ impl ThreadScope {
             | ClientMethod::ThreadQueueAdd
             | ClientMethod::ThreadQueueList
             | ClientMethod::ThreadSectionMove
+            | ClientMethod::ThreadSettingsUpdate
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer

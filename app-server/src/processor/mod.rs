@@ -16,6 +16,7 @@ pub mod subscriptions;
 mod thread_attachments;
 mod thread_lifecycle;
 mod thread_sections;
+mod thread_settings;
 mod thread_subscriptions;
 mod utility_requests;
 
@@ -433,6 +434,9 @@ impl Processor {
             }
             ClientRequestPayload::ThreadSectionMove(params) => {
                 self.thread_section_move(id, params).await
+            }
+            ClientRequestPayload::ThreadSettingsUpdate(params) => {
+                self.thread_settings_update(id, params).await
             }
             ClientRequestPayload::ThreadQueueList(params) => {
                 let result = self.engine.queue_list(params);

@@ -255,6 +255,9 @@ const (
 	// Put a thread into a section, move it within one, or take it out. Followed by
 	//  `thread/section/changed`.
 	MethodThreadSectionMove = "thread/section/move"
+	// Change a loaded thread's settings for its next turns, without starting one. Followed
+	//  by `thread/settings/updated` when a setting changed. @experimental
+	MethodThreadSettingsUpdate = "thread/settings/update"
 	// Ask whether a command may run.
 	MethodItemCommandExecutionRequestApproval = "item/commandExecution/requestApproval"
 	// Ask whether file changes may be written.
@@ -297,6 +300,8 @@ const (
 	MethodThreadAttachmentUpdated = "thread/attachment/updated"
 	// A thread was moved into, within or out of a section (`thread/section/move`).
 	MethodThreadSectionChanged = "thread/section/changed"
+	// A thread's settings for its next turns changed (`thread/settings/update`). @experimental
+	MethodThreadSettingsUpdated = "thread/settings/updated"
 	// A thread was unarchived.
 	MethodThreadUnarchived = "thread/unarchived"
 	// A thread was renamed.
@@ -408,6 +413,8 @@ var ExperimentalMethods = map[string]bool{
 	"thread/queue/changed":            true,
 	"thread/queue/list":               true,
 	"thread/search":                   true,
+	"thread/settings/update":          true,
+	"thread/settings/updated":         true,
 	"tool/requestUserInput":           true,
 }
 
@@ -439,6 +446,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodThreadSectionChanged:
 		v := new(ThreadSectionChangedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadSettingsUpdated:
+		v := new(ThreadSettingsUpdatedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadUnarchived:
 		v := new(ThreadIDNotification)
@@ -5533,6 +5543,92 @@ type ThreadSetNameParams struct {
 	Name string `json:"name"`
 	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
+}
+
+// ThreadSettings: The settings a thread's next turn starts with.
+type ThreadSettings struct {
+	// ActivePermissionProfile: The active permission profile; always `null` in Tandem.
+	ActivePermissionProfile json.RawMessage `json:"activePermissionProfile,omitempty"`
+	// ApprovalPolicy: The approval policy.
+	ApprovalPolicy AskForApproval `json:"approvalPolicy"`
+	// ApprovalsReviewer: Who reviews approvals.
+	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
+	// CollaborationMode: The collaboration mode; `default` with the thread's model and effort unless one was
+	// chosen.
+	CollaborationMode CollaborationMode `json:"collaborationMode"`
+	// Cwd: The working directory (absolute).
+	Cwd string `json:"cwd"`
+	// DisabledPluginIds: Plugins disabled for the thread; always empty in Tandem.
+	DisabledPluginIds []string `json:"disabledPluginIds"`
+	// Effort: The reasoning effort.
+	Effort *ReasoningEffort `json:"effort,omitempty"`
+	// Environments: The environments of the next turns: the local one, in the working directory.
+	Environments []ThreadEnvironment `json:"environments,omitempty"`
+	// Model: The model.
+	Model string `json:"model"`
+	// ModelProvider: The model provider (a key of `model_providers`).
+	ModelProvider string `json:"modelProvider"`
+	// MultiAgentMode: Deprecated; always `explicitRequestOnly`.
+	MultiAgentMode string `json:"multiAgentMode"`
+	// Personality: Deprecated; always `null` in Tandem.
+	Personality *Personality `json:"personality,omitempty"`
+	// SandboxPolicy: The sandbox, in object form.
+	SandboxPolicy SandboxPolicy `json:"sandboxPolicy"`
+	// ServiceTier: The service tier last set, never sent to the provider.
+	ServiceTier *string `json:"serviceTier,omitempty"`
+	// Summary: The reasoning summary.
+	Summary *ReasoningSummary `json:"summary,omitempty"`
+}
+
+// ThreadSettingsUpdateParams: Parameters of `thread/settings/update`. Every setting left out (or `null`) stays as it
+// is; the thread's running turn, if any, keeps the settings it started with.
+type ThreadSettingsUpdateParams struct {
+	// ApprovalPolicy: The approval policy of the next turns.
+	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
+	// ApprovalsReviewer: Who reviews approvals; stored and reported, approvals still go to the client.
+	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
+	// CollaborationMode: The collaboration mode of the next turns.
+	CollaborationMode *CollaborationMode `json:"collaborationMode,omitempty"`
+	// Cwd: The working directory of the next turns; a relative one is resolved against the
+	// server's working directory.
+	Cwd *string `json:"cwd,omitempty"`
+	// DisabledPluginIds: Plugins to disable. Accepted and ignored: Tandem has no plugins.
+	DisabledPluginIds []string `json:"disabledPluginIds,omitempty"`
+	// Effort: The reasoning effort of the next turns.
+	Effort *ReasoningEffort `json:"effort,omitempty"`
+	// Environments: Execution environments. Accepted and ignored: Tandem runs every turn locally.
+	Environments []json.RawMessage `json:"environments,omitempty"`
+	// Model: The model of the next turns.
+	Model *string `json:"model,omitempty"`
+	// MultiAgentMode: Deprecated; accepted and ignored.
+	MultiAgentMode *string `json:"multiAgentMode,omitempty"`
+	// Permissions: A permission profile id. Accepted and ignored (Tandem names sandboxes with
+	// `sandboxPolicy`), but refused together with `sandboxPolicy`, as the reference does.
+	Permissions *string `json:"permissions,omitempty"`
+	// Personality: Deprecated; accepted and ignored.
+	Personality *Personality `json:"personality,omitempty"`
+	// SandboxPolicy: The sandbox of the next turns, within the operator's `clients.max_sandbox`.
+	SandboxPolicy *SandboxPolicy `json:"sandboxPolicy,omitempty"`
+	// ServiceTier: The service tier: left out keeps it, `null` clears it. Reported back, never sent to
+	// the provider.
+	ServiceTier *string `json:"serviceTier,omitempty"`
+	// Summary: The reasoning summary of the next turns.
+	Summary *ReasoningSummary `json:"summary,omitempty"`
+	// ThreadID: The thread; it must be loaded.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadSettingsUpdateResponse: Result of `thread/settings/update` (empty); `thread/settings/updated` follows when a
+// setting changed.
+type ThreadSettingsUpdateResponse struct {
+}
+
+// ThreadSettingsUpdatedNotification: `thread/settings/updated`: a thread's settings changed (`thread/settings/update`).
+type ThreadSettingsUpdatedNotification struct {
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// ThreadSettings: Its settings now.
+	ThreadSettings ThreadSettings `json:"threadSettings"`
 }
 
 // ThreadShellCommandParams: Parameters of `thread/shellCommand`.

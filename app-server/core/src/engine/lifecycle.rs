@@ -86,6 +86,8 @@ impl Engine {
             ),
             goal: None,
             attachments: Vec::new(),
+            next_turn_settings: None,
+            service_tier: None,
         }
     }
 

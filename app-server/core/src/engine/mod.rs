@@ -41,6 +41,7 @@ mod skills;
 mod test_support;
 mod thread;
 mod thread_edits;
+mod thread_settings;
 pub mod tools;
 mod turn;
 mod turn_control;

@@ -262,6 +262,13 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
                 .map(drop),
             id,
         ),
+        ClientMethod::ThreadSettingsUpdate => outcome(
+            engine
+                .update_thread_settings(params(json!({"threadId": id, "model": "bob-model"})))
+                .await
+                .map(drop),
+            id,
+        ),
         ClientMethod::ThreadShellCommand => outcome(
             engine
                 .start_shell_command(params(json!({"threadId": id, "command": "echo bob"})))
