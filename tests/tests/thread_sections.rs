@@ -173,6 +173,11 @@ async fn sections_group_order_and_keep_threads() {
         .await
         .unwrap();
     assert_eq!(read["thread"]["section"]["name"], "Projects");
+    let resumed = server
+        .request("thread/resume", json!({"threadId": threads[0]}))
+        .await
+        .unwrap();
+    assert_eq!(resumed["thread"]["section"]["name"], "Projects");
     assert!(read["thread"]["sectionEnteredAt"].as_i64().unwrap() > 0);
     let page = server
         .request(
