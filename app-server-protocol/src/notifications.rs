@@ -275,3 +275,15 @@ pub struct CommandExecOutputDeltaNotification {
     /// Whether the output cap was reached (later output is dropped).
     pub cap_reached: bool,
 }
+
+/// `thread/compacted`: a thread's history was compacted, by `thread/compact/start` or
+/// automatically during a turn. It follows the `contextCompaction` item's `item/completed`,
+/// which carries the same news; it is kept for clients written before that item existed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextCompactedNotification {
+    /// The thread.
+    pub thread_id: String,
+    /// The turn that compacted it.
+    pub turn_id: String,
+}

@@ -81,11 +81,12 @@ use crate::mcp_servers::{
     McpServerElicitationRequestResponse, McpServerStatusUpdatedNotification,
 };
 use crate::notifications::{
-    CommandExecOutputDeltaNotification, ConfigWarningNotification, DeprecationNoticeNotification,
-    ErrorNotification, ItemCompletedNotification, ItemDeltaNotification, ItemStartedNotification,
-    ReasoningSummaryPartAddedNotification, ReasoningSummaryTextDeltaNotification,
-    ReasoningTextDeltaNotification, ServerRequestResolvedNotification, ThreadIdNotification,
-    ThreadNameUpdatedNotification, ThreadStartedNotification, ThreadStatusChangedNotification,
+    CommandExecOutputDeltaNotification, ConfigWarningNotification, ContextCompactedNotification,
+    DeprecationNoticeNotification, ErrorNotification, ItemCompletedNotification,
+    ItemDeltaNotification, ItemStartedNotification, ReasoningSummaryPartAddedNotification,
+    ReasoningSummaryTextDeltaNotification, ReasoningTextDeltaNotification,
+    ServerRequestResolvedNotification, ThreadIdNotification, ThreadNameUpdatedNotification,
+    ThreadStartedNotification, ThreadStatusChangedNotification,
     ThreadTokenUsageUpdatedNotification, TurnDiffUpdatedNotification, TurnNotification,
     TurnPlanUpdatedNotification, WarningNotification,
 };

@@ -6,6 +6,7 @@ import type { AuthStatusChangeNotification } from "./AuthStatusChangeNotificatio
 import type { CodexEventNotification } from "./CodexEventNotification";
 import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDeltaNotification";
 import type { ConfigWarningNotification } from "./ConfigWarningNotification";
+import type { ContextCompactedNotification } from "./ContextCompactedNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 import type { ErrorNotification } from "./ErrorNotification";
 import type { ExternalAgentConfigImportNotification } from "./ExternalAgentConfigImportNotification";
@@ -53,6 +54,7 @@ export type ServerNotification =
   | { method: "thread/attachment/updated", params: ThreadAttachmentUpdatedNotification }
   | { method: "thread/section/changed", params: ThreadSectionChangedNotification }
   | { method: "thread/settings/updated", params: ThreadSettingsUpdatedNotification }
+  | { method: "thread/compacted", params: ContextCompactedNotification }
   | { method: "thread/unarchived", params: ThreadIdNotification }
   | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
   | { method: "thread/closed", params: ThreadIdNotification }
@@ -135,6 +137,11 @@ export type ServerNotificationMap = {
    * A thread's settings for its next turns changed (`thread/settings/update`).
    */
   "thread/settings/updated": { params: ThreadSettingsUpdatedNotification };
+  /**
+   * A thread's history was compacted; follows the `contextCompaction` item's
+   * `item/completed` (kept for older clients).
+   */
+  "thread/compacted": { params: ContextCompactedNotification };
   /**
    * A thread was unarchived.
    */

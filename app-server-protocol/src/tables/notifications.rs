@@ -26,6 +26,9 @@ notification_table! {
     ThreadSectionChanged => "thread/section/changed" [Stable] { params: ThreadSectionChangedNotification },
     /// A thread's settings for its next turns changed (`thread/settings/update`).
     ThreadSettingsUpdated => "thread/settings/updated" [Experimental] { params: ThreadSettingsUpdatedNotification },
+    /// A thread's history was compacted; follows the `contextCompaction` item's
+    /// `item/completed` (kept for older clients).
+    ThreadCompacted => "thread/compacted" [Stable] { params: ContextCompactedNotification },
     /// A thread was unarchived.
     ThreadUnarchived => "thread/unarchived" [Stable] { params: ThreadIdNotification },
     /// A thread was renamed.

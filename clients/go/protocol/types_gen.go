@@ -302,6 +302,9 @@ const (
 	MethodThreadSectionChanged = "thread/section/changed"
 	// A thread's settings for its next turns changed (`thread/settings/update`). @experimental
 	MethodThreadSettingsUpdated = "thread/settings/updated"
+	// A thread's history was compacted; follows the `contextCompaction` item's
+	//  `item/completed` (kept for older clients).
+	MethodThreadCompacted = "thread/compacted"
 	// A thread was unarchived.
 	MethodThreadUnarchived = "thread/unarchived"
 	// A thread was renamed.
@@ -449,6 +452,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodThreadSettingsUpdated:
 		v := new(ThreadSettingsUpdatedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadCompacted:
+		v := new(ContextCompactedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadUnarchived:
 		v := new(ThreadIDNotification)
@@ -1356,6 +1362,16 @@ type ConfigWriteResponse struct {
 	// Version: The file's version after the write (`sha256:<hex>`); pass it as `expectedVersion` of
 	// the next write.
 	Version string `json:"version"`
+}
+
+// ContextCompactedNotification: `thread/compacted`: a thread's history was compacted, by `thread/compact/start` or
+// automatically during a turn. It follows the `contextCompaction` item's `item/completed`,
+// which carries the same news; it is kept for clients written before that item existed.
+type ContextCompactedNotification struct {
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn that compacted it.
+	TurnID string `json:"turnId"`
 }
 
 // ConversationSummary: A stored thread as the first-generation conversation API describes it.
