@@ -85,8 +85,8 @@ use crate::notifications::{
     DeprecationNoticeNotification, ErrorNotification, ItemCompletedNotification,
     ItemDeltaNotification, ItemStartedNotification, ReasoningSummaryPartAddedNotification,
     ReasoningSummaryTextDeltaNotification, ReasoningTextDeltaNotification,
-    ServerRequestResolvedNotification, ThreadIdNotification, ThreadNameUpdatedNotification,
-    ThreadStartedNotification, ThreadStatusChangedNotification,
+    ServerRequestResolvedNotification, TerminalInteractionNotification, ThreadIdNotification,
+    ThreadNameUpdatedNotification, ThreadStartedNotification, ThreadStatusChangedNotification,
     ThreadTokenUsageUpdatedNotification, TurnDiffUpdatedNotification, TurnNotification,
     TurnPlanUpdatedNotification, WarningNotification,
 };

@@ -25,6 +25,7 @@ import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTe
 import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
 import type { ServerRequestResolvedNotification } from "./ServerRequestResolvedNotification";
 import type { SkillsChangedNotification } from "./SkillsChangedNotification";
+import type { TerminalInteractionNotification } from "./TerminalInteractionNotification";
 import type { ThreadAttachmentUpdatedNotification } from "./ThreadAttachmentUpdatedNotification";
 import type { ThreadGoalUpdatedNotification } from "./ThreadGoalUpdatedNotification";
 import type { ThreadIdNotification } from "./ThreadIdNotification";
@@ -67,6 +68,7 @@ export type ServerNotification =
   | { method: "item/reasoning/summaryPartAdded", params: ReasoningSummaryPartAddedNotification }
   | { method: "item/reasoning/textDelta", params: ReasoningTextDeltaNotification }
   | { method: "item/commandExecution/outputDelta", params: ItemDeltaNotification }
+  | { method: "item/commandExecution/terminalInteraction", params: TerminalInteractionNotification }
   | { method: "item/fileChange/outputDelta", params: ItemDeltaNotification }
   | { method: "serverRequest/resolved", params: ServerRequestResolvedNotification }
   | { method: "error", params: ErrorNotification }
@@ -196,6 +198,10 @@ export type ServerNotificationMap = {
    * Output of a running command.
    */
   "item/commandExecution/outputDelta": { params: ItemDeltaNotification };
+  /**
+   * The model wrote to (or polled) a command it left running (`write_stdin`).
+   */
+  "item/commandExecution/terminalInteraction": { params: TerminalInteractionNotification };
   /**
    * Textual output of a patch application (legacy; not emitted by Tandem).
    */

@@ -63,6 +63,8 @@ notification_table! {
     ReasoningTextDelta => "item/reasoning/textDelta" [Stable] { params: ReasoningTextDeltaNotification },
     /// Output of a running command.
     CommandExecutionOutputDelta => "item/commandExecution/outputDelta" [Stable] { params: ItemDeltaNotification },
+    /// The model wrote to (or polled) a command it left running (`write_stdin`).
+    CommandExecutionTerminalInteraction => "item/commandExecution/terminalInteraction" [Stable] { params: TerminalInteractionNotification },
     /// Textual output of a patch application (legacy; not emitted by Tandem).
     FileChangeOutputDelta => "item/fileChange/outputDelta" [Stable] { params: ItemDeltaNotification },
     /// A server request was answered or cleaned up.

@@ -481,6 +481,7 @@ fn notification_thread(notification: &ServerNotification) -> Option<&str> {
         N::ThreadQueueChanged(changed) => Some(&changed.thread_id),
         N::ThreadSectionChanged(changed) => Some(&changed.thread_id),
         N::ThreadCompacted(compacted) => Some(&compacted.thread_id),
+        N::CommandExecutionTerminalInteraction(interaction) => Some(&interaction.thread_id),
         N::ThreadSettingsUpdated(updated) => Some(&updated.thread_id),
         N::ThreadNameUpdated(updated) => Some(&updated.thread_id),
         N::ThreadTokenUsageUpdated(usage) => Some(&usage.thread_id),

@@ -339,6 +339,8 @@ const (
 	MethodItemReasoningTextDelta = "item/reasoning/textDelta"
 	// Output of a running command.
 	MethodItemCommandExecutionOutputDelta = "item/commandExecution/outputDelta"
+	// The model wrote to (or polled) a command it left running (`write_stdin`).
+	MethodItemCommandExecutionTerminalInteraction = "item/commandExecution/terminalInteraction"
 	// Textual output of a patch application (legacy; not emitted by Tandem).
 	MethodItemFileChangeOutputDelta = "item/fileChange/outputDelta"
 	// A server request was answered or cleaned up.
@@ -506,6 +508,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodItemCommandExecutionOutputDelta:
 		v := new(ItemDeltaNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodItemCommandExecutionTerminalInteraction:
+		v := new(TerminalInteractionNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodItemFileChangeOutputDelta:
 		v := new(ItemDeltaNotification)
@@ -4547,6 +4552,21 @@ const (
 	// Done.
 	StepStatusCompleted StepStatus = "completed"
 )
+
+// TerminalInteractionNotification: `item/commandExecution/terminalInteraction`: the model wrote to (or polled) a command it
+// left running (`write_stdin`).
+type TerminalInteractionNotification struct {
+	// ItemID: The `commandExecution` item of the running command.
+	ItemID string `json:"itemId"`
+	// ProcessID: The command's session id, as the model names it.
+	ProcessID string `json:"processId"`
+	// Stdin: What was written to its stdin; empty for a poll.
+	Stdin string `json:"stdin"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn in which the model wrote.
+	TurnID string `json:"turnId"`
+}
 
 // TextElement: A range of a text input that stands for a UI element.
 type TextElement struct {
