@@ -1,7 +1,8 @@
 //! `thread/settings/update` against the real binary: settings change for the next turn
-//! (announced with `thread/settings/updated`, recorded so that `thread/read` shows them), a
-//! running turn keeps its own until it ends, an update that changes nothing is not announced,
-//! and the reference's refusals. (Another principal's thread: `thread_lifecycle.rs`.)
+//! (announced with `thread/settings/updated`, as `turn/start` overrides that change them are;
+//! recorded so that `thread/read` shows them), an update during a running turn applies to the
+//! next one, an update that changes nothing is not announced, and the reference's refusals.
+//! (Another principal's thread: `thread_lifecycle.rs`.)
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -146,6 +147,32 @@ async fn an_update_during_a_running_turn_applies_to_the_next_turn() {
     server.until_turn_completed().await;
     assert_eq!(requested_model(&model, 0), "mock-model");
     assert_eq!(requested_model(&model, 1), "later-model");
+}
+
+#[tokio::test]
+async fn turn_start_overrides_that_change_settings_are_announced() {
+    let model = MockModel::start().await;
+    let (_home, mut server) = spawn(&model).await;
+    let thread_id = start_thread(&mut server).await;
+    model.push(MockResponse::sse(responses_text("msg_1", &["Planned."])));
+    let plan = json!({"mode": "plan", "settings": {"model": "mock-model", "reasoning_effort": null, "developer_instructions": null}});
+    server
+        .request(
+            "turn/start",
+            json!({"threadId": thread_id, "input": [{"type": "text", "text": "Plan."}], "collaborationMode": plan}),
+        )
+        .await
+        .unwrap();
+    let messages = server.until_turn_completed().await;
+    let updated: Vec<&Value> = messages
+        .iter()
+        .filter(|message| message["method"] == "thread/settings/updated")
+        .collect();
+    assert_eq!(updated.len(), 1, "{messages:?}");
+    assert_eq!(
+        updated[0]["params"]["threadSettings"]["collaborationMode"],
+        plan
+    );
 }
 
 #[tokio::test]

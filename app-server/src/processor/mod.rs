@@ -442,7 +442,7 @@ impl Processor {
                 let result = self.engine.queue_list(params);
                 self.respond(id, result).await;
             }
-            ClientRequestPayload::TurnStart(params) => match self.start_turn(params) {
+            ClientRequestPayload::TurnStart(params) => match self.start_turn(params).await {
                 Ok((turn, launcher)) => {
                     self.outgoing
                         .send_response(id, &TurnStartResponse { turn })

@@ -116,6 +116,24 @@ impl Engine {
     }
 }
 
+impl Engine {
+    /// The settings loaded thread `thread_id` starts its next turn with, as
+    /// `thread/settings/updated` reports them; `None` when it is not loaded for the caller.
+    pub fn next_turn_settings(&self, thread_id: &str) -> Option<ThreadSettingsUpdatedNotification> {
+        let id = crate::engine::normalize_thread_id(thread_id).ok()?;
+        let thread = self.thread(&id)?;
+        let state = lock(&thread.state);
+        let mut meta = state.meta.clone();
+        if let Some(next) = state.next_turn_settings.clone() {
+            adopt_settings(&mut meta, next);
+        }
+        Some(ThreadSettingsUpdatedNotification {
+            thread_id: id,
+            thread_settings: thread_settings(&state, &meta),
+        })
+    }
+}
+
 /// The settings `meta` gives the thread's next turn.
 fn thread_settings(state: &ThreadState, meta: &ThreadMeta) -> ThreadSettings {
     let collaboration_mode = meta
