@@ -106,7 +106,7 @@ pub struct ThreadSectionUpdateParams {
         skip_serializing_if = "Option::is_none",
         with = "double_option"
     )]
-    #[ts(optional, type = "ThreadSectionAppearance | null")]
+    #[ts(optional, as = "Option<Option<ThreadSectionAppearance>>")]
     #[schemars(with = "Option<ThreadSectionAppearance>")]
     pub appearance: Option<Option<ThreadSectionAppearance>>,
 }

@@ -1,4 +1,6 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
+import type { ThreadSectionAppearance } from "./ThreadSectionAppearance";
+
 /**
  * Parameters of `threadSection/update`: rename a section and, optionally, change how it is
  * drawn. The built-in "Pinned" section cannot be renamed.
