@@ -50,6 +50,8 @@ pub mod thread_lifecycle;
 pub mod thread_queue;
 pub mod thread_requests;
 pub mod thread_search;
+pub mod thread_section;
+pub mod thread_settings;
 pub mod turn_requests;
 pub mod unsupported;
 pub mod utility;

@@ -275,3 +275,32 @@ pub struct CommandExecOutputDeltaNotification {
     /// Whether the output cap was reached (later output is dropped).
     pub cap_reached: bool,
 }
+
+/// `thread/compacted`: a thread's history was compacted, by `thread/compact/start` or
+/// automatically during a turn. It follows the `contextCompaction` item's `item/completed`,
+/// which carries the same news; it is kept for clients written before that item existed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextCompactedNotification {
+    /// The thread.
+    pub thread_id: String,
+    /// The turn that compacted it.
+    pub turn_id: String,
+}
+
+/// `item/commandExecution/terminalInteraction`: the model wrote to (or polled) a command it
+/// left running (`write_stdin`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TerminalInteractionNotification {
+    /// The thread.
+    pub thread_id: String,
+    /// The turn in which the model wrote.
+    pub turn_id: String,
+    /// The `commandExecution` item of the running command.
+    pub item_id: String,
+    /// The command's session id, as the model names it.
+    pub process_id: String,
+    /// What was written to its stdin; empty for a poll.
+    pub stdin: String,
+}

@@ -3,10 +3,13 @@
 //! Each entry reads `Variant => "wire/name" [Stable|Experimental] { params: P, response: R }`
 //! with its doc comment; the typed enums, method names, stability, dispatch and the schema
 //! and binding exports all come from here. The two notification tables live in
-//! `tables/notifications.rs` and are re-exported here.
+//! `tables/notifications.rs` and the server request table in `tables/server_table.rs`;
+//! both are re-exported here.
 
 mod notifications;
+mod server_table;
 pub use notifications::*;
+pub use server_table::*;
 
 use crate::account::{
     AccountLoginCompletedNotification, AccountRateLimitsUpdatedNotification,
@@ -78,10 +81,11 @@ use crate::mcp_servers::{
     McpServerElicitationRequestResponse, McpServerStatusUpdatedNotification,
 };
 use crate::notifications::{
-    CommandExecOutputDeltaNotification, ConfigWarningNotification, DeprecationNoticeNotification,
-    ErrorNotification, ItemCompletedNotification, ItemDeltaNotification, ItemStartedNotification,
-    ReasoningSummaryPartAddedNotification, ReasoningSummaryTextDeltaNotification,
-    ReasoningTextDeltaNotification, ServerRequestResolvedNotification, ThreadIdNotification,
+    CommandExecOutputDeltaNotification, ConfigWarningNotification, ContextCompactedNotification,
+    DeprecationNoticeNotification, ErrorNotification, ItemCompletedNotification,
+    ItemDeltaNotification, ItemStartedNotification, ReasoningSummaryPartAddedNotification,
+    ReasoningSummaryTextDeltaNotification, ReasoningTextDeltaNotification,
+    ServerRequestResolvedNotification, TerminalInteractionNotification, ThreadIdNotification,
     ThreadNameUpdatedNotification, ThreadStartedNotification, ThreadStatusChangedNotification,
     ThreadTokenUsageUpdatedNotification, TurnDiffUpdatedNotification, TurnNotification,
     TurnPlanUpdatedNotification, WarningNotification,
@@ -131,6 +135,15 @@ use crate::thread_requests::{
 };
 use crate::thread_search::{
     MemoryStatusParams, MemoryStatusResponse, ThreadSearchParams, ThreadSearchResponse,
+};
+use crate::thread_section::{
+    ThreadSectionChangedNotification, ThreadSectionCreateParams, ThreadSectionCreateResponse,
+    ThreadSectionDeleteParams, ThreadSectionDeleteResponse, ThreadSectionListParams,
+    ThreadSectionListResponse, ThreadSectionMoveParams, ThreadSectionMoveResponse,
+    ThreadSectionUpdateParams, ThreadSectionUpdateResponse,
+};
+use crate::thread_settings::{
+    ThreadSettingsUpdateParams, ThreadSettingsUpdateResponse, ThreadSettingsUpdatedNotification,
 };
 use crate::turn_requests::{
     TurnInterruptParams, TurnStartParams, TurnStartResponse, TurnSteerParams, TurnSteerResponse,
@@ -702,72 +715,36 @@ request_table! {
         params: ExternalAgentConfigImportParams,
         response: ExternalAgentConfigImportResponse,
     },
-}
-
-request_table! {
-    /// A request from the server to the client; the turn waits for the answer.
-    enum ServerRequest;
-    /// A server request without its id; the outgoing sender assigns ids.
-    payload ServerRequestPayload;
-    /// A server request's method, without id or params.
-    kind ServerMethod;
-    /// One type per server request, naming its params and response types (`Request`).
-    markers server_requests;
-
-    /// Ask whether a command may run.
-    CommandExecutionRequestApproval => "item/commandExecution/requestApproval" [Stable] {
-        params: CommandExecutionRequestApprovalParams,
-        response: CommandExecutionRequestApprovalResponse,
+    /// Create a section of the caller's threads.
+    ThreadSectionCreate => "threadSection/create" [Stable] {
+        params: ThreadSectionCreateParams,
+        response: ThreadSectionCreateResponse,
     },
-    /// Ask whether file changes may be written.
-    FileChangeRequestApproval => "item/fileChange/requestApproval" [Stable] {
-        params: FileChangeRequestApprovalParams,
-        response: FileChangeRequestApprovalResponse,
+    /// The caller's sections, the built-in "Pinned" first.
+    ThreadSectionList => "threadSection/list" [Stable] {
+        params: ThreadSectionListParams,
+        response: ThreadSectionListResponse,
     },
-    /// Ask the user one to three questions.
-    ToolRequestUserInput => "item/tool/requestUserInput" [Experimental] {
-        params: ToolRequestUserInputParams,
-        response: ToolRequestUserInputResponse,
+    /// Rename a section or change its appearance.
+    ThreadSectionUpdate => "threadSection/update" [Stable] {
+        params: ThreadSectionUpdateParams,
+        response: ThreadSectionUpdateResponse,
     },
-    /// Legacy: ask whether a conversation's patch may be applied (instead of
-    /// `item/fileChange/requestApproval`).
-    ApplyPatchApproval => "applyPatchApproval" [Stable] {
-        params: ApplyPatchApprovalParams,
-        response: ReviewDecisionResponse,
+    /// Delete a section; its threads then belong to none.
+    ThreadSectionDelete => "threadSection/delete" [Stable] {
+        params: ThreadSectionDeleteParams,
+        response: ThreadSectionDeleteResponse,
     },
-    /// Legacy: ask whether a conversation's command may run (instead of
-    /// `item/commandExecution/requestApproval`).
-    ExecCommandApproval => "execCommandApproval" [Stable] {
-        params: ExecCommandApprovalParams,
-        response: ReviewDecisionResponse,
+    /// Put a thread into a section, move it within one, or take it out. Followed by
+    /// `thread/section/changed`.
+    ThreadSectionMove => "thread/section/move" [Stable] {
+        params: ThreadSectionMoveParams,
+        response: ThreadSectionMoveResponse,
     },
-    /// Ask the user one to three questions (the `{text, options, isOther}` shape of
-    /// `item/tool/requestUserInput`, sent instead of it when the connection chose it at
-    /// `initialize`).
-    UserInputRequest => "tool/requestUserInput" [Experimental] {
-        params: UserInputRequestParams,
-        response: QuestionAnswersResponse,
-    },
-    /// Ask the user for free-form text (model tool `ask_user`).
-    AgentRequestUserInput => "agent/requestUserInput" [Experimental] {
-        params: AgentRequestUserInputParams,
-        response: AgentRequestUserInputResponse,
-    },
-    /// Ask the user single- or multi-choice questions (model tool `ask_user_question`).
-    AgentAskUserQuestion => "agent/askUserQuestion" [Experimental] {
-        params: AgentAskUserQuestionParams,
-        response: QuestionAnswersResponse,
-    },
-    /// An MCP server asks the user something during a tool call (or Tandem asks whether an
-    /// MCP tool may run); the answer goes back to the server.
-    McpServerElicitationRequest => "mcpServer/elicitation/request" [Stable] {
-        params: McpServerElicitationRequestParams,
-        response: McpServerElicitationRequestResponse,
-    },
-    /// The model called a tool the client declared at `thread/start` (`dynamicTools`): the
-    /// client runs it and answers with its output.
-    DynamicToolCall => "item/tool/call" [Stable] {
-        params: DynamicToolCallParams,
-        response: DynamicToolCallResponse,
+    /// Change a loaded thread's settings for its next turns, without starting one. Followed
+    /// by `thread/settings/updated` when a setting changed.
+    ThreadSettingsUpdate => "thread/settings/update" [Experimental] {
+        params: ThreadSettingsUpdateParams,
+        response: ThreadSettingsUpdateResponse,
     },
 }

@@ -34,10 +34,10 @@ pub struct Thread {
     pub preview: String,
     /// Ephemeral threads are never written to disk and are not listed.
     pub ephemeral: bool,
-    /// Sidebar section; always `null` in Tandem.
+    /// The section the thread's owner put it in (`thread/section/move`), if any.
     #[serde(default)]
-    pub section: Option<serde_json::Value>,
-    /// When the thread entered its section (Unix seconds); always `null` in Tandem.
+    pub section: Option<crate::thread_section::ThreadSection>,
+    /// When the thread entered its section (Unix seconds); `null` outside a section.
     #[serde(default)]
     pub section_entered_at: Option<i64>,
     /// Project id; always `null` in Tandem.

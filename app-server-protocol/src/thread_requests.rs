@@ -337,6 +337,16 @@ pub struct ThreadListParams {
     #[ts(optional, type = "string | null")]
     #[schemars(with = "Option<String>")]
     pub project_id: Option<Option<String>>,
+    /// Only threads of this section (`threadSection/*`); `null` means threads of no section,
+    /// and leaving it out means every thread.
+    #[serde(
+        default,
+        deserialize_with = "present_or_null",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[ts(optional, type = "string | null")]
+    #[schemars(with = "Option<String>")]
+    pub section_id: Option<Option<String>>,
     /// Only the sub-agent threads this thread spawned directly. Tandem spawns no sub-agent
     /// threads, so this matches no thread. Requires `capabilities.experimentalApi`.
     /// @experimental
@@ -380,8 +390,9 @@ pub enum ThreadSortKey {
     /// Time of the last activity (in Tandem, the last update time). Requires
     /// `capabilities.experimentalApi`.
     RecencyAt,
-    /// Position in the client's thread sections. Tandem threads belong to no section, so this
-    /// sorts by the last update time. Requires `capabilities.experimentalApi`.
+    /// Position within a section (`thread/section/move`), first to last whatever the
+    /// direction; needs a `sectionId` filter naming a section. Requires
+    /// `capabilities.experimentalApi`.
     SectionPosition,
 }
 

@@ -143,16 +143,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/section/move",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "thread/settings/update",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/memoryMode/set",
         Stability::Experimental,
         Unsupported::NotImplemented,
@@ -220,26 +210,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
     unsupported(
         "project/delete",
         Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "threadSection/list",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "threadSection/create",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "threadSection/update",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
-        "threadSection/delete",
-        Stability::Stable,
         Unsupported::NotImplemented,
     ),
     unsupported(

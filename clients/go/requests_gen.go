@@ -1025,6 +1025,66 @@ func (c *Client) ExternalAgentConfigImport(ctx context.Context, params protocol.
 	return result, nil
 }
 
+// ThreadSectionCreate sends `threadSection/create`: Create a section of the caller's threads.
+func (c *Client) ThreadSectionCreate(ctx context.Context, params protocol.ThreadSectionCreateParams) (*protocol.ThreadSectionCreateResponse, error) {
+	result := new(protocol.ThreadSectionCreateResponse)
+	if err := c.Call(ctx, protocol.MethodThreadSectionCreate, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadSectionList sends `threadSection/list`: The caller's sections, the built-in "Pinned" first.
+func (c *Client) ThreadSectionList(ctx context.Context, params protocol.ThreadSectionListParams) (*protocol.ThreadSectionListResponse, error) {
+	result := new(protocol.ThreadSectionListResponse)
+	if err := c.Call(ctx, protocol.MethodThreadSectionList, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadSectionUpdate sends `threadSection/update`: Rename a section or change its appearance.
+func (c *Client) ThreadSectionUpdate(ctx context.Context, params protocol.ThreadSectionUpdateParams) (*protocol.ThreadSectionUpdateResponse, error) {
+	result := new(protocol.ThreadSectionUpdateResponse)
+	if err := c.Call(ctx, protocol.MethodThreadSectionUpdate, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadSectionDelete sends `threadSection/delete`: Delete a section; its threads then belong to none.
+func (c *Client) ThreadSectionDelete(ctx context.Context, params protocol.ThreadSectionDeleteParams) (*protocol.ThreadSectionDeleteResponse, error) {
+	result := new(protocol.ThreadSectionDeleteResponse)
+	if err := c.Call(ctx, protocol.MethodThreadSectionDelete, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadSectionMove sends `thread/section/move`: Put a thread into a section, move it within one, or take it out. Followed by
+//
+//	`thread/section/changed`.
+func (c *Client) ThreadSectionMove(ctx context.Context, params protocol.ThreadSectionMoveParams) (*protocol.ThreadSectionMoveResponse, error) {
+	result := new(protocol.ThreadSectionMoveResponse)
+	if err := c.Call(ctx, protocol.MethodThreadSectionMove, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+// ThreadSettingsUpdate sends `thread/settings/update`: Change a loaded thread's settings for its next turns, without starting one. Followed
+//
+//	by `thread/settings/updated` when a setting changed.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ThreadSettingsUpdate(ctx context.Context, params protocol.ThreadSettingsUpdateParams) (*protocol.ThreadSettingsUpdateResponse, error) {
+	result := new(protocol.ThreadSettingsUpdateResponse)
+	if err := c.Call(ctx, protocol.MethodThreadSettingsUpdate, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // HandleItemCommandExecutionRequestApproval answers every `item/commandExecution/requestApproval` request with the handler's result (its error
 // becomes a JSON-RPC error reply). Ask whether a command may run.
 func (c *Client) HandleItemCommandExecutionRequestApproval(handler func(ctx context.Context, params *protocol.CommandExecutionRequestApprovalParams) (*protocol.CommandExecutionRequestApprovalResponse, error)) {

@@ -156,7 +156,19 @@ import type { ThreadRollbackParams } from "./ThreadRollbackParams";
 import type { ThreadRollbackResponse } from "./ThreadRollbackResponse";
 import type { ThreadSearchParams } from "./ThreadSearchParams";
 import type { ThreadSearchResponse } from "./ThreadSearchResponse";
+import type { ThreadSectionCreateParams } from "./ThreadSectionCreateParams";
+import type { ThreadSectionCreateResponse } from "./ThreadSectionCreateResponse";
+import type { ThreadSectionDeleteParams } from "./ThreadSectionDeleteParams";
+import type { ThreadSectionDeleteResponse } from "./ThreadSectionDeleteResponse";
+import type { ThreadSectionListParams } from "./ThreadSectionListParams";
+import type { ThreadSectionListResponse } from "./ThreadSectionListResponse";
+import type { ThreadSectionMoveParams } from "./ThreadSectionMoveParams";
+import type { ThreadSectionMoveResponse } from "./ThreadSectionMoveResponse";
+import type { ThreadSectionUpdateParams } from "./ThreadSectionUpdateParams";
+import type { ThreadSectionUpdateResponse } from "./ThreadSectionUpdateResponse";
 import type { ThreadSetNameParams } from "./ThreadSetNameParams";
+import type { ThreadSettingsUpdateParams } from "./ThreadSettingsUpdateParams";
+import type { ThreadSettingsUpdateResponse } from "./ThreadSettingsUpdateResponse";
 import type { ThreadShellCommandParams } from "./ThreadShellCommandParams";
 import type { ThreadShellCommandResponse } from "./ThreadShellCommandResponse";
 import type { ThreadStartParams } from "./ThreadStartParams";
@@ -279,7 +291,13 @@ export type ClientRequest =
   | { method: "feedback/save", id: RequestId, params: FeedbackSaveParams }
   | { method: "plugin/list", id: RequestId, params: PluginListParams }
   | { method: "externalAgentConfig/detect", id: RequestId, params: ExternalAgentConfigDetectParams }
-  | { method: "externalAgentConfig/import", id: RequestId, params: ExternalAgentConfigImportParams };
+  | { method: "externalAgentConfig/import", id: RequestId, params: ExternalAgentConfigImportParams }
+  | { method: "threadSection/create", id: RequestId, params: ThreadSectionCreateParams }
+  | { method: "threadSection/list", id: RequestId, params: ThreadSectionListParams }
+  | { method: "threadSection/update", id: RequestId, params: ThreadSectionUpdateParams }
+  | { method: "threadSection/delete", id: RequestId, params: ThreadSectionDeleteParams }
+  | { method: "thread/section/move", id: RequestId, params: ThreadSectionMoveParams }
+  | { method: "thread/settings/update", id: RequestId, params: ThreadSettingsUpdateParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -731,4 +749,30 @@ export type ClientRequestMap = {
    * Import detected items; MCP servers and hooks only locally, and disabled.
    */
   "externalAgentConfig/import": { params: ExternalAgentConfigImportParams; response: ExternalAgentConfigImportResponse };
+  /**
+   * Create a section of the caller's threads.
+   */
+  "threadSection/create": { params: ThreadSectionCreateParams; response: ThreadSectionCreateResponse };
+  /**
+   * The caller's sections, the built-in "Pinned" first.
+   */
+  "threadSection/list": { params: ThreadSectionListParams; response: ThreadSectionListResponse };
+  /**
+   * Rename a section or change its appearance.
+   */
+  "threadSection/update": { params: ThreadSectionUpdateParams; response: ThreadSectionUpdateResponse };
+  /**
+   * Delete a section; its threads then belong to none.
+   */
+  "threadSection/delete": { params: ThreadSectionDeleteParams; response: ThreadSectionDeleteResponse };
+  /**
+   * Put a thread into a section, move it within one, or take it out. Followed by
+   * `thread/section/changed`.
+   */
+  "thread/section/move": { params: ThreadSectionMoveParams; response: ThreadSectionMoveResponse };
+  /**
+   * Change a loaded thread's settings for its next turns, without starting one. Followed
+   * by `thread/settings/updated` when a setting changed.
+   */
+  "thread/settings/update": { params: ThreadSettingsUpdateParams; response: ThreadSettingsUpdateResponse };
 };

@@ -6,6 +6,7 @@ import type { AuthStatusChangeNotification } from "./AuthStatusChangeNotificatio
 import type { CodexEventNotification } from "./CodexEventNotification";
 import type { CommandExecOutputDeltaNotification } from "./CommandExecOutputDeltaNotification";
 import type { ConfigWarningNotification } from "./ConfigWarningNotification";
+import type { ContextCompactedNotification } from "./ContextCompactedNotification";
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 import type { ErrorNotification } from "./ErrorNotification";
 import type { ExternalAgentConfigImportNotification } from "./ExternalAgentConfigImportNotification";
@@ -25,11 +26,14 @@ import type { ReasoningSummaryTextDeltaNotification } from "./ReasoningSummaryTe
 import type { ReasoningTextDeltaNotification } from "./ReasoningTextDeltaNotification";
 import type { ServerRequestResolvedNotification } from "./ServerRequestResolvedNotification";
 import type { SkillsChangedNotification } from "./SkillsChangedNotification";
+import type { TerminalInteractionNotification } from "./TerminalInteractionNotification";
 import type { ThreadAttachmentUpdatedNotification } from "./ThreadAttachmentUpdatedNotification";
 import type { ThreadGoalUpdatedNotification } from "./ThreadGoalUpdatedNotification";
 import type { ThreadIdNotification } from "./ThreadIdNotification";
 import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
 import type { ThreadQueueChangedNotification } from "./ThreadQueueChangedNotification";
+import type { ThreadSectionChangedNotification } from "./ThreadSectionChangedNotification";
+import type { ThreadSettingsUpdatedNotification } from "./ThreadSettingsUpdatedNotification";
 import type { ThreadStartedNotification } from "./ThreadStartedNotification";
 import type { ThreadStatusChangedNotification } from "./ThreadStatusChangedNotification";
 import type { ThreadTokenUsageUpdatedNotification } from "./ThreadTokenUsageUpdatedNotification";
@@ -49,6 +53,9 @@ export type ServerNotification =
   | { method: "thread/deleted", params: ThreadIdNotification }
   | { method: "thread/reverted", params: ThreadIdNotification }
   | { method: "thread/attachment/updated", params: ThreadAttachmentUpdatedNotification }
+  | { method: "thread/section/changed", params: ThreadSectionChangedNotification }
+  | { method: "thread/settings/updated", params: ThreadSettingsUpdatedNotification }
+  | { method: "thread/compacted", params: ContextCompactedNotification }
   | { method: "thread/unarchived", params: ThreadIdNotification }
   | { method: "thread/name/updated", params: ThreadNameUpdatedNotification }
   | { method: "thread/closed", params: ThreadIdNotification }
@@ -66,6 +73,7 @@ export type ServerNotification =
   | { method: "item/reasoning/summaryPartAdded", params: ReasoningSummaryPartAddedNotification }
   | { method: "item/reasoning/textDelta", params: ReasoningTextDeltaNotification }
   | { method: "item/commandExecution/outputDelta", params: ItemDeltaNotification }
+  | { method: "item/commandExecution/terminalInteraction", params: TerminalInteractionNotification }
   | { method: "item/fileChange/outputDelta", params: ItemDeltaNotification }
   | { method: "serverRequest/resolved", params: ServerRequestResolvedNotification }
   | { method: "error", params: ErrorNotification }
@@ -123,6 +131,19 @@ export type ServerNotificationMap = {
    * An attachment of a thread was added or removed.
    */
   "thread/attachment/updated": { params: ThreadAttachmentUpdatedNotification };
+  /**
+   * A thread was moved into, within or out of a section (`thread/section/move`).
+   */
+  "thread/section/changed": { params: ThreadSectionChangedNotification };
+  /**
+   * A thread's settings for its next turns changed (`thread/settings/update`).
+   */
+  "thread/settings/updated": { params: ThreadSettingsUpdatedNotification };
+  /**
+   * A thread's history was compacted; follows the `contextCompaction` item's
+   * `item/completed` (kept for older clients).
+   */
+  "thread/compacted": { params: ContextCompactedNotification };
   /**
    * A thread was unarchived.
    */
@@ -191,6 +212,10 @@ export type ServerNotificationMap = {
    * Output of a running command.
    */
   "item/commandExecution/outputDelta": { params: ItemDeltaNotification };
+  /**
+   * The model wrote to (or polled) a command it left running (`write_stdin`).
+   */
+  "item/commandExecution/terminalInteraction": { params: TerminalInteractionNotification };
   /**
    * Textual output of a patch application (legacy; not emitted by Tandem).
    */

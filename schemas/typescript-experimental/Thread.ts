@@ -4,6 +4,7 @@ import type { ReasoningEffort } from "./ReasoningEffort";
 import type { SessionSource } from "./SessionSource";
 import type { ThreadEnvironment } from "./ThreadEnvironment";
 import type { ThreadHistoryMode } from "./ThreadHistoryMode";
+import type { ThreadSection } from "./ThreadSection";
 import type { ThreadStatus } from "./ThreadStatus";
 import type { Turn } from "./Turn";
 import type { JsonValue } from "./serde_json/JsonValue";
@@ -49,11 +50,11 @@ preview: string,
  */
 ephemeral: boolean, 
 /**
- * Sidebar section; always `null` in Tandem.
+ * The section the thread's owner put it in (`thread/section/move`), if any.
  */
-section: JsonValue | null, 
+section: ThreadSection | null, 
 /**
- * When the thread entered its section (Unix seconds); always `null` in Tandem.
+ * When the thread entered its section (Unix seconds); `null` outside a section.
  */
 sectionEnteredAt: number | null, 
 /**

@@ -59,6 +59,11 @@ excludedThreadIds?: Array<string> | null,
  */
 projectId?: string | null, 
 /**
+ * Only threads of this section (`threadSection/*`); `null` means threads of no section,
+ * and leaving it out means every thread.
+ */
+sectionId?: string | null, 
+/**
  * Only the sub-agent threads this thread spawned directly. Tandem spawns no sub-agent
  * threads, so this matches no thread. Requires `capabilities.experimentalApi`.
  * @experimental

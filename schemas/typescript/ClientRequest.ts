@@ -129,6 +129,16 @@ import type { ThreadRevertParams } from "./ThreadRevertParams";
 import type { ThreadRevertResponse } from "./ThreadRevertResponse";
 import type { ThreadRollbackParams } from "./ThreadRollbackParams";
 import type { ThreadRollbackResponse } from "./ThreadRollbackResponse";
+import type { ThreadSectionCreateParams } from "./ThreadSectionCreateParams";
+import type { ThreadSectionCreateResponse } from "./ThreadSectionCreateResponse";
+import type { ThreadSectionDeleteParams } from "./ThreadSectionDeleteParams";
+import type { ThreadSectionDeleteResponse } from "./ThreadSectionDeleteResponse";
+import type { ThreadSectionListParams } from "./ThreadSectionListParams";
+import type { ThreadSectionListResponse } from "./ThreadSectionListResponse";
+import type { ThreadSectionMoveParams } from "./ThreadSectionMoveParams";
+import type { ThreadSectionMoveResponse } from "./ThreadSectionMoveResponse";
+import type { ThreadSectionUpdateParams } from "./ThreadSectionUpdateParams";
+import type { ThreadSectionUpdateResponse } from "./ThreadSectionUpdateResponse";
 import type { ThreadSetNameParams } from "./ThreadSetNameParams";
 import type { ThreadShellCommandParams } from "./ThreadShellCommandParams";
 import type { ThreadShellCommandResponse } from "./ThreadShellCommandResponse";
@@ -235,7 +245,12 @@ export type ClientRequest =
   | { method: "feedback/save", id: RequestId, params: FeedbackSaveParams }
   | { method: "plugin/list", id: RequestId, params: PluginListParams }
   | { method: "externalAgentConfig/detect", id: RequestId, params: ExternalAgentConfigDetectParams }
-  | { method: "externalAgentConfig/import", id: RequestId, params: ExternalAgentConfigImportParams };
+  | { method: "externalAgentConfig/import", id: RequestId, params: ExternalAgentConfigImportParams }
+  | { method: "threadSection/create", id: RequestId, params: ThreadSectionCreateParams }
+  | { method: "threadSection/list", id: RequestId, params: ThreadSectionListParams }
+  | { method: "threadSection/update", id: RequestId, params: ThreadSectionUpdateParams }
+  | { method: "threadSection/delete", id: RequestId, params: ThreadSectionDeleteParams }
+  | { method: "thread/section/move", id: RequestId, params: ThreadSectionMoveParams };
 
 /**
  * Each `ClientRequest` method with its params and response type.
@@ -610,4 +625,25 @@ export type ClientRequestMap = {
    * Import detected items; MCP servers and hooks only locally, and disabled.
    */
   "externalAgentConfig/import": { params: ExternalAgentConfigImportParams; response: ExternalAgentConfigImportResponse };
+  /**
+   * Create a section of the caller's threads.
+   */
+  "threadSection/create": { params: ThreadSectionCreateParams; response: ThreadSectionCreateResponse };
+  /**
+   * The caller's sections, the built-in "Pinned" first.
+   */
+  "threadSection/list": { params: ThreadSectionListParams; response: ThreadSectionListResponse };
+  /**
+   * Rename a section or change its appearance.
+   */
+  "threadSection/update": { params: ThreadSectionUpdateParams; response: ThreadSectionUpdateResponse };
+  /**
+   * Delete a section; its threads then belong to none.
+   */
+  "threadSection/delete": { params: ThreadSectionDeleteParams; response: ThreadSectionDeleteResponse };
+  /**
+   * Put a thread into a section, move it within one, or take it out. Followed by
+   * `thread/section/changed`.
+   */
+  "thread/section/move": { params: ThreadSectionMoveParams; response: ThreadSectionMoveResponse };
 };

@@ -52,4 +52,9 @@ searchTerm?: string | null,
  * Threads to leave out.
  */
 excludedThreadIds?: Array<string> | null, 
+/**
+ * Only threads of this section (`threadSection/*`); `null` means threads of no section,
+ * and leaving it out means every thread.
+ */
+sectionId?: string | null, 
 };

@@ -166,6 +166,20 @@ async fn every_way_a_command_runs_gets_the_environment_without_secrets() {
     ]);
     let messages = run_turn(&mut setup, "print the environment", Vec::new()).await;
     assert_eq!(find(&messages, "turn/completed").len(), 1);
+    // The write is announced on the running command's item.
+    let interactions = find(&messages, "item/commandExecution/terminalInteraction");
+    assert_eq!(interactions.len(), 1);
+    let turn_id = &find(&messages, "turn/started")[0]["params"]["turn"]["id"];
+    assert_eq!(
+        interactions[0]["params"],
+        json!({
+            "threadId": find(&messages, "turn/started")[0]["params"]["threadId"],
+            "turnId": turn_id,
+            "itemId": "call_session",
+            "processId": "1001",
+            "stdin": "go\n",
+        })
+    );
     let output = tool_output(&setup.model, "call_exec");
     assert!(output.contains(&format!("{DEFAULT_SEEN}\n")), "{output}");
     let output = tool_output(&setup.model, "call_session");

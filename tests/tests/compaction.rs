@@ -210,7 +210,13 @@ async fn compact_start_runs_a_turn_with_one_compaction_item() {
         .filter(|message| {
             matches!(
                 message["method"].as_str(),
-                Some("turn/started" | "item/started" | "item/completed" | "turn/completed")
+                Some(
+                    "turn/started"
+                        | "item/started"
+                        | "item/completed"
+                        | "thread/compacted"
+                        | "turn/completed"
+                )
             )
         })
         .map(|message| {
@@ -224,8 +230,21 @@ async fn compact_start_runs_a_turn_with_one_compaction_item() {
             "turn/started ",
             "item/started contextCompaction",
             "item/completed contextCompaction",
+            "thread/compacted ",
             "turn/completed "
         ]
+    );
+    let compacted = messages
+        .iter()
+        .find(|message| message["method"] == "thread/compacted")
+        .unwrap();
+    let started = messages
+        .iter()
+        .find(|message| message["method"] == "turn/started")
+        .unwrap();
+    assert_eq!(
+        compacted["params"],
+        json!({"threadId": thread_id, "turnId": started["params"]["turn"]["id"]})
     );
     model.push(MockResponse::sse(responses_text(
         "msg_2",

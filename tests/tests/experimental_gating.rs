@@ -161,20 +161,36 @@ async fn with_the_capability_the_experimental_fields_decode_and_apply() {
     let first_turn = run_one_turn(&mut server, &model, &first_id, "first, later").await;
     assert_eq!(first_turn, "completed");
 
-    // `recency_at`: the thread with the latest activity first. `section_position`: Tandem
-    // threads have no sections, so the order is the same.
-    for sort_key in ["recency_at", "section_position"] {
-        let listed = server
-            .request("thread/list", json!({"sortKey": sort_key}))
+    // `recency_at`: the thread with the latest activity first. `section_position`: the
+    // threads of a section in the order they were put there (second, then first).
+    const PINNED: &str = "01984de2-8f74-7c91-a3b2-5c5e937cf318";
+    for thread_id in [&second_id, &first_id] {
+        server
+            .request(
+                "thread/section/move",
+                json!({"threadId": thread_id, "sectionId": PINNED}),
+            )
             .await
             .unwrap();
+    }
+    for (params, expected) in [
+        (
+            json!({"sortKey": "recency_at"}),
+            [first_id.as_str(), second_id.as_str()],
+        ),
+        (
+            json!({"sortKey": "section_position", "sectionId": PINNED}),
+            [second_id.as_str(), first_id.as_str()],
+        ),
+    ] {
+        let listed = server.request("thread/list", params.clone()).await.unwrap();
         let ids: Vec<&str> = listed["data"]
             .as_array()
             .unwrap()
             .iter()
             .map(|thread| thread["id"].as_str().unwrap())
             .collect();
-        assert_eq!(ids, [first_id.as_str(), second_id.as_str()], "{sort_key}");
+        assert_eq!(ids, expected, "{params}");
     }
     let page = server
         .request("thread/list", json!({"sortKey": "recency_at", "limit": 1}))

@@ -2,8 +2,8 @@
 //! thread index and the history index, also across a restart; a running turn ends first; an
 //! archived thread goes too; bad params are refused. And every method of this family that
 //! names a thread (`thread/delete`, `thread/metadata/update`, `thread/inject_items`,
-//! `thread/revert`, `thread/goal/*`, `thread/attachment/*`) refuses another principal's
-//! thread exactly as a missing one.
+//! `thread/revert`, `thread/goal/*`, `thread/attachment/*`, `thread/section/move`,
+//! `thread/settings/update`) refuses another principal's thread exactly as a missing one.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -468,6 +468,11 @@ async fn another_principals_thread_is_refused_as_missing_by_every_method() {
             "thread/attachment/remove",
             json!({"attachmentType": "file", "identityKey": "k"}),
         ),
+        (
+            "thread/section/move",
+            json!({"sectionId": "01984de2-8f74-7c91-a3b2-5c5e937cf318"}),
+        ),
+        ("thread/settings/update", json!({"model": "mine now"})),
     ];
     for (method, params) in calls {
         let mut for_alices = params.clone();

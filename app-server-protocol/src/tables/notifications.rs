@@ -22,6 +22,13 @@ notification_table! {
     ThreadReverted => "thread/reverted" [Stable] { params: ThreadIdNotification },
     /// An attachment of a thread was added or removed.
     ThreadAttachmentUpdated => "thread/attachment/updated" [Stable] { params: ThreadAttachmentUpdatedNotification },
+    /// A thread was moved into, within or out of a section (`thread/section/move`).
+    ThreadSectionChanged => "thread/section/changed" [Stable] { params: ThreadSectionChangedNotification },
+    /// A thread's settings for its next turns changed (`thread/settings/update`).
+    ThreadSettingsUpdated => "thread/settings/updated" [Experimental] { params: ThreadSettingsUpdatedNotification },
+    /// A thread's history was compacted; follows the `contextCompaction` item's
+    /// `item/completed` (kept for older clients).
+    ThreadCompacted => "thread/compacted" [Stable] { params: ContextCompactedNotification },
     /// A thread was unarchived.
     ThreadUnarchived => "thread/unarchived" [Stable] { params: ThreadIdNotification },
     /// A thread was renamed.
@@ -56,6 +63,8 @@ notification_table! {
     ReasoningTextDelta => "item/reasoning/textDelta" [Stable] { params: ReasoningTextDeltaNotification },
     /// Output of a running command.
     CommandExecutionOutputDelta => "item/commandExecution/outputDelta" [Stable] { params: ItemDeltaNotification },
+    /// The model wrote to (or polled) a command it left running (`write_stdin`).
+    CommandExecutionTerminalInteraction => "item/commandExecution/terminalInteraction" [Stable] { params: TerminalInteractionNotification },
     /// Textual output of a patch application (legacy; not emitted by Tandem).
     FileChangeOutputDelta => "item/fileChange/outputDelta" [Stable] { params: ItemDeltaNotification },
     /// A server request was answered or cleaned up.

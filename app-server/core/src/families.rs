@@ -122,6 +122,12 @@ impl MethodFamily {
             | ClientMethod::ThreadBackgroundTerminalsList
             | ClientMethod::ThreadQueueAdd
             | ClientMethod::ThreadQueueList
+            | ClientMethod::ThreadSectionCreate
+            | ClientMethod::ThreadSectionList
+            | ClientMethod::ThreadSectionUpdate
+            | ClientMethod::ThreadSectionDelete
+            | ClientMethod::ThreadSectionMove
+            | ClientMethod::ThreadSettingsUpdate
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer => MethodFamily::Threads,
@@ -253,6 +259,8 @@ impl ThreadScope {
             | ClientMethod::ThreadBackgroundTerminalsList
             | ClientMethod::ThreadQueueAdd
             | ClientMethod::ThreadQueueList
+            | ClientMethod::ThreadSectionMove
+            | ClientMethod::ThreadSettingsUpdate
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer
@@ -274,8 +282,13 @@ impl ThreadScope {
             ClientMethod::HistorySearch
             | ClientMethod::HistoryOpen
             | ClientMethod::ThreadSearch => ThreadScope::History,
+            // Sections are the caller's own (the store keys them by owner); they name no thread.
             ClientMethod::Initialize
             | ClientMethod::ThreadStart
+            | ClientMethod::ThreadSectionCreate
+            | ClientMethod::ThreadSectionList
+            | ClientMethod::ThreadSectionUpdate
+            | ClientMethod::ThreadSectionDelete
             | ClientMethod::ModelList
             | ClientMethod::CollaborationModeList
             | ClientMethod::ConfigRead

@@ -15,6 +15,8 @@ mod skills_requests;
 pub mod subscriptions;
 mod thread_attachments;
 mod thread_lifecycle;
+mod thread_sections;
+mod thread_settings;
 mod thread_subscriptions;
 mod utility_requests;
 
@@ -427,11 +429,29 @@ impl Processor {
                 }
                 Err(error) => self.send_engine_error(id, error).await,
             },
+            ClientRequestPayload::ThreadSectionCreate(params) => {
+                self.thread_section_create(id, params).await
+            }
+            ClientRequestPayload::ThreadSectionList(params) => {
+                self.thread_section_list(id, params).await
+            }
+            ClientRequestPayload::ThreadSectionUpdate(params) => {
+                self.thread_section_update(id, params).await
+            }
+            ClientRequestPayload::ThreadSectionDelete(params) => {
+                self.thread_section_delete(id, params).await
+            }
+            ClientRequestPayload::ThreadSectionMove(params) => {
+                self.thread_section_move(id, params).await
+            }
+            ClientRequestPayload::ThreadSettingsUpdate(params) => {
+                self.thread_settings_update(id, params).await
+            }
             ClientRequestPayload::ThreadQueueList(params) => {
                 let result = self.engine.queue_list(params);
                 self.respond(id, result).await;
             }
-            ClientRequestPayload::TurnStart(params) => match self.start_turn(params) {
+            ClientRequestPayload::TurnStart(params) => match self.start_turn(params).await {
                 Ok((turn, launcher)) => {
                     self.outgoing
                         .send_response(id, &TurnStartResponse { turn })

@@ -80,7 +80,7 @@ impl Processor {
         }
     }
 
-    async fn send_params_error(&self, id: RequestId, error: EngineError) {
+    pub(super) async fn send_params_error(&self, id: RequestId, error: EngineError) {
         let body = match &error {
             EngineError::InvalidRequest(message) => invalid_params(message),
             EngineError::Internal(message) => internal_error(message),

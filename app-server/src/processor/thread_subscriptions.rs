@@ -3,6 +3,7 @@
 //! `thread/unsubscribe`, which unloads the thread only with its last subscriber.
 
 use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread_requests::ThreadUnsubscribeResponse;
 
 use super::Processor;
@@ -20,8 +21,9 @@ impl Processor {
     }
 
     /// `turn/start`, subscribing the connection to the thread first so that it receives the
-    /// turn's events from its first one.
-    pub(super) fn start_turn(
+    /// turn's events from its first one, and sending `thread/settings/updated` (before the
+    /// answer) when the turn's overrides changed the thread's settings.
+    pub(super) async fn start_turn(
         &self,
         params: app_server_protocol::turn_requests::TurnStartParams,
     ) -> Result<
@@ -32,9 +34,19 @@ impl Processor {
         EngineError,
     > {
         let thread_id = params.thread_id.clone();
+        let before = self.engine.next_turn_settings(&thread_id);
         let started = self.engine.start_turn(params);
         if started.is_ok() {
             self.subscribe(&thread_id);
+            // As the reference does: overrides that changed the thread's settings are
+            // announced before the answer.
+            let after = self.engine.next_turn_settings(&thread_id);
+            if let (Some(before), Some(after)) = (before, after)
+                && before != after
+            {
+                self.notify(ServerNotification::ThreadSettingsUpdated(after))
+                    .await;
+            }
         }
         started
     }

@@ -244,6 +244,20 @@ const (
 	MethodExternalAgentConfigDetect = "externalAgentConfig/detect"
 	// Import detected items; MCP servers and hooks only locally, and disabled.
 	MethodExternalAgentConfigImport = "externalAgentConfig/import"
+	// Create a section of the caller's threads.
+	MethodThreadSectionCreate = "threadSection/create"
+	// The caller's sections, the built-in "Pinned" first.
+	MethodThreadSectionList = "threadSection/list"
+	// Rename a section or change its appearance.
+	MethodThreadSectionUpdate = "threadSection/update"
+	// Delete a section; its threads then belong to none.
+	MethodThreadSectionDelete = "threadSection/delete"
+	// Put a thread into a section, move it within one, or take it out. Followed by
+	//  `thread/section/changed`.
+	MethodThreadSectionMove = "thread/section/move"
+	// Change a loaded thread's settings for its next turns, without starting one. Followed
+	//  by `thread/settings/updated` when a setting changed. @experimental
+	MethodThreadSettingsUpdate = "thread/settings/update"
 	// Ask whether a command may run.
 	MethodItemCommandExecutionRequestApproval = "item/commandExecution/requestApproval"
 	// Ask whether file changes may be written.
@@ -284,6 +298,13 @@ const (
 	MethodThreadReverted = "thread/reverted"
 	// An attachment of a thread was added or removed.
 	MethodThreadAttachmentUpdated = "thread/attachment/updated"
+	// A thread was moved into, within or out of a section (`thread/section/move`).
+	MethodThreadSectionChanged = "thread/section/changed"
+	// A thread's settings for its next turns changed (`thread/settings/update`). @experimental
+	MethodThreadSettingsUpdated = "thread/settings/updated"
+	// A thread's history was compacted; follows the `contextCompaction` item's
+	//  `item/completed` (kept for older clients).
+	MethodThreadCompacted = "thread/compacted"
 	// A thread was unarchived.
 	MethodThreadUnarchived = "thread/unarchived"
 	// A thread was renamed.
@@ -318,6 +339,8 @@ const (
 	MethodItemReasoningTextDelta = "item/reasoning/textDelta"
 	// Output of a running command.
 	MethodItemCommandExecutionOutputDelta = "item/commandExecution/outputDelta"
+	// The model wrote to (or polled) a command it left running (`write_stdin`).
+	MethodItemCommandExecutionTerminalInteraction = "item/commandExecution/terminalInteraction"
 	// Textual output of a patch application (legacy; not emitted by Tandem).
 	MethodItemFileChangeOutputDelta = "item/fileChange/outputDelta"
 	// A server request was answered or cleaned up.
@@ -395,6 +418,8 @@ var ExperimentalMethods = map[string]bool{
 	"thread/queue/changed":            true,
 	"thread/queue/list":               true,
 	"thread/search":                   true,
+	"thread/settings/update":          true,
+	"thread/settings/updated":         true,
 	"tool/requestUserInput":           true,
 }
 
@@ -423,6 +448,15 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodThreadAttachmentUpdated:
 		v := new(ThreadAttachmentUpdatedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadSectionChanged:
+		v := new(ThreadSectionChangedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadSettingsUpdated:
+		v := new(ThreadSettingsUpdatedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadCompacted:
+		v := new(ContextCompactedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadUnarchived:
 		v := new(ThreadIDNotification)
@@ -474,6 +508,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodItemCommandExecutionOutputDelta:
 		v := new(ItemDeltaNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodItemCommandExecutionTerminalInteraction:
+		v := new(TerminalInteractionNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodItemFileChangeOutputDelta:
 		v := new(ItemDeltaNotification)
@@ -1330,6 +1367,16 @@ type ConfigWriteResponse struct {
 	// Version: The file's version after the write (`sha256:<hex>`); pass it as `expectedVersion` of
 	// the next write.
 	Version string `json:"version"`
+}
+
+// ContextCompactedNotification: `thread/compacted`: a thread's history was compacted, by `thread/compact/start` or
+// automatically during a turn. It follows the `contextCompaction` item's `item/completed`,
+// which carries the same news; it is kept for clients written before that item existed.
+type ContextCompactedNotification struct {
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn that compacted it.
+	TurnID string `json:"turnId"`
 }
 
 // ConversationSummary: A stored thread as the first-generation conversation API describes it.
@@ -4506,6 +4553,21 @@ const (
 	StepStatusCompleted StepStatus = "completed"
 )
 
+// TerminalInteractionNotification: `item/commandExecution/terminalInteraction`: the model wrote to (or polled) a command it
+// left running (`write_stdin`).
+type TerminalInteractionNotification struct {
+	// ItemID: The `commandExecution` item of the running command.
+	ItemID string `json:"itemId"`
+	// ProcessID: The command's session id, as the model names it.
+	ProcessID string `json:"processId"`
+	// Stdin: What was written to its stdin; empty for a poll.
+	Stdin string `json:"stdin"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn in which the model wrote.
+	TurnID string `json:"turnId"`
+}
+
 // TextElement: A range of a text input that stands for a UI element.
 type TextElement struct {
 	// ByteRange: Byte range in the text.
@@ -4566,9 +4628,9 @@ type Thread struct {
 	ReasoningEffort *ReasoningEffort `json:"reasoningEffort,omitempty"`
 	// RecencyAt: Last activity time (Unix seconds).
 	RecencyAt *int64 `json:"recencyAt,omitempty"`
-	// Section: Sidebar section; always `null` in Tandem.
-	Section json.RawMessage `json:"section,omitempty"`
-	// SectionEnteredAt: When the thread entered its section (Unix seconds); always `null` in Tandem.
+	// Section: The section the thread's owner put it in (`thread/section/move`), if any.
+	Section *ThreadSection `json:"section,omitempty"`
+	// SectionEnteredAt: When the thread entered its section (Unix seconds); `null` outside a section.
 	SectionEnteredAt *int64 `json:"sectionEnteredAt,omitempty"`
 	// SessionID: Session id; equal to `id` for root threads.
 	SessionID string `json:"sessionId"`
@@ -5106,6 +5168,9 @@ type ThreadListParams struct {
 	ProjectID *string `json:"projectId,omitempty"`
 	// SearchTerm: Case-sensitive substring of the name or preview.
 	SearchTerm *string `json:"searchTerm,omitempty"`
+	// SectionID: Only threads of this section (`threadSection/*`); `null` means threads of no section,
+	// and leaving it out means every thread.
+	SectionID *string `json:"sectionId,omitempty"`
 	// SortDirection: Sort direction (default `desc`, newest first).
 	SortDirection *SortDirection `json:"sortDirection,omitempty"`
 	// SortKey: Sort key (default `created_at`).
@@ -5407,12 +5472,199 @@ const (
 	ThreadSearchSortKeyRecencyAt ThreadSearchSortKey = "recency_at"
 )
 
+// ThreadSection: A named group of threads, shared by every client of the principal that created it.
+type ThreadSection struct {
+	// Appearance: How clients draw the section, when one was set.
+	Appearance *ThreadSectionAppearance `json:"appearance,omitempty"`
+	// ID: The section's UUIDv7, chosen by the server; it stays when the section is renamed.
+	ID string `json:"id"`
+	// Name: The name shown to the user (trimmed, never empty).
+	Name string `json:"name"`
+}
+
+// ThreadSectionAppearance: How clients draw a section. The server stores it and gives it back; it does not interpret
+// it.
+type ThreadSectionAppearance struct {
+	// Color: A color name or code chosen by the client.
+	Color *string `json:"color,omitempty"`
+	// Icon: An icon name chosen by the client.
+	Icon *string `json:"icon,omitempty"`
+}
+
+// ThreadSectionChangedNotification: `thread/section/changed`: a thread was moved by `thread/section/move`.
+type ThreadSectionChangedNotification struct {
+	// SectionID: The section it is in now; `null` when it was taken out of its section.
+	SectionID *string `json:"sectionId,omitempty"`
+	// ThreadID: The thread that moved.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadSectionCreateParams: Parameters of `threadSection/create`.
+type ThreadSectionCreateParams struct {
+	// Appearance: How clients draw the section.
+	Appearance *ThreadSectionAppearance `json:"appearance,omitempty"`
+	// Name: The section's name; surrounding whitespace is trimmed and the rest must not be empty.
+	Name string `json:"name"`
+}
+
+// ThreadSectionCreateResponse: Result of `threadSection/create`.
+type ThreadSectionCreateResponse struct {
+	// Section: The new section, with the id the server gave it.
+	Section ThreadSection `json:"section"`
+}
+
+// ThreadSectionDeleteParams: Parameters of `threadSection/delete`: the section goes, and its threads belong to no
+// section afterwards. The built-in "Pinned" section cannot be deleted.
+type ThreadSectionDeleteParams struct {
+	// SectionID: The section to delete.
+	SectionID string `json:"sectionId"`
+}
+
+// ThreadSectionDeleteResponse: Result of `threadSection/delete` (empty).
+type ThreadSectionDeleteResponse struct {
+}
+
+// ThreadSectionListParams: Parameters of `threadSection/list`: the caller's sections, "Pinned" first, then in the
+// order they were created.
+type ThreadSectionListParams struct {
+	// Cursor: A previous page's `nextCursor`; an unknown one gives an empty page.
+	Cursor *string `json:"cursor,omitempty"`
+	// Limit: Page size (at least 1); omitted means every section.
+	Limit *int64 `json:"limit,omitempty"`
+}
+
+// ThreadSectionListResponse: Result of `threadSection/list`.
+type ThreadSectionListResponse struct {
+	// Data: This page's sections.
+	Data []ThreadSection `json:"data"`
+	// NextCursor: The cursor of the next page; `null` on the last one.
+	NextCursor *string `json:"nextCursor,omitempty"`
+}
+
+// ThreadSectionMoveParams: Parameters of `thread/section/move`: put a thread into a section (at its end, or before
+// another of its threads), move it within its section, or take it out.
+type ThreadSectionMoveParams struct {
+	// BeforeThreadID: A thread of that section to put it just before; left out or `null` puts it last.
+	BeforeThreadID *string `json:"beforeThreadId,omitempty"`
+	// SectionID: The section to put it in; `null` takes it out of its section.
+	SectionID *string `json:"sectionId,omitempty"`
+	// ThreadID: The thread to move.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadSectionMoveResponse: Result of `thread/section/move` (empty).
+type ThreadSectionMoveResponse struct {
+}
+
+// ThreadSectionUpdateParams: Parameters of `threadSection/update`: rename a section and, optionally, change how it is
+// drawn. The built-in "Pinned" section cannot be renamed.
+type ThreadSectionUpdateParams struct {
+	// Appearance: Left out keeps the appearance, `null` removes it, an object replaces it.
+	Appearance *ThreadSectionAppearance `json:"appearance,omitempty"`
+	// Name: Its new name; surrounding whitespace is trimmed and the rest must not be empty.
+	Name string `json:"name"`
+	// SectionID: The section to change.
+	SectionID string `json:"sectionId"`
+}
+
+// ThreadSectionUpdateResponse: Result of `threadSection/update`.
+type ThreadSectionUpdateResponse struct {
+	// Section: The section as it is now.
+	Section ThreadSection `json:"section"`
+}
+
 // ThreadSetNameParams: Parameters of `thread/name/set`.
 type ThreadSetNameParams struct {
 	// Name: New name; must not be empty.
 	Name string `json:"name"`
 	// ThreadID: The thread.
 	ThreadID string `json:"threadId"`
+}
+
+// ThreadSettings: The settings a thread's next turn starts with.
+type ThreadSettings struct {
+	// ActivePermissionProfile: The active permission profile; always `null` in Tandem.
+	ActivePermissionProfile json.RawMessage `json:"activePermissionProfile,omitempty"`
+	// ApprovalPolicy: The approval policy.
+	ApprovalPolicy AskForApproval `json:"approvalPolicy"`
+	// ApprovalsReviewer: Who reviews approvals.
+	ApprovalsReviewer ApprovalsReviewer `json:"approvalsReviewer"`
+	// CollaborationMode: The collaboration mode; `default` with the thread's model and effort unless one was
+	// chosen.
+	CollaborationMode CollaborationMode `json:"collaborationMode"`
+	// Cwd: The working directory (absolute).
+	Cwd string `json:"cwd"`
+	// DisabledPluginIds: Plugins disabled for the thread; always empty in Tandem.
+	DisabledPluginIds []string `json:"disabledPluginIds"`
+	// Effort: The reasoning effort.
+	Effort *ReasoningEffort `json:"effort,omitempty"`
+	// Environments: The environments of the next turns: the local one, in the working directory.
+	Environments []ThreadEnvironment `json:"environments,omitempty"`
+	// Model: The model.
+	Model string `json:"model"`
+	// ModelProvider: The model provider (a key of `model_providers`).
+	ModelProvider string `json:"modelProvider"`
+	// MultiAgentMode: Deprecated; always `explicitRequestOnly`.
+	MultiAgentMode string `json:"multiAgentMode"`
+	// Personality: Deprecated; always `null` in Tandem.
+	Personality *Personality `json:"personality,omitempty"`
+	// SandboxPolicy: The sandbox, in object form.
+	SandboxPolicy SandboxPolicy `json:"sandboxPolicy"`
+	// ServiceTier: The service tier last set, never sent to the provider.
+	ServiceTier *string `json:"serviceTier,omitempty"`
+	// Summary: The reasoning summary.
+	Summary *ReasoningSummary `json:"summary,omitempty"`
+}
+
+// ThreadSettingsUpdateParams: Parameters of `thread/settings/update`. Every setting left out (or `null`) stays as it
+// is; the thread's running turn, if any, keeps the settings it started with.
+type ThreadSettingsUpdateParams struct {
+	// ApprovalPolicy: The approval policy of the next turns.
+	ApprovalPolicy *AskForApproval `json:"approvalPolicy,omitempty"`
+	// ApprovalsReviewer: Who reviews approvals; stored and reported, approvals still go to the client.
+	ApprovalsReviewer *ApprovalsReviewer `json:"approvalsReviewer,omitempty"`
+	// CollaborationMode: The collaboration mode of the next turns.
+	CollaborationMode *CollaborationMode `json:"collaborationMode,omitempty"`
+	// Cwd: The working directory of the next turns; a relative one is resolved against the
+	// server's working directory.
+	Cwd *string `json:"cwd,omitempty"`
+	// DisabledPluginIds: Plugins to disable. Accepted and ignored: Tandem has no plugins.
+	DisabledPluginIds []string `json:"disabledPluginIds,omitempty"`
+	// Effort: The reasoning effort of the next turns.
+	Effort *ReasoningEffort `json:"effort,omitempty"`
+	// Environments: Execution environments. Accepted and ignored: Tandem runs every turn locally.
+	Environments []json.RawMessage `json:"environments,omitempty"`
+	// Model: The model of the next turns.
+	Model *string `json:"model,omitempty"`
+	// MultiAgentMode: Deprecated; accepted and ignored.
+	MultiAgentMode *string `json:"multiAgentMode,omitempty"`
+	// Permissions: A permission profile id. Accepted and ignored (Tandem names sandboxes with
+	// `sandboxPolicy`), but refused together with `sandboxPolicy`, as the reference does.
+	Permissions *string `json:"permissions,omitempty"`
+	// Personality: Deprecated; accepted and ignored.
+	Personality *Personality `json:"personality,omitempty"`
+	// SandboxPolicy: The sandbox of the next turns, within the operator's `clients.max_sandbox`.
+	SandboxPolicy *SandboxPolicy `json:"sandboxPolicy,omitempty"`
+	// ServiceTier: The service tier: left out keeps it, `null` clears it. Reported back, never sent to
+	// the provider.
+	ServiceTier *string `json:"serviceTier,omitempty"`
+	// Summary: The reasoning summary of the next turns.
+	Summary *ReasoningSummary `json:"summary,omitempty"`
+	// ThreadID: The thread; it must be loaded.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadSettingsUpdateResponse: Result of `thread/settings/update` (empty); `thread/settings/updated` follows when a
+// setting changed.
+type ThreadSettingsUpdateResponse struct {
+}
+
+// ThreadSettingsUpdatedNotification: `thread/settings/updated`: a thread's settings changed (`thread/settings/update`).
+type ThreadSettingsUpdatedNotification struct {
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// ThreadSettings: Its settings now.
+	ThreadSettings ThreadSettings `json:"threadSettings"`
 }
 
 // ThreadShellCommandParams: Parameters of `thread/shellCommand`.
@@ -5445,8 +5697,9 @@ const (
 	// Time of the last activity (in Tandem, the last update time). Requires
 	// `capabilities.experimentalApi`.
 	ThreadSortKeyRecencyAt ThreadSortKey = "recency_at"
-	// Position in the client's thread sections. Tandem threads belong to no section, so this
-	// sorts by the last update time. Requires `capabilities.experimentalApi`.
+	// Position within a section (`thread/section/move`), first to last whatever the
+	// direction; needs a `sectionId` filter naming a section. Requires
+	// `capabilities.experimentalApi`.
 	ThreadSortKeySectionPosition ThreadSortKey = "section_position"
 )
 

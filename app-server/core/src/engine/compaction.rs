@@ -17,7 +17,8 @@ use std::time::Duration;
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
 use app_server_protocol::notifications::{
-    ItemCompletedNotification, ItemStartedNotification, WarningNotification,
+    ContextCompactedNotification, ItemCompletedNotification, ItemStartedNotification,
+    WarningNotification,
 };
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{CodexErrorInfo, TurnError};
@@ -272,6 +273,15 @@ impl TurnTask {
                     turn_id: self.turn_id.clone(),
                     content_token_count: None,
                     completed_at_ms,
+                },
+            ))
+            .await;
+        self.engine
+            .sink
+            .emit(ServerNotification::ThreadCompacted(
+                ContextCompactedNotification {
+                    thread_id: self.thread.id.clone(),
+                    turn_id: self.turn_id.clone(),
                 },
             ))
             .await;

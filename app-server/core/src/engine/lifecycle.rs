@@ -86,6 +86,8 @@ impl Engine {
             ),
             goal: None,
             attachments: Vec::new(),
+            next_turn_settings: None,
+            service_tier: None,
         }
     }
 
@@ -326,7 +328,7 @@ impl Engine {
             .await;
         }
         let order = thread.emit_order.lock().await;
-        let (status, response, usage) = {
+        let (status, mut response, usage) = {
             let state = lock(&thread.state);
             let base = start_response(&state, None);
             let mut thread_view = base.thread;
@@ -369,6 +371,12 @@ impl Engine {
             };
             (state.status.clone(), response, state.token_usage.clone())
         };
+        if let Err(error) = self
+            .with_sections(std::slice::from_mut(&mut response.thread))
+            .await
+        {
+            tracing::warn!(thread_id = %id, "resumed thread shown without its section: {error}");
+        }
         subscribe(&id);
         drop(order);
         self.emit(ServerNotification::ThreadStatusChanged(

@@ -252,6 +252,23 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             engine.queue_list(params(json!({"threadId": id}))).map(drop),
             id,
         ),
+        ClientMethod::ThreadSectionMove => outcome(
+            engine
+                .move_to_section(params(json!({
+                    "threadId": id,
+                    "sectionId": app_server_protocol::thread_section::PINNED_SECTION_ID,
+                })))
+                .await
+                .map(drop),
+            id,
+        ),
+        ClientMethod::ThreadSettingsUpdate => outcome(
+            engine
+                .update_thread_settings(params(json!({"threadId": id, "model": "bob-model"})))
+                .await
+                .map(drop),
+            id,
+        ),
         ClientMethod::ThreadShellCommand => outcome(
             engine
                 .start_shell_command(params(json!({"threadId": id, "command": "echo bob"})))
@@ -676,7 +693,7 @@ async fn the_local_user_keeps_the_threads_of_a_home_from_before_owners() {
         let version: i64 = connection
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .expect("version");
-        assert_eq!(version, 2);
+        assert_eq!(version, 3);
         local.shutdown().await;
         bob.shutdown().await;
     }

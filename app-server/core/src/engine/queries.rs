@@ -45,6 +45,13 @@ impl Engine {
                 backwards_cursor: None,
             });
         }
+        if params.sort_key == Some(ThreadSortKey::SectionPosition)
+            && !matches!(params.section_id, Some(Some(_)))
+        {
+            return Err(EngineError::InvalidRequest(
+                "section-position sorting requires a section filter".into(),
+            ));
+        }
         let sources = match &params.source_kinds {
             Some(kinds) if !kinds.is_empty() => kinds
                 .iter()
@@ -72,13 +79,14 @@ impl Engine {
             cwds,
             search_term: params.search_term.clone(),
             excluded_ids: params.excluded_thread_ids.unwrap_or_default(),
+            section: params.section_id.clone(),
         };
         let page = self
             .inner
             .store
             .blocking(move |store| store.list(&query))
             .await?;
-        let data = page
+        let mut data: Vec<Thread> = page
             .threads
             .iter()
             .map(|meta| {
@@ -90,6 +98,7 @@ impl Engine {
                 thread_from_meta(meta, status, false)
             })
             .collect();
+        self.with_sections(&mut data).await?;
         Ok(ThreadListResponse {
             data,
             read_states: None,
@@ -121,7 +130,7 @@ impl Engine {
         let owned = self.owned_thread(&params.thread_id, not_loaded).await?;
         let id = owned.id().to_owned();
         let include_turns = params.include_turns.unwrap_or(false);
-        let thread = match owned.loaded() {
+        let mut thread = match owned.loaded() {
             Some(loaded) => {
                 let state = lock(&loaded.state);
                 let mut thread = state.to_thread();
@@ -148,6 +157,8 @@ impl Engine {
                 }
             }
         };
+        self.with_sections(std::slice::from_mut(&mut thread))
+            .await?;
         if include_turns {
             self.emit(ServerNotification::DeprecationNotice(
                 DeprecationNoticeNotification {

@@ -76,6 +76,12 @@ pub struct ThreadState {
     pub turn_starts: Vec<(String, usize)>,
     /// The compaction keys this thread uses (its `config` overrides win).
     pub context_limits: crate::engine::compaction::ContextLimits,
+    /// Settings `thread/settings/update` changed while a turn was running: the next turn
+    /// takes their settings fields (`thread_settings::adopt_settings`) and records them, the
+    /// running one keeps its own.
+    pub next_turn_settings: Option<ThreadMeta>,
+    /// The service tier `thread/settings/update` last set; reported, never sent.
+    pub service_tier: Option<String>,
     /// The thread's goal (`thread/goal/*`), recorded in its rollout.
     pub goal: Option<app_server_protocol::thread_goal::ThreadGoal>,
     /// The thread's attachments (`thread/attachment/*`), recorded in its rollout.

@@ -126,6 +126,10 @@ impl Engine {
             return Ok((turn, None));
         }
         let mut meta = state.meta.clone();
+        // Settings changed during the last turn (`thread/settings/update`) apply from now on.
+        if let Some(next) = state.next_turn_settings.take() {
+            crate::engine::thread_settings::adopt_settings(&mut meta, next);
+        }
         if let Some(cwd) = &params.cwd {
             meta.cwd = resolve_cwd(Some(cwd));
         }

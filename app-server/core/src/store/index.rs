@@ -22,6 +22,9 @@ mod list_tests;
 #[path = "owner_tests.rs"]
 mod owner_tests;
 #[cfg(test)]
+#[path = "sections_tests.rs"]
+mod sections_tests;
+#[cfg(test)]
 #[path = "tests.rs"]
 mod tests;
 
@@ -253,7 +256,12 @@ impl Store {
     /// One page of `thread/list`: filtered, sorted by `(sort key, id)`, continuing after the
     /// cursor.
     pub fn list(&self, query: &ListQuery) -> Result<ListPage, StoreError> {
-        let ListStatement { sql, values, limit } = list_statement(query)?;
+        let ListStatement {
+            sql,
+            values,
+            limit,
+            key_format,
+        } = list_statement(query)?;
         let connection = self.connection()?;
         let mut statement = connection.prepare_cached(&sql)?;
         let mut rows = statement.query(params_from_iter(values))?;
@@ -265,7 +273,7 @@ impl Store {
                 // There is a row after the page, so the page's last thread starts the next.
                 next_cursor = threads
                     .last()
-                    .map(|meta| cursor::encode(query.sort_key, last_key, &meta.id));
+                    .map(|meta| cursor::encode(key_format, last_key, &meta.id));
                 break;
             }
             threads.push(meta_from_row(row, 1)?);
@@ -321,8 +329,8 @@ impl Store {
     }
 
     /// Deletes thread `id` for good: its rollout file (live or archived) and then its index
-    /// row, and tells the rollout mirror (distributed MCP) that the thread is gone.
-    /// [`StoreError::NotFound`] when the thread has neither a rollout nor a row. The file goes
+    /// row and its place in a section, and tells the rollout mirror (distributed MCP) that the
+    /// thread is gone. [`StoreError::NotFound`] when the thread has neither a rollout nor a row. The file goes
     /// first: a failure in between leaves a row without a file, which a second delete
     /// removes, never a file without a row that the next rebuild would bring back. Blocking.
     pub fn delete(&self, id: &str) -> Result<(), StoreError> {
@@ -344,10 +352,13 @@ impl Store {
                 Err(error) => return Err(io_error(&path, error)),
             }
         }
-        let removed = self
-            .connection()?
-            .prepare_cached("DELETE FROM threads WHERE id = ?1")?
-            .execute([id])?;
+        let removed = {
+            let connection = self.connection()?;
+            super::sections::forget_thread(&connection, id)?;
+            connection
+                .prepare_cached("DELETE FROM threads WHERE id = ?1")?
+                .execute([id])?
+        };
         if !found && removed == 0 {
             return Err(StoreError::NotFound(id.to_owned()));
         }
@@ -359,7 +370,7 @@ impl Store {
 
     /// The connection. A panic while it was held cannot leave a half-done change behind
     /// (every change is one statement or one transaction), so a poisoned lock is still good.
-    fn connection(&self) -> Result<MutexGuard<'_, Connection>, StoreError> {
+    pub(super) fn connection(&self) -> Result<MutexGuard<'_, Connection>, StoreError> {
         if let Some(connection) = self.connection.get() {
             return Ok(lock(connection));
         }
@@ -491,29 +502,56 @@ struct ListStatement {
     values: Vec<Value>,
     /// Page size (at least 1); the SQL asks for one row more.
     limit: Option<usize>,
+    /// How the sort key is written in the cursors.
+    key_format: cursor::KeyFormat,
 }
 
 /// Builds the SQL of a `thread/list` query: filters, keyset pagination after the cursor on
 /// `(sort key, id)`, and the order of the matching index, so that SQLite walks the index and
 /// stops after the page.
 fn list_statement(query: &ListQuery) -> Result<ListStatement, StoreError> {
-    let sort_column = match query.sort_key {
-        ThreadSortKey::CreatedAt => "created_at",
-        // Tandem's recency time is the update time, and its threads have no sections.
-        ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt | ThreadSortKey::SectionPosition => {
-            "updated_at_ms"
-        }
+    let in_section = match &query.section {
+        Some(Some(section)) => Some(section),
+        _ => None,
     };
-    let (order, after) = match query.sort_direction {
+    let (sort_column, key_format) = match (query.sort_key, in_section) {
+        (ThreadSortKey::CreatedAt, _) => ("created_at", cursor::KeyFormat::Seconds),
+        (ThreadSortKey::SectionPosition, Some(_)) => ("m.position", cursor::KeyFormat::Position),
+        // Tandem's recency time is the update time; section positions need a section.
+        (
+            ThreadSortKey::UpdatedAt | ThreadSortKey::RecencyAt | ThreadSortKey::SectionPosition,
+            _,
+        ) => ("updated_at_ms", cursor::KeyFormat::Millis),
+    };
+    // A section lists first to last whichever the direction, as the reference does.
+    let direction = if key_format == cursor::KeyFormat::Position {
+        SortDirection::Asc
+    } else {
+        query.sort_direction
+    };
+    let (order, after) = match direction {
         SortDirection::Desc => ("DESC", "<"),
         SortDirection::Asc => ("ASC", ">"),
     };
-    let mut sql =
-        format!("SELECT {sort_column}, meta_json FROM threads WHERE owner = ? AND archived = ?");
-    let mut values = vec![
-        Value::Text(query.owner.name().to_owned()),
-        Value::Integer(i64::from(query.archived)),
-    ];
+    let mut values = Vec::new();
+    let mut sql = match in_section {
+        Some(section) => {
+            values.push(Value::Text(section.clone()));
+            format!(
+                "SELECT {sort_column}, meta_json FROM threads
+                 JOIN thread_sections m ON m.thread_id = threads.id AND m.section_id = ?
+                 WHERE owner = ? AND archived = ?"
+            )
+        }
+        None => {
+            format!("SELECT {sort_column}, meta_json FROM threads WHERE owner = ? AND archived = ?")
+        }
+    };
+    values.push(Value::Text(query.owner.name().to_owned()));
+    values.push(Value::Integer(i64::from(query.archived)));
+    if query.section == Some(None) {
+        sql.push_str(" AND id NOT IN (SELECT thread_id FROM thread_sections)");
+    }
     push_membership(
         &mut sql,
         &mut values,
@@ -531,7 +569,7 @@ fn list_statement(query: &ListQuery) -> Result<ListStatement, StoreError> {
         values.push(Value::Text(term.clone()));
     }
     if let Some(cursor) = &query.cursor {
-        let position = cursor::decode(query.sort_key, cursor)?;
+        let position = cursor::decode(key_format, cursor)?;
         sql.push_str(&format!(" AND ({sort_column}, id) {after} (?, ?)"));
         values.push(Value::Integer(position.key));
         values.push(Value::Text(position.id));
@@ -547,7 +585,12 @@ fn list_statement(query: &ListQuery) -> Result<ListStatement, StoreError> {
             i64::try_from(limit.saturating_add(1)).unwrap_or(i64::MAX),
         ));
     }
-    Ok(ListStatement { sql, values, limit })
+    Ok(ListStatement {
+        sql,
+        values,
+        limit,
+        key_format,
+    })
 }
 
 /// Appends ` AND <column_and_operator> (?, ?, …)` for a non-empty list.

@@ -9,6 +9,7 @@ mod appender;
 mod index;
 mod rollout;
 mod schema;
+pub mod sections;
 mod session_index;
 
 use std::path::PathBuf;
@@ -440,6 +441,12 @@ pub struct ListQuery {
     pub search_term: Option<String>,
     /// Threads to leave out.
     pub excluded_ids: Vec<String>,
+    /// `None`: threads of every section or none; `Some(None)`: threads of no section;
+    /// `Some(Some(id))`: threads of section `id` (which [`ThreadSortKey::SectionPosition`]
+    /// needs; without one it sorts by the update time).
+    ///
+    /// [`ThreadSortKey::SectionPosition`]: app_server_protocol::thread_requests::ThreadSortKey
+    pub section: Option<Option<String>>,
 }
 
 /// One page of `thread/list`.

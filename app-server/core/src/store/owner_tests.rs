@@ -101,12 +101,15 @@ fn the_owner_of_a_rollout_the_index_lost_is_read_from_the_rollout() {
 }
 
 /// Turns the index of `home` into what a version-1 index looked like: no `owner` column, the
-/// list indexes without it, no owner in the rows' metadata, `user_version` 1.
+/// list indexes without it, no owner in the rows' metadata, no section tables, `user_version`
+/// 1.
 fn downgrade_to_version_1(home: &std::path::Path) {
     let connection = rusqlite::Connection::open(home.join("state.sqlite")).expect("open");
     connection
         .execute_batch(
-            "DROP INDEX threads_owner_archived_created;
+            "DROP TABLE thread_sections;
+             DROP TABLE sections;
+             DROP INDEX threads_owner_archived_created;
              DROP INDEX threads_owner_archived_updated;
              ALTER TABLE threads DROP COLUMN owner;
              UPDATE threads SET meta_json = json_remove(meta_json, '$.owner');
@@ -173,7 +176,7 @@ fn stores_opening_a_version_1_index_together_add_the_owner_in_place_once() {
             assert_eq!(listed, expected, "round {round}");
         }
         let (version, columns) = schema_of(home.path());
-        assert_eq!(version, 2);
+        assert_eq!(version, 3);
         assert_eq!(columns.iter().filter(|name| *name == "owner").count(), 1);
         assert!(!home.path().join("state.sqlite.corrupt").exists());
     }

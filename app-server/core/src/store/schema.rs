@@ -21,12 +21,13 @@ const DISCARDED_DATABASE_FILE: &str = "state.sqlite.corrupt";
 
 /// Version of [`SCHEMA`], kept in `PRAGMA user_version`. Bump it whenever the schema or the
 /// serialized form of [`ThreadMeta`] changes: a database with another version is rebuilt,
-/// except version 1, which [`MIGRATE_1_TO_2`] brings up to date in place.
-pub(super) const SCHEMA_VERSION: i64 = 2;
+/// except versions 1 and 2, which [`MIGRATE_1_TO_2`] and [`MIGRATE_2_TO_3`] bring up to date
+/// in place.
+pub(super) const SCHEMA_VERSION: i64 = 3;
 
-/// The index schema. The two indexes serve `thread/list`'s filters on `owner` and `archived`
-/// and its keyset pagination on `(sort key, id)` in either direction. `IF NOT EXISTS` keeps a
-/// build idempotent where the home cannot be locked (see [`IndexLock::acquire`]). `owner` is
+/// The thread table (the section tables are [`SECTIONS_SCHEMA`]). The two indexes serve
+/// `thread/list`'s filters on `owner` and `archived` and its keyset pagination on
+/// `(sort key, id)` in either direction. `IF NOT EXISTS` keeps a build idempotent where the home cannot be locked (see [`IndexLock::acquire`]). `owner` is
 /// the last column, where [`MIGRATE_1_TO_2`] adds it, so that both have one layout; its
 /// default is the local user's name ([`crate::principal::LOCAL_USER`]).
 pub(super) const SCHEMA: &str = "
@@ -50,6 +51,31 @@ CREATE INDEX IF NOT EXISTS threads_owner_archived_created
 CREATE INDEX IF NOT EXISTS threads_owner_archived_updated
     ON threads (owner, archived, updated_at_ms, id);
 ";
+
+/// The tables of thread sections (`threadSection/*`, `thread/section/move`): the sections a
+/// principal created (the built-in "Pinned" one has no row) and the section and position of
+/// each thread in one. Unlike the thread rows, these exist nowhere else: a rebuild from the
+/// rollouts starts them empty.
+const SECTIONS_SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS sections (
+    id TEXT PRIMARY KEY NOT NULL,
+    owner TEXT NOT NULL,
+    name TEXT NOT NULL,
+    appearance_json TEXT
+);
+CREATE INDEX IF NOT EXISTS sections_owner ON sections (owner, id);
+CREATE TABLE IF NOT EXISTS thread_sections (
+    thread_id TEXT PRIMARY KEY NOT NULL,
+    section_id TEXT NOT NULL,
+    position INTEGER NOT NULL,
+    entered_at INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS thread_sections_position
+    ON thread_sections (section_id, position, thread_id);
+";
+
+/// Version 2 → 3: the section tables ([`SECTIONS_SCHEMA`]), empty.
+const MIGRATE_2_TO_3: &str = SECTIONS_SCHEMA;
 
 /// Version 1 → 2: threads gain their owner. Every row of a version-1 index was written before
 /// owners were recorded, so each belongs to the local user, the column's default; the list
@@ -225,7 +251,7 @@ fn open_checked(database: &Path) -> Result<Connection, CheckFailure> {
     let version: i64 = connection
         .pragma_query_value(None, "user_version", |row| row.get(0))
         .map_err(check_failure)?;
-    if version == 1 {
+    if version == 1 || version == 2 {
         migrate(&connection).map_err(check_failure)?;
         return Ok(connection);
     }
@@ -237,17 +263,22 @@ fn open_checked(database: &Path) -> Result<Connection, CheckFailure> {
     Ok(connection)
 }
 
-/// Brings a version-1 index up to [`SCHEMA_VERSION`] in place ([`MIGRATE_1_TO_2`]). Called
-/// under the [`IndexLock`]; the IMMEDIATE transaction and the second look at the version keep
-/// it to one migration where the home cannot be locked.
+/// Brings a version-1 or version-2 index up to [`SCHEMA_VERSION`] in place
+/// ([`MIGRATE_1_TO_2`], then [`MIGRATE_2_TO_3`]). Called under the [`IndexLock`]; the
+/// IMMEDIATE transaction and the second look at the version keep it to one migration where
+/// the home cannot be locked.
 fn migrate(connection: &Connection) -> Result<(), rusqlite::Error> {
     let transaction =
         rusqlite::Transaction::new_unchecked(connection, TransactionBehavior::Immediate)?;
     let version: i64 = transaction.pragma_query_value(None, "user_version", |row| row.get(0))?;
     if version == 1 {
         transaction.execute_batch(MIGRATE_1_TO_2)?;
-        transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         tracing::info!("thread index: threads now record their owner (schema version 2)");
+    }
+    if version == 1 || version == 2 {
+        transaction.execute_batch(MIGRATE_2_TO_3)?;
+        transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tracing::info!("thread index: threads can now be put in sections (schema version 3)");
     }
     transaction.commit()
 }
@@ -293,6 +324,7 @@ fn rebuild(
         return Ok((connection, 0));
     }
     transaction.execute_batch(SCHEMA)?;
+    transaction.execute_batch(SECTIONS_SCHEMA)?;
     let mut threads = 0;
     // Live rollouts come last so that they win over an archived copy of the same thread.
     // `sessions/` is dated (YYYY/MM/DD), `archived_sessions/` flat.

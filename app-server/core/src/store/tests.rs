@@ -224,6 +224,7 @@ pub(super) fn query() -> ListQuery {
         cwds: Vec::new(),
         search_term: None,
         excluded_ids: Vec::new(),
+        section: None,
     }
 }
 

@@ -12,7 +12,7 @@ use std::time::Duration;
 use app_server_protocol::item::{
     CommandAction, CommandExecutionSource, CommandExecutionStatus, ThreadItem, ThreadItemDetails,
 };
-use app_server_protocol::notifications::ItemDeltaNotification;
+use app_server_protocol::notifications::{ItemDeltaNotification, TerminalInteractionNotification};
 use app_server_protocol::policy::SandboxPolicy;
 use app_server_protocol::server_requests::{
     CommandExecutionApprovalDecision, CommandExecutionApprovalKind,
@@ -275,6 +275,7 @@ impl TurnTask {
 
     /// `write_stdin`: feeds or polls a running `exec_command` session.
     async fn write_stdin(&mut self, call: &ToolCall, args: WriteStdinArgs) -> ToolOutcome {
+        let stdin = args.chars.clone();
         let request = WriteRequest {
             session_id: args.session_id,
             chars: args.chars,
@@ -286,6 +287,23 @@ impl TurnTask {
             Ok(step) => step,
             Err(error) => return call.reply(error.to_string()),
         };
+        let item_id = lock(&self.thread.tools.open_commands)
+            .get(&args.session_id)
+            .map(|command| command.item.details.id().to_owned());
+        if let Some(item_id) = item_id {
+            self.engine
+                .sink
+                .emit(ServerNotification::CommandExecutionTerminalInteraction(
+                    TerminalInteractionNotification {
+                        thread_id: self.thread.id.clone(),
+                        turn_id: self.turn_id.clone(),
+                        item_id,
+                        process_id: args.session_id.to_string(),
+                        stdin,
+                    },
+                ))
+                .await;
+        }
         let mut items = Vec::new();
         let open = {
             let mut open = lock(&self.thread.tools.open_commands);
