@@ -6,7 +6,10 @@
 //! `completed` with the call's result. Another principal's `tasks/get` and `tasks/update` are
 //! "not found"; without the extension the methods are `-32021`; with Redis, another node
 //! answers `tasks/get` and forwards `tasks/update` to the task's node (which holds the lease of
-//! the task's thread meanwhile); a 2025 session works beside a running task.
+//! the task's thread meanwhile); a 2025 session works beside a running task. A task's
+//! `codex/event` messages reach its principal's `subscriptions/listen` streams and no other
+//! principal's; one principal has at most 16 unfinished tasks (with the mock model holding
+//! their turns), and another principal's tasks and finished tasks do not count.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -15,11 +18,15 @@ use std::time::{Duration, Instant};
 
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use tandem_tests::mcp::{McpHttp, McpStdio};
+use tandem_tests::mcp::{McpHttp, McpStdio, SseReader};
+use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
+use tandem_tests::server::mock_config;
 
 const DEMO_CONFIG: &str = "model_provider = \"demo\"\napproval_policy = \"untrusted\"\n";
 const DEMO_FILE: &str = "tandem-demo.txt";
 const TASKS: &str = "io.modelcontextprotocol/tasks";
+const ALICE: &str = "alice-token-0123456789";
+const BOB: &str = "bob-token-9876543210";
 /// How long a task may take to reach the status a test waits for.
 const TASK_DEADLINE: Duration = Duration::from_secs(30);
 
@@ -108,21 +115,8 @@ fn question(task: &Value) -> (String, String) {
 
 #[tokio::test]
 async fn over_http_a_codex_task_is_approved_through_tasks_update_and_belongs_to_its_principal() {
-    const ALICE: &str = "alice-token-0123456789";
-    const BOB: &str = "bob-token-9876543210";
     let workspace = tempfile::tempdir().unwrap();
-    let home = tandem_tests::mcp::home_with(DEMO_CONFIG);
-    let tokens = home.path().join("tokens");
-    std::fs::write(&tokens, format!("alice {ALICE}\nbob {BOB}\n")).unwrap();
-    let tokens_arg = tokens.to_str().unwrap().to_string();
-    let path = home.path().to_path_buf();
-    let server = McpHttp::spawn_in(
-        path,
-        Some(home),
-        &["--auth-token-file", &tokens_arg],
-        "info",
-    )
-    .await;
+    let server = two_principals(DEMO_CONFIG).await;
 
     // The extension is announced.
     let discover = post(
@@ -368,4 +362,177 @@ async fn over_stdio_a_codex_task_runs_to_completion() {
             .all(|message| message["method"] != "elicitation/create")
     );
     assert_eq!(server.shutdown().await, Some(0));
+}
+
+/// A server with the principals `alice` and `bob`, for `config`.
+async fn two_principals(config: &str) -> McpHttp {
+    let home = tandem_tests::mcp::home_with(config);
+    let tokens = home.path().join("tokens");
+    std::fs::write(&tokens, format!("alice {ALICE}\nbob {BOB}\n")).unwrap();
+    let tokens_arg = tokens.to_str().unwrap().to_string();
+    let path = home.path().to_path_buf();
+    McpHttp::spawn_in(
+        path,
+        Some(home),
+        &["--auth-token-file", &tokens_arg],
+        "info",
+    )
+    .await
+}
+
+/// Opens a `subscriptions/listen` stream of `token` asking for Tandem's call messages, and
+/// reads its acknowledgement.
+async fn listen(server: &McpHttp, token: &str, id: &str) -> SseReader {
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": "subscriptions/listen", "params": {
+        "_meta": meta(),
+        "notifications": {"io.tandem/codexEvents": true},
+    }});
+    let response = server
+        .post_2026(&body, None, "text/event-stream")
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    let mut stream = SseReader::new(response);
+    let ack = stream.next().await.unwrap().json();
+    assert_eq!(
+        ack["method"], "notifications/subscriptions/acknowledged",
+        "{ack}"
+    );
+    stream
+}
+
+/// A `codex` call that needs no approval, as a task when `meta` declares the extension.
+fn unattended_codex(cwd: &Path, meta: Value) -> Value {
+    json!({"name": "codex", "_meta": meta, "arguments": {
+        "prompt": "Show me what you can do.",
+        "cwd": cwd.to_string_lossy(),
+        "approval-policy": "never",
+        "sandbox": "workspace-write",
+    }})
+}
+
+#[tokio::test]
+async fn over_http_a_tasks_codex_events_reach_its_principals_listen_streams_only() {
+    let server = two_principals(DEMO_CONFIG).await;
+    let mut alices = listen(&server, ALICE, "alice-listen").await;
+    let mut bobs = listen(&server, BOB, "bob-listen").await;
+
+    // Alice's task: answered at once, so its events have no request stream to go to.
+    let workspace = tempfile::tempdir().unwrap();
+    let created = post(
+        &server,
+        Some(ALICE),
+        "tools/call",
+        unattended_codex(workspace.path(), meta()),
+    )
+    .await;
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let task_id = created["result"]["taskId"].as_str().unwrap().to_string();
+    let done = wait_for(&server, Some(ALICE), &task_id, "completed").await;
+    assert_eq!(done["status"], "completed", "{done}");
+    let thread_id = done["result"]["structuredContent"]["threadId"].clone();
+    assert!(thread_id.is_string(), "{done}");
+    // Its events are on Alice's listen stream, tagged with that subscription.
+    let event = alices.next().await.unwrap().json();
+    assert_eq!(event["method"], "codex/event", "{event}");
+    assert_eq!(event["params"]["_meta"]["threadId"], thread_id, "{event}");
+    assert_eq!(
+        event["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "alice-listen"
+    );
+
+    // Bob's stream got nothing of Alice's task: its first event is of his own call, made
+    // after her task had ended (a plain call: his request does not declare the extension).
+    let workspace = tempfile::tempdir().unwrap();
+    let plain = meta_with(json!({"elicitation": {}}));
+    let called = post(
+        &server,
+        Some(BOB),
+        "tools/call",
+        unattended_codex(workspace.path(), plain),
+    )
+    .await;
+    assert_eq!(called["result"]["isError"], false, "{called}");
+    let bob_thread = called["result"]["structuredContent"]["threadId"].clone();
+    assert_ne!(bob_thread, thread_id);
+    let event = bobs.next().await.unwrap().json();
+    assert_eq!(event["params"]["_meta"]["threadId"], bob_thread, "{event}");
+    assert_eq!(
+        event["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "bob-listen"
+    );
+}
+
+#[tokio::test]
+async fn over_http_one_principal_has_at_most_16_unfinished_tasks() {
+    const CAP: usize = 16;
+    let model = MockModel::start().await;
+    let mut gates = Vec::new();
+    for index in 0..CAP {
+        let (response, gate) =
+            MockResponse::gated(responses_text(&format!("msg_{index}"), &["held"]));
+        model.push(response);
+        gates.push(gate);
+    }
+    // Bob's task, then Alice's after hers have ended, answer at once.
+    model.push(MockResponse::sse(responses_text("msg_bob", &["bob"])));
+    model.push(MockResponse::sse(responses_text("msg_again", &["again"])));
+    // The held streams stay silent while the others run: no idle-timeout retry may take the
+    // next response from the mock.
+    let config = mock_config(&model.base_url()).replace(
+        "stream_idle_timeout_ms = 5000",
+        "stream_idle_timeout_ms = 120000",
+    );
+    let server = two_principals(&config).await;
+    let workspace = tempfile::tempdir().unwrap();
+    let start = async |token: &str| {
+        post(
+            &server,
+            Some(token),
+            "tools/call",
+            unattended_codex(workspace.path(), meta()),
+        )
+        .await
+    };
+
+    let mut task_ids = Vec::new();
+    for _ in 0..CAP {
+        let created = start(ALICE).await;
+        assert_eq!(created["result"]["resultType"], "task", "{created}");
+        task_ids.push(created["result"]["taskId"].as_str().unwrap().to_string());
+    }
+    // Every one of them holds a model response: all 16 run, none has ended.
+    for gate in &gates {
+        assert!(gate.wait_requested(TASK_DEADLINE).await);
+    }
+    let refused = start(ALICE).await;
+    assert_eq!(refused["error"]["code"], -32001, "{refused}");
+    assert!(refused.get("result").is_none(), "{refused}");
+    for task_id in &task_ids {
+        let got = post(&server, Some(ALICE), "tasks/get", task_params(task_id)).await;
+        assert_eq!(got["result"]["status"], "working", "{got}");
+    }
+
+    // The cap is per principal: Bob's task runs beside Alice's 16.
+    let bobs = start(BOB).await;
+    assert_eq!(bobs["result"]["resultType"], "task", "{bobs}");
+    let bobs = bobs["result"]["taskId"].as_str().unwrap().to_string();
+    let done = wait_for(&server, Some(BOB), &bobs, "completed").await;
+    assert_eq!(
+        done["result"]["structuredContent"]["content"], "bob",
+        "{done}"
+    );
+
+    // Finished tasks no longer count.
+    for gate in &gates {
+        gate.release_all();
+    }
+    for task_id in &task_ids {
+        let done = wait_for(&server, Some(ALICE), task_id, "completed").await;
+        assert_eq!(done["status"], "completed", "{done}");
+    }
+    let again = start(ALICE).await;
+    assert_eq!(again["result"]["resultType"], "task", "{again}");
 }
