@@ -267,8 +267,6 @@ fn files_with_a_syntax_error_fall_back_to_lines() {
         ("a.js", "function f( {\n}\n"),
         ("a.go", "package a\nfunc f( {\n}\n"),
         ("A.java", "class A {\n  void f( {\n}\n"),
-        ("a.c", "int f( {\n}\n"),
-        ("a.cpp", "class A {\n  void f( {\n};\n"),
     ] {
         assert!(chunk_code(path, broken, LIMITS).is_none(), "{path}");
     }
@@ -287,4 +285,70 @@ fn files_with_a_syntax_error_fall_back_to_lines() {
     }
     assert!(chunk_code("a.go", "package a\n", LIMITS).is_some());
     assert!(chunk_code("A.java", "class A {}\n", LIMITS).is_some());
+}
+
+const C_HEADER: &str = "\
+#ifdef __cplusplus
+extern \"C\" {
+#endif
+
+/* Adds. */
+PyAPI_FUNC(int) add(int a, int b);
+
+static int
+sub(int a, int b)
+{
+    return a - b;
+}
+
+#ifdef __cplusplus
+}
+#endif
+";
+
+#[test]
+fn c_and_cpp_files_with_syntax_errors_are_still_cut_by_their_items() {
+    // The macro and the `extern "C" {` opened in one conditional and closed in another defeat
+    // the grammar; the items are still whole chunks, and no chunk has a misleading context.
+    let chunks = chunk_code("include/api.h", C_HEADER, LIMITS).unwrap();
+    assert_eq!(
+        spans(&chunks),
+        vec![
+            (1, 1, ""),
+            (2, 3, ""),
+            (5, 6, ""),
+            (8, 12, ""),
+            (14, 16, "")
+        ]
+    );
+    assert!(
+        chunks[2]
+            .text
+            .starts_with("/* Adds. */\nPyAPI_FUNC(int) add")
+    );
+    for (path, broken) in [
+        ("a.c", "int f( {\n}\n"),
+        ("a.cpp", "class A {\n  void f( {\n};\n"),
+    ] {
+        let chunks = chunk_code(path, broken, LIMITS).unwrap();
+        assert!(
+            covers(&chunks, &broken.lines().collect::<Vec<_>>()),
+            "{path}"
+        );
+    }
+}
+
+#[test]
+fn a_tree_with_errors_must_cover_every_line_that_is_not_blank() {
+    let lines = ["int a;", "", "int b;", "int c;"];
+    let chunk = |start_line, end_line| Chunk {
+        start_line,
+        end_line,
+        text: String::new(),
+        context: String::new(),
+    };
+    assert!(covers(&[chunk(1, 1), chunk(3, 4)], &lines));
+    assert!(covers(&[chunk(1, 4)], &lines));
+    assert!(!covers(&[chunk(1, 1), chunk(4, 4)], &lines));
+    assert!(!covers(&[], &lines));
 }

@@ -23,6 +23,14 @@ pub(super) struct Lang {
     /// Kinds that are themselves the list of members (a block whose statements sit in one
     /// child, an interface type, a preprocessor conditional around declarations).
     pub member_lists: &'static [&'static str],
+    /// Member lists whose first line is no signature: their members are split without it as
+    /// context (a preprocessor conditional, whose `#ifdef` says little and, when a macro defeats
+    /// the grammar, may wrap far more than it does).
+    pub transparent: &'static [&'static str],
+    /// Whether a tree with syntax errors is still cut by its items (C and C++, whose macros
+    /// often defeat the grammar); the chunks must then cover every line that is not blank, or
+    /// the file is cut by lines.
+    pub tolerates_errors: bool,
 }
 
 /// Fields that lead from a wrapper to the item inside it, in the order they are tried; the
@@ -67,6 +75,8 @@ static RUST: Lang = Lang {
     top_items: &[],
     wrappers: &[],
     member_lists: &[],
+    transparent: &[],
+    tolerates_errors: false,
 };
 
 static PYTHON: Lang = Lang {
@@ -80,6 +90,8 @@ static PYTHON: Lang = Lang {
     top_items: &[],
     wrappers: &[],
     member_lists: &[],
+    transparent: &[],
+    tolerates_errors: false,
 };
 
 /// The items of JavaScript; TypeScript adds its own to these.
@@ -99,6 +111,8 @@ static JAVASCRIPT: Lang = Lang {
     top_items: JS_WRAPPERS,
     wrappers: JS_WRAPPERS,
     member_lists: &[],
+    transparent: &[],
+    tolerates_errors: false,
 };
 
 const TS_ITEMS: &[&str] = &[
@@ -131,6 +145,8 @@ static TYPESCRIPT: Lang = Lang {
     top_items: JS_WRAPPERS,
     wrappers: TS_WRAPPERS,
     member_lists: &["object_type"],
+    transparent: &[],
+    tolerates_errors: false,
 };
 
 static TSX: Lang = Lang {
@@ -140,6 +156,8 @@ static TSX: Lang = Lang {
     top_items: JS_WRAPPERS,
     wrappers: TS_WRAPPERS,
     member_lists: &["object_type"],
+    transparent: &[],
+    tolerates_errors: false,
 };
 
 static GO: Lang = Lang {
@@ -154,6 +172,8 @@ static GO: Lang = Lang {
     top_items: &[],
     wrappers: &["type_declaration", "struct_type"],
     member_lists: &["statement_list", "interface_type", "field_declaration_list"],
+    transparent: &[],
+    tolerates_errors: false,
 };
 
 static JAVA: Lang = Lang {
@@ -172,6 +192,8 @@ static JAVA: Lang = Lang {
     top_items: &[],
     wrappers: &[],
     member_lists: &[],
+    transparent: &[],
+    tolerates_errors: false,
 };
 
 /// The items of C; C++ adds its own to these.
@@ -192,6 +214,8 @@ static C: Lang = Lang {
     top_items: &[],
     wrappers: &[],
     member_lists: &["preproc_ifdef", "preproc_if"],
+    transparent: &["preproc_ifdef", "preproc_if"],
+    tolerates_errors: true,
 };
 
 static CPP: Lang = Lang {
@@ -214,4 +238,6 @@ static CPP: Lang = Lang {
     top_items: &[],
     wrappers: &["template_declaration"],
     member_lists: &["preproc_ifdef", "preproc_if"],
+    transparent: &["preproc_ifdef", "preproc_if"],
+    tolerates_errors: true,
 };

@@ -6,9 +6,10 @@
 //! or class, the statements of a function), each part carrying the item's signature as its
 //! `context`, so that a part of a long method still names the method and its type. What the tree
 //! cannot split (a member that is still too long, or nesting deeper than [`MAX_DEPTH`]) falls back
-//! to the line chunker within its lines, with the same context. Files of other languages, and files
-//! whose tree has a syntax error or that take the parser over [`MAX_PARSE_TIME`], are not handled
-//! here ([`chunk_code`] answers `None`).
+//! to the line chunker within its lines, with the same context. Files of other languages, files
+//! whose tree has a syntax error (in C and C++, whose macros often defeat the grammar: an error
+//! that leaves a line that is not blank outside every chunk), and files that take the parser over
+//! [`MAX_PARSE_TIME`], are not handled here ([`chunk_code`] answers `None`).
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
@@ -31,7 +32,8 @@ const MAX_HEADER_LINES: usize = 4;
 const MAX_CONTEXT_BYTES: usize = 1024;
 
 /// The code-aware chunks of `text`, or `None` when `path` has no grammar here or `text` does not
-/// parse cleanly (the caller then uses the line chunker).
+/// parse cleanly (C and C++: well enough to cover every line; the caller then uses the line
+/// chunker).
 pub fn chunk_code(path: &str, text: &str, limits: ChunkLimits) -> Option<Vec<Chunk>> {
     let lang = langs::of(path)?;
     let mut parser = Parser::new();
@@ -52,7 +54,7 @@ pub fn chunk_code(path: &str, text: &str, limits: ChunkLimits) -> Option<Vec<Chu
         Some(ParseOptions::new().progress_callback(&mut in_time)),
     )?;
     let root = tree.root_node();
-    if root.has_error() {
+    if root.has_error() && !lang.tolerates_errors {
         return None;
     }
     let lines: Vec<&str> = text.lines().collect();
@@ -70,6 +72,9 @@ pub fn chunk_code(path: &str, text: &str, limits: ChunkLimits) -> Option<Vec<Chu
     };
     let units = chunker.units(root, None);
     chunker.group(&units, "", 0);
+    if root.has_error() && !covers(&chunker.out, &lines) {
+        return None;
+    }
     Some(chunker.out)
 }
 
@@ -225,7 +230,9 @@ impl Chunker<'_> {
             .map(|line| line.trim())
             .collect::<Vec<_>>()
             .join("\n");
-        let mut inner = if context.is_empty() {
+        let mut inner = if self.lang.transparent.contains(&definition.kind()) {
+            context.to_string()
+        } else if context.is_empty() {
             header
         } else {
             format!("{context}\n{header}")
@@ -316,6 +323,22 @@ impl Chunker<'_> {
             context: context.to_string(),
         });
     }
+}
+
+/// Whether every line of `lines` that is not blank is in one of `chunks` (a tree with errors
+/// may leave lines outside every item).
+fn covers(chunks: &[Chunk], lines: &[&str]) -> bool {
+    let mut covered = vec![false; lines.len()];
+    for chunk in chunks {
+        let end = chunk.end_line.min(lines.len());
+        if let Some(rows) = covered.get_mut(chunk.start_line.saturating_sub(1)..end) {
+            rows.fill(true);
+        }
+    }
+    lines
+        .iter()
+        .zip(covered)
+        .all(|(line, covered)| covered || line.trim().is_empty())
 }
 
 /// Cuts `text` to at most `max` bytes at a character boundary.
