@@ -1,8 +1,9 @@
 //! Line chunks that follow code structure: a chunk ends at a blank line or at the start of a
 //! top-level item (a line with no indentation after indented lines) once it has a useful size,
 //! and always at the size cap; consecutive chunks overlap by a few lines so that a result cut at
-//! a boundary still reads. Rust and Python files are cut by their syntax tree instead
-//! ([`crate::syntax`]) when [`chunk_file`] is asked for code-aware chunks.
+//! a boundary still reads. Files of a language with a grammar (Rust, Python, JavaScript,
+//! TypeScript, Go, Java, C, C++) are cut by their syntax tree instead ([`crate::syntax`]) when
+//! [`chunk_file`] is asked for code-aware chunks.
 
 /// One chunk: 1-based inclusive line numbers and the text of those lines.
 #[derive(Debug, Clone, PartialEq)]
@@ -22,9 +23,10 @@ pub struct Chunk {
 /// Which chunker cuts the files of a language that has a grammar here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Chunker {
-    /// Functions, methods, types and impls/classes from the syntax tree (Rust and Python), the
-    /// line chunker for everything else. The default: it scored higher over the bench's 62
-    /// questions (`docs/index-evaluation.md`).
+    /// Functions, methods, types, impls and classes from the syntax tree (Rust, Python,
+    /// JavaScript, TypeScript, Go, Java, C, C++), the line chunker for everything else. The
+    /// default: it scored higher over the bench's 62 questions, Rust and Python
+    /// (`docs/index-evaluation.md`).
     #[default]
     Code,
     /// The line chunker for every file.

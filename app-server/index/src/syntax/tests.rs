@@ -160,7 +160,7 @@ fn an_edit_changes_only_the_chunks_of_the_edited_item() {
 
 #[test]
 fn other_languages_and_broken_files_fall_back_to_lines() {
-    assert!(chunk_code("main.go", "package main\n", LIMITS).is_none());
+    assert!(chunk_code("main.zig", "const x = 1;\n", LIMITS).is_none());
     assert!(chunk_code("README", "fn x() {}\n", LIMITS).is_none());
     let broken = "fn broken( {\n    let x = ;\n}\n";
     assert!(chunk_code("broken.rs", broken, LIMITS).is_none());

@@ -1,20 +1,26 @@
-//! Code-aware chunks from a syntax tree (tree-sitter) for Rust and Python: a chunk is a function,
-//! method, type, impl or class with the doc comments and attributes (decorators) before it; small
-//! neighbouring items (imports, constants, one-line functions) share a chunk up to the size cap.
-//! An item longer than the cap is split at the boundaries of its members (the methods of an impl
+//! Code-aware chunks from a syntax tree (tree-sitter) for Rust, Python, JavaScript, TypeScript
+//! (and JSX/TSX), Go, Java, C and C++ (the grammars and their node kinds are in [`langs`]): a chunk
+//! is a function, method, type (struct, class, interface, enum, type alias), impl or namespace with
+//! the doc comments and attributes (decorators, annotations) before it; small neighbouring items
+//! (imports, constants, one-line functions) share a chunk up to the size cap. An item longer than the cap is split at the boundaries of its members (the methods of an impl
 //! or class, the statements of a function), each part carrying the item's signature as its
 //! `context`, so that a part of a long method still names the method and its type. What the tree
 //! cannot split (a member that is still too long, or nesting deeper than [`MAX_DEPTH`]) falls back
-//! to the line chunker within its lines, with the same context. Files of other languages, and files
-//! whose tree has a syntax error or that take the parser over [`MAX_PARSE_TIME`], are not handled
-//! here ([`chunk_code`] answers `None`).
+//! to the line chunker within its lines, with the same context. Files of other languages, files
+//! whose tree has a syntax error (in C and C++, whose macros often defeat the grammar: an error
+//! that leaves a line that is not blank outside every chunk), and files that take the parser over
+//! [`MAX_PARSE_TIME`], are not handled here ([`chunk_code`] answers `None`).
 
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
-use tree_sitter::{Language, Node, ParseOptions, ParseState, Parser};
+use tree_sitter::{Node, ParseOptions, ParseState, Parser};
 
 use crate::chunk::{Chunk, ChunkLimits};
+
+mod langs;
+
+use langs::Lang;
 
 /// Deepest nesting of items split by their members; deeper ones are cut by lines.
 const MAX_DEPTH: usize = 6;
@@ -25,71 +31,13 @@ const MAX_HEADER_LINES: usize = 4;
 /// Longest context, in bytes (the signatures of the enclosing items).
 const MAX_CONTEXT_BYTES: usize = 1024;
 
-/// A language with a grammar here.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Lang {
-    Rust,
-    Python,
-}
-
-impl Lang {
-    fn of(path: &str) -> Option<Self> {
-        let extension = path.rsplit_once('.').map(|(_, extension)| extension)?;
-        match extension {
-            "rs" => Some(Self::Rust),
-            "py" | "pyi" => Some(Self::Python),
-            _ => None,
-        }
-    }
-
-    fn grammar(self) -> Language {
-        match self {
-            Self::Rust => tree_sitter_rust::LANGUAGE.into(),
-            Self::Python => tree_sitter_python::LANGUAGE.into(),
-        }
-    }
-
-    /// Comments and attributes that belong to the item after them.
-    fn leads(self, kind: &str) -> bool {
-        match self {
-            Self::Rust => matches!(kind, "line_comment" | "block_comment" | "attribute_item"),
-            Self::Python => kind == "comment",
-        }
-    }
-
-    /// Items that make a chunk of their own once they have a useful size.
-    fn is_item(self, kind: &str) -> bool {
-        match self {
-            Self::Rust => matches!(
-                kind,
-                "function_item"
-                    | "function_signature_item"
-                    | "struct_item"
-                    | "enum_item"
-                    | "union_item"
-                    | "trait_item"
-                    | "impl_item"
-                    | "mod_item"
-                    | "macro_definition"
-                    | "const_item"
-                    | "static_item"
-                    | "type_item"
-                    | "macro_invocation"
-            ),
-            Self::Python => matches!(
-                kind,
-                "function_definition" | "class_definition" | "decorated_definition"
-            ),
-        }
-    }
-}
-
 /// The code-aware chunks of `text`, or `None` when `path` has no grammar here or `text` does not
-/// parse cleanly (the caller then uses the line chunker).
+/// parse cleanly (C and C++: well enough to cover every line; the caller then uses the line
+/// chunker).
 pub fn chunk_code(path: &str, text: &str, limits: ChunkLimits) -> Option<Vec<Chunk>> {
-    let lang = Lang::of(path)?;
+    let lang = langs::of(path)?;
     let mut parser = Parser::new();
-    parser.set_language(&lang.grammar()).ok()?;
+    parser.set_language(&(lang.grammar)()).ok()?;
     // A file that takes the parser this long (a pathological one) is cut by lines instead.
     let started = Instant::now();
     let mut in_time = |_: &ParseState| {
@@ -106,7 +54,7 @@ pub fn chunk_code(path: &str, text: &str, limits: ChunkLimits) -> Option<Vec<Chu
         Some(ParseOptions::new().progress_callback(&mut in_time)),
     )?;
     let root = tree.root_node();
-    if root.has_error() {
+    if root.has_error() && !lang.tolerates_errors {
         return None;
     }
     let lines: Vec<&str> = text.lines().collect();
@@ -124,6 +72,9 @@ pub fn chunk_code(path: &str, text: &str, limits: ChunkLimits) -> Option<Vec<Chu
     };
     let units = chunker.units(root, None);
     chunker.group(&units, "", 0);
+    if root.has_error() && !covers(&chunker.out, &lines) {
+        return None;
+    }
     Some(chunker.out)
 }
 
@@ -137,7 +88,7 @@ struct Unit<'tree> {
 }
 
 struct Chunker<'text> {
-    lang: Lang,
+    lang: &'static Lang,
     lines: &'text [&'text str],
     limits: ChunkLimits,
     out: Vec<Chunk>,
@@ -165,11 +116,13 @@ impl Chunker<'_> {
         for child in parent.named_children(&mut cursor) {
             let kind = child.kind();
             let start = child.start_position().row;
-            if self.lang.leads(kind) {
+            if self.lang.leads.contains(&kind) {
                 lead.get_or_insert(start);
                 continue;
             }
-            let item = self.lang.is_item(kind).then_some(child);
+            let item = (self.lang.items.contains(&kind)
+                || (parent.parent().is_none() && self.lang.top_items.contains(&kind)))
+            .then_some(child);
             units.push(Unit {
                 start: lead.take().unwrap_or(start),
                 end: Self::end_row(child),
@@ -249,15 +202,7 @@ impl Chunker<'_> {
     /// Splits a unit longer than the cap: an item by its members, with its signature as context;
     /// anything else by lines.
     fn split(&mut self, unit: &Unit<'_>, start: usize, context: &str, depth: usize) {
-        let body = unit.item.and_then(|item| {
-            let definition = match item.kind() {
-                "decorated_definition" => item.child_by_field_name("definition")?,
-                _ => item,
-            };
-            let body = definition.child_by_field_name("body")?;
-            Some((definition, body))
-        });
-        let members = match body {
+        let members = match unit.item.and_then(|item| self.members(item)) {
             Some((definition, body)) if depth < MAX_DEPTH && body.named_child_count() > 0 => {
                 Some((definition, body))
             }
@@ -267,7 +212,12 @@ impl Chunker<'_> {
             self.by_lines(start, unit.end, context);
             return;
         };
-        let signature_start = definition.start_position().row;
+        // The signature starts at the name when attributes or annotations come before it
+        // within the definition.
+        let signature_start = definition
+            .child_by_field_name("name")
+            .map_or(0, |name| name.start_position().row)
+            .max(definition.start_position().row);
         let first_member = body
             .named_child(0)
             .map_or(signature_start, |member| member.start_position().row);
@@ -280,7 +230,9 @@ impl Chunker<'_> {
             .map(|line| line.trim())
             .collect::<Vec<_>>()
             .join("\n");
-        let mut inner = if context.is_empty() {
+        let mut inner = if self.lang.transparent.contains(&definition.kind()) {
+            context.to_string()
+        } else if context.is_empty() {
             header
         } else {
             format!("{context}\n{header}")
@@ -295,6 +247,46 @@ impl Chunker<'_> {
         {
             first.context = context.to_string();
         }
+    }
+
+    /// The definition whose signature heads the parts of `item`, and the node whose named
+    /// children are its members: the `body` of the item or of what it wraps (an export, a
+    /// decorated or templated definition, a `typedef`, a variable holding a function).
+    fn members<'tree>(&self, item: Node<'tree>) -> Option<(Node<'tree>, Node<'tree>)> {
+        let mut definition = item;
+        let mut node = item;
+        for _ in 0..MAX_DEPTH {
+            if let Some(mut body) = node.child_by_field_name("body") {
+                // A block whose statements sit in one list node (Go).
+                while body.named_child_count() == 1
+                    && let Some(list) = body.named_child(0)
+                    && self.lang.member_lists.contains(&list.kind())
+                {
+                    body = list;
+                }
+                return Some((definition, body));
+            }
+            if self.lang.member_lists.contains(&node.kind()) {
+                return Some((definition, node));
+            }
+            let field = langs::INNER_FIELDS
+                .iter()
+                .enumerate()
+                .find_map(|(index, field)| Some((index, node.child_by_field_name(field)?)));
+            node = match field {
+                Some((index, inner)) => {
+                    if index < 2 {
+                        definition = inner;
+                    }
+                    inner
+                }
+                None if self.lang.wrappers.contains(&node.kind()) => {
+                    node.named_child(node.named_child_count().checked_sub(1)? as u32)?
+                }
+                None => return None,
+            };
+        }
+        None
     }
 
     /// The line chunker over rows `first..=last`, with `context`.
@@ -333,6 +325,22 @@ impl Chunker<'_> {
     }
 }
 
+/// Whether every line of `lines` that is not blank is in one of `chunks` (a tree with errors
+/// may leave lines outside every item).
+fn covers(chunks: &[Chunk], lines: &[&str]) -> bool {
+    let mut covered = vec![false; lines.len()];
+    for chunk in chunks {
+        let end = chunk.end_line.min(lines.len());
+        if let Some(rows) = covered.get_mut(chunk.start_line.saturating_sub(1)..end) {
+            rows.fill(true);
+        }
+    }
+    lines
+        .iter()
+        .zip(covered)
+        .all(|(line, covered)| covered || line.trim().is_empty())
+}
+
 /// Cuts `text` to at most `max` bytes at a character boundary.
 fn truncate(text: &mut String, max: usize) {
     if text.len() <= max {
@@ -346,5 +354,6 @@ fn truncate(text: &mut String, max: usize) {
 }
 
 #[cfg(test)]
-#[path = "syntax_tests.rs"]
+mod lang_tests;
+#[cfg(test)]
 mod tests;
