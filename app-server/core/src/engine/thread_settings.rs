@@ -6,7 +6,10 @@
 //! `ThreadState::next_turn_settings`, so that the running turn keeps the sandbox, approval
 //! policy and working directory it started with; the next `turn/start` takes them up.
 
-use app_server_protocol::policy::{CollaborationMode, CollaborationModeSettings, ModeKind};
+use app_server_protocol::policy::{
+    AskForApproval, CollaborationMode, CollaborationModeSettings, ModeKind, ReasoningEffort,
+    ReasoningSummary, SandboxPolicy,
+};
 use app_server_protocol::thread::ThreadEnvironment;
 use app_server_protocol::thread_settings::{
     ThreadSettings, ThreadSettingsUpdateParams, ThreadSettingsUpdatedNotification,
@@ -55,27 +58,16 @@ impl Engine {
             adopt_settings(&mut current, next);
         }
         let mut meta = current.clone();
-        if let Some(cwd) = &params.cwd {
-            meta.cwd = resolve_cwd(Some(cwd));
+        SettingsOverrides {
+            cwd: params.cwd.as_deref(),
+            model: params.model.as_deref(),
+            effort: params.effort,
+            summary: params.summary,
+            approval_policy: params.approval_policy,
+            sandbox_policy: params.sandbox_policy.as_ref(),
+            collaboration_mode: params.collaboration_mode.as_ref(),
         }
-        if let Some(model) = &params.model {
-            meta.model = model.clone();
-        }
-        if let Some(effort) = params.effort {
-            meta.reasoning_effort = Some(effort);
-        }
-        if let Some(summary) = params.summary {
-            meta.reasoning_summary = Some(summary);
-        }
-        if let Some(approval) = params.approval_policy {
-            meta.approval_policy = approval;
-        }
-        if let Some(sandbox) = &params.sandbox_policy {
-            meta.sandbox = sandbox.clone();
-        }
-        if let Some(mode) = &params.collaboration_mode {
-            meta.collaboration_mode = Some(mode.clone());
-        }
+        .apply(&mut meta);
         // As at `turn/start`: a sandbox the client names, and the working directory, must
         // keep the thread's effective access within `clients.max_sandbox`.
         meta.sandbox = self
@@ -131,6 +123,45 @@ impl Engine {
             thread_id: id,
             thread_settings: thread_settings(&state, &meta),
         })
+    }
+}
+
+/// The settings a `turn/start` or a `thread/settings/update` names; each one given replaces
+/// the thread's.
+pub(crate) struct SettingsOverrides<'a> {
+    pub cwd: Option<&'a str>,
+    pub model: Option<&'a str>,
+    pub effort: Option<ReasoningEffort>,
+    pub summary: Option<ReasoningSummary>,
+    pub approval_policy: Option<AskForApproval>,
+    pub sandbox_policy: Option<&'a SandboxPolicy>,
+    pub collaboration_mode: Option<&'a CollaborationMode>,
+}
+
+impl SettingsOverrides<'_> {
+    /// Writes the settings given into `meta`.
+    pub(crate) fn apply(&self, meta: &mut ThreadMeta) {
+        if let Some(cwd) = self.cwd {
+            meta.cwd = resolve_cwd(Some(cwd));
+        }
+        if let Some(model) = self.model {
+            meta.model = model.to_string();
+        }
+        if let Some(effort) = self.effort {
+            meta.reasoning_effort = Some(effort);
+        }
+        if let Some(summary) = self.summary {
+            meta.reasoning_summary = Some(summary);
+        }
+        if let Some(approval) = self.approval_policy {
+            meta.approval_policy = approval;
+        }
+        if let Some(sandbox) = self.sandbox_policy {
+            meta.sandbox = sandbox.clone();
+        }
+        if let Some(mode) = self.collaboration_mode {
+            meta.collaboration_mode = Some(mode.clone());
+        }
     }
 }
 

@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::clock::unix_millis;
-use crate::engine::settings::{normalize_thread_id, resolve_cwd};
+use crate::engine::settings::normalize_thread_id;
 use crate::engine::thread::{ActiveTurn, SteerInput};
 use crate::engine::turn::TurnTask;
 use crate::engine::turn_end::run_guarded;
@@ -130,27 +130,16 @@ impl Engine {
         if let Some(next) = state.next_turn_settings.take() {
             crate::engine::thread_settings::adopt_settings(&mut meta, next);
         }
-        if let Some(cwd) = &params.cwd {
-            meta.cwd = resolve_cwd(Some(cwd));
+        crate::engine::thread_settings::SettingsOverrides {
+            cwd: params.cwd.as_deref(),
+            model: params.model.as_deref(),
+            effort: params.effort,
+            summary: params.summary,
+            approval_policy: params.approval_policy,
+            sandbox_policy: params.sandbox_policy.as_ref(),
+            collaboration_mode: params.collaboration_mode.as_ref(),
         }
-        if let Some(model) = &params.model {
-            meta.model = model.clone();
-        }
-        if let Some(effort) = params.effort {
-            meta.reasoning_effort = Some(effort);
-        }
-        if let Some(summary) = params.summary {
-            meta.reasoning_summary = Some(summary);
-        }
-        if let Some(approval) = params.approval_policy {
-            meta.approval_policy = approval;
-        }
-        if let Some(sandbox) = &params.sandbox_policy {
-            meta.sandbox = sandbox.clone();
-        }
-        if let Some(mode) = &params.collaboration_mode {
-            meta.collaboration_mode = Some(mode.clone());
-        }
+        .apply(&mut meta);
         // A sandbox the client names, and the working directory, must keep the thread's
         // effective access within `clients.max_sandbox`; the turn does not start otherwise.
         let asked = params.sandbox_policy.is_some();

@@ -88,10 +88,18 @@ pub fn isolate(
 
 /// Covers `path` with an empty `tmpfs` that nobody may read, write or search.
 fn mount_empty_directory(path: &Path) -> Result<(), SandboxError> {
+    let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
+    mount_tmpfs(path, c"mode=000,size=4k", flags)
+}
+
+/// Mounts a `tmpfs` with `data` (its options) and `flags` on `path`.
+fn mount_tmpfs(
+    path: &Path,
+    data: &std::ffi::CStr,
+    flags: libc::c_ulong,
+) -> Result<(), SandboxError> {
     let target = c_path(path)?;
     let fstype = c"tmpfs";
-    let data = c"mode=000,size=4k";
-    let flags = libc::MS_RDONLY | libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
     // SAFETY: every pointer is a NUL-terminated string that outlives the call.
     let result = unsafe {
         libc::mount(
@@ -119,27 +127,8 @@ fn mount_directory_exposing(
     path: &Path,
     exposed: &[&(File, &Exposure)],
 ) -> Result<(), SandboxError> {
-    let target = c_path(path)?;
-    let fstype = c"tmpfs";
-    let data = c"mode=700,size=64k";
     let flags = libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC;
-    // SAFETY: every pointer is a NUL-terminated string that outlives the call.
-    let result = unsafe {
-        libc::mount(
-            fstype.as_ptr(),
-            target.as_ptr(),
-            fstype.as_ptr(),
-            flags,
-            data.as_ptr().cast(),
-        )
-    };
-    if result != 0 {
-        return Err(SandboxError::Mount {
-            action: "hide",
-            path: path.to_path_buf(),
-            source: io::Error::last_os_error(),
-        });
-    }
+    mount_tmpfs(path, c"mode=700,size=64k", flags)?;
     for (directory, exposure) in exposed {
         let point = &exposure.mount_point;
         std::fs::create_dir_all(point).map_err(io_error("create the mount point", point))?;
