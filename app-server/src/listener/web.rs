@@ -30,6 +30,9 @@ pub const HANDSHAKE_DEADLINE: Duration = Duration::from_secs(5);
 /// Largest first message accepted (a token is at most 1 KiB).
 const MAX_HANDSHAKE_BYTES: usize = 4096;
 
+/// How long a refused connection waits for the client's close frame before it is dropped.
+const CLOSE_LINGER: Duration = Duration::from_secs(2);
+
 /// WebSocket close code of a refused handshake: policy violation.
 const POLICY_VIOLATION: u16 = 1008;
 
@@ -170,6 +173,12 @@ pub async fn authenticate(socket: &mut WebSocket, auth: &WsAuth) -> Option<Princ
                 reason: reason.into(),
             }));
             let _ = socket.send(close).await;
+            // Finish the closing handshake before the socket is dropped: a page sends its
+            // first request right behind the token, and a socket closed with that request
+            // unread is reset by the kernel, which browsers report as 1006 without the
+            // close frame and its reason.
+            let drain = async { while let Some(Ok(_)) = socket.recv().await {} };
+            let _ = tokio::time::timeout(CLOSE_LINGER, drain).await;
             None
         }
     }
