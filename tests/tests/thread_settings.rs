@@ -14,9 +14,13 @@ use tandem_tests::mock_model::{MockModel, MockResponse, responses_text};
 use tandem_tests::server::{SpawnOptions, TestServer, mock_config};
 
 async fn spawn(model: &MockModel) -> (tempfile::TempDir, TestServer) {
+    spawn_with(model, "").await
+}
+
+async fn spawn_with(model: &MockModel, extra_config: &str) -> (tempfile::TempDir, TestServer) {
     let home = tempfile::tempdir().unwrap();
     let mut server = TestServer::spawn_with(SpawnOptions {
-        config_toml: mock_config(&model.base_url()),
+        config_toml: mock_config(&model.base_url()) + extra_config,
         args: Vec::new(),
         home: Some(home.path().to_path_buf()),
         cwd: None,
@@ -209,4 +213,49 @@ async fn bad_settings_params_are_refused() {
             assert_eq!(error["message"], message.as_str(), "{params}");
         }
     }
+}
+
+#[tokio::test]
+async fn a_sandbox_beyond_the_operators_ceiling_is_refused_and_changes_nothing() {
+    let model = MockModel::start().await;
+    let ceiling = "\n[clients]\nmax_sandbox = \"read-only\"\n";
+    let (_home, mut server) = spawn_with(&model, ceiling).await;
+    let thread_id = start_thread(&mut server).await;
+    let error = server
+        .request(
+            "thread/settings/update",
+            json!({"threadId": thread_id, "sandboxPolicy": {"type": "dangerFullAccess"}, "model": "other"}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(error["code"], -32600, "{error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.ends_with(
+            "is beyond what this server lets a client obtain (clients.max_sandbox = \"read-only\")"
+        ),
+        "{message}"
+    );
+    // The refused update changed nothing, not even the settings beside the sandbox.
+    let read = server
+        .request("thread/read", json!({"threadId": thread_id}))
+        .await
+        .unwrap();
+    assert!(read["thread"]["model"].is_string(), "{read}");
+    assert_ne!(read["thread"]["model"], "other", "{read}");
+    let allowed = server
+        .request(
+            "thread/settings/update",
+            json!({"threadId": thread_id, "sandboxPolicy": {"type": "readOnly"}, "model": "other"}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(allowed, json!({}), "{allowed}");
+    // The first announcement is the allowed update's: the refused one announced nothing.
+    let updated = server.notification("thread/settings/updated").await;
+    assert_eq!(updated["threadSettings"]["model"], "other", "{updated}");
+    assert_eq!(
+        updated["threadSettings"]["sandboxPolicy"]["type"], "readOnly",
+        "{updated}"
+    );
 }

@@ -3,13 +3,13 @@
 //!
 //! Each existing skill root is watched recursively (one inotify watcher per connection, at
 //! most [`MAX_SKILL_ROOTS`] roots); a root that does not exist yet is not watched, as in the
-//! reference. Changes that follow each other within [`DEBOUNCE`] become one notification. The
+//! reference, nor one holding more entries than skill discovery reads. Changes that follow each other within [`DEBOUNCE`] become one notification. The
 //! watcher's callback hands events to a bounded queue; a full queue drops the event, which the
 //! ones queued already report. Dropping [`SkillsWatch`] (the connection closing) drops the
 //! watcher, which ends its task.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
@@ -67,6 +67,12 @@ impl SkillsWatch {
             if !root.is_dir() || state.roots.contains(&root) {
                 continue;
             }
+            // A client's extra root may be any directory within its file roots: a tree larger
+            // than skill discovery reads is not watched, so that watching it costs no more.
+            if !within_entries(&root, tandem_core::skills::MAX_ENTRIES) {
+                tracing::debug!(root = %root.display(), "skill root too large to watch");
+                continue;
+            }
             if state.watcher.is_none() {
                 match start_watcher(on_change.clone()) {
                     Ok(watcher) => state.watcher = Some(watcher),
@@ -101,6 +107,28 @@ impl SkillsWatch {
     }
 }
 
+/// Whether the tree below `root` holds at most `limit` entries (symbolic links not followed);
+/// stops counting past the limit.
+fn within_entries(root: &Path, limit: usize) -> bool {
+    let mut count = 0usize;
+    let mut pending = vec![root.to_path_buf()];
+    while let Some(directory) = pending.pop() {
+        let Ok(entries) = std::fs::read_dir(&directory) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            count += 1;
+            if count > limit {
+                return false;
+            }
+            if entry.file_type().is_ok_and(|kind| kind.is_dir()) {
+                pending.push(entry.path());
+            }
+        }
+    }
+    true
+}
+
 /// Creates the watcher and the task that turns its bursts of events into calls of `on_change`.
 fn start_watcher(on_change: OnChange) -> Result<RecommendedWatcher, String> {
     let runtime = tokio::runtime::Handle::try_current().map_err(|error| error.to_string())?;
@@ -132,4 +160,23 @@ fn start_watcher(on_change: OnChange) -> Result<RecommendedWatcher, String> {
 
 fn lock(state: &Mutex<State>) -> MutexGuard<'_, State> {
     state.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_are_counted_below_the_root_without_following_links() {
+        let root = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(root.path().join("a/b")).unwrap();
+        std::fs::write(root.path().join("a/b/SKILL.md"), "x").unwrap();
+        // a, a/b, a/b/SKILL.md: three entries.
+        assert!(within_entries(root.path(), 3));
+        assert!(!within_entries(root.path(), 2));
+        // A link to the root is one entry, not a way back into the tree.
+        std::os::unix::fs::symlink(root.path(), root.path().join("a/loop")).unwrap();
+        assert!(within_entries(root.path(), 4));
+        assert!(!within_entries(root.path(), 3));
+    }
 }

@@ -73,19 +73,7 @@ impl Engine {
         }
         let params = TurnStartParams {
             thread_id: id,
-            input: Vec::new(),
-            client_user_message_id: None,
-            cwd: None,
-            approval_policy: None,
-            approvals_reviewer: None,
-            sandbox_policy: None,
-            model: None,
-            service_tier: None,
-            effort: None,
-            summary: None,
-            personality: None,
-            output_schema: None,
-            collaboration_mode: None,
+            ..TurnStartParams::default()
         };
         let (_, launcher) = self.start_turn(params)?;
         let Some(mut launcher) = launcher else {

@@ -168,16 +168,6 @@ fn turn_params(thread_id: &str, submission: QueuedSubmission) -> TurnStartParams
         thread_id: thread_id.to_string(),
         input: submission.input,
         client_user_message_id: Some(submission.client_user_message_id),
-        cwd: None,
-        approval_policy: None,
-        approvals_reviewer: None,
-        sandbox_policy: None,
-        model: None,
-        service_tier: None,
-        effort: None,
-        summary: None,
-        personality: None,
-        output_schema: None,
-        collaboration_mode: None,
+        ..TurnStartParams::default()
     }
 }
