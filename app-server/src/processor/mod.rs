@@ -15,6 +15,7 @@ mod skills_requests;
 pub mod subscriptions;
 mod thread_attachments;
 mod thread_lifecycle;
+mod thread_open;
 mod thread_sections;
 mod thread_settings;
 mod thread_subscriptions;
@@ -23,17 +24,12 @@ mod utility_requests;
 use std::sync::{Arc, OnceLock};
 
 use app_server_protocol::jsonrpc::{JsonRpcErrorBody, RequestId};
-use app_server_protocol::notifications::{
-    DeprecationNoticeNotification, ThreadIdNotification, ThreadNameUpdatedNotification,
-    ThreadStartedNotification, ThreadTokenUsageUpdatedNotification,
-};
+use app_server_protocol::notifications::ThreadTokenUsageUpdatedNotification;
 use app_server_protocol::policy::CollaborationModeListResponse;
 use app_server_protocol::shell_command::ThreadShellCommandResponse;
 use app_server_protocol::tables::{ClientRequestPayload, ServerNotification};
 use app_server_protocol::thread_goal::ThreadGoalGetResponse;
-use app_server_protocol::thread_requests::{
-    EmptyResponse, ThreadReadResponse, ThreadUnarchiveResponse,
-};
+use app_server_protocol::thread_requests::{EmptyResponse, ThreadReadResponse};
 use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
 use serde::Serialize;
 use serde_json::Value;
@@ -217,79 +213,9 @@ impl Processor {
                     .send_error(id, invalid_request("Already initialized"))
                     .await;
             }
-            ClientRequestPayload::ThreadStart(params) => {
-                let result = self.engine.start_thread(params).await;
-                if let Ok(response) = &result {
-                    let thread = response.thread.clone();
-                    let cwd = thread.cwd.clone();
-                    self.subscribe(&thread.id);
-                    self.watch_skill_roots(move |engine| engine.skill_roots(&cwd))
-                        .await;
-                    self.outgoing.send_response(id, response).await;
-                    self.notify(ServerNotification::ThreadStarted(
-                        ThreadStartedNotification { thread },
-                    ))
-                    .await;
-                } else {
-                    self.respond(id, result).await;
-                }
-            }
-            ClientRequestPayload::ThreadResume(params) => {
-                let hub = self.hub.clone();
-                let subscribe = move |thread_id: &str| {
-                    if let Some((hub, connection)) = &hub {
-                        hub.subscribe_paused(*connection, thread_id);
-                    }
-                };
-                match self
-                    .engine
-                    .resume_thread_subscribing(params, subscribe)
-                    .await
-                {
-                    Ok((response, usage)) => {
-                        let thread_id = response.thread.id.clone();
-                        let cwd = response.thread.cwd.clone();
-                        self.watch_skill_roots(move |engine| engine.skill_roots(&cwd))
-                            .await;
-                        self.outgoing.send_response(id, &response).await;
-                        if let Some((hub, connection)) = &self.hub {
-                            hub.release(*connection, &thread_id).await;
-                            hub.replay_open_questions(*connection, &thread_id).await;
-                        }
-                        self.replay_usage(&thread_id, usage).await;
-                        self.notify_resumed_goal(thread_id).await;
-                    }
-                    Err(error) => self.send_engine_error(id, error).await,
-                }
-            }
-            ClientRequestPayload::ThreadFork(params) => match self.engine.fork_thread(params).await
-            {
-                Ok((response, usage)) => {
-                    if !response.thread.turns.is_empty() {
-                        self.notify(ServerNotification::DeprecationNotice(
-                            DeprecationNoticeNotification {
-                                summary: tandem_core::engine::RESUME_DEPRECATION.to_string(),
-                                details: None,
-                            },
-                        ))
-                        .await;
-                    }
-                    let thread = response.thread.clone();
-                    let cwd = thread.cwd.clone();
-                    self.subscribe(&thread.id);
-                    self.watch_skill_roots(move |engine| engine.skill_roots(&cwd))
-                        .await;
-                    self.outgoing.send_response(id, &response).await;
-                    self.replay_usage(&thread.id, usage).await;
-                    let mut started = thread;
-                    started.turns.clear();
-                    self.notify(ServerNotification::ThreadStarted(
-                        ThreadStartedNotification { thread: started },
-                    ))
-                    .await;
-                }
-                Err(error) => self.send_engine_error(id, error).await,
-            },
+            ClientRequestPayload::ThreadStart(params) => self.thread_start(id, params).await,
+            ClientRequestPayload::ThreadResume(params) => self.thread_resume(id, params).await,
+            ClientRequestPayload::ThreadFork(params) => self.thread_fork(id, params).await,
             ClientRequestPayload::ThreadList(params) => {
                 let result = self.engine.list_threads(params).await;
                 self.respond(id, result).await;
@@ -310,20 +236,7 @@ impl Processor {
                 let result = self.engine.list_items(params).await;
                 self.respond(id, result).await;
             }
-            ClientRequestPayload::ThreadArchive(params) => {
-                let result = self.engine.archive_thread(&params.thread_id).await;
-                if let Ok(()) = result {
-                    self.outgoing.send_response(id, &EmptyResponse {}).await;
-                    let thread_id = tandem_core::engine::normalize_thread_id(&params.thread_id)
-                        .unwrap_or(params.thread_id);
-                    self.notify(ServerNotification::ThreadArchived(ThreadIdNotification {
-                        thread_id,
-                    }))
-                    .await;
-                } else {
-                    self.respond(id, result).await;
-                }
-            }
+            ClientRequestPayload::ThreadArchive(params) => self.thread_archive(id, params).await,
             ClientRequestPayload::ThreadDelete(params) => self.thread_delete(id, params).await,
             ClientRequestPayload::ThreadMetadataUpdate(params) => {
                 let result = self.engine.update_thread_metadata(params).await;
@@ -354,39 +267,9 @@ impl Processor {
                 self.thread_goal_clear(id, params).await
             }
             ClientRequestPayload::ThreadUnarchive(params) => {
-                match self.engine.unarchive_thread(&params.thread_id).await {
-                    Ok(thread) => {
-                        let thread_id = thread.id.clone();
-                        self.outgoing
-                            .send_response(id, &ThreadUnarchiveResponse { thread })
-                            .await;
-                        self.notify(ServerNotification::ThreadUnarchived(ThreadIdNotification {
-                            thread_id,
-                        }))
-                        .await;
-                    }
-                    Err(error) => self.send_engine_error(id, error).await,
-                }
+                self.thread_unarchive(id, params).await
             }
-            ClientRequestPayload::ThreadSetName(params) => {
-                match self
-                    .engine
-                    .set_thread_name(&params.thread_id, &params.name)
-                    .await
-                {
-                    Ok(thread_id) => {
-                        self.outgoing.send_response(id, &EmptyResponse {}).await;
-                        self.notify(ServerNotification::ThreadNameUpdated(
-                            ThreadNameUpdatedNotification {
-                                thread_id,
-                                thread_name: Some(params.name.trim().to_string()),
-                            },
-                        ))
-                        .await;
-                    }
-                    Err(error) => self.send_engine_error(id, error).await,
-                }
-            }
+            ClientRequestPayload::ThreadSetName(params) => self.thread_set_name(id, params).await,
             ClientRequestPayload::ThreadLoadedList(params) => {
                 let result = self.engine.loaded_threads(params);
                 self.respond(id, result).await;
