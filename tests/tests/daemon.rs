@@ -1,7 +1,7 @@
 //! `tandem app-server daemon` and `tandem app-server proxy`: one shared server per home,
 //! started once however many ask at the same time, reached by IDE processes through proxies
 //! in both framings (the socket's WebSocket bytes unchanged, and plain JSONL), every proxy
-//! seeing the same threads, and stopped cleanly.
+//! seeing the same threads, and stopped cleanly with every thread and turn stored.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -155,10 +155,13 @@ async fn six_proxies_in_both_framings_share_the_daemon_and_its_threads() {
 
     let workspace = tempfile::tempdir().unwrap();
     let cwd = workspace.path().to_str().unwrap().to_string();
+    // Every window starts its turn at the same moment, as in `concurrent_homes.rs`.
+    let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(6));
     let jsonl = (0..3).map(|_| {
         let home = home.path().to_path_buf();
         let config = config.clone();
         let cwd = cwd.clone();
+        let barrier = barrier.clone();
         async move {
             let mut proxy = jsonl_proxy(&home, &config).await;
             proxy.initialize().await;
@@ -167,6 +170,7 @@ async fn six_proxies_in_both_framings_share_the_daemon_and_its_threads() {
                 .await
                 .unwrap();
             let thread_id = thread["thread"]["id"].as_str().unwrap().to_string();
+            barrier.wait().await;
             proxy
                 .request(
                     "turn/start",
@@ -185,6 +189,7 @@ async fn six_proxies_in_both_framings_share_the_daemon_and_its_threads() {
     let raw = (0..3).map(|_| {
         let home = home.path().to_path_buf();
         let cwd = cwd.clone();
+        let barrier = barrier.clone();
         async move {
             let (child, mut client) = raw_proxy(&home).await;
             client.initialize().await;
@@ -193,6 +198,7 @@ async fn six_proxies_in_both_framings_share_the_daemon_and_its_threads() {
                 .await
                 .unwrap();
             let thread_id = thread["thread"]["id"].as_str().unwrap().to_string();
+            barrier.wait().await;
             client
                 .request(
                     "turn/start",
@@ -245,9 +251,50 @@ async fn six_proxies_in_both_framings_share_the_daemon_and_its_threads() {
     assert_eq!(listed, threads);
     drop(window);
 
+    drop(windows);
     let (stopped, ok) = daemon(home.path(), "stop").await;
     assert!(ok);
     assert_eq!(stopped["status"], "stopped");
+
+    // Nothing was lost: a fresh process on the home lists exactly those threads, each stored
+    // with its one completed turn.
+    let mut fresh = TestServer::spawn_with(SpawnOptions {
+        config_toml: config.clone(),
+        args: Vec::new(),
+        home: Some(home.path().to_path_buf()),
+        cwd: None,
+    })
+    .await;
+    fresh.initialize().await;
+    let list = fresh
+        .request("thread/list", json!({"limit": 100}))
+        .await
+        .unwrap();
+    let mut stored: Vec<String> = list["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|thread| thread["id"].as_str().unwrap().to_string())
+        .collect();
+    stored.sort();
+    assert_eq!(stored, threads);
+    for thread_id in &threads {
+        let read = fresh
+            .request(
+                "thread/read",
+                json!({"threadId": thread_id, "includeTurns": true}),
+            )
+            .await
+            .unwrap();
+        let statuses: Vec<&Value> = read["thread"]["turns"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|turn| &turn["status"])
+            .collect();
+        assert_eq!(statuses, [&json!("completed")], "{thread_id}: {read}");
+    }
+    assert_eq!(fresh.shutdown().await, Some(0));
 }
 
 #[tokio::test]
