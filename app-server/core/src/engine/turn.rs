@@ -96,6 +96,7 @@ impl TurnTask {
             ),
         }))
         .await;
+        self.announced();
 
         self.begin_persisted_turn().await;
         if let Some(shell) = self.shell_command.take() {
