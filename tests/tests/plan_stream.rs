@@ -2,7 +2,7 @@
 //! `<proposed_plan>` block of the answer, with its tags split across stream deltas, becomes a
 //! `plan` item streamed as `item/plan/delta`, completed before the agent message, which keeps
 //! only the text around the block; an answer that is all plan shows no agent message; the
-//! same answer outside plan mode is an ordinary message.
+//! same answer outside plan mode is an ordinary message. `thread/read` keeps the plan item.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -86,6 +86,33 @@ async fn a_proposed_plan_streams_as_a_plan_item_beside_the_message() {
     assert!(
         position(&messages, "item/completed", "plan")
             < position(&messages, "item/completed", "agentMessage")
+    );
+    // The plan item is kept with the turn: `thread/read` shows it, before the message.
+    let read = setup
+        .server
+        .request(
+            "thread/read",
+            json!({"threadId": setup.thread_id, "includeTurns": true}),
+        )
+        .await
+        .unwrap();
+    let kinds: Vec<&Value> = read["thread"]["turns"][0]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| &item["type"])
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            &json!("userMessage"),
+            &json!("plan"),
+            &json!("agentMessage")
+        ]
+    );
+    assert_eq!(
+        read["thread"]["turns"][0]["items"][1]["text"],
+        "# Plan\n- one\n- two\n"
     );
     // The model's history keeps the whole answer, tags included.
     setup
