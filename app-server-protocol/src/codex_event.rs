@@ -334,6 +334,42 @@ pub enum EventMsg {
         /// The steps.
         plan: Vec<PlanItem>,
     },
+    /// Text appended to the proposed plan of a plan-mode turn.
+    PlanDelta {
+        /// The thread.
+        thread_id: String,
+        /// The turn.
+        turn_id: String,
+        /// The plan item.
+        item_id: String,
+        /// Text appended to the plan.
+        delta: String,
+    },
+    /// The changes of a patch as known so far (the whole list each time).
+    PatchApplyUpdated {
+        /// The patch's call id (its `fileChange` item).
+        call_id: String,
+        /// The changes by absolute path.
+        changes: BTreeMap<String, FileChange>,
+    },
+    /// An MCP server reported progress on a tool call.
+    McpToolCallProgress {
+        /// The call id (its `mcpToolCall` item).
+        call_id: String,
+        /// The server's message, or its progress as numbers.
+        message: String,
+    },
+    /// The model wrote to (or polled) a command it left running.
+    TerminalInteraction {
+        /// The command's call id (its `commandExecution` item).
+        call_id: String,
+        /// The command's session id, as the model names it.
+        process_id: String,
+        /// What was written to its stdin; empty for a poll.
+        stdin: String,
+    },
+    /// The thread's history was compacted.
+    ContextCompacted {},
     /// Token usage after a model response.
     TokenCount {
         /// Usage totals; `null` before the first response.

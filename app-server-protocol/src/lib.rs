@@ -29,6 +29,7 @@ pub mod housekeeping;
 pub mod index;
 pub mod initialize;
 pub mod item;
+pub mod item_progress;
 pub mod jsonrpc;
 pub mod legacy;
 pub mod mcp_calls;

@@ -63,6 +63,9 @@ use crate::index::{
     IndexRefreshResponse,
 };
 use crate::initialize::{InitializeParams, InitializeResponse};
+use crate::item_progress::{
+    FileChangePatchUpdatedNotification, McpToolCallProgressNotification, PlanDeltaNotification,
+};
 use crate::legacy::{
     ApplyPatchApprovalParams, ArchiveConversationParams, ExecCommandApprovalParams,
     ExecOneOffCommandParams, ExecOneOffCommandResponse, GetUserAgentResponse,

@@ -425,7 +425,51 @@ explanation: string | null,
 /**
  * The steps.
  */
-plan: Array<PlanItem>, } | { "type": "token_count", 
+plan: Array<PlanItem>, } | { "type": "plan_delta", 
+/**
+ * The thread.
+ */
+thread_id: string, 
+/**
+ * The turn.
+ */
+turn_id: string, 
+/**
+ * The plan item.
+ */
+item_id: string, 
+/**
+ * Text appended to the plan.
+ */
+delta: string, } | { "type": "patch_apply_updated", 
+/**
+ * The patch's call id (its `fileChange` item).
+ */
+call_id: string, 
+/**
+ * The changes by absolute path.
+ */
+changes: { [key in string]: FileChange }, } | { "type": "mcp_tool_call_progress", 
+/**
+ * The call id (its `mcpToolCall` item).
+ */
+call_id: string, 
+/**
+ * The server's message, or its progress as numbers.
+ */
+message: string, } | { "type": "terminal_interaction", 
+/**
+ * The command's call id (its `commandExecution` item).
+ */
+call_id: string, 
+/**
+ * The command's session id, as the model names it.
+ */
+process_id: string, 
+/**
+ * What was written to its stdin; empty for a poll.
+ */
+stdin: string, } | { "type": "context_compacted", } | { "type": "token_count", 
 /**
  * Usage totals; `null` before the first response.
  */

@@ -97,6 +97,7 @@ export type { FeedbackSaveParams } from "./FeedbackSaveParams";
 export type { FeedbackSaveResponse } from "./FeedbackSaveResponse";
 export type { FileChange } from "./FileChange";
 export type { FileChangeApprovalDecision } from "./FileChangeApprovalDecision";
+export type { FileChangePatchUpdatedNotification } from "./FileChangePatchUpdatedNotification";
 export type { FileChangeRequestApprovalParams } from "./FileChangeRequestApprovalParams";
 export type { FileChangeRequestApprovalResponse } from "./FileChangeRequestApprovalResponse";
 export type { FileUpdateChange } from "./FileUpdateChange";
@@ -216,6 +217,7 @@ export type { McpServerStatusUpdatedNotification } from "./McpServerStatusUpdate
 export type { McpServerToolCallParams } from "./McpServerToolCallParams";
 export type { McpServerToolCallResponse } from "./McpServerToolCallResponse";
 export type { McpToolCallError } from "./McpToolCallError";
+export type { McpToolCallProgressNotification } from "./McpToolCallProgressNotification";
 export type { McpToolCallResult } from "./McpToolCallResult";
 export type { McpToolCallStatus } from "./McpToolCallStatus";
 export type { MemoryStatusParams } from "./MemoryStatusParams";
@@ -251,6 +253,7 @@ export type { PermissionProfileListParams } from "./PermissionProfileListParams"
 export type { PermissionProfileListResponse } from "./PermissionProfileListResponse";
 export type { PermissionProfileSummary } from "./PermissionProfileSummary";
 export type { Personality } from "./Personality";
+export type { PlanDeltaNotification } from "./PlanDeltaNotification";
 export type { PlanItem } from "./PlanItem";
 export type { PlanType } from "./PlanType";
 export type { PluginListParams } from "./PluginListParams";

@@ -10,6 +10,7 @@ import type { ContextCompactedNotification } from "./ContextCompactedNotificatio
 import type { DeprecationNoticeNotification } from "./DeprecationNoticeNotification";
 import type { ErrorNotification } from "./ErrorNotification";
 import type { ExternalAgentConfigImportNotification } from "./ExternalAgentConfigImportNotification";
+import type { FileChangePatchUpdatedNotification } from "./FileChangePatchUpdatedNotification";
 import type { FsChangedNotification } from "./FsChangedNotification";
 import type { FuzzyFileSearchSessionUpdatedNotification } from "./FuzzyFileSearchSessionUpdatedNotification";
 import type { HookRunNotification } from "./HookRunNotification";
@@ -18,6 +19,8 @@ import type { ItemDeltaNotification } from "./ItemDeltaNotification";
 import type { ItemStartedNotification } from "./ItemStartedNotification";
 import type { LoginChatGptCompleteNotification } from "./LoginChatGptCompleteNotification";
 import type { McpServerStatusUpdatedNotification } from "./McpServerStatusUpdatedNotification";
+import type { McpToolCallProgressNotification } from "./McpToolCallProgressNotification";
+import type { PlanDeltaNotification } from "./PlanDeltaNotification";
 import type { ProcessExitedNotification } from "./ProcessExitedNotification";
 import type { ProcessOutputDeltaNotification } from "./ProcessOutputDeltaNotification";
 import type { ReasoningSummaryPartAddedNotification } from "./ReasoningSummaryPartAddedNotification";
@@ -69,6 +72,9 @@ export type ServerNotification =
   | { method: "item/reasoning/textDelta", params: ReasoningTextDeltaNotification }
   | { method: "item/commandExecution/outputDelta", params: ItemDeltaNotification }
   | { method: "item/commandExecution/terminalInteraction", params: TerminalInteractionNotification }
+  | { method: "item/plan/delta", params: PlanDeltaNotification }
+  | { method: "item/fileChange/patchUpdated", params: FileChangePatchUpdatedNotification }
+  | { method: "item/mcpToolCall/progress", params: McpToolCallProgressNotification }
   | { method: "item/fileChange/outputDelta", params: ItemDeltaNotification }
   | { method: "serverRequest/resolved", params: ServerRequestResolvedNotification }
   | { method: "error", params: ErrorNotification }
@@ -202,6 +208,18 @@ export type ServerNotificationMap = {
    * The model wrote to (or polled) a command it left running (`write_stdin`).
    */
   "item/commandExecution/terminalInteraction": { params: TerminalInteractionNotification };
+  /**
+   * Text appended to the proposed plan (`plan` item) of a plan-mode turn.
+   */
+  "item/plan/delta": { params: PlanDeltaNotification };
+  /**
+   * The changes of a `fileChange` item as known so far.
+   */
+  "item/fileChange/patchUpdated": { params: FileChangePatchUpdatedNotification };
+  /**
+   * An MCP server reported progress on the tool call of an `mcpToolCall` item.
+   */
+  "item/mcpToolCall/progress": { params: McpToolCallProgressNotification };
   /**
    * Textual output of a patch application (legacy; not emitted by Tandem).
    */

@@ -65,6 +65,12 @@ notification_table! {
     CommandExecutionOutputDelta => "item/commandExecution/outputDelta" [Stable] { params: ItemDeltaNotification },
     /// The model wrote to (or polled) a command it left running (`write_stdin`).
     CommandExecutionTerminalInteraction => "item/commandExecution/terminalInteraction" [Stable] { params: TerminalInteractionNotification },
+    /// Text appended to the proposed plan (`plan` item) of a plan-mode turn.
+    PlanDelta => "item/plan/delta" [Stable] { params: PlanDeltaNotification },
+    /// The changes of a `fileChange` item as known so far.
+    FileChangePatchUpdated => "item/fileChange/patchUpdated" [Stable] { params: FileChangePatchUpdatedNotification },
+    /// An MCP server reported progress on the tool call of an `mcpToolCall` item.
+    McpToolCallProgress => "item/mcpToolCall/progress" [Stable] { params: McpToolCallProgressNotification },
     /// Textual output of a patch application (legacy; not emitted by Tandem).
     FileChangeOutputDelta => "item/fileChange/outputDelta" [Stable] { params: ItemDeltaNotification },
     /// A server request was answered or cleaned up.

@@ -11,7 +11,9 @@ use std::sync::Arc;
 use process_wrap::tokio::{CommandWrap, KillOnDrop, ProcessGroup};
 use reqwest::header::{HeaderName, HeaderValue};
 use rmcp::ClientHandler;
-use rmcp::model::{ClientConfig, ElicitRequestParams, ElicitResult, ErrorData};
+use rmcp::model::{
+    ClientConfig, ElicitRequestParams, ElicitResult, ErrorData, ProgressNotificationParam,
+};
 use rmcp::service::{NotificationContext, RequestContext, RoleClient, RunningService, ServiceExt};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -19,6 +21,7 @@ use serde_json::{Value, json};
 use tokio::io::AsyncBufReadExt;
 
 use crate::config::{ServerConfig, ServerTransport};
+use crate::progress::ProgressRoutes;
 use crate::stdio::StdioTransport;
 use crate::{ElicitationAction, ElicitationMode, ElicitationRequest, MINIMAL_ENVIRONMENT, McpHost};
 
@@ -31,6 +34,8 @@ pub struct Handler {
     host: Arc<dyn McpHost>,
     info: ClientConfig,
     tools_changed: ToolsChanged,
+    /// The server's calls waiting for progress.
+    progress: Arc<ProgressRoutes>,
 }
 
 /// Called when the server says its tool list changed.
@@ -65,6 +70,14 @@ impl ClientHandler for Handler {
         serde_json::from_value(result).map_err(|error| {
             ErrorData::internal_error(format!("the answer is not a valid result: {error}"), None)
         })
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress.deliver(&params);
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
@@ -111,12 +124,14 @@ pub async fn connect(
     default_cwd: Option<&Path>,
     base_environment: &BTreeMap<OsString, OsString>,
     tools_changed: ToolsChanged,
+    progress: Arc<ProgressRoutes>,
 ) -> Result<Connected, String> {
     let handler = Handler {
         server: config.name.clone(),
         host,
         info: client_info()?,
         tools_changed,
+        progress,
     };
     match &config.transport {
         ServerTransport::Stdio {

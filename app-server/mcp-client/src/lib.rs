@@ -26,6 +26,7 @@ mod config;
 mod connect;
 pub mod names;
 mod oversized;
+pub mod progress;
 mod server;
 pub mod stdio;
 mod truncate;
@@ -361,7 +362,24 @@ impl McpServers {
         let Some(slot) = self.slots.iter().find(|slot| slot.config.name == server) else {
             return Err(CallError::UnknownServer(server.to_string()));
         };
-        slot.call(tool, arguments, cancel).await
+        slot.call(tool, arguments, cancel, None).await
+    }
+
+    /// Calls `tool` as [`McpServers::call`] does, asking the server for progress: each of its
+    /// progress notifications for this call becomes a message on `progress` (cut to
+    /// [`progress::PROGRESS_MESSAGE_MAX_BYTES`]; dropped when the queue is full).
+    pub async fn call_with_progress(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Option<serde_json::Map<String, Value>>,
+        cancel: &CancellationToken,
+        progress: tokio::sync::mpsc::Sender<String>,
+    ) -> Result<CallResult, CallError> {
+        let Some(slot) = self.slots.iter().find(|slot| slot.config.name == server) else {
+            return Err(CallError::UnknownServer(server.to_string()));
+        };
+        slot.call(tool, arguments, cancel, Some(progress)).await
     }
 
     /// Reads the resource `uri` of `server`, bounded by the server's tool timeout; `cancel`

@@ -9,12 +9,13 @@ use rmcp::Peer;
 use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
 use rmcp::service::{RoleClient, ServiceError};
 use serde_json::{Value, json};
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::config::{ServerConfig, ServerTransport};
 use crate::connect::{Connection, ToolsChanged, connect};
 use crate::names::qualified_name;
+use crate::progress::{ProgressRoutes, call_tool_with_progress};
 use crate::stdio::TOO_LARGE_MARKER;
 use crate::{CallError, CallResult, McpHost, McpTool, ServerStatus, StartOptions, StartupState};
 
@@ -36,6 +37,8 @@ pub struct ServerSlot {
     state: watch::Sender<StartupState>,
     /// The process group of the running stdio server, for the synchronous kill on drop.
     process_group: Mutex<Option<u32>>,
+    /// The calls waiting for progress, shared with each connection's handler.
+    progress: Arc<ProgressRoutes>,
 }
 
 struct Live {
@@ -69,6 +72,7 @@ impl ServerSlot {
             }),
             state,
             process_group: Mutex::new(None),
+            progress: Arc::new(ProgressRoutes::default()),
         })
     }
 
@@ -167,6 +171,7 @@ impl ServerSlot {
         tool: &str,
         arguments: Option<serde_json::Map<String, Value>>,
         cancel: &CancellationToken,
+        progress: Option<mpsc::Sender<String>>,
     ) -> Result<CallResult, CallError> {
         let peer = tokio::select! {
             _ = cancel.cancelled() => return Err(CallError::Cancelled),
@@ -193,7 +198,14 @@ impl ServerSlot {
         let outcome = tokio::select! {
             _ = cancel.cancelled() => return Err(CallError::Cancelled),
             _ = self.shutdown.cancelled() => return Err(CallError::Cancelled),
-            outcome = tokio::time::timeout(self.config.tool_timeout, peer.call_tool(params)) => outcome,
+            outcome = tokio::time::timeout(self.config.tool_timeout, async {
+                match progress {
+                    Some(progress) => {
+                        call_tool_with_progress(&peer, params, &self.progress, progress).await
+                    }
+                    None => peer.call_tool(params).await,
+                }
+            }) => outcome,
         };
         let result = match outcome {
             Err(_) => return Err(CallError::Timeout(self.config.tool_timeout)),
@@ -318,6 +330,7 @@ impl ServerSlot {
             self.options.cwd.as_deref(),
             &self.options.base_environment,
             tools_changed,
+            self.progress.clone(),
         )
         .await?;
         let live = Live {

@@ -28,6 +28,7 @@ use base64::Engine as _;
 
 use tandem_core::engine::approval::ApprovalRequest;
 
+mod extra;
 mod shapes;
 
 use shapes::{
@@ -344,7 +345,7 @@ impl CodexEvents {
             | ServerNotification::ThreadDeleted(_) => {
                 self.threads.remove(thread_id);
             }
-            _ => {}
+            _ => extra::translate(notification, &mut push),
         }
         out
     }
@@ -495,7 +496,7 @@ pub fn notification_thread(notification: &ServerNotification) -> Option<&str> {
         ServerNotification::TurnPlanUpdated(event) => &event.thread_id,
         ServerNotification::Error(event) => &event.thread_id,
         ServerNotification::Warning(event) => event.thread_id.as_deref()?,
-        _ => return None,
+        _ => extra::notification_thread(notification)?,
     })
 }
 

@@ -126,3 +126,52 @@ fn an_interrupted_turn_is_aborted() {
         })]
     );
 }
+
+#[test]
+fn compaction_terminal_interaction_and_item_progress_reach_their_thread() {
+    let mut events = CodexEvents::default();
+    let params = |extra: Value| {
+        let mut params = json!({"threadId": "t", "turnId": "u"});
+        for (key, value) in extra.as_object().expect("object") {
+            params[key] = value.clone();
+        }
+        params
+    };
+    let cases = [
+        (
+            json!({"method": "thread/compacted", "params": params(json!({}))}),
+            json!({"type": "context_compacted"}),
+        ),
+        (
+            json!({"method": "item/commandExecution/terminalInteraction", "params": params(json!({"itemId": "call_1", "processId": "7", "stdin": "y\n"}))}),
+            json!({"type": "terminal_interaction", "call_id": "call_1", "process_id": "7", "stdin": "y\n"}),
+        ),
+        (
+            json!({"method": "item/plan/delta", "params": params(json!({"itemId": "u-plan", "delta": "- one\n"}))}),
+            json!({"type": "plan_delta", "thread_id": "t", "turn_id": "u", "item_id": "u-plan", "delta": "- one\n"}),
+        ),
+        (
+            json!({"method": "item/mcpToolCall/progress", "params": params(json!({"itemId": "call_2", "message": "half"}))}),
+            json!({"type": "mcp_tool_call_progress", "call_id": "call_2", "message": "half"}),
+        ),
+        (
+            json!({"method": "item/fileChange/patchUpdated", "params": params(json!({"itemId": "call_3", "changes": [
+                {"path": "/w/a.txt", "kind": {"type": "add"}, "diff": "hi\n"}]}))}),
+            json!({"type": "patch_apply_updated", "call_id": "call_3", "changes": {"/w/a.txt": {"type": "add", "content": "hi\n"}}}),
+        ),
+    ];
+    for (wire, expected) in cases {
+        let parsed = notification(wire.clone());
+        assert_eq!(notification_thread(&parsed), Some("t"), "{wire}");
+        let translated = events.translate(&parsed);
+        assert_eq!(translated.len(), 1, "{wire}");
+        assert_eq!(
+            (translated[0].thread_id.as_str(), translated[0].id.as_str()),
+            ("t", "u")
+        );
+        assert_eq!(
+            serde_json::to_value(&translated[0].msg).expect("json"),
+            expected
+        );
+    }
+}

@@ -266,6 +266,7 @@ fn progress_message(notification: &ServerNotification) -> Option<String> {
         | ServerNotification::ReasoningTextDelta(_)
         | ServerNotification::CommandExecutionOutputDelta(_)
         | ServerNotification::FileChangeOutputDelta(_)
+        | ServerNotification::PlanDelta(_)
         | ServerNotification::CommandExecOutputDelta(_) => return None,
         ServerNotification::ItemStarted(started) => Some(&started.item),
         ServerNotification::ItemCompleted(completed) => Some(&completed.item),
@@ -399,6 +400,40 @@ mod tests {
             Some("Hi there".to_string())
         );
         assert!(!calls.thread_busy("thread-1"));
+    }
+
+    #[test]
+    fn compaction_and_terminal_interaction_go_to_the_call_of_their_thread() {
+        let mut calls = Calls::default();
+        let id = RequestId::Integer(3);
+        assert!(calls.insert(id.clone(), CallState::new(Some(json!("tok")))));
+        assert_eq!(calls.bind_thread(&id, "thread-1"), Ok(()));
+        let compacted = calls.dispatch(&event(json!({
+            "method": "thread/compacted",
+            "params": {"threadId": "thread-1", "turnId": "turn-1"},
+        })));
+        assert_eq!(compacted.route, Route::Request(id.clone()));
+        assert_eq!(
+            compacted.messages[0]["params"],
+            json!({"_meta": {"requestId": 3, "threadId": "thread-1"}, "id": "turn-1", "msg": {"type": "context_compacted"}})
+        );
+        let interaction = calls.dispatch(&event(json!({
+            "method": "item/commandExecution/terminalInteraction",
+            "params": {"threadId": "thread-1", "turnId": "turn-1", "itemId": "c", "processId": "1", "stdin": ""},
+        })));
+        assert_eq!(interaction.route, Route::Request(id.clone()));
+        assert_eq!(
+            interaction.messages[0]["params"]["msg"]["type"],
+            "terminal_interaction"
+        );
+        // A plan delta is a delta: a `codex/event`, and no progress notification.
+        let delta = calls.dispatch(&event(json!({
+            "method": "item/plan/delta",
+            "params": {"threadId": "thread-1", "turnId": "turn-1", "itemId": "turn-1-plan", "delta": "x"},
+        })));
+        assert_eq!(delta.route, Route::Request(id));
+        assert_eq!(delta.messages.len(), 1);
+        assert_eq!(delta.messages[0]["params"]["msg"]["type"], "plan_delta");
     }
 
     #[test]

@@ -351,6 +351,7 @@ impl Processor {
                     .prepare_interrupt(&params.thread_id, &params.turn_id)
                 {
                     Ok(handle) => {
+                        handle.announced().await;
                         self.outgoing.send_response(id, &EmptyResponse {}).await;
                         handle.interrupt();
                     }

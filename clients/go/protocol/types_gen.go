@@ -341,6 +341,12 @@ const (
 	MethodItemCommandExecutionOutputDelta = "item/commandExecution/outputDelta"
 	// The model wrote to (or polled) a command it left running (`write_stdin`).
 	MethodItemCommandExecutionTerminalInteraction = "item/commandExecution/terminalInteraction"
+	// Text appended to the proposed plan (`plan` item) of a plan-mode turn.
+	MethodItemPlanDelta = "item/plan/delta"
+	// The changes of a `fileChange` item as known so far.
+	MethodItemFileChangePatchUpdated = "item/fileChange/patchUpdated"
+	// An MCP server reported progress on the tool call of an `mcpToolCall` item.
+	MethodItemMCPToolCallProgress = "item/mcpToolCall/progress"
 	// Textual output of a patch application (legacy; not emitted by Tandem).
 	MethodItemFileChangeOutputDelta = "item/fileChange/outputDelta"
 	// A server request was answered or cleaned up.
@@ -511,6 +517,15 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodItemCommandExecutionTerminalInteraction:
 		v := new(TerminalInteractionNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodItemPlanDelta:
+		v := new(PlanDeltaNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodItemFileChangePatchUpdated:
+		v := new(FileChangePatchUpdatedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodItemMCPToolCallProgress:
+		v := new(MCPToolCallProgressNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodItemFileChangeOutputDelta:
 		v := new(ItemDeltaNotification)
@@ -1643,6 +1658,8 @@ type EventMsg struct {
 	Status *string `json:"status,omitempty"`
 	// Stderr: Standard error; empty in Tandem (see `stdout`).
 	Stderr *string `json:"stderr,omitempty"`
+	// Stdin: What was written to its stdin; empty for a poll.
+	Stdin *string `json:"stdin,omitempty"`
 	// Stdout: Standard output. Tandem captures stdout and stderr interleaved, so this is the
 	// whole output.
 	Stdout *string `json:"stdout,omitempty"`
@@ -1660,7 +1677,7 @@ type EventMsg struct {
 	TimeToFirstTokenMs *int64 `json:"time_to_first_token_ms,omitempty"`
 	// TurnID: Turn id.
 	TurnID *string `json:"turn_id,omitempty"`
-	// Type: The variant: `session_configured`, `mcp_startup_complete`, `warning`, `error`, `task_started`, `item_started`, `item_completed`, `user_message`, `agent_message_content_delta`, `agent_message`, `agent_reasoning_delta`, `agent_reasoning_raw_content_delta`, `agent_reasoning`, `exec_approval_request`, `exec_command_begin`, `exec_command_output_delta`, `exec_command_end`, `apply_patch_approval_request`, `patch_apply_begin`, `patch_apply_end`, `turn_diff`, `plan_update`, `token_count`, `task_complete`, `turn_aborted`.
+	// Type: The variant: `session_configured`, `mcp_startup_complete`, `warning`, `error`, `task_started`, `item_started`, `item_completed`, `user_message`, `agent_message_content_delta`, `agent_message`, `agent_reasoning_delta`, `agent_reasoning_raw_content_delta`, `agent_reasoning`, `exec_approval_request`, `exec_command_begin`, `exec_command_output_delta`, `exec_command_end`, `apply_patch_approval_request`, `patch_apply_begin`, `patch_apply_end`, `turn_diff`, `plan_update`, `plan_delta`, `patch_apply_updated`, `mcp_tool_call_progress`, `terminal_interaction`, `context_compacted`, `token_count`, `task_complete`, `turn_aborted`.
 	Type string `json:"type"`
 	// UnifiedDiff: The unified diff of the turn so far.
 	UnifiedDiff *string `json:"unified_diff,omitempty"`
@@ -1965,6 +1982,19 @@ const (
 	// Do not write them and end the turn as interrupted.
 	FileChangeApprovalDecisionCancel FileChangeApprovalDecision = "cancel"
 )
+
+// FileChangePatchUpdatedNotification: `item/fileChange/patchUpdated`: the changes of a `fileChange` item as known so far, whole
+// (each notification replaces the previous list).
+type FileChangePatchUpdatedNotification struct {
+	// Changes: Every change of the patch known so far.
+	Changes []FileUpdateChange `json:"changes"`
+	// ItemID: The `fileChange` item.
+	ItemID string `json:"itemId"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn.
+	TurnID string `json:"turnId"`
+}
 
 // FileChangeRequestApprovalParams: Parameters of `item/fileChange/requestApproval`: may these edits be written? The edits are
 // in the preceding `item/started` fileChange item.
@@ -3439,6 +3469,20 @@ type MCPToolCallError struct {
 	Message string `json:"message"`
 }
 
+// MCPToolCallProgressNotification: `item/mcpToolCall/progress`: an MCP server reported progress on a tool call of an
+// `mcpToolCall` item (its `notifications/progress`).
+type MCPToolCallProgressNotification struct {
+	// ItemID: The `mcpToolCall` item.
+	ItemID string `json:"itemId"`
+	// Message: The server's progress message, or its progress as `progress/total` when it sent no
+	// message; cut to a bounded length.
+	Message string `json:"message"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn.
+	TurnID string `json:"turnId"`
+}
+
 // MCPToolCallResult: What an MCP server returned for a call (its `CallToolResult`).
 type MCPToolCallResult struct {
 	// Meta: The result's `_meta`, when the server sent one.
@@ -3840,6 +3884,20 @@ const (
 	// Pragmatic.
 	PersonalityPragmatic Personality = "pragmatic"
 )
+
+// PlanDeltaNotification: `item/plan/delta`: text appended to the `plan` item of a plan-mode turn, read from the
+// model's `<proposed_plan>` block as it streams. The completed item's `text` is the plan as
+// finally parsed; the deltas are for display while it arrives.
+type PlanDeltaNotification struct {
+	// Delta: Text appended to the plan.
+	Delta string `json:"delta"`
+	// ItemID: The `plan` item (`<turn id>-plan`).
+	ItemID string `json:"itemId"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn.
+	TurnID string `json:"turnId"`
+}
 
 // PlanItem: One step of a `plan_update` (Codex's `PlanItemArg`).
 type PlanItem struct {

@@ -26,6 +26,7 @@ impl LiveTurn {
                 | ServerNotification::ItemCompleted(_)
                 | ServerNotification::AgentMessageDelta(_)
                 | ServerNotification::CommandExecutionOutputDelta(_)
+                | ServerNotification::PlanDelta(_)
         )
     }
 
@@ -49,6 +50,12 @@ impl LiveTurn {
                     aggregated_output
                         .get_or_insert_with(String::new)
                         .push_str(&delta.delta);
+                }
+            }
+            ServerNotification::PlanDelta(delta) => {
+                if let Some(ThreadItemDetails::Plan { text, .. }) = self.details_mut(&delta.item_id)
+                {
+                    text.push_str(&delta.delta);
                 }
             }
             _ => {}

@@ -27,7 +27,9 @@ mod mcp_calls;
 pub mod owner;
 #[cfg(test)]
 mod owner_tests;
+mod plan_stream;
 mod prompt;
+mod proposed_plan;
 mod queries;
 pub mod queue;
 mod rate_limits;
@@ -48,6 +50,7 @@ mod turn_control;
 mod turn_end;
 #[cfg(test)]
 mod turn_end_tests;
+mod turn_items;
 mod turn_parts;
 
 use std::collections::HashMap;

@@ -103,6 +103,9 @@ pub struct ActiveTurn {
     /// Cancelled once the turn's task has ended (its rollout synced and its index row
     /// written), or once its launcher was dropped unlaunched; `thread/delete` waits for it.
     pub ended: CancellationToken,
+    /// Cancelled once the turn has announced itself (`thread/status/changed`,
+    /// `turn/started`); an interrupt is answered only after that, as the reference orders it.
+    pub announced: CancellationToken,
 }
 
 impl ActiveTurn {

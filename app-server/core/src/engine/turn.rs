@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails, UserInput};
 use app_server_protocol::notifications::{
-    ErrorNotification, ItemCompletedNotification, ItemDeltaNotification, ItemStartedNotification,
+    ErrorNotification, ItemCompletedNotification, ItemStartedNotification,
     ReasoningSummaryPartAddedNotification, ReasoningSummaryTextDeltaNotification,
     ReasoningTextDeltaNotification, ThreadStatusChangedNotification,
     ThreadTokenUsageUpdatedNotification, TurnNotification,
@@ -20,7 +20,7 @@ use futures::{FutureExt, Stream, StreamExt};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::turn_parts::{add_usage, agent_message, append_part, input_rejection};
+use super::turn_parts::{add_usage, append_part, input_rejection};
 use crate::clock::{unix_millis, unix_seconds};
 use crate::engine::EngineInner;
 use crate::engine::hooks::PromptVerdict;
@@ -29,11 +29,9 @@ use crate::engine::prompt;
 use crate::engine::thread::{LoadedThread, SteerInput};
 use crate::engine::tools::ToolCall;
 use crate::engine::turn_end::TurnEnd;
+use crate::engine::turn_items::OpenItem;
 use crate::model::retry::{RetryEvent, RetryPolicy, stream_with_retries};
-use crate::model::{
-    ContentItem, ModelError, ModelEvent, ModelRequest, ReasoningContentPart, ReasoningSummaryPart,
-    ResponseItem,
-};
+use crate::model::{ModelError, ModelEvent, ModelRequest};
 use crate::store::RolloutRecord;
 use crate::sync::lock;
 use crate::tools::apply_patch::diff::TurnDiffTracker;
@@ -74,18 +72,6 @@ enum RoundEnd {
     Failed(TurnError),
 }
 
-/// An item being streamed.
-enum OpenItem {
-    Message {
-        started_at_ms: i64,
-    },
-    Reasoning {
-        started_at_ms: i64,
-        summary: Vec<String>,
-        content: Vec<String>,
-    },
-}
-
 impl TurnTask {
     /// Runs the turn to its end and emits `turn/completed`.
     pub async fn run(mut self) {
@@ -110,6 +96,7 @@ impl TurnTask {
             ),
         }))
         .await;
+        self.announced();
 
         self.begin_persisted_turn().await;
         if let Some(shell) = self.shell_command.take() {
@@ -208,7 +195,7 @@ impl TurnTask {
 
     /// Emits one of the turn's notifications, applying it first to the live turn that a
     /// resuming client is shown, in the thread's emit order.
-    async fn emit(&self, notification: ServerNotification) {
+    pub(super) async fn emit(&self, notification: ServerNotification) {
         let _order = self.thread.emit_order.lock().await;
         if crate::engine::live_turn::LiveTurn::changed_by(&notification) {
             let mut state = lock(&self.thread.state);
@@ -377,6 +364,7 @@ impl TurnTask {
         self.offer_query_project(&mut request).await;
         let mut stream = Box::pin(stream_with_retries(client, request, policy));
         let mut open: HashMap<String, OpenItem> = HashMap::new();
+        let mut plan = self.plan_stream();
         let mut called_tools = false;
         loop {
             let event = tokio::select! {
@@ -419,17 +407,13 @@ impl TurnTask {
                 Some(Ok(RetryEvent::Event(event))) => event,
             };
             match event {
-                ModelEvent::OutputItemAdded(item) => self.item_added(item, &mut open).await,
+                ModelEvent::OutputItemAdded(item) => {
+                    self.item_added_in_mode(item, &mut open, plan.as_mut())
+                        .await;
+                }
                 ModelEvent::OutputTextDelta { item_id, delta } => {
-                    self.emit(ServerNotification::AgentMessageDelta(
-                        ItemDeltaNotification {
-                            thread_id: self.thread.id.clone(),
-                            turn_id: self.turn_id.clone(),
-                            item_id,
-                            delta,
-                        },
-                    ))
-                    .await;
+                    self.text_delta(item_id, delta, &mut open, plan.as_mut())
+                        .await;
                 }
                 ModelEvent::ReasoningSummaryPartAdded {
                     item_id,
@@ -499,11 +483,17 @@ impl TurnTask {
                         }
                         continue;
                     }
-                    if let Some(completed) = self.item_done(item, &mut open).await {
+                    if let Some(completed) = self
+                        .message_done_in_plan_mode(&item, &mut open, plan.as_mut())
+                        .await
+                    {
+                        items.extend(completed);
+                    } else if let Some(completed) = self.item_done(item, &mut open).await {
                         items.push(completed);
                     }
                 }
                 ModelEvent::Completed { usage, .. } => {
+                    self.plan_response_end(&mut open, plan.as_mut()).await;
                     self.record_usage(usage.unwrap_or_default()).await;
                     self.emit_rate_limits().await;
                     self.emit_turn_diff().await;
@@ -539,143 +529,6 @@ impl TurnTask {
             }
         }
         RoundEnd::Interrupted
-    }
-
-    async fn item_added(&self, item: ResponseItem, open: &mut HashMap<String, OpenItem>) {
-        let now = unix_millis();
-        let (id, details, open_item) = match item {
-            ResponseItem::Message { id: Some(id), .. } => (
-                id.clone(),
-                agent_message(id, String::new()),
-                OpenItem::Message { started_at_ms: now },
-            ),
-            ResponseItem::Reasoning { id, .. } => (
-                id.clone(),
-                ThreadItemDetails::Reasoning {
-                    id,
-                    summary: Vec::new(),
-                    content: Vec::new(),
-                },
-                OpenItem::Reasoning {
-                    started_at_ms: now,
-                    summary: Vec::new(),
-                    content: Vec::new(),
-                },
-            ),
-            _ => return,
-        };
-        open.insert(id, open_item);
-        self.emit(ServerNotification::ItemStarted(ItemStartedNotification {
-            item: ThreadItem {
-                details,
-                started_at_ms: Some(now),
-                completed_at_ms: None,
-            },
-            thread_id: self.thread.id.clone(),
-            turn_id: self.turn_id.clone(),
-            started_at_ms: now,
-        }))
-        .await;
-    }
-
-    /// Completes a message or reasoning item, or queues a tool call. Returns the completed
-    /// thread item, if any.
-    async fn item_done(
-        &self,
-        item: ResponseItem,
-        open: &mut HashMap<String, OpenItem>,
-    ) -> Option<ThreadItem> {
-        let now = unix_millis();
-        let (details, started_at_ms) = match &item {
-            ResponseItem::Message { id, content, role } if role == "assistant" => {
-                let id = id
-                    .clone()
-                    .unwrap_or_else(|| format!("msg_{}", uuid::Uuid::now_v7().simple()));
-                let text: String = content
-                    .iter()
-                    .filter_map(|part| match part {
-                        ContentItem::OutputText { text } => Some(text.as_str()),
-                        _ => None,
-                    })
-                    .collect();
-                let started = match open.remove(&id) {
-                    Some(OpenItem::Message { started_at_ms }) => started_at_ms,
-                    _ => {
-                        // The stream skipped `output_item.added`; start the item now.
-                        self.emit(ServerNotification::ItemStarted(ItemStartedNotification {
-                            item: ThreadItem {
-                                details: agent_message(id.clone(), String::new()),
-                                started_at_ms: Some(now),
-                                completed_at_ms: None,
-                            },
-                            thread_id: self.thread.id.clone(),
-                            turn_id: self.turn_id.clone(),
-                            started_at_ms: now,
-                        }))
-                        .await;
-                        now
-                    }
-                };
-                (agent_message(id, text), started)
-            }
-            ResponseItem::Reasoning {
-                id,
-                summary,
-                content,
-                ..
-            } => {
-                let started = match open.remove(id) {
-                    Some(OpenItem::Reasoning { started_at_ms, .. }) => started_at_ms,
-                    _ => now,
-                };
-                let summary = summary
-                    .iter()
-                    .map(|ReasoningSummaryPart::SummaryText { text }| text.clone())
-                    .collect();
-                let content = content
-                    .iter()
-                    .flatten()
-                    .map(|ReasoningContentPart::ReasoningText { text }| text.clone())
-                    .collect();
-                (
-                    ThreadItemDetails::Reasoning {
-                        id: id.clone(),
-                        summary,
-                        content,
-                    },
-                    started,
-                )
-            }
-            _ => return None,
-        };
-        let completed = ThreadItem {
-            details,
-            started_at_ms: Some(started_at_ms),
-            completed_at_ms: Some(now),
-        };
-        {
-            let mut state = lock(&self.thread.state);
-            state.history.push(item.clone());
-            state.record(&RolloutRecord::ResponseItem {
-                turn_id: self.turn_id.clone(),
-                item,
-            });
-            state.record(&RolloutRecord::Item {
-                turn_id: self.turn_id.clone(),
-                item: completed.clone(),
-            });
-        }
-        self.emit(ServerNotification::ItemCompleted(
-            ItemCompletedNotification {
-                item: completed.clone(),
-                thread_id: self.thread.id.clone(),
-                turn_id: self.turn_id.clone(),
-                content_token_count: None,
-                completed_at_ms: now,
-            },
-        ))
-        .await;
-        Some(completed)
     }
 
     /// Adds a model response's usage to the thread's and reports it

@@ -46,6 +46,17 @@ impl TurnLauncher {
 }
 
 impl TurnTask {
+    /// Marks the turn announced (`turn/started` sent): a waiting interrupt may be answered.
+    pub(super) fn announced(&self) {
+        if let Some(active) = lock(&self.thread.state)
+            .active
+            .as_ref()
+            .filter(|active| active.id == self.turn_id)
+        {
+            active.announced.cancel();
+        }
+    }
+
     /// Creates the rollout with the first turn (threads without turns are not persisted),
     /// records the turn start, and emits the thread's setup warnings (after `turn/started`,
     /// so that they belong to the first turn).
@@ -93,9 +104,19 @@ impl TurnTask {
 /// the request before `turn/completed`.
 pub struct InterruptHandle {
     cancel: CancellationToken,
+    announced: CancellationToken,
 }
 
+/// How long an interrupt waits for its turn to announce itself before it is answered anyway.
+const ANNOUNCE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
+
 impl InterruptHandle {
+    /// Waits until the turn has sent `thread/status/changed` and `turn/started` (at most
+    /// [`ANNOUNCE_WAIT`]): an interrupt of a turn that is just starting is answered after them.
+    pub async fn announced(&self) {
+        let _ = tokio::time::timeout(ANNOUNCE_WAIT, self.announced.cancelled()).await;
+    }
+
     /// Interrupts the turn.
     pub fn interrupt(self) {
         self.cancel.cancel();
@@ -168,6 +189,7 @@ impl Engine {
             started_at: started_at_ms / 1000,
             live: Default::default(),
             ended: ended.clone(),
+            announced: CancellationToken::new(),
         });
         state.status = ThreadStatus::Active {
             active_flags: Vec::new(),
@@ -262,6 +284,7 @@ impl Engine {
         }
         Ok(InterruptHandle {
             cancel: active.cancel.clone(),
+            announced: active.announced.clone(),
         })
     }
 }

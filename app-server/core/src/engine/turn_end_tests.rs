@@ -1,4 +1,5 @@
-//! A turn whose task panics ends `failed`, and the thread takes the next turn.
+//! A turn whose task panics ends `failed`, and the thread takes the next turn; an interrupt of
+//! a turn that is just starting is answered only after the turn announced itself.
 //!
 //! The engine runs in-process; its notifications are recorded as the JSON a front end would send.
 //! The models are test-only clients behind the real [`ModelClient`] trait: one panics
@@ -153,5 +154,74 @@ async fn a_panicking_provider_fails_the_turn_and_the_thread_goes_on() {
     let (completed, _) = until(&mut lines, "turn/completed").await;
     assert_eq!(completed["params"]["turn"]["id"], json!(second.id));
     assert_eq!(completed["params"]["turn"]["status"], "completed");
+    engine.shutdown().await;
+}
+
+/// Never answers: the turn waits on the model until it is interrupted.
+struct SilentClient;
+
+impl ModelClient for SilentClient {
+    fn stream(&self, _request: ModelRequest) -> ModelStream {
+        Box::pin(futures::stream::pending())
+    }
+
+    fn list_models(&self) -> ModelListFuture<'_> {
+        Box::pin(async { Ok(Vec::new()) })
+    }
+}
+
+#[tokio::test]
+async fn an_interrupt_of_a_turn_just_starting_is_answered_after_turn_started() {
+    use futures::FutureExt;
+
+    let home = tempfile::tempdir().expect("tempdir");
+    let config = Config::load(
+        Some(home.path().to_path_buf()),
+        &["model_provider=\"demo\"".to_string()],
+    )
+    .expect("config");
+    let store = Arc::new(Store::open(&config.home).expect("store"));
+    let (sender, mut lines) = mpsc::channel(1024);
+    let access = ClientPolicy::resolve(&config, FrontEnd::AppServerStdio);
+    let account = Arc::new(crate::account::AccountState::load(&config.home));
+    let engine = Engine::new(
+        config,
+        store,
+        account,
+        Arc::new(RecordingSink(sender)),
+        Arc::new(NoUser),
+        crate::principal::Principal::local_user(),
+        access,
+    );
+    let thread_id = engine
+        .start_thread(ThreadStartParams::default())
+        .await
+        .expect("thread/start")
+        .thread
+        .id;
+    let thread = engine.thread(&thread_id).expect("loaded");
+    lock(&thread.state).client = Arc::new(SilentClient);
+    while lines.try_recv().is_ok() {}
+
+    let (turn, launcher) = engine
+        .start_turn(turn_start(&thread_id, "one"))
+        .expect("turn/start");
+    let handle = engine
+        .prepare_interrupt(&thread_id, &turn.id)
+        .expect("the turn is active from turn/start on");
+    // The turn has not announced itself yet: the interrupt's answer waits for it.
+    assert!(handle.announced().now_or_never().is_none());
+    launcher.expect("a new turn").launch();
+    handle.announced().await;
+    let announced: Vec<Value> = std::iter::from_fn(|| lines.try_recv().ok())
+        .map(|message| message["method"].clone())
+        .collect();
+    assert_eq!(
+        announced[..2],
+        [json!("thread/status/changed"), json!("turn/started")]
+    );
+    handle.interrupt();
+    let (completed, _) = until(&mut lines, "turn/completed").await;
+    assert_eq!(completed["params"]["turn"]["status"], "interrupted");
     engine.shutdown().await;
 }

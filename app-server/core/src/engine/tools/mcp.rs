@@ -82,11 +82,7 @@ impl TurnTask {
                             .await;
                     }
                 };
-                let servers = &self.thread.mcp;
-                match servers
-                    .call(&tool.server, &tool.name, object, &self.cancel)
-                    .await
-                {
+                match self.call_mcp_tool(&tool, object, &call.call_id).await {
                     Ok(result) => {
                         // Cut before anyone sees it: the model, the client and the rollout.
                         let result =

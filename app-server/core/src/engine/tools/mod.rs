@@ -16,6 +16,7 @@ pub mod dynamic;
 mod exec;
 mod image;
 mod mcp;
+mod mcp_progress;
 mod patch;
 mod plan;
 pub mod policy;
