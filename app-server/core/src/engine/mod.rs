@@ -31,6 +31,7 @@ mod prompt;
 mod queries;
 pub mod queue;
 mod rate_limits;
+pub mod read_state;
 mod rollback;
 mod sections;
 pub mod server_requests;

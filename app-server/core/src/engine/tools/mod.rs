@@ -17,6 +17,7 @@ mod exec;
 mod image;
 mod mcp;
 mod patch;
+pub mod permissions;
 mod plan;
 pub mod policy;
 mod query_project;
@@ -58,6 +59,8 @@ pub struct ThreadTools {
     /// Tools the user approved for the rest of the thread with `acceptForSession`
     /// (`apply_patch`: later patches inside the thread's working directory are not asked about).
     pub approved_tools: Mutex<HashSet<String>>,
+    /// What the client granted through `request_permissions`, for the turn or the thread.
+    pub permission_grants: Mutex<permissions::PermissionGrants>,
     /// `commandExecution` items whose process was still running when `exec_command` returned,
     /// by unified-exec session id; a later `write_stdin` that sees the exit completes them.
     pub open_commands: Mutex<HashMap<i32, OpenCommand>>,
@@ -82,6 +85,7 @@ impl ThreadTools {
             approved_commands: Mutex::new(HashSet::new()),
             approved_patch_paths: Mutex::new(HashSet::new()),
             approved_tools: Mutex::new(HashSet::new()),
+            permission_grants: Mutex::new(permissions::PermissionGrants::default()),
             open_commands: Mutex::new(HashMap::new()),
         }
     }

@@ -1,0 +1,54 @@
+//! `thread/read` with the thread's read state, and `thread/readState/update`: the answer, then
+//! `thread/readState/changed` to the thread's subscribers. As the reference does, an edit
+//! naming a revision the caller did not see is `-32600` "read state changed" with
+//! `{ "reason": "readStateConflict", "readState": ... }` in `data`.
+
+use app_server_protocol::jsonrpc::RequestId;
+use app_server_protocol::thread_read_state::{
+    ThreadReadStateUpdateParams, ThreadReadStateUpdateResponse,
+};
+use app_server_protocol::thread_requests::{ThreadReadParams, ThreadReadResponse};
+use tandem_core::engine::read_state::ReadStateEdited;
+
+use crate::processor::Processor;
+use crate::rpc_error::invalid_request;
+
+impl Processor {
+    /// `thread/read`.
+    pub(super) async fn thread_read(&self, id: RequestId, params: ThreadReadParams) {
+        let result = match self.engine.read_thread(params).await {
+            Ok(thread) => match self.engine.read_state_of(&thread).await {
+                Ok(read_state) => Ok(ThreadReadResponse { thread, read_state }),
+                Err(error) => Err(error),
+            },
+            Err(error) => Err(error),
+        };
+        self.respond(id, result).await;
+    }
+
+    /// `thread/readState/update`.
+    pub(super) async fn thread_read_state_update(
+        &self,
+        id: RequestId,
+        params: ThreadReadStateUpdateParams,
+    ) {
+        match self.engine.update_read_state(params).await {
+            Ok(ReadStateEdited::Applied(changed)) => {
+                let response = ThreadReadStateUpdateResponse {
+                    read_state: changed.read_state.clone(),
+                };
+                self.outgoing.send_response(id, &response).await;
+                self.engine.announce_read_state(changed).await;
+            }
+            Ok(ReadStateEdited::Conflict(current)) => {
+                let mut error = invalid_request("read state changed");
+                error.data = Some(serde_json::json!({
+                    "reason": "readStateConflict",
+                    "readState": current,
+                }));
+                self.outgoing.send_error(id, error).await;
+            }
+            Err(error) => self.send_engine_error(id, error).await,
+        }
+    }
+}
