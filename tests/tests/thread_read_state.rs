@@ -217,7 +217,6 @@ async fn bad_read_state_updates_are_refused() {
         json!({"threadId": thread_id, "expectedRevision": revision}),
         json!({"threadId": thread_id, "expectedRevision": revision, "operation": {"type": "skim"}}),
         json!({"threadId": thread_id, "operation": {"type": "read"}}),
-        json!({"threadId": "not-a-thread", "expectedRevision": revision, "operation": {"type": "read"}}),
         json!({"threadId": missing, "expectedRevision": revision, "operation": {"type": "read"}}),
         json!({"threadId": thread_id, "expectedRevision": "r".repeat(300), "operation": {"type": "read"}}),
     ];
@@ -228,6 +227,15 @@ async fn bad_read_state_updates_are_refused() {
             .unwrap_err();
         assert_eq!(refused["code"], -32600, "{params}: {refused}");
     }
+    // As the reference answers it: not a thread id is invalid params.
+    let refused = server
+        .request(
+            "thread/readState/update",
+            json!({"threadId": "not-a-thread", "expectedRevision": revision, "operation": {"type": "read"}}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(refused["code"], -32602, "{refused}");
     // Nothing changed.
     let read = server
         .request("thread/read", json!({"threadId": thread_id}))

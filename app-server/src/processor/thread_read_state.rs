@@ -1,17 +1,19 @@
 //! `thread/read` with the thread's read state, and `thread/readState/update`: the answer, then
 //! `thread/readState/changed` to the thread's subscribers. As the reference does, an edit
 //! naming a revision the caller did not see is `-32600` "read state changed" with
-//! `{ "reason": "readStateConflict", "readState": ... }` in `data`.
+//! `{ "reason": "readStateConflict", "readState": ... }` in `data`, and a `threadId` that is no
+//! thread id is `-32602`.
 
 use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::thread_read_state::{
     ThreadReadStateUpdateParams, ThreadReadStateUpdateResponse,
 };
 use app_server_protocol::thread_requests::{ThreadReadParams, ThreadReadResponse};
+use tandem_core::engine::normalize_thread_id;
 use tandem_core::engine::read_state::ReadStateEdited;
 
 use crate::processor::Processor;
-use crate::rpc_error::invalid_request;
+use crate::rpc_error::{invalid_params, invalid_request};
 
 impl Processor {
     /// `thread/read`.
@@ -26,12 +28,19 @@ impl Processor {
         self.respond(id, result).await;
     }
 
-    /// `thread/readState/update`.
+    /// `thread/readState/update`. A `threadId` that is no thread id is `-32602`, as the
+    /// reference answers it.
     pub(super) async fn thread_read_state_update(
         &self,
         id: RequestId,
         params: ThreadReadStateUpdateParams,
     ) {
+        if let Err(error) = normalize_thread_id(&params.thread_id) {
+            self.outgoing
+                .send_error(id, invalid_params(error.to_string()))
+                .await;
+            return;
+        }
         match self.engine.update_read_state(params).await {
             Ok(ReadStateEdited::Applied(changed)) => {
                 let response = ThreadReadStateUpdateResponse {
