@@ -123,18 +123,21 @@ async fn a_finished_turn_makes_the_thread_unread_until_it_is_marked_read() {
         })
     );
 
-    let marked = server
-        .request(
+    // The subscribers hear of the change before the answer comes, in the reference's order.
+    let request = server
+        .send_request(
             "thread/readState/update",
             json!({"threadId": thread_id, "expectedRevision": unread["revision"], "operation": {"type": "read"}}),
         )
-        .await
-        .unwrap();
+        .await;
+    let announced = server.next_message().await;
+    let answer = server.next_message().await;
+    assert_eq!(answer["id"], json!(request), "{announced} {answer}");
+    let marked = answer["result"].clone();
     assert_eq!(marked["readState"]["firstUnread"], Value::Null);
-    let announced = server.notification("thread/readState/changed").await;
     assert_eq!(
         announced,
-        json!({"threadId": thread_id, "readState": marked["readState"]})
+        json!({"method": "thread/readState/changed", "params": {"threadId": thread_id, "readState": marked["readState"]}, "emittedAtMs": announced["emittedAtMs"]})
     );
 
     let unmarked = server

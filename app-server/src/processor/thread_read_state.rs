@@ -1,5 +1,6 @@
-//! `thread/read` with the thread's read state, and `thread/readState/update`: the answer, then
-//! `thread/readState/changed` to the thread's subscribers. As the reference does, an edit
+//! `thread/read` with the thread's read state, and `thread/readState/update`:
+//! `thread/readState/changed` to the thread's subscribers, then the answer, in the reference's
+//! order. As the reference does, an edit
 //! naming a revision the caller did not see is `-32600` "read state changed" with
 //! `{ "reason": "readStateConflict", "readState": ... }` in `data`, and a `threadId` that is no
 //! thread id is `-32602`.
@@ -43,11 +44,12 @@ impl Processor {
         }
         match self.engine.update_read_state(params).await {
             Ok(ReadStateEdited::Applied(changed)) => {
+                // As the reference orders them: the subscribers hear of the change first.
                 let response = ThreadReadStateUpdateResponse {
                     read_state: changed.read_state.clone(),
                 };
-                self.outgoing.send_response(id, &response).await;
                 self.engine.announce_read_state(changed).await;
+                self.outgoing.send_response(id, &response).await;
             }
             Ok(ReadStateEdited::Conflict(current)) => {
                 let mut error = invalid_request("read state changed");
