@@ -3,7 +3,9 @@
 //! the commands of the rest of the turn run with what took effect: only what the model asked
 //! for, and never beyond the operator's ceiling (`clients.max_sandbox = "workspace-write"`
 //! keeps the network and `/` out of reach whatever the client grants). A turn grant ends with
-//! its turn. Without the setting the tool is neither offered nor run.
+//! its turn, a session grant outlives it, a refusal grants nothing, and with the granular flag
+//! `request_permissions: false` nobody is asked. Without the setting the tool is neither offered
+//! nor run.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -206,5 +208,36 @@ async fn without_the_setting_the_tool_is_neither_offered_nor_run() {
     assert_eq!(
         tool_output_of(&setup.model, "call_perm"),
         "unsupported call: request_permissions"
+    );
+}
+
+#[tokio::test]
+async fn the_granular_flag_off_grants_nothing_without_asking() {
+    let mut setup = setup(true).await;
+    setup.model.push_all([
+        request_permissions(
+            "call_perm",
+            json!({"permissions": {"network": {"enabled": true}}}),
+        ),
+        done(),
+    ]);
+    let granular = json!({"granular": {
+        "sandbox_approval": true,
+        "rules": true,
+        "skill_approval": true,
+        "request_permissions": false,
+        "mcp_elicitations": true,
+    }});
+    let messages = common::tool_turns::run_turn_with(
+        &mut setup,
+        json!({"approvalPolicy": granular}),
+        "ask",
+        Vec::new(),
+    )
+    .await;
+    assert_eq!(find(&messages, "item/permissions/requestApproval").len(), 0);
+    assert_eq!(
+        serde_json::from_str::<Value>(&tool_output_of(&setup.model, "call_perm")).unwrap(),
+        json!({"permissions": {}, "scope": "turn"})
     );
 }
