@@ -40,8 +40,8 @@ pub struct GranularApprovalConfig {
     /// Questions raised by skill scripts. Accepted and ignored: Tandem runs no skill scripts.
     #[serde(default)]
     pub skill_approval: bool,
-    /// Questions raised by the `request_permissions` tool. Accepted and ignored: Tandem does
-    /// not offer that tool.
+    /// Questions raised by the `request_permissions` tool (offered when the operator sets
+    /// `request_permissions_tool`): `false` grants nothing without asking.
     #[serde(default)]
     pub request_permissions: bool,
     /// MCP questions: approving a call to a tool of a configured MCP server, and elicitations

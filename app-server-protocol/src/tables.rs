@@ -93,6 +93,7 @@ use crate::notifications::{
     ThreadTokenUsageUpdatedNotification, TurnDiffUpdatedNotification, TurnNotification,
     TurnPlanUpdatedNotification, WarningNotification,
 };
+use crate::permissions::{PermissionsRequestApprovalParams, PermissionsRequestApprovalResponse};
 use crate::policy::{CollaborationModeListParams, CollaborationModeListResponse};
 use crate::process::{
     ProcessExitedNotification, ProcessKillParams, ProcessOutputDeltaNotification,
@@ -128,6 +129,9 @@ use crate::thread_lifecycle::{
 use crate::thread_queue::{
     ThreadQueueAddParams, ThreadQueueAddResponse, ThreadQueueChangedNotification,
     ThreadQueueListParams, ThreadQueueListResponse,
+};
+use crate::thread_read_state::{
+    ThreadReadStateChangedNotification, ThreadReadStateUpdateParams, ThreadReadStateUpdateResponse,
 };
 use crate::thread_requests::{
     EmptyParams, EmptyResponse, NoParams, ThreadForkParams, ThreadIdParams, ThreadListParams,
@@ -325,6 +329,12 @@ request_table! {
     ThreadQueueList => "thread/queue/list" [Experimental] {
         params: ThreadQueueListParams,
         response: ThreadQueueListResponse,
+    },
+    /// Mark a stored thread read or unread for its owner. Refused when `expectedRevision` is
+    /// not the current revision; followed by `thread/readState/changed`.
+    ThreadReadStateUpdate => "thread/readState/update" [Experimental] {
+        params: ThreadReadStateUpdateParams,
+        response: ThreadReadStateUpdateResponse,
     },
     /// Start a turn. On a busy thread the input joins the running turn, which is returned.
     TurnStart => "turn/start" [Stable] {

@@ -12,6 +12,7 @@ use crate::policy::{
     SandboxMode, SandboxPolicy, SortDirection,
 };
 use crate::thread::{Thread, Turn, TurnItemsView};
+use crate::thread_read_state::ThreadReadState;
 
 /// Parameters of `thread/start`. Every field is optional.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
@@ -428,9 +429,10 @@ pub enum ThreadSourceKind {
 pub struct ThreadListResponse {
     /// One page of threads, with `turns: []`.
     pub data: Vec<Thread>,
-    /// Read state per thread; always `null` in Tandem. @experimental
+    /// Read state of each listed thread that has one (stored threads), by thread id.
+    /// @experimental
     #[serde(default)]
-    pub read_states: Option<serde_json::Value>,
+    pub read_states: Option<BTreeMap<String, ThreadReadState>>,
     /// Cursor of the next page; `null` on the last page.
     #[serde(default)]
     pub next_cursor: Option<String>,
@@ -457,6 +459,10 @@ pub struct ThreadReadParams {
 pub struct ThreadReadResponse {
     /// The thread.
     pub thread: Thread,
+    /// The thread's read state; `null` for a thread that is not stored (ephemeral, or not
+    /// yet written). @experimental
+    #[serde(default)]
+    pub read_state: Option<ThreadReadState>,
 }
 
 /// Parameters of `thread/turns/list`: a page of a thread's turns.

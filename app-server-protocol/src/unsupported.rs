@@ -218,11 +218,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::NotImplemented,
     ),
     unsupported(
-        "thread/readState/update",
-        Stability::Experimental,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "thread/items/read",
         Stability::Experimental,
         Unsupported::NotImplemented,

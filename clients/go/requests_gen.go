@@ -290,6 +290,19 @@ func (c *Client) ThreadQueueList(ctx context.Context, params protocol.ThreadQueu
 	return result, nil
 }
 
+// ThreadReadStateUpdate sends `thread/readState/update`: Mark a stored thread read or unread for its owner. Refused when `expectedRevision` is
+//
+//	not the current revision; followed by `thread/readState/changed`.
+//
+// Experimental: the server accepts it only with the `experimentalApi` capability.
+func (c *Client) ThreadReadStateUpdate(ctx context.Context, params protocol.ThreadReadStateUpdateParams) (*protocol.ThreadReadStateUpdateResponse, error) {
+	result := new(protocol.ThreadReadStateUpdateResponse)
+	if err := c.Call(ctx, protocol.MethodThreadReadStateUpdate, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // TurnStart sends `turn/start`: Start a turn. On a busy thread the input joins the running turn, which is returned.
 func (c *Client) TurnStart(ctx context.Context, params protocol.TurnStartParams) (*protocol.TurnStartResponse, error) {
 	result := new(protocol.TurnStartResponse)
@@ -1259,6 +1272,25 @@ func (c *Client) HandleItemToolCall(handler func(ctx context.Context, params *pr
 		result, err := handler(ctx, params)
 		if err == nil && result == nil {
 			return nil, errors.New("the item/tool/call handler returned no response")
+		}
+		return result, err
+	})
+}
+
+// HandleItemPermissionsRequestApproval answers every `item/permissions/requestApproval` request with the handler's result (its error
+// becomes a JSON-RPC error reply). The model asks for more than the thread's sandbox gives (`request_permissions`): the
+//
+//	client grants a subset, for the turn or the rest of the thread, within the operator's
+//	ceiling.
+func (c *Client) HandleItemPermissionsRequestApproval(handler func(ctx context.Context, params *protocol.PermissionsRequestApprovalParams) (*protocol.PermissionsRequestApprovalResponse, error)) {
+	c.HandleRaw(protocol.MethodItemPermissionsRequestApproval, func(ctx context.Context, raw json.RawMessage) (any, error) {
+		params := new(protocol.PermissionsRequestApprovalParams)
+		if err := json.Unmarshal(raw, params); err != nil {
+			return nil, &InvalidParamsError{Method: protocol.MethodItemPermissionsRequestApproval, Err: err}
+		}
+		result, err := handler(ctx, params)
+		if err == nil && result == nil {
+			return nil, errors.New("the item/permissions/requestApproval handler returned no response")
 		}
 		return result, err
 	})

@@ -148,6 +148,8 @@ import type { ThreadQueueListParams } from "./ThreadQueueListParams";
 import type { ThreadQueueListResponse } from "./ThreadQueueListResponse";
 import type { ThreadReadParams } from "./ThreadReadParams";
 import type { ThreadReadResponse } from "./ThreadReadResponse";
+import type { ThreadReadStateUpdateParams } from "./ThreadReadStateUpdateParams";
+import type { ThreadReadStateUpdateResponse } from "./ThreadReadStateUpdateResponse";
 import type { ThreadResumeParams } from "./ThreadResumeParams";
 import type { ThreadResumeResponse } from "./ThreadResumeResponse";
 import type { ThreadRevertParams } from "./ThreadRevertParams";
@@ -217,6 +219,7 @@ export type ClientRequest =
   | { method: "thread/backgroundTerminals/list", id: RequestId, params: ThreadBackgroundTerminalsListParams }
   | { method: "thread/queue/add", id: RequestId, params: ThreadQueueAddParams }
   | { method: "thread/queue/list", id: RequestId, params: ThreadQueueListParams }
+  | { method: "thread/readState/update", id: RequestId, params: ThreadReadStateUpdateParams }
   | { method: "turn/start", id: RequestId, params: TurnStartParams }
   | { method: "turn/interrupt", id: RequestId, params: TurnInterruptParams }
   | { method: "turn/steer", id: RequestId, params: TurnSteerParams }
@@ -432,6 +435,11 @@ export type ClientRequestMap = {
    * List the inputs queued behind the thread's running turn, in the order they will start.
    */
   "thread/queue/list": { params: ThreadQueueListParams; response: ThreadQueueListResponse };
+  /**
+   * Mark a stored thread read or unread for its owner. Refused when `expectedRevision` is
+   * not the current revision; followed by `thread/readState/changed`.
+   */
+  "thread/readState/update": { params: ThreadReadStateUpdateParams; response: ThreadReadStateUpdateResponse };
   /**
    * Start a turn. On a busy thread the input joins the running turn, which is returned.
    */

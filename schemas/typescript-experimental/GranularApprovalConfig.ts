@@ -20,8 +20,8 @@ rules: boolean,
  */
 skill_approval: boolean, 
 /**
- * Questions raised by the `request_permissions` tool. Accepted and ignored: Tandem does
- * not offer that tool.
+ * Questions raised by the `request_permissions` tool (offered when the operator sets
+ * `request_permissions_tool`): `false` grants nothing without asking.
  */
 request_permissions: boolean, 
 /**

@@ -35,6 +35,7 @@ import type { ThreadGoalUpdatedNotification } from "./ThreadGoalUpdatedNotificat
 import type { ThreadIdNotification } from "./ThreadIdNotification";
 import type { ThreadNameUpdatedNotification } from "./ThreadNameUpdatedNotification";
 import type { ThreadQueueChangedNotification } from "./ThreadQueueChangedNotification";
+import type { ThreadReadStateChangedNotification } from "./ThreadReadStateChangedNotification";
 import type { ThreadSectionChangedNotification } from "./ThreadSectionChangedNotification";
 import type { ThreadSettingsUpdatedNotification } from "./ThreadSettingsUpdatedNotification";
 import type { ThreadStartedNotification } from "./ThreadStartedNotification";
@@ -57,6 +58,7 @@ export type ServerNotification =
   | { method: "thread/reverted", params: ThreadIdNotification }
   | { method: "thread/attachment/updated", params: ThreadAttachmentUpdatedNotification }
   | { method: "thread/section/changed", params: ThreadSectionChangedNotification }
+  | { method: "thread/readState/changed", params: ThreadReadStateChangedNotification }
   | { method: "thread/settings/updated", params: ThreadSettingsUpdatedNotification }
   | { method: "thread/compacted", params: ContextCompactedNotification }
   | { method: "thread/unarchived", params: ThreadIdNotification }
@@ -141,6 +143,11 @@ export type ServerNotificationMap = {
    * A thread was moved into, within or out of a section (`thread/section/move`).
    */
   "thread/section/changed": { params: ThreadSectionChangedNotification };
+  /**
+   * A stored thread's read state changed: marked read or unread, or a turn ended with a
+   * result that needs its owner's attention.
+   */
+  "thread/readState/changed": { params: ThreadReadStateChangedNotification };
   /**
    * A thread's settings for its next turns changed (`thread/settings/update`).
    */

@@ -1,6 +1,6 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
 import type { Thread } from "./Thread";
-import type { JsonValue } from "./serde_json/JsonValue";
+import type { ThreadReadState } from "./ThreadReadState";
 
 /**
  * Result of `thread/list`.
@@ -11,9 +11,10 @@ export type ThreadListResponse = {
  */
 data: Array<Thread>, 
 /**
- * Read state per thread; always `null` in Tandem. @experimental
+ * Read state of each listed thread that has one (stored threads), by thread id.
+ * @experimental
  */
-readStates: JsonValue | null, 
+readStates: { [key in string]: ThreadReadState } | null, 
 /**
  * Cursor of the next page; `null` on the last page.
  */

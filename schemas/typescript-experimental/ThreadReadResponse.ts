@@ -1,5 +1,6 @@
 // GENERATED CODE! DO NOT MODIFY BY HAND! Regenerate with `tandem app-server generate-ts`.
 import type { Thread } from "./Thread";
+import type { ThreadReadState } from "./ThreadReadState";
 
 /**
  * Result of `thread/read`.
@@ -8,4 +9,9 @@ export type ThreadReadResponse = {
 /**
  * The thread.
  */
-thread: Thread, };
+thread: Thread, 
+/**
+ * The thread's read state; `null` for a thread that is not stored (ephemeral, or not
+ * yet written). @experimental
+ */
+readState: ThreadReadState | null, };

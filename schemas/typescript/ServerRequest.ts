@@ -9,6 +9,8 @@ import type { FileChangeRequestApprovalParams } from "./FileChangeRequestApprova
 import type { FileChangeRequestApprovalResponse } from "./FileChangeRequestApprovalResponse";
 import type { McpServerElicitationRequestParams } from "./McpServerElicitationRequestParams";
 import type { McpServerElicitationRequestResponse } from "./McpServerElicitationRequestResponse";
+import type { PermissionsRequestApprovalParams } from "./PermissionsRequestApprovalParams";
+import type { PermissionsRequestApprovalResponse } from "./PermissionsRequestApprovalResponse";
 import type { RequestId } from "./RequestId";
 import type { ReviewDecisionResponse } from "./ReviewDecisionResponse";
 
@@ -21,7 +23,8 @@ export type ServerRequest =
   | { method: "applyPatchApproval", id: RequestId, params: ApplyPatchApprovalParams }
   | { method: "execCommandApproval", id: RequestId, params: ExecCommandApprovalParams }
   | { method: "mcpServer/elicitation/request", id: RequestId, params: McpServerElicitationRequestParams }
-  | { method: "item/tool/call", id: RequestId, params: DynamicToolCallParams };
+  | { method: "item/tool/call", id: RequestId, params: DynamicToolCallParams }
+  | { method: "item/permissions/requestApproval", id: RequestId, params: PermissionsRequestApprovalParams };
 
 /**
  * Each `ServerRequest` method with its params and response type.
@@ -55,4 +58,10 @@ export type ServerRequestMap = {
    * client runs it and answers with its output.
    */
   "item/tool/call": { params: DynamicToolCallParams; response: DynamicToolCallResponse };
+  /**
+   * The model asks for more than the thread's sandbox gives (`request_permissions`): the
+   * client grants a subset, for the turn or the rest of the thread, within the operator's
+   * ceiling.
+   */
+  "item/permissions/requestApproval": { params: PermissionsRequestApprovalParams; response: PermissionsRequestApprovalResponse };
 };

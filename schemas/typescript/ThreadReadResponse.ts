@@ -8,4 +8,5 @@ export type ThreadReadResponse = {
 /**
  * The thread.
  */
-thread: Thread, };
+thread: Thread, 
+};

@@ -6,9 +6,9 @@
 //!
 //! Left out of the comparison, because Tandem does not implement them (see docs/protocol.md):
 //! `remoteControl/status/changed`, `account/rateLimits/updated`, the experimental-only
-//! `thread/readState/changed` / `thread/settings/updated`, and the `warning` the reference
-//! server sends for a model slug it has no metadata for; and the experimental read-state
-//! fields (`readStates`, `readState`).
+//! `thread/settings/updated`, and the `warning` the reference server sends for a model slug it
+//! has no metadata for; and, because their values are the run's own, the experimental-only
+//! `thread/readState/changed` and the read-state fields (`readStates`, `readState`).
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -30,8 +30,8 @@ const IGNORED_METHODS: [&str; 5] = [
     "warning",
 ];
 
-/// Experimental read-state tracking, which Tandem does not implement (`thread/list` and
-/// `thread/read` carry `readStates: null` / no `readState`).
+/// Read state, whose revisions are random and whose unread positions name the run's own turns,
+/// so that a recorded value can never match a replayed one.
 const IGNORED_FIELDS: [&str; 2] = ["readStates", "readState"];
 
 /// The keys of a message, recursively; arrays merge the shapes of their elements.

@@ -24,6 +24,9 @@ notification_table! {
     ThreadAttachmentUpdated => "thread/attachment/updated" [Stable] { params: ThreadAttachmentUpdatedNotification },
     /// A thread was moved into, within or out of a section (`thread/section/move`).
     ThreadSectionChanged => "thread/section/changed" [Stable] { params: ThreadSectionChangedNotification },
+    /// A stored thread's read state changed: marked read or unread, or a turn ended with a
+    /// result that needs its owner's attention.
+    ThreadReadStateChanged => "thread/readState/changed" [Experimental] { params: ThreadReadStateChangedNotification },
     /// A thread's settings for its next turns changed (`thread/settings/update`).
     ThreadSettingsUpdated => "thread/settings/updated" [Experimental] { params: ThreadSettingsUpdatedNotification },
     /// A thread's history was compacted; follows the `contextCompaction` item's

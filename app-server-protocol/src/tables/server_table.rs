@@ -68,4 +68,11 @@ request_table! {
         params: DynamicToolCallParams,
         response: DynamicToolCallResponse,
     },
+    /// The model asks for more than the thread's sandbox gives (`request_permissions`): the
+    /// client grants a subset, for the turn or the rest of the thread, within the operator's
+    /// ceiling.
+    PermissionsRequestApproval => "item/permissions/requestApproval" [Stable] {
+        params: PermissionsRequestApprovalParams,
+        response: PermissionsRequestApprovalResponse,
+    },
 }

@@ -128,6 +128,7 @@ impl MethodFamily {
             | ClientMethod::ThreadSectionDelete
             | ClientMethod::ThreadSectionMove
             | ClientMethod::ThreadSettingsUpdate
+            | ClientMethod::ThreadReadStateUpdate
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer => MethodFamily::Threads,
@@ -261,6 +262,7 @@ impl ThreadScope {
             | ClientMethod::ThreadQueueList
             | ClientMethod::ThreadSectionMove
             | ClientMethod::ThreadSettingsUpdate
+            | ClientMethod::ThreadReadStateUpdate
             | ClientMethod::TurnStart
             | ClientMethod::TurnInterrupt
             | ClientMethod::TurnSteer

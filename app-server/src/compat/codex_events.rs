@@ -411,7 +411,8 @@ impl CodexEvents {
             | ApprovalRequest::FreeText(_)
             | ApprovalRequest::Choices(_)
             | ApprovalRequest::McpElicitation(_)
-            | ApprovalRequest::DynamicToolCall(_) => None,
+            | ApprovalRequest::DynamicToolCall(_)
+            | ApprovalRequest::Permissions(_) => None,
         }
     }
 

@@ -134,7 +134,8 @@ impl Conversations {
             | ApprovalRequest::FreeText(_)
             | ApprovalRequest::Choices(_)
             | ApprovalRequest::McpElicitation(_)
-            | ApprovalRequest::DynamicToolCall(_) => None,
+            | ApprovalRequest::DynamicToolCall(_)
+            | ApprovalRequest::Permissions(_) => None,
         }
     }
 }
@@ -194,6 +195,14 @@ pub fn review_answer(request: &ApprovalRequest, decision: &ReviewDecision) -> Ap
                 success: false,
             })
         }
+        // A permission request is never asked as a legacy request; a decision grants nothing.
+        ApprovalRequest::Permissions(_) => ApprovalAnswer::Permissions(
+            app_server_protocol::permissions::PermissionsRequestApprovalResponse {
+                permissions: Default::default(),
+                scope: Default::default(),
+                strict_auto_review: None,
+            },
+        ),
         // A command question (questions and elicitations never get a legacy request).
         ApprovalRequest::Command(_)
         | ApprovalRequest::UserInput(_)

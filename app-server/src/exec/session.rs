@@ -13,6 +13,9 @@ use std::pin::Pin;
 use app_server_protocol::mcp_servers::{
     McpServerElicitationAction, McpServerElicitationRequestResponse,
 };
+use app_server_protocol::permissions::{
+    GrantedPermissionProfile, PermissionGrantScope, PermissionsRequestApprovalResponse,
+};
 use app_server_protocol::server_requests::{
     CommandExecutionApprovalDecision, FileChangeApprovalDecision,
 };
@@ -76,6 +79,14 @@ impl Approver for DecliningApprover {
             ApprovalRequest::DynamicToolCall(_) => {
                 ApprovalReply::Failed("tandem exec has no client to run the tool".to_string())
             }
+            // Nobody grants anything.
+            ApprovalRequest::Permissions(_) => ApprovalReply::Answered(
+                ApprovalAnswer::Permissions(PermissionsRequestApprovalResponse {
+                    permissions: GrantedPermissionProfile::default(),
+                    scope: PermissionGrantScope::Turn,
+                    strict_auto_review: None,
+                }),
+            ),
         };
         Box::pin(std::future::ready(reply))
     }

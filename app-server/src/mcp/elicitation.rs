@@ -16,6 +16,10 @@ use app_server_protocol::jsonrpc::RequestId;
 use app_server_protocol::mcp_servers::{
     McpServerElicitationAction, McpServerElicitationRequest, McpServerElicitationRequestResponse,
 };
+use app_server_protocol::permissions::{
+    GrantedPermissionProfile, PermissionGrantScope, PermissionsRequestApprovalParams,
+    PermissionsRequestApprovalResponse, RequestPermissionProfile,
+};
 use app_server_protocol::server_requests::{
     CommandExecutionApprovalDecision, FileChangeApprovalDecision, ToolRequestUserInputAnswer,
     ToolRequestUserInputResponse,
@@ -171,6 +175,24 @@ pub fn elicitation_params(
             let schema = json!({"type": "object", "properties": properties, "required": required});
             (message, schema)
         }
+        ApprovalRequest::Permissions(params) => {
+            meta.insert("codex_elicitation".into(), json!("permissions-approval"));
+            meta.insert("turnId".into(), json!(params.turn_id));
+            meta.insert("codex_call_id".into(), json!(params.item_id));
+            meta.insert(
+                "permissions".into(),
+                serde_json::to_value(&params.permissions).unwrap_or(Value::Null),
+            );
+            let mut message = format!(
+                "Allow Tandem's commands more access than their sandbox gives, in {}: {}?",
+                params.cwd,
+                permissions_summary(&params.permissions)
+            );
+            if let Some(reason) = &params.reason {
+                message.push_str(&format!(" Reason: {reason}"));
+            }
+            (message, decision_schema(protocol_version))
+        }
         ApprovalRequest::DynamicToolCall(params) => {
             meta.insert("codex_elicitation".into(), json!("dynamic-tool-call"));
             meta.insert("turnId".into(), json!(params.turn_id));
@@ -258,7 +280,8 @@ pub fn codex_top_level(
         | ApprovalRequest::FreeText(_)
         | ApprovalRequest::Choices(_)
         | ApprovalRequest::McpElicitation(_)
-        | ApprovalRequest::DynamicToolCall(_) => return fields,
+        | ApprovalRequest::DynamicToolCall(_)
+        | ApprovalRequest::Permissions(_) => return fields,
     };
     fields.insert("threadId".into(), json!(request.thread_id()));
     fields.insert("codex_elicitation".into(), json!(kind));
@@ -294,7 +317,8 @@ pub fn codex_top_level(
         | ApprovalRequest::FreeText(_)
         | ApprovalRequest::Choices(_)
         | ApprovalRequest::McpElicitation(_)
-        | ApprovalRequest::DynamicToolCall(_) => {}
+        | ApprovalRequest::DynamicToolCall(_)
+        | ApprovalRequest::Permissions(_) => {}
     }
     fields
 }
@@ -337,9 +361,8 @@ pub fn reply_from_answer(
                 | ApprovalRequest::DynamicToolCall(_) => ApprovalReply::Failed(error_text(&error)),
                 ApprovalRequest::Command(_)
                 | ApprovalRequest::FileChange(_)
-                | ApprovalRequest::McpElicitation(_) => {
-                    decision_reply(request, ReviewDecision::Abort)
-                }
+                | ApprovalRequest::McpElicitation(_)
+                | ApprovalRequest::Permissions(_) => decision_reply(request, ReviewDecision::Abort),
             };
         }
     };
@@ -351,7 +374,8 @@ pub fn reply_from_answer(
         ApprovalRequest::DynamicToolCall(_) => return tool_output_reply(&result),
         ApprovalRequest::Command(_)
         | ApprovalRequest::FileChange(_)
-        | ApprovalRequest::McpElicitation(_) => {}
+        | ApprovalRequest::McpElicitation(_)
+        | ApprovalRequest::Permissions(_) => {}
     }
     if let ApprovalRequest::McpElicitation(_) = request {
         return match serde_json::from_value::<McpServerElicitationRequestResponse>(result) {
@@ -429,6 +453,25 @@ fn decision_reply(request: &ApprovalRequest, decision: ReviewDecision) -> Approv
         ApprovalRequest::FreeText(_) | ApprovalRequest::Choices(_) => {
             return ApprovalReply::Failed("the question was left unanswered".into());
         }
+        // Approval grants what the model asked for (the engine bounds it by the ceiling), for
+        // the turn or the rest of the thread; a refusal grants nothing.
+        ApprovalRequest::Permissions(params) => {
+            let (permissions, scope) = match decision {
+                ReviewDecision::Approved => (granted_as_asked(params), PermissionGrantScope::Turn),
+                ReviewDecision::ApprovedForSession => {
+                    (granted_as_asked(params), PermissionGrantScope::Session)
+                }
+                ReviewDecision::Denied | ReviewDecision::Abort => (
+                    GrantedPermissionProfile::default(),
+                    PermissionGrantScope::Turn,
+                ),
+            };
+            ApprovalAnswer::Permissions(PermissionsRequestApprovalResponse {
+                permissions,
+                scope,
+                strict_auto_review: None,
+            })
+        }
         // Nobody ran the tool: the call fails, whatever the fallback.
         ApprovalRequest::DynamicToolCall(_) => {
             return ApprovalReply::Failed("nobody could run the client's tool".into());
@@ -489,7 +532,8 @@ fn dialog_reply(request: &ApprovalRequest, result: &Value) -> ApprovalReply {
         | ApprovalRequest::FileChange(_)
         | ApprovalRequest::UserInput(_)
         | ApprovalRequest::McpElicitation(_)
-        | ApprovalRequest::DynamicToolCall(_) => {
+        | ApprovalRequest::DynamicToolCall(_)
+        | ApprovalRequest::Permissions(_) => {
             ApprovalAnswer::FreeText(content.get("answer").map(value_text).unwrap_or_default())
         }
     };
@@ -583,6 +627,10 @@ pub fn fallback_reply(
         ApprovalRequest::DynamicToolCall(params) => {
             format!("running the client tool `{}`", params.tool)
         }
+        ApprovalRequest::Permissions(params) => format!(
+            "granting commands {}",
+            permissions_summary(&params.permissions)
+        ),
     };
     let reply = match fallback {
         ApprovalFallback::Decline => decision_reply(request, ReviewDecision::Denied),
@@ -604,6 +652,45 @@ pub fn fallback_reply(
         fallback.name()
     );
     (reply, note)
+}
+
+/// Everything `params` asks for, as a grant.
+fn granted_as_asked(params: &PermissionsRequestApprovalParams) -> GrantedPermissionProfile {
+    GrantedPermissionProfile {
+        network: params.permissions.network.clone(),
+        file_system: params.permissions.file_system.clone(),
+    }
+}
+
+/// What a permission request asks for, in words.
+fn permissions_summary(permissions: &RequestPermissionProfile) -> String {
+    let mut parts = Vec::new();
+    if permissions
+        .network
+        .as_ref()
+        .is_some_and(|network| network.enabled == Some(true))
+    {
+        parts.push("network access".to_string());
+    }
+    if let Some(file_system) = &permissions.file_system {
+        for (verb, paths) in [("read", &file_system.read), ("write", &file_system.write)] {
+            if let Some(paths) = paths.as_ref().filter(|paths| !paths.is_empty()) {
+                parts.push(format!("{verb} {}", paths.join(", ")));
+            }
+        }
+        if file_system
+            .entries
+            .as_ref()
+            .is_some_and(|entries| !entries.is_empty())
+        {
+            parts.push("file-system entries".to_string());
+        }
+    }
+    if parts.is_empty() {
+        "nothing".to_string()
+    } else {
+        parts.join("; ")
+    }
 }
 
 #[cfg(test)]

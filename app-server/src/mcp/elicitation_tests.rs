@@ -391,3 +391,66 @@ fn a_client_tool_call_is_a_form_asking_for_its_output() {
     );
     assert!(note.contains("running the client tool `find`"), "{note}");
 }
+
+fn permissions_request() -> ApprovalRequest {
+    ApprovalRequest::Permissions(
+        serde_json::from_value(json!({
+            "threadId": "thread-1",
+            "turnId": "turn-1",
+            "itemId": "call_5",
+            "startedAtMs": 1,
+            "cwd": "/work",
+            "reason": "fetch the data",
+            "permissions": {"network": {"enabled": true}, "fileSystem": {"write": ["/srv/out"]}},
+        }))
+        .expect("permissions params"),
+    )
+}
+
+fn granted(everything: bool, scope: PermissionGrantScope) -> ApprovalReply {
+    let permissions = if everything {
+        serde_json::from_value(
+            json!({"network": {"enabled": true}, "fileSystem": {"write": ["/srv/out"]}}),
+        )
+        .expect("grant")
+    } else {
+        GrantedPermissionProfile::default()
+    };
+    ApprovalReply::Answered(ApprovalAnswer::Permissions(
+        PermissionsRequestApprovalResponse {
+            permissions,
+            scope,
+            strict_auto_review: None,
+        },
+    ))
+}
+
+#[test]
+fn a_permission_request_is_an_approval_granting_what_was_asked() {
+    let request = permissions_request();
+    let params = elicitation_params(&request, None, "2025-11-25", None);
+    assert_eq!(
+        params["message"],
+        "Allow Tandem's commands more access than their sandbox gives, in /work: network access; write /srv/out? Reason: fetch the data"
+    );
+    assert_eq!(params["_meta"]["codex_elicitation"], "permissions-approval");
+    assert_eq!(params["requestedSchema"]["required"], json!(["decision"]));
+    assert_eq!(
+        reply_from_answer(
+            &request,
+            Ok(json!({"action": "accept", "content": {"decision": "approved"}}))
+        ),
+        granted(true, PermissionGrantScope::Turn)
+    );
+    assert_eq!(
+        reply_from_answer(&request, Ok(json!({"decision": "approved_for_session"}))),
+        granted(true, PermissionGrantScope::Session)
+    );
+    assert_eq!(
+        reply_from_answer(&request, Ok(json!({"action": "decline"}))),
+        granted(false, PermissionGrantScope::Turn)
+    );
+    let (reply, note) = fallback_reply(&request, ApprovalFallback::Decline);
+    assert_eq!(reply, granted(false, PermissionGrantScope::Turn));
+    assert!(note.contains("granting commands network access"), "{note}");
+}

@@ -16,6 +16,7 @@ pub mod subscriptions;
 mod thread_attachments;
 mod thread_lifecycle;
 mod thread_open;
+mod thread_read_state;
 mod thread_sections;
 mod thread_settings;
 mod thread_subscriptions;
@@ -29,7 +30,7 @@ use app_server_protocol::policy::CollaborationModeListResponse;
 use app_server_protocol::shell_command::ThreadShellCommandResponse;
 use app_server_protocol::tables::{ClientRequestPayload, ServerNotification};
 use app_server_protocol::thread_goal::ThreadGoalGetResponse;
-use app_server_protocol::thread_requests::{EmptyResponse, ThreadReadResponse};
+use app_server_protocol::thread_requests::EmptyResponse;
 use app_server_protocol::turn_requests::{TurnStartResponse, TurnSteerResponse};
 use serde::Serialize;
 use serde_json::Value;
@@ -220,13 +221,9 @@ impl Processor {
                 let result = self.engine.list_threads(params).await;
                 self.respond(id, result).await;
             }
-            ClientRequestPayload::ThreadRead(params) => {
-                let result = self
-                    .engine
-                    .read_thread(params)
-                    .await
-                    .map(|thread| ThreadReadResponse { thread });
-                self.respond(id, result).await;
+            ClientRequestPayload::ThreadRead(params) => self.thread_read(id, params).await,
+            ClientRequestPayload::ThreadReadStateUpdate(params) => {
+                self.thread_read_state_update(id, params).await
             }
             ClientRequestPayload::ThreadTurnsList(params) => {
                 let result = self.engine.list_turns(params).await;

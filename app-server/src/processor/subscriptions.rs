@@ -480,6 +480,7 @@ fn notification_thread(notification: &ServerNotification) -> Option<&str> {
         N::HookStarted(run) | N::HookCompleted(run) => Some(&run.thread_id),
         N::ThreadQueueChanged(changed) => Some(&changed.thread_id),
         N::ThreadSectionChanged(changed) => Some(&changed.thread_id),
+        N::ThreadReadStateChanged(changed) => Some(&changed.thread_id),
         N::ThreadCompacted(compacted) => Some(&compacted.thread_id),
         N::CommandExecutionTerminalInteraction(interaction) => Some(&interaction.thread_id),
         N::ThreadSettingsUpdated(updated) => Some(&updated.thread_id),

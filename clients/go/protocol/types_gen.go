@@ -77,6 +77,9 @@ const (
 	MethodThreadQueueAdd = "thread/queue/add"
 	// List the inputs queued behind the thread's running turn, in the order they will start. @experimental
 	MethodThreadQueueList = "thread/queue/list"
+	// Mark a stored thread read or unread for its owner. Refused when `expectedRevision` is
+	//  not the current revision; followed by `thread/readState/changed`. @experimental
+	MethodThreadReadStateUpdate = "thread/readState/update"
 	// Start a turn. On a busy thread the input joins the running turn, which is returned.
 	MethodTurnStart = "turn/start"
 	// Interrupt the running turn. Followed by `turn/completed` with status `interrupted`.
@@ -284,6 +287,10 @@ const (
 	// The model called a tool the client declared at `thread/start` (`dynamicTools`): the
 	//  client runs it and answers with its output.
 	MethodItemToolCall = "item/tool/call"
+	// The model asks for more than the thread's sandbox gives (`request_permissions`): the
+	//  client grants a subset, for the turn or the rest of the thread, within the operator's
+	//  ceiling.
+	MethodItemPermissionsRequestApproval = "item/permissions/requestApproval"
 	// A thread was created by `thread/start` or `thread/fork`.
 	MethodThreadStarted = "thread/started"
 	// A thread's status changed.
@@ -300,6 +307,9 @@ const (
 	MethodThreadAttachmentUpdated = "thread/attachment/updated"
 	// A thread was moved into, within or out of a section (`thread/section/move`).
 	MethodThreadSectionChanged = "thread/section/changed"
+	// A stored thread's read state changed: marked read or unread, or a turn ended with a
+	//  result that needs its owner's attention. @experimental
+	MethodThreadReadStateChanged = "thread/readState/changed"
 	// A thread's settings for its next turns changed (`thread/settings/update`). @experimental
 	MethodThreadSettingsUpdated = "thread/settings/updated"
 	// A thread's history was compacted; follows the `contextCompaction` item's
@@ -423,6 +433,8 @@ var ExperimentalMethods = map[string]bool{
 	"thread/queue/add":                true,
 	"thread/queue/changed":            true,
 	"thread/queue/list":               true,
+	"thread/readState/changed":        true,
+	"thread/readState/update":         true,
 	"thread/search":                   true,
 	"thread/settings/update":          true,
 	"thread/settings/updated":         true,
@@ -457,6 +469,9 @@ func DecodeNotification(method string, params json.RawMessage) (any, error) {
 		return v, json.Unmarshal(params, v)
 	case MethodThreadSectionChanged:
 		v := new(ThreadSectionChangedNotification)
+		return v, json.Unmarshal(params, v)
+	case MethodThreadReadStateChanged:
+		v := new(ThreadReadStateChangedNotification)
 		return v, json.Unmarshal(params, v)
 	case MethodThreadSettingsUpdated:
 		v := new(ThreadSettingsUpdatedNotification)
@@ -615,6 +630,7 @@ var ServerRequestMethods = []string{
 	MethodAgentAskUserQuestion,
 	MethodMCPServerElicitationRequest,
 	MethodItemToolCall,
+	MethodItemPermissionsRequestApproval,
 }
 
 // Account: The logged-in account.
@@ -661,6 +677,24 @@ type AccountUpdatedNotification struct {
 type ActivePermissionProfile struct {
 	// ID: `:read-only`, `:workspace-write` or `:danger-full-access`.
 	ID string `json:"id"`
+}
+
+// AdditionalFileSystemPermissions: File-system access asked for or granted.
+type AdditionalFileSystemPermissions struct {
+	// Entries: Entries with their access mode.
+	Entries []FileSystemSandboxEntry `json:"entries,omitempty"`
+	// GlobScanMaxDepth: How deep a glob entry is expanded (Tandem grants no glob entries).
+	GlobScanMaxDepth *int64 `json:"globScanMaxDepth,omitempty"`
+	// Read: Paths to read (the older form of `entries`).
+	Read []string `json:"read,omitempty"`
+	// Write: Paths to write (the older form of `entries`).
+	Write []string `json:"write,omitempty"`
+}
+
+// AdditionalNetworkPermissions: Network access asked for or granted.
+type AdditionalNetworkPermissions struct {
+	// Enabled: `true` to ask for (or grant) network access for commands.
+	Enabled *bool `json:"enabled,omitempty"`
 }
 
 // AgentAskUserQuestionParams: Parameters of `agent/askUserQuestion`: choice questions from the model tool
@@ -2019,6 +2053,39 @@ type FileChangeRequestApprovalResponse struct {
 	Decision FileChangeApprovalDecision `json:"decision"`
 }
 
+// FileSystemAccessMode: How a file-system entry may be used.
+type FileSystemAccessMode string
+
+// The values of FileSystemAccessMode.
+const (
+	// Read it.
+	FileSystemAccessModeRead FileSystemAccessMode = "read"
+	// Read and write it.
+	FileSystemAccessModeWrite FileSystemAccessMode = "write"
+	// Neither (Tandem grants no `deny` entry: its sandbox only adds access).
+	FileSystemAccessModeDeny FileSystemAccessMode = "deny"
+)
+
+// FileSystemPath: The path of a file-system entry (tagged by `type`).
+type FileSystemPath struct {
+	// Path: The path.
+	Path *string `json:"path,omitempty"`
+	// Pattern: The pattern.
+	Pattern *string `json:"pattern,omitempty"`
+	// Type: The variant: `path`, `glob_pattern`, `special`.
+	Type string `json:"type"`
+	// Value: Which location, as the reference names it.
+	Value json.RawMessage `json:"value,omitempty"`
+}
+
+// FileSystemSandboxEntry: One file-system entry asked for or granted.
+type FileSystemSandboxEntry struct {
+	// Access: What may be done there.
+	Access FileSystemAccessMode `json:"access"`
+	// Path: Where.
+	Path FileSystemPath `json:"path"`
+}
+
 // FileUpdateChange: The change to one file.
 type FileUpdateChange struct {
 	// Diff: For `add` the new content, for `delete` the old content, for `update` a unified hunk.
@@ -2361,14 +2428,22 @@ type GitInfo struct {
 	Sha *string `json:"sha,omitempty"`
 }
 
+// GrantedPermissionProfile: The permissions a client grants: a subset of those asked for; anything else is ignored.
+type GrantedPermissionProfile struct {
+	// FileSystem: File-system access.
+	FileSystem *AdditionalFileSystemPermissions `json:"fileSystem,omitempty"`
+	// Network: Network access.
+	Network *AdditionalNetworkPermissions `json:"network,omitempty"`
+}
+
 // GranularApprovalConfig: Which questions `{"granular": {…}}` lets reach the client (snake_case on the wire). A flag
 // set to `false` turns that kind of question into a refusal the model sees.
 type GranularApprovalConfig struct {
 	// MCPElicitations: MCP questions: approving a call to a tool of a configured MCP server, and elicitations
 	// those servers send.
 	MCPElicitations bool `json:"mcp_elicitations"`
-	// RequestPermissions: Questions raised by the `request_permissions` tool. Accepted and ignored: Tandem does
-	// not offer that tool.
+	// RequestPermissions: Questions raised by the `request_permissions` tool (offered when the operator sets
+	// `request_permissions_tool`): `false` grants nothing without asking.
 	RequestPermissions *bool `json:"request_permissions,omitempty"`
 	// Rules: Questions raised by execution-policy `prompt` rules. Accepted and ignored: Tandem has
 	// no execution-policy rules.
@@ -3843,6 +3918,17 @@ type PatchChangeKind struct {
 	Type string `json:"type"`
 }
 
+// PermissionGrantScope: How long a grant lasts.
+type PermissionGrantScope string
+
+// The values of PermissionGrantScope.
+const (
+	// The rest of the turn that asked.
+	PermissionGrantScopeTurn PermissionGrantScope = "turn"
+	// The rest of the thread, while it stays loaded.
+	PermissionGrantScopeSession PermissionGrantScope = "session"
+)
+
 // PermissionProfileListParams: Parameters of `permissionProfile/list`.
 type PermissionProfileListParams struct {
 	// Cursor: Opaque cursor from a previous page's `nextCursor`.
@@ -3870,6 +3956,37 @@ type PermissionProfileSummary struct {
 	Description *string `json:"description,omitempty"`
 	// ID: The profile's id (`:read-only`, `:workspace`, `:danger-full-access`).
 	ID string `json:"id"`
+}
+
+// PermissionsRequestApprovalParams: Params of `item/permissions/requestApproval`.
+type PermissionsRequestApprovalParams struct {
+	// Cwd: The turn's working directory, against which relative paths are read.
+	Cwd string `json:"cwd"`
+	// EnvironmentID: The execution environment; always `null` in Tandem (one local environment).
+	EnvironmentID *string `json:"environmentId,omitempty"`
+	// ItemID: The model's `request_permissions` call id.
+	ItemID string `json:"itemId"`
+	// Permissions: What the model asks for.
+	Permissions RequestPermissionProfile `json:"permissions"`
+	// Reason: Why the model asks, in its words.
+	Reason *string `json:"reason,omitempty"`
+	// StartedAtMs: When the request started (Unix milliseconds).
+	StartedAtMs int64 `json:"startedAtMs"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+	// TurnID: The turn.
+	TurnID string `json:"turnId"`
+}
+
+// PermissionsRequestApprovalResponse: Result of `item/permissions/requestApproval`.
+type PermissionsRequestApprovalResponse struct {
+	// Permissions: What the client grants; empty grants nothing.
+	Permissions GrantedPermissionProfile `json:"permissions"`
+	// Scope: For the turn (default) or for the rest of the thread.
+	Scope *PermissionGrantScope `json:"scope,omitempty"`
+	// StrictAutoReview: Review every later command of the turn before it runs (accepted; Tandem's approval
+	// policy already decides that).
+	StrictAutoReview *bool `json:"strictAutoReview,omitempty"`
 }
 
 // Personality: Deprecated personality setting; accepted and echoed, with no effect on style.
@@ -4271,6 +4388,14 @@ type ReasoningTextDeltaNotification struct {
 
 // RequestID: Identifier of a request: a string or an integer, echoed back with its original JSON type.
 type RequestID = json.RawMessage
+
+// RequestPermissionProfile: The permissions the model asked for.
+type RequestPermissionProfile struct {
+	// FileSystem: File-system access.
+	FileSystem *AdditionalFileSystemPermissions `json:"fileSystem,omitempty"`
+	// Network: Network access.
+	Network *AdditionalNetworkPermissions `json:"network,omitempty"`
+}
 
 // RequestUserInputMethod: Which server request carries the model's `request_user_input` questions on a connection.
 type RequestUserInputMethod string
@@ -5245,8 +5370,9 @@ type ThreadListResponse struct {
 	Data []Thread `json:"data"`
 	// NextCursor: Cursor of the next page; `null` on the last page.
 	NextCursor *string `json:"nextCursor,omitempty"`
-	// ReadStates: Read state per thread; always `null` in Tandem. @experimental
-	ReadStates json.RawMessage `json:"readStates,omitempty"`
+	// ReadStates: Read state of each listed thread that has one (stored threads), by thread id.
+	// @experimental
+	ReadStates map[string]ThreadReadState `json:"readStates,omitempty"`
 }
 
 // ThreadLoadedListParams: Parameters of `thread/loaded/list`.
@@ -5358,8 +5484,52 @@ type ThreadReadParams struct {
 
 // ThreadReadResponse: Result of `thread/read`.
 type ThreadReadResponse struct {
+	// ReadState: The thread's read state; `null` for a thread that is not stored (ephemeral, or not
+	// yet written). @experimental
+	ReadState *ThreadReadState `json:"readState,omitempty"`
 	// Thread: The thread.
 	Thread Thread `json:"thread"`
+}
+
+// ThreadReadState: A stored thread's read state.
+type ThreadReadState struct {
+	// FirstUnread: The first unread position; `null` when everything is read.
+	FirstUnread *ThreadUnreadPosition `json:"firstUnread,omitempty"`
+	// Revision: Opaque revision, changed by every edit and by every newly ended turn that needs
+	// attention; `thread/readState/update` must name the revision its caller saw.
+	Revision string `json:"revision"`
+}
+
+// ThreadReadStateChangedNotification: `thread/readState/changed`: a thread's read state changed, by `thread/readState/update`
+// or because a turn ended with a result that needs the owner's attention.
+type ThreadReadStateChangedNotification struct {
+	// ReadState: Its read state now.
+	ReadState ThreadReadState `json:"readState"`
+	// ThreadID: The thread.
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadReadStateOperation: What `thread/readState/update` does (tagged by `type`).
+type ThreadReadStateOperation struct {
+	// Type: The variant: `read`, `unread`.
+	Type string `json:"type"`
+}
+
+// ThreadReadStateUpdateParams: Parameters of `thread/readState/update`.
+type ThreadReadStateUpdateParams struct {
+	// ExpectedRevision: The revision the caller last saw; another one is refused with the current state in
+	// the error's `data`.
+	ExpectedRevision string `json:"expectedRevision"`
+	// Operation: Read or unread.
+	Operation ThreadReadStateOperation `json:"operation"`
+	// ThreadID: The thread (stored; an ephemeral thread has no read state).
+	ThreadID string `json:"threadId"`
+}
+
+// ThreadReadStateUpdateResponse: Result of `thread/readState/update`.
+type ThreadReadStateUpdateResponse struct {
+	// ReadState: The read state after the edit.
+	ReadState ThreadReadState `json:"readState"`
 }
 
 // ThreadResumeParams: Parameters of `thread/resume`: load a stored thread and subscribe to its events.
@@ -5946,6 +6116,14 @@ type ThreadTurnsListResponse struct {
 type ThreadUnarchiveResponse struct {
 	// Thread: The restored thread.
 	Thread Thread `json:"thread"`
+}
+
+// ThreadUnreadPosition: Where a thread's unread part begins (tagged by `type`).
+type ThreadUnreadPosition struct {
+	// TurnID: The turn.
+	TurnID *string `json:"turnId,omitempty"`
+	// Type: The variant: `threadStart`, `turn`.
+	Type string `json:"type"`
 }
 
 // ThreadUnsubscribeResponse: Result of `thread/unsubscribe`.

@@ -365,6 +365,18 @@ export class AppServerClient<P extends Protocol = StableProtocol> {
   }
 
   /**
+   * Answers `item/permissions/requestApproval` (`{ threadId, turnId, itemId, cwd, reason, permissions }`):
+   * the model's `request_permissions` tool (offered when the server's operator sets
+   * `request_permissions_tool`) asks for network access or paths to read or write beyond the
+   * thread's sandbox. The handler's result grants a subset (`{ permissions: { network?, fileSystem? },
+   * scope: "turn" | "session" }`; `{ permissions: {} }` grants nothing); the server grants only what
+   * was asked and what its operator's `[clients]` ceiling allows, and tells the model what took effect.
+   */
+  onPermissionsApproval(handler: HandlerFor<P, "item/permissions/requestApproval">): () => void {
+    return this.setServerRequestHandler("item/permissions/requestApproval", handler);
+  }
+
+  /**
    * Answers server request `method` with `handler`'s result. Requests without a handler (unless
    * the client was made with `answerUnhandledServerRequests: false`), and handlers that throw, are
    * answered with a JSON-RPC error (`-32000`) so the turn never hangs.

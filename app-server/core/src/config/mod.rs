@@ -61,6 +61,10 @@ pub struct Config {
     /// `ask_user` (default true): offer the model the free-text `ask_user` tool (plan mode,
     /// clients with `experimentalApi`). `tandem run --yes` and non-interactive runs set it false.
     pub ask_user: bool,
+    /// `request_permissions_tool` (default false): offer the model the `request_permissions`
+    /// tool, which asks the client for more than the thread's sandbox gives
+    /// (`item/permissions/requestApproval`), within `[clients]`.
+    pub request_permissions_tool: bool,
     /// `[app_server]` transport settings.
     pub app_server: AppServerConfig,
     /// `[query_project_index]`: the project index behind `query_project`.

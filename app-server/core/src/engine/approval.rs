@@ -1,5 +1,5 @@
 //! Decisions the engine needs from the user: command and file-change approvals, answers to
-//! the model's questions, and the output of the tools the client declared.
+//! the model's questions, the output of the tools the client declared, and permission grants.
 //!
 //! The engine asks through the narrow [`Approver`] trait and never learns how the question
 //! travels: the stdio processor sends a server→client request, the MCP adapter an elicitation.
@@ -14,6 +14,9 @@ use app_server_protocol::dialogs::{
 use app_server_protocol::dynamic_tools::{DynamicToolCallParams, DynamicToolCallResponse};
 use app_server_protocol::mcp_servers::{
     McpServerElicitationRequestParams, McpServerElicitationRequestResponse,
+};
+use app_server_protocol::permissions::{
+    PermissionsRequestApprovalParams, PermissionsRequestApprovalResponse,
 };
 use app_server_protocol::server_requests::{
     CommandExecutionApprovalDecision, CommandExecutionRequestApprovalParams,
@@ -41,6 +44,8 @@ pub enum ApprovalRequest {
     McpElicitation(McpServerElicitationRequestParams),
     /// The model called a tool the client declared (`dynamicTools`): the client runs it.
     DynamicToolCall(DynamicToolCallParams),
+    /// The model asks for more than the sandbox gives (`request_permissions`).
+    Permissions(PermissionsRequestApprovalParams),
 }
 
 impl ApprovalRequest {
@@ -54,6 +59,7 @@ impl ApprovalRequest {
             ApprovalRequest::Choices(_) => "choices",
             ApprovalRequest::McpElicitation(_) => "mcp_elicitation",
             ApprovalRequest::DynamicToolCall(_) => "dynamic_tool_call",
+            ApprovalRequest::Permissions(_) => "permissions",
         }
     }
 
@@ -67,6 +73,7 @@ impl ApprovalRequest {
             ApprovalRequest::Choices(params) => &params.thread_id,
             ApprovalRequest::McpElicitation(params) => &params.thread_id,
             ApprovalRequest::DynamicToolCall(params) => &params.thread_id,
+            ApprovalRequest::Permissions(params) => &params.thread_id,
         }
     }
 }
@@ -104,6 +111,13 @@ impl ApprovalReply {
                     "failed"
                 }
                 .to_string(),
+                ApprovalAnswer::Permissions(response) => {
+                    if response.permissions == Default::default() {
+                        "declined".to_string()
+                    } else {
+                        format!("granted_for_{}", wire_name(&response.scope))
+                    }
+                }
             },
             ApprovalReply::Failed(_) => "failed".to_string(),
             ApprovalReply::Withdrawn => "withdrawn".to_string(),
@@ -128,6 +142,9 @@ pub enum ApprovalAnswer {
     McpElicitation(McpServerElicitationRequestResponse),
     /// The output of an [`ApprovalRequest::DynamicToolCall`], as the client sent it.
     DynamicToolCall(DynamicToolCallResponse),
+    /// The grant answering an [`ApprovalRequest::Permissions`], as the client sent it (the
+    /// engine bounds it by the request and the ceiling).
+    Permissions(PermissionsRequestApprovalResponse),
 }
 
 impl ApprovalAnswer {
@@ -141,6 +158,7 @@ impl ApprovalAnswer {
             ApprovalAnswer::Choices(_) => "answers to choice questions",
             ApprovalAnswer::McpElicitation(_) => "an elicitation answer",
             ApprovalAnswer::DynamicToolCall(_) => "a tool output",
+            ApprovalAnswer::Permissions(_) => "a permission grant",
         }
     }
 }

@@ -33,6 +33,7 @@ mod proposed_plan;
 mod queries;
 pub mod queue;
 mod rate_limits;
+pub mod read_state;
 mod rollback;
 mod sections;
 pub mod server_requests;

@@ -252,6 +252,17 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
             engine.queue_list(params(json!({"threadId": id}))).map(drop),
             id,
         ),
+        ClientMethod::ThreadReadStateUpdate => outcome(
+            engine
+                .update_read_state(params(json!({
+                    "threadId": id,
+                    "expectedRevision": format!("initial:{id}"),
+                    "operation": {"type": "unread"},
+                })))
+                .await
+                .map(drop),
+            id,
+        ),
         ClientMethod::ThreadSectionMove => outcome(
             engine
                 .move_to_section(params(json!({
@@ -693,7 +704,7 @@ async fn the_local_user_keeps_the_threads_of_a_home_from_before_owners() {
         let version: i64 = connection
             .query_row("PRAGMA user_version", [], |row| row.get(0))
             .expect("version");
-        assert_eq!(version, 3);
+        assert_eq!(version, 4);
         local.shutdown().await;
         bob.shutdown().await;
     }

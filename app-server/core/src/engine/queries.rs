@@ -40,7 +40,7 @@ impl Engine {
         {
             return Ok(ThreadListResponse {
                 data: Vec::new(),
-                read_states: None,
+                read_states: Some(Default::default()),
                 next_cursor: None,
                 backwards_cursor: None,
             });
@@ -99,9 +99,10 @@ impl Engine {
             })
             .collect();
         self.with_sections(&mut data).await?;
+        let read_states = self.read_states_of(&data).await?;
         Ok(ThreadListResponse {
             data,
-            read_states: None,
+            read_states: Some(read_states),
             next_cursor: page.next_cursor,
             backwards_cursor: None,
         })

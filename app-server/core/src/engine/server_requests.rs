@@ -16,6 +16,7 @@ use app_server_protocol::dialogs::{
 };
 use app_server_protocol::dynamic_tools::DynamicToolCallResponse;
 use app_server_protocol::mcp_servers::McpServerElicitationRequestResponse;
+use app_server_protocol::permissions::PermissionsRequestApprovalResponse;
 use app_server_protocol::server_requests::{
     CommandExecutionRequestApprovalResponse, FileChangeRequestApprovalResponse,
     ToolRequestUserInputAnswer, ToolRequestUserInputParams, ToolRequestUserInputResponse,
@@ -52,6 +53,8 @@ pub enum ExpectedAnswer {
     McpElicitation,
     /// `{contentItems, success}` of `item/tool/call`.
     DynamicToolCall,
+    /// `{permissions, scope}` of `item/permissions/requestApproval`.
+    Permissions,
 }
 
 /// Renders `request` as the v2 server request; `method` picks the shape of the model's
@@ -104,6 +107,10 @@ pub fn to_server_request(
         ApprovalRequest::DynamicToolCall(params) => (
             ServerRequestPayload::DynamicToolCall(params),
             ExpectedAnswer::DynamicToolCall,
+        ),
+        ApprovalRequest::Permissions(params) => (
+            ServerRequestPayload::PermissionsRequestApproval(params),
+            ExpectedAnswer::Permissions,
         ),
     };
     ServerRequestFor { payload, expects }
@@ -172,6 +179,10 @@ impl ExpectedAnswer {
             ExpectedAnswer::DynamicToolCall => {
                 serde_json::from_value::<DynamicToolCallResponse>(result)
                     .map(ApprovalAnswer::DynamicToolCall)
+            }
+            ExpectedAnswer::Permissions => {
+                serde_json::from_value::<PermissionsRequestApprovalResponse>(result)
+                    .map(ApprovalAnswer::Permissions)
             }
         };
         match answer {

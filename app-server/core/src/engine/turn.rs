@@ -329,6 +329,9 @@ impl TurnTask {
             )
             .specs(),
         );
+        tools.extend(crate::engine::tools::permissions::offered(
+            &self.engine.config(),
+        ));
         let request = ModelRequest {
             model: state.meta.model.clone(),
             instructions: prompt::instructions(&state.meta),

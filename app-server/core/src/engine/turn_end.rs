@@ -16,6 +16,7 @@ use app_server_protocol::notifications::{
 };
 use app_server_protocol::tables::ServerNotification;
 use app_server_protocol::thread::{ThreadStatus, Turn, TurnError, TurnItemsView, TurnStatus};
+use app_server_protocol::thread_read_state::ThreadReadStateChangedNotification;
 use futures::FutureExt;
 
 use crate::clock::{unix_millis, unix_seconds};
@@ -141,7 +142,8 @@ impl TurnEnd {
 
     /// Records the end of the turn and frees the thread for the next one, then makes the
     /// rollout durable and refreshes the index row off the async workers (never holding the
-    /// thread's lock while the disk works). Returns `false`, changing nothing, when this turn
+    /// thread's lock while the disk works), and publishes a result that needs the owner's
+    /// attention (`thread/readState/changed`). Returns `false`, changing nothing, when this turn
     /// is no longer the thread's active turn.
     pub async fn close(
         &self,
@@ -151,6 +153,7 @@ impl TurnEnd {
         completed_at: i64,
         duration_ms: i64,
     ) -> bool {
+        let attention = crate::engine::read_state::needs_attention(&turn);
         let (sync, meta) = {
             let mut state = lock(&self.thread.state);
             if state.active.as_ref().map(|active| active.id.as_str()) != Some(&self.turn_id) {
@@ -172,19 +175,44 @@ impl TurnEnd {
         };
         let store = self.engine.store.clone();
         let thread_id = self.thread.id.clone();
+        let owner = self.thread.owner.clone();
+        let turn_id = self.turn_id.clone();
         let persisted = tokio::task::spawn_blocking(move || {
             if let Some(Err(error)) = sync.map(RolloutSync::sync) {
                 tracing::error!(%thread_id, %error, "cannot fsync rollout");
             }
-            if let Some(meta) = meta
-                && let Err(error) = store.update_meta(&meta)
-            {
+            let meta = meta?;
+            if let Err(error) = store.update_meta(&meta) {
                 tracing::error!(%thread_id, %error, "cannot update thread index");
+                return None;
+            }
+            // Published once the result is durable, as the reference does.
+            if !attention {
+                return None;
+            }
+            match store.publish_attention(&owner, &thread_id, &turn_id) {
+                Ok(changed) => changed,
+                Err(error) => {
+                    tracing::warn!(%thread_id, %error, "cannot record the thread's unread result");
+                    None
+                }
             }
         })
         .await;
-        if let Err(error) = persisted {
-            tracing::error!(thread_id = %self.thread.id, %error, "turn-end persistence failed");
+        match persisted {
+            Ok(Some(read_state)) => {
+                self.emit(ServerNotification::ThreadReadStateChanged(
+                    ThreadReadStateChangedNotification {
+                        thread_id: self.thread.id.clone(),
+                        read_state,
+                    },
+                ))
+                .await;
+            }
+            Ok(None) => {}
+            Err(error) => {
+                tracing::error!(thread_id = %self.thread.id, %error, "turn-end persistence failed");
+            }
         }
         true
     }

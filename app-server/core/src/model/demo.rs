@@ -11,7 +11,8 @@
 //! in plan mode with a client that answers the structured dialogs, a choice question
 //! (`ask_user_question`) and an open one (`ask_user`), and a closing message that reports what
 //! happened to each. A thread whose client declared tools (`dynamicTools`) also gets a call of
-//! the first of them, right after the plan, with the request as `{"request": …}`.
+//! the first of them, right after the plan, with the request as `{"request": …}`; where the
+//! operator offers `request_permissions`, the demo then asks for network access once.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -78,6 +79,7 @@ const QUESTION_CALL: &str = "call_demo_question";
 const CHOICE_CALL: &str = "call_demo_choice";
 const TEXT_CALL: &str = "call_demo_text";
 const CLIENT_TOOL_CALL: &str = "call_demo_client_tool";
+const PERMISSIONS_CALL: &str = "call_demo_permissions";
 
 /// The command the tour runs: harmless, but not on the known-safe list.
 pub const DEMO_COMMAND: &str = "uname -srm";
@@ -152,6 +154,22 @@ const SCRIPT: &[DemoRule] = &[
                 call_id: CLIENT_TOOL_CALL,
                 name: context.client_tool.unwrap_or_default().to_string(),
                 arguments: serde_json::json!({"request": echo(context.request_text)}),
+            }]
+        },
+    },
+    DemoRule {
+        // Only where the operator offers `request_permissions`: network access is asked once.
+        applies: |context| {
+            context.offers("request_permissions") && context.output(PERMISSIONS_CALL).is_none()
+        },
+        steps: |_| {
+            vec![DemoStep::ToolCall {
+                call_id: PERMISSIONS_CALL,
+                name: "request_permissions".into(),
+                arguments: serde_json::json!({
+                    "reason": "The demo would like to show a permission request.",
+                    "permissions": {"network": {"enabled": true}},
+                }),
             }]
         },
     },

@@ -22,6 +22,9 @@ mod list_tests;
 #[path = "owner_tests.rs"]
 mod owner_tests;
 #[cfg(test)]
+#[path = "read_state_tests.rs"]
+mod read_state_tests;
+#[cfg(test)]
 #[path = "sections_tests.rs"]
 mod sections_tests;
 #[cfg(test)]
@@ -329,9 +332,9 @@ impl Store {
     }
 
     /// Deletes thread `id` for good: its rollout file (live or archived) and then its index
-    /// row and its place in a section, and tells the rollout mirror (distributed MCP) that the
-    /// thread is gone. [`StoreError::NotFound`] when the thread has neither a rollout nor a row. The file goes
-    /// first: a failure in between leaves a row without a file, which a second delete
+    /// row, its place in a section and its read state, and tells the rollout mirror
+    /// (distributed MCP) that the thread is gone. [`StoreError::NotFound`] when the thread has
+    /// neither a rollout nor a row. The file goes first: a failure in between leaves a row without a file, which a second delete
     /// removes, never a file without a row that the next rebuild would bring back. Blocking.
     pub fn delete(&self, id: &str) -> Result<(), StoreError> {
         // Lines still queued for the file go into it before it is removed, not after.
@@ -355,6 +358,7 @@ impl Store {
         let removed = {
             let connection = self.connection()?;
             super::sections::forget_thread(&connection, id)?;
+            super::read_state::forget_thread(&connection, id)?;
             connection
                 .prepare_cached("DELETE FROM threads WHERE id = ?1")?
                 .execute([id])?

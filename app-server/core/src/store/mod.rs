@@ -7,6 +7,7 @@
 
 mod appender;
 mod index;
+pub mod read_state;
 mod rollout;
 mod schema;
 pub mod sections;

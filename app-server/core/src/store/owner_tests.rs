@@ -176,7 +176,7 @@ fn stores_opening_a_version_1_index_together_add_the_owner_in_place_once() {
             assert_eq!(listed, expected, "round {round}");
         }
         let (version, columns) = schema_of(home.path());
-        assert_eq!(version, 3);
+        assert_eq!(version, 4);
         assert_eq!(columns.iter().filter(|name| *name == "owner").count(), 1);
         assert!(!home.path().join("state.sqlite.corrupt").exists());
     }

@@ -14,6 +14,7 @@ use rusqlite::{Connection, ErrorCode, TransactionBehavior};
 
 use crate::store::StoreError;
 use crate::store::index::write_row;
+use crate::store::read_state::READ_STATES_SCHEMA;
 use crate::store::rollout::{self, io_error};
 
 /// Where an unusable database is moved before the rebuild, for post-mortems.
@@ -21,9 +22,9 @@ const DISCARDED_DATABASE_FILE: &str = "state.sqlite.corrupt";
 
 /// Version of [`SCHEMA`], kept in `PRAGMA user_version`. Bump it whenever the schema or the
 /// serialized form of [`ThreadMeta`] changes: a database with another version is rebuilt,
-/// except versions 1 and 2, which [`MIGRATE_1_TO_2`] and [`MIGRATE_2_TO_3`] bring up to date
-/// in place.
-pub(super) const SCHEMA_VERSION: i64 = 3;
+/// except versions 1 to 3, which [`MIGRATE_1_TO_2`], [`MIGRATE_2_TO_3`] and [`MIGRATE_3_TO_4`]
+/// bring up to date in place.
+pub(super) const SCHEMA_VERSION: i64 = 4;
 
 /// The thread table (the section tables are [`SECTIONS_SCHEMA`]). The two indexes serve
 /// `thread/list`'s filters on `owner` and `archived` and its keyset pagination on
@@ -77,6 +78,9 @@ CREATE INDEX IF NOT EXISTS thread_sections_position
 /// Version 2 → 3: the section tables ([`SECTIONS_SCHEMA`]), empty.
 const MIGRATE_2_TO_3: &str = SECTIONS_SCHEMA;
 
+/// Version 3 → 4: the read-state table ([`READ_STATES_SCHEMA`]), empty: every thread is read.
+const MIGRATE_3_TO_4: &str = READ_STATES_SCHEMA;
+
 /// Version 1 → 2: threads gain their owner. Every row of a version-1 index was written before
 /// owners were recorded, so each belongs to the local user, the column's default; the list
 /// indexes lead with the owner.
@@ -91,7 +95,7 @@ CREATE INDEX IF NOT EXISTS threads_owner_archived_updated
 ";
 
 /// Opens the index at `database`, rebuilding it from the rollouts of `sessions_dir` and
-/// `archived_dir` when it is missing or unusable, and migrating a version-1 index in place.
+/// `archived_dir` when it is missing or unusable, and migrating an older index in place.
 /// The whole decision runs under the home's [`IndexLock`] on `lock_file`, so that no other
 /// process builds, moves, migrates or deletes the database meanwhile.
 pub(super) fn open_index(
@@ -251,7 +255,7 @@ fn open_checked(database: &Path) -> Result<Connection, CheckFailure> {
     let version: i64 = connection
         .pragma_query_value(None, "user_version", |row| row.get(0))
         .map_err(check_failure)?;
-    if version == 1 || version == 2 {
+    if (1..SCHEMA_VERSION).contains(&version) {
         migrate(&connection).map_err(check_failure)?;
         return Ok(connection);
     }
@@ -263,8 +267,8 @@ fn open_checked(database: &Path) -> Result<Connection, CheckFailure> {
     Ok(connection)
 }
 
-/// Brings a version-1 or version-2 index up to [`SCHEMA_VERSION`] in place
-/// ([`MIGRATE_1_TO_2`], then [`MIGRATE_2_TO_3`]). Called under the [`IndexLock`]; the
+/// Brings a version-1, 2 or 3 index up to [`SCHEMA_VERSION`] in place
+/// ([`MIGRATE_1_TO_2`], then [`MIGRATE_2_TO_3`], then [`MIGRATE_3_TO_4`]). Called under the [`IndexLock`]; the
 /// IMMEDIATE transaction and the second look at the version keep it to one migration where
 /// the home cannot be locked.
 fn migrate(connection: &Connection) -> Result<(), rusqlite::Error> {
@@ -277,8 +281,12 @@ fn migrate(connection: &Connection) -> Result<(), rusqlite::Error> {
     }
     if version == 1 || version == 2 {
         transaction.execute_batch(MIGRATE_2_TO_3)?;
-        transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         tracing::info!("thread index: threads can now be put in sections (schema version 3)");
+    }
+    if (1..=3).contains(&version) {
+        transaction.execute_batch(MIGRATE_3_TO_4)?;
+        transaction.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        tracing::info!("thread index: threads now keep their read state (schema version 4)");
     }
     transaction.commit()
 }
@@ -325,6 +333,7 @@ fn rebuild(
     }
     transaction.execute_batch(SCHEMA)?;
     transaction.execute_batch(SECTIONS_SCHEMA)?;
+    transaction.execute_batch(READ_STATES_SCHEMA)?;
     let mut threads = 0;
     // Live rollouts come last so that they win over an archived copy of the same thread.
     // `sessions/` is dated (YYYY/MM/DD), `archived_sessions/` flat.

@@ -27,7 +27,7 @@ from tandem_client.generated.methods import (
 )
 from tandem_client.method_spec import NotificationSpec, RequestSpec
 from tandem_client.notifications import Notification, NotificationStream
-from tandem_client.server_requests import question_answers, tool_output, user_input_answers
+from tandem_client.server_requests import permissions_grant, question_answers, tool_output, user_input_answers
 from tandem_client.sync import SyncAppServerClient, TurnTimeout
 from tandem_client.turn import TurnStream
 from tandem_client.version import __version__
@@ -53,6 +53,7 @@ __all__ = [
     "TurnTimeout",
     "WebSocketRefused",
     "__version__",
+    "permissions_grant",
     "question_answers",
     "tool_output",
     "user_input_answers",

@@ -15,6 +15,7 @@ from tandem_client.server_requests import (
     ServerRequestHandler,
     decision_result,
     free_text_result,
+    permissions_result,
     question_answers_result,
     tool_output_result,
     user_input_result,
@@ -106,6 +107,27 @@ class TypedServerRequests:
         the call: the model reads the exception's message and the turn goes on.
         """
         self.on_server_request(ServerRequests.ITEM_TOOL_CALL.method, _converting(handler, tool_output_result))
+
+    def on_permissions_approval(self, handler: Callable[[models.PermissionsRequestApprovalParams], object]) -> None:
+        """Answer ``item/permissions/requestApproval``: the model's ``request_permissions`` tool
+        (offered when the server's operator sets ``request_permissions_tool``) asks for network
+        access or paths to read or write beyond the thread's sandbox.
+
+        The handler gets `models.PermissionsRequestApprovalParams` (``permissions``, ``reason``,
+        ``cwd``) and returns ``True`` or ``"turn"`` (grant what was asked, for the rest of the
+        turn), ``"session"`` (for the rest of the thread), ``False`` or ``None`` (grant nothing),
+        or the whole response (``{"permissions": {...}, "scope": ...}``, a subset of what was
+        asked). The server grants only what was asked and what its operator's ``[clients]``
+        ceiling allows, and tells the model exactly what took effect.
+        """
+
+        async def answered(params: Any) -> Any:
+            value = handler(params)
+            if inspect.isawaitable(value):
+                value = await value
+            return permissions_result(params, value)
+
+        self.on_server_request(ServerRequests.ITEM_PERMISSIONS_REQUEST_APPROVAL.method, answered)
 
     def _on_decision(self, spec: AnyRequestSpec, handler: ServerRequestHandler[Any]) -> None:
         self.on_server_request(spec.method, _converting(handler, decision_result))

@@ -112,6 +112,32 @@ def tool_output(output: str | Sequence[Mapping[str, Any]], success: bool = True)
     return {"contentItems": items, "success": success}
 
 
+def permissions_grant(params: Any, scope: str = "turn") -> dict[str, Any]:
+    """Build an ``item/permissions/requestApproval`` response that grants everything the request
+    asked for, for ``scope`` (``"turn"`` or ``"session"``). The server still grants only what the
+    operator's ceiling allows.
+
+    >>> permissions_grant({"permissions": {"network": {"enabled": True}}})
+    {'permissions': {'network': {'enabled': True}}, 'scope': 'turn'}
+    """
+    asked = wire.to_json(params)["permissions"] if isinstance(params, (BaseModel, Mapping)) else {}
+    granted = {key: value for key, value in asked.items() if key in ("network", "fileSystem") and value is not None}
+    return {"permissions": granted, "scope": scope}
+
+
+def permissions_result(params: Any, value: object) -> object:
+    """Accept ``True`` (grant what was asked, for the turn), ``"turn"`` or ``"session"`` (grant what
+    was asked, for that long), and ``False`` or ``None`` (grant nothing) as the
+    ``item/permissions/requestApproval`` response; a mapping or a model is the whole response."""
+    if value is True:
+        return permissions_grant(params)
+    if isinstance(value, str) and value in ("turn", "session"):
+        return permissions_grant(params, value)
+    if value is False or value is None:
+        return {"permissions": {}, "scope": "turn"}
+    return value
+
+
 def tool_output_result(value: object) -> object:
     """Accept a bare string, or a list of content items, as the ``item/tool/call`` response."""
     if isinstance(value, str):

@@ -48,6 +48,7 @@ const TOP_LEVEL_KEYS: &[&str] = &[
     "history",
     "query_project_index",
     "ask_user",
+    "request_permissions_tool",
     "mcp_servers",
     "mcp_tool_output_max_bytes",
     "shell_environment_policy",
@@ -138,6 +139,9 @@ pub(super) fn resolve(
     let base_instructions = effective.field(top, "", "instructions")?;
     let developer_instructions = effective.field(top, "", "developer_instructions")?;
     let ask_user = effective.field(top, "", "ask_user")?.unwrap_or(true);
+    let request_permissions_tool = effective
+        .field(top, "", "request_permissions_tool")?
+        .unwrap_or(false);
     let project_doc_max_bytes = effective
         .field(top, "", "project_doc_max_bytes")?
         .unwrap_or(crate::config::DEFAULT_PROJECT_DOC_MAX_BYTES);
@@ -180,6 +184,7 @@ pub(super) fn resolve(
         model_auto_compact_token_limit,
         model_providers,
         ask_user,
+        request_permissions_tool,
         app_server,
         query_project_index,
         mcp_servers,

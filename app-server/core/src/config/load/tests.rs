@@ -88,6 +88,7 @@ fn defaults_without_a_config_file() {
         model_auto_compact_token_limit: None,
         model_providers: builtin_providers(),
         ask_user: true,
+        request_permissions_tool: false,
         app_server: AppServerConfig {
             max_line_bytes: 16 * 1024 * 1024,
             request_queue_capacity: 128,

@@ -183,6 +183,7 @@ impl TurnTask {
                 state.meta.sandbox.clone(),
             )
         };
+        let sandbox = self.granted_sandbox(sandbox);
         let cwd = resolve_dir(&thread_cwd, args.workdir.as_deref());
         if let Some(heredoc) = parse_heredoc_invocation(&args.cmd) {
             let patch_cwd = resolve_dir(&cwd, heredoc.workdir.as_deref());

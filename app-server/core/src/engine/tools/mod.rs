@@ -18,6 +18,7 @@ mod image;
 mod mcp;
 mod mcp_progress;
 mod patch;
+pub mod permissions;
 mod plan;
 pub mod policy;
 mod query_project;
@@ -59,6 +60,8 @@ pub struct ThreadTools {
     /// Tools the user approved for the rest of the thread with `acceptForSession`
     /// (`apply_patch`: later patches inside the thread's working directory are not asked about).
     pub approved_tools: Mutex<HashSet<String>>,
+    /// What the client granted through `request_permissions`, for the turn or the thread.
+    pub permission_grants: Mutex<permissions::PermissionGrants>,
     /// `commandExecution` items whose process was still running when `exec_command` returned,
     /// by unified-exec session id; a later `write_stdin` that sees the exit completes them.
     pub open_commands: Mutex<HashMap<i32, OpenCommand>>,
@@ -83,6 +86,7 @@ impl ThreadTools {
             approved_commands: Mutex::new(HashSet::new()),
             approved_patch_paths: Mutex::new(HashSet::new()),
             approved_tools: Mutex::new(HashSet::new()),
+            permission_grants: Mutex::new(permissions::PermissionGrants::default()),
             open_commands: Mutex::new(HashMap::new()),
         }
     }

@@ -15,6 +15,7 @@ use super::dialogs::{AskUserQuestionTool, AskUserTool};
 use super::exec::{ExecCommand, WriteStdin};
 use super::image::ViewImage;
 use super::patch::ApplyPatch;
+use super::permissions::RequestPermissions;
 use super::plan::UpdatePlan;
 use super::query_project::QueryProject;
 use super::user_input::RequestUserInput;
@@ -39,6 +40,8 @@ pub enum Offered {
     Dialog,
     /// Only where the project index is usable (`query_project`).
     ProjectIndex,
+    /// Only when the operator sets `request_permissions_tool`.
+    Permissions,
 }
 
 /// One entry of the registry.
@@ -86,6 +89,7 @@ pub const MODEL_TOOLS: &[ModelTool] = &[
     model_tool::<AskUserQuestionTool>(Offered::Dialog),
     model_tool::<AskUserTool>(Offered::Dialog),
     model_tool::<QueryProject>(Offered::ProjectIndex),
+    model_tool::<RequestPermissions>(Offered::Permissions),
 ];
 
 /// The tools offered with every request, in a stable order; `questions` says whether someone
@@ -96,7 +100,7 @@ pub fn specs(questions: bool) -> Vec<ToolSpec> {
         .filter(|tool| match tool.offered {
             Offered::Always => true,
             Offered::Question => questions,
-            Offered::Dialog | Offered::ProjectIndex => false,
+            Offered::Dialog | Offered::ProjectIndex | Offered::Permissions => false,
         })
         .map(ModelTool::spec)
         .collect()
