@@ -36,6 +36,7 @@ pub mod mcp_servers;
 pub mod notifications;
 pub mod policy;
 pub mod process;
+pub mod review;
 pub mod server_requests;
 pub mod shell_command;
 pub mod skills;

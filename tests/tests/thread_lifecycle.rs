@@ -3,7 +3,8 @@
 //! archived thread goes too; bad params are refused. And every method of this family that
 //! names a thread (`thread/delete`, `thread/metadata/update`, `thread/inject_items`,
 //! `thread/revert`, `thread/goal/*`, `thread/attachment/*`, `thread/section/move`,
-//! `thread/settings/update`) refuses another principal's thread exactly as a missing one.
+//! `thread/settings/update`, `review/start`) refuses another principal's thread exactly as a
+//! missing one.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -473,6 +474,10 @@ async fn another_principals_thread_is_refused_as_missing_by_every_method() {
             json!({"sectionId": "01984de2-8f74-7c91-a3b2-5c5e937cf318"}),
         ),
         ("thread/settings/update", json!({"model": "mine now"})),
+        (
+            "review/start",
+            json!({"target": {"type": "uncommittedChanges"}}),
+        ),
     ];
     for (method, params) in calls {
         let mut for_alices = params.clone();

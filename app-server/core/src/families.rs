@@ -119,6 +119,7 @@ impl MethodFamily {
             | ClientMethod::ThreadRollback
             | ClientMethod::ThreadCompactStart
             | ClientMethod::ThreadShellCommand
+            | ClientMethod::ReviewStart
             | ClientMethod::ThreadBackgroundTerminalsList
             | ClientMethod::ThreadQueueAdd
             | ClientMethod::ThreadQueueList
@@ -256,6 +257,7 @@ impl ThreadScope {
             | ClientMethod::ThreadRollback
             | ClientMethod::ThreadCompactStart
             | ClientMethod::ThreadShellCommand
+            | ClientMethod::ReviewStart
             | ClientMethod::ThreadBackgroundTerminalsList
             | ClientMethod::ThreadQueueAdd
             | ClientMethod::ThreadQueueList

@@ -31,6 +31,8 @@ mod prompt;
 mod queries;
 pub mod queue;
 mod rate_limits;
+mod review;
+mod review_diff;
 mod rollback;
 mod sections;
 pub mod server_requests;
