@@ -461,3 +461,23 @@ async fn a_review_is_refused_while_a_turn_runs_and_an_interrupt_ends_it() {
     let turn = &find(&messages, "turn/completed")[0]["params"]["turn"];
     assert_eq!(turn["status"], "interrupted");
 }
+
+#[tokio::test]
+async fn in_a_repository_without_commits_every_file_is_new() {
+    let mut setup = setup("never", "read-only").await;
+    let repo = setup.workspace.path().to_path_buf();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    std::fs::write(repo.join("staged.txt"), "staged line\n").unwrap();
+    git(&repo, &["add", "staged.txt"]);
+    std::fs::write(repo.join("loose.txt"), "loose line\n").unwrap();
+    review(
+        &mut setup,
+        json!({"type": "uncommittedChanges"}),
+        "current changes",
+    )
+    .await;
+    let (text, _) = request_parts(&setup.model.requests()[0]);
+    assert!(text.contains("+staged line\n"), "{text}");
+    assert!(text.contains("+loose line\n"), "{text}");
+    assert!(!text.contains("git diff HEAD"), "{text}");
+}

@@ -5,12 +5,13 @@
 //! ```sh
 //! cargo build --bins
 //! target/debug/tandem-review-bench                  # 30 reviews, 20 files of 40 changed lines
-//! target/debug/tandem-review-bench --runs 100 --files 50
+//! target/debug/tandem-review-bench --runs 100 --files 50 --sandbox danger-full-access
 //! ```
 //!
 //! A git repository in a temporary directory holds `--files` committed files, each then
-//! changed on 40 lines (a diff of about 3 KiB per file), plus one untracked file. A real
-//! `tandem app-server` with a read-only sandbox serves one thread there; each run sends
+//! changed on 40 lines (a diff of about 7.5 KiB per file), plus one untracked file. A real
+//! `tandem app-server` with the `--sandbox` mode (default `read-only`, whose git commands run
+//! in the sandbox helper) serves one thread there; each run sends
 //! `review/start` (uncommitted changes) and waits for its model request, which the mock model
 //! holds until the time is taken, then lets the turn complete. The same is measured for
 //! `turn/start` with a short text, whose request carries no diff. Runs are one at a time.
@@ -76,11 +77,16 @@ fn summary(mut samples: Vec<Duration>) -> String {
 async fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.iter().any(|arg| arg == "--help" || arg == "-h") {
-        println!("usage: tandem-review-bench [--runs N] [--files N]");
+        println!("usage: tandem-review-bench [--runs N] [--files N] [--sandbox MODE]");
         return;
     }
     let runs = number(&args, "--runs", 30);
     let files = number(&args, "--files", 20);
+    let sandbox = args
+        .iter()
+        .position(|arg| arg == "--sandbox")
+        .and_then(|at| args.get(at + 1))
+        .map_or("read-only", String::as_str);
 
     let repo = tempfile::tempdir().unwrap();
     git(repo.path(), &["init", "-q", "-b", "main"]);
@@ -104,8 +110,8 @@ async fn main() {
     let model = MockModel::start().await;
     let mut server = TestServer::spawn_with(SpawnOptions {
         config_toml: format!(
-            "model_provider = \"mock\"\nmodel = \"mock-model\"\napproval_policy = \"never\"\nsandbox_mode = \"read-only\"\nmodel_context_window = 10000000\n\n[model_providers.mock]\nname = \"Mock\"\nbase_url = \"{}\"\nwire_api = \"responses\"\nrequest_max_retries = 0\nstream_max_retries = 0\n",
-            model.base_url()
+            "model_provider = \"mock\"\nmodel = \"mock-model\"\napproval_policy = \"never\"\nsandbox_mode = \"{sandbox}\"\nmodel_context_window = 10000000\n\n[model_providers.mock]\nname = \"Mock\"\nbase_url = \"{}\"\nwire_api = \"responses\"\nrequest_max_retries = 0\nstream_max_retries = 0\n",
+            model.base_url(),
         ),
         args: Vec::new(),
         home: None,

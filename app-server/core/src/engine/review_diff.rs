@@ -56,19 +56,19 @@ impl Git<'_> {
         match target {
             ReviewTarget::Custom { .. } => return Ok(None),
             ReviewTarget::UncommittedChanges => {
-                let base = match self
-                    .output(&["rev-parse", "--verify", "--quiet", "HEAD"])
+                // Staged and unstaged changes against HEAD; in a repository without commits,
+                // against the empty tree, so that everything shows as new.
+                if self
+                    .diff_into(&mut diff, &["diff", "HEAD", "--"])
                     .await
+                    .is_err()
                 {
-                    Ok(head) => head.trim().to_string(),
-                    // A repository without commits: everything is new.
-                    Err(_) => self
+                    let empty_tree = self
                         .output(&["hash-object", "-t", "tree", "/dev/null"])
-                        .await?
-                        .trim()
-                        .to_string(),
-                };
-                self.diff_into(&mut diff, &["diff", &base, "--"]).await?;
+                        .await?;
+                    self.diff_into(&mut diff, &["diff", empty_tree.trim(), "--"])
+                        .await?;
+                }
                 let untracked = self
                     .output(&["ls-files", "--others", "--exclude-standard", "-z"])
                     .await?;
