@@ -481,3 +481,35 @@ async fn in_a_repository_without_commits_every_file_is_new() {
     assert!(text.contains("+loose line\n"), "{text}");
     assert!(!text.contains("git diff HEAD"), "{text}");
 }
+
+#[tokio::test]
+async fn the_repositorys_configuration_runs_no_program() {
+    // A writable sandbox, so that a program the repository configures could leave its mark.
+    let mut setup = setup("never", "workspace-write").await;
+    let repo = setup.workspace.path().to_path_buf();
+    repository(&repo);
+    std::fs::write(repo.join(".gitattributes"), "*.txt diff=conv\n").unwrap();
+    git(&repo, &["add", ".gitattributes"]);
+    git(&repo, &["commit", "-q", "-m", "attributes"]);
+    for (key, mark) in [
+        ("diff.external", "ran-external"),
+        ("diff.conv.textconv", "ran-textconv"),
+        ("core.fsmonitor", "ran-fsmonitor"),
+        ("core.pager", "ran-pager"),
+    ] {
+        let program = format!("touch {}/{mark}; cat", repo.display());
+        git(&repo, &["config", key, &program]);
+    }
+    std::fs::write(repo.join("f.txt"), "a\nchanged\n").unwrap();
+    review(
+        &mut setup,
+        json!({"type": "uncommittedChanges"}),
+        "current changes",
+    )
+    .await;
+    let (text, _) = request_parts(&setup.model.requests()[0]);
+    assert!(text.contains("-b\n+changed\n"), "{text}");
+    for mark in ["ran-external", "ran-textconv", "ran-fsmonitor", "ran-pager"] {
+        assert!(!repo.join(mark).exists(), "{mark}");
+    }
+}
