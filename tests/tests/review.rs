@@ -513,3 +513,42 @@ async fn the_repositorys_configuration_runs_no_program() {
         assert!(!repo.join(mark).exists(), "{mark}");
     }
 }
+
+#[tokio::test]
+async fn a_base_branch_with_an_upstream_is_compared_as_its_remote_has_it() {
+    let mut setup = setup("never", "read-only").await;
+    let origin = tempfile::tempdir().unwrap();
+    repository(origin.path());
+    std::fs::write(origin.path().join("f.txt"), "a\nb\nupstream line\n").unwrap();
+    git(origin.path(), &["commit", "-q", "-am", "Upstream work"]);
+    let repo = setup.workspace.path().join("clone");
+    git(
+        setup.workspace.path(),
+        &["clone", "-q", origin.path().to_str().unwrap(), "clone"],
+    );
+    // The local main lags behind origin/main; the feature starts from origin/main.
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    std::fs::write(repo.join("g.txt"), "feature line\n").unwrap();
+    git(&repo, &["add", "g.txt"]);
+    git(&repo, &["commit", "-q", "-m", "Feature"]);
+    git(&repo, &["branch", "-q", "-f", "main", "HEAD~2"]);
+    git(
+        &repo,
+        &["branch", "-q", "--set-upstream-to=origin/main", "main"],
+    );
+    let result = setup
+        .server
+        .request("thread/start", json!({"cwd": repo.to_str().unwrap()}))
+        .await
+        .unwrap();
+    setup.thread_id = result["thread"]["id"].as_str().unwrap().to_string();
+    review(
+        &mut setup,
+        json!({"type": "baseBranch", "branch": "main"}),
+        "changes against 'main'",
+    )
+    .await;
+    let (text, _) = request_parts(&setup.model.requests()[0]);
+    assert!(text.contains("+feature line\n"), "{text}");
+    assert!(!text.contains("upstream line"), "{text}");
+}

@@ -86,15 +86,24 @@ impl Git<'_> {
                 }
             }
             ReviewTarget::BaseBranch { branch } => {
-                let merge_base = self
-                    .output(&["merge-base", "--end-of-options", "HEAD", branch])
+                // What would merge into the branch as its remote has it, when it tracks one;
+                // else into the local branch.
+                let upstream = format!("{branch}@{{upstream}}");
+                let merge_base = match self
+                    .output(&["merge-base", "--end-of-options", "HEAD", &upstream])
                     .await
-                    .map_err(|error| {
-                        EngineError::InvalidRequest(format!(
-                            "cannot find where HEAD left branch `{branch}`: {}",
-                            error_detail(&error)
-                        ))
-                    })?;
+                {
+                    Ok(merge_base) => merge_base,
+                    Err(_) => self
+                        .output(&["merge-base", "--end-of-options", "HEAD", branch])
+                        .await
+                        .map_err(|error| {
+                            EngineError::InvalidRequest(format!(
+                                "cannot find where HEAD left branch `{branch}`: {}",
+                                error_detail(&error)
+                            ))
+                        })?,
+                };
                 self.diff_into(&mut diff, &["diff", merge_base.trim(), "--"])
                     .await?;
             }
