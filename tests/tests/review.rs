@@ -11,10 +11,10 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::tool_turns::{Setup, done, find, setup};
+use common::tool_turns::{Setup, done, find, setup, setup_for_wire};
 use pretty_assertions::assert_eq;
 use serde_json::{Value, json};
-use tandem_tests::mock_model::{MockResponse, responses_text};
+use tandem_tests::mock_model::{MockResponse, chat_text, responses_text};
 
 /// What the mock reviewer answers: one finding.
 const FINDINGS: &str = r#"{"findings":[{"title":"[P1] Keep the last line","body":"The change drops `b`.\nCallers read it.","confidence_score":0.8,"priority":1,"code_location":{"absolute_file_path":"/repo/f.txt","line_range":{"start":2,"end":2}}}],"overall_correctness":"patch is incorrect","overall_explanation":"One regression.","overall_confidence_score":0.7}"#;
@@ -551,4 +551,39 @@ async fn a_base_branch_with_an_upstream_is_compared_as_its_remote_has_it() {
     let (text, _) = request_parts(&setup.model.requests()[0]);
     assert!(text.contains("+feature line\n"), "{text}");
     assert!(!text.contains("upstream line"), "{text}");
+}
+
+#[tokio::test]
+async fn a_chat_completions_provider_reviews_too() {
+    let mut setup = setup_for_wire("never", "read-only", "chat").await;
+    let repo = setup.workspace.path().to_path_buf();
+    repository(&repo);
+    std::fs::write(repo.join("f.txt"), "a\nB\n").unwrap();
+    setup.model.push(MockResponse::sse(chat_text(&[FINDINGS])));
+    setup
+        .server
+        .request(
+            "review/start",
+            json!({"threadId": setup.thread_id, "target": {"type": "uncommittedChanges"}}),
+        )
+        .await
+        .unwrap();
+    let messages = setup.server.until_turn_completed().await;
+    assert_eq!(
+        items(&messages, "item/completed")[2],
+        ("exitedReviewMode".into(), RENDERED.into())
+    );
+    // The rubric is the system message; no tools are offered.
+    let request = &setup.model.requests()[0];
+    let first = &request["messages"][0];
+    assert_eq!(first["role"], "system");
+    assert!(
+        first["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("# Reviewing a code change"),
+        "{request}"
+    );
+    assert!(request.get("tools").is_none(), "{request}");
+    assert!(request.to_string().contains("-b\\n+B\\n"), "{request}");
 }
