@@ -206,6 +206,14 @@ async fn uncommitted_changes_are_reviewed_with_the_reference_items() {
             "agentMessage"
         ]
     );
+    // The request names the thread, as the reference's does.
+    assert!(
+        read["thread"]["preview"]
+            .as_str()
+            .unwrap()
+            .starts_with("Review the changes in the working tree"),
+        "{read}"
+    );
 }
 
 #[tokio::test]

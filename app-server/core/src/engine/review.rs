@@ -376,6 +376,13 @@ impl TurnTask {
         };
         let started = self.start_item(user.clone()).await;
         items.push(self.complete_item(&started, user).await);
+        {
+            // As a turn's first words do, the request names a thread that had none.
+            let mut state = lock(&self.thread.state);
+            if state.meta.preview.is_empty() {
+                state.meta.preview = review.request.clone();
+            }
+        }
 
         let answer = self.ask_reviewer(request).await;
         let (text, outcome) = match answer {
