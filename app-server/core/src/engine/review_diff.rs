@@ -14,7 +14,6 @@ use std::time::Duration;
 
 use app_server_protocol::policy::SandboxPolicy;
 use app_server_protocol::review::ReviewTarget;
-use tokio_util::sync::CancellationToken;
 
 use crate::engine::{EngineError, EngineInner};
 use crate::tools::exec::environment::command_environment;
@@ -211,7 +210,8 @@ impl Git<'_> {
                 output_cap: Some(cap),
                 on_chunk: None,
                 buffer_output: true,
-                cancel: CancellationToken::new(),
+                // A server shutting down stops git at once.
+                cancel: self.engine.shutdown.child_token(),
             },
         )
         .await;
