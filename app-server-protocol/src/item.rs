@@ -34,7 +34,9 @@ impl ThreadItemDetails {
             | ThreadItemDetails::McpToolCall { id, .. }
             | ThreadItemDetails::ImageView { id, .. }
             | ThreadItemDetails::ContextCompaction { id, .. }
-            | ThreadItemDetails::HookPrompt { id, .. } => id,
+            | ThreadItemDetails::HookPrompt { id, .. }
+            | ThreadItemDetails::EnteredReviewMode { id, .. }
+            | ThreadItemDetails::ExitedReviewMode { id, .. } => id,
         }
     }
 }
@@ -222,6 +224,21 @@ pub enum ThreadItemDetails {
         id: String,
         /// One reason per hook run that blocked.
         fragments: Vec<crate::hooks::HookPromptFragment>,
+    },
+    /// A `review/start` turn began reviewing.
+    EnteredReviewMode {
+        /// Item id.
+        id: String,
+        /// What is reviewed, in a few words (`current changes`, `commit 1a2b3c4`, …).
+        review: String,
+    },
+    /// A `review/start` turn finished reviewing.
+    ExitedReviewMode {
+        /// Item id.
+        id: String,
+        /// The review as text: the overall explanation, then each finding with its title,
+        /// location and body (or why there is no review).
+        review: String,
     },
 }
 

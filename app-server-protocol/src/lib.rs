@@ -38,6 +38,7 @@ pub mod notifications;
 pub mod permissions;
 pub mod policy;
 pub mod process;
+pub mod review;
 pub mod server_requests;
 pub mod shell_command;
 pub mod skills;

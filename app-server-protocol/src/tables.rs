@@ -99,6 +99,7 @@ use crate::process::{
     ProcessExitedNotification, ProcessKillParams, ProcessOutputDeltaNotification,
     ProcessResizePtyParams, ProcessSpawnParams, ProcessWriteStdinParams,
 };
+use crate::review::{ReviewStartParams, ReviewStartResponse};
 use crate::server_requests::{
     CommandExecutionRequestApprovalParams, CommandExecutionRequestApprovalResponse,
     FileChangeRequestApprovalParams, FileChangeRequestApprovalResponse, ToolRequestUserInputParams,
@@ -312,6 +313,15 @@ request_table! {
     ThreadShellCommand => "thread/shellCommand" [Stable] {
         params: ThreadShellCommandParams,
         response: ThreadShellCommandResponse,
+    },
+    /// Review code changes in a loaded, idle thread: uncommitted changes, the changes against a
+    /// base branch, one commit, or custom instructions. Tandem collects the diff itself (under
+    /// the thread's sandbox, capped) and sends it with its review rubric; the turn shows an
+    /// `enteredReviewMode` item, then `exitedReviewMode` and an `agentMessage` carrying the
+    /// findings. Answers at once with the turn; its notifications follow.
+    ReviewStart => "review/start" [Stable] {
+        params: ReviewStartParams,
+        response: ReviewStartResponse,
     },
     /// List a loaded thread's `exec_command` processes still running after their tool call
     /// returned, oldest first.

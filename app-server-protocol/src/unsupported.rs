@@ -299,11 +299,6 @@ pub const UNSUPPORTED_METHODS: &[UnsupportedMethod] = &[
         Unsupported::Cloud,
     ),
     unsupported(
-        "review/start",
-        Stability::Stable,
-        Unsupported::NotImplemented,
-    ),
-    unsupported(
         "account/gatewayOAuth/read",
         Stability::Stable,
         Unsupported::Account,

@@ -253,6 +253,20 @@ func (c *Client) ThreadShellCommand(ctx context.Context, params protocol.ThreadS
 	return result, nil
 }
 
+// ReviewStart sends `review/start`: Review code changes in a loaded, idle thread: uncommitted changes, the changes against a
+//
+//	base branch, one commit, or custom instructions. Tandem collects the diff itself (under
+//	the thread's sandbox, capped) and sends it with its review rubric; the turn shows an
+//	`enteredReviewMode` item, then `exitedReviewMode` and an `agentMessage` carrying the
+//	findings. Answers at once with the turn; its notifications follow.
+func (c *Client) ReviewStart(ctx context.Context, params protocol.ReviewStartParams) (*protocol.ReviewStartResponse, error) {
+	result := new(protocol.ReviewStartResponse)
+	if err := c.Call(ctx, protocol.MethodReviewStart, params, result); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
 // ThreadBackgroundTerminalsList sends `thread/backgroundTerminals/list`: List a loaded thread's `exec_command` processes still running after their tool call
 //
 //	returned, oldest first.

@@ -108,6 +108,8 @@ import type { ProcessWriteStdinParams } from "./ProcessWriteStdinParams";
 import type { RequestId } from "./RequestId";
 import type { ResumeConversationParams } from "./ResumeConversationParams";
 import type { ResumeConversationResponse } from "./ResumeConversationResponse";
+import type { ReviewStartParams } from "./ReviewStartParams";
+import type { ReviewStartResponse } from "./ReviewStartResponse";
 import type { SendUserMessageParams } from "./SendUserMessageParams";
 import type { SendUserMessageResponse } from "./SendUserMessageResponse";
 import type { SendUserTurnParams } from "./SendUserTurnParams";
@@ -216,6 +218,7 @@ export type ClientRequest =
   | { method: "thread/rollback", id: RequestId, params: ThreadRollbackParams }
   | { method: "thread/compact/start", id: RequestId, params: ThreadCompactStartParams }
   | { method: "thread/shellCommand", id: RequestId, params: ThreadShellCommandParams }
+  | { method: "review/start", id: RequestId, params: ReviewStartParams }
   | { method: "thread/backgroundTerminals/list", id: RequestId, params: ThreadBackgroundTerminalsListParams }
   | { method: "thread/queue/add", id: RequestId, params: ThreadQueueAddParams }
   | { method: "thread/queue/list", id: RequestId, params: ThreadQueueListParams }
@@ -421,6 +424,14 @@ export type ClientRequestMap = {
    * deltas. Answers at once with `{}`; the turn's notifications follow.
    */
   "thread/shellCommand": { params: ThreadShellCommandParams; response: ThreadShellCommandResponse };
+  /**
+   * Review code changes in a loaded, idle thread: uncommitted changes, the changes against a
+   * base branch, one commit, or custom instructions. Tandem collects the diff itself (under
+   * the thread's sandbox, capped) and sends it with its review rubric; the turn shows an
+   * `enteredReviewMode` item, then `exitedReviewMode` and an `agentMessage` carrying the
+   * findings. Answers at once with the turn; its notifications follow.
+   */
+  "review/start": { params: ReviewStartParams; response: ReviewStartResponse };
   /**
    * List a loaded thread's `exec_command` processes still running after their tool call
    * returned, oldest first.

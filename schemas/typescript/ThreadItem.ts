@@ -250,4 +250,21 @@ id: string,
 /**
  * One reason per hook run that blocked.
  */
-fragments: Array<HookPromptFragment>, });
+fragments: Array<HookPromptFragment>, } | { "type": "enteredReviewMode", 
+/**
+ * Item id.
+ */
+id: string, 
+/**
+ * What is reviewed, in a few words (`current changes`, `commit 1a2b3c4`, …).
+ */
+review: string, } | { "type": "exitedReviewMode", 
+/**
+ * Item id.
+ */
+id: string, 
+/**
+ * The review as text: the overall explanation, then each finding with its title,
+ * location and body (or why there is no review).
+ */
+review: string, });

@@ -3,8 +3,8 @@
 //! archived thread goes too; bad params are refused. And every method of this family that
 //! names a thread (`thread/delete`, `thread/metadata/update`, `thread/inject_items`,
 //! `thread/revert`, `thread/goal/*`, `thread/attachment/*`, `thread/section/move`,
-//! `thread/settings/update`, `thread/readState/update`) refuses another principal's thread
-//! exactly as a missing one.
+//! `thread/settings/update`, `thread/readState/update`, `review/start`) refuses another
+//! principal's thread exactly as a missing one.
 
 #![allow(clippy::expect_used, clippy::unwrap_used, reason = "tests fail loudly")]
 
@@ -477,6 +477,10 @@ async fn another_principals_thread_is_refused_as_missing_by_every_method() {
         (
             "thread/readState/update",
             json!({"expectedRevision": "r", "operation": {"type": "read"}}),
+        ),
+        (
+            "review/start",
+            json!({"target": {"type": "uncommittedChanges"}}),
         ),
     ];
     for (method, params) in calls {

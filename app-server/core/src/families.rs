@@ -119,6 +119,7 @@ impl MethodFamily {
             | ClientMethod::ThreadRollback
             | ClientMethod::ThreadCompactStart
             | ClientMethod::ThreadShellCommand
+            | ClientMethod::ReviewStart
             | ClientMethod::ThreadBackgroundTerminalsList
             | ClientMethod::ThreadQueueAdd
             | ClientMethod::ThreadQueueList
@@ -257,6 +258,7 @@ impl ThreadScope {
             | ClientMethod::ThreadRollback
             | ClientMethod::ThreadCompactStart
             | ClientMethod::ThreadShellCommand
+            | ClientMethod::ReviewStart
             | ClientMethod::ThreadBackgroundTerminalsList
             | ClientMethod::ThreadQueueAdd
             | ClientMethod::ThreadQueueList

@@ -298,6 +298,15 @@ impl Processor {
                     Err(error) => self.send_engine_error(id, error).await,
                 }
             }
+            ClientRequestPayload::ReviewStart(params) => {
+                match self.engine.start_review(params).await {
+                    Ok((response, launcher)) => {
+                        self.outgoing.send_response(id, &response).await;
+                        launcher.launch();
+                    }
+                    Err(error) => self.send_engine_error(id, error).await,
+                }
+            }
             ClientRequestPayload::ThreadBackgroundTerminalsList(params) => {
                 let result = self.engine.list_background_terminals(params);
                 self.respond(id, result).await;

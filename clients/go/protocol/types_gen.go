@@ -69,6 +69,12 @@ const (
 	//  of its own with one `commandExecution` item (`source: "userShell"`) and its output
 	//  deltas. Answers at once with `{}`; the turn's notifications follow.
 	MethodThreadShellCommand = "thread/shellCommand"
+	// Review code changes in a loaded, idle thread: uncommitted changes, the changes against a
+	//  base branch, one commit, or custom instructions. Tandem collects the diff itself (under
+	//  the thread's sandbox, capped) and sends it with its review rubric; the turn shows an
+	//  `enteredReviewMode` item, then `exitedReviewMode` and an `agentMessage` carrying the
+	//  findings. Answers at once with the turn; its notifications follow.
+	MethodReviewStart = "review/start"
 	// List a loaded thread's `exec_command` processes still running after their tool call
 	//  returned, oldest first. @experimental
 	MethodThreadBackgroundTerminalsList = "thread/backgroundTerminals/list"
@@ -4489,6 +4495,49 @@ type ReviewDecisionResponse struct {
 	Decision ReviewDecision `json:"decision"`
 }
 
+// ReviewDelivery: Where a review runs.
+type ReviewDelivery string
+
+// The values of ReviewDelivery.
+const (
+	// On the thread named by `threadId`.
+	ReviewDeliveryInline ReviewDelivery = "inline"
+)
+
+// ReviewStartParams: Parameters of `review/start`.
+type ReviewStartParams struct {
+	// Delivery: Reviews run inline on the supplied thread. Omit this field or pass `inline`. To review
+	// on a separate thread, start a thread first and use its id.
+	Delivery *ReviewDelivery `json:"delivery,omitempty"`
+	// Target: What to review.
+	Target ReviewTarget `json:"target"`
+	// ThreadID: The thread to review in (loaded, owned by the caller, with no running turn).
+	ThreadID string `json:"threadId"`
+}
+
+// ReviewStartResponse: Result of `review/start`, sent before the review's turn runs.
+type ReviewStartResponse struct {
+	// ReviewThreadID: The thread id supplied to `review/start`.
+	ReviewThreadID string `json:"reviewThreadId"`
+	// Turn: The review's turn, in progress; its one item is a `userMessage` naming what is
+	// reviewed (the same words as the `enteredReviewMode` item).
+	Turn Turn `json:"turn"`
+}
+
+// ReviewTarget: What a review looks at (tagged by `type`).
+type ReviewTarget struct {
+	// Branch: The branch the changes would be merged into.
+	Branch *string `json:"branch,omitempty"`
+	// Instructions: What to review and how, in the user's words.
+	Instructions *string `json:"instructions,omitempty"`
+	// Sha: The commit (any revision git accepts that names one commit).
+	Sha *string `json:"sha,omitempty"`
+	// Title: Optional human-readable label (e.g., commit subject) for UIs.
+	Title *string `json:"title,omitempty"`
+	// Type: The variant: `uncommittedChanges`, `baseBranch`, `commit`, `custom`.
+	Type string `json:"type"`
+}
+
 // SandboxMode: Sandbox mode chosen for a thread (`thread/start.sandbox`); kebab-case on the wire.
 type SandboxMode string
 
@@ -5233,6 +5282,8 @@ type ThreadItem struct {
 	ReadOnlyHint *bool `json:"readOnlyHint,omitempty"`
 	// Result: The server's result once completed; `null` otherwise.
 	Result *MCPToolCallResult `json:"result,omitempty"`
+	// Review: What is reviewed, in a few words (`current changes`, `commit 1a2b3c4`, …).
+	Review *string `json:"review,omitempty"`
 	// ScriptPath: Script path; always `null` in Tandem.
 	ScriptPath *string `json:"scriptPath,omitempty"`
 	// Server: The server's name under `[mcp_servers]`.
@@ -5251,7 +5302,7 @@ type ThreadItem struct {
 	Text *string `json:"text,omitempty"`
 	// Tool: Tool name, as the model called it.
 	Tool *string `json:"tool,omitempty"`
-	// Type: The variant: `userMessage`, `agentMessage`, `plan`, `reasoning`, `commandExecution`, `fileChange`, `dynamicToolCall`, `mcpToolCall`, `imageView`, `contextCompaction`, `hookPrompt`.
+	// Type: The variant: `userMessage`, `agentMessage`, `plan`, `reasoning`, `commandExecution`, `fileChange`, `dynamicToolCall`, `mcpToolCall`, `imageView`, `contextCompaction`, `hookPrompt`, `enteredReviewMode`, `exitedReviewMode`.
 	Type string `json:"type"`
 }
 

@@ -191,6 +191,11 @@ export function item(value: ThreadItem): HTMLElement {
       return h("section", { class: "item note" }, h("p", {}, "The conversation was compacted."));
     case "hookPrompt":
       return h("section", { class: "item note" }, h("p", {}, value.fragments.map((fragment) => JSON.stringify(fragment)).join("\n")));
+    case "enteredReviewMode":
+      return h("section", { class: "item note" }, h("p", {}, `Code review: ${value.review}`));
+    case "exitedReviewMode":
+      // The findings follow as the agent's message; the note only closes the review.
+      return h("section", { class: "item note" }, h("p", {}, "Code review finished."));
   }
 }
 

@@ -34,6 +34,8 @@ mod queries;
 pub mod queue;
 mod rate_limits;
 pub mod read_state;
+mod review;
+mod review_diff;
 mod rollback;
 mod sections;
 pub mod server_requests;

@@ -280,6 +280,16 @@ async fn call(engine: &Engine, method: ClientMethod, thread_id: &str) -> String 
                 .map(drop),
             id,
         ),
+        ClientMethod::ReviewStart => outcome(
+            engine
+                .start_review(params(json!({
+                    "threadId": id,
+                    "target": {"type": "custom", "instructions": "bob's review"},
+                })))
+                .await
+                .map(drop),
+            id,
+        ),
         ClientMethod::ThreadShellCommand => outcome(
             engine
                 .start_shell_command(params(json!({"threadId": id, "command": "echo bob"})))

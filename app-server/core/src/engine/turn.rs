@@ -53,6 +53,8 @@ pub struct TurnTask {
     pub compact_only: bool,
     /// `thread/shellCommand`: the turn runs the user's command and ends.
     pub shell_command: Option<crate::engine::shell_command::UserShellCommand>,
+    /// `review/start`: the turn reviews the changes and ends.
+    pub review: Option<crate::engine::review::PreparedReview>,
 }
 
 /// How long an interrupt that a tool asked for (an approval answered `cancel`) waits for the
@@ -107,6 +109,13 @@ impl TurnTask {
                 TurnStatus::Completed
             };
             self.finish(status, vec![item]).await;
+            return;
+        }
+        if let Some(review) = self.review.take() {
+            match self.run_review(review).await {
+                Ok((status, items)) => self.finish(status, items).await,
+                Err(error) => self.finish_failed(error).await,
+            }
             return;
         }
         let mut items: Vec<ThreadItem> = Vec::new();

@@ -208,6 +208,7 @@ impl Engine {
             diff: TurnDiffTracker::new(std::path::PathBuf::from(&cwd)),
             compact_only: false,
             shell_command: None,
+            review: None,
         };
         Ok((
             in_progress_turn(&turn_id, None),
