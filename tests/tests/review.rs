@@ -125,6 +125,8 @@ async fn uncommitted_changes_are_reviewed_with_the_reference_items() {
             "item/completed",
             "item/started",
             "item/completed",
+            // The review's findings await the user (see `thread_read_state.rs`).
+            "thread/readState/changed",
             "thread/status/changed",
             "turn/completed",
         ]
