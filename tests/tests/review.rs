@@ -114,10 +114,11 @@ async fn uncommitted_changes_are_reviewed_with_the_reference_items() {
     assert_eq!(
         methods,
         [
-            "thread/status/changed",
-            "turn/started",
+            // `enteredReviewMode` comes before the turn starts, as the reference sends it.
             "item/started",
             "item/completed",
+            "thread/status/changed",
+            "turn/started",
             "item/started",
             "item/completed",
             "thread/tokenUsage/updated",

@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails, UserInput};
-use app_server_protocol::notifications::ErrorNotification;
+use app_server_protocol::notifications::{ErrorNotification, ItemCompletedNotification};
 use app_server_protocol::review::{
     ReviewDelivery, ReviewStartParams, ReviewStartResponse, ReviewTarget,
 };
@@ -23,6 +23,7 @@ use app_server_protocol::turn_requests::TurnStartParams;
 use futures::StreamExt;
 use serde::Deserialize;
 
+use crate::clock::unix_millis;
 use crate::engine::prompt;
 use crate::engine::review_diff::{CollectedDiff, DIFF_CAP, Git};
 use crate::engine::settings::normalize_thread_id;
@@ -32,6 +33,7 @@ use crate::engine::turn_parts::agent_message;
 use crate::engine::{Engine, EngineError};
 use crate::model::retry::{RetryEvent, stream_with_retries};
 use crate::model::{ContentItem, ModelEvent, ResponseItem};
+use crate::store::RolloutRecord;
 use crate::sync::lock;
 
 /// The longest branch name, commit name or set of instructions accepted, in bytes.
@@ -357,14 +359,13 @@ impl TurnTask {
     pub(super) async fn run_review(
         &self,
         review: PreparedReview,
+        entered: ThreadItem,
     ) -> Result<(TurnStatus, Vec<ThreadItem>), TurnError> {
-        let mut items = Vec::new();
-        let entered = ThreadItemDetails::EnteredReviewMode {
-            id: uuid::Uuid::now_v7().to_string(),
-            review: review.hint.clone(),
-        };
-        let started = self.start_item(entered.clone()).await;
-        items.push(self.complete_item(&started, entered).await);
+        lock(&self.thread.state).record(&RolloutRecord::Item {
+            turn_id: self.turn_id.clone(),
+            item: entered.clone(),
+        });
+        let mut items = vec![entered];
         let request = request_text(&review);
         let user = ThreadItemDetails::UserMessage {
             id: uuid::Uuid::now_v7().to_string(),
@@ -421,6 +422,37 @@ impl TurnTask {
         });
         items.push(self.complete_item(&started, message).await);
         Ok((status, items))
+    }
+
+    /// Announces a review turn's `enteredReviewMode` item (started and completed), before the
+    /// turn's status change and `turn/started`, where the reference sends it. The item is
+    /// recorded in the rollout by [`Self::run_review`], once the turn itself is recorded.
+    pub(super) async fn announce_review(&self) -> Option<ThreadItem> {
+        let review = self.review.as_ref()?;
+        let entered = ThreadItemDetails::EnteredReviewMode {
+            id: uuid::Uuid::now_v7().to_string(),
+            review: review.hint.clone(),
+        };
+        let started = self.start_item(entered.clone()).await;
+        let now = unix_millis();
+        let item = ThreadItem {
+            details: entered,
+            started_at_ms: started.started_at_ms,
+            completed_at_ms: Some(now),
+        };
+        self.engine
+            .sink
+            .emit(ServerNotification::ItemCompleted(
+                ItemCompletedNotification {
+                    item: item.clone(),
+                    thread_id: self.thread.id.clone(),
+                    turn_id: self.turn_id.clone(),
+                    content_token_count: None,
+                    completed_at_ms: now,
+                },
+            ))
+            .await;
+        Some(item)
     }
 
     /// Sends the review request and reads the model's final message, without streaming it.

@@ -78,6 +78,7 @@ impl TurnTask {
     /// Runs the turn to its end and emits `turn/completed`.
     pub async fn run(mut self) {
         let thread_id = self.thread.id.clone();
+        let entered_review = self.announce_review().await;
         self.emit(ServerNotification::ThreadStatusChanged(
             ThreadStatusChangedNotification {
                 thread_id: thread_id.clone(),
@@ -111,8 +112,8 @@ impl TurnTask {
             self.finish(status, vec![item]).await;
             return;
         }
-        if let Some(review) = self.review.take() {
-            match self.run_review(review).await {
+        if let (Some(review), Some(entered)) = (self.review.take(), entered_review) {
+            match self.run_review(review, entered).await {
                 Ok((status, items)) => self.finish(status, items).await,
                 Err(error) => self.finish_failed(error).await,
             }
