@@ -3,6 +3,10 @@
 //! OpenAI-compatible server. [`resolve`] picks one from the configuration, or says why none is
 //! ready (`missing_api_key`, `model_not_installed`).
 
+#[cfg(feature = "local-embeddings")]
+pub mod bert;
+#[cfg(feature = "local-embeddings")]
+pub mod int8;
 pub mod local;
 pub mod remote;
 pub mod wordpiece;

@@ -4,7 +4,10 @@
 //! - Rust: the sources of tokio 1.54.1, hyper 1.12.0 and axum 0.8.9 from the cargo registry
 //!   (fetched with `cargo fetch` when missing), judged by `bench/eval-tokio-hyper-axum.jsonl`;
 //! - Python: requests 2.32.3 and urllib3 2.2.3, the wheels from PyPI (`pip download`, cached
-//!   under `$TMPDIR/tandem-index-bench-wheels`), judged by `bench/eval-requests-urllib3.jsonl`.
+//!   under `$TMPDIR/tandem-index-bench-wheels`), judged by `bench/eval-requests-urllib3.jsonl`;
+//! - Django 5.2.19 (Python, 29k chunks), its wheel from PyPI as well, judged by
+//!   `bench/eval-django.jsonl`: only with `--corpus django`, embedding it takes half an hour or
+//!   more on two cores (`--sample N` for a shorter run).
 //!
 //! Each corpus is copied into a temporary directory. Printed per corpus: cold lexical index
 //! time, no-change and one-changed-file refresh, `query_project` call and ranking p50 (lexical);
@@ -15,11 +18,15 @@
 //!
 //! Run: `cargo run --release -p tandem-index --bin tandem-index-bench [-- OPTIONS]` with the
 //! local model installed (`tandem index install-model`; `TANDEM_HOME` is honoured). Options:
-//! `--skip-embeddings` (lexical figures only), `--corpus rust|python` (one corpus only),
+//! `--skip-embeddings` (lexical figures only), `--corpus rust|python|django` (one corpus only; Django is never run otherwise),
 //! `--sample N` (keep every N-th file that answers no question, for a shorter embedding run;
 //! the figures are then those of the sample), `--throughput N` (only the embedding throughput
-//! figures: N chunks of the corpus embedded in index order and in length order, in the same
-//! run, with the model's FLOPs per chunk and this machine's measured f32 GEMM rate),
+//! figures: N chunks of the corpus embedded by candle's BERT in index order and in length
+//! order, then by this crate's forward pass in f32 and with int8 linear layers, each the median
+//! of 3 rounds in a row, in chunks per wall-clock second and per CPU-second of the process,
+//! with the model's FLOPs per chunk and this machine's measured f32 GEMM and int8 product
+//! rates), `--forward int8|f32|candle` (the local model's forward pass for every other figure;
+//! int8 is the default),
 //! `--chunker code|lines` (code-aware chunks, the default, or line chunks everywhere),
 //! `--dir PATH --changed FILE [--embed-sample N]` (speed figures only, of any directory: see
 //! `large.rs`).
@@ -36,6 +43,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
+use tandem_index::embed::local::{Implementation, set_buffer_reuse, set_implementation};
 use tandem_index::query::{Method, RankOptions};
 use tandem_index::scan::Globs;
 use tandem_index::{IndexSettings, IndexState, QueryRequest, RefreshRequest, no_progress};
@@ -43,6 +51,7 @@ use tandem_index::{IndexSettings, IndexState, QueryRequest, RefreshRequest, no_p
 const RUST_CRATES: [(&str, &str); 3] =
     [("tokio", "1.54.1"), ("hyper", "1.12.0"), ("axum", "0.8.9")];
 const PYTHON_WHEELS: [(&str, &str); 2] = [("requests", "2.32.3"), ("urllib3", "2.2.3")];
+const DJANGO_WHEELS: [(&str, &str); 1] = [("django", "5.2.19")];
 
 #[derive(Deserialize)]
 struct EvalQuery {
@@ -103,7 +112,24 @@ fn run() -> Result<(), String> {
             options.skip_embeddings,
         );
     }
+    match value("--forward").as_deref() {
+        None | Some("int8") => {}
+        Some("f32") => set_implementation(Implementation::F32),
+        Some("candle") => set_implementation(Implementation::Candle),
+        Some(other) => {
+            return Err(format!(
+                "--forward: `{other}` is none of int8, f32 and candle"
+            ));
+        }
+    }
     let only = value("--corpus");
+    if let Some(name) = only.as_deref()
+        && !["rust", "python", "django"].contains(&name)
+    {
+        return Err(format!(
+            "--corpus: `{name}` is none of rust, python and django"
+        ));
+    }
     if only.as_deref().is_none_or(|name| name == "rust") {
         let eval = load_eval(include_str!("../../../bench/eval-tokio-hyper-axum.jsonl"))?;
         let corpus = tempdir("rust")?;
@@ -120,11 +146,25 @@ fn run() -> Result<(), String> {
     if only.as_deref().is_none_or(|name| name == "python") {
         let eval = load_eval(include_str!("../../../bench/eval-requests-urllib3.jsonl"))?;
         let corpus = tempdir("python")?;
-        prepare_python(&corpus)?;
+        prepare_wheels(&corpus, &PYTHON_WHEELS)?;
         bench(
             "requests 2.32.3 + urllib3 2.2.3 (Python)",
             &corpus,
             "requests/sessions.py",
+            &eval,
+            &options,
+        )?;
+        let _ = std::fs::remove_dir_all(&corpus);
+    }
+    // Django only when asked for: embedding its 29k chunks takes half an hour or more.
+    if only.as_deref() == Some("django") {
+        let eval = load_eval(include_str!("../../../bench/eval-django.jsonl"))?;
+        let corpus = tempdir("django")?;
+        prepare_wheels(&corpus, &DJANGO_WHEELS)?;
+        bench(
+            "Django 5.2.19 (Python)",
+            &corpus,
+            "django/db/models/query.py",
             &eval,
             &options,
         )?;
@@ -375,9 +415,11 @@ async fn throughput(
         .map(|text| tokenizer.encode(text, 256).len())
         .collect();
     let mean_tokens = tokens.iter().sum::<usize>() as f64 / tokens.len().max(1) as f64;
-    // Before: passes of 16 texts and the allocator's defaults (a buffer mapped and unmapped per
-    // use); after: the provider's defaults (passes of 8 whose buffers the heap keeps).
-    tandem_index::embed::local::set_buffer_reuse(false);
+    // Before: candle's BERT in passes of 16 texts and the allocator's defaults (a buffer mapped
+    // and unmapped per use); then candle in length order with passes of 8 whose buffers the
+    // heap keeps; then this crate's forward pass in f32 and with int8 linear layers.
+    set_buffer_reuse(false);
+    set_implementation(Implementation::Candle);
     let provider = tandem_index::embed::resolve(
         tandem_index::embed::LOCAL_MODEL,
         &settings.embedding,
@@ -387,25 +429,73 @@ async fn throughput(
     provider.embed(&["warm up".to_string()]).await?;
     let mut by_length = texts.clone();
     by_length.sort_by_key(|text| tokenizer.encode(text, 256).len());
-    for (label, order) in [
-        ("index order, no buffer reuse", &texts),
-        ("length order, no buffer reuse", &by_length),
-        ("length order, buffers reused", &by_length),
-    ] {
-        if label.ends_with("reused") {
-            tandem_index::embed::local::set_buffer_reuse(true);
-            provider.embed(&["warm up".to_string()]).await?;
+    let configurations = [
+        (
+            "candle, index order, no buffer reuse",
+            &texts,
+            Implementation::Candle,
+            false,
+        ),
+        (
+            "candle, length order, no buffer reuse",
+            &by_length,
+            Implementation::Candle,
+            false,
+        ),
+        (
+            "candle, length order, buffers reused",
+            &by_length,
+            Implementation::Candle,
+            true,
+        ),
+        (
+            "own forward pass, f32",
+            &by_length,
+            Implementation::F32,
+            true,
+        ),
+        (
+            "own forward pass, int8 linear layers",
+            &by_length,
+            Implementation::Int8,
+            true,
+        ),
+    ];
+    // Each configuration runs `rounds` times in a row, in the order above: once buffers are
+    // reused the allocator setting stays, so the configurations without it come first.
+    let rounds = 3;
+    let mut measured = vec![Vec::new(); configurations.len()];
+    for (index, (_, order, implementation, reuse)) in configurations.iter().enumerate() {
+        set_buffer_reuse(*reuse);
+        set_implementation(*implementation);
+        provider.embed(&["warm up".to_string()]).await?;
+        for _ in 0..rounds {
+            let cpu_before = process_cpu_seconds();
+            let started = Instant::now();
+            for batch in order.chunks(provider.batch_size()) {
+                provider.embed(batch).await?;
+            }
+            let wall = started.elapsed().as_secs_f64();
+            let cpu = process_cpu_seconds() - cpu_before;
+            measured[index].push((order.len() as f64 / wall, order.len() as f64 / cpu));
         }
-        let started = Instant::now();
-        for batch in order.chunks(provider.batch_size()) {
-            provider.embed(batch).await?;
-        }
-        let elapsed = started.elapsed();
+    }
+    set_implementation(Implementation::Int8);
+    let middle = |values: &mut Vec<f64>| {
+        values.sort_by(f64::total_cmp);
+        values[values.len() / 2]
+    };
+    let base = middle(&mut measured[0].iter().map(|(wall, _)| *wall).collect());
+    let base_cpu = middle(&mut measured[0].iter().map(|(_, cpu)| *cpu).collect());
+    for ((label, order, _, _), runs) in configurations.iter().zip(&measured) {
+        let wall = middle(&mut runs.iter().map(|(wall, _)| *wall).collect());
+        let cpu = middle(&mut runs.iter().map(|(_, cpu)| *cpu).collect());
         println!(
-            "embedding throughput ({label}, batches of {}): {} chunks in {elapsed:.2?} = {:.2} chunks/s",
-            provider.batch_size(),
+            "embedding throughput ({label}, {} chunks in batches of {}, median of {rounds}): {wall:.2} chunks/s wall ({:.2}×), {cpu:.2} chunks per CPU-second ({:.2}×)",
             order.len(),
-            order.len() as f64 / elapsed.as_secs_f64()
+            provider.batch_size(),
+            wall / base,
+            cpu / base_cpu
         );
     }
     // all-MiniLM-L6-v2: 6 layers, hidden 384, feed-forward 1536. Per token and layer: the four
@@ -425,7 +515,61 @@ async fn throughput(
         mean_flops / 1e9,
         gemm * 1e9 / mean_flops
     );
+    if let Some(int8) = int8_rate() {
+        println!(
+            "int8 GEMM (512×384 · 384×1536, AVX-512 VNNI, activations quantized per row) {int8:.1} GOP/s on one thread, {:.1} GOP/s on {} = at most {:.1} chunks/s with every multiply-add at that rate",
+            int8 * threads() as f64,
+            threads(),
+            int8 * threads() as f64 * 1e9 / mean_flops
+        );
+    }
     Ok(())
+}
+
+fn threads() -> usize {
+    std::thread::available_parallelism()
+        .map(usize::from)
+        .unwrap_or(1)
+        .min(8)
+}
+
+/// User and system CPU seconds of this process so far.
+fn process_cpu_seconds() -> f64 {
+    let mut usage = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a whole `rusage` into the pointer it is given.
+    let usage = unsafe {
+        libc::getrusage(libc::RUSAGE_SELF, usage.as_mut_ptr());
+        usage.assume_init()
+    };
+    let seconds = |time: libc::timeval| time.tv_sec as f64 + time.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// The int8 product's rate on one thread, in GOP/s (a multiply-add is 2), where the CPU runs it.
+fn int8_rate() -> Option<f64> {
+    use tandem_index::embed::int8::{PackedWeights, Scratch, supported};
+    if !supported() {
+        return None;
+    }
+    let (rows, inputs, outputs) = (512, 384, 1536);
+    let weights: Vec<f32> = (0..outputs * inputs)
+        .map(|index| ((index * 7919) % 255) as f32 / 127.0 - 1.0)
+        .collect();
+    let x: Vec<f32> = (0..rows * inputs)
+        .map(|index| ((index * 104_729) % 251) as f32 / 125.0 - 1.0)
+        .collect();
+    let packed = PackedWeights::pack(&weights, outputs, inputs)?;
+    let bias = vec![0f32; outputs];
+    let mut out = vec![0f32; rows * outputs];
+    let mut scratch = Scratch::default();
+    packed.product(&x, rows, &bias, &mut out, &mut scratch);
+    let rounds = 40;
+    let started = Instant::now();
+    for _ in 0..rounds {
+        packed.product(&x, rows, &bias, &mut out, &mut scratch);
+    }
+    let operations = 2.0 * (rows * inputs * outputs) as f64 * f64::from(rounds);
+    Some(operations / started.elapsed().as_secs_f64() / 1e9)
 }
 
 /// The machine's f32 matrix-multiply rate through candle, in GFLOP/s.
@@ -706,10 +850,11 @@ fn prepare_rust(corpus: &Path) -> Result<(), String> {
 }
 
 /// Unpacks the two wheels' packages (downloading them with `pip download` if needed).
-fn prepare_python(corpus: &Path) -> Result<(), String> {
+/// Unpacks the packages of `list` (name, version) from their PyPI wheels into `corpus`.
+fn prepare_wheels(corpus: &Path, list: &[(&str, &str)]) -> Result<(), String> {
     let wheels = std::env::temp_dir().join("tandem-index-bench-wheels");
     std::fs::create_dir_all(&wheels).map_err(|e| e.to_string())?;
-    for (name, version) in PYTHON_WHEELS {
+    for (name, version) in list {
         let wheel = wheels.join(format!("{name}-{version}-py3-none-any.whl"));
         if !wheel.is_file() {
             let status = std::process::Command::new("pip")
