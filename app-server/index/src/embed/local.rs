@@ -23,50 +23,31 @@ static PASS_TEXTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsi
 
 static KEEP_BUFFERS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
 
-/// Which forward pass embeds, as an [`Implementation`] code.
-static IMPLEMENTATION: std::sync::atomic::AtomicU8 = std::sync::atomic::AtomicU8::new(0);
-
-/// Which forward pass the local provider runs.
+/// Which forward pass the local provider runs (`local_precision` in `[query_project_index]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Implementation {
-    /// The default: this crate's forward pass (`bert.rs`) with int8 linear layers where the CPU
-    /// has AVX-512 VNNI, f32 elsewhere.
+    /// `"int8"`, the default: this crate's forward pass (`bert.rs`) with int8 linear layers where
+    /// the CPU has AVX-512 VNNI, f32 elsewhere.
     Int8,
-    /// This crate's forward pass in f32 throughout.
+    /// `"f32"`: this crate's forward pass in f32 throughout.
     F32,
     /// candle's BERT (`candle-transformers`), padded passes of [`PASS_TEXTS`] texts: the earlier
-    /// implementation, kept as the reference of tests and benchmarks.
+    /// implementation, kept as the reference of tests and benchmarks (no config value).
     Candle,
 }
 
 impl Implementation {
-    fn code(self) -> u8 {
-        match self {
-            Self::Int8 => 0,
-            Self::F32 => 1,
-            Self::Candle => 2,
-        }
-    }
-
-    #[cfg_attr(
-        not(feature = "local-embeddings"),
-        allow(dead_code, reason = "read by the model")
-    )]
-    fn from_code(code: u8) -> Self {
-        match code {
-            1 => Self::F32,
-            2 => Self::Candle,
-            _ => Self::Int8,
+    /// Parses the config value (`int8` or `f32`).
+    pub fn parse(value: &str) -> Result<Self, String> {
+        match value {
+            "int8" => Ok(Self::Int8),
+            "f32" => Ok(Self::F32),
+            other => Err(format!("`{other}` is neither \"int8\" nor \"f32\"")),
         }
     }
 }
 
-/// Chooses the forward pass of every local model of the process (benchmarks compare them).
-pub fn set_implementation(implementation: Implementation) {
-    IMPLEMENTATION.store(implementation.code(), std::sync::atomic::Ordering::Relaxed);
-}
-
-/// Whether forward passes reuse their buffers (the default): passes of 8 texts, and
+/// Whether candle's forward passes reuse their buffers (the default): passes of 8 texts, and
 /// [`keep_buffers`] when a model loads. Off gives the earlier behaviour (passes of 16 texts, the
 /// allocator's defaults) for a benchmark to compare; once on, the allocator setting stays.
 pub fn set_buffer_reuse(reuse: bool) {
@@ -101,6 +82,7 @@ pub fn keep_buffers() {
 pub struct LocalProvider {
     model: String,
     directory: PathBuf,
+    implementation: Implementation,
     models: LoadedModels,
 }
 
@@ -136,6 +118,7 @@ impl LoadedModels {
 pub fn provider(
     model: &str,
     directory: &Path,
+    implementation: Implementation,
     models: &LoadedModels,
 ) -> Result<Arc<dyn EmbeddingProvider>, NotReady> {
     if !cfg!(feature = "local-embeddings") {
@@ -153,6 +136,7 @@ pub fn provider(
     Ok(Arc::new(LocalProvider {
         model: model.to_string(),
         directory: directory.to_path_buf(),
+        implementation,
         models: models.clone(),
     }))
 }
@@ -188,10 +172,11 @@ impl EmbeddingProvider for LocalProvider {
         let directory = self.directory.clone();
         let models = self.models.clone();
         let texts = texts.to_vec();
+        let implementation = self.implementation;
         Box::pin(async move {
             tokio::task::spawn_blocking(move || {
                 let model = models.get(&directory)?;
-                model.embed(&texts)
+                model.embed(&texts, implementation)
             })
             .await
             .map_err(|error| format!("the embedding task failed: {error}"))?
@@ -209,7 +194,7 @@ mod model {
     use candle_nn::VarBuilder;
     use candle_transformers::models::bert::{BertModel, Config};
 
-    use super::{IMPLEMENTATION, Implementation, MAX_TOKENS, PASS_TEXTS};
+    use super::{Implementation, MAX_TOKENS, PASS_TEXTS};
     use crate::embed::bert::{Bert, Precision, Shape};
     use crate::embed::wordpiece::WordPiece;
 
@@ -263,7 +248,11 @@ mod model {
         }
 
         /// Mean-pooled embeddings of `texts` (not normalised).
-        pub fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+        pub fn embed(
+            &self,
+            texts: &[String],
+            implementation: Implementation,
+        ) -> Result<Vec<Vec<f32>>, String> {
             let encoded: Vec<Vec<u32>> = texts
                 .iter()
                 .map(|text| self.tokenizer.encode(text, MAX_TOKENS))
@@ -272,7 +261,7 @@ mod model {
                 .map(usize::from)
                 .unwrap_or(1)
                 .min(8);
-            match Implementation::from_code(IMPLEMENTATION.load(Ordering::Relaxed)) {
+            match implementation {
                 Implementation::Int8 => self.bert.embed(&encoded, Precision::Int8, threads),
                 Implementation::F32 => self.bert.embed(&encoded, Precision::F32, threads),
                 Implementation::Candle => self.embed_candle(&encoded),
@@ -456,7 +445,11 @@ mod model {
         }
 
         /// Never called.
-        pub fn embed(&self, _texts: &[String]) -> Result<Vec<Vec<f32>>, String> {
+        pub fn embed(
+            &self,
+            _texts: &[String],
+            _implementation: super::Implementation,
+        ) -> Result<Vec<Vec<f32>>, String> {
             Err("this build of tandem has no local embedding support".into())
         }
 
