@@ -339,7 +339,8 @@ impl Bert {
             layer
                 .attention_input
                 .apply(hidden_state, rows, stacked, precision, scratch);
-            context.clear();
+            // Every element is written below: `resize` keeps what is there, so a buffer of the
+            // same size as the last layer's is not cleared again.
             context.resize(rows * hidden, 0.0);
             let mut first = 0;
             for text in texts {
@@ -405,7 +406,7 @@ impl Linear {
         precision: Precision,
         scratch: &mut Scratch,
     ) {
-        out.clear();
+        // Both products write every element; keeping the old values spares a memset per layer.
         out.resize(rows * self.outputs, 0.0);
         if rows == 0 {
             return;
@@ -461,7 +462,7 @@ fn attention(
     let width = hidden / heads;
     let scale = 1.0 / (width as f32).sqrt();
     let stride = 3 * hidden;
-    scores.clear();
+    // The product writes every score; the old values need no clearing.
     scores.resize(length * length, 0.0);
     for head in 0..heads {
         let query = head * width;

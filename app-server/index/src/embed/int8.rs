@@ -160,31 +160,44 @@ impl PackedWeights {
 
 /// Quantizes each row of `x` to `q + 128` with `x ≈ scale × q`, `q` in −127..=127.
 fn quantize_rows(x: &[f32], inputs: usize, scratch: &mut Scratch) {
-    // Adding and subtracting 1.5 × 2²³ rounds to the nearest integer in a form the compiler
-    // vectorises (`f32::round` is a library call per element).
-    const ROUND: f32 = 12_582_912.0;
     let rows = x.len() / inputs;
     scratch.activations.resize(x.len(), 0);
     scratch.scales.resize(rows, 0.0);
     for (row, values) in x.chunks_exact(inputs).enumerate() {
-        let largest = values.iter().fold(0f32, |max, value| max.max(value.abs()));
-        let scale = if largest > 0.0 { largest / 127.0 } else { 1.0 };
-        let inverse = 1.0 / scale;
-        for (slot, value) in scratch.activations[row * inputs..(row + 1) * inputs]
-            .iter_mut()
-            .zip(values)
-        {
-            let q = ((value * inverse + ROUND) - ROUND).clamp(-127.0, 127.0);
-            *slot = (q as i32 + 128) as u8;
+        let target = &mut scratch.activations[row * inputs..(row + 1) * inputs];
+        #[cfg(target_arch = "x86_64")]
+        if supported() {
+            // SAFETY: the CPU has the features `quantize_row` is compiled for, and `target` is
+            // as long as `values`.
+            scratch.scales[row] = unsafe { vnni::quantize_row(values, target) };
+            continue;
         }
-        scratch.scales[row] = scale;
+        scratch.scales[row] = quantize_row(values, target);
     }
+}
+
+/// One row of [`quantize_rows`]; returns its scale.
+fn quantize_row(values: &[f32], target: &mut [u8]) -> f32 {
+    // Adding and subtracting 1.5 × 2²³ rounds to the nearest integer (ties to even, as the
+    // AVX-512 conversion does).
+    const ROUND: f32 = 12_582_912.0;
+    let largest = values.iter().fold(0f32, |max, value| max.max(value.abs()));
+    let scale = if largest > 0.0 { largest / 127.0 } else { 1.0 };
+    let inverse = 1.0 / scale;
+    for (slot, value) in target.iter_mut().zip(values) {
+        let q = ((value * inverse + ROUND) - ROUND).clamp(-127.0, 127.0);
+        *slot = (q as i32 + 128) as u8;
+    }
+    scale
 }
 
 #[cfg(target_arch = "x86_64")]
 mod vnni {
     use std::arch::x86_64::{
-        __m512i, _mm512_dpbusd_epi32, _mm512_loadu_si512, _mm512_set1_epi32, _mm512_setzero_si512,
+        __m512i, _mm_storeu_si128, _mm512_abs_ps, _mm512_add_epi32, _mm512_cvtps_epi32,
+        _mm512_cvtusepi32_epi8, _mm512_dpbusd_epi32, _mm512_loadu_ps, _mm512_loadu_si512,
+        _mm512_max_epi32, _mm512_max_ps, _mm512_min_epi32, _mm512_mul_ps, _mm512_reduce_max_ps,
+        _mm512_set1_epi32, _mm512_set1_ps, _mm512_setzero_ps, _mm512_setzero_si512,
         _mm512_storeu_si512,
     };
 
@@ -243,6 +256,53 @@ mod vnni {
                 first += count;
             }
         }
+    }
+
+    /// [`super::quantize_row`] sixteen values at a time; returns the row's scale.
+    ///
+    /// # Safety
+    /// The CPU has AVX-512 F, BW and VNNI; `target` is as long as `values`.
+    #[target_feature(enable = "avx512f,avx512bw,avx512vnni")]
+    pub(super) unsafe fn quantize_row(values: &[f32], target: &mut [u8]) -> f32 {
+        debug_assert_eq!(values.len(), target.len());
+        let whole = values.len() / 16 * 16;
+        let mut largest = _mm512_setzero_ps();
+        for start in (0..whole).step_by(16) {
+            // SAFETY: `start + 16 <= whole <= values.len()`.
+            let chunk = unsafe { _mm512_loadu_ps(values.as_ptr().add(start)) };
+            largest = _mm512_max_ps(largest, _mm512_abs_ps(chunk));
+        }
+        let largest = values[whole..]
+            .iter()
+            .fold(_mm512_reduce_max_ps(largest), |max, value| {
+                max.max(value.abs())
+            });
+        let scale = if largest > 0.0 { largest / 127.0 } else { 1.0 };
+        let inverse = _mm512_set1_ps(1.0 / scale);
+        let (low, high, offset) = (
+            _mm512_set1_epi32(-127),
+            _mm512_set1_epi32(127),
+            _mm512_set1_epi32(128),
+        );
+        for start in (0..whole).step_by(16) {
+            // SAFETY: `start + 16 <= whole`, inside both slices (of equal length); the store
+            // writes 16 bytes.
+            unsafe {
+                let chunk = _mm512_mul_ps(_mm512_loadu_ps(values.as_ptr().add(start)), inverse);
+                // Rounds to the nearest, ties to even (the default rounding mode).
+                let q = _mm512_min_epi32(_mm512_max_epi32(_mm512_cvtps_epi32(chunk), low), high);
+                let bytes = _mm512_cvtusepi32_epi8(_mm512_add_epi32(q, offset));
+                _mm_storeu_si128(target.as_mut_ptr().add(start).cast(), bytes);
+            }
+        }
+        if whole < values.len() {
+            let inverse = 1.0 / scale;
+            for (slot, value) in target[whole..].iter_mut().zip(&values[whole..]) {
+                let q = (value * inverse).round_ties_even().clamp(-127.0, 127.0);
+                *slot = (q as i32 + 128) as u8;
+            }
+        }
+        scale
     }
 
     /// The integer sums of `R` rows of activations against one panel of weights.
@@ -346,6 +406,22 @@ mod tests {
             weights.product(x, count, &bias, &mut fast, &mut Scratch::default());
             weights.product_scalar(x, count, &bias, &mut slow);
             assert_eq!(fast, slow, "{count} rows");
+        }
+    }
+
+    #[test]
+    fn the_vector_quantization_equals_the_scalar_one() {
+        if !supported() {
+            return;
+        }
+        // 77 values: four vectors of 16 and a remainder of 13; one row of zeros.
+        for (values, seed) in [(matrix(1, 77, 17), 17), (vec![0f32; 77], 0)] {
+            let mut fast = vec![0u8; values.len()];
+            let mut slow = vec![0u8; values.len()];
+            // SAFETY: `supported()` holds and both slices have the same length.
+            let fast_scale = unsafe { vnni::quantize_row(&values, &mut fast) };
+            let slow_scale = quantize_row(&values, &mut slow);
+            assert_eq!((fast_scale, &fast), (slow_scale, &slow), "seed {seed}");
         }
     }
 
