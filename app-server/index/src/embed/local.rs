@@ -1,6 +1,8 @@
-//! The local provider: all-MiniLM-L6-v2 (BERT, 6 layers, 384 dimensions) run in-process with
-//! candle from a model directory holding `config.json`, `tokenizer.json` and
-//! `model.safetensors`; mean pooling over the attention mask, as sentence-transformers does.
+//! The local provider: all-MiniLM-L6-v2 (BERT, 6 layers, 384 dimensions) run in-process from a
+//! model directory holding `config.json`, `tokenizer.json` and `model.safetensors`, by this
+//! crate's forward pass (`bert.rs`; int8 linear layers by default, `int8.rs`) or, for tests and
+//! benchmarks, by candle's BERT; mean pooling over each text's word pieces, as
+//! sentence-transformers does.
 //! The model is loaded once per [`LoadedModels`] (the server's, shared by all its callers) and
 //! directory, on a blocking thread.
 
@@ -16,7 +18,7 @@ pub const MODEL_FILES: [&str; 3] = ["config.json", "tokenizer.json", "model.safe
 /// Word pieces per text; longer chunks are truncated (the model was trained at 256).
 const MAX_TOKENS: usize = 256;
 
-/// Texts per forward pass. With at most [`MAX_TOKENS`] word pieces each, the largest buffer of
+/// Texts per forward pass of candle's BERT. With at most [`MAX_TOKENS`] word pieces each, the largest buffer of
 /// a pass (the attention scores, 8 × 12 heads × 256 × 256 f32) is 25 MB, under glibc's largest
 /// heap allocation once [`keep_buffers`] has raised it, so that passes reuse heap memory.
 static PASS_TEXTS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(8);
