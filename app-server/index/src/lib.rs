@@ -104,6 +104,7 @@ impl IndexSettings {
                 base_url: None,
                 api_key_env: None,
                 local_model_dir: models_dir.join(embed::LOCAL_MODEL),
+                local_implementation: embed::local::Implementation::Int8,
             },
             chunk_limits: chunk::ChunkLimits {
                 max_lines: 60,

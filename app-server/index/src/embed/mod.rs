@@ -3,6 +3,10 @@
 //! OpenAI-compatible server. [`resolve`] picks one from the configuration, or says why none is
 //! ready (`missing_api_key`, `model_not_installed`).
 
+#[cfg(feature = "local-embeddings")]
+pub mod bert;
+#[cfg(feature = "local-embeddings")]
+pub mod int8;
 pub mod local;
 pub mod remote;
 pub mod wordpiece;
@@ -71,6 +75,8 @@ pub struct EmbeddingSettings {
     pub api_key_env: Option<String>,
     /// Directory of the local model.
     pub local_model_dir: PathBuf,
+    /// The local model's forward pass (`local_precision`).
+    pub local_implementation: local::Implementation,
 }
 
 /// Why embeddings are not available.
@@ -90,7 +96,12 @@ pub fn resolve(
 ) -> Result<Arc<dyn EmbeddingProvider>, NotReady> {
     let kind = settings.provider.unwrap_or_else(|| infer(model, settings));
     match kind {
-        ProviderKind::Local => local::provider(model, &settings.local_model_dir, models),
+        ProviderKind::Local => local::provider(
+            model,
+            &settings.local_model_dir,
+            settings.local_implementation,
+            models,
+        ),
         ProviderKind::OpenAi => remote::provider(
             remote::Flavor::OpenAi,
             model,

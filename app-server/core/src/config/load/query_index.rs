@@ -24,6 +24,7 @@ const KEYS: &[&str] = &[
     "embedding_base_url",
     "embedding_api_key_env",
     "model_dir",
+    "local_precision",
     "chunk_max_lines",
     "chunk_overlap_lines",
     "max_file_bytes",
@@ -77,6 +78,12 @@ pub(super) fn resolve(
     settings.embedding.api_key_env = effective.field(&table, PREFIX, "embedding_api_key_env")?;
     if let Some(model_dir) = effective.field::<PathBuf>(&table, PREFIX, "model_dir")? {
         settings.embedding.local_model_dir = model_dir;
+    }
+    if let Some(precision) = effective.field::<String>(&table, PREFIX, "local_precision")? {
+        settings.embedding.local_implementation =
+            tandem_index::embed::local::Implementation::parse(&precision).map_err(|message| {
+                effective.invalid_value(&join(PREFIX, "local_precision"), &message)
+            })?;
     }
     if let Some(lines) = effective.field::<usize>(&table, PREFIX, "chunk_max_lines")? {
         if lines < 4 {
@@ -191,6 +198,29 @@ mod tests {
         assert!(
             error.to_string().ends_with(
                 "invalid value for `query_project_index.chunker`: must be \"code\" or \"lines\""
+            ),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_local_precision_is_int8_unless_f32_is_chosen() {
+        use tandem_index::embed::local::Implementation;
+        let settings = |text: &str| load(text).unwrap().query_project_index.settings;
+        assert_eq!(
+            settings("").embedding.local_implementation,
+            Implementation::Int8
+        );
+        assert_eq!(
+            settings("[query_project_index]\nlocal_precision = \"f32\"\n")
+                .embedding
+                .local_implementation,
+            Implementation::F32
+        );
+        let error = load("[query_project_index]\nlocal_precision = \"fp16\"\n").unwrap_err();
+        assert!(
+            error.to_string().ends_with(
+                "invalid value for `query_project_index.local_precision`: `fp16` is neither \"int8\" nor \"f32\""
             ),
             "{error}"
         );

@@ -4,7 +4,10 @@
 //! - Rust: the sources of tokio 1.54.1, hyper 1.12.0 and axum 0.8.9 from the cargo registry
 //!   (fetched with `cargo fetch` when missing), judged by `bench/eval-tokio-hyper-axum.jsonl`;
 //! - Python: requests 2.32.3 and urllib3 2.2.3, the wheels from PyPI (`pip download`, cached
-//!   under `$TMPDIR/tandem-index-bench-wheels`), judged by `bench/eval-requests-urllib3.jsonl`.
+//!   under `$TMPDIR/tandem-index-bench-wheels`), judged by `bench/eval-requests-urllib3.jsonl`;
+//! - Django 5.2.19 (Python, 29k chunks), its wheel from PyPI as well, judged by
+//!   `bench/eval-django.jsonl`: only with `--corpus django`, embedding it takes half an hour or
+//!   more on two cores (`--sample N` for a shorter run).
 //!
 //! Each corpus is copied into a temporary directory. Printed per corpus: cold lexical index
 //! time, no-change and one-changed-file refresh, `query_project` call and ranking p50 (lexical);
@@ -15,11 +18,15 @@
 //!
 //! Run: `cargo run --release -p tandem-index --bin tandem-index-bench [-- OPTIONS]` with the
 //! local model installed (`tandem index install-model`; `TANDEM_HOME` is honoured). Options:
-//! `--skip-embeddings` (lexical figures only), `--corpus rust|python` (one corpus only),
+//! `--skip-embeddings` (lexical figures only), `--corpus rust|python|django` (one corpus only; Django is never run otherwise),
 //! `--sample N` (keep every N-th file that answers no question, for a shorter embedding run;
 //! the figures are then those of the sample), `--throughput N` (only the embedding throughput
-//! figures: N chunks of the corpus embedded in index order and in length order, in the same
-//! run, with the model's FLOPs per chunk and this machine's measured f32 GEMM rate),
+//! figures: N chunks of the corpus embedded by candle's BERT in index order and in length
+//! order, then by this crate's forward pass in f32 and with int8 linear layers, each the median
+//! of 3 rounds in a row, in chunks per wall-clock second and per CPU-second of the process,
+//! with the model's FLOPs per chunk and this machine's measured f32 GEMM and int8 product
+//! rates), `--forward int8|f32|candle` (the local model's forward pass for every other figure;
+//! int8 is the default),
 //! `--chunker code|lines` (code-aware chunks, the default, or line chunks everywhere),
 //! `--dir PATH --changed FILE [--embed-sample N]` (speed figures only, of any directory: see
 //! `large.rs`).
@@ -31,11 +38,13 @@
 )]
 
 mod large;
+mod throughput;
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use serde::Deserialize;
+use tandem_index::embed::local::Implementation;
 use tandem_index::query::{Method, RankOptions};
 use tandem_index::scan::Globs;
 use tandem_index::{IndexSettings, IndexState, QueryRequest, RefreshRequest, no_progress};
@@ -43,6 +52,7 @@ use tandem_index::{IndexSettings, IndexState, QueryRequest, RefreshRequest, no_p
 const RUST_CRATES: [(&str, &str); 3] =
     [("tokio", "1.54.1"), ("hyper", "1.12.0"), ("axum", "0.8.9")];
 const PYTHON_WHEELS: [(&str, &str); 2] = [("requests", "2.32.3"), ("urllib3", "2.2.3")];
+const DJANGO_WHEELS: [(&str, &str); 1] = [("django", "5.2.19")];
 
 #[derive(Deserialize)]
 struct EvalQuery {
@@ -56,6 +66,7 @@ struct Options {
     sample: usize,
     throughput: Option<usize>,
     chunker: tandem_index::chunk::Chunker,
+    forward: Implementation,
 }
 
 fn main() {
@@ -88,6 +99,16 @@ fn run() -> Result<(), String> {
             Some("lines") => tandem_index::chunk::Chunker::Lines,
             Some(other) => return Err(format!("--chunker: `{other}` is neither code nor lines")),
         },
+        forward: match value("--forward").as_deref() {
+            None | Some("int8") => Implementation::Int8,
+            Some("f32") => Implementation::F32,
+            Some("candle") => Implementation::Candle,
+            Some(other) => {
+                return Err(format!(
+                    "--forward: `{other}` is none of int8, f32 and candle"
+                ));
+            }
+        },
     };
     if let Some(dir) = value("--dir") {
         let changed = value("--changed").ok_or("--dir needs --changed FILE (relative)")?;
@@ -104,6 +125,13 @@ fn run() -> Result<(), String> {
         );
     }
     let only = value("--corpus");
+    if let Some(name) = only.as_deref()
+        && !["rust", "python", "django"].contains(&name)
+    {
+        return Err(format!(
+            "--corpus: `{name}` is none of rust, python and django"
+        ));
+    }
     if only.as_deref().is_none_or(|name| name == "rust") {
         let eval = load_eval(include_str!("../../../bench/eval-tokio-hyper-axum.jsonl"))?;
         let corpus = tempdir("rust")?;
@@ -120,11 +148,25 @@ fn run() -> Result<(), String> {
     if only.as_deref().is_none_or(|name| name == "python") {
         let eval = load_eval(include_str!("../../../bench/eval-requests-urllib3.jsonl"))?;
         let corpus = tempdir("python")?;
-        prepare_python(&corpus)?;
+        prepare_wheels(&corpus, &PYTHON_WHEELS)?;
         bench(
             "requests 2.32.3 + urllib3 2.2.3 (Python)",
             &corpus,
             "requests/sessions.py",
+            &eval,
+            &options,
+        )?;
+        let _ = std::fs::remove_dir_all(&corpus);
+    }
+    // Django only when asked for: embedding its 29k chunks takes half an hour or more.
+    if only.as_deref() == Some("django") {
+        let eval = load_eval(include_str!("../../../bench/eval-django.jsonl"))?;
+        let corpus = tempdir("django")?;
+        prepare_wheels(&corpus, &DJANGO_WHEELS)?;
+        bench(
+            "Django 5.2.19 (Python)",
+            &corpus,
+            "django/db/models/query.py",
             &eval,
             &options,
         )?;
@@ -181,6 +223,7 @@ fn bench(
     let mut settings = IndexSettings::with_defaults(&home.join("models"));
     settings.embedding_model = "none".into();
     settings.chunker = options.chunker;
+    settings.embedding.local_implementation = options.forward;
     // One state for the whole run, as a server has.
     let state = IndexState::default();
     let refresh = |force_full: bool, settings: &IndexSettings| {
@@ -209,7 +252,7 @@ fn bench(
     );
     if let Some(count) = options.throughput {
         let index_dir = tandem_index::index_dir(&settings, corpus);
-        return runtime.block_on(throughput(&state, &settings, &index_dir, count));
+        return runtime.block_on(throughput::run(&state, &settings, &index_dir, count));
     }
     let mut no_change = Vec::new();
     for _ in 0..7 {
@@ -347,101 +390,6 @@ fn bench(
         report(label, eval, &ranked);
     }
     Ok(())
-}
-
-/// Embedding throughput on `count` chunks of the corpus (spread over it): in index order and in
-/// length order, batches of the provider's size, plus the floor.
-async fn throughput(
-    state: &IndexState,
-    settings: &IndexSettings,
-    index_dir: &Path,
-    count: usize,
-) -> Result<(), String> {
-    let store = tandem_index::store::Store::open(index_dir).map_err(|e| e.to_string())?;
-    let texts: Vec<String> = store
-        .pending_embeddings("throughput-probe")
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .map(|(_, text)| text)
-        .collect();
-    let step = (texts.len() / count.max(1)).max(1);
-    let texts: Vec<String> = texts.into_iter().step_by(step).take(count).collect();
-    let model_dir = &settings.embedding.local_model_dir;
-    let tokenizer_text =
-        std::fs::read_to_string(model_dir.join("tokenizer.json")).map_err(|e| e.to_string())?;
-    let tokenizer = tandem_index::embed::wordpiece::WordPiece::from_json(&tokenizer_text)?;
-    let tokens: Vec<usize> = texts
-        .iter()
-        .map(|text| tokenizer.encode(text, 256).len())
-        .collect();
-    let mean_tokens = tokens.iter().sum::<usize>() as f64 / tokens.len().max(1) as f64;
-    // Before: passes of 16 texts and the allocator's defaults (a buffer mapped and unmapped per
-    // use); after: the provider's defaults (passes of 8 whose buffers the heap keeps).
-    tandem_index::embed::local::set_buffer_reuse(false);
-    let provider = tandem_index::embed::resolve(
-        tandem_index::embed::LOCAL_MODEL,
-        &settings.embedding,
-        state.models(),
-    )
-    .map_err(|e| e.detail)?;
-    provider.embed(&["warm up".to_string()]).await?;
-    let mut by_length = texts.clone();
-    by_length.sort_by_key(|text| tokenizer.encode(text, 256).len());
-    for (label, order) in [
-        ("index order, no buffer reuse", &texts),
-        ("length order, no buffer reuse", &by_length),
-        ("length order, buffers reused", &by_length),
-    ] {
-        if label.ends_with("reused") {
-            tandem_index::embed::local::set_buffer_reuse(true);
-            provider.embed(&["warm up".to_string()]).await?;
-        }
-        let started = Instant::now();
-        for batch in order.chunks(provider.batch_size()) {
-            provider.embed(batch).await?;
-        }
-        let elapsed = started.elapsed();
-        println!(
-            "embedding throughput ({label}, batches of {}): {} chunks in {elapsed:.2?} = {:.2} chunks/s",
-            provider.batch_size(),
-            order.len(),
-            order.len() as f64 / elapsed.as_secs_f64()
-        );
-    }
-    // all-MiniLM-L6-v2: 6 layers, hidden 384, feed-forward 1536. Per token and layer: the four
-    // attention projections (4 × 384 × 384) and the feed-forward (2 × 384 × 1536) multiply-adds,
-    // plus the attention scores and mix (2 × L × 384); 2 FLOPs each.
-    let flops = |length: f64| {
-        6.0 * length * 2.0 * (4.0 * 384.0 * 384.0 + 2.0 * 384.0 * 1536.0 + 2.0 * length * 384.0)
-    };
-    let mean_flops = tokens
-        .iter()
-        .map(|length| flops(*length as f64))
-        .sum::<f64>()
-        / tokens.len().max(1) as f64;
-    let gemm = gemm_rate()?;
-    println!(
-        "floor: {mean_tokens:.0} word pieces per chunk on average, {:.2} GFLOP per chunk; f32 GEMM (candle, 512×384 · 384×1536) {gemm:.1} GFLOP/s on this machine = at most {:.1} chunks/s",
-        mean_flops / 1e9,
-        gemm * 1e9 / mean_flops
-    );
-    Ok(())
-}
-
-/// The machine's f32 matrix-multiply rate through candle, in GFLOP/s.
-fn gemm_rate() -> Result<f64, String> {
-    use candle_core::{Device, Tensor};
-    let device = Device::Cpu;
-    let left = Tensor::randn(0f32, 1.0, (512, 384), &device).map_err(|e| e.to_string())?;
-    let right = Tensor::randn(0f32, 1.0, (384, 1536), &device).map_err(|e| e.to_string())?;
-    left.matmul(&right).map_err(|e| e.to_string())?;
-    let rounds = 40;
-    let started = Instant::now();
-    for _ in 0..rounds {
-        left.matmul(&right).map_err(|e| e.to_string())?;
-    }
-    let flops = 2.0 * 512.0 * 384.0 * 1536.0 * f64::from(rounds);
-    Ok(flops / started.elapsed().as_secs_f64() / 1e9)
 }
 
 fn query_request(corpus: &Path, query: &str, alpha: Option<f64>) -> QueryRequest {
@@ -706,10 +654,11 @@ fn prepare_rust(corpus: &Path) -> Result<(), String> {
 }
 
 /// Unpacks the two wheels' packages (downloading them with `pip download` if needed).
-fn prepare_python(corpus: &Path) -> Result<(), String> {
+/// Unpacks the packages of `list` (name, version) from their PyPI wheels into `corpus`.
+fn prepare_wheels(corpus: &Path, list: &[(&str, &str)]) -> Result<(), String> {
     let wheels = std::env::temp_dir().join("tandem-index-bench-wheels");
     std::fs::create_dir_all(&wheels).map_err(|e| e.to_string())?;
-    for (name, version) in PYTHON_WHEELS {
+    for (name, version) in list {
         let wheel = wheels.join(format!("{name}-{version}-py3-none-any.whl"));
         if !wheel.is_file() {
             let status = std::process::Command::new("pip")
