@@ -11,9 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
 use app_server_protocol::item_progress::PlanDeltaNotification;
-use app_server_protocol::notifications::{
-    ItemCompletedNotification, ItemDeltaNotification, ItemStartedNotification,
-};
+use app_server_protocol::notifications::{ItemDeltaNotification, ItemStartedNotification};
 use app_server_protocol::policy::ModeKind;
 use app_server_protocol::tables::ServerNotification;
 
@@ -251,16 +249,7 @@ impl TurnTask {
             turn_id: self.turn_id.clone(),
             item: completed.clone(),
         });
-        self.emit(ServerNotification::ItemCompleted(
-            ItemCompletedNotification {
-                item: completed.clone(),
-                thread_id: self.thread.id.clone(),
-                turn_id: self.turn_id.clone(),
-                content_token_count: None,
-                completed_at_ms: now,
-            },
-        ))
-        .await;
+        self.emit_item_completed(&completed, now).await;
         Some(completed)
     }
 

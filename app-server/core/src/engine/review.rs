@@ -13,7 +13,7 @@
 use std::path::PathBuf;
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails, UserInput};
-use app_server_protocol::notifications::{ErrorNotification, ItemCompletedNotification};
+use app_server_protocol::notifications::ErrorNotification;
 use app_server_protocol::review::{
     ReviewDelivery, ReviewStartParams, ReviewStartResponse, ReviewTarget,
 };
@@ -440,18 +440,7 @@ impl TurnTask {
             started_at_ms: started.started_at_ms,
             completed_at_ms: Some(now),
         };
-        self.engine
-            .sink
-            .emit(ServerNotification::ItemCompleted(
-                ItemCompletedNotification {
-                    item: item.clone(),
-                    thread_id: self.thread.id.clone(),
-                    turn_id: self.turn_id.clone(),
-                    content_token_count: None,
-                    completed_at_ms: now,
-                },
-            ))
-            .await;
+        self.emit_item_completed(&item, now).await;
         Some(item)
     }
 

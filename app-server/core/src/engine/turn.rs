@@ -203,6 +203,20 @@ impl TurnTask {
         })
     }
 
+    /// Emits `item/completed` for `item`, completed at `now` (milliseconds since the epoch).
+    pub(super) async fn emit_item_completed(&self, item: &ThreadItem, now: i64) {
+        self.emit(ServerNotification::ItemCompleted(
+            ItemCompletedNotification {
+                item: item.clone(),
+                thread_id: self.thread.id.clone(),
+                turn_id: self.turn_id.clone(),
+                content_token_count: None,
+                completed_at_ms: now,
+            },
+        ))
+        .await;
+    }
+
     /// Emits one of the turn's notifications, applying it first to the live turn that a
     /// resuming client is shown, in the thread's emit order.
     pub(super) async fn emit(&self, notification: ServerNotification) {
@@ -303,16 +317,7 @@ impl TurnTask {
                 item: completed.clone(),
             });
         }
-        self.emit(ServerNotification::ItemCompleted(
-            ItemCompletedNotification {
-                item: completed.clone(),
-                thread_id: self.thread.id.clone(),
-                turn_id: self.turn_id.clone(),
-                content_token_count: None,
-                completed_at_ms: now,
-            },
-        ))
-        .await;
+        self.emit_item_completed(&completed, now).await;
         completed
     }
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
-use app_server_protocol::notifications::{ItemCompletedNotification, ItemStartedNotification};
+use app_server_protocol::notifications::ItemStartedNotification;
 use app_server_protocol::tables::ServerNotification;
 
 use super::turn::TurnTask;
@@ -190,16 +190,7 @@ impl TurnTask {
                 item: completed.clone(),
             });
         }
-        self.emit(ServerNotification::ItemCompleted(
-            ItemCompletedNotification {
-                item: completed.clone(),
-                thread_id: self.thread.id.clone(),
-                turn_id: self.turn_id.clone(),
-                content_token_count: None,
-                completed_at_ms: now,
-            },
-        ))
-        .await;
+        self.emit_item_completed(&completed, now).await;
         completed
     }
 }
