@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
 use app_server_protocol::item_progress::PlanDeltaNotification;
-use app_server_protocol::notifications::{ItemDeltaNotification, ItemStartedNotification};
+use app_server_protocol::notifications::ItemDeltaNotification;
 use app_server_protocol::policy::ModeKind;
 use app_server_protocol::tables::ServerNotification;
 
@@ -213,19 +213,13 @@ impl TurnTask {
         }
         let now = unix_millis();
         plan.plan_started_at_ms = Some(now);
-        self.emit(ServerNotification::ItemStarted(ItemStartedNotification {
-            item: ThreadItem {
-                details: ThreadItemDetails::Plan {
-                    id: self.plan_item_id(),
-                    text: String::new(),
-                },
-                started_at_ms: Some(now),
-                completed_at_ms: None,
+        self.emit_item_started(
+            ThreadItemDetails::Plan {
+                id: self.plan_item_id(),
+                text: String::new(),
             },
-            thread_id: self.thread.id.clone(),
-            turn_id: self.turn_id.clone(),
-            started_at_ms: now,
-        }))
+            now,
+        )
         .await;
     }
 

@@ -203,6 +203,22 @@ impl TurnTask {
         })
     }
 
+    /// Emits `item/started` for an item of `details` started at `now` (milliseconds since the
+    /// epoch).
+    pub(super) async fn emit_item_started(&self, details: ThreadItemDetails, now: i64) {
+        self.emit(ServerNotification::ItemStarted(ItemStartedNotification {
+            item: ThreadItem {
+                details,
+                started_at_ms: Some(now),
+                completed_at_ms: None,
+            },
+            thread_id: self.thread.id.clone(),
+            turn_id: self.turn_id.clone(),
+            started_at_ms: now,
+        }))
+        .await;
+    }
+
     /// Emits `item/completed` for `item`, completed at `now` (milliseconds since the epoch).
     pub(super) async fn emit_item_completed(&self, item: &ThreadItem, now: i64) {
         self.emit(ServerNotification::ItemCompleted(

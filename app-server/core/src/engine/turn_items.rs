@@ -5,8 +5,6 @@
 use std::collections::HashMap;
 
 use app_server_protocol::item::{ThreadItem, ThreadItemDetails};
-use app_server_protocol::notifications::ItemStartedNotification;
-use app_server_protocol::tables::ServerNotification;
 
 use super::turn::TurnTask;
 use super::turn_parts::agent_message;
@@ -63,17 +61,7 @@ impl TurnTask {
             _ => return,
         };
         open.insert(id, open_item);
-        self.emit(ServerNotification::ItemStarted(ItemStartedNotification {
-            item: ThreadItem {
-                details,
-                started_at_ms: Some(now),
-                completed_at_ms: None,
-            },
-            thread_id: self.thread.id.clone(),
-            turn_id: self.turn_id.clone(),
-            started_at_ms: now,
-        }))
-        .await;
+        self.emit_item_started(details, now).await;
     }
 
     /// Completes a message or reasoning item, or queues a tool call. Returns the completed
@@ -151,17 +139,8 @@ impl TurnTask {
             return started_at_ms;
         }
         let now = unix_millis();
-        self.emit(ServerNotification::ItemStarted(ItemStartedNotification {
-            item: ThreadItem {
-                details: agent_message(id.to_owned(), String::new()),
-                started_at_ms: Some(now),
-                completed_at_ms: None,
-            },
-            thread_id: self.thread.id.clone(),
-            turn_id: self.turn_id.clone(),
-            started_at_ms: now,
-        }))
-        .await;
+        self.emit_item_started(agent_message(id.to_owned(), String::new()), now)
+            .await;
         now
     }
 
