@@ -31,4 +31,5 @@ pub mod sandbox;
 pub mod skills;
 pub mod store;
 pub mod sync;
+pub mod text;
 pub mod tools;

@@ -331,13 +331,7 @@ impl Tasks {
     /// Records the progress message of the call of `task_id`.
     pub async fn progress(&self, task_id: &str, message: &str) {
         let mut message = message.to_string();
-        if message.len() > MAX_STATUS_MESSAGE_BYTES {
-            let mut end = MAX_STATUS_MESSAGE_BYTES;
-            while !message.is_char_boundary(end) {
-                end -= 1;
-            }
-            message.truncate(end);
-        }
+        tandem_core::text::truncate_within(&mut message, MAX_STATUS_MESSAGE_BYTES);
         self.change(task_id, |entry| entry.record.status_message = Some(message))
             .await;
     }

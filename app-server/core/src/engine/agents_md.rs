@@ -88,7 +88,7 @@ pub fn load(home: &Path, cwd: &Path, max_bytes: usize) -> ProjectDocs {
             continue;
         }
         let kept = if contents.len() > remaining {
-            let cut = floor_char_boundary(&contents, remaining);
+            let cut = crate::text::floor_char_boundary(&contents, remaining);
             tracing::warn!(
                 path = %path.display(),
                 kept_bytes = cut,
@@ -174,15 +174,6 @@ fn is_absent(error: &io::Error) -> bool {
         error.kind(),
         io::ErrorKind::NotFound | io::ErrorKind::NotADirectory | io::ErrorKind::IsADirectory
     )
-}
-
-/// The largest index ≤ `index` that is a char boundary of `text`.
-fn floor_char_boundary(text: &str, index: usize) -> usize {
-    let mut index = index.min(text.len());
-    while !text.is_char_boundary(index) {
-        index -= 1;
-    }
-    index
 }
 
 #[cfg(test)]

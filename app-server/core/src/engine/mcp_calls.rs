@@ -116,10 +116,7 @@ fn cap_contents(contents: Vec<Value>, max_bytes: usize) -> Vec<Value> {
         let room = max_bytes.saturating_sub(used);
         let note = match content.get("text").and_then(Value::as_str) {
             Some(text) => {
-                let mut end = room.min(text.len());
-                while !text.is_char_boundary(end) {
-                    end -= 1;
-                }
+                let end = crate::text::floor_char_boundary(text, room);
                 format!(
                     "{}\n[... {} bytes cut: the resource is larger than mcp_tool_output_max_bytes ({max_bytes})]",
                     &text[..end],

@@ -512,13 +512,7 @@ fn message_text(content: &[ContentItem]) -> String {
             text.push_str(part);
         }
     }
-    if text.len() > ANSWER_CAP {
-        let mut end = ANSWER_CAP;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
-    }
+    crate::text::truncate_within(&mut text, ANSWER_CAP);
     text
 }
 

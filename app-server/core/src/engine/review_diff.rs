@@ -255,10 +255,7 @@ impl DiffBuilder {
         if text.len() <= room {
             self.text.push_str(text);
         } else {
-            let mut end = room;
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
+            let end = crate::text::floor_char_boundary(text, room);
             self.text.push_str(&text[..end]);
             self.omitted_bytes += text.len() - end;
         }

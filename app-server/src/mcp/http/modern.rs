@@ -263,11 +263,7 @@ fn check_mirrored_arguments(
 
 /// At most 64 bytes of an untrusted string, for an error message.
 fn short(text: &str) -> &str {
-    let mut end = text.len().min(64);
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
+    tandem_core::text::prefix_within(text, 64)
 }
 
 /// The HTTP status of a 2026 JSON-RPC answer.

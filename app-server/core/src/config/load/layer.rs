@@ -451,10 +451,7 @@ fn syntax_error(path: &Path, text: &str, err: &toml::de::Error) -> ConfigError {
 
 /// 1-based line and column (in characters) of a byte offset.
 fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
+    let offset = crate::text::floor_char_boundary(text, offset);
     let before = &text[..offset];
     let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
     let line = before.matches('\n').count() + 1;

@@ -227,10 +227,7 @@ pub fn capped(
             continue;
         }
         if let DynamicToolCallOutputContentItem::InputText { text } = &item {
-            let mut end = budget;
-            while !text.is_char_boundary(end) {
-                end -= 1;
-            }
+            let end = crate::text::floor_char_boundary(text, budget);
             if end > 0 {
                 kept.push(DynamicToolCallOutputContentItem::InputText {
                     text: text[..end].to_string(),

@@ -392,13 +392,7 @@ fn grant_output(grant: &Grant, scope: PermissionGrantScope) -> String {
 
 /// Cuts `text` to at most `max` bytes at a character boundary.
 fn truncated(mut text: String, max: usize) -> String {
-    if text.len() > max {
-        let mut end = max;
-        while !text.is_char_boundary(end) {
-            end -= 1;
-        }
-        text.truncate(end);
-    }
+    crate::text::truncate_within(&mut text, max);
     text
 }
 

@@ -77,7 +77,7 @@ pub(super) fn keep_head_and_tail(
     max_tokens: usize,
 ) -> String {
     let budget = max_tokens.saturating_mul(4);
-    let head = prefix_within(head, budget / 2);
+    let head = crate::text::prefix_within(head, budget / 2);
     let tail = suffix_within(tail, budget - budget / 2);
     let removed_bytes = total_bytes.saturating_sub(head.len() + tail.len());
     let removed_tokens = approx_token_count(removed_bytes);
@@ -127,17 +127,6 @@ pub(super) fn complete_utf8_len(bytes: &[u8]) -> usize {
         return if len - start < needed { start } else { len };
     }
     len
-}
-
-fn prefix_within(text: &str, max_bytes: usize) -> &str {
-    if text.len() <= max_bytes {
-        return text;
-    }
-    let mut end = max_bytes;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 fn suffix_within(text: &str, max_bytes: usize) -> &str {
